@@ -1,0 +1,1 @@
+"""Slack and Discord adapters (issue: chat lurkers)."""

@@ -1,0 +1,1 @@
+"""Lurker memory engine: profiles, ingest, remember, recall, forget, list, export/import."""

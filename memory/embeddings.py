@@ -1,0 +1,1 @@
+"""PLACEHOLDER: replaced by the embeddings work (numpy MiniLM forward pass)."""

@@ -1,0 +1,30 @@
+"""Content-addressed ids: the same input always gets the same id, so re-ingesting adds nothing."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+from .errors import InvalidProfileName
+
+PROFILE_NAME = re.compile(r"[A-Za-z0-9:._-]{1,128}")
+
+
+def _digest(*parts: str) -> str:
+    # NUL separators keep ("ab","c") and ("a","bc") apart; 128 bits = 32 hex chars.
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def message_id(session_id: str, role: str, content: str) -> str:
+    return _digest(session_id, role, content)
+
+
+def memory_id(memory_type: str, content: str, source_ids: list[str] | tuple[str, ...]) -> str:
+    return _digest("memory", memory_type, content, *sorted(source_ids))
+
+
+def check_profile_name(name: str) -> str:
+    if not isinstance(name, str) or not PROFILE_NAME.fullmatch(name):
+        raise InvalidProfileName(
+            f"invalid profile name {name!r}: use 1-128 characters from A-Z a-z 0-9 : . _ -"
+        )
+    return name

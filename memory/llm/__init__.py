@@ -1,0 +1,1 @@
+"""Anthropic-backed extraction and answer synthesis."""

@@ -1,0 +1,86 @@
+"""The records Lurker stores and returns. Pydantic models so export/import and the CLI's --json
+share one serialisation."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+MemoryType = Literal["fact", "event", "instruction", "task"]
+MemoryStatus = Literal["active", "superseded", "forgotten"]
+Role = Literal["user", "assistant", "system"]
+MEMORY_TYPES: tuple[str, ...] = ("fact", "event", "instruction", "task")
+
+
+class Message(BaseModel):
+    """A raw conversation message as stored (the safety-net retrieval channel)."""
+
+    id: str
+    session_id: str
+    role: Role
+    author: str | None = None
+    content: str
+    ts: datetime  # timezone-aware, UTC
+    seq: int = 0  # position in its conversation: the transcript line index kept as provenance
+    truncated: bool = False
+
+
+class Memory(BaseModel):
+    """A durable memory extracted from messages (or remembered directly)."""
+
+    id: str
+    type: MemoryType
+    content: str
+    topic_key: str | None = None  # facts and instructions: normalised subject, drives supersession
+    questions: list[str] = Field(default_factory=list)  # 3-5 search questions it answers
+    source_message_ids: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    created_at: datetime  # when Lurker stored it
+    event_time: datetime | None = None  # when it was said/happened (source message timestamp)
+    dates: list[str] = Field(default_factory=list)  # absolute ISO dates resolved from relative ones
+    status: MemoryStatus = "active"
+    supersedes: str | None = None  # backward link of the version chain
+    superseded_by: str | None = None  # forward pointer to the newer version
+    forgotten_reason: str | None = None
+    forgotten_at: datetime | None = None
+
+    @property
+    def embeddable(self) -> bool:
+        """Tasks stay out of the vector index (found by full text only); so do inactive memories."""
+        return self.type != "task" and self.status == "active"
+
+
+class ComputedDate(BaseModel):
+    """A date fact computed in code for the answer (the model never does date math)."""
+
+    expression: str  # the words in the question, e.g. "3 weeks ago"
+    value: str  # e.g. "2023-05-01" or "12 days"
+    detail: str = ""  # how it was computed, for the answer and for audit
+
+
+class IngestResult(BaseModel):
+    messages_new: int = 0
+    messages_skipped: int = 0
+    memories_created: int = 0
+    memories_superseded: int = 0
+    message_ids: list[str] = Field(default_factory=list)
+
+
+class ScoredMemory(BaseModel):
+    memory: Memory
+    score: float
+    channels: list[str] = Field(default_factory=list)
+
+
+class ScoredMessage(BaseModel):
+    message: Message
+    score: float
+    channels: list[str] = Field(default_factory=list)
+
+
+class RecallResult(BaseModel):
+    answer: str
+    memories: list[ScoredMemory] = Field(default_factory=list)
+    messages: list[ScoredMessage] = Field(default_factory=list)
+    computed: list[ComputedDate] = Field(default_factory=list)

@@ -1,0 +1,1 @@
+"""Storage backends: embedded SQLite and Elasticsearch, behind one contract (base.Store)."""

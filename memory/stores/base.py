@@ -1,0 +1,132 @@
+"""The storage contract. Both stores (embedded SQLite, Elasticsearch) implement it and pass the same
+contract suite (tests/test_store_contract.py).
+
+Rules every implementation keeps:
+- Every read and write is scoped to one profile; profiles never see each other's data, even when
+  two profiles hold a record with the same id (ids are content-addressed, so that happens).
+- `insert_messages` is create-if-absent: an id already stored in that profile is skipped, never
+  overwritten, and is not in the returned set.
+- Only active memories that are not tasks have vectors. `delete_vectors` removes them from the vector
+  index; the memory record itself stays (audit history).
+- Search channels return at most `k` hits each, best first. Memory channels only return active memories.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..models import Memory, Message
+
+# Retrieval channel names, shared by stores, fusion and the eval harness.
+CH_MEMORY_TEXT = "memory_text"  # BM25 with stemming over memory content + its questions
+CH_TOPIC = "topic"  # exact topic-key lookup
+CH_MESSAGE_TEXT = "message_text"  # BM25 over raw messages (the safety net)
+CH_VECTOR = "vector"  # kNN on the query embedding
+CH_HYDE = "hyde"  # kNN on the embedding of a hypothetical answer
+CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT)
+
+
+@dataclass(frozen=True)
+class EmbeddingSpec:
+    """Recorded in the store's schema so a model change forces a reindex, not silent garbage."""
+
+    name: str
+    dim: int
+
+
+@dataclass
+class SearchRequest:
+    text: str  # the query as typed; stores stem it their own way
+    topic_keys: list[str] = field(default_factory=list)
+    query_vector: np.ndarray | None = None  # float32, L2-normalised
+    hyde_vector: np.ndarray | None = None
+    k: int = 20
+    channels: tuple[str, ...] = CHANNELS  # which channels to run (ablations run one)
+
+
+@dataclass
+class Hit:
+    id: str
+    score: float
+    record: Memory | Message
+
+
+class Store(ABC):
+    """A profile-partitioned store of messages, memories and memory vectors."""
+
+    #: human-readable location (path or URL), used in errors
+    location: str
+
+    @abstractmethod
+    def open(self, embedding: EmbeddingSpec) -> None:
+        """Create schema/indices if absent (idempotent). Raise EmbeddingMismatch if the store holds
+        vectors from another embedding name or dimension; StoreUnavailable if unreachable."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # --- messages -------------------------------------------------------------------------
+    @abstractmethod
+    def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
+        """Store messages that are not there yet; return the ids that were newly created."""
+
+    @abstractmethod
+    def get_messages(self, profile: str, ids: Iterable[str]) -> list[Message]:
+        """The stored messages among `ids` (unknown ids are left out), in no particular order."""
+
+    @abstractmethod
+    def iter_messages(self, profile: str) -> Iterator[Message]:
+        """All messages of the profile, ordered by (ts, session_id, seq)."""
+
+    # --- memories -------------------------------------------------------------------------
+    @abstractmethod
+    def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
+        """Insert or replace memories by id (status changes, version-chain pointers)."""
+
+    @abstractmethod
+    def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]: ...
+
+    @abstractmethod
+    def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
+        """For each key, the active memory holding it (the newest if several)."""
+
+    @abstractmethod
+    def list_memories(
+        self,
+        profile: str,
+        types: Iterable[str] | None = None,
+        include_inactive: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Memory]:
+        """Memories ordered by created_at then id; active only unless include_inactive."""
+
+    @abstractmethod
+    def count(self, profile: str) -> dict[str, int]:
+        """{'messages': n, 'memories': n (all statuses), 'vectors': n}."""
+
+    # --- vectors --------------------------------------------------------------------------
+    @abstractmethod
+    def set_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        """Attach vectors to existing memories (by id)."""
+
+    @abstractmethod
+    def delete_vectors(self, profile: str, ids: Iterable[str]) -> None: ...
+
+    @abstractmethod
+    def vector_ids(self, profile: str) -> set[str]:
+        """Ids of memories currently in the vector index (for tests and audits)."""
+
+    # --- retrieval ------------------------------------------------------------------------
+    @abstractmethod
+    def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
+        """Run the requested channels (in one round trip where the backend allows) and return
+        {channel: hits best first}. Memory channels hit Memory records, message_text hits Message."""
+
+    # --- whole profile --------------------------------------------------------------------
+    @abstractmethod
+    def delete_profile(self, profile: str) -> None:
+        """Remove everything the profile holds (used by import --replace and tests)."""

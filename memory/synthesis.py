@@ -1,0 +1,34 @@
+"""The answer interface: recall's retrieved context in, a short answer out.
+
+`OfflineAnswerer` (extractive, the default) lives in memory.offline_answerer; `AnthropicAnswerer` in
+memory.llm.answerer. Both also write the hypothetical answer used by the HyDE retrieval channel.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from datetime import datetime
+
+from .models import ComputedDate, Memory, Message
+
+# Said when retrieval found nothing relevant: never guess.
+NO_ANSWER = "I don't have anything about that in memory."
+
+
+class Answerer(ABC):
+    name: str = "answerer"
+
+    @abstractmethod
+    def answer(
+        self,
+        question: str,
+        now: datetime,
+        memories: list[Memory],
+        messages: list[Message],
+        computed: list[ComputedDate],
+    ) -> str:
+        """A short answer grounded only in the given memories/messages and computed dates, or
+        NO_ANSWER when they do not cover the question."""
+
+    @abstractmethod
+    def hypothesize(self, question: str) -> str:
+        """A plausible answer-shaped sentence for the question (HyDE); it is only embedded."""

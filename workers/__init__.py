@@ -1,0 +1,1 @@
+"""Celery workers for queued batch ingestion (issue: queue-based ingestion)."""
