@@ -1,0 +1,73 @@
+"""Validation of incoming conversation messages: clear errors, nothing half-written.
+
+Rules (documented in README): role must be user/assistant/system; content must be a non-empty string;
+content above the size limit is truncated on a UTF-8 boundary with a visible marker; lone surrogates
+and NUL characters (which no store can keep) are replaced; `ts` may be ISO 8601, epoch seconds or a
+Slack-style "1715172960.000200" and defaults to the ingest time."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from .dates import parse_timestamp
+from .errors import InvalidMessage
+from .ids import message_id
+from .models import Message
+
+ROLES = ("user", "assistant", "system")
+TRUNCATION_MARKER = "\n[truncated by Lurker: {omitted} bytes omitted]"
+
+
+def clean_text(text: str) -> str:
+    """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD."""
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "\ufffd")
+
+
+def truncate_utf8(text: str, max_bytes: int) -> tuple[str, bool]:
+    raw = text.encode("utf-8")
+    if len(raw) <= max_bytes:
+        return text, False
+    kept = raw[:max_bytes].decode("utf-8", "ignore")  # "ignore" drops a split trailing character
+    return kept + TRUNCATION_MARKER.format(omitted=len(raw) - len(kept.encode("utf-8"))), True
+
+
+def to_messages(raw_messages: list, session_id: str, now: datetime,
+                max_bytes: int) -> list[Message]:
+    """Validate the whole conversation first; raise InvalidMessage listing every bad position."""
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise InvalidMessage("session_id must be a non-empty string")
+    problems: list[str] = []
+    out: list[Message] = []
+    for i, raw in enumerate(raw_messages):
+        if hasattr(raw, "model_dump"):
+            raw = raw.model_dump()
+        if not isinstance(raw, dict):
+            problems.append(f"message {i}: expected an object with role and content")
+            continue
+        role, content = raw.get("role"), raw.get("content")
+        if role not in ROLES:
+            problems.append(f"message {i}: invalid role {role!r} (use one of {', '.join(ROLES)})")
+            continue
+        if not isinstance(content, str) or not content.strip():
+            problems.append(f"message {i}: content must be a non-empty string")
+            continue
+        author = raw.get("author")
+        if author is not None and not isinstance(author, str):
+            problems.append(f"message {i}: author must be a string")
+            continue
+        try:
+            # Without timestamps, keep conversation order with 1 ms steps.
+            ts = (parse_timestamp(raw["ts"]) if raw.get("ts") is not None
+                  else now + timedelta(milliseconds=i))
+        except ValueError as exc:
+            problems.append(f"message {i}: {exc}")
+            continue
+        content = clean_text(content)
+        stored, truncated = truncate_utf8(content, max_bytes)
+        out.append(Message(
+            id=message_id(session_id, role, content), session_id=session_id, role=role,
+            author=clean_text(author) if author else None, content=stored, ts=ts, seq=i,
+            truncated=truncated))
+    if problems:
+        raise InvalidMessage("nothing was ingested: " + "; ".join(problems[:20]) +
+                             (f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""))
+    return out

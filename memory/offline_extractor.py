@@ -1,0 +1,184 @@
+"""The deterministic offline extractor: rules, not a model, so ingestion runs and is tested without
+network. It splits each message into sentences, drops chit-chat and questions, rewrites first person
+to the speaker's name (memories must stand alone), classifies, derives topic keys and writes the
+search questions each memory answers."""
+from __future__ import annotations
+
+import re
+
+from .dates import parse_date_text
+from .extraction import Candidate, Extractor, TranscriptLine
+from .topics import normalize_topic_key, tool_category
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
+_CHITCHAT = re.compile(
+    r"^(hi|hey|hello|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|awesome|sure|yes|yeah|yep|"
+    r"no|nope|lol|haha+|congrats|congratulations|good morning|good night|bye|see you|sounds good|"
+    r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
+    re.IGNORECASE,
+)
+_ANNOTATED = re.compile(r"\[((?:week of |weekend of )?\d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\]")
+
+_TASK = re.compile(
+    r"\b(todo|to-do|action item|follow[- ]up|i'll|i will|we need to|need to|needs to|have to|"
+    r"has to|don't forget to|remember to|assigned to|can you|could you|please)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION_START = re.compile(
+    r"^(please\s+)?(always|never|don't|do not|use|prefer|avoid|make sure|ensure|stop using|"
+    r"switch to|let's use|let's switch to|let's go with|let's stick with|from now on)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION_ANY = re.compile(
+    r"\b(we decided|decided to|decision is|the rule is|we should always|we should never|"
+    r"we must|we always|we never|going forward|from now on|switch(?:ed|ing)? to|mov(?:e|ed|ing) to|"
+    r"migrat(?:e|ed|ing) to|going with|we use|we're using|we are using|standardi[sz]e on)\b",
+    re.IGNORECASE,
+)
+_PAST_EVENT = re.compile(
+    r"\b(went|visited|attended|launched|shipped|released|deployed|happened|met|started|finished|"
+    r"completed|joined|left|moved|bought|sold|won|lost|got|had|took|made|saw|gave|ran|painted|"
+    r"signed up|broke|fixed|merged|rolled back|was born|graduated|married|adopted|celebrated|"
+    r"\w+ed)\b",
+    re.IGNORECASE,
+)
+_KEY_VALUE = re.compile(
+    r"^(?P<owner>the|our|my|your|their|team's)?\s*(?P<subject>[a-z][\w\s/-]{1,40}?)\s+"
+    r"(?:is|are|will be|should be|must be|has been|have been|is now|are now|=)\s+(?P<value>.+)$",
+)
+_COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<value>\S.+)$")
+_SET_TO = re.compile(r"\bset (?:the |our )?(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
+_FOR_SUBJECT = re.compile(r"\bfor (?:the |our |all )?(?P<subject>[a-z][\w\s/-]{1,30}?)(?:[.,;!]|$)")
+_SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(is|:|=)", re.IGNORECASE)
+
+_FIRST_PERSON = [
+    (re.compile(r"\bI'm\b"), "{a} is"), (re.compile(r"\bI am\b"), "{a} is"),
+    (re.compile(r"\bI've\b"), "{a} has"), (re.compile(r"\bI'd\b"), "{a} would"),
+    (re.compile(r"\bI'll\b"), "{a} will"), (re.compile(r"\bI\b"), "{a}"),
+    (re.compile(r"\b[Mm]y\b"), "{a}'s"), (re.compile(r"\b[Mm]ine\b"), "{a}'s"),
+    (re.compile(r"\b[Mm]yself\b"), "{a}"), (re.compile(r"\bme\b"), "{a}"),
+]
+_STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "for", "with", "is",
+         "are", "was", "were", "be", "been", "it", "this", "that", "so", "just", "really", "very",
+         "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
+         "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
+_MIN_WORDS = 4
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = (p.strip() for p in _SENTENCE_END.split(text.strip()))
+    return [p for p in parts if p]
+
+
+def third_person(sentence: str, speaker: str) -> str:
+    for pattern, repl in _FIRST_PERSON:
+        sentence = pattern.sub(repl.format(a=speaker), sentence)
+    return sentence
+
+
+def keywords(text: str, limit: int = 6) -> list[str]:
+    """Content words in order of appearance, for search questions."""
+    seen: list[str] = []
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9'+#.-]*", text):
+        w = word.strip(".'").lower()
+        if len(w) > 2 and w not in _STOP and w not in seen:
+            seen.append(w)
+    return seen[:limit]
+
+
+def classify(sentence: str, has_date: bool) -> str:
+    if _INSTRUCTION_START.search(sentence) or _INSTRUCTION_ANY.search(sentence):
+        return "instruction"
+    if _TASK.search(sentence):
+        return "task"
+    if has_date or _PAST_EVENT.search(sentence):
+        return "event"
+    return "fact"
+
+
+def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
+    """The subject a fact/instruction is about, or None when it has no stable one."""
+    if memory_type not in ("fact", "instruction"):
+        return None
+    text = sentence.strip().rstrip(".!")
+    if memory_type == "instruction":
+        # Tool choices key on the tool's category, so "use pnpm" and "switch to yarn" collide.
+        category = tool_category(text)
+        if category:
+            return category
+        m = _FOR_SUBJECT.search(text)  # "Always use UTC for timestamps" -> "timestamp"
+        if m:
+            return normalize_topic_key(m.group("subject"))
+    m = _SET_TO.search(text)
+    if m:
+        return normalize_topic_key(m.group("subject"))
+    # "The rate limit is 100/s", "our staging URL is ...": lower-case subjects only, so person
+    # attributes ("Caroline is a counselor") do not collapse into one key per person.
+    first, _, rest = text.partition(" ")
+    lowered = (first.lower() + " " + rest) if first in ("The", "Our", "My", "Your", "Their") else text
+    m = _KEY_VALUE.match(lowered)
+    if m and not re.search(r"\b(i|it|he|she|they|we|you|this|that|there|what|which)\b",
+                           m.group("subject")):
+        key = m.group("subject")
+        if m.group("owner") == "my":
+            key = f"{speaker} {key}"
+        return normalize_topic_key(key)
+    m = _COLON_VALUE.match(text)
+    if m and len(m.group("subject").split()) <= 4:
+        return normalize_topic_key(m.group("subject"))
+    return None
+
+
+def search_questions(content: str, memory_type: str, topic_key: str | None, speaker: str,
+                     dates: list[str]) -> list[str]:
+    words = " ".join(keywords(content, 4))
+    questions: list[str] = []
+    if topic_key:
+        questions += [f"What is the {topic_key}?", f"What did we decide about the {topic_key}?"]
+    if memory_type == "event":
+        questions.append(f"When did {speaker} {words}?")
+        if dates:
+            questions.append(f"What happened on {dates[0]}?")
+    elif memory_type == "task":
+        questions += [f"What needs to be done about {words}?", f"Who is doing {words}?"]
+    elif memory_type == "instruction":
+        questions.append(f"How should we handle {words}?")
+    questions.append(f"What did {speaker} say about {words}?")
+    questions.append(f"What do we know about {words}?")
+    return questions[:5]
+
+
+class OfflineExtractor(Extractor):
+    name = "offline-rules-v1"
+
+    def extract(self, lines: list[TranscriptLine]) -> list[Candidate]:
+        out: list[Candidate] = []
+        seen: set[tuple[str, str]] = set()
+        for line in lines:
+            for sentence in split_sentences(line.content):
+                candidate = self._candidate(sentence, line)
+                if candidate and (candidate.type, candidate.content) not in seen:
+                    seen.add((candidate.type, candidate.content))
+                    out.append(candidate)
+        return out
+
+    def _candidate(self, sentence: str, line: TranscriptLine) -> Candidate | None:
+        bare = _ANNOTATED.sub("", sentence).strip()
+        if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
+            return None
+        if len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare):
+            return None
+        dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
+        dates += [d.isoformat() for _, d in parse_date_text(bare)]
+        memory_type = classify(bare, bool(dates))
+        content = third_person(sentence, line.speaker) if line.author else sentence
+        topic = topic_for(bare, memory_type, line.speaker)
+        return Candidate(
+            type=memory_type,
+            content=content,
+            topic_key=topic,
+            questions=search_questions(third_person(bare, line.speaker), memory_type, topic,
+                                       line.speaker, dates),
+            source_lines=[line.index],
+            dates=dates,
+        )

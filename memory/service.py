@@ -1,0 +1,327 @@
+"""The memory engine: a service holding one store, and profiles addressed by name.
+
+    service = MemoryService.from_settings()
+    profile = service.profile("slack:T01:C42")
+    profile.ingest(messages, session_id="2024-05-08")
+    profile.recall("what did we decide about the rate limit last Tuesday?")
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+
+import numpy as np
+from pydantic import ValidationError
+
+from . import dates
+from .config import Settings
+from .embeddings import Embedder, default_embedder
+from .errors import InputFormatError, InvalidMessage, UnknownMemory
+from .extraction import Candidate, Extractor, TranscriptLine
+from .fusion import DEFAULT_WEIGHTS, fuse
+from .ids import check_profile_name, memory_id
+from .ingest_input import clean_text, to_messages
+from .models import (ComputedDate, IngestResult, Memory, MemoryType, Message, RecallResult,
+                     ScoredMemory, ScoredMessage)
+from .stores.base import CHANNELS, SearchRequest, Store
+from .synthesis import Answerer
+from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
+
+EXPORT_FORMAT = "lurker-profile-export"
+EXPORT_VERSION = 1
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def embedding_text(memory: Memory) -> str:
+    """What gets embedded: the questions a memory answers, then the memory itself."""
+    return "\n".join([*memory.questions, memory.content])
+
+
+def query_topic_keys(query: str) -> list[str]:
+    """Candidate topic keys in a question: every normalised 1-4 word span, plus a tool category."""
+    words = [w for w in query.lower().replace("?", " ").split() if w]
+    keys = {normalize_topic_key(" ".join(words[i:j]))
+            for i in range(len(words)) for j in range(i + 1, min(i + 5, len(words) + 1))}
+    category = tool_category(query)
+    if category:
+        keys.add(category)
+    for phrase in ("package manager", "database", "language", "framework", "linter", "formatter"):
+        if phrase in query.lower():
+            keys |= {k for k in TOOL_CATEGORIES if phrase in k}
+    return sorted(k for k in keys if k)
+
+
+class MemoryService:
+    def __init__(self, store: Store, embedder: Embedder, extractor: Extractor, answerer: Answerer,
+                 settings: Settings | None = None):
+        self.settings = settings or Settings()
+        self.store = store
+        self.embedder = embedder
+        self.extractor = extractor
+        self.answerer = answerer
+        store.open(embedder.spec)
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, store: Store | None = None,
+                      embedder: Embedder | None = None) -> MemoryService:
+        """Wire the configured store and, when ANTHROPIC_API_KEY is set, the Anthropic extractor
+        and answerer; otherwise the offline ones."""
+        settings = settings or Settings()
+        if store is None:
+            from .stores.factory import store_from_settings
+
+            store = store_from_settings(settings)
+        if settings.anthropic_api_key:
+            from .llm.answerer import AnthropicAnswerer
+            from .llm.client import LLMClient
+            from .llm.extractor import AnthropicExtractor
+
+            client = LLMClient(api_key=settings.anthropic_api_key,
+                               base_url=settings.anthropic_base_url,
+                               max_retries=settings.llm_max_retries)
+            extractor: Extractor = AnthropicExtractor(client, settings.extract_model)
+            answerer: Answerer = AnthropicAnswerer(client, settings.answer_model)
+        else:
+            from .offline_answerer import OfflineAnswerer
+            from .offline_extractor import OfflineExtractor
+
+            extractor, answerer = OfflineExtractor(), OfflineAnswerer()
+        return cls(store, embedder or default_embedder(), extractor, answerer, settings)
+
+    def profile(self, name: str) -> Profile:
+        return Profile(self, check_profile_name(name))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> MemoryService:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Profile:
+    """One isolated memory store within the service, addressed by name."""
+
+    def __init__(self, service: MemoryService, name: str):
+        self.service = service
+        self.name = name
+
+    @property
+    def _store(self) -> Store:
+        return self.service.store
+
+    # --- ingest ---------------------------------------------------------------------------
+    def ingest(self, messages: list, session_id: str, now: datetime | None = None) -> IngestResult:
+        now = now or utcnow()
+        parsed = to_messages(messages, session_id, now, self.service.settings.max_message_bytes)
+        unique = list({m.id: m for m in parsed}.values())
+        created = self._store.insert_messages(self.name, unique)
+        new = [m for m in unique if m.id in created]
+        result = IngestResult(messages_new=len(new), messages_skipped=len(parsed) - len(new),
+                              message_ids=[m.id for m in parsed])
+        if new:
+            candidates, lines = self._extract(new)
+            memories = [self._memory_from(c, lines, session_id, now) for c in candidates]
+            result.memories_created, result.memories_superseded = self._write_memories(memories)
+        return result
+
+    def _extract(self, messages: list[Message]) -> tuple[list[Candidate], dict[int, Message]]:
+        """Transcript with relative dates resolved in code, then the configured extractor."""
+        ordered = sorted(messages, key=lambda m: (m.ts, m.seq))
+        lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
+                                content=dates.annotate_relative_dates(m.content, m.ts)[0])
+                 for i, m in enumerate(ordered)]
+        by_index = dict(enumerate(ordered))
+        return self.service.extractor.extract(lines), by_index
+
+    def _memory_from(self, c: Candidate, lines: dict[int, Message], session_id: str | None,
+                     now: datetime) -> Memory:
+        sources = [lines[i] for i in c.source_lines if i in lines]
+        source_ids = list(dict.fromkeys(m.id for m in sources))
+        topic = normalize_topic_key(c.topic_key) if c.type in ("fact", "instruction") else None
+        return Memory(
+            id=memory_id(c.type, c.content, source_ids), type=c.type, content=c.content,
+            topic_key=topic, questions=c.questions[:5], source_message_ids=source_ids,
+            session_id=session_id, created_at=now,
+            event_time=min((m.ts for m in sources), default=None), dates=c.dates)
+
+    def _write_memories(self, memories: list[Memory]) -> tuple[int, int]:
+        """Store new memories, applying topic-key supersession (in conversation order, so the later
+        statement wins), then index vectors. Returns (created, superseded)."""
+        store = self._store
+        existing = {m.id for m in store.get_memories(self.name, (m.id for m in memories))}
+        fresh = [m for m in dict((m.id, m) for m in memories).values() if m.id not in existing]
+        fresh.sort(key=lambda m: (m.event_time or m.created_at))
+        current = store.active_by_topic(self.name, {m.topic_key for m in fresh if m.topic_key})
+        changed: dict[str, Memory] = {}
+        for memory in fresh:
+            old = current.get(memory.topic_key) if memory.topic_key else None
+            if old is not None:
+                old.status, old.superseded_by = "superseded", memory.id
+                memory.supersedes = old.id
+                changed[old.id] = old
+            if memory.topic_key:
+                current[memory.topic_key] = memory
+        store.upsert_memories(self.name, [*changed.values(), *fresh])
+        if changed:
+            store.delete_vectors(self.name, list(changed))
+        self._index_vectors([m for m in fresh if m.embeddable])
+        return len(fresh), len(changed)
+
+    def _index_vectors(self, memories: list[Memory]) -> None:
+        if not memories:
+            return
+        vectors = self.service.embedder.embed([embedding_text(m) for m in memories])
+        self._store.set_vectors(self.name, {m.id: v for m, v in zip(memories, vectors)})
+
+    # --- remember -------------------------------------------------------------------------
+    def remember(self, content: str, session_id: str | None = None,
+                 memory_type: MemoryType | None = None, now: datetime | None = None) -> Memory:
+        """Store one memory now (an agent's own tool). Classified by the extractor unless typed."""
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidMessage("remember needs non-empty content")
+        now = now or utcnow()
+        content = clean_text(content.strip())
+        annotated = dates.annotate_relative_dates(content, now)[0]
+        line = TranscriptLine(index=0, message_id="", role="user", author=None, ts=now,
+                              content=annotated)
+        proposals = self.service.extractor.extract([line])
+        guess = proposals[0] if proposals else None
+        kind = memory_type or (guess.type if guess else "fact")
+        candidate = Candidate(type=kind, content=annotated,
+                              topic_key=guess.topic_key if guess else None,
+                              questions=guess.questions if guess else [],
+                              dates=guess.dates if guess else [])
+        memory = self._memory_from(candidate, {}, session_id, now)
+        memory.event_time = now
+        self._write_memories([memory])
+        return self._store.get_memories(self.name, [memory.id])[0]
+
+    # --- recall ---------------------------------------------------------------------------
+    def recall(self, query: str, now: datetime | None = None,
+               channels: Iterable[str] = CHANNELS, k: int | None = None,
+               weights: dict[str, float] | None = None) -> RecallResult:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidMessage("recall needs a non-empty question")
+        settings = self.service.settings
+        now = now or utcnow()
+        query = clean_text(query.strip())
+        channels = tuple(channels)
+        computed = dates.compute_for_question(query, now)
+        fused = self._retrieve(query, channels, k or settings.recall_k, weights)
+        memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
+        messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
+        computed += self._event_durations(query, channels, k or settings.recall_k, weights)
+        answer = self.service.answerer.answer(
+            query, now, [f.record for f in memories], [f.record for f in messages], computed)
+        return RecallResult(
+            answer=answer,
+            memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)
+                      for f in memories],
+            messages=[ScoredMessage(message=f.record, score=f.score, channels=f.channels)
+                      for f in messages],
+            computed=computed)
+
+    def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
+                  weights: dict[str, float] | None):
+        embedder = self.service.embedder
+        wants_query_vec = "vector" in channels
+        wants_hyde = "hyde" in channels
+        texts = ([query] if wants_query_vec else []) + (
+            [self.service.answerer.hypothesize(query)] if wants_hyde else [])
+        vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
+        request = SearchRequest(
+            text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
+            query_vector=vectors[0] if wants_query_vec else None,
+            hyde_vector=vectors[-1] if wants_hyde else None, k=k, channels=channels)
+        return fuse(self._store.search(self.name, request), weights or DEFAULT_WEIGHTS)
+
+    def _event_durations(self, query: str, channels, k: int, weights) -> list[ComputedDate]:
+        """"How many days between the launch and the retro?": find each event's date in memory,
+        then compute the difference in code."""
+        pair = dates.between_phrases(query)
+        if not pair:
+            return []
+        found = []
+        for phrase in pair:
+            dated = [f.record for f in self._retrieve(phrase, channels, k, weights)
+                     if isinstance(f.record, Memory) and (f.record.dates or f.record.event_time)]
+            if not dated:
+                return []
+            best = dated[0]
+            when = (datetime.fromisoformat(best.dates[0]).date()
+                    if best.dates and len(best.dates[0]) == 10 else best.event_time.date())
+            found.append((phrase, when))
+        unit = next((u for u in ("weeks", "months", "years") if u in query.lower()), "days")
+        return [dates.duration_between_events(found[0][0], found[0][1], found[1][0], found[1][1],
+                                              unit)]
+
+    # --- forget / list --------------------------------------------------------------------
+    def forget(self, memory_id: str, reason: str, now: datetime | None = None) -> Memory:
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidMessage("forget needs a reason (it is kept in the audit history)")
+        found = self._store.get_memories(self.name, [memory_id])
+        if not found:
+            raise UnknownMemory(self.name, memory_id)
+        memory = found[0]
+        memory.status, memory.forgotten_reason = "forgotten", reason.strip()
+        memory.forgotten_at = now or utcnow()
+        self._store.upsert_memories(self.name, [memory])
+        self._store.delete_vectors(self.name, [memory.id])
+        return memory
+
+    def list(self, types: Iterable[str] | None = None, include_inactive: bool = False,
+             limit: int | None = None, offset: int = 0) -> list[Memory]:
+        return self._store.list_memories(self.name, types, include_inactive, limit, offset)
+
+    # --- export / import ------------------------------------------------------------------
+    def export(self) -> Iterator[str]:
+        """The whole profile as JSONL: a header, then messages, then memories (all statuses, so
+        version chains and audit history survive). Vectors are derived and rebuilt on import."""
+        yield json.dumps({"kind": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+                          "profile": self.name})
+        for message in self._store.iter_messages(self.name):
+            yield json.dumps({"kind": "message", **message.model_dump(mode="json")})
+        for memory in self._store.list_memories(self.name, include_inactive=True):
+            yield json.dumps({"kind": "memory", **memory.model_dump(mode="json")})
+
+    def import_lines(self, lines: Iterable[str], source: str = "<input>",
+                     replace: bool = False) -> dict[str, int]:
+        """Validate every line first; on any problem raise InputFormatError and write nothing."""
+        messages: list[Message] = []
+        memories: list[Memory] = []
+        problems: list[tuple[int, str]] = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                kind = record.pop("kind", None) if isinstance(record, dict) else None
+                if kind == "message":
+                    messages.append(Message.model_validate(record))
+                elif kind == "memory":
+                    memories.append(Memory.model_validate(record))
+                elif kind == "header":
+                    if record.get("format") != EXPORT_FORMAT:
+                        problems.append((number, f"not a {EXPORT_FORMAT} header"))
+                else:
+                    problems.append((number, "expected an object with kind header/message/memory"))
+            except json.JSONDecodeError as exc:
+                problems.append((number, f"invalid JSON ({exc.msg})"))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                problems.append((number, f"{'.'.join(map(str, first['loc']))}: {first['msg']}"))
+        if problems:
+            raise InputFormatError(source, problems)
+        if replace:
+            self._store.delete_profile(self.name)
+        created = self._store.insert_messages(self.name, messages)
+        self._store.upsert_memories(self.name, memories)
+        self._index_vectors([m for m in memories if m.embeddable])
+        return {"messages": len(created), "memories": len(memories)}

@@ -1,0 +1,297 @@
+"""The embedded store: one SQLite file with FTS5 (porter stemming) for full text and float32 vectors
+beside it, searched exactly with numpy (fast enough for one machine's profiles: 10k memories is a
+single 10k x 384 matrix product)."""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import EmbeddingMismatch, StoreUnavailable
+from ..models import Memory, Message
+from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, EmbeddingSpec,
+                   Hit, SearchRequest, Store)
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+    profile TEXT NOT NULL, id TEXT NOT NULL, ts TEXT NOT NULL, session_id TEXT NOT NULL,
+    seq INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (profile, id));
+CREATE INDEX IF NOT EXISTS messages_order ON messages (profile, ts, session_id, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+    profile UNINDEXED, id UNINDEXED, content, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS memories (
+    profile TEXT NOT NULL, id TEXT NOT NULL, type TEXT NOT NULL, status TEXT NOT NULL,
+    topic_key TEXT, created_at TEXT NOT NULL, event_time TEXT, doc TEXT NOT NULL,
+    PRIMARY KEY (profile, id));
+CREATE INDEX IF NOT EXISTS memories_topic ON memories (profile, topic_key, status);
+CREATE INDEX IF NOT EXISTS memories_order ON memories (profile, created_at, id);
+-- Only active memories are in the full-text index: recall never sees superseded/forgotten ones.
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
+    profile UNINDEXED, id UNINDEXED, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS vectors (
+    profile TEXT NOT NULL, id TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (profile, id));
+"""
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Function words only add noise to an OR query's BM25 ranking.
+_QUERY_STOP = {"a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "is", "are", "was",
+               "were", "be", "do", "did", "does", "what", "when", "where", "who", "which", "how", "why",
+               "we", "i", "you", "it", "that", "this", "with", "about", "from", "by", "as", "has",
+               "have", "had", "any", "there", "their", "our", "my", "your", "me", "us", "not", "but",
+               "can", "could", "would", "should", "will", "its", "so", "if", "then", "than"}
+
+
+def fts_query(text: str) -> str | None:
+    """Free text -> an FTS5 OR query of quoted terms (quoting keeps user input from being syntax)."""
+    terms = [t for t in _WORD.findall(text.lower()) if t not in _QUERY_STOP]
+    unique = list(dict.fromkeys(terms))[:32]
+    return " OR ".join(f'"{t}"' for t in unique) or None
+
+
+def memory_body(memory: Memory) -> str:
+    return "\n".join([memory.content, *memory.questions])
+
+
+class SQLiteStore(Store):
+    def __init__(self, path: str | Path):
+        self.path = Path(path).expanduser()
+        self.location = f"sqlite:///{self.path}"
+        self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
+        self._vector_cache: dict[str, tuple[list[str], np.ndarray]] = {}
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def open(self, embedding: EmbeddingSpec) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnavailable(f"cannot open the embedded store at {self.path}: {exc}") from None
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA)
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if "embedding_model" in meta:
+            stored = (meta["embedding_model"], int(meta["embedding_dims"]))
+            if stored != (embedding.name, embedding.dim):
+                db.close()
+                raise EmbeddingMismatch(
+                    f"{self.location} holds vectors from {stored[0]} ({stored[1]} dims) but the "
+                    f"configured embedder is {embedding.name} ({embedding.dim} dims): export and "
+                    f"re-import the profiles into a new store to reindex")
+        else:
+            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                ("schema_version", str(SCHEMA_VERSION)), ("embedding_model", embedding.name),
+                ("embedding_dims", str(embedding.dim))])
+        self._db = db
+        self.dim = embedding.dim
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreUnavailable(f"{self.location} is not open")
+        return self._db
+
+    def _write(self, statements: Iterable[tuple[str, Iterable]]) -> None:
+        """Run several statements as one transaction."""
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    db.executemany(sql, params)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    # --- messages -------------------------------------------------------------------------
+    def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
+        created: set[str] = set()
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for m in messages:
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?, ?)",
+                        (profile, m.id, m.ts.isoformat(), m.session_id, m.seq, m.model_dump_json()))
+                    if cur.rowcount == 1:
+                        created.add(m.id)
+                        db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
+                                   (profile, m.id, m.content))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return created
+
+    def get_messages(self, profile: str, ids: Iterable[str]) -> list[Message]:
+        return [Message.model_validate_json(d) for d in self._docs("messages", profile, ids)]
+
+    def iter_messages(self, profile: str) -> Iterator[Message]:
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT doc FROM messages WHERE profile = ? ORDER BY ts, session_id, seq",
+                (profile,)).fetchall()
+        for (doc,) in rows:
+            yield Message.model_validate_json(doc)
+
+    def _docs(self, table: str, profile: str, ids: Iterable[str]) -> list[str]:
+        ids = list(dict.fromkeys(ids))
+        out: list[str] = []
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                out += [d for (d,) in self.db.execute(
+                    f"SELECT doc FROM {table} WHERE profile = ? AND id IN ({marks})",
+                    (profile, *chunk))]
+        return out
+
+    # --- memories -------------------------------------------------------------------------
+    def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
+        rows = [(profile, m.id, m.type, m.status, m.topic_key, m.created_at.isoformat(),
+                 m.event_time.isoformat() if m.event_time else None, m.model_dump_json())
+                for m in memories]
+        ids = [(profile, m.id) for m in memories]
+        active = [(profile, m.id, memory_body(m)) for m in memories if m.status == "active"]
+        self._write([
+            ("INSERT OR REPLACE INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows),
+            ("DELETE FROM memories_fts WHERE profile = ? AND id = ?", ids),
+            ("INSERT INTO memories_fts VALUES (?, ?, ?)", active),
+        ])
+
+    def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
+        return [Memory.model_validate_json(d) for d in self._docs("memories", profile, ids)]
+
+    def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
+        keys = list(dict.fromkeys(k for k in topic_keys if k))
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT doc FROM memories WHERE profile = ? AND status = 'active' AND topic_key "
+                f"IN ({marks}) ORDER BY created_at, id", (profile, *keys)).fetchall()
+        found: dict[str, Memory] = {}
+        for (doc,) in rows:  # ascending, so the newest per key wins
+            memory = Memory.model_validate_json(doc)
+            found[memory.topic_key] = memory
+        return found
+
+    def list_memories(self, profile: str, types: Iterable[str] | None = None,
+                      include_inactive: bool = False, limit: int | None = None,
+                      offset: int = 0) -> list[Memory]:
+        sql = "SELECT doc FROM memories WHERE profile = ?"
+        params: list = [profile]
+        if types:
+            types = list(types)
+            sql += f" AND type IN ({','.join('?' * len(types))})"
+            params += types
+        if not include_inactive:
+            sql += " AND status = 'active'"
+        sql += " ORDER BY created_at, id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        with self._lock:
+            return [Memory.model_validate_json(d) for (d,) in self.db.execute(sql, params)]
+
+    def count(self, profile: str) -> dict[str, int]:
+        with self._lock:
+            def one(table: str) -> int:
+                return self.db.execute(f"SELECT count(*) FROM {table} WHERE profile = ?",
+                                       (profile,)).fetchone()[0]
+            return {"messages": one("messages"), "memories": one("memories"),
+                    "vectors": one("vectors")}
+
+    # --- vectors --------------------------------------------------------------------------
+    def set_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            known = {m.id for m in self.get_memories(profile, vectors)}
+            rows = [(profile, i, np.asarray(v, dtype=np.float32).tobytes())
+                    for i, v in vectors.items() if i in known]
+            self._write([("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)])
+            self._vector_cache.pop(profile, None)
+
+    def delete_vectors(self, profile: str, ids: Iterable[str]) -> None:
+        with self._lock:
+            self._write([("DELETE FROM vectors WHERE profile = ? AND id = ?",
+                          [(profile, i) for i in ids])])
+            self._vector_cache.pop(profile, None)
+
+    def vector_ids(self, profile: str) -> set[str]:
+        with self._lock:
+            return {i for (i,) in self.db.execute("SELECT id FROM vectors WHERE profile = ?",
+                                                  (profile,))}
+
+    def _vectors(self, profile: str) -> tuple[list[str], np.ndarray]:
+        """The profile's vector matrix, cached until the next vector write."""
+        cached = self._vector_cache.get(profile)
+        if cached is None:
+            rows = self.db.execute("SELECT id, vec FROM vectors WHERE profile = ? ORDER BY id",
+                                   (profile,)).fetchall()
+            ids = [r[0] for r in rows]
+            matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+                      .reshape(len(rows), self.dim) if rows else np.zeros((0, self.dim), np.float32))
+            cached = self._vector_cache[profile] = (ids, matrix)
+        return cached
+
+    # --- retrieval ------------------------------------------------------------------------
+    def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
+        out: dict[str, list[Hit]] = {}
+        with self._lock:
+            for channel in request.channels:
+                if channel == CH_TOPIC:
+                    found = self.active_by_topic(profile, request.topic_keys)
+                    out[channel] = [Hit(m.id, 1.0, m) for m in
+                                    sorted(found.values(), key=lambda m: m.created_at, reverse=True)
+                                    ][:request.k]
+                elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
+                    out[channel] = self._full_text(profile, channel, request.text, request.k)
+                elif channel in (CH_VECTOR, CH_HYDE):
+                    vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
+                    if vector is not None:
+                        out[channel] = self._knn(profile, vector, request.k)
+        return out
+
+    def _full_text(self, profile: str, channel: str, text: str, k: int) -> list[Hit]:
+        query = fts_query(text)
+        if not query:
+            return []
+        table, docs, model = (("memories_fts", "memories", Memory) if channel == CH_MEMORY_TEXT
+                              else ("messages_fts", "messages", Message))
+        rows = self.db.execute(
+            f"SELECT f.id, -bm25({table}) AS score, d.doc FROM {table} f "
+            f"JOIN {docs} d ON d.profile = f.profile AND d.id = f.id "
+            f"WHERE {table} MATCH ? AND f.profile = ? ORDER BY score DESC LIMIT ?",
+            (query, profile, k)).fetchall()
+        return [Hit(i, float(score), model.model_validate_json(doc)) for i, score, doc in rows]
+
+    def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
+        ids, matrix = self._vectors(profile)
+        if not ids:
+            return []
+        scores = matrix @ np.asarray(vector, dtype=np.float32)
+        top = np.argsort(-scores)[:k]
+        memories = {m.id: m for m in self.get_memories(profile, (ids[i] for i in top))}
+        return [Hit(ids[i], float(scores[i]), memories[ids[i]]) for i in top
+                if ids[i] in memories and memories[ids[i]].status == "active"]
+
+    # --- whole profile --------------------------------------------------------------------
+    def delete_profile(self, profile: str) -> None:
+        with self._lock:
+            self._write([(f"DELETE FROM {t} WHERE profile = ?", [(profile,)]) for t in
+                         ("messages", "messages_fts", "memories", "memories_fts", "vectors")])
+            self._vector_cache.pop(profile, None)

@@ -1,0 +1,61 @@
+"""Topic keys: the normalised subject of a fact or instruction. A new memory with an existing key
+supersedes the old one, so the key must be stable across phrasings ("Our rate limits" and "the rate
+limit" -> "rate limit") and must not merge different subjects."""
+from __future__ import annotations
+
+import re
+
+_DETERMINERS = {"the", "a", "an", "our", "my", "your", "their", "his", "her", "its", "this", "that",
+                "these", "those", "team", "team's", "we", "current", "new", "default"}
+
+# Tool choices: "use pnpm" then "switch to yarn" must land on one key although neither message names
+# the subject. A small lexicon of common engineering choices maps a tool to its category.
+TOOL_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "package manager": ("npm", "pnpm", "yarn", "bun", "pip", "poetry", "uv", "pipenv", "conda",
+                        "cargo", "maven", "gradle"),
+    "programming language": ("python", "go", "golang", "rust", "java", "kotlin", "typescript",
+                             "javascript", "ruby", "elixir", "scala", "c#", "c++", "swift"),
+    "database": ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo",
+                 "dynamodb", "cassandra", "cockroachdb", "redis", "elasticsearch", "opensearch"),
+    "ci system": ("github actions", "gitlab ci", "circleci", "jenkins", "buildkite", "travis"),
+    "cloud provider": ("aws", "gcp", "azure", "google cloud", "cloudflare", "fly.io", "heroku"),
+    "frontend framework": ("react", "vue", "svelte", "angular", "solid", "next.js", "nextjs",
+                           "nuxt", "remix"),
+    "test framework": ("pytest", "unittest", "jest", "vitest", "mocha", "junit"),
+    "message queue": ("kafka", "rabbitmq", "sqs", "nats", "pulsar", "celery"),
+    "container orchestrator": ("kubernetes", "k8s", "nomad", "ecs", "docker swarm"),
+    "linter": ("eslint", "ruff", "flake8", "pylint", "golangci-lint", "clippy"),
+    "formatter": ("prettier", "black", "gofmt", "rustfmt"),
+    "issue tracker": ("jira", "linear", "github issues", "asana", "trello"),
+}
+_TOOL_TO_CATEGORY = {tool: cat for cat, tools in TOOL_CATEGORIES.items() for tool in tools}
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def normalize_topic_key(raw: str | None) -> str | None:
+    """Lowercase, drop determiners/possessives and punctuation, singularise: a stable key or None."""
+    if not raw:
+        return None
+    words = re.findall(r"[a-z0-9][a-z0-9+#._-]*", raw.lower())
+    words = [w.strip("._-") for w in words]
+    words = [w for w in words if w and w not in _DETERMINERS]
+    words = [re.sub(r"'s$", "", w) for w in words]
+    if not words or len(words) > 6:
+        return None
+    return " ".join(_singular(w) for w in words)
+
+
+def tool_category(text: str) -> str | None:
+    """The category of the first known tool named in `text` (longest names first: "google cloud")."""
+    low = text.lower()
+    for tool in sorted(_TOOL_TO_CATEGORY, key=len, reverse=True):
+        if re.search(rf"(?<![\w.-]){re.escape(tool)}(?![\w-])", low):
+            return _TOOL_TO_CATEGORY[tool]
+    return None
