@@ -1,0 +1,97 @@
+"""The `lurker` CLI end to end in a subprocess, on the embedded store: stable --json keys, clear
+one-line errors with exit code 2."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def lurker(tmp_path):
+    env = {**os.environ, "LURKER_STORE": f"sqlite:///{tmp_path / 'cli.sqlite3'}"}
+    env.pop("ANTHROPIC_API_KEY", None)
+
+    def run(*args, expect=0, store=None):
+        e = dict(env, LURKER_STORE=store) if store else env
+        proc = subprocess.run([sys.executable, "-m", "memory.cli", *args], env=e,
+                              capture_output=True, text=True, timeout=240)
+        assert proc.returncode == expect, proc.stderr
+        return proc
+    return run
+
+
+def write_jsonl(path, rows):
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n")
+    return str(path)
+
+
+def test_ingest_recall_list_forget_export_import(lurker, tmp_path):
+    conv = write_jsonl(tmp_path / "c.jsonl", [
+        {"role": "user", "author": "tomas", "content": "The rate limit is 300 requests per minute.",
+         "ts": "2026-11-17T14:20:00Z"},
+        {"role": "user", "author": "maya", "content": "We shipped the webhooks yesterday.",
+         "ts": "2026-11-17T14:25:00Z"}])
+    out = json.loads(lurker("ingest", conv, "--session", "s1", "--profile", "team", "--json").stdout)
+    assert out == {"messages_new": 2, "messages_skipped": 0, "memories_created": 2,
+                   "memories_superseded": 0}
+    again = json.loads(lurker("ingest", conv, "--session", "s1", "--profile", "team",
+                              "--json").stdout)
+    assert again["messages_skipped"] == 2 and again["memories_created"] == 0
+
+    rec = json.loads(lurker("recall", "what is the rate limit?", "--profile", "team", "--json",
+                            "--now", "2026-11-18T09:00:00Z").stdout)
+    assert set(rec) == {"answer", "memories", "messages", "computed"} and "300" in rec["answer"]
+    assert {"id", "type", "content", "topic_key", "source_message_ids"} <= set(rec["memories"][0])
+
+    listed = json.loads(lurker("list", "--profile", "team", "--json").stdout)["memories"]
+    assert len(listed) == 2
+    assert json.loads(lurker("list", "--profile", "other", "--json").stdout) == {"memories": []}
+    victim = next(m for m in listed if m["type"] == "event")
+    lurker("forget", victim["id"], "--reason", "wrong", "--profile", "team")
+    assert len(json.loads(lurker("list", "--profile", "team", "--json").stdout)["memories"]) == 1
+    assert len(json.loads(lurker("list", "--all", "--profile", "team", "--json").stdout)
+               ["memories"]) == 2
+
+    export = tmp_path / "team.jsonl"
+    lurker("export", "--profile", "team", "--out", str(export))
+    imported = json.loads(lurker("import", str(export), "--profile", "copy", "--json").stdout)
+    assert imported == {"messages": 2, "memories": 2}
+
+
+def test_errors_are_one_clear_line(lurker, tmp_path):
+    bad = write_jsonl(tmp_path / "bad.jsonl", [
+        {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])
+    proc = lurker("ingest", bad, "--session", "s", expect=2)
+    assert "line 2" in proc.stderr and "line 4" in proc.stderr and "Traceback" not in proc.stderr
+    proc = lurker("ingest", write_jsonl(tmp_path / "r.jsonl", [{"role": "bot", "content": "x"}]),
+                  "--session", "s", expect=2)
+    assert "invalid role 'bot'" in proc.stderr
+    proc = lurker("forget", "deadbeef", "--reason", "x", expect=2)
+    assert "no memory with id 'deadbeef'" in proc.stderr
+    proc = lurker("recall", "x", "--profile", "bad name", expect=2)
+    assert "invalid profile name" in proc.stderr
+    proc = lurker("ingest", str(tmp_path / "missing.jsonl"), "--session", "s", expect=2)
+    assert "missing.jsonl" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unreachable_elasticsearch_names_the_url(lurker):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed once we leave the block: nothing listens there
+    url = f"http://127.0.0.1:{port}"
+    proc = lurker("list", expect=2, store=url)
+    assert url in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_demo_answers_from_the_sample(lurker):
+    proc = lurker("demo")
+    assert "300 requests per minute" in proc.stdout
+    out = json.loads(lurker("demo", "--json").stdout)
+    assert out["ingest"]["messages_new"] == 0  # second run: content-addressed, nothing new
+    assert "300" in out["answer"]

@@ -1,0 +1,181 @@
+"""Engine semantics through the public API, on both stores, with the offline extractor/answerer and
+the real embedding model."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from memory.errors import InputFormatError, InvalidMessage, InvalidProfileName, UnknownMemory
+from memory.ids import message_id
+
+NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
+
+
+def conv(*texts, author="maya", day="2026-11-16"):
+    return [{"role": "user", "author": author, "content": t, "ts": f"{day}T09:0{i}:00Z"}
+            for i, t in enumerate(texts)]
+
+
+@pytest.fixture
+def profile(service, profile_name):
+    return service.profile(profile_name)
+
+
+def test_profile_names_are_validated(service):
+    for bad in ["", "has space", "x" * 129, "slash/name", "ünï", None]:
+        with pytest.raises(InvalidProfileName):
+            service.profile(bad)
+    assert service.profile("slack:T01:C42.thread_1-x").name == "slack:T01:C42.thread_1-x"
+
+
+def test_ingest_counts_and_reingest_adds_nothing(profile):
+    messages = conv("The rate limit is 100 requests per minute per token.",
+                    "We shipped the billing webhooks yesterday.", "thanks!")
+    first = profile.ingest(messages, session_id="s1")
+    assert (first.messages_new, first.messages_skipped) == (3, 0)
+    assert first.memories_created >= 2
+    assert first.message_ids[0] == message_id("s1", "user", messages[0]["content"])
+    before = profile.list(include_inactive=True)
+    again = profile.ingest(messages, session_id="s1")
+    assert (again.messages_new, again.messages_skipped, again.memories_created) == (0, 3, 0)
+    assert profile.list(include_inactive=True) == before
+
+
+def test_classification_types(profile):
+    profile.ingest(conv("The staging URL is https://staging.example.dev for everyone.",
+                        "We shipped the billing webhooks yesterday.",
+                        "I will write the migration guide by Friday.",
+                        "Always run the linter before pushing to main."), session_id="s1")
+    by_type = {m.type: m for m in profile.list()}
+    assert set(by_type) == {"fact", "event", "task", "instruction"}
+    assert by_type["fact"].topic_key == "staging url"
+    assert "maya will write" in by_type["task"].content  # first person rewritten to the speaker
+
+
+def test_topic_supersession_and_version_chain(profile):
+    profile.ingest(conv("Use pnpm for the dashboard repo."), session_id="s1")
+    r = profile.ingest(conv("Switch to yarn for the dashboard, pnpm breaks the build.",
+                            day="2026-11-17"), session_id="s2")
+    assert r.memories_superseded == 1
+    active = [m for m in profile.list() if m.topic_key == "package manager"]
+    assert len(active) == 1 and "yarn" in active[0].content
+    history = [m for m in profile.list(include_inactive=True) if m.topic_key == "package manager"]
+    old = next(m for m in history if m.status == "superseded")
+    assert old.superseded_by == active[0].id and active[0].supersedes == old.id
+    assert old.id not in profile.service.store.vector_ids(profile.name)
+    result = profile.recall("Which package manager do we use for the dashboard?", now=NOW)
+    assert "yarn" in result.answer and "pnpm for the dashboard repo" not in result.answer
+    assert old.id not in [s.memory.id for s in result.memories]
+
+
+def test_supersession_within_one_batch_keeps_the_later(profile):
+    r = profile.ingest(conv("The rate limit is 100 requests per minute.",
+                            "The rate limit is 300 requests per minute."), session_id="s1")
+    assert r.memories_superseded == 1
+    active = [m for m in profile.list() if m.topic_key == "rate limit"]
+    assert [m.content for m in active] == ["The rate limit is 300 requests per minute."]
+
+
+def test_relative_dates_resolved_at_ingest(profile):
+    profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
+    event = next(m for m in profile.list() if m.type == "event")
+    assert "2026-11-15" in event.content and "2026-11-15" in event.dates
+    result = profile.recall("When did we ship the billing webhooks?", now=NOW)
+    assert "2026-11-15" in result.answer
+
+
+def test_recall_computes_dates_in_code(profile):
+    profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
+    result = profile.recall("What did we ship 3 days ago?", now=NOW)
+    assert any(c.value == "2026-11-15" for c in result.computed)
+    assert "billing webhooks" in result.answer
+
+
+def test_recall_cites_sources_and_says_when_it_knows_nothing(profile):
+    r = profile.ingest(conv("The rate limit is 300 requests per minute per token."), session_id="s1")
+    result = profile.recall("what is the rate limit?", now=NOW)
+    assert "300" in result.answer
+    top = result.memories[0].memory
+    assert top.source_message_ids == [r.message_ids[0]] and "topic" in result.memories[0].channels
+    nothing = profile.recall("who won the chess tournament in Oslo?", now=NOW)
+    assert "don't have anything" in nothing.answer
+
+
+def test_tasks_are_not_vectorised_but_found_by_text(profile):
+    profile.ingest(conv("I will write the migration guide by Friday."), session_id="s1")
+    task = next(m for m in profile.list() if m.type == "task")
+    assert task.id not in profile.service.store.vector_ids(profile.name)
+    result = profile.recall("who is writing the migration guide?", now=NOW)
+    assert task.id in [s.memory.id for s in result.memories]
+
+
+def test_forget_leaves_recall_and_vectors_but_keeps_history(profile):
+    profile.ingest(conv("The on-call rotation is weekly, handover on Mondays."), session_id="s1")
+    memory = profile.list()[0]
+    forgotten = profile.forget(memory.id, reason="rotation changed")
+    assert forgotten.status == "forgotten" and forgotten.forgotten_reason == "rotation changed"
+    assert memory.id not in profile.service.store.vector_ids(profile.name)
+    assert memory.id not in [m.id for m in profile.list()]
+    assert memory.id in [m.id for m in profile.list(include_inactive=True)]
+    assert memory.id not in [s.memory.id for s in profile.recall("on-call rotation?").memories]
+    with pytest.raises(UnknownMemory, match="no memory with id 'nope'"):
+        profile.forget("nope", reason="x")
+
+
+def test_remember_one_memory(profile):
+    m = profile.remember("The prod database is Postgres 16 on RDS.", session_id="agent")
+    assert m.type == "fact" and m.status == "active"
+    assert m.id in profile.service.store.vector_ids(profile.name)
+    assert "Postgres 16" in profile.recall("what database runs prod?").answer
+    assert profile.remember("The prod database is Postgres 16 on RDS.").id == m.id
+
+
+def test_bad_messages_are_refused_whole(profile):
+    for bad, why in [([{"role": "robot", "content": "hi there"}], "invalid role"),
+                     ([{"role": "user", "content": "   "}], "non-empty"),
+                     ([{"role": "user", "content": "fine"}, "not an object"], "message 1"),
+                     ([{"role": "user", "content": "x", "ts": "next blursday"}], "message 0")]:
+        with pytest.raises(InvalidMessage, match=why):
+            profile.ingest(bad, session_id="s1")
+    assert profile.service.store.count(profile.name)["messages"] == 0
+
+
+def test_oversized_and_broken_unicode_are_stored_safely(profile):
+    huge = "word " * 30_000  # 150 KB
+    r = profile.ingest([{"role": "user", "content": huge},
+                        {"role": "user", "content": "bad \udcff surrogate and \x00 nul"}],
+                       session_id="s1")
+    assert r.messages_new == 2
+    stored = {m.seq: m for m in profile.service.store.iter_messages(profile.name)}
+    assert stored[0].truncated and len(stored[0].content.encode()) < 100_100
+    assert "[truncated by Lurker:" in stored[0].content
+    assert "\ufffd" in stored[1].content and "\x00" not in stored[1].content
+
+
+def test_export_import_round_trip(service, profile_name, tmp_path):
+    src = service.profile(profile_name)
+    src.ingest(conv("Use pnpm for the dashboard repo.", "The rate limit is 100 per minute."),
+               session_id="s1")
+    src.ingest(conv("Switch to yarn for the dashboard.", day="2026-11-17"), session_id="s2")
+    src.forget(next(m for m in src.list() if m.topic_key == "rate limit").id, reason="obsolete")
+    lines = list(src.export())
+    assert json.loads(lines[0])["format"] == "lurker-profile-export"
+    dst = service.profile(profile_name + "-copy")
+    counts = dst.import_lines(lines)
+    assert counts == {"messages": 3, "memories": len(src.list(include_inactive=True))}
+    assert dst.list(include_inactive=True) == src.list(include_inactive=True)
+    assert list(dst.export())[1:] == lines[1:]
+    assert (service.store.vector_ids(dst.name) == service.store.vector_ids(src.name))
+    assert "yarn" in dst.recall("which package manager?").answer
+
+
+def test_import_reports_bad_lines_and_imports_nothing(profile):
+    good = json.dumps({"kind": "message", "id": "a" * 32, "session_id": "s", "role": "user",
+                       "content": "hello there", "ts": "2026-01-01T00:00:00Z"})
+    with pytest.raises(InputFormatError) as err:
+        profile.import_lines([good, "{not json", json.dumps({"kind": "memory", "id": "x"}), good])
+    assert [n for n, _ in err.value.problems] == [2, 3]
+    assert "line 2" in str(err.value) and "nothing was imported" in str(err.value)
+    assert profile.service.store.count(profile.name)["messages"] == 0
