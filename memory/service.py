@@ -19,7 +19,7 @@ from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
-from .fusion import DEFAULT_WEIGHTS, fuse
+from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .ingest_input import clean_text, to_messages
 from .models import (ComputedDate, IngestResult, Memory, MemoryType, Message, RecallResult,
@@ -228,8 +228,16 @@ class Profile:
                       for f in messages],
             computed=computed)
 
+    def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
+               weights: dict[str, float] | None = None) -> list[Fused]:
+        """The fused ranking of memories and raw messages, best first, without an answer."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidMessage("search needs a non-empty query")
+        return self._retrieve(clean_text(query.strip()), tuple(channels),
+                              k or self.service.settings.recall_k, weights)
+
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
-                  weights: dict[str, float] | None):
+                  weights: dict[str, float] | None) -> list[Fused]:
         embedder = self.service.embedder
         wants_query_vec = "vector" in channels
         wants_hyde = "hyde" in channels

@@ -1,0 +1,162 @@
+"""Recall latency over 10k memories on each store.
+
+    python bench/recall.py [--memories 10000] [--queries 200] [--stores sqlite,elasticsearch]
+
+Builds a profile of N synthetic team-chat memories through the real ingest path (offline extractor,
+real embeddings) on each store, then times `recall()` for a set of questions: full fused recall (five
+channels + answer) against a baseline measured in the same run on the same data — a plain BM25 search
+over memories alone. Prints p50/p95 in milliseconds and the ratio to the baseline. Elasticsearch is
+the one the test harness starts (or LURKER_TEST_ES_URL / _USER / _PASSWORD for a running one).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory.config import Settings  # noqa: E402
+from memory.embeddings import default_embedder  # noqa: E402
+from memory.service import MemoryService  # noqa: E402
+from memory.stores.base import CH_MEMORY_TEXT  # noqa: E402
+
+PEOPLE = ["maya", "tomas", "priya", "li", "sam", "noor", "jonas", "ada", "kofi", "rin"]
+SERVICES = ["billing", "search", "auth", "checkout", "gateway", "ledger", "notifier", "ingest",
+            "reports", "profile", "inventory", "pricing", "shipping", "analytics", "export"]
+THINGS = ["rate limit", "timeout", "retry budget", "cache ttl", "batch size", "pool size",
+          "replica count", "error budget", "alert threshold", "log retention"]
+TEMPLATES = [
+    "The {thing} for {service} v{n} is {v} in region {r}.",
+    "We shipped {service} v{n} to region {r} yesterday after the load test.",
+    "I will migrate the {service} v{n} dashboards to region {r} by Friday.",
+    "Always page the {service} on-call before touching {thing} in region {r}.",
+    "Ticket {service}-{n} says {thing} spikes in region {r} after deploys.",
+]
+QUESTIONS = [
+    "what is the {thing} for {service} v{n}?",
+    "when did we ship {service} v{n}?",
+    "who is migrating the {service} dashboards?",
+    "what do we know about {thing} in region {r}?",
+]
+
+
+def synth(i: int, rng: random.Random) -> dict:
+    fields = dict(thing=rng.choice(THINGS), service=rng.choice(SERVICES), n=i,
+                  v=rng.randint(1, 5000), r=f"{rng.choice('abcdefgh')}{rng.randint(1, 9)}")
+    return {"role": "user", "author": rng.choice(PEOPLE), "content":
+            rng.choice(TEMPLATES).format(**fields),
+            "ts": 1_760_000_000 + i * 60}
+
+
+def build(profile, n: int, batch: int = 500) -> float:
+    rng = random.Random(7)
+    start = time.perf_counter()
+    created = 0
+    for offset in range(0, n, batch):
+        msgs = [synth(i, rng) for i in range(offset, min(n, offset + batch))]
+        created += profile.ingest(msgs, session_id=f"bench-{offset}").memories_created
+    elapsed = time.perf_counter() - start
+    print(f"  built {created} memories from {n} messages in {elapsed:.1f} s "
+          f"({n / elapsed:.0f} messages/s incl. embedding)")
+    return elapsed
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    qs = statistics.quantiles(samples, n=100, method="inclusive")
+    return qs[49] * 1000, qs[94] * 1000
+
+
+def time_queries(profile, questions: list[str], **kwargs) -> list[float]:
+    out = []
+    for q in questions:
+        t = time.perf_counter()
+        profile.recall(q, **kwargs)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def bench_store(kind: str, store, n: int, questions: list[str], embedder) -> dict:
+    settings = Settings(anthropic_api_key=None)
+    service = MemoryService.from_settings(settings, store=store, embedder=embedder)
+    profile = service.profile(f"bench-{kind}-{n}")
+    store.delete_profile(profile.name)
+    print(f"[{kind}]")
+    build(profile, n)
+    counts = store.count(profile.name)
+    print(f"  store holds {counts}")
+    time_queries(profile, questions[:10])  # warm caches, JIT, connections
+    fused = time_queries(profile, questions)
+    baseline = []
+    for q in questions:  # the baseline: one BM25 search over memories, nothing else
+        t = time.perf_counter()
+        store.search(profile.name, _bm25_request(q))
+        baseline.append(time.perf_counter() - t)
+    f50, f95 = percentiles(fused)
+    b50, b95 = percentiles(baseline)
+    service.close()
+    return {"store": kind, "memories": counts["memories"], "fused_p50": f50, "fused_p95": f95,
+            "bm25_p50": b50, "bm25_p95": b95}
+
+
+def _bm25_request(q: str):
+    from memory.stores.base import SearchRequest
+
+    return SearchRequest(text=q, k=20, channels=(CH_MEMORY_TEXT,))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--memories", type=int, default=10_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--stores", default="sqlite,elasticsearch")
+    args = ap.parse_args()
+    rng = random.Random(11)
+    questions = [rng.choice(QUESTIONS).format(
+        thing=rng.choice(THINGS), service=rng.choice(SERVICES), n=rng.randrange(args.memories),
+        r=f"{rng.choice('abcdefgh')}{rng.randint(1, 9)}") for _ in range(args.queries)]
+    embedder = default_embedder()
+    embedder.embed(["warm up"])
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in args.stores.split(","):
+            if kind == "sqlite":
+                from memory.stores.sqlite import SQLiteStore
+
+                rows.append(bench_store(kind, SQLiteStore(Path(tmp) / "bench.sqlite3"),
+                                        args.memories, questions, embedder))
+            elif kind == "elasticsearch":
+                rows.append(_with_es(lambda store: bench_store(kind, store, args.memories,
+                                                               questions, embedder)))
+    print(f"\nrecall latency, {args.queries} questions (ms)")
+    print(f"{'store':<14}{'memories':>9}{'fused p50':>11}{'fused p95':>11}"
+          f"{'bm25 p50':>10}{'bm25 p95':>10}{'p50 ratio':>11}")
+    for r in rows:
+        print(f"{r['store']:<14}{r['memories']:>9}{r['fused_p50']:>11.1f}{r['fused_p95']:>11.1f}"
+              f"{r['bm25_p50']:>10.1f}{r['bm25_p95']:>10.1f}"
+              f"{r['fused_p50'] / r['bm25_p50']:>10.1f}x")
+
+
+def _with_es(fn):
+    import os
+
+    from memory.stores.elasticsearch import ElasticsearchStore
+
+    url = os.environ.get("LURKER_TEST_ES_URL")
+    if url:
+        return fn(ElasticsearchStore(url, user=os.environ.get("LURKER_TEST_ES_USER"),
+                                     password=os.environ.get("LURKER_TEST_ES_PASSWORD"),
+                                     index_prefix="lurker-bench"))
+    from tests.harness.elasticsearch import ElasticsearchServer
+
+    with ElasticsearchServer() as es:
+        return fn(ElasticsearchStore(es.url, user=es.user, password=es.password,
+                                     index_prefix="lurker-bench"))
+
+
+if __name__ == "__main__":
+    main()
