@@ -49,6 +49,7 @@ _KEY_VALUE = re.compile(
 _COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<value>\S.+)$")
 _SET_TO = re.compile(r"\bset (?:the |our )?(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
 _FOR_SUBJECT = re.compile(r"\bfor (?:the |our |all )?(?P<subject>[a-z][\w\s/-]{1,30}?)(?:[.,;!]|$)")
+_CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|but|so)\s+")
 _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(is|:|=)", re.IGNORECASE)
 
 _FIRST_PERSON = [
@@ -112,21 +113,32 @@ def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
     m = _SET_TO.search(text)
     if m:
         return normalize_topic_key(m.group("subject"))
-    # "The rate limit is 100/s", "our staging URL is ...": lower-case subjects only, so person
-    # attributes ("Caroline is a counselor") do not collapse into one key per person.
-    first, _, rest = text.partition(" ")
-    lowered = (first.lower() + " " + rest) if first in ("The", "Our", "My", "Your", "Their") else text
-    m = _KEY_VALUE.match(lowered)
-    if m and not re.search(r"\b(i|it|he|she|they|we|you|this|that|there|what|which)\b",
-                           m.group("subject")):
-        key = m.group("subject")
-        if m.group("owner") == "my":
-            key = f"{speaker} {key}"
-        return normalize_topic_key(key)
+    # A decision often comes as a preamble then the statement: "after the test we decided: the
+    # rate limit is 300", so each clause gets a try.
+    for clause in _CLAUSES.split(text):
+        key = _key_value_topic(clause.strip(), speaker)
+        if key:
+            return key
     m = _COLON_VALUE.match(text)
     if m and len(m.group("subject").split()) <= 4:
         return normalize_topic_key(m.group("subject"))
     return None
+
+
+def _key_value_topic(clause: str, speaker: str) -> str | None:
+    """"The rate limit is 100/s", "our staging URL is ...": lower-case subjects only, so person
+    attributes ("Caroline is a counselor") do not collapse into one key per person."""
+    first, _, rest = clause.partition(" ")
+    if first in ("The", "Our", "My", "Your", "Their"):
+        clause = first.lower() + " " + rest
+    m = _KEY_VALUE.match(clause)
+    if not m or re.search(r"\b(i|it|he|she|they|we|you|this|that|there|what|which|who)\b",
+                          m.group("subject")):
+        return None
+    key = m.group("subject")
+    if m.group("owner") == "my":
+        key = f"{speaker} {key}"
+    return normalize_topic_key(key)
 
 
 def search_questions(content: str, memory_type: str, topic_key: str | None, speaker: str,
