@@ -1,0 +1,490 @@
+"""memory.dates: relative phrases, absolute dates, timestamps and question date math, all exact."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from memory.dates import (ResolvedDate, add_months, annotate_relative_dates, between_phrases,
+                          compute_for_question, days_between, describe_duration,
+                          duration_between_events, format_human, parse_date_text, parse_timestamp)
+from memory.models import ComputedDate
+
+UTC = timezone.utc
+MON = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+WED = datetime(2026, 11, 18, 9, 0, tzinfo=UTC)  # a Wednesday
+SUN = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)  # a Sunday
+
+
+def at(y, m, d, hour=12):
+    return datetime(y, m, d, hour, tzinfo=UTC)
+
+
+def only(text, anchor):
+    """The single ResolvedDate annotate finds in text."""
+    _, found = annotate_relative_dates(text, anchor)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- ResolvedDate.label --------------------------------------------------------------------------
+@pytest.mark.parametrize("start,end,granularity,label", [
+    (date(2023, 5, 7), date(2023, 5, 7), "day", "2023-05-07"),
+    (date(2023, 5, 1), date(2023, 5, 7), "week", "week of 2023-05-01"),
+    (date(2023, 5, 4), date(2023, 5, 4), "week", "week of 2023-05-01"),  # Thursday -> its Monday
+    (date(2023, 5, 7), date(2023, 5, 7), "week", "week of 2023-05-01"),  # Sunday ends the week
+    (date(2023, 5, 6), date(2023, 5, 7), "day", "weekend of 2023-05-06"),
+    (date(2023, 5, 1), date(2023, 5, 31), "month", "May 2023"),
+    (date(2023, 1, 1), date(2023, 12, 31), "year", "2023"),
+])
+def test_labels(start, end, granularity, label):
+    assert ResolvedDate("x", start, end, granularity).label == label
+
+
+def test_resolved_date_is_frozen():
+    rd = ResolvedDate("today", date(2023, 5, 8), date(2023, 5, 8), "day")
+    with pytest.raises(AttributeError):
+        rd.start = date(2020, 1, 1)
+
+
+# --- annotate_relative_dates: one table of phrase / anchor / expected ----------------------------
+@pytest.mark.parametrize("phrase,anchor,start,end,granularity", [
+    # days around the anchor
+    ("today", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("tonight", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("this morning", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("this afternoon", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("this evening", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("yesterday", MON, date(2023, 5, 7), date(2023, 5, 7), "day"),
+    ("last night", MON, date(2023, 5, 7), date(2023, 5, 7), "day"),
+    ("the day before yesterday", MON, date(2023, 5, 6), date(2023, 5, 6), "day"),
+    ("tomorrow", MON, date(2023, 5, 9), date(2023, 5, 9), "day"),
+    ("the day after tomorrow", MON, date(2023, 5, 10), date(2023, 5, 10), "day"),
+    # weekdays from a Wednesday (2026-11-18)
+    ("last Monday", WED, date(2026, 11, 16), date(2026, 11, 16), "day"),
+    ("last Tuesday", WED, date(2026, 11, 17), date(2026, 11, 17), "day"),
+    ("last Thursday", WED, date(2026, 11, 12), date(2026, 11, 12), "day"),
+    ("this past Friday", WED, date(2026, 11, 13), date(2026, 11, 13), "day"),
+    ("next Thursday", WED, date(2026, 11, 19), date(2026, 11, 19), "day"),
+    ("next Tuesday", WED, date(2026, 11, 24), date(2026, 11, 24), "day"),
+    ("this Monday", WED, date(2026, 11, 16), date(2026, 11, 16), "day"),
+    ("this Sunday", WED, date(2026, 11, 22), date(2026, 11, 22), "day"),
+    # the anchor itself is that weekday: last/next are a full week away, this is the anchor
+    ("last Monday", MON, date(2023, 5, 1), date(2023, 5, 1), "day"),
+    ("next Monday", MON, date(2023, 5, 15), date(2023, 5, 15), "day"),
+    ("this Monday", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
+    ("last Sunday", SUN, date(2026, 11, 15), date(2026, 11, 15), "day"),
+    ("next Sunday", SUN, date(2026, 11, 29), date(2026, 11, 29), "day"),
+    ("this Sunday", SUN, date(2026, 11, 22), date(2026, 11, 22), "day"),
+    ("this Monday", SUN, date(2026, 11, 16), date(2026, 11, 16), "day"),  # week runs Mon-Sun
+    # "on <weekday>": on or before the anchor's date in past tense
+    ("we met on Tuesday", WED, date(2026, 11, 17), date(2026, 11, 17), "day"),
+    ("we met on Wednesday", WED, date(2026, 11, 18), date(2026, 11, 18), "day"),
+    ("we met on Thursday", WED, date(2026, 11, 12), date(2026, 11, 12), "day"),
+    # ... and strictly after it with a future marker
+    ("we will meet on Tuesday", WED, date(2026, 11, 24), date(2026, 11, 24), "day"),
+    ("we'll meet on Wednesday", WED, date(2026, 11, 25), date(2026, 11, 25), "day"),
+    ("I'm going to call on Thursday", WED, date(2026, 11, 19), date(2026, 11, 19), "day"),
+    ("gonna ship on Friday", WED, date(2026, 11, 20), date(2026, 11, 20), "day"),
+    ("we plan to demo on Monday", WED, date(2026, 11, 23), date(2026, 11, 23), "day"),
+    # calendar periods
+    ("last week", WED, date(2026, 11, 9), date(2026, 11, 15), "week"),
+    ("this week", WED, date(2026, 11, 16), date(2026, 11, 22), "week"),
+    ("next week", WED, date(2026, 11, 23), date(2026, 11, 29), "week"),
+    ("next week", SUN, date(2026, 11, 23), date(2026, 11, 29), "week"),
+    ("last month", WED, date(2026, 10, 1), date(2026, 10, 31), "month"),
+    ("this month", WED, date(2026, 11, 1), date(2026, 11, 30), "month"),
+    ("next month", WED, date(2026, 12, 1), date(2026, 12, 31), "month"),
+    ("last month", at(2024, 1, 15), date(2023, 12, 1), date(2023, 12, 31), "month"),
+    ("next month", at(2023, 12, 15), date(2024, 1, 1), date(2024, 1, 31), "month"),
+    ("last month", at(2024, 3, 31), date(2024, 2, 1), date(2024, 2, 29), "month"),
+    ("last year", WED, date(2025, 1, 1), date(2025, 12, 31), "year"),
+    ("this year", WED, date(2026, 1, 1), date(2026, 12, 31), "year"),
+    ("next year", WED, date(2027, 1, 1), date(2027, 12, 31), "year"),
+    # weekends: Saturday-Sunday of the previous / current / next Monday-Sunday week
+    ("last weekend", MON, date(2023, 5, 6), date(2023, 5, 7), "day"),
+    ("this weekend", MON, date(2023, 5, 13), date(2023, 5, 14), "day"),
+    ("next weekend", MON, date(2023, 5, 20), date(2023, 5, 21), "day"),
+    ("this past weekend", MON, date(2023, 5, 6), date(2023, 5, 7), "day"),
+    ("this weekend", SUN, date(2026, 11, 21), date(2026, 11, 22), "day"),
+    ("last weekend", SUN, date(2026, 11, 14), date(2026, 11, 15), "day"),
+    # N units ago / in N units
+    ("3 days ago", MON, date(2023, 5, 5), date(2023, 5, 5), "day"),
+    ("one day ago", MON, date(2023, 5, 7), date(2023, 5, 7), "day"),
+    ("a day ago", MON, date(2023, 5, 7), date(2023, 5, 7), "day"),
+    ("twelve days ago", MON, date(2023, 4, 26), date(2023, 4, 26), "day"),
+    ("a couple of days ago", MON, date(2023, 5, 6), date(2023, 5, 6), "day"),
+    ("a couple days ago", MON, date(2023, 5, 6), date(2023, 5, 6), "day"),
+    ("a few days ago", MON, date(2023, 5, 5), date(2023, 5, 5), "day"),
+    ("2 weeks ago", MON, date(2023, 4, 24), date(2023, 4, 24), "week"),
+    ("a week ago", WED, date(2026, 11, 11), date(2026, 11, 11), "week"),
+    ("three weeks ago", SUN, date(2026, 11, 1), date(2026, 11, 1), "week"),
+    ("2 months ago", MON, date(2023, 3, 1), date(2023, 3, 31), "month"),
+    ("a month ago", at(2024, 3, 31), date(2024, 2, 1), date(2024, 2, 29), "month"),
+    ("11 months ago", MON, date(2022, 6, 1), date(2022, 6, 30), "month"),
+    ("a year ago", MON, date(2022, 1, 1), date(2022, 12, 31), "year"),
+    ("five years ago", MON, date(2018, 1, 1), date(2018, 12, 31), "year"),
+    ("in 2 days", MON, date(2023, 5, 10), date(2023, 5, 10), "day"),
+    ("in a week", MON, date(2023, 5, 15), date(2023, 5, 15), "week"),
+    ("in 3 months", at(2023, 11, 30), date(2024, 2, 1), date(2024, 2, 29), "month"),
+    ("in two years", MON, date(2025, 1, 1), date(2025, 12, 31), "year"),
+    ("5 days from now", MON, date(2023, 5, 13), date(2023, 5, 13), "day"),
+    ("in 1 day", at(2023, 12, 31), date(2024, 1, 1), date(2024, 1, 1), "day"),
+    # leap years
+    ("yesterday", at(2024, 3, 1), date(2024, 2, 29), date(2024, 2, 29), "day"),
+    ("yesterday", at(2023, 3, 1), date(2023, 2, 28), date(2023, 2, 28), "day"),
+    ("tomorrow", at(2024, 2, 28), date(2024, 2, 29), date(2024, 2, 29), "day"),
+    ("a year ago", at(2024, 2, 29), date(2023, 1, 1), date(2023, 12, 31), "year"),
+])
+def test_resolution_table(phrase, anchor, start, end, granularity):
+    rd = only(phrase, anchor)
+    assert (rd.start, rd.end, rd.granularity) == (start, end, granularity)
+
+
+def test_anchor_date_is_taken_in_the_anchors_own_timezone():
+    late = datetime(2023, 5, 8, 23, 30, tzinfo=timezone(timedelta(hours=-5)))
+    assert only("yesterday", late).start == date(2023, 5, 7)
+
+
+@pytest.mark.parametrize("text,anchor,expected", [
+    ("I went there yesterday", MON, "I went there yesterday [2023-05-07]"),
+    ("We shipped it 3 weeks ago.", MON, "We shipped it 3 weeks ago [week of 2023-04-17]."),
+    ("Last week was busy, next month too", WED,
+     "Last week [week of 2026-11-09] was busy, next month [December 2026] too"),
+    ("see you this weekend!", MON, "see you this weekend [weekend of 2023-05-13]!"),
+    ("a few months ago", MON, "a few months ago [February 2023]"),
+    ("it was 2 years ago", MON, "it was 2 years ago [2021]"),
+    ("the day before yesterday and yesterday", MON,
+     "the day before yesterday [2023-05-06] and yesterday [2023-05-07]"),
+    ("Yesterday's standup ran long", MON, "Yesterday's [2023-05-07] standup ran long"),
+    ("YESTERDAY", MON, "YESTERDAY [2023-05-07]"),
+    ("Last TUESDAY we met", MON, "Last TUESDAY [2023-05-02] we met"),
+    ("we use monday.com on Monday", MON, "we use monday.com on Monday [2023-05-08]"),
+    ("the day before yesterday", MON, "the day before yesterday [2023-05-06]"),
+    ("no dates here", MON, "no dates here"),
+])
+def test_annotated_text(text, anchor, expected):
+    assert annotate_relative_dates(text, anchor)[0] == expected
+
+
+def test_annotate_returns_phrases_in_order_as_written():
+    text, found = annotate_relative_dates("Yesterday's demo went well; TOMORROW we ship, then "
+                                          "next week the retro", WED)
+    assert found == [
+        ResolvedDate("Yesterday", date(2026, 11, 17), date(2026, 11, 17), "day"),
+        ResolvedDate("TOMORROW", date(2026, 11, 19), date(2026, 11, 19), "day"),
+        ResolvedDate("next week", date(2026, 11, 23), date(2026, 11, 29), "week"),
+    ]
+    assert text == ("Yesterday's [2026-11-17] demo went well; TOMORROW [2026-11-19] we ship, then "
+                    "next week [week of 2026-11-23] the retro")
+
+
+def test_future_marker_applies_per_sentence():
+    text, _ = annotate_relative_dates("We met on Monday. We will meet again on Monday.", WED)
+    assert text == "We met on Monday [2026-11-16]. We will meet again on Monday [2026-11-23]."
+
+
+@pytest.mark.parametrize("text", [
+    "I went there yesterday and will go again next Friday.",
+    "the day before yesterday, 3 weeks ago, last weekend, this month, a couple of days ago",
+    "Yesterday's standup; on Tuesday; in 2 years; last night",
+    "mixed [note: yesterday] and yesterday",
+])
+def test_annotating_twice_changes_nothing(text):
+    once, found = annotate_relative_dates(text, MON)
+    assert found
+    twice, again = annotate_relative_dates(once, MON)
+    assert twice == once and again == []
+    # ...even against a different anchor: existing labels are kept.
+    assert annotate_relative_dates(once, SUN)[0] == once
+
+
+def test_text_inside_brackets_is_left_alone():
+    assert annotate_relative_dates("[posted yesterday]", MON) == ("[posted yesterday]", [])
+
+
+@pytest.mark.parametrize("text", [
+    "todays special", "yesterdays news", "today-ish", "the other day", "handover on Mondays",
+    "we track it on monday.com", "Mayday Mayday", "the last week of June was hot",
+    "The last weekend of the season", "nextweek", "lastyear", "in 2023", "3 days later",
+    "on the next day", "Tuesday was fine", "weekday", "in a minute", "10 hours ago",
+])
+def test_no_false_positives(text):
+    assert annotate_relative_dates(text, MON) == (text, [])
+
+
+# --- add_months ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("d,months,expected", [
+    (date(2023, 3, 31), -1, date(2023, 2, 28)),
+    (date(2024, 3, 31), -1, date(2024, 2, 29)),  # leap year
+    (date(2023, 1, 31), 1, date(2023, 2, 28)),
+    (date(2023, 5, 31), 1, date(2023, 6, 30)),
+    (date(2024, 2, 29), 12, date(2025, 2, 28)),
+    (date(2024, 2, 29), 48, date(2028, 2, 29)),
+    (date(2023, 12, 15), 1, date(2024, 1, 15)),
+    (date(2023, 1, 15), -1, date(2022, 12, 15)),
+    (date(2023, 1, 15), -13, date(2021, 12, 15)),
+    (date(2023, 5, 8), 0, date(2023, 5, 8)),
+])
+def test_month_arithmetic_clamps_the_day(d, months, expected):
+    assert add_months(d, months) == expected
+
+
+# --- parse_date_text -----------------------------------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("on 2023-05-08 we", [("2023-05-08", date(2023, 5, 8))]),
+    ("8 May 2023", [("8 May 2023", date(2023, 5, 8))]),
+    ("8 May, 2023", [("8 May, 2023", date(2023, 5, 8))]),
+    ("May 8, 2023", [("May 8, 2023", date(2023, 5, 8))]),
+    ("May 8 2023", [("May 8 2023", date(2023, 5, 8))]),
+    ("May 8th 2023", [("May 8th 2023", date(2023, 5, 8))]),
+    ("May 8th, 2023", [("May 8th, 2023", date(2023, 5, 8))]),
+    ("8th of May 2023", [("8th of May 2023", date(2023, 5, 8))]),
+    ("the 1st of June, 2023", [("1st of June, 2023", date(2023, 6, 1))]),
+    ("05/08/2023", [("05/08/2023", date(2023, 5, 8))]),  # US month/day/year
+    ("5/8/2023", [("5/8/2023", date(2023, 5, 8))]),
+    ("12/31/2023", [("12/31/2023", date(2023, 12, 31))]),
+    ("3 Jan 2024", [("3 Jan 2024", date(2024, 1, 3))]),
+    ("Jan. 3, 2024", [("Jan. 3, 2024", date(2024, 1, 3))]),
+    ("Sept 5 2023", [("Sept 5 2023", date(2023, 9, 5))]),
+    ("27 june 2023", [("27 june 2023", date(2023, 6, 27))]),
+    ("DECEMBER 25, 2026", [("DECEMBER 25, 2026", date(2026, 12, 25))]),
+    ("29 February 2024", [("29 February 2024", date(2024, 2, 29))]),
+    ("2023-05-08T10:00:00Z", [("2023-05-08", date(2023, 5, 8))]),
+])
+def test_parse_date_formats(text, expected):
+    assert parse_date_text(text) == expected
+
+
+def test_parse_dates_in_order_of_appearance():
+    text = "Kickoff May 1, 2023, demo 2023-05-15 and retro on 8th of June 2023 (06/30/2023 backup)"
+    assert parse_date_text(text) == [
+        ("May 1, 2023", date(2023, 5, 1)), ("2023-05-15", date(2023, 5, 15)),
+        ("8th of June 2023", date(2023, 6, 8)), ("06/30/2023", date(2023, 6, 30)),
+    ]
+
+
+@pytest.mark.parametrize("text", [
+    "Mayday 2023", "May 2023", "8 May", "31 February 2023", "29 February 2023", "2023-13-01",
+    "31/12/2023", "version 1.2.3", "12023-05-08", "call 555-1234", "Maya 8 2023",
+])
+def test_parse_dates_rejects(text):
+    assert parse_date_text(text) == []
+
+
+# --- parse_timestamp -----------------------------------------------------------------------------
+@pytest.mark.parametrize("value,expected", [
+    (datetime(2023, 5, 8, 13, 56), at(2023, 5, 8).replace(hour=13, minute=56)),  # naive -> UTC
+    (datetime(2023, 5, 8, 15, 56, tzinfo=timezone(timedelta(hours=2))),
+     datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    (date(2023, 5, 8), datetime(2023, 5, 8, tzinfo=UTC)),
+    (1683554160, datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    (1683554160.5, datetime(2023, 5, 8, 13, 56, 0, 500000, tzinfo=UTC)),
+    ("1683554160", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("1715172960.000200", datetime(2024, 5, 8, 12, 56, 0, 200, tzinfo=UTC)),
+    ("2023-05-08T13:56:00Z", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("2023-05-08T13:56:00.250Z", datetime(2023, 5, 8, 13, 56, 0, 250000, tzinfo=UTC)),
+    ("2023-05-08T15:56:00+02:00", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("2023-05-08T08:56:00-05:00", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("2023-05-08T13:56:00", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("2023-05-08 13:56", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("2023-05-08", datetime(2023, 5, 8, tzinfo=UTC)),
+    ("  2023-05-08T13:56:00Z  ", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+    ("10:37 am on 27 June, 2023", datetime(2023, 6, 27, 10, 37, tzinfo=UTC)),
+    ("12:05 am on 1 January, 2024", datetime(2024, 1, 1, 0, 5, tzinfo=UTC)),
+    ("12:30 pm on 1 Jan, 2024", datetime(2024, 1, 1, 12, 30, tzinfo=UTC)),
+    ("7:00 PM on 29 February, 2024", datetime(2024, 2, 29, 19, 0, tzinfo=UTC)),
+    ("8 May 2023", datetime(2023, 5, 8, tzinfo=UTC)),
+])
+def test_parse_timestamp(value, expected):
+    got = parse_timestamp(value)
+    assert got == expected and got.tzinfo == UTC
+
+
+@pytest.mark.parametrize("value,message", [
+    ("next blursday", "unrecognised timestamp 'next blursday'"),
+    ("", "unrecognised timestamp ''"),
+    ("yesterday", "unrecognised timestamp"),
+    ("1:56 pm on 31 February, 2023", "unrecognised timestamp"),
+    ("13:56 pm on 8 May, 2023", "invalid time of day"),
+    ("0:10 am on 8 May, 2023", "invalid time of day"),
+    (None, "unsupported timestamp type NoneType"),
+    (True, "unsupported timestamp type bool"),
+    ([2023, 5, 8], "unsupported timestamp type list"),
+    (float("nan"), "epoch timestamp out of range"),
+    (float("inf"), "epoch timestamp out of range"),
+    (10 ** 20, "epoch timestamp out of range"),
+])
+def test_parse_timestamp_errors(value, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        parse_timestamp(value)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def test_format_human():
+    assert format_human(date(2023, 5, 7)) == "7 May 2023"
+    assert format_human(date(2026, 12, 25)) == "25 December 2026"
+    assert format_human(datetime(2024, 2, 29, 23, 0, tzinfo=UTC)) == "29 February 2024"
+
+
+@pytest.mark.parametrize("a,b,days", [
+    (date(2023, 5, 1), date(2023, 5, 13), 12),
+    (date(2023, 5, 13), date(2023, 5, 1), 12),
+    (date(2024, 2, 28), date(2024, 3, 1), 2),  # leap day
+    (date(2023, 2, 28), date(2023, 3, 1), 1),
+    (date(2023, 1, 1), date(2024, 1, 1), 365),
+    (date(2024, 1, 1), date(2025, 1, 1), 366),
+    (date(2023, 5, 8), date(2023, 5, 8), 0),
+])
+def test_days_between(a, b, days):
+    assert days_between(a, b) == days
+
+
+@pytest.mark.parametrize("days,unit,text", [
+    (0, "days", "0 days"),
+    (1, "days", "1 day"),
+    (12, "days", "12 days"),
+    (-12, "days", "12 days"),
+    (12, "day", "12 days"),
+    (7, "weeks", "1 week (7 days)"),
+    (21, "weeks", "3 weeks (21 days)"),
+    (23, "weeks", "3 weeks and 2 days (23 days)"),
+    (15, "Weeks", "2 weeks and 1 day (15 days)"),
+    (5, "weeks", "5 days (less than a week)"),
+    (125, "months", "about 4.1 months (125 days)"),
+    (730, "years", "about 2 years (730 days)"),
+])
+def test_describe_duration(days, unit, text):
+    assert describe_duration(days, unit) == text
+
+
+def test_describe_duration_rejects_unknown_units():
+    with pytest.raises(ValueError, match="unknown duration unit 'fortnights'"):
+        describe_duration(14, "fortnights")
+
+
+@pytest.mark.parametrize("a,b,unit,value", [
+    (date(2026, 11, 1), date(2026, 11, 13), "days", "12 days"),
+    (date(2026, 11, 13), date(2026, 11, 1), "days", "12 days"),
+    (date(2026, 11, 1), date(2026, 11, 22), "weeks", "3 weeks (21 days)"),
+    (date(2026, 1, 31), date(2026, 4, 15), "months", "2 months and 15 days (74 days)"),
+    (date(2026, 1, 31), date(2026, 2, 28), "months", "1 month (28 days)"),
+    (date(2026, 3, 1), date(2026, 3, 20), "months", "0 months and 19 days (19 days)"),
+    (date(2020, 2, 29), date(2026, 11, 22), "years", "6 years, 8 months and 24 days (2458 days)"),
+    (date(2023, 5, 8), date(2025, 5, 8), "years", "2 years (731 days)"),
+])
+def test_duration_between_events(a, b, unit, value):
+    fact = duration_between_events("the launch", a, "the retro", b, unit)
+    assert fact == ComputedDate(expression="between the launch and the retro", value=value,
+                                detail=f"the launch on {a}, the retro on {b}")
+
+
+# --- compute_for_question ------------------------------------------------------------------------
+@pytest.mark.parametrize("question,expected", [
+    ("what happened 3 weeks ago", [("3 weeks ago", "2026-11-01", "3 weeks before 2026-11-22")]),
+    ("What did we do last Tuesday?",
+     [("last Tuesday", "2026-11-17", "the most recent Tuesday before 2026-11-22")]),
+    ("what broke yesterday?", [("yesterday", "2026-11-21", "1 day before 2026-11-22")]),
+    ("What happened last month?", [("last month", "October 2026", "2026-10-01 to 2026-10-31")]),
+    ("what is planned this week",
+     [("this week", "week of 2026-11-16", "2026-11-16 to 2026-11-22")]),
+    ("Who was on call last weekend?",
+     [("last weekend", "weekend of 2026-11-14", "2026-11-14 to 2026-11-15")]),
+    ("what did we decide 2 months ago",
+     [("2 months ago", "September 2026", "2 months before 2026-11-22 (2026-09-22)")]),
+    ("What did we ship 3 days ago and last year?",
+     [("3 days ago", "2026-11-19", "3 days before 2026-11-22"),
+      ("last year", "2025", "2025-01-01 to 2025-12-31")]),
+    ("what is due today", [("today", "2026-11-22", "same day as 2026-11-22")]),
+    ("What's happening tomorrow?", [("tomorrow", "2026-11-23", "1 day after 2026-11-22")]),
+    ("what will we do on Friday?",
+     [("on Friday", "2026-11-27", "the first Friday after 2026-11-22 (future tense)")]),
+    ("When did we ship the billing webhooks?", []),
+    ("When did we ship on 8 May 2023?", []),
+    ("What is the rate limit?", []),
+])
+def test_relative_phrases_in_questions(question, expected):
+    got = compute_for_question(question, SUN)
+    assert [(c.expression, c.value, c.detail) for c in got] == expected
+
+
+def test_month_clamp_in_questions():
+    got = compute_for_question("what changed a month ago?", at(2024, 3, 31))
+    assert got == [ComputedDate(expression="a month ago", value="February 2024",
+                                detail="1 month before 2024-03-31 (2024-02-29)")]
+
+
+@pytest.mark.parametrize("question,expression,value,detail", [
+    ("How many days between 1 May 2023 and 13 May 2023?",
+     "How many days between 1 May 2023 and 13 May 2023", "12 days",
+     "from 2023-05-01 to 2023-05-13"),
+    ("how many days passed between 13 May 2023 and 1 May 2023",
+     "how many days passed between 13 May 2023 and 1 May 2023", "12 days",
+     "from 2023-05-01 to 2023-05-13"),
+    ("How many weeks between May 1, 2023 and May 22, 2023?",
+     "How many weeks between May 1, 2023 and May 22, 2023", "3 weeks (21 days)",
+     "from 2023-05-01 to 2023-05-22"),
+    ("How long between 2023-05-01 and 2023-05-13?", "How long between 2023-05-01 and 2023-05-13",
+     "12 days", "from 2023-05-01 to 2023-05-13"),
+    ("How many days from 1 May 2023 to 13 May 2023?",
+     "How many days from 1 May 2023 to 13 May 2023", "12 days", "from 2023-05-01 to 2023-05-13"),
+    ("How many days are there from 28 February 2024 until 1 March 2024?",
+     "How many days are there from 28 February 2024 until 1 March 2024", "2 days",
+     "from 2024-02-28 to 2024-03-01"),
+    ("How many months between 31 January 2026 and 15 April 2026?",
+     "How many months between 31 January 2026 and 15 April 2026", "2 months and 15 days (74 days)",
+     "from 2026-01-31 to 2026-04-15"),
+    ("How many days until 25 December 2026?", "How many days until 25 December 2026", "33 days",
+     "from 2026-11-22 (today) to 2026-12-25"),
+    ("how many weeks until 2026-12-20", "how many weeks until 2026-12-20", "4 weeks (28 days)",
+     "from 2026-11-22 (today) to 2026-12-20"),
+    ("How long ago was 8 May 2023?", "How long ago was 8 May 2023", "1294 days",
+     "from 2023-05-08 to 2026-11-22 (today)"),
+    ("how long since 2026-11-01?", "how long since 2026-11-01", "21 days",
+     "from 2026-11-01 to 2026-11-22 (today)"),
+    ("How many years since 8 May 2023?", "How many years since 8 May 2023",
+     "3 years, 6 months and 14 days (1294 days)", "from 2023-05-08 to 2026-11-22 (today)"),
+])
+def test_duration_questions_with_dates(question, expression, value, detail):
+    got = compute_for_question(question, SUN)
+    assert got == [ComputedDate(expression=expression, value=value, detail=detail)]
+
+
+def test_duration_question_mixing_relative_and_absolute_dates():
+    got = compute_for_question("How many days between yesterday and 1 November 2026?", SUN)
+    assert got == [
+        ComputedDate(expression="yesterday", value="2026-11-21", detail="1 day before 2026-11-22"),
+        ComputedDate(expression="How many days between yesterday and 1 November 2026",
+                     value="20 days", detail="from 2026-11-01 to 2026-11-21"),
+    ]
+
+
+@pytest.mark.parametrize("question", [
+    "How many days between the launch and the retro?",
+    "how many days since the launch?",
+    "how long did the outage last?",
+    "how many days until the offsite?",
+])
+def test_duration_questions_without_dates_compute_nothing(question):
+    assert compute_for_question(question, SUN) == []
+
+
+# --- between_phrases -----------------------------------------------------------------------------
+@pytest.mark.parametrize("question,expected", [
+    ("How many days between the launch and the retro?", ("the launch", "the retro")),
+    ("how many weeks passed between the beta launch and the GA release",
+     ("the beta launch", "the GA release")),
+    ("How long was it between Maya's promotion and her move to Berlin?",
+     ("Maya's promotion", "her move to Berlin")),
+    ("How many days from the outage to the postmortem?", ("the outage", "the postmortem")),
+    ("How many days between 1 May 2023 and 13 May 2023?", None),
+    ("How many days between yesterday and the retro?", None),  # one end is a date
+    ("How many days between the launch and 13 May 2023?", None),
+    ("What is the difference between Redis and Memcached?", None),  # not a duration question
+    ("How long is the drive from Oslo to Bergen?", None),  # "how long ... from" is left out
+    ("How many tickets between the launch and the retro?", None),
+    ("When did we launch?", None),
+])
+def test_between_phrases(question, expected):
+    assert between_phrases(question) == expected
