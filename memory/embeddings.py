@@ -38,7 +38,8 @@ class Embedder(ABC):
 # beyond |z| = 4, erf is +-1 to within 2e-8. Evaluated in float64 its error is < 1e-7, so the GELU
 # is BERT's exact erf-based one, not the tanh approximation. (numpy has no erf of its own.)
 _ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
-          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02)
+          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
+          -1.60960333262415e-02)
 _ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
           -7.37332916720468e-03, -1.42647390514189e-02)
 
@@ -65,10 +66,10 @@ def _gelu_(h: np.ndarray) -> None:
 
     Done in row blocks that stay in cache: a dozen whole-array passes over a (tokens, 1536)
     activation are memory-bound and would cost as much as the matmul that produced it."""
-    rows = max(1, 16384 // h.shape[1])
+    rows = max(1, 32768 // h.shape[1])
     for i in range(0, h.shape[0], rows):
         x = h[i:i + rows]
-        e = erf(x * (1 / math.sqrt(2)))
+        e = erf(np.multiply(x, 1 / math.sqrt(2), dtype=np.float64))
         e += 1.0
         e *= 0.5
         x *= e
@@ -82,6 +83,25 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     xc *= w
     xc += b
     return xc
+
+
+def _layer_weights(w: dict[str, np.ndarray], p: str) -> dict[str, np.ndarray]:
+    """One encoder layer's weights, laid out for `x @ W` (torch stores Linear weights as W.T)."""
+    def t(k: str) -> np.ndarray:
+        return np.ascontiguousarray(w[p + k].T)
+
+    qkv = ("attention.self.query.", "attention.self.key.", "attention.self.value.")
+    return dict(
+        # Q, K and V fused into one (384, 1152) matmul.
+        qkv_w=np.concatenate([t(n + "weight") for n in qkv], axis=1),
+        qkv_b=np.concatenate([w[p + n + "bias"] for n in qkv]),
+        ao_w=t("attention.output.dense.weight"), ao_b=w[p + "attention.output.dense.bias"],
+        ln1_w=w[p + "attention.output.LayerNorm.weight"],
+        ln1_b=w[p + "attention.output.LayerNorm.bias"],
+        ff1_w=t("intermediate.dense.weight"), ff1_b=w[p + "intermediate.dense.bias"],
+        ff2_w=t("output.dense.weight"), ff2_b=w[p + "output.dense.bias"],
+        ln2_w=w[p + "output.LayerNorm.weight"], ln2_b=w[p + "output.LayerNorm.bias"],
+    )
 
 
 class MiniLMEmbedder(Embedder):
@@ -121,36 +141,24 @@ class MiniLMEmbedder(Embedder):
                 raise ValueError(f"{d} is not a mean-pooled {self.dim}-dim model")
 
             tok = Tokenizer.from_file(str(d / "tokenizer.json"))
-            # tokenizer.json ships fixed 128-token padding/truncation; sentence-transformers instead
-            # truncates at max_seq_length (256, special tokens included). We pad per batch ourselves.
+            # tokenizer.json ships fixed 128-token padding and truncation; sentence-transformers
+            # truncates at max_seq_length instead (256, special tokens included). embed() pads.
             tok.no_padding()
             tok.enable_truncation(max_length=int(st_cfg["max_seq_length"]))
 
-            w = load_file(str(d / "model.safetensors"))
-            w = {k.removeprefix("bert."): v for k, v in w.items()}  # some exports prefix "bert."
-            t = lambda k: np.ascontiguousarray(w[k].T, dtype=np.float32)  # noqa: E731  x @ W.T
-            v = lambda k: np.asarray(w[k], dtype=np.float32)  # noqa: E731
-            layers = []
-            for i in range(cfg["num_hidden_layers"]):
-                p = f"encoder.layer.{i}."
-                a = p + "attention."
-                layers.append(dict(
-                    # Q, K and V fused into one (384, 1152) matmul.
-                    qkv_w=np.concatenate([t(a + f"self.{n}.weight") for n in ("query", "key", "value")], 1),
-                    qkv_b=np.concatenate([v(a + f"self.{n}.bias") for n in ("query", "key", "value")]),
-                    ao_w=t(a + "output.dense.weight"), ao_b=v(a + "output.dense.bias"),
-                    ln1_w=v(a + "output.LayerNorm.weight"), ln1_b=v(a + "output.LayerNorm.bias"),
-                    ff1_w=t(p + "intermediate.dense.weight"), ff1_b=v(p + "intermediate.dense.bias"),
-                    ff2_w=t(p + "output.dense.weight"), ff2_b=v(p + "output.dense.bias"),
-                    ln2_w=v(p + "output.LayerNorm.weight"), ln2_b=v(p + "output.LayerNorm.bias"),
-                ))
+            # Some exports prefix every name with "bert.".
+            w = {k.removeprefix("bert."): v.astype(np.float32, copy=False)
+                 for k, v in load_file(str(d / "model.safetensors")).items()}
+            layers = [_layer_weights(w, f"encoder.layer.{i}.")
+                      for i in range(cfg["num_hidden_layers"])]
             self._tok = tok
             self._heads = cfg["num_attention_heads"]
             self._eps = float(cfg["layer_norm_eps"])
-            self._word = v("embeddings.word_embeddings.weight")
+            self._word = w["embeddings.word_embeddings.weight"]
             # Single-sentence inputs are all token type 0: fold that row into the position table.
-            self._pos = v("embeddings.position_embeddings.weight") + v("embeddings.token_type_embeddings.weight")[0]
-            self._emb_ln = (v("embeddings.LayerNorm.weight"), v("embeddings.LayerNorm.bias"))
+            self._pos = (w["embeddings.position_embeddings.weight"]
+                         + w["embeddings.token_type_embeddings.weight"][0])
+            self._emb_ln = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
             self._layers = layers
             self._loaded = True
 
