@@ -1,0 +1,102 @@
+"""Session-wide real services for the tests: an Elasticsearch and a Redis started by tests/harness/.
+
+Nothing is skipped silently: if a service cannot start, every test that needs it fails with the
+reason (in CI, CI=true, and locally alike).
+
+Environment:
+  LURKER_SKIP_ES=1      local quick runs only: deselect the tests that need Elasticsearch (marked
+                        `elasticsearch`, using the `es_server` fixture, or parametrised with
+                        "elasticsearch"); ignored when CI=true
+  LURKER_TEST_ES_URL    use a running Elasticsearch (+ LURKER_TEST_ES_USER, LURKER_TEST_ES_PASSWORD),
+                        e.g. one started with `python -m tests.harness.elasticsearch`
+  LURKER_TEST_REDIS_URL use a running Redis
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.harness import HarnessError
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _skip_es() -> bool:
+    return os.environ.get("LURKER_SKIP_ES") == "1" and not _in_ci()
+
+
+def _needs(item: pytest.Item, service: str) -> bool:
+    """Whether a test uses `service` ("elasticsearch"/"redis"): its marker, its fixture, or a
+    parametrised fixture (e.g. store/service) whose param names the service."""
+    if item.get_closest_marker(service):
+        return True
+    if {"elasticsearch": "es_server", "redis": "redis_server"}[service] in getattr(
+            item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return bool(callspec) and any(isinstance(value, str) and value == service
+                                  for value in callspec.params.values())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:  # mark, so `-m "not elasticsearch"` works too
+        for service in ("elasticsearch", "redis"):
+            if _needs(item, service) and not item.get_closest_marker(service):
+                item.add_marker(getattr(pytest.mark, service))
+    if _skip_es():
+        deselected = [item for item in items if item.get_closest_marker("elasticsearch")]
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = [item for item in items if not item.get_closest_marker("elasticsearch")]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    if _skip_es():
+        es = "deselected (LURKER_SKIP_ES=1)"
+    elif os.environ.get("LURKER_TEST_ES_URL"):
+        es = f"external {os.environ['LURKER_TEST_ES_URL']}"
+    else:
+        from tests.harness.elasticsearch import cache_home, es_version
+
+        es = f"harness starts {es_version()} from {cache_home()}"
+    ci = " (CI: failures to start fail the tests)" if _in_ci() else ""
+    return [f"elasticsearch: {es}{ci}"]
+
+
+@pytest.fixture(scope="session")
+def es_server():
+    """A running Elasticsearch: `.url`, `.user`, `.password` (started once per session)."""
+    from tests.harness.elasticsearch import ElasticsearchServer
+
+    server = ElasticsearchServer.from_env()
+    try:
+        server.start()
+        error = None
+    except HarnessError as exc:
+        server.stop()
+        error = str(exc)
+    if error:  # outside the except: no chained traceback, just the reason
+        pytest.fail(f"Elasticsearch could not be started: {error}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A running Redis: `.url`, `.client()` (started once per session)."""
+    from tests.harness.redis import RedisServer
+
+    server = RedisServer.from_env()
+    try:
+        server.start()
+        error = None
+    except HarnessError as exc:
+        server.stop()
+        error = str(exc)
+    if error:  # outside the except: no chained traceback, just the reason
+        pytest.fail(f"Redis could not be started: {error}", pytrace=False)
+    yield server
+    server.stop()
