@@ -1,0 +1,52 @@
+"""Client-side English stemming for full-text search, so a store can rank stemmed BM25 without the
+backend's own analysers (Elasticsearch's bare distribution has no `english` analyser): lowercase word
+tokens, English stop words dropped, Snowball (Porter2) English stems."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+# Lucene's English stop set plus question words, pronouns and auxiliaries: in an OR query they only
+# add noise to the BM25 ranking ("what did we decide about the rate limit?" -> decid rate limit).
+STOP_WORDS: frozenset[str] = frozenset("""
+a an and are as at be but by for if in into is it no not of on or such that the their then there
+these they this to was will with
+about am any been being can could did do does doing done had has have having he her hers him his
+how i its me my our ours she should so than them those too very was we were what when where
+which who whom why would you your yours
+""".split())
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # words; "rate_limit" is two
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased word tokens: letters/digits, apostrophes inside a word kept (typographic ones
+    normalised), underscores split."""
+    return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+
+
+def stem_tokens(text: str) -> list[str]:
+    """The stems of the non-stop words of `text`, in order, repeats kept (they count for BM25)."""
+    out = []
+    for word in words(text):
+        if word in STOP_WORDS:
+            continue
+        stem = _stem(word)
+        if stem.endswith("'"):  # "teams'" -> "team'"
+            stem = stem.rstrip("'")
+        if stem and stem not in STOP_WORDS:  # "it's" -> "it"
+            out.append(stem)
+    return out
+
+
+def query_stems(text: str, limit: int = 32) -> list[str]:
+    """Unique stems of a query, first occurrence order, at most `limit`."""
+    return list(dict.fromkeys(stem_tokens(text)))[:limit]
