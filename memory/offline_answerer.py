@@ -29,6 +29,11 @@ def content_stems(text: str) -> set[str]:
     return set(_STEMMER.stemWords(words))
 
 
+def _memory_stems(memory: Memory) -> set[str]:
+    """What a memory is about: its content, topic key and the questions it answers."""
+    return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
+
+
 def _dated(memory: Memory) -> str:
     when = memory.event_time or memory.created_at
     return f"{memory.content} ({format_human(when.date())})"
@@ -46,7 +51,7 @@ class OfflineAnswerer(Answerer):
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate]) -> str:
         wanted = content_stems(question)
-        relevant = [m for m in memories if wanted & content_stems(m.content)]
+        relevant = [m for m in memories if wanted & _memory_stems(m)]
         parts: list[str] = []
         if relevant:
             parts += [_dated(m) for m in relevant[: self.max_memories]]

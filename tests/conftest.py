@@ -19,6 +19,9 @@ import pytest
 
 from tests.harness import HarnessError
 
+# Store fixtures (`store`, `service`, `profile_name`, `embedder`) parametrised over both stores.
+pytest_plugins = ["tests.store_fixtures"]
+
 
 def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
