@@ -1,6 +1,6 @@
 """Client-side English stemming for full-text search, so a store can rank stemmed BM25 without the
-backend's own analysers (Elasticsearch's bare distribution has no `english` analyser): lowercase word
-tokens, English stop words dropped, Snowball (Porter2) English stems."""
+backend's own analysers (Elasticsearch's bare distribution has no `english` analyser): lowercase
+word tokens, English stop words dropped, Snowball (Porter2) English stems."""
 from __future__ import annotations
 
 import re

@@ -7,8 +7,9 @@ Environment:
   LURKER_SKIP_ES=1      local quick runs only: deselect the tests that need Elasticsearch (marked
                         `elasticsearch`, using the `es_server` fixture, or parametrised with
                         "elasticsearch"); ignored when CI=true
-  LURKER_TEST_ES_URL    use a running Elasticsearch (+ LURKER_TEST_ES_USER, LURKER_TEST_ES_PASSWORD),
-                        e.g. one started with `python -m tests.harness.elasticsearch`
+  LURKER_TEST_ES_URL    use a running Elasticsearch (+ LURKER_TEST_ES_USER and
+                        LURKER_TEST_ES_PASSWORD), e.g. one started by hand with
+                        `python -m tests.harness.elasticsearch`
   LURKER_TEST_REDIS_URL use a running Redis
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Real services for the tests: an Elasticsearch (Maven Central's integ-test zip, run single-node on
-loopback with security on) and a redis-server, each on a free port with its data in a fresh temporary
-directory. Both are context managers; `python -m tests.harness.elasticsearch` starts one by hand."""
+loopback with security on) and a redis-server, each on a free port with its data in a fresh
+temporary directory. Both are context managers; `python -m tests.harness.elasticsearch` starts one
+by hand."""
 from __future__ import annotations
 
 import socket
@@ -8,7 +9,7 @@ from pathlib import Path
 
 
 class HarnessError(RuntimeError):
-    """A test service could not be fetched or started; the message says why (with the log's tail)."""
+    """A test service could not be fetched or started; the message says why (with the log tail)."""
 
 
 def free_port() -> int:

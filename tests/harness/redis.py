@@ -2,7 +2,7 @@
 
 Environment:
   LURKER_TEST_REDIS_URL     use a running Redis instead (e.g. redis://127.0.0.1:6379/0)
-  LURKER_REDIS_SERVER       the redis-server binary (default: the one on PATH, /usr/bin/redis-server)
+  LURKER_REDIS_SERVER       the redis-server binary (default: the one on PATH)
   LURKER_REDIS_STARTUP_TIMEOUT  seconds to wait for PING (default 20)
 """
 from __future__ import annotations
