@@ -1,0 +1,551 @@
+"""The Elasticsearch store: two shared indices (messages, memories) for every profile.
+
+- Indices `{prefix}-messages-v1` / `{prefix}-memories-v1` come from composable index templates and
+  are read and written only through the aliases `{prefix}-messages` / `{prefix}-memories`. The
+  mapping's `_meta` records the schema version and the embedding model/dimension; opening with
+  another embedding raises EmbeddingMismatch instead of mixing vectors.
+- Every document carries a `profile` keyword, is routed by profile and has `_id` "{profile}/{id}"
+  (ids are content-addressed, so two profiles can hold the same one); every query filters on
+  profile.
+- Stemming is done here (memory/text.py), not by the cluster: a `stems` field holds Snowball English
+  stems, so any cluster ranks the same way, including the bare distribution without analysis-common.
+- Memory vectors live in the memory document's `embedding` (dense_vector, cosine, float32 HNSW).
+- `search` sends every requested channel in one `_msearch` round trip.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+from elastic_transport import ConnectionError as TransportConnectionError
+from elastic_transport import ConnectionTimeout, TransportError
+from elasticsearch import (
+    ApiError,
+    AuthenticationException,
+    AuthorizationException,
+    Elasticsearch,
+    UnsupportedProductError,
+    helpers,
+)
+
+from ..errors import EmbeddingMismatch, LurkerError, StoreUnavailable
+from ..models import Memory, Message
+from ..text import STOP_WORDS, query_stems, stem_tokens, words
+from .base import (
+    CH_HYDE,
+    CH_MEMORY_TEXT,
+    CH_MESSAGE_TEXT,
+    CH_TOPIC,
+    CH_VECTOR,
+    EmbeddingSpec,
+    Hit,
+    SearchRequest,
+    Store,
+)
+
+SCHEMA_VERSION = 1
+TEMPLATE_PRIORITY = 500  # above the built-in templates (priority 100) whatever the prefix
+PAGE = 1000  # documents per page when scanning a profile
+MAX_WINDOW = 10_000  # index.max_result_window: deeper pages go through search_after
+_PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
+_REFRESH = ("true", "false", "wait_for")
+# Fields we add to the documents: never part of the returned records.
+_INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key"]
+
+_KEYWORD = {"type": "keyword"}
+_LONG_KEYWORD = {"type": "keyword", "ignore_above": 8191}  # free text used as a key: never fail
+_DATE = {"type": "date"}
+
+
+def sort_key(dt: datetime) -> str:
+    """Fixed-width UTC text that sorts like the instant, to the microsecond (an ES `date` keeps
+    milliseconds only)."""
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
+def _redact(url: str) -> str:
+    """The URL without a password in it, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _short_reason(exc: Exception) -> str:
+    """One line out of elastic_transport's nested connection errors."""
+    text = str(exc)
+    errno = re.search(r"\[Errno -?\d+\] ([^)\]'\"]+)", text)
+    if errno:
+        return errno.group(1).strip()
+    for hint in ("Connection refused", "timed out", "Name or service not known",
+                 "certificate verify failed", "Connection reset", "Remote end closed"):
+        if hint in text:
+            return hint
+    line = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return line[:200]
+
+
+def _api_reason(exc: ApiError) -> str:
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error")
+    if isinstance(error, dict):
+        cause = (error.get("root_cause") or [error])[0]
+        return f"{cause.get('type', 'error')}: {cause.get('reason', '')}"[:300]
+    return str(error or exc.message)[:300]
+
+
+def _item_reason(result: dict) -> str:
+    error = result.get("error")
+    if isinstance(error, dict):
+        return f"{error.get('type')}: {error.get('reason')}"[:300]
+    return str(error)[:300]
+
+
+class ElasticsearchStore(Store):
+    def __init__(self, url: str, user: str | None = None, password: str | None = None,
+                 api_key: str | None = None, index_prefix: str = "lurker", refresh: str = "true",
+                 request_timeout: float = 30, shards: int = 1, replicas: int = 0):
+        if not isinstance(index_prefix, str) or not _PREFIX.fullmatch(index_prefix):
+            raise LurkerError(f"invalid Elasticsearch index prefix {index_prefix!r}: use 1-100 "
+                              f"characters from a-z 0-9 _ . - starting with a letter or digit")
+        refresh = str(refresh).lower()  # also True/False
+        if refresh not in _REFRESH:
+            raise LurkerError(f"invalid Elasticsearch refresh {refresh!r}: use true, wait_for or "
+                              f"false")
+        self.url = url
+        self.location = _redact(url)
+        self.prefix = index_prefix
+        self.refresh = refresh
+        self.request_timeout = request_timeout
+        self.shards = shards
+        self.replicas = replicas
+        self.messages_alias = f"{index_prefix}-messages"
+        self.memories_alias = f"{index_prefix}-memories"
+        self.messages_index = f"{self.messages_alias}-v{SCHEMA_VERSION}"
+        self.memories_index = f"{self.memories_alias}-v{SCHEMA_VERSION}"
+        self.dim: int | None = None
+        self._delete_by_query = True  # the bare distribution has no reindex module: then scan+bulk
+        auth: dict[str, Any] = {}
+        if api_key:
+            auth["api_key"] = api_key
+        elif user is not None:
+            auth["basic_auth"] = (user, password or "")
+        self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=2,
+                                    retry_on_timeout=False, **auth)
+
+    # --- errors ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn client exceptions into one-line LurkerErrors that name the URL."""
+        where = f"Elasticsearch at {self.location}"
+        try:
+            yield
+        except AuthenticationException:
+            raise StoreUnavailable(
+                f"{where} rejected the credentials (HTTP 401): check LURKER_ES_USER/"
+                f"LURKER_ES_PASSWORD or LURKER_ES_API_KEY") from None
+        except AuthorizationException as exc:
+            raise StoreUnavailable(f"{where} refused the request (HTTP 403): the user lacks a "
+                                   f"privilege on the {self.prefix}-* indices: "
+                                   f"{_api_reason(exc)}") from None
+        except UnsupportedProductError:
+            raise StoreUnavailable(f"{where} is not Elasticsearch (the server did not identify "
+                                   f"itself as Elasticsearch)") from None
+        except ConnectionTimeout:
+            raise StoreUnavailable(f"{where} did not answer within {self.request_timeout:g}s") \
+                from None
+        except TransportConnectionError as exc:
+            raise StoreUnavailable(f"{where} is unreachable: {_short_reason(exc)}") from None
+        except TransportError as exc:
+            raise StoreUnavailable(f"{where} failed: {_short_reason(exc)}") from None
+        except ApiError as exc:
+            if exc.meta.status in (429, 502, 503, 504):
+                raise StoreUnavailable(f"{where} is not ready or overloaded (HTTP "
+                                       f"{exc.meta.status}): {_api_reason(exc)}") from None
+            raise LurkerError(f"{where} refused a request (HTTP {exc.meta.status}): "
+                              f"{_api_reason(exc)}") from exc
+
+    # --- schema ---------------------------------------------------------------------------
+    def _meta(self, spec: EmbeddingSpec) -> dict:
+        return {"schema_version": SCHEMA_VERSION, "embedding_model": spec.name,
+                "embedding_dims": spec.dim}
+
+    def _settings(self) -> dict:
+        return {"number_of_shards": self.shards, "number_of_replicas": self.replicas}
+
+    def _messages_mapping(self, spec: EmbeddingSpec) -> dict:
+        return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
+                "properties": {
+                    "profile": _KEYWORD, "id": _KEYWORD, "session_id": _LONG_KEYWORD,
+                    "role": _KEYWORD, "author": _LONG_KEYWORD,
+                    "content": {"type": "text", "analyzer": "standard"},
+                    "stems": {"type": "text", "analyzer": "whitespace"},
+                    "ts": _DATE, "ts_key": _KEYWORD, "seq": {"type": "long"},
+                    "truncated": {"type": "boolean"}}}
+
+    def _memories_mapping(self, spec: EmbeddingSpec) -> dict:
+        return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
+                "properties": {
+                    "profile": _KEYWORD, "id": _KEYWORD, "type": _KEYWORD, "status": _KEYWORD,
+                    "topic_key": _LONG_KEYWORD, "session_id": _LONG_KEYWORD,
+                    "content": {"type": "text", "analyzer": "standard"},
+                    "questions": {"type": "text", "analyzer": "standard"},
+                    "stems": {"type": "text", "analyzer": "whitespace"},
+                    "source_message_ids": _KEYWORD, "dates": _KEYWORD,
+                    "created_at": _DATE, "created_key": _KEYWORD, "event_time": _DATE,
+                    "supersedes": _KEYWORD, "superseded_by": _KEYWORD,
+                    "forgotten_reason": {"type": "text"}, "forgotten_at": _DATE,
+                    # float32 HNSW (no quantisation): scores are the exact cosine
+                    "embedding": {"type": "dense_vector", "dims": spec.dim, "index": True,
+                                  "similarity": "cosine", "index_options": {"type": "hnsw"}}}}
+
+    def open(self, embedding: EmbeddingSpec) -> None:
+        client = self.client
+        with self._errors():
+            found = client.options(ignore_status=404).indices.get_mapping(
+                index=self.memories_alias)
+            if found.meta.status != 404:
+                for index, body in found.body.items():
+                    meta = body.get("mappings", {}).get("_meta", {})
+                    stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
+                    if stored != (embedding.name, embedding.dim):
+                        raise EmbeddingMismatch(
+                            f"Elasticsearch index {index} at {self.location} holds vectors from "
+                            f"{stored[0]} ({stored[1]} dims) but the configured embedder is "
+                            f"{embedding.name} ({embedding.dim} dims): reindex (export the "
+                            f"profiles and import them under another LURKER_ES_INDEX_PREFIX) "
+                            f"instead of mixing them")
+            for alias, index, mapping in (
+                    (self.messages_alias, self.messages_index, self._messages_mapping(embedding)),
+                    (self.memories_alias, self.memories_index, self._memories_mapping(embedding))):
+                client.indices.put_index_template(
+                    name=alias, index_patterns=[index], priority=TEMPLATE_PRIORITY,
+                    version=SCHEMA_VERSION, meta={"managed_by": "lurker"},
+                    template={"settings": self._settings(), "mappings": mapping,
+                              "aliases": {alias: {}}})
+                if not client.indices.exists_alias(name=alias):
+                    created = client.options(ignore_status=400).indices.create(index=index)
+                    if created.meta.status == 400 and "resource_already_exists" not in str(
+                            created.body):
+                        raise LurkerError(f"could not create Elasticsearch index {index} at "
+                                          f"{self.location}: {created.body}")
+            client.cluster.health(index=f"{self.messages_alias},{self.memories_alias}",
+                                  wait_for_status="yellow", timeout=f"{self.request_timeout}s")
+        self.dim = embedding.dim
+
+    def close(self) -> None:
+        self.client.close()
+
+    # --- documents ------------------------------------------------------------------------
+    @staticmethod
+    def _doc_id(profile: str, record_id: str) -> str:
+        return f"{profile}/{record_id}"
+
+    @staticmethod
+    def _message_doc(profile: str, m: Message) -> dict:
+        doc = m.model_dump(mode="json")
+        doc.update(profile=profile, stems=" ".join(stem_tokens(m.content)), ts_key=sort_key(m.ts))
+        return doc
+
+    @staticmethod
+    def _memory_doc(profile: str, m: Memory) -> dict:
+        doc = m.model_dump(mode="json")
+        doc.update(profile=profile, created_key=sort_key(m.created_at),
+                   stems=" ".join(stem_tokens("\n".join([m.content, *m.questions]))))
+        if not m.embeddable:  # superseded, forgotten and tasks stay out of the vector index
+            doc["embedding"] = None
+        return doc
+
+    @staticmethod
+    def _record(model: type[Message] | type[Memory], source: dict):
+        return model.model_validate({k: v for k, v in source.items() if k in model.model_fields})
+
+    def _bulk(self, actions: list[dict], what: str, ok_statuses: tuple[int, ...] = (),
+              refresh: str | None = None) -> list[tuple[dict, int]]:
+        """Run bulk actions; return (action, status) for each. Failures with a status outside
+        `ok_statuses` (e.g. 409 for create-if-absent) raise one error listing them."""
+        results: list[tuple[dict, int]] = []
+        failures: list[str] = []
+        if not actions:
+            return results
+        with self._errors():
+            for action, (ok, item) in zip(actions, helpers.streaming_bulk(
+                    self.client, actions, chunk_size=500, max_chunk_bytes=20 * 1024 * 1024,
+                    raise_on_error=False, raise_on_exception=True,
+                    refresh=refresh or self.refresh)):
+                result = next(iter(item.values()))
+                status = int(result.get("status", 0))
+                results.append((action, status))
+                if not ok and status not in ok_statuses:
+                    failures.append(f"{action['_id']}: {_item_reason(result)}")
+        if failures:
+            more = f" (and {len(failures) - 3} more)" if len(failures) > 3 else ""
+            raise LurkerError(f"Elasticsearch at {self.location} rejected {len(failures)} of "
+                              f"{len(actions)} {what}: {'; '.join(failures[:3])}{more}")
+        return results
+
+    def _mget(self, alias: str, profile: str, ids: Iterable[str]) -> list[dict]:
+        ids = list(dict.fromkeys(ids))
+        out: list[dict] = []
+        with self._errors():
+            for start in range(0, len(ids), PAGE):
+                docs = [{"_id": self._doc_id(profile, i), "routing": profile}
+                        for i in ids[start:start + PAGE]]
+                response = self.client.mget(index=alias, docs=docs, source_excludes=_INTERNAL,
+                                            realtime=True)
+                out += [d["_source"] for d in response["docs"] if d.get("found")]
+        return out
+
+    def _scan(self, alias: str, profile: str, query: dict, sort: list, source: Any = None,
+              skip: int = 0, limit: int | None = None) -> Iterator[dict]:
+        """Hits in `sort` order (which must be a total order), page by page with search_after."""
+        source = {"excludes": _INTERNAL} if source is None else source
+        search_after = None
+        with self._errors():
+            if limit is not None and skip + limit <= MAX_WINDOW:  # one plain page does it
+                if limit == 0:
+                    return
+                response = self.client.search(index=alias, routing=profile, query=query,
+                                              sort=sort, from_=skip, size=limit, source=source,
+                                              track_total_hits=False)
+                yield from response["hits"]["hits"]
+                return
+            while limit is None or limit > 0:
+                response = self.client.search(index=alias, routing=profile, query=query,
+                                              sort=sort, size=PAGE, source=source,
+                                              search_after=search_after, track_total_hits=False)
+                hits = response["hits"]["hits"]
+                for hit in hits:
+                    if skip:
+                        skip -= 1
+                        continue
+                    yield hit
+                    if limit is not None:
+                        limit -= 1
+                        if limit == 0:
+                            return
+                if len(hits) < PAGE:
+                    return
+                search_after = hits[-1]["sort"]
+
+    @staticmethod
+    def _profile_filter(profile: str) -> dict:
+        return {"term": {"profile": profile}}
+
+    # --- messages -------------------------------------------------------------------------
+    def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
+        actions = [{"_op_type": "create", "_index": self.messages_alias,
+                    "_id": self._doc_id(profile, m.id), "_routing": profile,
+                    "_source": self._message_doc(profile, m)} for m in messages]
+        prefix = len(profile) + 1
+        return {action["_id"][prefix:] for action, status in
+                self._bulk(actions, "messages", ok_statuses=(409,)) if status == 201}
+
+    def get_messages(self, profile: str, ids: Iterable[str]) -> list[Message]:
+        return [self._record(Message, s) for s in self._mget(self.messages_alias, profile, ids)]
+
+    def iter_messages(self, profile: str) -> Iterator[Message]:
+        query = {"bool": {"filter": [self._profile_filter(profile)]}}
+        sort = [{"ts_key": "asc"}, {"session_id": "asc"}, {"seq": "asc"}, {"id": "asc"}]
+        for hit in self._scan(self.messages_alias, profile, query, sort):
+            yield self._record(Message, hit["_source"])
+
+    # --- memories -------------------------------------------------------------------------
+    def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
+        # A partial update keeps the stored embedding (vectors are set separately); a memory
+        # that is not embeddable any more has it removed (`embedding: null` in its doc).
+        actions = [{"_op_type": "update", "_index": self.memories_alias,
+                    "_id": self._doc_id(profile, m.id), "_routing": profile,
+                    "doc": self._memory_doc(profile, m), "doc_as_upsert": True,
+                    "retry_on_conflict": 3} for m in memories]
+        self._bulk(actions, "memories")
+
+    def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
+        return [self._record(Memory, s) for s in self._mget(self.memories_alias, profile, ids)]
+
+    def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
+        keys = list(dict.fromkeys(k for k in topic_keys if k))
+        found: dict[str, Memory] = {}
+        sort = [{"created_key": "asc"}, {"id": "asc"}]
+        for start in range(0, len(keys), PAGE):
+            query = {"bool": {"filter": [self._profile_filter(profile),
+                                         {"term": {"status": "active"}},
+                                         {"terms": {"topic_key": keys[start:start + PAGE]}}]}}
+            for hit in self._scan(self.memories_alias, profile, query, sort):
+                memory = self._record(Memory, hit["_source"])
+                found[memory.topic_key] = memory  # ascending, so the newest per key wins
+        return found
+
+    def list_memories(self, profile: str, types: Iterable[str] | None = None,
+                      include_inactive: bool = False, limit: int | None = None,
+                      offset: int = 0) -> list[Memory]:
+        filters: list[dict] = [self._profile_filter(profile)]
+        if types:
+            filters.append({"terms": {"type": list(types)}})
+        if not include_inactive:
+            filters.append({"term": {"status": "active"}})
+        if limit is not None and limit < 0:
+            limit = None
+        sort = [{"created_key": "asc"}, {"id": "asc"}]
+        return [self._record(Memory, hit["_source"]) for hit in self._scan(
+            self.memories_alias, profile, {"bool": {"filter": filters}}, sort,
+            skip=max(0, offset), limit=limit)]
+
+    def count(self, profile: str) -> dict[str, int]:
+        header = {"routing": profile}
+        only = {"bool": {"filter": [self._profile_filter(profile)]}}
+        with_vector = {"bool": {"filter": [self._profile_filter(profile),
+                                           {"exists": {"field": "embedding"}}]}}
+        searches = []
+        for alias, query in ((self.messages_alias, only), (self.memories_alias, only),
+                             (self.memories_alias, with_vector)):
+            searches += [{**header, "index": alias},
+                         {"query": query, "size": 0, "track_total_hits": True}]
+        responses = self._msearch(searches)
+        return {name: r["hits"]["total"]["value"]
+                for name, r in zip(("messages", "memories", "vectors"), responses)}
+
+    # --- vectors --------------------------------------------------------------------------
+    def set_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        actions = []
+        for memory_id, vector in vectors.items():
+            values = np.asarray(vector, dtype=np.float32).ravel()
+            if self.dim is not None and values.shape[0] != self.dim:
+                raise ValueError(f"vector for memory {memory_id} has {values.shape[0]} dimensions;"
+                                 f" the store holds {self.dim}")
+            actions.append({"_op_type": "update", "_index": self.memories_alias,
+                            "_id": self._doc_id(profile, memory_id), "_routing": profile,
+                            "doc": {"embedding": values.tolist()}, "retry_on_conflict": 3})
+        self._bulk(actions, "vectors", ok_statuses=(404,))  # 404: no such memory, nothing to attach
+
+    def delete_vectors(self, profile: str, ids: Iterable[str]) -> None:
+        actions = [{"_op_type": "update", "_index": self.memories_alias,
+                    "_id": self._doc_id(profile, i), "_routing": profile,
+                    "doc": {"embedding": None}, "retry_on_conflict": 3}
+                   for i in dict.fromkeys(ids)]
+        self._bulk(actions, "vector deletions", ok_statuses=(404,))
+
+    def vector_ids(self, profile: str) -> set[str]:
+        query = {"bool": {"filter": [self._profile_filter(profile),
+                                     {"exists": {"field": "embedding"}}]}}
+        prefix = len(profile) + 1
+        return {hit["_id"][prefix:] for hit in self._scan(
+            self.memories_alias, profile, query, [{"id": "asc"}], source=False)}
+
+    # --- retrieval ------------------------------------------------------------------------
+    def _msearch(self, searches: list[dict]) -> list[dict]:
+        with self._errors():
+            responses = self.client.msearch(searches=searches)["responses"]
+        for response in responses:
+            if "error" in response:
+                raise LurkerError(f"Elasticsearch at {self.location} failed a search (HTTP "
+                                  f"{response.get('status')}): {_item_reason(response)}")
+        return responses
+
+    def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
+        k = max(0, int(request.k))
+        active = [self._profile_filter(profile), {"term": {"status": "active"}}]
+        out: dict[str, list[Hit]] = {}
+        planned: list[tuple[str, type, dict, dict]] = []  # (channel, model, header, body)
+        memories = {"index": self.memories_alias, "routing": profile}
+        messages = {"index": self.messages_alias, "routing": profile}
+        source = {"excludes": _INTERNAL}
+        stems = query_stems(request.text)
+        plain = " ".join(dict.fromkeys(w for w in words(request.text) if w not in STOP_WORDS))
+        for channel in dict.fromkeys(request.channels):
+            if channel == CH_TOPIC:
+                keys = list(dict.fromkeys(key for key in request.topic_keys if key))
+                out[channel] = []
+                if keys and k:
+                    planned.append((channel, Memory, memories, {
+                        "query": {"bool": {"filter": [*active, {"terms": {"topic_key": keys}}]}},
+                        "collapse": {"field": "topic_key"},  # the newest memory per key
+                        "sort": [{"created_key": "desc"}, {"id": "desc"}],
+                        "size": k, "_source": source, "track_total_hits": False}))
+            elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
+                out[channel] = []
+                if not stems or not k:
+                    continue
+                is_memory = channel == CH_MEMORY_TEXT
+                exact = ({"multi_match": {"query": plain, "fields": ["content", "questions"],
+                                          "boost": 0.3}} if is_memory else
+                         {"match": {"content": {"query": plain, "boost": 0.3}}})
+                should = [{"match": {"stems": {"query": " ".join(stems)}}}]
+                if plain:
+                    should.append(exact)
+                filters = active if is_memory else [self._profile_filter(profile)]
+                planned.append((channel, Memory if is_memory else Message,
+                                memories if is_memory else messages, {
+                                    "query": {"bool": {"filter": filters, "should": should,
+                                                       "minimum_should_match": 1}},
+                                    "size": k, "_source": source, "track_total_hits": False}))
+            elif channel in (CH_VECTOR, CH_HYDE):
+                vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
+                if vector is None:
+                    continue
+                out[channel] = []
+                if not k:
+                    continue
+                values = np.asarray(vector, dtype=np.float32).ravel()
+                if self.dim is not None and values.shape[0] != self.dim:
+                    raise ValueError(f"{channel} query vector has {values.shape[0]} dimensions; "
+                                     f"the store holds {self.dim}")
+                planned.append((channel, Memory, memories, {
+                    "knn": {"field": "embedding", "query_vector": values.tolist(),
+                            "k": min(k, MAX_WINDOW),
+                            "num_candidates": min(MAX_WINDOW, max(100, 10 * k)),
+                            "filter": active},
+                    "size": min(k, MAX_WINDOW), "_source": source, "track_total_hits": False}))
+        if not planned:
+            return out
+        searches = []
+        for _channel, _model, header, body in planned:
+            searches += [header, body]
+        for (channel, model, _header, _body), response in zip(planned, self._msearch(searches)):
+            hits = []
+            for hit in response["hits"]["hits"]:
+                score = hit.get("_score")
+                if channel in (CH_VECTOR, CH_HYDE):
+                    score = 2.0 * score - 1.0  # ES cosine scores are (1 + cos) / 2
+                elif score is None:
+                    score = 1.0  # topic hits are sorted by recency, not scored
+                record = self._record(model, hit["_source"])
+                hits.append(Hit(record.id, float(score), record))
+            out[channel] = hits
+        return out
+
+    # --- whole profile --------------------------------------------------------------------
+    def delete_profile(self, profile: str) -> None:
+        query = {"bool": {"filter": [self._profile_filter(profile)]}}
+        with self._errors():
+            if self._delete_by_query:
+                try:
+                    self.client.delete_by_query(
+                        index=f"{self.messages_alias},{self.memories_alias}", query=query,
+                        routing=profile, refresh=True, conflicts="proceed",
+                        wait_for_completion=True)
+                    return
+                except ApiError as exc:  # no reindex module (bare distribution): no such API
+                    if exc.meta.status not in (400, 404, 405) or "no handler" not in str(exc):
+                        raise
+                    self._delete_by_query = False
+            self.client.indices.refresh(index=f"{self.messages_alias},{self.memories_alias}")
+        for alias in (self.messages_alias, self.memories_alias):
+            while True:  # page by page; refresh=true so the next search sees the deletions
+                with self._errors():
+                    hits = self.client.search(index=alias, routing=profile, query=query,
+                                              size=PAGE, source=False, track_total_hits=False,
+                                              )["hits"]["hits"]
+                if not hits:
+                    break
+                self._bulk([{"_op_type": "delete", "_index": alias, "_id": h["_id"],
+                             "_routing": profile} for h in hits], "deletions",
+                           ok_statuses=(404,), refresh="true")
