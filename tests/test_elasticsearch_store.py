@@ -320,3 +320,11 @@ def test_refresh_false_is_accepted(es_server, store, prefix, profile):
     assert lazy.insert_messages(profile, [m]) == {m.id}
     assert lazy.get_messages(profile, [m.id]) == [m]  # realtime get needs no refresh
     lazy.close()
+
+
+def test_a_pasted_page_as_query_is_capped(store, profile):
+    store.upsert_memories(profile, [mem("word1234 appears here")])
+    text = " ".join(f"word{i}" for i in range(5000)) + " word1234"
+    hits = store.search(profile, SearchRequest(text=text, channels=(CH_MEMORY_TEXT,
+                                                                    CH_MESSAGE_TEXT)))
+    assert hits[CH_MESSAGE_TEXT] == []  # no error; only the first terms are searched

@@ -52,6 +52,7 @@ SCHEMA_VERSION = 1
 TEMPLATE_PRIORITY = 500  # above the built-in templates (priority 100) whatever the prefix
 PAGE = 1000  # documents per page when scanning a profile
 MAX_WINDOW = 10_000  # index.max_result_window: deeper pages go through search_after
+QUERY_TERMS = 32  # distinct terms taken from a query (a pasted page must not hit max_clause_count)
 _PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
 _REFRESH = ("true", "false", "wait_for")
 # Fields we add to the documents: never part of the returned records.
@@ -167,7 +168,7 @@ class ElasticsearchStore(Store):
         except TransportError as exc:
             raise StoreUnavailable(f"{where} failed: {_short_reason(exc)}") from None
         except ApiError as exc:
-            if exc.meta.status in (429, 502, 503, 504):
+            if exc.meta.status in (408, 429, 502, 503, 504):
                 raise StoreUnavailable(f"{where} is not ready or overloaded (HTTP "
                                        f"{exc.meta.status}): {_api_reason(exc)}") from None
             raise LurkerError(f"{where} refused a request (HTTP {exc.meta.status}): "
@@ -458,8 +459,9 @@ class ElasticsearchStore(Store):
         memories = {"index": self.memories_alias, "routing": profile}
         messages = {"index": self.messages_alias, "routing": profile}
         source = {"excludes": _INTERNAL}
-        stems = query_stems(request.text)
-        plain = " ".join(dict.fromkeys(w for w in words(request.text) if w not in STOP_WORDS))
+        stems = query_stems(request.text, QUERY_TERMS)
+        plain = " ".join(list(dict.fromkeys(
+            w for w in words(request.text) if w not in STOP_WORDS))[:QUERY_TERMS])
         for channel in dict.fromkeys(request.channels):
             if channel == CH_TOPIC:
                 keys = list(dict.fromkeys(key for key in request.topic_keys if key))
