@@ -316,9 +316,10 @@ class ElasticsearchServer:
             except HarnessError as exc:
                 last_error = exc
                 port_clash = "BindException" in str(exc) or "Address already in use" in str(exc)
-                self.stop()
                 if not port_clash:
+                    self.stop(keep=True)  # the folder (log, config) is named in the error
                     break
+                self.stop()
         raise last_error  # type: ignore[misc]
 
     def _launch(self, dist: Path, has_vector: bool) -> None:
@@ -421,8 +422,9 @@ class ElasticsearchServer:
             if time.monotonic() > deadline:
                 what = "did not become healthy" if self._proc or not self.external else \
                     "is not reachable"
+                where = f", log {self.log_path}" if self.log_path else ""
                 raise HarnessError(f"Elasticsearch at {self.url} {what} within "
-                                   f"{self.startup_timeout:.0f}s (last health: {health}):\n"
+                                   f"{self.startup_timeout:.0f}s (last health: {health}{where}):\n"
                                    f"{self._log_tail()}")
             time.sleep(0.5)
 
@@ -435,7 +437,8 @@ class ElasticsearchServer:
             parts.append(log_tail(server_log))
         return "\n".join(parts)
 
-    def stop(self) -> None:
+    def stop(self, keep: bool = False) -> None:
+        """Stop the server and remove its folder (kept with keep=True or LURKER_ES_KEEP=1)."""
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             # The launcher JVM starts the server JVM as its child: signal the whole group.
@@ -460,8 +463,9 @@ class ElasticsearchServer:
         if self._stdout is not None:
             self._stdout.close()
             self._stdout = None
-        if self.run_dir is not None and not os.environ.get("LURKER_ES_KEEP"):
-            shutil.rmtree(self.run_dir, ignore_errors=True)
+        if self.run_dir is not None:
+            if not (keep or os.environ.get("LURKER_ES_KEEP")):
+                shutil.rmtree(self.run_dir, ignore_errors=True)
             self.run_dir = None
 
 
