@@ -23,6 +23,8 @@ class Settings(BaseSettings):
     es_api_key: str | None = None
     es_index_prefix: str = "lurker"
     es_refresh: str = "true"  # "true": reads see writes at once; "wait_for"/"false" for throughput
+    es_shards: int = 1  # primary shards of each index (profiles are routed, so shards scale out)
+    es_replicas: int = 0  # replicas per shard: 0 fits a single node, 1+ for a real cluster
 
     anthropic_api_key: str | None = Field(
         default=None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "LURKER_ANTHROPIC_API_KEY")

@@ -23,6 +23,7 @@ def store_from_settings(settings: Settings) -> Store:
 
         return ElasticsearchStore(url, user=settings.es_user, password=settings.es_password,
                                   api_key=settings.es_api_key, index_prefix=settings.es_index_prefix,
-                                  refresh=settings.es_refresh)
+                                  refresh=settings.es_refresh, shards=settings.es_shards,
+                                  replicas=settings.es_replicas)
     raise LurkerError(f"LURKER_STORE={url!r} is not a store URL: use sqlite:///PATH or "
                       f"http(s)://host:9200 for Elasticsearch")
