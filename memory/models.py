@@ -24,6 +24,8 @@ class Message(BaseModel):
     ts: datetime  # timezone-aware, UTC
     seq: int = 0  # position in its conversation: the transcript line index kept as provenance
     truncated: bool = False
+    # The chat platform's own id ("slack:C42:1715172960.000200"), so edits and deletes find it.
+    external_id: str | None = None
 
 
 class Memory(BaseModel):
@@ -65,6 +67,25 @@ class IngestResult(BaseModel):
     memories_created: int = 0
     memories_superseded: int = 0
     message_ids: list[str] = Field(default_factory=list)
+    # Memories stored but not yet in the vector index (ingest(..., vectorize=False)): the caller
+    # hands them to Profile.index_vectors, e.g. as a follow-up queue task.
+    pending_vector_ids: list[str] = Field(default_factory=list)
+
+
+class EditResult(BaseModel):
+    found: bool
+    old_message_id: str | None = None
+    new_message_id: str | None = None
+    memories_superseded: int = 0
+    memories_created: int = 0
+    pending_vector_ids: list[str] = Field(default_factory=list)
+
+
+class DeleteResult(BaseModel):
+    found: bool
+    message_id: str | None = None
+    memories_forgotten: int = 0
+    memories_updated: int = 0  # still supported by other messages: only lost this source
 
 
 class ScoredMemory(BaseModel):
