@@ -14,6 +14,7 @@ from .models import MEMORY_TYPES, Memory, RecallResult
 
 DEMO_PROFILE = "demo"
 DEMO_QUESTION = "What is the rate limit we decided on?"
+_INTERNAL_COUNTS = {"message_ids", "pending_vector_ids"}  # not part of ingest's stable --json keys
 
 
 def read_conversation(path: str) -> list[dict]:
@@ -156,7 +157,7 @@ def _dispatch(args, profile, settings):
     cmd, as_json = args.command, args.json
     if cmd == "ingest":
         result = profile.ingest(read_conversation(args.file), session_id=args.session)
-        data = result.model_dump(exclude={"message_ids"})
+        data = result.model_dump(exclude=_INTERNAL_COUNTS)
         if as_json:
             return data
         print(", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in data.items()))
@@ -208,8 +209,8 @@ def _demo(args, profile):
     now = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
     result = profile.recall(args.question, now=now)
     if args.json:
-        return {"ingest": ingested.model_dump(exclude={"message_ids"}), "question": args.question,
-                **recall_json(result)}
+        return {"ingest": ingested.model_dump(exclude=_INTERNAL_COUNTS),
+                "question": args.question, **recall_json(result)}
     print(f"Ingested the sample conversation into profile {profile.name!r} "
           f"({ingested.messages_new} new messages, {ingested.memories_created} memories).")
     print(f"\nQ: {args.question}\nA: ", end="")

@@ -61,12 +61,16 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
         except ValueError as exc:
             problems.append(f"message {i}: {exc}")
             continue
+        external_id = raw.get("external_id")
+        if external_id is not None and (not isinstance(external_id, str) or not external_id):
+            problems.append(f"message {i}: external_id must be a non-empty string")
+            continue
         content = clean_text(content)
         stored, truncated = truncate_utf8(content, max_bytes)
         out.append(Message(
             id=message_id(session_id, role, content), session_id=session_id, role=role,
             author=clean_text(author) if author else None, content=stored, ts=ts, seq=i,
-            truncated=truncated))
+            truncated=truncated, external_id=external_id))
     if problems:
         raise InvalidMessage("nothing was ingested: " + "; ".join(problems[:20]) +
                              (f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""))

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 
@@ -22,8 +23,8 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .ingest_input import clean_text, to_messages
-from .models import (ComputedDate, IngestResult, Memory, MemoryType, Message, RecallResult,
-                     ScoredMemory, ScoredMessage)
+from .models import (ComputedDate, DeleteResult, EditResult, IngestResult, Memory, MemoryType,
+                     Message, RecallResult, ScoredMemory, ScoredMessage)
 from .stores.base import CHANNELS, SearchRequest, Store
 from .synthesis import Answerer
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -53,6 +54,13 @@ def query_topic_keys(query: str) -> list[str]:
         if phrase in query.lower():
             keys |= {k for k in TOOL_CATEGORIES if phrase in k}
     return sorted(k for k in keys if k)
+
+
+@dataclass
+class _Written:
+    created: list[Memory]
+    superseded: int
+    pending: list[str]  # ids to embed later (vectorize=False)
 
 
 class MemoryService:
@@ -117,19 +125,35 @@ class Profile:
         return self.service.store
 
     # --- ingest ---------------------------------------------------------------------------
-    def ingest(self, messages: list, session_id: str, now: datetime | None = None) -> IngestResult:
+    def ingest(self, messages: list, session_id: str, now: datetime | None = None,
+               vectorize: bool = True) -> IngestResult:
+        """Store a conversation and the memories drawn from it. A message whose id, or whose
+        platform `external_id`, is already stored is skipped (so a redelivered create after an edit
+        does not bring the old text back). With vectorize=False the memories are stored and their
+        ids returned in `pending_vector_ids` for a later index_vectors call."""
         now = now or utcnow()
         parsed = to_messages(messages, session_id, now, self.service.settings.max_message_bytes)
         unique = list({m.id: m for m in parsed}.values())
+        external = [m.external_id for m in unique if m.external_id]
+        if external:
+            known = self._store.find_messages_by_external_id(self.name, external)
+            unique = [m for m in unique if m.external_id not in known]
         created = self._store.insert_messages(self.name, unique)
         new = [m for m in unique if m.id in created]
         result = IngestResult(messages_new=len(new), messages_skipped=len(parsed) - len(new),
                               message_ids=[m.id for m in parsed])
         if new:
-            candidates, lines = self._extract(new)
-            memories = [self._memory_from(c, lines, session_id, now) for c in candidates]
-            result.memories_created, result.memories_superseded = self._write_memories(memories)
+            written = self._ingest_memories(new, session_id, now, vectorize)
+            result.memories_created, result.memories_superseded = len(written.created), \
+                written.superseded
+            result.pending_vector_ids = written.pending
         return result
+
+    def _ingest_memories(self, messages: list[Message], session_id: str | None, now: datetime,
+                         vectorize: bool) -> _Written:
+        candidates, lines = self._extract(messages)
+        memories = [self._memory_from(c, lines, session_id, now) for c in candidates]
+        return self._write_memories(memories, vectorize)
 
     def _extract(self, messages: list[Message]) -> tuple[list[Candidate], dict[int, Message]]:
         """Transcript with relative dates resolved in code, then the configured extractor."""
@@ -151,9 +175,9 @@ class Profile:
             session_id=session_id, created_at=now,
             event_time=min((m.ts for m in sources), default=None), dates=c.dates)
 
-    def _write_memories(self, memories: list[Memory]) -> tuple[int, int]:
+    def _write_memories(self, memories: list[Memory], vectorize: bool = True) -> _Written:
         """Store new memories, applying topic-key supersession (in conversation order, so the later
-        statement wins), then index vectors. Returns (created, superseded)."""
+        statement wins), then index vectors (or return them as pending)."""
         store = self._store
         existing = {m.id for m in store.get_memories(self.name, (m.id for m in memories))}
         fresh = [m for m in dict((m.id, m) for m in memories).values() if m.id not in existing]
@@ -171,14 +195,100 @@ class Profile:
         store.upsert_memories(self.name, [*changed.values(), *fresh])
         if changed:
             store.delete_vectors(self.name, list(changed))
-        self._index_vectors([m for m in fresh if m.embeddable])
-        return len(fresh), len(changed)
+        to_embed = [m for m in fresh if m.embeddable]
+        if vectorize:
+            self._index_vectors(to_embed)
+        return _Written(fresh, len(changed), [] if vectorize else [m.id for m in to_embed])
+
+    def index_vectors(self, memory_ids: Iterable[str]) -> int:
+        """Embed the given memories that are still active and embeddable (idempotent): the
+        background half of ingest(..., vectorize=False)."""
+        memories = [m for m in self._store.get_memories(self.name, memory_ids) if m.embeddable]
+        self._index_vectors(memories)
+        return len(memories)
 
     def _index_vectors(self, memories: list[Memory]) -> None:
         if not memories:
             return
         vectors = self.service.embedder.embed([embedding_text(m) for m in memories])
         self._store.set_vectors(self.name, {m.id: v for m, v in zip(memories, vectors)})
+
+    # --- chat edits and deletes -----------------------------------------------------------
+    def edit_message(self, external_id: str, content: str, ts=None, vectorize: bool = True,
+                     now: datetime | None = None, session_id: str | None = None,
+                     role: str = "user", author: str | None = None) -> EditResult:
+        """The platform message `external_id` now says `content`: the raw message is replaced,
+        memories drawn from the old text are superseded by those drawn from the new one.
+        Re-delivering the same edit changes nothing. Events may arrive out of order: an edit
+        whose message is not stored yet is stored as that message when `session_id` is given
+        (the late create is then skipped by its external id), else reported as not found."""
+        now = now or utcnow()
+        old = self._store.find_messages_by_external_id(self.name, [external_id]).get(external_id)
+        if old is None:
+            if session_id is None:
+                return EditResult(found=False)
+            raw = {"role": role, "author": author, "content": content, "ts": ts,
+                   "external_id": external_id}
+            ingested = self.ingest([raw], session_id, now, vectorize)
+            return EditResult(found=False, new_message_id=ingested.message_ids[0],
+                              memories_created=ingested.memories_created,
+                              memories_superseded=ingested.memories_superseded,
+                              pending_vector_ids=ingested.pending_vector_ids)
+        raw = {"role": old.role, "author": old.author, "content": content,
+               "ts": ts if ts is not None else old.ts, "external_id": external_id}
+        new = to_messages([raw], old.session_id, now, self.service.settings.max_message_bytes)[0]
+        new.seq = old.seq
+        result = EditResult(found=True, old_message_id=old.id, new_message_id=new.id)
+        if new.id == old.id:
+            return result
+        self._store.insert_messages(self.name, [new])
+        self._store.delete_messages(self.name, [old.id])
+        written = self._ingest_memories([new], old.session_id, now, vectorize)
+        result.memories_created = len(written.created)
+        result.pending_vector_ids = written.pending
+        replacement = {m.topic_key: m for m in written.created}
+        changed = []
+        for memory in self._store.memories_by_source(self.name, [old.id]):
+            if memory.status != "active":
+                continue
+            sources = [i for i in memory.source_message_ids if i != old.id]
+            if sources:  # still said elsewhere: only this source changed
+                memory.source_message_ids = [*sources, new.id]
+            else:
+                successor = replacement.get(memory.topic_key) or next(iter(written.created), None)
+                memory.status = "superseded"
+                memory.superseded_by = successor.id if successor else None
+            changed.append(memory)
+        self._store.upsert_memories(self.name, changed)
+        self._store.delete_vectors(self.name, [m.id for m in changed if m.status != "active"])
+        result.memories_superseded = written.superseded + sum(
+            m.status == "superseded" for m in changed)
+        return result
+
+    def delete_message(self, external_id: str, now: datetime | None = None) -> DeleteResult:
+        """The platform message was deleted: drop the raw message and forget the memories whose
+        only source it was (they stay in the audit history). Idempotent."""
+        message = self._store.find_messages_by_external_id(self.name, [external_id]).get(
+            external_id)
+        if message is None:
+            return DeleteResult(found=False)
+        result = DeleteResult(found=True, message_id=message.id)
+        self._store.delete_messages(self.name, [message.id])
+        changed = []
+        for memory in self._store.memories_by_source(self.name, [message.id]):
+            if memory.status != "active":
+                continue
+            memory.source_message_ids = [i for i in memory.source_message_ids if i != message.id]
+            if memory.source_message_ids:
+                result.memories_updated += 1
+            else:
+                memory.status, memory.forgotten_reason = "forgotten", "source message deleted"
+                memory.forgotten_at = now or utcnow()
+                result.memories_forgotten += 1
+            changed.append(memory)
+        self._store.upsert_memories(self.name, changed)
+        self._store.delete_vectors(self.name, [m.id for m in changed if m.status != "active"])
+        return result
 
     # --- remember -------------------------------------------------------------------------
     def remember(self, content: str, session_id: str | None = None,
