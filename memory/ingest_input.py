@@ -2,8 +2,9 @@
 
 Rules (documented in README): role must be user/assistant/system; content must be a non-empty string;
 content above the size limit is truncated on a UTF-8 boundary with a visible marker; lone surrogates
-and NUL characters (which no store can keep) are replaced; `ts` may be ISO 8601, epoch seconds or a
-Slack-style "1715172960.000200" and defaults to the ingest time."""
+and NUL characters (which no store can keep) are replaced; secrets are redacted
+(memory.redaction) before anything is stored or hashed; `ts` may be ISO 8601, epoch seconds or
+a Slack-style "1715172960.000200" and defaults to the ingest time."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ from .dates import parse_timestamp
 from .errors import InvalidMessage
 from .ids import message_id
 from .models import Message
+from .redaction import redact
 
 ROLES = ("user", "assistant", "system")
 TRUNCATION_MARKER = "\n[truncated by Lurker: {omitted} bytes omitted]"
@@ -65,7 +67,7 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
         if external_id is not None and (not isinstance(external_id, str) or not external_id):
             problems.append(f"message {i}: external_id must be a non-empty string")
             continue
-        content = clean_text(content)
+        content = redact(clean_text(content))[0]
         stored, truncated = truncate_utf8(content, max_bytes)
         out.append(Message(
             id=message_id(session_id, role, content), session_id=session_id, role=role,

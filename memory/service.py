@@ -25,8 +25,10 @@ from .ids import check_profile_name, memory_id
 from .ingest_input import clean_text, to_messages
 from .models import (ComputedDate, DeleteResult, EditResult, IngestResult, Memory, MemoryType,
                      Message, RecallResult, ScoredMemory, ScoredMessage)
+from .redaction import redact
 from .stores.base import CHANNELS, SearchRequest, Store
 from .synthesis import Answerer
+from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 
 EXPORT_FORMAT = "lurker-profile-export"
@@ -162,7 +164,7 @@ class Profile:
                                 content=dates.annotate_relative_dates(m.content, m.ts)[0])
                  for i, m in enumerate(ordered)]
         by_index = dict(enumerate(ordered))
-        return self.service.extractor.extract(lines), by_index
+        return verify(self.service.extractor.extract(lines), lines), by_index
 
     def _memory_from(self, c: Candidate, lines: dict[int, Message], session_id: str | None,
                      now: datetime) -> Memory:
@@ -297,7 +299,7 @@ class Profile:
         if not isinstance(content, str) or not content.strip():
             raise InvalidMessage("remember needs non-empty content")
         now = now or utcnow()
-        content = clean_text(content.strip())
+        content = redact(clean_text(content.strip()))[0]
         annotated = dates.annotate_relative_dates(content, now)[0]
         line = TranscriptLine(index=0, message_id="", role="user", author=None, ts=now,
                               content=annotated)
