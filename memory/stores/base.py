@@ -81,6 +81,19 @@ class Store(ABC):
     def iter_messages(self, profile: str) -> Iterator[Message]:
         """All messages of the profile, ordered by (ts, session_id, seq)."""
 
+    @abstractmethod
+    def find_messages_by_external_id(self, profile: str,
+                                     external_ids: Iterable[str]) -> dict[str, Message]:
+        """{external id: the stored message carrying it} for the given chat-platform ids; unknown
+        ids are left out. If several messages carry one id (an edit stored beside the original),
+        the newest wins: the last in (ts, session_id, seq, id) order."""
+
+    @abstractmethod
+    def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        """Remove raw messages (records and the message_text channel); return the ids that were
+        stored and are now removed. Unknown ids are ignored, so a repeated call returns set().
+        Memories citing the messages are left alone (see memories_by_source)."""
+
     # --- memories -------------------------------------------------------------------------
     @abstractmethod
     def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
@@ -103,6 +116,13 @@ class Store(ABC):
         offset: int = 0,
     ) -> list[Memory]:
         """Memories ordered by created_at then id; active only unless include_inactive."""
+
+    @abstractmethod
+    def memories_by_source(self, profile: str, message_ids: Iterable[str],
+                           include_inactive: bool = False) -> list[Memory]:
+        """Memories whose `source_message_ids` holds any of `message_ids` (each memory once),
+        ordered by created_at then id; active only unless include_inactive. Reflects the sources
+        as of the last upsert_memories of each memory."""
 
     @abstractmethod
     def count(self, profile: str) -> dict[str, int]:
