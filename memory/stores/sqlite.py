@@ -22,8 +22,10 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS messages (
     profile TEXT NOT NULL, id TEXT NOT NULL, ts TEXT NOT NULL, session_id TEXT NOT NULL,
-    seq INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (profile, id));
+    seq INTEGER NOT NULL, doc TEXT NOT NULL, external_id TEXT, PRIMARY KEY (profile, id));
 CREATE INDEX IF NOT EXISTS messages_order ON messages (profile, ts, session_id, seq);
+-- messages_external (profile, external_id) is created by open(), after it adds the column to a
+-- file made before external ids existed.
 CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
     profile UNINDEXED, id UNINDEXED, content, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS memories (
@@ -32,6 +34,11 @@ CREATE TABLE IF NOT EXISTS memories (
     PRIMARY KEY (profile, id));
 CREATE INDEX IF NOT EXISTS memories_topic ON memories (profile, topic_key, status);
 CREATE INDEX IF NOT EXISTS memories_order ON memories (profile, created_at, id);
+-- One row per (memory, source message), rewritten with the memory by upsert_memories.
+CREATE TABLE IF NOT EXISTS memory_sources (
+    profile TEXT NOT NULL, memory_id TEXT NOT NULL, message_id TEXT NOT NULL,
+    PRIMARY KEY (profile, memory_id, message_id));
+CREATE INDEX IF NOT EXISTS memory_sources_message ON memory_sources (profile, message_id);
 -- Only active memories are in the full-text index: recall never sees superseded/forgotten ones.
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
     profile UNINDEXED, id UNINDEXED, body, tokenize = 'porter unicode61');
@@ -75,7 +82,10 @@ class SQLiteStore(Store):
             raise StoreUnavailable(f"cannot open the embedded store at {self.path}: {exc}") from None
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        had_sources = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                 "name = 'memory_sources'").fetchone() is not None
         db.executescript(_SCHEMA)
+        self._upgrade(db, had_sources)
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if "embedding_model" in meta:
             stored = (meta["embedding_model"], int(meta["embedding_dims"]))
@@ -91,6 +101,27 @@ class SQLiteStore(Store):
                 ("embedding_dims", str(embedding.dim))])
         self._db = db
         self.dim = embedding.dim
+
+    @staticmethod
+    def _upgrade(db: sqlite3.Connection, had_sources: bool) -> None:
+        """Bring a file made before chat edits/deletes up to the schema (idempotent, cheap when
+        nothing is missing): the messages.external_id column and the memory_sources table, both
+        filled from the stored documents."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
+            if "external_id" not in columns:
+                db.execute("ALTER TABLE messages ADD COLUMN external_id TEXT")
+                db.execute("UPDATE messages SET external_id = json_extract(doc, '$.external_id')")
+            db.execute("CREATE INDEX IF NOT EXISTS messages_external ON messages "
+                       "(profile, external_id)")
+            if not had_sources:
+                db.execute("INSERT OR IGNORE INTO memory_sources SELECT m.profile, m.id, s.value "
+                           "FROM memories m, json_each(m.doc, '$.source_message_ids') s")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         with self._lock:
@@ -126,8 +157,10 @@ class SQLiteStore(Store):
             try:
                 for m in messages:
                     cur = db.execute(
-                        "INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?, ?)",
-                        (profile, m.id, m.ts.isoformat(), m.session_id, m.seq, m.model_dump_json()))
+                        "INSERT OR IGNORE INTO messages (profile, id, ts, session_id, seq, doc, "
+                        "external_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (profile, m.id, m.ts.isoformat(), m.session_id, m.seq, m.model_dump_json(),
+                         m.external_id))
                     if cur.rowcount == 1:
                         created.add(m.id)
                         db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
@@ -149,6 +182,47 @@ class SQLiteStore(Store):
         for (doc,) in rows:
             yield Message.model_validate_json(doc)
 
+    def find_messages_by_external_id(self, profile: str,
+                                     external_ids: Iterable[str]) -> dict[str, Message]:
+        keys = list(dict.fromkeys(k for k in external_ids if k))
+        found: dict[str, Message] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start:start + 500]
+                rows = self.db.execute(
+                    f"SELECT external_id, doc FROM messages WHERE profile = ? AND external_id IN "
+                    f"({','.join('?' * len(chunk))}) ORDER BY ts, session_id, seq, id",
+                    (profile, *chunk)).fetchall()
+                for key, doc in rows:  # ascending, so the newest per id wins
+                    found[key] = Message.model_validate_json(doc)
+        return found
+
+    def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(ids))
+        removed: set[str] = set()
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start:start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    existing = [i for (i,) in db.execute(
+                        f"SELECT id FROM messages WHERE profile = ? AND id IN ({marks})",
+                        (profile, *chunk))]
+                    if not existing:
+                        continue
+                    marks = ",".join("?" * len(existing))
+                    for table in ("messages", "messages_fts"):
+                        db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
+                                   (profile, *existing))
+                    removed.update(existing)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return removed
+
     def _docs(self, table: str, profile: str, ids: Iterable[str]) -> list[str]:
         ids = list(dict.fromkeys(ids))
         out: list[str] = []
@@ -168,10 +242,13 @@ class SQLiteStore(Store):
                 for m in memories]
         ids = [(profile, m.id) for m in memories]
         active = [(profile, m.id, memory_body(m)) for m in memories if m.status == "active"]
+        sources = [(profile, m.id, s) for m in memories for s in m.source_message_ids]
         self._write([
             ("INSERT OR REPLACE INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows),
             ("DELETE FROM memories_fts WHERE profile = ? AND id = ?", ids),
             ("INSERT INTO memories_fts VALUES (?, ?, ?)", active),
+            ("DELETE FROM memory_sources WHERE profile = ? AND memory_id = ?", ids),
+            ("INSERT OR IGNORE INTO memory_sources VALUES (?, ?, ?)", sources),
         ])
 
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
@@ -207,6 +284,23 @@ class SQLiteStore(Store):
         params += [-1 if limit is None else limit, offset]
         with self._lock:
             return [Memory.model_validate_json(d) for (d,) in self.db.execute(sql, params)]
+
+    def memories_by_source(self, profile: str, message_ids: Iterable[str],
+                           include_inactive: bool = False) -> list[Memory]:
+        ids = list(dict.fromkeys(message_ids))
+        found: dict[str, tuple[str, str]] = {}  # id -> (created_at, doc)
+        status = "" if include_inactive else " AND m.status = 'active'"
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                for memory_id_, created_at, doc in self.db.execute(
+                        f"SELECT DISTINCT m.id, m.created_at, m.doc FROM memory_sources s "
+                        f"JOIN memories m ON m.profile = s.profile AND m.id = s.memory_id "
+                        f"WHERE s.profile = ? AND s.message_id IN ({','.join('?' * len(chunk))})"
+                        f"{status}", (profile, *chunk)):
+                    found[memory_id_] = (created_at, doc)
+        ordered = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
+        return [Memory.model_validate_json(doc) for _, (_, doc) in ordered]
 
     def count(self, profile: str) -> dict[str, int]:
         with self._lock:
@@ -293,5 +387,6 @@ class SQLiteStore(Store):
     def delete_profile(self, profile: str) -> None:
         with self._lock:
             self._write([(f"DELETE FROM {t} WHERE profile = ?", [(profile,)]) for t in
-                         ("messages", "messages_fts", "memories", "memories_fts", "vectors")])
+                         ("messages", "messages_fts", "memories", "memories_fts",
+                          "memory_sources", "vectors")])
             self._vector_cache.pop(profile, None)
