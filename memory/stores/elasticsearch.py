@@ -190,7 +190,7 @@ class ElasticsearchStore(Store):
                     "content": {"type": "text", "analyzer": "standard"},
                     "stems": {"type": "text", "analyzer": "whitespace"},
                     "ts": _DATE, "ts_key": _KEYWORD, "seq": {"type": "long"},
-                    "truncated": {"type": "boolean"}}}
+                    "truncated": {"type": "boolean"}, "external_id": _LONG_KEYWORD}}
 
     def _memories_mapping(self, spec: EmbeddingSpec) -> dict:
         return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
@@ -238,9 +238,21 @@ class ElasticsearchStore(Store):
                             created.body):
                         raise LurkerError(f"could not create Elasticsearch index {index} at "
                                           f"{self.location}: {created.body}")
+                else:
+                    self._add_missing_fields(alias, mapping["properties"])
             client.cluster.health(index=f"{self.messages_alias},{self.memories_alias}",
                                   wait_for_status="yellow", timeout=f"{self.request_timeout}s")
         self.dim = embedding.dim
+
+    def _add_missing_fields(self, alias: str, properties: dict) -> None:
+        """Add the fields of `properties` that an existing index (made by an older release of the
+        same schema version) lacks; fields already mapped are never touched. Documents stored
+        before keep the new field unindexed until they are rewritten."""
+        for index, body in self.client.indices.get_mapping(index=alias).body.items():
+            have = body.get("mappings", {}).get("properties", {})
+            missing = {name: spec for name, spec in properties.items() if name not in have}
+            if missing:
+                self.client.indices.put_mapping(index=index, properties=missing)
 
     def close(self) -> None:
         self.client.close()
@@ -359,6 +371,27 @@ class ElasticsearchStore(Store):
         for hit in self._scan(self.messages_alias, profile, query, sort):
             yield self._record(Message, hit["_source"])
 
+    def find_messages_by_external_id(self, profile: str,
+                                     external_ids: Iterable[str]) -> dict[str, Message]:
+        keys = list(dict.fromkeys(k for k in external_ids if k))
+        found: dict[str, Message] = {}
+        sort = [{"ts_key": "asc"}, {"session_id": "asc"}, {"seq": "asc"}, {"id": "asc"}]
+        for start in range(0, len(keys), PAGE):
+            query = {"bool": {"filter": [self._profile_filter(profile),
+                                         {"terms": {"external_id": keys[start:start + PAGE]}}]}}
+            for hit in self._scan(self.messages_alias, profile, query, sort):
+                message = self._record(Message, hit["_source"])
+                found[message.external_id] = message  # ascending, so the newest per id wins
+        return found
+
+    def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        actions = [{"_op_type": "delete", "_index": self.messages_alias,
+                    "_id": self._doc_id(profile, i), "_routing": profile}
+                   for i in dict.fromkeys(ids)]
+        prefix = len(profile) + 1
+        return {action["_id"][prefix:] for action, status in
+                self._bulk(actions, "message deletions", ok_statuses=(404,)) if status == 200}
+
     # --- memories -------------------------------------------------------------------------
     def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
         # A partial update keeps the stored embedding (vectors are set separately); a memory
@@ -399,6 +432,22 @@ class ElasticsearchStore(Store):
         return [self._record(Memory, hit["_source"]) for hit in self._scan(
             self.memories_alias, profile, {"bool": {"filter": filters}}, sort,
             skip=max(0, offset), limit=limit)]
+
+    def memories_by_source(self, profile: str, message_ids: Iterable[str],
+                           include_inactive: bool = False) -> list[Memory]:
+        ids = list(dict.fromkeys(message_ids))
+        found: dict[str, Memory] = {}
+        sort = [{"created_key": "asc"}, {"id": "asc"}]
+        for start in range(0, len(ids), PAGE):
+            filters: list[dict] = [self._profile_filter(profile),
+                                   {"terms": {"source_message_ids": ids[start:start + PAGE]}}]
+            if not include_inactive:
+                filters.append({"term": {"status": "active"}})
+            for hit in self._scan(self.memories_alias, profile, {"bool": {"filter": filters}},
+                                  sort):
+                memory = self._record(Memory, hit["_source"])
+                found[memory.id] = memory
+        return sorted(found.values(), key=lambda m: (sort_key(m.created_at), m.id))
 
     def count(self, profile: str) -> dict[str, int]:
         header = {"routing": profile}
