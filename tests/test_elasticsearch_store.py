@@ -328,3 +328,36 @@ def test_a_pasted_page_as_query_is_capped(store, profile):
     hits = store.search(profile, SearchRequest(text=text, channels=(CH_MEMORY_TEXT,
                                                                     CH_MESSAGE_TEXT)))
     assert hits[CH_MESSAGE_TEXT] == []  # no error; only the first terms are searched
+
+
+def test_open_adds_new_fields_to_an_existing_index(es_server, monkeypatch):
+    """An index made before messages had `external_id` gets the field on the next open (the
+    schema version stays 1); fields already mapped are left alone."""
+    old = make_store(es_server, f"lurker-estest-{uuid.uuid4().hex[:8]}")
+    original = ElasticsearchStore._messages_mapping
+
+    def without_external_id(self, spec):
+        mapping = original(self, spec)
+        del mapping["properties"]["external_id"]
+        return mapping
+
+    monkeypatch.setattr(ElasticsearchStore, "_messages_mapping", without_external_id)
+    try:
+        old.open(SPEC)
+        properties = old.client.indices.get_mapping(index=old.messages_alias)[
+            old.messages_index]["mappings"]["properties"]
+        assert "external_id" not in properties
+        monkeypatch.undo()
+        new = make_store(es_server, old.prefix)
+        new.open(SPEC)
+        mappings = new.client.indices.get_mapping(index=new.messages_alias)[
+            new.messages_index]["mappings"]
+        assert mappings["properties"]["external_id"] == {"type": "keyword", "ignore_above": 8191}
+        assert mappings["_meta"]["schema_version"] == 1
+        tagged = msg("tagged after the upgrade").model_copy(update={"external_id": "slack:C1:7"})
+        new.insert_messages("p", [tagged])
+        assert new.find_messages_by_external_id("p", ["slack:C1:7"]) == {"slack:C1:7": tagged}
+        new.close()
+    finally:
+        drop(old)
+        old.close()

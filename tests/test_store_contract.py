@@ -175,3 +175,176 @@ def test_user_text_is_never_query_syntax(store, profile_name):
 def test_reopen_with_other_embedding_is_refused(store):
     with pytest.raises(EmbeddingMismatch):
         store.open(EmbeddingSpec("some-other-model", 384))
+
+
+# --- chat edits and deletes: external ids, message deletion, memories by source ------------------
+def ext(content: str, external_id: str | None, seq: int = 0, session: str = "s1") -> Message:
+    return msg(content, seq, session).model_copy(update={"external_id": external_id})
+
+
+def sourced(content: str, sources: list[str], minutes: int = 0, status: str = "active") -> Memory:
+    return mem(content, minutes=minutes, status=status).model_copy(
+        update={"source_message_ids": sources})
+
+
+def test_external_id_round_trips(store, profile_name):
+    tagged, plain = ext("tagged message", "slack:C1:100.1", 0), ext("plain message", None, 1)
+    store.insert_messages(profile_name, [tagged, plain])
+    stored = {m.id: m for m in store.get_messages(profile_name, [tagged.id, plain.id])}
+    assert stored == {tagged.id: tagged, plain.id: plain}
+    assert stored[tagged.id].external_id == "slack:C1:100.1"
+    assert stored[plain.id].external_id is None
+    assert [(m.id, m.external_id) for m in store.iter_messages(profile_name)] == [
+        (tagged.id, "slack:C1:100.1"), (plain.id, None)]
+
+
+def test_find_messages_by_external_id(store, profile_name):
+    other = profile_name + "-other"
+    original = ext("the deploy is on friday", "slack:C1:1", seq=0)
+    edited = ext("the deploy is on monday", "slack:C1:1", seq=5)  # same platform id, newer
+    second = ext("who has the keys?", "slack:C1:2", seq=1)
+    untagged = ext("no platform id here", None, seq=2)
+    store.insert_messages(profile_name, [edited, original, second, untagged])
+    found = store.find_messages_by_external_id(
+        profile_name, ["slack:C1:1", "slack:C1:2", "slack:C1:unknown", "slack:C1:2"])
+    assert set(found) == {"slack:C1:1", "slack:C1:2"}
+    assert found["slack:C1:1"] == edited  # the newest by ts wins
+    assert found["slack:C1:2"] == second
+    assert store.find_messages_by_external_id(profile_name, []) == {}
+    assert store.find_messages_by_external_id(profile_name, ["slack:C1:unknown"]) == {}
+
+    # another profile holding the same platform id (even on a newer message) is not seen
+    theirs = ext("their own copy", "slack:C1:1", seq=9)
+    store.insert_messages(other, [theirs])
+    assert store.find_messages_by_external_id(profile_name, ["slack:C1:1"]) == {
+        "slack:C1:1": edited}
+    assert store.find_messages_by_external_id(other, ["slack:C1:1", "slack:C1:2"]) == {
+        "slack:C1:1": theirs}
+    store.delete_profile(other)
+
+
+def test_delete_messages(store, profile_name):
+    other = profile_name + "-other"
+    keep = ext("lunch order arrives at noon", "slack:C1:10", 0)
+    gone = ext("the staging password rotates weekly", "slack:C1:11", 1)
+    also_gone = ext("staging cluster is flaky again", None, 2)
+    store.insert_messages(profile_name, [keep, gone, also_gone])
+    store.insert_messages(other, [gone])
+    staging = SearchRequest(text="staging", k=5, channels=(CH_MESSAGE_TEXT,))
+    assert {h.id for h in store.search(profile_name, staging)[CH_MESSAGE_TEXT]} == {
+        gone.id, also_gone.id}
+
+    removed = store.delete_messages(profile_name, [gone.id, also_gone.id, "never-stored", gone.id])
+    assert removed == {gone.id, also_gone.id}
+    assert store.get_messages(profile_name, [keep.id, gone.id, also_gone.id]) == [keep]
+    assert [m.id for m in store.iter_messages(profile_name)] == [keep.id]
+    assert store.count(profile_name)["messages"] == 1
+    assert store.search(profile_name, staging)[CH_MESSAGE_TEXT] == []
+    lunch = store.search(profile_name, SearchRequest(text="lunch staging", k=5,
+                                                     channels=(CH_MESSAGE_TEXT,)))
+    assert [h.id for h in lunch[CH_MESSAGE_TEXT]] == [keep.id]
+    assert store.find_messages_by_external_id(profile_name, ["slack:C1:10", "slack:C1:11"]) == {
+        "slack:C1:10": keep}
+
+    # idempotent: nothing left to remove
+    assert store.delete_messages(profile_name, [gone.id, also_gone.id]) == set()
+    assert store.delete_messages(profile_name, []) == set()
+    assert store.count(profile_name)["messages"] == 1
+
+    # the other profile's copy of the same id is untouched
+    assert store.get_messages(other, [gone.id]) == [gone]
+    assert [h.id for h in store.search(other, staging)[CH_MESSAGE_TEXT]] == [gone.id]
+    assert store.count(other)["messages"] == 1
+    store.delete_profile(other)
+
+
+def test_memories_by_source(store, profile_name):
+    other = profile_name + "-other"
+    a = sourced("alpha ships on friday", ["m1"], minutes=0)
+    b = sourced("beta runs on postgres", ["m2", "m3"], minutes=1)
+    c = sourced("gamma was on mysql", ["m3"], minutes=2, status="superseded")
+    d = sourced("delta is unrelated", ["m4"], minutes=3)
+    store.upsert_memories(profile_name, [d, c, b, a])
+
+    assert store.memories_by_source(profile_name, ["m3", "m1"]) == [a, b]  # any of, in order
+    assert [m.id for m in store.memories_by_source(profile_name, ["m1", "m3"],
+                                                   include_inactive=True)] == [a.id, b.id, c.id]
+    assert [m.id for m in store.memories_by_source(profile_name, ["m2"])] == [b.id]
+    assert store.memories_by_source(profile_name, ["unknown"]) == []
+    assert store.memories_by_source(profile_name, []) == []
+
+    # profile isolation
+    e = sourced("epsilon belongs elsewhere", ["m1"], minutes=4)
+    store.upsert_memories(other, [e])
+    assert [m.id for m in store.memories_by_source(profile_name, ["m1"])] == [a.id]
+    assert [m.id for m in store.memories_by_source(other, ["m1", "m2", "m3"],
+                                                   include_inactive=True)] == [e.id]
+
+    # an upsert that drops a source (and one that changes the status) is reflected
+    store.upsert_memories(profile_name, [b.model_copy(update={"source_message_ids": ["m2"]})])
+    assert store.memories_by_source(profile_name, ["m3"]) == []
+    assert [m.id for m in store.memories_by_source(profile_name, ["m3"],
+                                                   include_inactive=True)] == [c.id]
+    found = store.memories_by_source(profile_name, ["m2"])
+    assert [(m.id, m.source_message_ids) for m in found] == [(b.id, ["m2"])]
+    store.upsert_memories(profile_name, [a.model_copy(update={"status": "forgotten",
+                                                              "source_message_ids": []})])
+    assert store.memories_by_source(profile_name, ["m1"]) == []
+    assert store.memories_by_source(profile_name, ["m1"], include_inactive=True) == []
+    store.upsert_memories(profile_name, [a.model_copy(update={"status": "forgotten"})])
+    assert [(m.id, m.status) for m in store.memories_by_source(
+        profile_name, ["m1"], include_inactive=True)] == [(a.id, "forgotten")]
+    assert store.memories_by_source(profile_name, ["m1"]) == []
+
+    store.delete_profile(other)
+    assert store.memories_by_source(other, ["m1"], include_inactive=True) == []
+    assert [m.id for m in store.memories_by_source(profile_name, ["m4"])] == [d.id]
+
+
+def test_sqlite_file_without_external_ids_is_upgraded_on_open(tmp_path):
+    """A file made before chat edits/deletes (no messages.external_id, no memory_sources) gets
+    both on open, filled from the stored documents."""
+    import sqlite3
+
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "old.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    tagged = ext("an old tagged message", "slack:C9:1")
+    memory = sourced("an old memory", [tagged.id])
+    store.insert_messages("p", [tagged])
+    store.upsert_memories("p", [memory])
+    store.close()
+    db = sqlite3.connect(path)
+    db.executescript("DROP INDEX messages_external; ALTER TABLE messages DROP COLUMN external_id;"
+                     "DROP TABLE memory_sources;")
+    db.close()
+
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    assert store.find_messages_by_external_id("p", ["slack:C9:1"]) == {"slack:C9:1": tagged}
+    assert store.memories_by_source("p", [tagged.id]) == [memory]
+    store.open(TEST_SPEC)  # and again: nothing left to upgrade
+    assert store.memories_by_source("p", [tagged.id]) == [memory]
+    store.close()
+
+
+def test_sqlite_delete_messages_leaves_no_full_text_rows(tmp_path):
+    """Search joins full-text rows to messages, so a leftover row would be invisible: check the
+    full-text table itself."""
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    store = SQLiteStore(tmp_path / "fts.sqlite3")
+    store.open(TEST_SPEC)
+    keep, gone = msg("kept words"), msg("deleted words", 1)
+    store.insert_messages("p", [keep, gone])
+    store.insert_messages("q", [gone])
+    assert store.delete_messages("p", [gone.id]) == {gone.id}
+    rows = store.db.execute("SELECT profile, id FROM messages_fts ORDER BY profile").fetchall()
+    assert rows == [("p", keep.id), ("q", gone.id)]
+    store.close()
