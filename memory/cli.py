@@ -135,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", parents=[common],
                        help="ingest a sample team conversation and answer a question")
     p.add_argument("--question", default=DEMO_QUESTION)
+    p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
+    from .eval import locomo
+
+    locomo.add_parser(p.add_subparsers(dest="benchmark", required=True))
     return parser
 
 
@@ -142,6 +146,10 @@ def run(args: argparse.Namespace) -> int:
     from .config import Settings
     from .service import MemoryService
 
+    if args.command == "eval":
+        from .eval import locomo
+
+        return locomo.run_command(args)
     settings = Settings(**({"store": args.store} if args.store else {}))
     profile_name = DEMO_PROFILE if args.command == "demo" and args.profile == "default" \
         else args.profile
