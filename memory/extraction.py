@@ -48,3 +48,54 @@ class Extractor(ABC):
     @abstractmethod
     def extract(self, lines: list[TranscriptLine]) -> list[Candidate]:
         """Candidates drawn from the transcript; each cites the lines it came from."""
+
+
+# --- shared by extractors that read the transcript in pieces ---------------------------------
+CHUNK_CHARS = 10_000  # ~2.5K tokens of transcript per extraction call
+CHUNK_OVERLAP = 2  # messages repeated at the start of the next chunk, so a reply keeps its context
+DETAIL_PASS_MIN_MESSAGES = 9  # conversations this long also get the concrete-values pass
+
+
+def chunk_transcript(lines: list[TranscriptLine], max_chars: int = CHUNK_CHARS,
+                     overlap: int = CHUNK_OVERLAP) -> list[list[TranscriptLine]]:
+    """Consecutive chunks of at most `max_chars` rendered characters (a single longer line is a
+    chunk of its own), each starting with the last `overlap` lines of the previous one."""
+    chunks: list[list[TranscriptLine]] = []
+    current: list[TranscriptLine] = []
+    size = 0
+    fresh = 0  # lines in `current` not carried over from the previous chunk
+    for line in lines:
+        length = len(line.render()) + 1
+        if fresh and size + length > max_chars:
+            chunks.append(current)
+            current = current[-overlap:] if overlap else []
+            size = sum(len(c.render()) + 1 for c in current)
+            fresh = 0
+        current.append(line)
+        size += length
+        fresh += 1
+    if fresh:
+        chunks.append(current)
+    return chunks
+
+
+def _candidate_key(c: Candidate) -> tuple[str, str]:
+    return c.type, " ".join(c.content.lower().split()).rstrip(".")
+
+
+def merge_candidates(batches: list[list[Candidate]]) -> list[Candidate]:
+    """One list from several passes/chunks: the same memory proposed twice (same type and text,
+    e.g. from an overlap) is kept once, with the union of its source lines, questions and dates."""
+    merged: dict[tuple[str, str], Candidate] = {}
+    for batch in batches:
+        for c in batch:
+            key = _candidate_key(c)
+            seen = merged.get(key)
+            if seen is None:
+                merged[key] = c.model_copy(deep=True)
+                continue
+            seen.source_lines = sorted(set(seen.source_lines) | set(c.source_lines))
+            seen.questions = list(dict.fromkeys([*seen.questions, *c.questions]))[:5]
+            seen.dates = list(dict.fromkeys([*seen.dates, *c.dates]))
+            seen.topic_key = seen.topic_key or c.topic_key
+    return list(merged.values())
