@@ -94,7 +94,8 @@ class MemoryService:
                                base_url=settings.anthropic_base_url,
                                max_retries=settings.llm_max_retries)
             extractor: Extractor = AnthropicExtractor(client, settings.extract_model)
-            answerer: Answerer = AnthropicAnswerer(client, settings.answer_model)
+            answerer: Answerer = AnthropicAnswerer(client, settings.answer_model,
+                                                  hyde_model=settings.extract_model)
         else:
             from .offline_answerer import OfflineAnswerer
             from .offline_extractor import OfflineExtractor

@@ -1,0 +1,74 @@
+"""Answer synthesis with an Anthropic model, grounded in what recall retrieved.
+
+The model sees numbered memories and raw messages with their dates, plus the date facts computed in
+code (memory.dates), and is told never to do date arithmetic itself. "NONE" means the context does
+not answer the question: we say so instead of guessing. If the API fails, the extractive offline
+answer is given instead, so a mention still gets a grounded reply.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from ..dates import format_human
+from ..errors import LLMError
+from ..models import ComputedDate, Memory, Message
+from ..synthesis import NO_ANSWER, Answerer
+from .client import LLMClient
+from .prompts import ANSWER_SYSTEM, HYPOTHESIZE_SYSTEM
+
+log = logging.getLogger(__name__)
+
+
+def render_context(question: str, now: datetime, memories: list[Memory],
+                   messages: list[Message], computed: list[ComputedDate]) -> str:
+    parts = [f"Today is {format_human(now.date())} ({now.date().isoformat()})."]
+    if memories:
+        parts.append("Memories:")
+        parts += [f"[M{n}] ({format_human((m.event_time or m.created_at).date())}, {m.type}) "
+                  f"{m.content}" for n, m in enumerate(memories, 1)]
+    if messages:
+        parts.append("Messages:")
+        parts += [f"[S{n}] ({format_human(m.ts.date())}) {m.author or m.role}: {m.content}"
+                  for n, m in enumerate(messages, 1)]
+    if computed:
+        parts.append("Date facts computed in code (use as is):")
+        parts += [f"- {c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")
+                  for c in computed]
+    parts.append(f"Question: {question}")
+    return "\n".join(parts)
+
+
+class AnthropicAnswerer(Answerer):
+    name = "anthropic"
+
+    def __init__(self, client: LLMClient, model: str, hyde_model: str | None = None,
+                 fallback: Answerer | None = None):
+        if fallback is None:
+            from ..offline_answerer import OfflineAnswerer
+
+            fallback = OfflineAnswerer()
+        self.client, self.model, self.fallback = client, model, fallback
+        self.hyde_model = hyde_model or model
+
+    def answer(self, question: str, now: datetime, memories: list[Memory],
+               messages: list[Message], computed: list[ComputedDate]) -> str:
+        if not memories and not messages and not computed:
+            return NO_ANSWER  # nothing retrieved: no call, no guess
+        context = render_context(question, now, memories, messages, computed)
+        try:
+            reply = self.client.text(self.model, ANSWER_SYSTEM, context, max_tokens=400)
+        except LLMError as exc:
+            log.warning("answer synthesis fell back to %s: %s", self.fallback.name, exc)
+            return self.fallback.answer(question, now, memories, messages, computed)
+        if not reply or reply.strip().rstrip(".").upper() == "NONE":
+            return NO_ANSWER
+        return reply
+
+    def hypothesize(self, question: str) -> str:
+        try:
+            reply = self.client.text(self.hyde_model, HYPOTHESIZE_SYSTEM, question, max_tokens=80)
+        except LLMError as exc:
+            log.warning("hypothetical answer fell back to the offline template: %s", exc)
+            return self.fallback.hypothesize(question)
+        return reply or self.fallback.hypothesize(question)
