@@ -14,7 +14,7 @@ def default_store_url() -> str:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="LURKER_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="LURKER_", extra="ignore", populate_by_name=True)
 
     # sqlite:///PATH (embedded, default) or http(s)://host:9200 (Elasticsearch)
     store: str = Field(default_factory=default_store_url)
@@ -32,8 +32,8 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = Field(
         default=None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL", "LURKER_ANTHROPIC_BASE_URL")
     )
-    extract_model: str = "claude-haiku-4-5"
-    answer_model: str = "claude-sonnet-4-5"
+    extract_model: str = "claude-haiku-5-5"
+    answer_model: str = "claude-sonnet-5-5"
     llm_max_retries: int = 4
 
     # Messages above this many UTF-8 bytes are truncated (with a marker) before storage.
@@ -41,3 +41,15 @@ class Settings(BaseSettings):
     recall_k: int = 20  # hits per retrieval channel
     answer_memories: int = 8  # memories handed to answer synthesis
     answer_messages: int = 4  # raw messages handed to answer synthesis
+
+    # Queue workers (workers/): chat adapters publish events, `lurker worker` batch-ingests them.
+    # memory:// (or worker_eager) runs the same task code in-process, without a broker.
+    broker_url: str = "redis://127.0.0.1:6379/0"
+    worker_eager: bool = False
+    worker_concurrency: int = 2  # worker processes (prefork)
+    batch_size: int = 200  # events taken at once (or fewer after batch_interval_s)
+    batch_interval_s: float = 1.0
+    retry_backoff_max_s: float = 30.0  # store errors: exponential backoff 0.5 s, 1 s, ... up to this
+    retry_window_s: float = 120.0  # then the batch goes back to the queue and is taken again
+    broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
+    worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
