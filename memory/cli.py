@@ -135,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", parents=[common],
                        help="ingest a sample team conversation and answer a question")
     p.add_argument("--question", default=DEMO_QUESTION)
+    p = sub.add_parser("worker", help="run a queue worker that batch-ingests chat events")
+    from workers.cli import add_arguments as add_worker_arguments
+
+    add_worker_arguments(p)
     p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
     from .eval import locomo
 
@@ -146,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
     from .config import Settings
     from .service import MemoryService
 
+    if args.command == "worker":
+        from workers.cli import run_worker
+
+        return run_worker(args)
     if args.command == "eval":
         from .eval import locomo
 

@@ -1,0 +1,123 @@
+"""What chat adapters call: put an event on the queue and return at once.
+
+    from workers.enqueue import publish
+    publish({"type": "message.created", "profile": "slack:T01", "session_id": "C42:2026-11-16",
+             "external_id": "slack:C42:1715172960.000200", "author": "maya",
+             "content": "Use pnpm for the dashboard", "ts": "1715172960.000200"})
+
+The event is validated first (InvalidEvent names what is wrong, nothing is sent). With a broker the
+call only publishes (a worker stores the event later, at least once); with
+LURKER_BROKER_URL=memory:// or LURKER_WORKER_EAGER=true it is stored before the call returns.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from kombu import Connection
+from kombu.exceptions import OperationalError
+
+from memory.errors import LurkerError
+
+from .app import EVENTS_QUEUE, REJECTED_QUEUE, app as default_app, is_eager
+from .events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
+
+__all__ = ["EventPublisher", "InvalidEvent", "publish", "publish_many"]
+
+EventLike = MessageCreated | MessageEdited | MessageDeleted | dict
+
+
+class EventPublisher:
+    """Sends events to the `lurker.events` queue of `app` (default: workers.app.app)."""
+
+    def __init__(self, app=None, validate: bool = True):
+        self.app = app or default_app
+        self.validate = validate
+
+    @property
+    def eager(self) -> bool:
+        return is_eager(self.app.lurker_settings)
+
+    def _payload(self, event: EventLike) -> Any:
+        if self.validate or not isinstance(event, dict):
+            return parse_event(event).to_json()
+        return event
+
+    def publish(self, event: EventLike) -> str:
+        """Queue one event; returns the task id. Raises InvalidEvent (nothing sent) or LurkerError
+        when the broker cannot be reached."""
+        from .tasks import ingest_events
+
+        payload = self._payload(event)
+        try:
+            return ingest_events.apply_async((payload,), queue=EVENTS_QUEUE, retry=True,
+                                             retry_policy={"max_retries": 3}).id
+        except LurkerError:
+            raise
+        except (OSError, OperationalError) as exc:
+            raise LurkerError(f"cannot queue the event on {self._where()}: {exc} (set "
+                              f"LURKER_BROKER_URL, or memory:// to ingest in-process)") from None
+
+    def publish_many(self, events: Iterable[EventLike]) -> list[str]:
+        """Queue several events (validated together first: one bad event sends none). Eagerly they
+        are stored as one batch."""
+        payloads = [self._payload(e) for e in events]
+        if not payloads:
+            return []
+        if self.eager:
+            from .tasks import ingest_events
+
+            return [ingest_events.apply(tuple(payloads)).id] * len(payloads)
+        ids = []
+        with self.app.producer_or_acquire() as producer:
+            from .tasks import ingest_events
+
+            for payload in payloads:
+                try:
+                    ids.append(ingest_events.apply_async((payload,), queue=EVENTS_QUEUE,
+                                                         producer=producer).id)
+                except (OSError, OperationalError) as exc:
+                    raise LurkerError(f"cannot queue events on {self._where()} ({len(ids)} of "
+                                      f"{len(payloads)} sent): {exc}") from None
+        return ids
+
+    def take_rejected(self, limit: int = 100) -> list[dict]:
+        """Remove and return up to `limit` records of rejected events ({"reason", "event",
+        "rejected_at"}) from the lurker.events.rejected queue."""
+        out: list[dict] = []
+        with self.app.connection_for_read() as conn:
+            queue = conn.SimpleQueue(REJECTED_QUEUE, serializer="json")
+            try:
+                while len(out) < limit:
+                    try:
+                        message = queue.get(block=False)
+                    except queue.Empty:
+                        break
+                    out.append(message.payload)
+                    message.ack()
+            finally:
+                queue.close()
+        return out
+
+    def _where(self) -> str:
+        url = self.app.conf.broker_url or ""
+        return Connection(url).as_uri() if url else "the broker"
+
+
+_default: EventPublisher | None = None
+
+
+def _publisher() -> EventPublisher:
+    global _default
+    if _default is None:
+        _default = EventPublisher()
+    return _default
+
+
+def publish(event: EventLike) -> str:
+    """Queue one event on the default app (see EventPublisher.publish)."""
+    return _publisher().publish(event)
+
+
+def publish_many(events: Iterable[EventLike]) -> list[str]:
+    return _publisher().publish_many(events)
