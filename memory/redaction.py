@@ -22,6 +22,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         # Letters, not word boundaries, delimit the label: DB_PASSWORD=... counts too.
         r"(?i)(?<![a-z])(?:password|passwd|pwd|passphrase|secret|api[_ -]?key|access[_ -]?key|"
         r"auth[_ -]?token|token)(?![a-z])[\"']?\s*(?:is|:|=|->)\s*[\"']?(?P<secret>[^\s\"',;]{4,})")),
+    # "the admin password for grafana is X": a qualifier only after unambiguous password words
+    # ("the secret of success is ..." must stay readable).
+    ("password", re.compile(
+        r"(?i)(?<![a-z])(?:password|passwd|passphrase)\s+(?:for|of|on|to)\s+(?:the\s+)?"
+        r"[\w.@-]+(?:\s+[\w.@-]+)?\s*(?:is|:|=)\s*[\"']?(?P<secret>[^\s\"',;]{4,})")),
 ]
 
 

@@ -17,6 +17,8 @@ SECRETS = [
     ("bot uses xoxb-1234567890-abcdefghij", "slack-token"),
     ("the admin password is hunter22!", "password"),
     ("DB_PASSWORD=s3cr3t-value", "password"),
+    ("remember that the admin password for grafana is hunter2", "password"),
+    ("the password for the staging db: Xy7-pass", "password"),
     ("connect to postgres://app:Sup3rSecret@db.internal:5432/app", "url-password"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", "private-key"),
     ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N", "jwt"),
@@ -28,14 +30,15 @@ def test_secrets_are_redacted(text, kind):
     out, kinds = redact(text)
     assert kind in kinds and f"[REDACTED:{kind}]" in out
     for secret in ("abcdefghijklmnop", "AKIAIOSFODNN7", "hunter22", "s3cr3t", "Sup3rSecret",
-                   "MIIEow", "dozjgNryP4J3"):
+                   "MIIEow", "dozjgNryP4J3", "hunter2", "Xy7-pass"):
         assert secret not in out
     assert redact(out) == (out, [])  # idempotent
 
 
 def test_ordinary_text_is_left_alone():
     for text in ["the token bucket refills at 10/s", "password reset emails are broken",
-                 "see https://example.com/docs", "sk-8 is a size label"]:
+                 "see https://example.com/docs", "sk-8 is a size label",
+                 "the secret of success is hard work", "a password for everyone is a bad idea"]:
         assert redact(text) == (text, [])
 
 
