@@ -330,3 +330,19 @@ def test_answer_falls_back_to_the_extractive_answer_when_the_api_is_down(llm_ser
                                        [m.memory for m in result.memories],
                                        [m.message for m in result.messages], result.computed)
     assert result.answer == offline and "yarn" in result.answer
+
+
+# --- the prompts ----------------------------------------------------------------------------------
+def test_worked_examples_are_valid_replies_and_make_the_prompts_cacheable():
+    from memory.llm.examples import SOCIAL_MEMORIES, TEAM_MEMORIES
+    from memory.llm.prompts import ExtractionReply, VerificationReply
+
+    for memories in (TEAM_MEMORIES, SOCIAL_MEMORIES):
+        ExtractionReply.model_validate({"memories": memories})
+    replies = re.findall(r"Reply:\n(\{.*?\n\]\})", EXTRACT_SYSTEM, re.DOTALL)
+    assert len(replies) == 2 and all(ExtractionReply.model_validate_json(r) for r in replies)
+    verify_reply = re.search(r"Reply:\n(\{\"verdicts\".*?\n\]\})", VERIFY_SYSTEM, re.DOTALL)
+    assert VerificationReply.model_validate_json(verify_reply.group(1))
+    # Prompt caching needs a prefix of at least 1024-2048 tokens (~4 characters a token).
+    for system in (EXTRACT_SYSTEM, DETAIL_SYSTEM, VERIFY_SYSTEM):
+        assert len(system) > 4 * 2048
