@@ -389,6 +389,7 @@ class ElasticsearchServer:
             args += ["-E", f"{key}={value}"]
         env["ES_JAVA_OPTS"] = f"-Xms{self.heap} -Xmx{self.heap}"
         self._stdout = open(run_dir / "stdout.log", "wb")
+        self._relaunch = (args, env, popen_user)  # for resume() after halt()
         self._proc = subprocess.Popen(args, env=env, cwd=run_dir, stdin=subprocess.DEVNULL,
                                       stdout=self._stdout, stderr=subprocess.STDOUT,
                                       start_new_session=True, preexec_fn=_die_with_parent,
@@ -436,6 +437,46 @@ class ElasticsearchServer:
         if server_log.is_file() and not parts[0].strip():
             parts.append(log_tail(server_log))
         return "\n".join(parts)
+
+    # --- outages (for tests of what happens while Elasticsearch is down) ------------------------
+    def halt(self) -> None:
+        """Kill the server like a crash (SIGKILL to its process group) but keep its folder, ports
+        and password, so resume() brings the same node back with its data."""
+        if self.external:
+            raise HarnessError("cannot halt an external Elasticsearch (LURKER_TEST_ES_URL)")
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        for _ in range(100):  # the server JVM is in the same group; wait until it is gone
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        if self._stdout is not None:
+            self._stdout.close()
+            self._stdout = None
+
+    def resume(self) -> ElasticsearchServer:
+        """Start the halted node again on the same port with the same data; wait until healthy."""
+        if self._proc is not None:
+            return self
+        relaunch = getattr(self, "_relaunch", None)
+        if relaunch is None or self.run_dir is None:
+            raise HarnessError("resume() needs a server that this harness started and halted")
+        args, env, popen_user = relaunch
+        started = time.monotonic()
+        self._stdout = open(self.run_dir / "stdout.log", "ab")
+        self._proc = subprocess.Popen(args, env=env, cwd=self.run_dir, stdin=subprocess.DEVNULL,
+                                      stdout=self._stdout, stderr=subprocess.STDOUT,
+                                      start_new_session=True, preexec_fn=_die_with_parent,
+                                      **popen_user)
+        self._wait_healthy(deadline=time.monotonic() + self.startup_timeout)
+        self.startup_seconds = time.monotonic() - started
+        return self
 
     def stop(self, keep: bool = False) -> None:
         """Stop the server and remove its folder (kept with keep=True or LURKER_ES_KEEP=1)."""
