@@ -86,6 +86,9 @@ def configure(settings: Settings) -> Celery:
     """Re-read the configuration of the module-level `app` (the CLI's flags, tests)."""
     app.conf.update(celery_config(settings))
     app.lurker_settings = settings
+    app._pool = None  # pools are looked up again for the (new) broker URL (kombu keeps them)
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
     from . import tasks
 
     tasks.runtime.reset(settings)

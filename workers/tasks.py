@@ -185,7 +185,8 @@ class Runtime:
         self._owned = False
         self._coordination: Coordination | None = None
         self._guard = threading.Lock()
-        self.sleep: Callable[[float], None] = time.sleep
+        self.sleep: Callable[[float], None] = time.sleep  # both replaceable in tests
+        self.clock: Callable[[], float] = time.monotonic
 
     @property
     def settings(self) -> Settings:
@@ -287,7 +288,7 @@ def process_events(calls: list, redelivered: list[bool] | None = None,
             report.outcomes[i] = "rejected"
             report.rejected.append({"index": i, "reason": str(exc), "event": _jsonable(call)})
     acc = _Accumulated()
-    deadline = time.monotonic() + settings.retry_window_s
+    deadline = runtime.clock() + settings.retry_window_s
     attempt = 0
     while True:
         try:
@@ -300,7 +301,7 @@ def process_events(calls: list, redelivered: list[bool] | None = None,
             delay = backoff(attempt, settings)
             attempt += 1
             report.attempts = attempt + 1
-            if time.monotonic() + delay > deadline:
+            if runtime.clock() + delay > deadline:
                 report.error = f"{type(exc).__name__}: {exc}"
                 log.error("batch of %d events: the store is still unavailable after %d attempts "
                           "(%s); the events go back to the queue", len(valid), attempt, exc)
@@ -612,7 +613,7 @@ def index_vectors(self, profile: str, memory_ids: list[str]) -> int:
     retried in-process with backoff for LURKER_RETRY_WINDOW_S, then the task is retried later
     through the broker (eagerly: the error is raised)."""
     settings = runtime.settings
-    deadline = time.monotonic() + settings.retry_window_s
+    deadline = runtime.clock() + settings.retry_window_s
     attempt = 0
     while True:
         try:
@@ -622,7 +623,7 @@ def index_vectors(self, profile: str, memory_ids: list[str]) -> int:
                 raise
             delay = backoff(attempt, settings)
             attempt += 1
-            if time.monotonic() + delay > deadline:
+            if runtime.clock() + delay > deadline:
                 if self.request.is_eager:
                     raise
                 raise self.retry(exc=exc, countdown=backoff(attempt, settings), max_retries=None)
