@@ -139,6 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
     from workers.cli import add_arguments as add_worker_arguments
 
     add_worker_arguments(p)
+    p = sub.add_parser("api", help="serve the REST API (or `api key create` to make a key)")
+    from .api.cli import add_arguments as add_api_arguments
+
+    add_api_arguments(p)
+    p = sub.add_parser("mcp", help="serve recall/remember/forget/list to MCP clients (stdio or "
+                                   "HTTP), or `mcp install` a client config")
+    from .mcp_server import add_arguments as add_mcp_arguments
+
+    add_mcp_arguments(p)
     p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
     from .eval import locomo
 
@@ -154,6 +163,14 @@ def run(args: argparse.Namespace) -> int:
         from workers.cli import run_worker
 
         return run_worker(args)
+    if args.command == "api":
+        from .api.cli import run_api
+
+        return run_api(args)
+    if args.command == "mcp":
+        from .mcp_server import run_mcp
+
+        return run_mcp(args)
     if args.command == "eval":
         from .eval import locomo
 

@@ -53,3 +53,13 @@ class Settings(BaseSettings):
     retry_window_s: float = 120.0  # then the batch goes back to the queue and is taken again
     broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
     worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
+
+    # REST API and MCP server (memory/api/, memory/mcp_server.py): API keys are stored hashed in a
+    # JSON file (`lurker api key create`), each scoped to profile names or prefixes ("team-*").
+    api_keys_file: str | None = None  # default: api-keys.json in the user data dir
+    api_max_body_bytes: int = 1_000_000  # any request body (413 above)
+    api_max_import_bytes: int = 64_000_000  # POST .../import (a JSONL export)
+    api_max_query_chars: int = 2_000  # recall questions
+    api_max_page_size: int = 500  # GET .../memories?limit=
+    api_max_ingest_messages: int = 1_000  # messages in one POST .../ingest
+    log_format: str = "json"  # structured JSON logs ("text" for a terminal)

@@ -1,0 +1,304 @@
+"""The REST API against the real app (in-process ASGI) on both real stores: the operations, key
+scoping and scopes, request limits and error bodies, probes, metrics and logs."""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from memory.api.app import create_app
+from memory.api.keys import KeyFile, add_key
+from memory.api.obs import JsonFormatter
+from memory.config import Settings
+
+CONVERSATION = [
+    {"author": "maya", "content": "We decided to use pnpm for the dashboard",
+     "ts": "2026-11-16T09:00:00Z", "external_id": "slack:C1:1"},
+    {"author": "li", "content": "The rate limit for the public API is 100 requests per minute",
+     "ts": "2026-11-16T09:01:00Z"},
+]
+
+
+def api_settings(tmp_path, **overrides) -> Settings:
+    return Settings(store=f"sqlite:///{tmp_path / 'unused.sqlite3'}", broker_url="memory://",
+                    anthropic_api_key=None, **overrides)
+
+
+class Api:
+    """A TestClient on the app plus keys: `writer` (read, write) and `reader` for the profile,
+    `admin` for every profile."""
+
+    def __init__(self, service, tmp_path, profile: str, **settings):
+        self.keys_path = tmp_path / "keys.json"
+        self.writer = add_key(self.keys_path, "writer", [profile], ["read", "write"])
+        self.reader = add_key(self.keys_path, "reader", [profile], ["read"])
+        self.admin = add_key(self.keys_path, "ops", ["*"], ["admin"])
+        self.settings = api_settings(tmp_path, **settings)
+        self.app = create_app(service, KeyFile(self.keys_path), self.settings)
+        self.client = TestClient(self.app, raise_server_exceptions=True)
+        self.profile = profile
+
+    def call(self, method: str, path: str, key: str | None = "writer", **kwargs):
+        headers = kwargs.pop("headers", {})
+        if key:
+            headers["Authorization"] = f"Bearer {getattr(self, key, key)}"
+        return self.client.request(method, path.replace("{p}", self.profile), headers=headers,
+                                   **kwargs)
+
+
+def assert_error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == code and error["message"], error
+    return error
+
+
+@pytest.fixture
+def api(service, tmp_path, profile_name):
+    return Api(service, tmp_path, profile_name)
+
+
+def test_operations_round_trip(api, service, profile_name):
+    accepted = api.call("POST", "/v1/profiles/{p}/ingest",
+                        json={"session_id": "2026-11-16", "messages": CONVERSATION})
+    assert accepted.status_code == 202, accepted.text
+    body = accepted.json()
+    assert body["mode"] == "applied" and body["queued"] == 2 and len(body["batch_id"]) == 32
+    stored = {m.id: m for m in service.store.iter_messages(profile_name)}
+    assert body["message_ids"] and set(body["message_ids"]) == set(stored)
+    assert stored[body["message_ids"][0]].external_id == "slack:C1:1"
+    assert stored[body["message_ids"][1]].external_id == f"api:{body['message_ids'][1]}"
+
+    recalled = api.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                        json={"query": "what is the rate limit of the public API?",
+                              "now": "2026-11-18T09:00:00"})
+    assert recalled.status_code == 200, recalled.text
+    answer = recalled.json()
+    assert "100 requests per minute" in answer["answer"]
+    cited = [m for m in answer["memories"] if "rate limit" in m["content"]]
+    assert cited and cited[0]["source_message_ids"] == [body["message_ids"][1]]
+    assert cited[0]["channels"]
+
+    remembered = api.call("POST", "/v1/profiles/{p}/remember",
+                          json={"content": "The staging database is Postgres 16",
+                                "type": "fact"})
+    assert remembered.status_code == 201, remembered.text
+    assert remembered.json()["type"] == "fact"
+
+    page = api.call("GET", "/v1/profiles/{p}/memories", params={"limit": 1}).json()
+    assert len(page["memories"]) == 1 and page["next_offset"] == 1
+    everything, offset = [], 0
+    while offset is not None:
+        page = api.call("GET", "/v1/profiles/{p}/memories",
+                        params={"limit": 2, "offset": offset}).json()
+        everything += page["memories"]
+        offset = page["next_offset"]
+    assert [m["id"] for m in everything] == [m.id for m in service.profile(profile_name).list()]
+    facts = api.call("GET", "/v1/profiles/{p}/memories", params={"type": "fact"}).json()
+    assert facts["memories"] and {m["type"] for m in facts["memories"]} == {"fact"}
+
+    # forget needs an admin key; the reason and the key's name stay in the history
+    target = cited[0]["id"]
+    assert_error(api.call("DELETE", f"/v1/profiles/{{p}}/memories/{target}"), 403, "forbidden")
+    forgotten = api.call("DELETE", f"/v1/profiles/{{p}}/memories/{target}", key="admin",
+                         params={"reason": "limit raised"})
+    assert forgotten.status_code == 200 and forgotten.json()["status"] == "forgotten"
+    assert forgotten.json()["forgotten_reason"] == "limit raised (API key ops)"
+    assert target not in [m["id"] for m in api.call(
+        "GET", "/v1/profiles/{p}/memories").json()["memories"]]
+    history = api.call("GET", "/v1/profiles/{p}/memories", params={"status": "all"}).json()
+    assert target in [m["id"] for m in history["memories"]]
+    assert_error(api.call("DELETE", "/v1/profiles/{p}/memories/" + "0" * 32, key="admin"),
+                 404, "not_found")
+
+    # export streams JSONL; import into another profile reproduces it
+    exported = api.call("GET", "/v1/profiles/{p}/export", key="reader")
+    assert exported.status_code == 200
+    assert exported.headers["content-type"].startswith("application/x-ndjson")
+    lines = exported.text.splitlines()
+    assert json.loads(lines[0])["kind"] == "header" and len(lines) == 1 + 2 + len(
+        service.profile(profile_name).list(include_inactive=True))
+    copy = f"{profile_name}-copy"
+    assert_error(api.call("POST", f"/v1/profiles/{copy}/import", content=exported.content),
+                 403, "forbidden")
+    imported = api.call("POST", f"/v1/profiles/{copy}/import", key="admin",
+                        content=exported.content,
+                        headers={"Content-Type": "application/x-ndjson"})
+    assert imported.status_code == 200, imported.text
+    assert imported.json() == {"messages": 2, "memories": len(lines) - 3}
+    assert service.profile(copy).export().__next__() != lines[0]  # header names the new profile
+    assert list(service.profile(copy).export())[1:] == lines[1:]
+    broken = api.call("POST", f"/v1/profiles/{copy}/import", key="admin",
+                      content=lines[1].encode() + b"\n{not json\n")
+    error = assert_error(broken, 422, "invalid_request")
+    assert error["details"] == [{"line": 2, "problem": error["details"][0]["problem"]}]
+
+    # purge (admin) empties the profile
+    assert_error(api.call("DELETE", f"/v1/profiles/{copy}"), 403, "forbidden")
+    assert api.call("DELETE", f"/v1/profiles/{copy}", key="admin").json() == {
+        "profile": copy, "purged": True}
+    assert service.store.count(copy)["messages"] == 0
+
+
+def test_keys_and_scopes(api, profile_name):
+    assert_error(api.call("GET", "/v1/profiles/{p}/memories", key=None), 401, "unauthorized")
+    assert_error(api.call("GET", "/v1/profiles/{p}/memories", key="lk_not-a-key"), 401,
+                 "unauthorized")
+    ok = api.call("GET", "/v1/profiles/{p}/memories", key=None,
+                  headers={"X-API-Key": api.reader})
+    assert ok.status_code == 200
+    for path in ("/v1/profiles/slack:T1:C9/memories", f"/v1/profiles/{profile_name}x/memories"):
+        assert_error(api.call("GET", path), 403, "forbidden")
+    assert_error(api.call("POST", "/v1/profiles/slack:T1:C9/recall", json={"query": "x"}), 403,
+                 "forbidden")
+    # a read-only key cannot write; a writer cannot replace a profile on import
+    assert_error(api.call("POST", "/v1/profiles/{p}/remember", key="reader",
+                          json={"content": "x"}), 403, "forbidden")
+    assert_error(api.call("POST", "/v1/profiles/{p}/import", params={"replace": "true"},
+                          content=b""), 403, "forbidden")
+    # a key revoked in the file stops working without a restart
+    from memory.api.keys import remove_key
+
+    remove_key(api.keys_path, "reader")
+    assert_error(api.call("GET", "/v1/profiles/{p}/memories", key=api.reader), 401,
+                 "unauthorized")
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+def test_limits_and_bad_input(service, tmp_path, profile_name):
+    api = Api(service, tmp_path, profile_name, api_max_body_bytes=4000, api_max_query_chars=50,
+              api_max_page_size=20, api_max_ingest_messages=3, api_max_import_bytes=8000)
+    one = {"content": "hello"}
+    assert_error(api.call("POST", "/v1/profiles/{p}/remember",
+                          json={"content": "x" * 5000}), 413, "too_large")
+
+    def chunks():  # no Content-Length: the limit is counted while reading
+        for _ in range(10):
+            yield b" " * 1000
+
+    assert_error(api.call("POST", "/v1/profiles/{p}/remember", content=chunks(),
+                          headers={"Content-Type": "application/json"}), 413, "too_large")
+    assert_error(api.call("POST", "/v1/profiles/{p}/import", key="admin",
+                          content=b"\n" * 9000), 413, "too_large")
+    assert api.call("POST", "/v1/profiles/{p}/import", key="admin",
+                    content=b"\n" * 5000).status_code == 200  # import's own, larger limit
+    assert_error(api.call("POST", "/v1/profiles/{p}/recall", json={"query": "q" * 51}), 422,
+                 "invalid_request")
+    assert_error(api.call("GET", "/v1/profiles/{p}/memories", params={"limit": 21}), 422,
+                 "invalid_request")
+    assert_error(api.call("POST", "/v1/profiles/{p}/ingest",
+                          json={"session_id": "s", "messages": [one] * 4}), 422,
+                 "invalid_request")
+    assert_error(api.call("POST", "/v1/profiles/{p}/ingest", content=b"{nope",
+                          headers={"Content-Type": "application/json"}), 400, "invalid_json")
+    error = assert_error(api.call("POST", "/v1/profiles/{p}/ingest", json={
+        "session_id": "s", "messages": [one, {"content": "  "}, {"content": "x", "ts": "soon"}]}),
+        422, "invalid_request")
+    assert "message 1" in error["message"] and "message 2" in error["message"]
+    assert_error(api.call("POST", "/v1/profiles/{p}/ingest", json={
+        "session_id": "s", "messages": [{"content": "x", "ts": "9999-12-31T00:00:00Z"}]}),
+        422, "invalid_request")
+    assert_error(api.call("POST", "/v1/profiles/{p}/recall",
+                          json={"query": "what happened tomorrow?", "now": "9999-12-31T00:00"}),
+                 422, "invalid_request")
+    assert_error(api.call("GET", "/v1/profiles/bad name!/memories"), 422, "invalid_request")
+    assert_error(api.call("GET", "/v1/nothing"), 404, "not_found")
+    assert service.store.count(profile_name)["messages"] == 0  # nothing half-written
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+def test_probes_metrics_and_logs(service, tmp_path, profile_name):
+    api = Api(service, tmp_path, profile_name)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("lurker.api")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        assert api.client.get("/healthz").json() == {"status": "ok"}
+        ready = api.client.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "ready"
+        api.call("POST", "/v1/profiles/{p}/ingest", headers={"X-Request-ID": "req-42"},
+                 json={"session_id": "s1", "messages": CONVERSATION})
+        recalled = api.call("POST", "/v1/profiles/{p}/recall", json={"query": "rate limit?"})
+        assert len(recalled.headers["x-request-id"]) == 32
+    finally:
+        logger.removeHandler(handler)
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    access = [r for r in records if r.get("request_id") == "req-42" and "status" in r]
+    assert access and access[0]["profile"] == profile_name and access[0]["status"] == 202
+    assert access[0]["key"] == "writer" and access[0]["duration_ms"] >= 0
+
+    text = api.client.get("/metrics").text
+
+    def value(name: str, labels: str = "") -> float:
+        match = re.search(rf"^{re.escape(name)}{re.escape(labels)} (\S+)$", text, re.M)
+        assert match, f"{name}{labels} not in /metrics"
+        return float(match.group(1))
+
+    assert value("lurker_ingest_messages_total", '{mode="applied"}') == 2
+    assert value("lurker_ingest_batch_size_count") == 1
+    assert value("lurker_ingest_batch_size_sum") == 2
+    assert value("lurker_recall_seconds_count", '{surface="api"}') == 1
+    assert sum(float(v) for v in re.findall(
+        r'^lurker_recall_channel_hits_total\{channel="\w+"\} (\S+)$', text, re.M)) >= 1
+    assert value("lurker_http_requests_total",
+                 '{method="POST",route="/v1/profiles/{name}/ingest",status="202"}') == 1
+    assert value("lurker_llm_errors_total") == 0  # offline engine: no model calls
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profile_name,
+                                                        redis_server):
+    from workers.app import EVENTS_QUEUE, configure
+    from workers.events import parse_event
+
+    broker = re.sub(r"/\d+$", "", redis_server.url) + "/15"
+    import redis
+
+    client = redis.Redis.from_url(broker)
+    client.flushdb()
+    keys = tmp_path / "keys.json"
+    key = add_key(keys, "bot", [profile_name], ["write"])
+    settings = Settings(store=f"sqlite:///{tmp_path / 'unused.sqlite3'}", broker_url=broker,
+                        anthropic_api_key=None)
+    try:
+        app = create_app(service, KeyFile(keys), settings)
+        http = TestClient(app)
+        accepted = http.post(f"/v1/profiles/{profile_name}/ingest",
+                             headers={"Authorization": f"Bearer {key}"},
+                             json={"session_id": "s1", "messages": CONVERSATION})
+        assert accepted.status_code == 202 and accepted.json()["mode"] == "queued"
+        assert service.store.count(profile_name)["messages"] == 0  # a worker stores them later
+        assert client.llen(EVENTS_QUEUE) == 2
+        payloads = [json.loads(m) for m in client.lrange(EVENTS_QUEUE, 0, -1)]
+        calls = [tuple(json.loads(base64.b64decode(p["body"]))[:2]) for p in payloads]
+        assert {parse_event(args[0]).profile for args, _ in calls} == {profile_name}
+        assert re.search(r'^lurker_queue_length\{queue="lurker.events"\} 2\.0$',
+                         http.get("/metrics").text, re.M)
+        assert http.get("/readyz").json()["checks"]["queue"]["ok"] is True
+
+        # what a worker does with them: the stored messages have the ids the API returned
+        from workers.tasks import process_events, runtime
+
+        runtime.reset(Settings(broker_url="memory://", store=settings.store), service=service)
+        assert process_events(calls).outcomes == ["done", "done"]
+        assert {m.id for m in service.store.iter_messages(profile_name)} == set(
+            accepted.json()["message_ids"])
+
+        dead = Settings(store=settings.store, broker_url="redis://127.0.0.1:1/0",
+                        anthropic_api_key=None)
+        down = TestClient(create_app(service, KeyFile(keys), dead))
+        ready = down.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["checks"]["queue"]["ok"] is False
+        assert ready.json()["checks"]["store"]["ok"] is True
+    finally:
+        client.flushdb()
+        configure(Settings(broker_url="memory://"))
