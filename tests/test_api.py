@@ -272,13 +272,18 @@ def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profi
     try:
         app = create_app(service, KeyFile(keys), settings)
         http = TestClient(app)
+        secret = "ghp_" + "A1b2" * 9
+        leaky = [*CONVERSATION[:1], {**CONVERSATION[1], "content": f"{CONVERSATION[1]['content']}"
+                                                               f", token {secret}"}]
         accepted = http.post(f"/v1/profiles/{profile_name}/ingest",
                              headers={"Authorization": f"Bearer {key}"},
-                             json={"session_id": "s1", "messages": CONVERSATION})
+                             json={"session_id": "s1", "messages": leaky})
         assert accepted.status_code == 202 and accepted.json()["mode"] == "queued"
         assert service.store.count(profile_name)["messages"] == 0  # a worker stores them later
         assert client.llen(EVENTS_QUEUE) == 2
-        payloads = [json.loads(m) for m in client.lrange(EVENTS_QUEUE, 0, -1)]
+        raw = client.lrange(EVENTS_QUEUE, 0, -1)
+        payloads = [json.loads(m) for m in raw]
+        assert not [m for m in raw if secret.encode() in base64.b64decode(json.loads(m)["body"])]
         calls = [tuple(json.loads(base64.b64decode(p["body"]))[:2]) for p in payloads]
         assert {parse_event(args[0]).profile for args, _ in calls} == {profile_name}
         assert re.search(r'^lurker_queue_length\{queue="lurker.events"\} 2\.0$',

@@ -26,8 +26,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..config import Settings
 from ..errors import (EmbeddingMismatch, InputFormatError, InvalidMessage, InvalidProfileName,
                       LLMError, LurkerError, StoreUnavailable, UnknownMemory)
-from ..ingest_input import to_messages
+from ..ids import message_id
+from ..ingest_input import clean_text, to_messages
 from ..models import Memory, MemoryType, RecallResult
+from ..redaction import redact
 from . import schemas
 from .keys import ApiKey, KeyFile
 from .obs import LLMCollector, Metrics, QueueCollector, profile_var, request_id_var
@@ -94,6 +96,15 @@ def recall_out(result: RecallResult) -> dict:
                       "channels": s.channels} for s in result.messages],
         "computed": [c.model_dump() for c in result.computed],
     }
+
+
+def _queued_text(content: str, message) -> str:
+    """What goes on the queue: the text with its secrets already redacted (so they never reach
+    the broker or a log), as long as the worker hashes it to the same message id (redaction is
+    idempotent, so it does; the check keeps the returned ids true if that ever changes)."""
+    redacted = redact(clean_text(content))[0]
+    again = message_id(message.session_id, message.role, redact(clean_text(redacted))[0])
+    return redacted if again == message.id else content
 
 
 # --- body size ---------------------------------------------------------------------------------
@@ -348,8 +359,8 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
                 "type": "message.created", "profile": name, "session_id": body.session_id,
                 "external_id": original["external_id"] or f"api:{message.id}",
                 "role": message.role, "author": original["author"],
-                # the original text: the worker redacts and hashes it to the same id
-                "content": original["content"], "ts": message.ts.isoformat()})
+                "content": _queued_text(original["content"], message),
+                "ts": message.ts.isoformat()})
         try:
             sink.submit(events)
         except LurkerError:

@@ -128,7 +128,7 @@ class Timer:
 
 
 # --- logs -------------------------------------------------------------------------------------
-_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "color_message"}
 
 
 class JsonFormatter(logging.Formatter):
@@ -164,6 +164,8 @@ def configure_logging(fmt: str = "json", level: int | str = logging.INFO,
     handler._lurker = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
+    # Celery's task trace logs each task's arguments (message text) at INFO: warnings only.
+    logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers = []
