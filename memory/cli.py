@@ -148,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .mcp_server import add_arguments as add_mcp_arguments
 
     add_mcp_arguments(p)
+    p = sub.add_parser("migrate", help="create or upgrade the store's indices (reindexing "
+                                       "behind an alias when a mapping change needs it)")
+    from .migrate import add_arguments as add_migrate_arguments
+
+    add_migrate_arguments(p)
     p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
     from .eval import locomo
 
@@ -171,6 +176,10 @@ def run(args: argparse.Namespace) -> int:
         from .mcp_server import run_mcp
 
         return run_mcp(args)
+    if args.command == "migrate":
+        from .migrate import run_command
+
+        return run_command(args)
     if args.command == "eval":
         from .eval import locomo
 

@@ -63,6 +63,10 @@ _LONG_KEYWORD = {"type": "keyword", "ignore_above": 8191}  # free text used as a
 _DATE = {"type": "date"}
 
 
+class SchemaOutdated(LurkerError):
+    """The indices were built by another schema version: `lurker migrate` reindexes them."""
+
+
 def sort_key(dt: datetime) -> str:
     """Fixed-width UTC text that sorts like the instant, to the microsecond (an ES `date` keeps
     milliseconds only)."""
@@ -208,41 +212,79 @@ class ElasticsearchStore(Store):
                     "embedding": {"type": "dense_vector", "dims": spec.dim, "index": True,
                                   "similarity": "cosine", "index_options": {"type": "hnsw"}}}}
 
+    def index_body(self, alias: str, embedding: EmbeddingSpec) -> dict:
+        """Settings and mappings of a new index behind `alias` (messages or memories)."""
+        mapping = (self._messages_mapping(embedding) if alias == self.messages_alias
+                   else self._memories_mapping(embedding))
+        return {"settings": self._settings(), "mappings": mapping}
+
+    def put_template(self, alias: str, index: str, embedding: EmbeddingSpec) -> None:
+        """The composable template describing `index`, the live generation behind `alias` (an
+        exact pattern, so templates of other prefixes never overlap)."""
+        self.client.indices.put_index_template(
+            name=alias, index_patterns=[index], priority=TEMPLATE_PRIORITY,
+            version=SCHEMA_VERSION, meta={"managed_by": "lurker"},
+            template={**self.index_body(alias, embedding), "aliases": {alias: {}}})
+
+    def live_index(self, alias: str) -> str | None:
+        """The concrete index behind `alias`, or None when the alias does not exist."""
+        found = self.client.options(ignore_status=404).indices.get_alias(name=alias)
+        if found.meta.status == 404:
+            return None
+        indices = sorted(found.body)
+        if len(indices) != 1:
+            raise LurkerError(f"Elasticsearch alias {alias} at {self.location} points at "
+                              f"{len(indices)} indices ({', '.join(indices)}); it must point at "
+                              f"one: fix it by hand, then run `lurker migrate`")
+        return indices[0]
+
     def open(self, embedding: EmbeddingSpec) -> None:
         client = self.client
         with self._errors():
-            found = client.options(ignore_status=404).indices.get_mapping(
-                index=self.memories_alias)
-            if found.meta.status != 404:
-                for index, body in found.body.items():
-                    meta = body.get("mappings", {}).get("_meta", {})
-                    stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
-                    if stored != (embedding.name, embedding.dim):
-                        raise EmbeddingMismatch(
-                            f"Elasticsearch index {index} at {self.location} holds vectors from "
-                            f"{stored[0]} ({stored[1]} dims) but the configured embedder is "
-                            f"{embedding.name} ({embedding.dim} dims): reindex (export the "
-                            f"profiles and import them under another LURKER_ES_INDEX_PREFIX) "
-                            f"instead of mixing them")
-            for alias, index, mapping in (
-                    (self.messages_alias, self.messages_index, self._messages_mapping(embedding)),
-                    (self.memories_alias, self.memories_index, self._memories_mapping(embedding))):
-                client.indices.put_index_template(
-                    name=alias, index_patterns=[index], priority=TEMPLATE_PRIORITY,
-                    version=SCHEMA_VERSION, meta={"managed_by": "lurker"},
-                    template={"settings": self._settings(), "mappings": mapping,
-                              "aliases": {alias: {}}})
-                if not client.indices.exists_alias(name=alias):
+            live = {alias: self.live_index(alias)
+                    for alias in (self.messages_alias, self.memories_alias)}
+            for alias, index in live.items():
+                if index is not None:
+                    self._check_schema(alias, index, embedding)
+            for alias in live:
+                index = live[alias] or f"{alias}-v{SCHEMA_VERSION}"
+                self.put_template(alias, index, embedding)
+                if live[alias] is None:
                     created = client.options(ignore_status=400).indices.create(index=index)
                     if created.meta.status == 400 and "resource_already_exists" not in str(
                             created.body):
                         raise LurkerError(f"could not create Elasticsearch index {index} at "
                                           f"{self.location}: {created.body}")
                 else:
-                    self._add_missing_fields(alias, mapping["properties"])
+                    self._add_missing_fields(
+                        alias, self.index_body(alias, embedding)["mappings"]["properties"])
+                if alias == self.messages_alias:
+                    self.messages_index = index
+                else:
+                    self.memories_index = index
             client.cluster.health(index=f"{self.messages_alias},{self.memories_alias}",
                                   wait_for_status="yellow", timeout=f"{self.request_timeout}s")
         self.dim = embedding.dim
+
+    def _check_schema(self, alias: str, index: str, embedding: EmbeddingSpec) -> None:
+        """Refuse an index of another schema version, or memories embedded by another model:
+        `lurker migrate` reindexes them; mixing would corrupt ranking or fail writes."""
+        body = self.client.indices.get_mapping(index=index).body
+        meta = body.get(index, {}).get("mappings", {}).get("_meta", {})
+        version = meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise SchemaOutdated(
+                f"Elasticsearch index {index} at {self.location} has schema version {version}; "
+                f"this release uses {SCHEMA_VERSION}: run `lurker migrate` (it reindexes behind "
+                f"the alias {alias} without downtime)")
+        if alias == self.memories_alias:
+            stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
+            if stored != (embedding.name, embedding.dim):
+                raise EmbeddingMismatch(
+                    f"Elasticsearch index {index} at {self.location} holds vectors from "
+                    f"{stored[0]} ({stored[1]} dims) but the configured embedder is "
+                    f"{embedding.name} ({embedding.dim} dims): run `lurker migrate` to reindex "
+                    f"and re-embed behind the alias {alias} instead of mixing them")
 
     def _add_missing_fields(self, alias: str, properties: dict) -> None:
         """Add the fields of `properties` that an existing index (made by an older release of the
@@ -287,6 +329,7 @@ class ElasticsearchStore(Store):
         `ok_statuses` (e.g. 409 for create-if-absent) raise one error listing them."""
         results: list[tuple[dict, int]] = []
         failures: list[str] = []
+        blocked = 0  # write-blocked index (`lurker migrate` finishing, or a full disk): retryable
         if not actions:
             return results
         with self._errors():
@@ -299,6 +342,13 @@ class ElasticsearchStore(Store):
                 results.append((action, status))
                 if not ok and status not in ok_statuses:
                     failures.append(f"{action['_id']}: {_item_reason(result)}")
+                    error = result.get("error")
+                    blocked += isinstance(error, dict) and error.get(
+                        "type") == "cluster_block_exception"
+        if failures and blocked == len(failures):
+            raise StoreUnavailable(f"Elasticsearch at {self.location} refused {len(failures)} "
+                                   f"{what} because the index is write-blocked (a migration "
+                                   f"swapping indices, or a full disk): {failures[0]}")
         if failures:
             more = f" (and {len(failures) - 3} more)" if len(failures) > 3 else ""
             raise LurkerError(f"Elasticsearch at {self.location} rejected {len(failures)} of "
