@@ -226,7 +226,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="mcp_command")
     p = sub.add_parser("install", help="print or write the MCP client configuration")
     p.add_argument("--client", choices=["claude-code"], required=True)
-    p.add_argument("--profile", dest="install_profile", metavar="NAME", help="the profile the agent uses")
+    p.add_argument("--profile", dest="install_profile", metavar="NAME",
+                   help="the profile the agent uses")
     p.add_argument("--url", help="use a running `lurker mcp --transport http` at this URL "
                                  "(e.g. http://lurker:8765/mcp) instead of a local stdio server")
     p.add_argument("--write", nargs="?", const=".mcp.json", metavar="FILE",

@@ -307,3 +307,39 @@ def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profi
     finally:
         client.flushdb()
         configure(Settings(broker_url="memory://"))
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+def test_llm_tokens_and_errors_in_metrics(service, tmp_path, profile_name):
+    """With an Anthropic key (a local Messages API server here), /metrics counts the tokens of
+    every model call and the calls that failed; the API still answers through the fallbacks."""
+    from memory.service import MemoryService
+    from tests.fake_anthropic import Fail, FakeAnthropic
+
+    failing = []
+    with FakeAnthropic(lambda body: Fail(400, "bad request") if failing else
+                       "We use 100 requests per minute.") as fake:
+        config = api_settings(tmp_path, llm_max_retries=0).model_copy(update={
+            "anthropic_api_key": "sk-test", "anthropic_base_url": fake.url})
+        with MemoryService.from_settings(config, store=service.store,
+                                         embedder=service.embedder) as llm_service:
+            keys = tmp_path / "llm-keys.json"
+            key = add_key(keys, "bot", [profile_name], ["read", "write"])
+            http = TestClient(create_app(llm_service, KeyFile(keys), config))
+            headers = {"Authorization": f"Bearer {key}"}
+            assert http.post(f"/v1/profiles/{profile_name}/remember", headers=headers,
+                             json={"content": "The rate limit is 100 per minute"}
+                             ).status_code == 201
+            calls = len(fake.requests)
+            assert calls >= 1
+            failing.append(True)
+            recalled = http.post(f"/v1/profiles/{profile_name}/recall", headers=headers,
+                                 json={"query": "what is the rate limit?"})
+            assert recalled.status_code == 200, recalled.text
+            text = http.get("/metrics").text
+    tokens = float(re.search(r'^lurker_llm_tokens_total\{kind="input"\} (\S+)$', text,
+                             re.M).group(1))
+    errors = float(re.search(r"^lurker_llm_errors_total (\S+)$", text, re.M).group(1))
+    assert tokens == 100 * calls  # the fake bills 100 input tokens a call
+    # failed HTTP calls, plus replies that stayed invalid JSON after the repair round
+    assert errors >= len(fake.requests) - calls >= 2
