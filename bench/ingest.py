@@ -1,0 +1,206 @@
+"""End-to-end ingestion through the queue: chat events -> Redis -> `lurker worker` -> Elasticsearch.
+
+    python bench/ingest.py [--messages 20000] [--channels 50] [--concurrency 2] [--batch-size 200]
+
+Publishes N synthetic channel messages (spread over C channel profiles, one conversation per channel
+and day) to a real Redis, lets real `lurker worker` processes batch-ingest them into a real
+Elasticsearch with the offline extractor, and prints:
+- messages/s end to end, and the time until every message is searchable (full text);
+- the time until the follow-up embedding tasks are done too (memories in the kNN index);
+- beside a baseline measured in the same run on the same Elasticsearch: the same messages written
+  by one plain `elasticsearch.helpers.bulk` call (no queue, no extraction, no embeddings).
+The ratio says what the queue and the pipeline cost. Redis and Elasticsearch are the ones the test
+harness starts (or LURKER_TEST_ES_URL/_USER/_PASSWORD and LURKER_TEST_REDIS_URL for running ones).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.workers_support import WorkerProcess, broker_backlog, worker_env  # noqa: E402
+
+PEOPLE = ["maya", "tomas", "priya", "li", "sam", "noor", "jonas", "ada", "kofi", "rin"]
+SERVICES = ["billing", "search", "auth", "checkout", "gateway", "ledger", "notifier", "ingest"]
+LINES = [
+    "The {thing} for {service} is {v} now, we changed it after the incident.",
+    "We shipped {service} v{v} to production this morning.",
+    "I will migrate the {service} dashboards by Friday.",
+    "Always page the {service} on-call before touching the {thing}.",
+    "Ticket {service}-{v} says the {thing} spikes after deploys.",
+    "lol yes",
+    "Can someone look at the {service} alerts?",
+    "Thanks, that fixed it!",
+]
+THINGS = ["rate limit", "timeout", "retry budget", "cache ttl", "batch size", "pool size"]
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def synth_events(n: int, channels: int, run: str) -> list[dict]:
+    """n message.created events, round-robin over the channels; 40 messages a channel a day."""
+    rng = random.Random(5)
+    events = []
+    for i in range(n):
+        channel, k = i % channels, i // channels
+        at = T0 + timedelta(days=k // 40, minutes=15 * (k % 40))
+        text = rng.choice(LINES).format(thing=rng.choice(THINGS), service=rng.choice(SERVICES),
+                                        v=rng.randint(1, 5000))
+        events.append({"type": "message.created", "profile": f"bench-ingest:{run}:c{channel}",
+                       "session_id": f"c{channel}:{at.date()}", "external_id": f"c{channel}:{k}",
+                       "role": "user", "author": rng.choice(PEOPLE), "content": text,
+                       "ts": at.isoformat()})
+    return events
+
+
+def baseline_bulk(client, events: list[dict], index: str) -> float:
+    """The same messages with one helpers.bulk call (refresh at the end, so all are searchable)."""
+    from elasticsearch import helpers
+
+    with contextlib.suppress(Exception):
+        client.indices.delete(index=index)
+    client.indices.create(index=index, mappings={"properties": {
+        "profile": {"type": "keyword"}, "session_id": {"type": "keyword"},
+        "author": {"type": "keyword"}, "content": {"type": "text"}, "ts": {"type": "date"}}},
+        settings={"number_of_shards": 1, "number_of_replicas": 0})
+    client.cluster.health(index=index, wait_for_status="yellow", timeout="30s")
+    actions = ({"_index": index, "_id": f"{e['profile']}/{e['external_id']}", "_routing":
+                e["profile"], **{k: e[k] for k in ("profile", "session_id", "author", "content",
+                                                   "ts")}} for e in events)
+    start = time.perf_counter()
+    ok, errors = helpers.bulk(client, actions, chunk_size=1000, refresh="true")
+    elapsed = time.perf_counter() - start
+    assert ok == len(events) and not errors, errors
+    client.indices.delete(index=index)
+    return elapsed
+
+
+def count_messages(client, alias: str, run: str) -> int:
+    body = {"query": {"prefix": {"profile": f"bench-ingest:{run}:"}}}
+    return client.count(index=alias, **body)["count"]
+
+
+def wait(predicate, timeout: float, what: str, workers: list, interval: float = 0.25) -> float:
+    start = time.perf_counter()
+    while not predicate():
+        if time.perf_counter() - start > timeout:
+            tails = "\n".join(w.tail(30) for w in workers)
+            raise SystemExit(f"bench: timed out after {timeout:.0f}s waiting for {what}\n{tails}")
+        time.sleep(interval)
+    return time.perf_counter()
+
+
+def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: str,
+        args: argparse.Namespace) -> None:
+    import redis
+    from elasticsearch import Elasticsearch
+
+    from memory.config import Settings
+    from memory.service import MemoryService
+    from workers import app as app_module
+    from workers.enqueue import EventPublisher
+
+    run_id = uuid.uuid4().hex[:8]
+    prefix = "lurker-bench-ingest"
+    events = synth_events(args.messages, args.channels, run_id)
+    es = Elasticsearch(es_url, basic_auth=(es_user, es_password) if es_user else None,
+                       request_timeout=120)
+    from memory.ids import message_id
+
+    # the same words twice in one conversation are one message (content-addressed ids)
+    distinct = len({(e["profile"], message_id(e["session_id"], e["role"], e["content"]))
+                    for e in events})
+    print(f"{len(events)} events ({distinct} distinct messages) over {args.channels} channels; "
+          f"workers: "
+          f"{args.workers} x concurrency {args.concurrency}, batch {args.batch_size}")
+
+    base_s = baseline_bulk(es, events, f"{prefix}-baseline-{run_id}")
+    print(f"  baseline, one helpers.bulk call: {base_s:.1f} s "
+          f"({len(events) / base_s:,.0f} messages/s)")
+
+    settings = Settings(store=es_url, es_user=es_user, es_password=es_password,
+                        es_index_prefix=prefix, broker_url=redis_url, anthropic_api_key=None)
+    MemoryService.from_settings(settings).close()  # create the indices before the clock starts
+    app_module.configure(settings)
+    broker = redis.Redis.from_url(redis_url)
+    broker.flushdb()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = worker_env(es_url, redis_url, es=type("ES", (), {"user": es_user or "",
+                                                               "password": es_password or ""}),
+                         es_index_prefix=prefix, worker_concurrency=args.concurrency,
+                         batch_size=args.batch_size, batch_interval_s=args.batch_interval)
+        if not es_user:
+            env.pop("LURKER_ES_USER", None)
+            env.pop("LURKER_ES_PASSWORD", None)
+        workers = [WorkerProcess(env, Path(tmp) / f"worker{i}.log", name=f"bench{i}").start()
+                   for i in range(args.workers)]
+        try:
+            alias = f"{prefix}-messages"
+            start = time.perf_counter()
+            publisher = EventPublisher()
+            for offset in range(0, len(events), 1000):
+                publisher.publish_many(events[offset:offset + 1000])
+            published = time.perf_counter()
+            searchable = wait(lambda: count_messages(es, alias, run_id) >= distinct,
+                              args.timeout, "every message to be stored", workers)
+            embedded = wait(lambda: not any(broker_backlog(broker).values()), args.timeout,
+                            "the embedding tasks", workers)
+        finally:
+            for worker in workers:
+                worker.stop()
+    stored = count_messages(es, alias, run_id)
+    memories = es.count(index=f"{prefix}-memories",
+                        query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})["count"]
+    e2e = searchable - start
+    print(f"  published in {published - start:.1f} s "
+          f"({len(events) / (published - start):,.0f} events/s to Redis)")
+    print(f"  queue -> workers -> Elasticsearch: all {stored} messages searchable after "
+          f"{e2e:.1f} s ({len(events) / e2e:,.0f} events/s end to end), {memories} memories")
+    print(f"  embeddings done (kNN index complete) after {embedded - start:.1f} s "
+          f"({len(events) / (embedded - start):,.0f} events/s)")
+    print(f"\n  ratio: end-to-end searchable time / plain bulk time = {e2e / base_s:.1f}x; "
+          f"with embeddings {(embedded - start) / base_s:.1f}x")
+    with contextlib.suppress(Exception):  # leave nothing behind on a shared cluster
+        es.delete_by_query(index=f"{prefix}-*",
+                           query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--messages", type=int, default=20_000)
+    ap.add_argument("--channels", type=int, default=50)
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (lurker worker)")
+    ap.add_argument("--concurrency", type=int, default=2, help="pool processes per worker")
+    ap.add_argument("--batch-size", type=int, default=200)
+    ap.add_argument("--batch-interval", type=float, default=1.0)
+    ap.add_argument("--timeout", type=float, default=3600)
+    args = ap.parse_args()
+    with contextlib.ExitStack() as stack:
+        redis_url = os.environ.get("LURKER_TEST_REDIS_URL")
+        if not redis_url:
+            from tests.harness.redis import RedisServer
+
+            redis_url = stack.enter_context(RedisServer()).url
+        es_url = os.environ.get("LURKER_TEST_ES_URL")
+        if es_url:
+            user = os.environ.get("LURKER_TEST_ES_USER")
+            password = os.environ.get("LURKER_TEST_ES_PASSWORD")
+        else:
+            from tests.harness.elasticsearch import ElasticsearchServer
+
+            es = stack.enter_context(ElasticsearchServer())
+            es_url, user, password = es.url, es.user, es.password
+        run(es_url, user, password, redis_url, args)
+
+
+if __name__ == "__main__":
+    main()
