@@ -19,8 +19,6 @@ from memory.models import Memory, Message
 from memory.stores.base import CH_MEMORY_TEXT, CH_VECTOR, EmbeddingSpec, SearchRequest
 from memory.stores.elasticsearch import ElasticsearchStore, SchemaOutdated
 
-pytestmark = pytest.mark.elasticsearch
-
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 OLD_SPEC = EmbeddingSpec("old-test-model", 8)
 
@@ -231,3 +229,9 @@ def test_cli_migrate_reports_an_unreachable_store(monkeypatch, capsys):
     monkeypatch.setenv("LURKER_STORE", "http://127.0.0.1:9")
     assert main(["migrate"]) == 2
     assert "unreachable" in capsys.readouterr().err
+
+
+def test_cli_migrate_on_the_embedded_store_creates_its_schema(tmp_path, capsys):
+    path = tmp_path / "lurker.sqlite3"
+    assert main(["--store", f"sqlite:///{path}", "migrate"]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out and path.exists()

@@ -1,9 +1,11 @@
 """The Elasticsearch store: two shared indices (messages, memories) for every profile.
 
-- Indices `{prefix}-messages-v1` / `{prefix}-memories-v1` come from composable index templates and
-  are read and written only through the aliases `{prefix}-messages` / `{prefix}-memories`. The
-  mapping's `_meta` records the schema version and the embedding model/dimension; opening with
-  another embedding raises EmbeddingMismatch instead of mixing vectors.
+- Indices `{prefix}-messages-vN` / `{prefix}-memories-vN` (generation N, 1 when first created)
+  come from composable index templates and are read and written only through the aliases
+  `{prefix}-messages` / `{prefix}-memories`. The mapping's `_meta` records the schema version and
+  the embedding model/dimension; opening with another schema version or embedding raises
+  SchemaOutdated / EmbeddingMismatch instead of mixing them, and `lurker migrate`
+  (memory/migrate.py) reindexes into the next generation and moves the alias.
 - Every document carries a `profile` keyword, is routed by profile and has `_id` "{profile}/{id}"
   (ids are content-addressed, so two profiles can hold the same one); every query filters on
   profile.
