@@ -174,6 +174,11 @@ def test_credentials_given_as_values_go_into_a_hook_secret(tools):
     (["elasticsearch.url="], "elasticsearch.url is required"),
     (["worker.autoscaling.enabled=true", "worker.autoscaling.targetCPUUtilizationPercentage="],
      "needs targetCPUUtilizationPercentage or queueLength.enabled"),
+    # values.schema.json: wrong types and typos are refused before anything renders
+    (["worker.replicas=two"], "/worker/replicas"),
+    (["bot.slack.enabled=true"], "additional properties 'bot' not allowed"),
+    (["elasticsearch.url=es.example:9200"], "/elasticsearch/url"),
+    (["redis.external.url=localhost:6379"], "/redis/external/url"),
 ])
 def test_incomplete_values_fail_with_a_clear_message(tools, sets, message):
     args = ["template", "lurker", str(CHART)]
@@ -186,10 +191,10 @@ def test_incomplete_values_fail_with_a_clear_message(tools, sets, message):
 def test_kubeconform_rejects_what_kubernetes_would(tools):
     """The validation can fail: a string replica count and an unknown field are refused."""
     version = tools["kube_versions"].split()[-1]
-    bad = render_text(tools, "api.replicas=two", version=version)
-    checked = kubeconform(tools, bad, version)
-    assert checked.returncode != 0 and "replicas" in checked.stdout, checked.stdout
     good = render_text(tools, version=version)
+    assert "  replicas: 2\n" in good
+    checked = kubeconform(tools, good.replace("  replicas: 2\n", "  replicas: two\n", 1), version)
+    assert checked.returncode != 0 and "replicas" in checked.stdout, checked.stdout
     typo = good.replace("readinessProbe:", "readinessProbes:", 1)
     checked = kubeconform(tools, typo, version)
     assert checked.returncode != 0 and "readinessProbes" in checked.stdout, checked.stdout
