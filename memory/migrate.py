@@ -104,6 +104,12 @@ def migrate(store: ElasticsearchStore, embedder: Embedder,
     with store._errors():
         _drop_stale_generations(store)
     store.open(spec)  # creates missing indices, puts templates, adds compatible fields
+    with store._errors():
+        for step in steps:  # e.g. messages after a model change: keep _meta telling the truth
+            if step.action == UPDATE:
+                store.client.indices.put_mapping(index=step.new_index,
+                                                 meta=store.index_body(step.alias, spec)[
+                                                     "mappings"]["_meta"])
     return steps
 
 
@@ -148,9 +154,8 @@ class _Reindex:
             self.on_phase(alias, "copied")
             self._catch_up()
             self.on_phase(alias, "caught-up")
-            with store._errors():
-                client.indices.put_settings(index=self.old,
-                                            settings={"index.blocks.write": True})
+            with store._errors():  # returns once writes in flight on the old index are done
+                client.indices.add_block(index=self.old, block="write")
             self.on_phase(alias, "write-blocked")
             self._catch_up()
             with store._errors():

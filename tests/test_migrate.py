@@ -2,7 +2,10 @@
 go on, with the store's own code on both sides of the swap."""
 from __future__ import annotations
 
+import itertools
 import json
+import threading
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -191,8 +194,43 @@ def test_schema_version_bump_copies_vectors_and_a_failed_run_leaves_the_old_inde
     assert not store.client.indices.exists(index=f"{store.messages_alias}-v2")
     store.insert_messages(profile, [msg("written after the failed run", 99)])
 
+    # Meanwhile a writer keeps inserting messages (retrying while writes are blocked, as the
+    # workers do) and a reader keeps listing: nothing acknowledged may be lost, no read fails.
+    written, read_errors, stop = [], [], threading.Event()
+
+    def writer() -> None:
+        for i in itertools.count(1000):
+            if stop.is_set():
+                return
+            message = msg(f"concurrent message {i}", i)
+            while not stop.is_set():
+                try:
+                    store.insert_messages(profile, [message])
+                    written.append(message.id)
+                    break
+                except StoreUnavailable:
+                    time.sleep(0.02)
+
+    def reader() -> None:
+        while not stop.is_set():
+            try:
+                assert len(store.list_memories(profile, include_inactive=True)) == len(before)
+            except Exception as exc:  # noqa: BLE001 - reported below
+                read_errors.append(repr(exc))
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
+    for thread in threads:
+        thread.start()
     model = HashEmbedder(OLD_SPEC.name, OLD_SPEC.dim)
-    steps = migrate(make_store(es_server, prefix), model)
+    try:
+        steps = migrate(make_store(es_server, prefix), model)
+        time.sleep(0.3)  # a few writes after the swap too
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert read_errors == []
+    assert len(written) > 5
     assert [(s.action, s.new_embedding) for s in steps] == [("reindex", False)] * 2
     assert model.calls == []  # same model: vectors are copied, not recomputed
     migrated = make_store(es_server, prefix)
@@ -202,7 +240,8 @@ def test_schema_version_bump_copies_vectors_and_a_failed_run_leaves_the_old_inde
     assert mapping[migrated.memories_index]["mappings"]["_meta"]["schema_version"] == 2
     assert {m.id: m for m in migrated.list_memories(profile, include_inactive=True)} == before
     assert migrated.vector_ids(profile) == vectors_before
-    assert len(list(migrated.iter_messages(profile))) == 13
+    stored = {m.id for m in migrated.iter_messages(profile)}
+    assert set(written) <= stored and len(stored) == 13 + len(written)
     assert len(memories) == 12
     store.close()
     migrated.close()
