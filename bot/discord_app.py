@@ -1,0 +1,478 @@
+"""The Discord lurker (discord.py 2.x): gateway events in, LurkerBot calls out.
+
+- Every message in a channel or thread the bot can see becomes a `message.created` event for the
+  channel's profile (`discord:<guild>:<channel>`, a thread follows its parent channel), edits
+  (`on_raw_message_edit`) and deletes (`on_raw_message_delete`, bulk too) follow. The bot's own
+  messages are never ingested; other bots' only when the config's `allowed_bots` lists them.
+- A mention of the bot, a DM, or `/lurker ask|forget|memories|export|purge` runs
+  `LurkerBot.on_request`; the answer is a reply to the message (in its thread), sources as jump URLs.
+- Guild admins are members with `administrator` or `manage_guild`, plus the config's admins.
+- `forget <text>` asks for confirmation: reactions 1️⃣…5️⃣ ✅ ❌ on the question, or a reply to it.
+- History: a new guild's and a new channel's history is paged in through channel.history
+  (`DiscordHistory`), and `lurker discord backfill`; stored messages are skipped by external id.
+
+The core is synchronous (it may run the engine in-process), so requests and ingestion run in worker
+threads (`asyncio.to_thread`) and the Conversation hops back onto the event loop to talk to Discord.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import discord
+from discord import app_commands
+
+from memory.models import Message
+
+from .core import Actor, ChatMessage, Conversation, LurkerBot, Place, Reply, parse_external_id
+
+log = logging.getLogger("lurker.discord")
+
+TOKEN_ENV = "DISCORD_BOT_TOKEN"
+PLATFORM = "discord"
+DM_WORKSPACE = "dm"  # a DM's place: discord:dm:<dm channel id>
+MAX_CHARS = 2000  # Discord's message length limit
+MAX_FILE_BYTES = 8 * 1024 * 1024  # the upload limit every guild has
+LOOP_WAIT_S = 60.0  # a worker thread waits this long for Discord to take a message
+HISTORY_PAGE = 100  # channel.history's page size (the API's maximum)
+CHOICE_EMOJI = {"1\N{COMBINING ENCLOSING KEYCAP}": "1", "2\N{COMBINING ENCLOSING KEYCAP}": "2",
+                "3\N{COMBINING ENCLOSING KEYCAP}": "3", "4\N{COMBINING ENCLOSING KEYCAP}": "4",
+                "5\N{COMBINING ENCLOSING KEYCAP}": "5", "\N{WHITE HEAVY CHECK MARK}": "all",
+                "\N{CROSS MARK}": "cancel"}
+EMOJI_FOR = {v: k for k, v in CHOICE_EMOJI.items()}
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def intents() -> discord.Intents:
+    """Guilds (channels, roles for permission checks), guild and DM messages with their content
+    (a privileged intent: enable "Message Content Intent" in the developer portal), reactions (for
+    confirmations). No members or presence intents."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.dm_messages = True
+    wanted.message_content = True
+    wanted.guild_reactions = True
+    wanted.dm_reactions = True
+    return wanted
+
+
+def jump_url(guild: str, channel: str, message: str) -> str:
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def link_for(external_id: str | None) -> str | None:
+    """The jump URL of a stored Discord message (`discord:<guild>:<channel>[:<thread>/]<id>`)."""
+    parsed = parse_external_id(external_id or "")
+    if parsed is None or parsed[0] != PLATFORM or parsed[1] == DM_WORKSPACE:
+        return None
+    _, guild, _, conversation, message = parsed
+    return jump_url(guild, conversation, message)
+
+
+# --- platform objects -> core objects ----------------------------------------------------------
+def place_of(channel) -> Place:
+    """A guild channel, a thread (profile of its parent) or a DM."""
+    guild = getattr(channel, "guild", None)
+    if guild is None:
+        return Place(PLATFORM, DM_WORKSPACE, str(channel.id), is_dm=True)
+    if isinstance(channel, discord.Thread):
+        return Place(PLATFORM, str(guild.id), str(channel.id), parent=str(channel.parent_id))
+    return Place(PLATFORM, str(guild.id), str(channel.id))
+
+
+def is_guild_admin(permissions: discord.Permissions | None) -> bool:
+    return bool(permissions) and (permissions.administrator or permissions.manage_guild)
+
+
+def actor_of(user: discord.abc.User, permissions: discord.Permissions | None = None) -> Actor:
+    """`permissions`: the member's guild permissions when known (an interaction carries them);
+    else they are computed from the cached roles when an admin command asks."""
+    def platform_admin() -> bool:
+        if permissions is not None:
+            return is_guild_admin(permissions)
+        return isinstance(user, discord.Member) and is_guild_admin(user.guild_permissions)
+
+    return Actor(PLATFORM, str(user.id), name=getattr(user, "display_name", None) or user.name,
+                 is_bot=user.bot, platform_admin=platform_admin)
+
+
+def chat_message(message: discord.Message, text: str | None = None) -> ChatMessage:
+    place = place_of(message.channel)
+    return ChatMessage(place=place, id=str(message.id),
+                       text=message.content if text is None else text,
+                       ts=message.created_at.astimezone(timezone.utc), author=actor_of(message.author),
+                       thread=place.channel if place.parent else None)
+
+
+def render(reply: Reply) -> str:
+    """The answer, then its sources as `• <jump url> (2026-11-16, maya) snippet`."""
+    parts = [reply.text]
+    if reply.sources:
+        lines = []
+        for source in reply.sources:
+            where = f"<{source.url}>" if source.url else (source.external_id or "")
+            lines.append(f"• {where} ({source.when.isoformat()}, {source.author}) "
+                         f"{source.snippet}".strip())
+        parts.append("Sources:\n" + "\n".join(lines))
+    if reply.choices:
+        emoji = " ".join(f"{EMOJI_FOR.get(c.value, '')} {c.label}" for c in reply.choices
+                         if c.value in EMOJI_FOR)
+        parts.append(f"React with {emoji}, or reply to this message with a number, `all` or "
+                     "`cancel`.")
+    return "\n\n".join(p for p in parts if p)
+
+
+def chunks(text: str, limit: int = MAX_CHARS) -> list[str]:
+    """Split at line ends (else hard) so each piece fits one Discord message."""
+    out: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            out.append(current)
+            current = ""
+        current += line
+    if current or not out:
+        out.append(current or "…")
+    return [c.rstrip("\n") or "…" for c in out]
+
+
+# --- answering ---------------------------------------------------------------------------------
+class DiscordConversation(Conversation):
+    """Replies to a message (in its channel or thread), or follows up an interaction. Called from
+    a worker thread: every call is run on the client's loop and waited for."""
+
+    def __init__(self, lurker: DiscordLurker, channel, *, message: discord.Message | None = None,
+                 interaction: discord.Interaction | None = None):
+        self.lurker = lurker
+        self.channel = channel
+        self.message = message
+        self.interaction = interaction
+        self.sent: list[discord.Message] = []
+
+    def _run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.lurker.loop).result(LOOP_WAIT_S)
+
+    def send(self, reply: Reply) -> None:
+        self._run(self._send(reply))
+
+    async def _send(self, reply: Reply) -> None:
+        first = None
+        for piece in chunks(render(reply)):
+            posted = await self._post(piece)
+            first = first or posted
+            self.sent.append(posted)
+        if reply.resolves:
+            self.lurker.settled(reply.resolves)
+        if reply.token and reply.choices and first is not None:
+            await self.lurker.await_choice(first, reply)
+
+    async def _post(self, content: str, file: discord.File | None = None) -> discord.Message:
+        none = discord.AllowedMentions.none()  # quoting a message must not ping anyone
+        extra = {"file": file} if file else {}
+        if self.interaction is not None:
+            return await self.interaction.followup.send(content, wait=True, allowed_mentions=none,
+                                                        **extra)
+        if self.message is not None:
+            return await self.message.reply(content, mention_author=False, allowed_mentions=none,
+                                            **extra)
+        return await self.channel.send(content, allowed_mentions=none, **extra)
+
+    def working(self) -> None:
+        if self.interaction is None:  # an interaction shows "thinking…" since it was deferred
+            self._run(self._typing())
+
+    async def _typing(self) -> None:
+        await self.channel.typing()  # once: Discord shows it for up to 10 s or until we post
+
+    def send_file(self, filename: str, data: bytes, comment: str) -> None:
+        if len(data) > MAX_FILE_BYTES:
+            self.send(Reply(f"{comment}\nThe file is {len(data)} bytes, over Discord's upload "
+                            f"limit: use `lurker export` on the server instead.", kind="error"))
+            return
+        self._run(self._post(comment, discord.File(io.BytesIO(data), filename=filename)))
+
+    def link(self, message: Message) -> str | None:
+        return link_for(message.external_id)
+
+    def resolve_user(self, text: str) -> tuple[str, str] | None:
+        match = _USER_MENTION.fullmatch(text.strip())
+        if not match:
+            return None
+        user_id = int(match.group(1))
+        user = self.lurker.get_user(user_id)
+        guild = getattr(self.channel, "guild", None)
+        member = guild.get_member(user_id) if guild else None
+        name = (member or user).display_name if (member or user) else str(user_id)
+        return str(user_id), name
+
+
+@dataclass
+class _Awaiting:
+    token: str
+    place: Place
+    conversation: DiscordConversation
+
+
+# --- history -----------------------------------------------------------------------------------
+class DiscordHistory:
+    """A channel's history, oldest first, in pages of up to 100 (channel.history pages with
+    `after`; discord.py waits out 429s). Threads of a text channel are not walked here: their
+    messages arrive once the bot sees them."""
+
+    def __init__(self, channel, *, after: datetime | None = None, limit: int | None = None):
+        self.channel = channel
+        self.after = after
+        self.limit = limit
+
+    async def pages(self, size: int = HISTORY_PAGE) -> AsyncIterator[list[discord.Message]]:
+        page: list[discord.Message] = []
+        async for message in self.channel.history(limit=self.limit, after=self.after,
+                                                  oldest_first=True):
+            page.append(message)
+            if len(page) >= size:
+                yield page
+                page = []
+        if page:
+            yield page
+
+
+def readable_channels(guild: discord.Guild) -> list:
+    me = guild.me
+    return [c for c in guild.text_channels
+            if me is None or c.permissions_for(me).read_message_history]
+
+
+# --- the client --------------------------------------------------------------------------------
+class DiscordLurker(discord.Client):
+    def __init__(self, bot: LurkerBot, *, sync_commands: bool = True,
+                 backfill_on_join: bool = True, **options):
+        options.setdefault("intents", intents())
+        super().__init__(**options)
+        self.bot = bot
+        self.sync_commands = sync_commands
+        self.backfill_on_join = backfill_on_join
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(lurker_commands(self))
+        self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
+        self._tasks: set[asyncio.Task] = set()
+
+    async def setup_hook(self) -> None:
+        if self.sync_commands:
+            await self.tree.sync()
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def idle(self) -> None:
+        """Wait for the ingestion, request and backfill tasks started so far (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- messages ------------------------------------------------------------------------
+    def _mentions_me(self, message: discord.Message) -> bool:
+        return self.user is not None and any(u.id == self.user.id for u in message.mentions)
+
+    def _strip_mentions(self, text: str) -> str:
+        return re.sub(rf"<@!?{self.user.id}>", " ", text).strip()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if self.user is None or message.author.id == self.user.id:
+            return  # Lurker's own answers are not knowledge
+        if message.type not in (discord.MessageType.default, discord.MessageType.reply,
+                                discord.MessageType.thread_starter_message):
+            return  # joins, pins, thread-created notices
+        if not message.author.bot:
+            awaiting = self._awaiting_for(message)
+            if awaiting is not None:
+                self._spawn(self._choice_by_reply(message, awaiting))
+                return
+            if message.guild is None or self._mentions_me(message):
+                text = message.content if message.guild is None else \
+                    self._strip_mentions(message.content)
+                conv = DiscordConversation(self, message.channel, message=message)
+                self._spawn(asyncio.to_thread(self.bot.on_request, text, place_of(message.channel),
+                                              actor_of(message.author), conv))
+                return
+        self._spawn(asyncio.to_thread(self.bot.on_message, chat_message(message)))
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        data = payload.data
+        message = payload.message
+        if "content" not in data or not data.get("edited_timestamp"):
+            return  # an embed unfurled, a pin: not an edit of the text
+        if self.user is None or message.author.id == self.user.id or self._mentions_me(message):
+            return
+        place = place_of(message.channel)
+        self._spawn(asyncio.to_thread(
+            self.bot.on_edit, place, str(message.id), message.content,
+            edited_at=message.edited_at, author=actor_of(message.author),
+            posted_at=message.created_at, thread=place.channel if place.parent else None))
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._deleted(payload.guild_id, payload.channel_id, [payload.message_id],
+                            payload.cached_message)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self._deleted(payload.guild_id, payload.channel_id, sorted(payload.message_ids))
+
+    async def _deleted(self, guild_id, channel_id, message_ids: Iterable[int],
+                       cached: discord.Message | None = None) -> None:
+        if guild_id is None:
+            return  # DMs are never ingested
+        if cached is not None and self.user is not None and cached.author.id == self.user.id:
+            return
+        place = await self._place(guild_id, channel_id)
+        deleted_at = datetime.now(timezone.utc)
+        for message_id in message_ids:
+            self._spawn(asyncio.to_thread(self.bot.on_delete, place, str(message_id), deleted_at))
+
+    async def _place(self, guild_id: int, channel_id: int) -> Place:
+        channel = self.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s of a delete is unknown; taking it as a channel", channel_id)
+                return Place(PLATFORM, str(guild_id), str(channel_id))
+        return place_of(channel)
+
+    # --- confirmations ---------------------------------------------------------------------
+    async def await_choice(self, message: discord.Message, reply: Reply) -> None:
+        conv = DiscordConversation(self, message.channel)
+        self._awaiting[message.id] = _Awaiting(reply.token, place_of(message.channel), conv)
+        channel = self.get_channel(message.channel.id) or message.channel
+        target = channel.get_partial_message(message.id) if hasattr(
+            channel, "get_partial_message") else message
+        for choice in reply.choices:
+            emoji = EMOJI_FOR.get(choice.value)
+            if emoji:
+                try:
+                    await target.add_reaction(emoji)
+                except discord.HTTPException:  # no Add Reactions permission: replies still work
+                    log.warning("could not add the %s reaction", emoji, exc_info=True)
+                    break
+
+    def settled(self, token: str) -> None:
+        for message_id in [m for m, a in self._awaiting.items() if a.token == token]:
+            del self._awaiting[message_id]
+
+    def _awaiting_for(self, message: discord.Message) -> _Awaiting | None:
+        ref = message.reference
+        return self._awaiting.get(ref.message_id) if ref and ref.message_id else None
+
+    async def _choice_by_reply(self, message: discord.Message, awaiting: _Awaiting) -> None:
+        words = self._strip_mentions(message.content).lower().split()
+        choice = words[0] if words else ""
+        conv = DiscordConversation(self, message.channel, message=message)
+        await asyncio.to_thread(self.bot.on_choice, awaiting.token, choice,
+                                place_of(message.channel), actor_of(message.author), conv)
+
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        awaiting = self._awaiting.get(payload.message_id)
+        if awaiting is None or self.user is None or payload.user_id == self.user.id:
+            return
+        choice = CHOICE_EMOJI.get(str(payload.emoji))
+        if choice is None:
+            return
+        user = payload.member or self.get_user(payload.user_id) or \
+            await self.fetch_user(payload.user_id)
+        if user.bot:
+            return
+        self._spawn(asyncio.to_thread(self.bot.on_choice, awaiting.token, choice, awaiting.place,
+                                      actor_of(user), awaiting.conversation))
+
+    # --- slash commands --------------------------------------------------------------------
+    async def run_interaction(self, interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.defer(thinking=True)
+        conv = DiscordConversation(self, interaction.channel, interaction=interaction)
+        await asyncio.to_thread(self.bot.on_request, text, place_of(interaction.channel),
+                                actor_of(interaction.user, interaction.permissions), conv)
+
+    # --- history ---------------------------------------------------------------------------
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.backfill_on_join:
+            for channel in readable_channels(guild):
+                self._spawn(self.backfill(channel))
+
+    async def on_guild_channel_create(self, channel) -> None:
+        if self.backfill_on_join and isinstance(channel, discord.TextChannel):
+            self._spawn(self.backfill(channel))
+
+    async def backfill(self, channel, *, after: datetime | None = None,
+                       limit: int | None = None, progress=None) -> int:
+        """Page a channel's history into the sink (oldest first); returns the messages handed on.
+        Already stored messages are skipped by the engine, so running it twice adds nothing."""
+        handed = 0
+        try:
+            async for page in DiscordHistory(channel, after=after, limit=limit).pages():
+                batch = [chat_message(m) for m in page if self.user is None
+                         or m.author.id != self.user.id]
+                handed += await asyncio.to_thread(self._ingest_page, batch)
+                if progress is not None:
+                    progress(len(page))
+        except discord.Forbidden:
+            log.warning("no permission to read the history of #%s", getattr(channel, "name", "?"))
+        return handed
+
+    def _ingest_page(self, batch: list[ChatMessage]) -> int:
+        events = [e for m in batch if self.bot.ingestible(m)
+                  for e in [self.bot.created_event(m)] if e is not None]
+        if events:
+            self.bot.sink.publish(events)
+        return len(events)
+
+
+def lurker_commands(client: DiscordLurker) -> app_commands.Group:
+    group = app_commands.Group(name="lurker", description="Ask Lurker, or manage what it remembers")
+
+    @group.command(name="ask", description="Answer from what this channel has discussed")
+    @app_commands.describe(question="What to ask")
+    async def ask(interaction: discord.Interaction, question: str) -> None:
+        await client.run_interaction(interaction, f"ask {question}")
+
+    @group.command(name="forget", description="Admins: forget a memory (by id, or by words)")
+    @app_commands.describe(what="A memory id, or words that match the memory")
+    async def forget(interaction: discord.Interaction, what: str) -> None:
+        await client.run_interaction(interaction, f"forget {what}")
+
+    @group.command(name="memories", description="Admins: list what this channel's profile holds")
+    async def memories(interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+                       ) -> None:
+        await client.run_interaction(interaction, f"memories {page}")
+
+    @group.command(name="export", description="Admins: the profile as a JSONL file")
+    async def export(interaction: discord.Interaction) -> None:
+        await client.run_interaction(interaction, "export")
+
+    @group.command(name="purge", description="Admins: delete a user's messages and the memories "
+                                              "drawn only from them")
+    async def purge(interaction: discord.Interaction, user: discord.User) -> None:
+        await client.run_interaction(interaction, f"purge {user.mention}")
+
+    return group
+
+
+def token_from_env() -> str:
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        from memory.errors import LurkerError
+
+        raise LurkerError(f"set {TOKEN_ENV} to the bot token (Discord developer portal → your "
+                          "application → Bot → Reset Token)")
+    return token

@@ -1,0 +1,434 @@
+"""The Discord lurker end to end on a loopback Discord: the real discord.py client connects to
+tests/fake_discord.py's gateway (raw dispatch payloads in) and REST API (what the bot posts is
+recorded), and LurkerBot writes to the real engine on SQLite through the in-process sink."""
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime, timedelta, timezone
+
+import discord
+import pytest
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.config import BotConfig
+from bot.core import LurkerBot
+from bot.discord_app import DiscordLurker, intents
+from bot.sinks import InProcessSink
+from tests import fake_discord as fd
+
+GUILD = "700000000000000001"
+GENERAL, RANDOM, BACKEND, QUIET = ("700000000000000011", "700000000000000012",
+                                   "700000000000000013", "700000000000000014")
+THREAD = "700000000000000021"
+DM = "700000000000000031"
+MODS = "700000000000000041"
+OWNER = fd.user("600000000000000001", "owner")
+ALICE = fd.user("600000000000000002", "alice")  # has the mods role (Manage Server)
+BOB = fd.user("600000000000000003", "bob")  # no special permissions
+CARLA = fd.user("600000000000000004", "carla")  # an admin by the bot config only
+REVIEW_BOT = fd.user("600000000000000005", "reviewbot", bot=True)  # allow-listed
+OTHER_BOT = fd.user("600000000000000006", "otherbot", bot=True)
+LURKER = fd.user(fd.BOT_ID, "lurker", bot=True)
+MENTION = f"<@{fd.BOT_ID}>"
+MANAGE_GUILD, ADMINISTRATOR, BASIC = 1 << 5, 1 << 3, (1 << 10) | (1 << 11) | (1 << 16) | (1 << 6)
+DAY = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
+
+CONFIG = f"""
+admins = ["discord:{CARLA['id']}"]
+allowed_bots = ["discord:{REVIEW_BOT['id']}"]
+
+[profiles.team-backend]
+channels = ["discord:{GUILD}:{BACKEND}", "discord:dm:*"]
+"""
+
+
+def the_guild() -> dict:
+    return fd.guild(
+        GUILD, "acme", owner_id=OWNER["id"],
+        channels=[fd.text_channel(GENERAL, GUILD, "general"),
+                  fd.text_channel(RANDOM, GUILD, "random", 1),
+                  fd.text_channel(BACKEND, GUILD, "backend", 2),
+                  fd.text_channel(QUIET, GUILD, "quiet", 3)],
+        threads=[fd.thread_channel(THREAD, GUILD, GENERAL, "launch")],
+        roles=[fd.role(GUILD, "@everyone", BASIC), fd.role(MODS, "mods", BASIC | MANAGE_GUILD)])
+
+
+class RecordingSink(InProcessSink):
+    """The real in-process sink, keeping what it was handed."""
+
+    def __init__(self, service):
+        super().__init__(service)
+        self.events = []
+
+    def publish(self, events):
+        report = super().publish(events)
+        self.events.extend(events)
+        return report
+
+
+class Env:
+    def __init__(self, loop, fake, client, bot, sink, service, connection):
+        self.loop, self.fake, self.client, self.bot = loop, fake, client, bot
+        self.sink, self.service, self.connection = sink, service, connection
+
+    def wait_for(self, predicate, what: str):
+        """Poll `predicate`; fail at once if the client's connection died (a payload it could
+        not parse, say) rather than after the timeout."""
+        def check():
+            if self.connection.done():
+                raise AssertionError(f"the client stopped: {self.connection.exception()!r}")
+            return predicate()
+
+        return self.loop.wait_for(check, what=what)
+
+    def send(self, event: str, data: dict) -> dict:
+        self.loop.run(self.fake.dispatch(event, data))
+        return data
+
+    def post(self, channel: str, author: dict, content: str, **kw) -> dict:
+        roles = kw.pop("roles", [])
+        kw.setdefault("guild_id", GUILD)
+        return self.send("MESSAGE_CREATE", fd.message(
+            channel, author, content, author_member=fd.member(roles), **kw))
+
+    def settle(self) -> None:
+        self.loop.run(self.client.idle())
+
+    def events_for(self, external_id_part: str) -> list:
+        return [e for e in self.sink.events if external_id_part in e.external_id]
+
+    def replies(self, channel: str | None = None) -> list[fd.Request]:
+        return self.fake.posts(channel)
+
+    def wait_replies(self, n: int, channel: str | None = None) -> list[fd.Request]:
+        self.wait_for(lambda: len(self.replies(channel)) >= n, what=f"{n} replies")
+        self.settle()
+        return self.replies(channel)
+
+    def messages(self, profile: str) -> list:
+        return list(self.service.store.iter_messages(profile))
+
+
+@pytest.fixture
+def env(tmp_path, embedder, monkeypatch):
+    from memory.config import Settings
+    from memory.service import MemoryService
+
+    loop = fd.LoopThread()
+    fake = fd.FakeDiscord([the_guild()])
+    loop.run(fake.start())
+    monkeypatch.setattr(Route, "BASE", fake.api_base)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.yarl.URL(
+        fake.gateway_url))
+    settings = Settings(store=f"sqlite:///{tmp_path / 'discord.sqlite3'}",
+                        anthropic_api_key=None)
+    service = MemoryService.from_settings(settings, embedder=embedder)
+    config = BotConfig.from_toml(f'audit_log = "{tmp_path / "audit.jsonl"}"\n' + CONFIG)
+    sink = RecordingSink(service)
+    bot = LurkerBot(service, sink, config, clock=lambda: NOW)
+
+    async def build():
+        return DiscordLurker(bot, guild_ready_timeout=0.01)
+
+    client = loop.run(build())
+
+    async def connect():
+        started = asyncio.create_task(client.start("test-token"))
+        ready = asyncio.create_task(client.wait_until_ready())
+        await asyncio.wait([started, ready], return_when=asyncio.FIRST_COMPLETED)
+        if started.done():
+            ready.cancel()
+            started.result()  # raises what went wrong
+            raise AssertionError("the client stopped before it was ready")
+        return started
+
+    connection = loop.run(connect())
+    yield Env(loop, fake, client, bot, sink, service, connection)
+    loop.run(client.close())
+    loop.run(fake.stop())
+    loop.close()
+    service.close()
+
+
+def test_connects_with_the_message_content_intent_and_registers_slash_commands(env):
+    assert env.fake.identify["token"] == "test-token"
+    wanted = env.fake.identify["intents"]
+    assert wanted == intents().value
+    assert wanted & (1 << 15), "MESSAGE_CONTENT is requested"
+    synced = [r for r in env.fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+    assert len(synced) == 1
+    (command,) = synced[0].json
+    assert command["name"] == "lurker"
+    assert {o["name"] for o in command["options"]} == {"ask", "forget", "memories", "export",
+                                                       "purge"}
+
+
+def test_channel_and_thread_messages_become_events_for_the_channel_profile(env):
+    first = env.post(GENERAL, BOB, "The rate limit is 100 requests per minute.", at=DAY)
+    in_thread = env.post(THREAD, ALICE, "Launch is on Thursday.", at=DAY + timedelta(minutes=1))
+    mapped = env.post(BACKEND, BOB, "Use pnpm for the dashboard.", at=DAY)
+    env.wait_for(lambda: len(env.sink.events) == 3, what="three events")
+    env.settle()
+    by_id = {e.external_id: e for e in env.sink.events}
+    general = f"discord:{GUILD}:{GENERAL}"
+    created = by_id[f"{general}:{first['id']}"]
+    assert (created.type, created.profile, created.content) == (
+        "message.created", general, "The rate limit is 100 requests per minute.")
+    assert created.author == f"bob ({BOB['id']})" and created.ts == DAY
+    assert created.session_id == f"{GENERAL}:2026-11-16"
+    threaded = by_id[f"{general}:{THREAD}/{in_thread['id']}"]
+    assert threaded.profile == general, "a thread follows its parent channel"
+    assert threaded.session_id == f"{GENERAL}:thread:{THREAD}"
+    assert by_id[f"discord:{GUILD}:{BACKEND}:{mapped['id']}"].profile == "team-backend"
+    stored = {m.external_id: m for m in env.messages(general)}
+    assert set(stored) == {created.external_id, threaded.external_id}
+    assert [m.content for m in env.messages("team-backend")] == ["Use pnpm for the dashboard."]
+
+
+def test_own_messages_and_unlisted_bots_are_not_ingested_allow_listed_bots_are(env):
+    env.post(GENERAL, LURKER, "Here is what I remember …", at=DAY)
+    env.post(GENERAL, OTHER_BOT, "Deploy finished.", at=DAY)
+    reviewed = env.post(GENERAL, REVIEW_BOT, "Review: prefer httpx over requests.", at=DAY)
+    last = env.post(GENERAL, BOB, "ok", at=DAY)
+    env.wait_for(lambda: env.events_for(last["id"]), what="bob's message")
+    env.settle()
+    assert [e.external_id.rsplit(":", 1)[1] for e in env.sink.events] == [reviewed["id"],
+                                                                           last["id"]]
+    assert env.replies() == [], "nothing addressed to Lurker, nothing said"
+
+
+def test_edits_and_deletes_reach_the_stored_message(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    original = env.post(GENERAL, BOB, "The rate limit is 100 requests per minute.", at=DAY)
+    doomed = env.post(THREAD, BOB, "Typo message", at=DAY + timedelta(minutes=2))
+    env.wait_for(lambda: len(env.messages(general)) == 2, what="two stored messages")
+    edited_at = DAY + timedelta(minutes=5)
+    env.send("MESSAGE_UPDATE", {**original, "content": "The rate limit is 200 requests per minute.",
+                                "edited_timestamp": edited_at.isoformat()})
+    # a link preview unfurling updates the message without editing it: ignored
+    env.send("MESSAGE_UPDATE", {**original, "embeds": [{"type": "link", "url": "https://x.org"}]})
+    env.send("MESSAGE_DELETE", {"id": doomed["id"], "channel_id": THREAD, "guild_id": GUILD})
+    env.wait_for(lambda: len(env.sink.events) == 4, what="the edit and the delete")
+    env.settle()
+    edit, delete = env.sink.events[2:]
+    assert (edit.type, edit.external_id, edit.ts) == (
+        "message.edited", f"{general}:{original['id']}", edited_at)
+    assert (delete.type, delete.external_id) == ("message.deleted",
+                                                 f"{general}:{THREAD}/{doomed['id']}")
+    (left,) = env.messages(general)
+    assert left.content == "The rate limit is 200 requests per minute."
+
+
+def seed(env, channel: str = GENERAL) -> dict:
+    """A short discussion; returns the message that states the rate limit."""
+    env.post(channel, ALICE, "Morning! Quick sync on the public API before the launch.", at=DAY)
+    limit = env.post(channel, BOB, "The rate limit is 100 requests per minute per token for now.",
+                     at=DAY + timedelta(minutes=1))
+    env.post(channel, ALICE, "Use pnpm for the dashboard repo, the lockfile is already there.",
+             at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: len(env.sink.events) >= 3, what="the seed conversation")
+    env.settle()
+    return limit
+
+
+def test_a_mention_is_answered_in_reply_with_jump_urls_and_dates(env):
+    limit = seed(env)
+    question = env.post(GENERAL, BOB, f"{MENTION} what is the rate limit we decided on?",
+                        mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert str(reply.json["message_reference"]["message_id"]) == question["id"]
+    assert reply.json["allowed_mentions"]["parse"] == []
+    text = reply.json["content"]
+    assert "100 requests per minute" in text
+    assert f"https://discord.com/channels/{GUILD}/{GENERAL}/{limit['id']}" in text
+    assert "2026-11-16" in text and "bob" in text
+    assert not env.events_for(question["id"]), "a question to Lurker is not channel knowledge"
+
+
+def test_a_question_in_a_thread_is_answered_in_the_thread(env):
+    limit = env.post(THREAD, BOB, "The rate limit is 100 requests per minute per token.",
+                     at=DAY)
+    env.wait_for(lambda: env.sink.events, what="the thread message")
+    env.post(THREAD, ALICE, f"{MENTION} what is the rate limit?", mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, THREAD)
+    assert f"https://discord.com/channels/{GUILD}/{THREAD}/{limit['id']}" in reply.json["content"]
+
+
+def test_a_dm_is_answered_from_the_profile_the_config_maps_dms_to(env):
+    said = env.post(BACKEND, BOB, "The rate limit is 100 requests per minute per token.", at=DAY)
+    env.wait_for(lambda: env.sink.events, what="the backend message")
+    env.send("MESSAGE_CREATE", fd.message(DM, ALICE, "what is the rate limit?", at=NOW))
+    (reply,) = env.wait_replies(1, DM)
+    assert f"https://discord.com/channels/{GUILD}/{BACKEND}/{said['id']}" in reply.json["content"]
+    assert len(env.sink.events) == 1, "DMs are never ingested"
+
+
+def test_nothing_relevant_says_so_without_sources(env):
+    seed(env)
+    env.post(GENERAL, BOB, f"{MENTION} who won the chess tournament in 1972?", mentions=[LURKER])
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert "https://discord.com/channels" not in reply.json["content"]
+    from memory.synthesis import NO_ANSWER
+    assert NO_ANSWER in reply.json["content"]
+
+
+def test_slow_recall_shows_typing_first(env):
+    seed(env)
+    env.bot.ack_after = 0.0  # every recall counts as slow
+    env.post(GENERAL, BOB, f"{MENTION} what is the rate limit?", mentions=[LURKER])
+    env.wait_replies(1, GENERAL)
+    paths = [r.path for r in env.fake.requests if r.method == "POST"]
+    assert f"/channels/{GENERAL}/typing" in paths
+    assert paths.index(f"/channels/{GENERAL}/typing") < paths.index(f"/channels/{GENERAL}/messages")
+
+
+def general_channel() -> dict:
+    return fd.text_channel(GENERAL, GUILD, "general")
+
+
+def slash(env, invoker: dict, permissions: int, subcommand: str, **options) -> dict:
+    kinds = {str: 3, int: 4}
+    opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in options.items()]
+    env.fake.interaction_channel = GENERAL
+    return env.send("INTERACTION_CREATE", fd.slash(GUILD, general_channel(), invoker,
+                                                   permissions, subcommand, opts))
+
+
+def followups(env) -> list[fd.Request]:
+    return [r for r in env.fake.requests if r.method == "POST" and r.path.startswith("/webhooks/")]
+
+
+def wait_followups(env, n: int) -> list[fd.Request]:
+    env.wait_for(lambda: len(followups(env)) >= n, what=f"{n} follow-ups")
+    env.settle()
+    return followups(env)
+
+
+def rate_limit_memory(env):
+    (memory,) = [m for m in env.service.profile(f"discord:{GUILD}:{GENERAL}").list()
+                 if "rate limit" in m.content]
+    return memory
+
+
+def test_slash_ask_defers_then_follows_up_with_sources(env):
+    limit = seed(env)
+    interaction = slash(env, BOB, BASIC, "ask", question="what is the rate limit?")
+    (answer,) = wait_followups(env, 1)
+    (callback,) = [r for r in env.fake.requests if r.path.endswith("/callback")]
+    assert callback.path == f"/interactions/{interaction['id']}/{interaction['token']}/callback"
+    assert callback.json["type"] == 5, "deferred: Discord shows 'thinking…' meanwhile"
+    assert answer.path == f"/webhooks/{fd.APP_ID}/{interaction['token']}"
+    assert f"https://discord.com/channels/{GUILD}/{GENERAL}/{limit['id']}" in \
+        answer.json["content"]
+
+
+def test_non_admins_are_refused_and_nothing_changes(env):
+    seed(env)
+    general = f"discord:{GUILD}:{GENERAL}"
+    memory = rate_limit_memory(env)
+    before = len(env.messages(general))
+    slash(env, BOB, BASIC, "forget", what=memory.id)
+    env.post(GENERAL, BOB, f"{MENTION} purge <@{ALICE['id']}>", mentions=[LURKER, ALICE])
+    env.post(GENERAL, BOB, f"{MENTION} memories", mentions=[LURKER])
+    (refused,) = wait_followups(env, 1)
+    replies = env.wait_replies(3)
+    assert all("only workspace admins" in r.json["content"] for r in replies)
+    assert env.service.store.get_memories(general, [memory.id])[0].status == "active"
+    assert len(env.messages(general)) == before
+    audit = env.bot.audit.read()
+    assert sorted((a["action"], a["outcome"], a["actor"]) for a in audit) == [
+        ("forget", "refused", BOB["id"]), ("memories", "refused", BOB["id"]),
+        ("purge", "refused", BOB["id"])]
+
+
+def test_guild_admins_forget_by_id(env):
+    seed(env)
+    memory = rate_limit_memory(env)
+    slash(env, ALICE, BASIC | MANAGE_GUILD, "forget", what=memory.id)
+    (reply,) = wait_followups(env, 1)
+    assert reply.json["content"].startswith("Forgotten")
+    general = f"discord:{GUILD}:{GENERAL}"
+    assert env.service.store.get_memories(general, [memory.id])[0].status == "forgotten"
+    (entry,) = env.bot.audit.read()
+    assert (entry["action"], entry["outcome"], entry["actor"], entry["place"]) == (
+        "forget", "done", ALICE["id"], general)
+
+
+def test_forget_by_text_is_confirmed_by_a_reaction(env):
+    seed(env)
+    memory = rate_limit_memory(env)
+    # alice is an admin through her role's Manage Server permission (computed from the guild)
+    env.post(GENERAL, ALICE, f"{MENTION} forget rate limit", mentions=[LURKER], roles=[MODS])
+    (question,) = env.wait_replies(1, GENERAL)
+    assert memory.id[:12] in question.json["content"]
+    asked = env.fake.history[GENERAL][-1]
+    env.wait_for(lambda: [r for r in env.fake.requests if "/reactions/" in r.path],
+                      what="the choice reactions")
+    reacted = [r.path for r in env.fake.requests if "/reactions/" in r.path]
+    assert all(f"/messages/{asked['id']}/reactions/" in p for p in reacted)
+    # bob (no admin) reacting changes nothing; alice's 1️⃣ forgets it
+    for who in (BOB, ALICE):
+        env.send("MESSAGE_REACTION_ADD", {
+            "user_id": who["id"], "channel_id": GENERAL, "message_id": asked["id"],
+            "guild_id": GUILD, "emoji": {"id": None, "name": "1\N{COMBINING ENCLOSING KEYCAP}"},
+            "member": fd.member([MODS] if who is ALICE else [], user=who), "type": 0,
+            "burst": False})
+    replies = env.wait_replies(3, GENERAL)
+    assert "only workspace admins" in replies[1].json["content"]
+    assert replies[2].json["content"].startswith("Forgotten (1)")
+    general = f"discord:{GUILD}:{GENERAL}"
+    assert env.service.store.get_memories(general, [memory.id])[0].status == "forgotten"
+
+
+def test_forget_by_text_is_confirmed_by_a_reply_and_can_be_cancelled(env):
+    seed(env)
+    memory = rate_limit_memory(env)
+    env.post(GENERAL, CARLA, f"{MENTION} forget rate limit", mentions=[LURKER])
+    env.wait_replies(1, GENERAL)
+    asked = env.fake.history[GENERAL][-1]
+    env.post(GENERAL, CARLA, "cancel", reference=asked["id"])
+    replies = env.wait_replies(2, GENERAL)
+    assert replies[1].json["content"].startswith("Cancelled")
+    general = f"discord:{GUILD}:{GENERAL}"
+    assert env.service.store.get_memories(general, [memory.id])[0].status == "active"
+    assert [a["outcome"] for a in env.bot.audit.read()] == ["cancelled"]
+    assert not env.events_for(asked["id"])
+
+
+def test_config_admins_list_memories_and_export_a_jsonl_file(env):
+    seed(env)
+    slash(env, CARLA, BASIC, "memories")
+    wait_followups(env, 1)
+    slash(env, CARLA, BASIC, "export")
+    listed, exported = wait_followups(env, 2)
+    assert "Memories of discord:" in listed.json["content"]
+    assert "rate limit" in listed.json["content"]
+    ((name, data),) = exported.files.items()
+    assert name == f"lurker-discord_{GUILD}_{GENERAL}-2026-11-18.jsonl"
+    records = [json.loads(line) for line in data.decode().splitlines()]
+    assert len(records) > 3
+
+
+def test_admins_purge_a_user_picked_in_the_slash_command(env):
+    seed(env)
+    general = f"discord:{GUILD}:{GENERAL}"
+    interaction = fd.slash(GUILD, general_channel(), ALICE, BASIC | ADMINISTRATOR, "purge",
+                           [{"name": "user", "type": 6, "value": BOB["id"]}],
+                           resolved={"users": {BOB["id"]: BOB}})
+    env.fake.interaction_channel = GENERAL
+    env.send("INTERACTION_CREATE", interaction)
+    (reply,) = wait_followups(env, 1)
+    assert reply.json["content"].startswith("Purged")
+    assert [m.author for m in env.messages(general)] == [f"alice ({ALICE['id']})"] * 2
+    (entry,) = env.bot.audit.read()
+    assert (entry["action"], entry["detail"]["user"]) == ("purge", BOB["id"])
+
+
+def test_the_guild_owner_is_an_admin_by_mention(env):
+    seed(env)
+    env.post(GENERAL, OWNER, f"{MENTION} memories", mentions=[LURKER])
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert reply.json["content"].startswith(f"Memories of discord:{GUILD}:{GENERAL}")
