@@ -153,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .migrate import add_arguments as add_migrate_arguments
 
     add_migrate_arguments(p)
+    p = sub.add_parser("discord", help="run the Discord lurker (DISCORD_BOT_TOKEN), or "
+                                       "`discord backfill` channels' history")
+    from bot.discord_cli import add_arguments as add_discord_arguments
+
+    add_discord_arguments(p)
     p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
     from .eval import locomo
 
@@ -180,6 +185,10 @@ def run(args: argparse.Namespace) -> int:
         from .migrate import run_command
 
         return run_command(args)
+    if args.command == "discord":
+        from bot.discord_cli import run_command as run_discord
+
+        return run_discord(args)
     if args.command == "eval":
         from .eval import locomo
 

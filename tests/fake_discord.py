@@ -225,7 +225,8 @@ class FakeDiscord:
                 status=429, headers={"Retry-After": "0.05", "X-RateLimit-Limit": "5",
                                      "X-RateLimit-Remaining": "0",
                                      "X-RateLimit-Reset-After": "0.05",
-                                     "X-RateLimit-Bucket": "history", "X-RateLimit-Scope": "user"})
+                                     "X-RateLimit-Bucket": "history", "X-RateLimit-Scope": "user",
+                                     "Via": "1.1 google"})  # discord.py: no Via = a ban
         return self._answer(request.method, path, request.query, body)
 
     def _answer(self, method: str, path: str, query, body) -> web.StreamResponse:
@@ -243,8 +244,18 @@ class FakeDiscord:
                                        "application_id": APP_ID, "version": "1",
                                        "default_member_permissions": None, "type": 1}
                                       for n, c in enumerate(body or [])])
+        if path == "/users/@me/guilds":
+            return _json([{"id": g["id"], "name": g["name"], "icon": None, "owner": False,
+                           "permissions": "0", "features": []} for g in self.guilds])
+        if parts[:1] == ["guilds"] and parts[2:] == ["channels"]:
+            return _json([c for g in self.guilds if g["id"] == parts[1] for c in g["channels"]])
         if parts[:1] == ["channels"]:
             channel_id = parts[1]
+            if len(parts) == 2 and method == "GET":
+                found = [c for g in self.guilds for c in g["channels"] + g.get("threads", [])
+                         if c["id"] == channel_id]
+                return _json(found[0]) if found else _json(
+                    {"message": "Unknown Channel", "code": 10003}, status=404)
             if parts[2:] == ["typing"]:
                 return web.Response(status=204)
             if parts[2:3] == ["messages"] and len(parts) == 3 and method == "POST":

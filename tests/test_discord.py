@@ -432,3 +432,77 @@ def test_the_guild_owner_is_an_admin_by_mention(env):
     env.post(GENERAL, OWNER, f"{MENTION} memories", mentions=[LURKER])
     (reply,) = env.wait_replies(1, GENERAL)
     assert reply.json["content"].startswith(f"Memories of discord:{GUILD}:{GENERAL}")
+
+
+def old_history(channel: str, n: int, *, lurker_every: int = 0) -> list[dict]:
+    """`n` messages a minute apart from 2026-11-01, every `lurker_every`-th one Lurker's own."""
+    start = datetime(2026, 11, 1, 8, 0, tzinfo=timezone.utc)
+    out = []
+    for i in range(n):
+        author = LURKER if lurker_every and i % lurker_every == lurker_every - 1 else \
+            (ALICE, BOB)[i % 2]
+        out.append(fd.message(channel, author, f"note {i}: build step {i} uses cache key k{i}",
+                              guild_id=GUILD, at=start + timedelta(minutes=i)))
+    return out
+
+
+def test_backfill_pages_history_in_order_through_a_rate_limit_and_twice_adds_nothing(env):
+    quiet = f"discord:{GUILD}:{QUIET}"
+    env.fake.history[QUIET] = old_history(QUIET, 230, lurker_every=10)
+    env.fake.rate_limit_next.add(f"/channels/{QUIET}/messages")
+    channel = env.client.get_channel(int(QUIET))
+    assert env.loop.run(env.client.backfill(channel), timeout=60) == 207
+    pages = [r for r in env.fake.requests if r.path == f"/channels/{QUIET}/messages"]
+    assert len(pages) >= 4, "three pages of at most 100, one of them asked twice after the 429"
+    stored = env.messages(quiet)
+    assert len(stored) == 207
+    assert [m.content for m in sorted(stored, key=lambda m: m.ts)][:2] == [
+        "note 0: build step 0 uses cache key k0", "note 1: build step 1 uses cache key k1"]
+    assert all("lurker" not in (m.author or "") for m in stored)
+    assert env.loop.run(env.client.backfill(channel), timeout=60) == 207
+    assert len(env.messages(quiet)) == 207, "a second run stores no duplicates"
+
+
+def test_joining_a_guild_and_a_new_channel_backfill_their_history(env):
+    other, chan = "710000000000000001", "710000000000000011"
+    joined = fd.guild(other, "beta", owner_id=OWNER["id"],
+                      channels=[fd.text_channel(chan, other, "general")],
+                      roles=[fd.role(other, "@everyone", BASIC)],
+                      members=[fd.member(user=LURKER)])
+    del joined["unavailable"]  # a join, not a guild coming back after an outage
+    env.fake.guilds.append(joined)
+    env.fake.history[chan] = [fd.message(chan, BOB, "Deploys freeze on Fridays.",
+                                         guild_id=other, at=DAY)]
+    env.send("GUILD_CREATE", joined)
+    env.wait_for(lambda: env.messages(f"discord:{other}:{chan}"), what="the joined guild's history")
+    fresh = "700000000000000015"
+    env.fake.history[fresh] = [fd.message(fresh, ALICE, "Standups move to 10:00.", guild_id=GUILD,
+                                          at=DAY)]
+    env.send("CHANNEL_CREATE", fd.text_channel(fresh, GUILD, "standup", 4))
+    env.wait_for(lambda: env.messages(f"discord:{GUILD}:{fresh}"), what="the new channel's history")
+
+
+def test_lurker_discord_backfill_command(env, tmp_path, monkeypatch):
+    from memory.cli import main
+    from memory.config import Settings
+    from memory.service import MemoryService
+
+    env.fake.history[QUIET] = old_history(QUIET, 120)
+    env.fake.history[GENERAL] = old_history(GENERAL, 3)
+    store = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", "test-token")
+    monkeypatch.setenv("LURKER_BOT_CONFIG", str(tmp_path / "bot.toml"))
+    (tmp_path / "bot.toml").write_text(f'audit_log = "{tmp_path / "audit.jsonl"}"\n' + CONFIG)
+    for _ in range(2):
+        assert main(["--store", store, "discord", "backfill", "--guild", GUILD]) == 0
+    with MemoryService.from_settings(Settings(store=store, anthropic_api_key=None)) as service:
+        assert len(list(service.store.iter_messages(f"discord:{GUILD}:{QUIET}"))) == 120
+        assert len(list(service.store.iter_messages(f"discord:{GUILD}:{GENERAL}"))) == 3
+
+
+def test_lurker_discord_without_a_token_says_how_to_get_one(monkeypatch, capsys):
+    from memory.cli import main
+
+    monkeypatch.delenv("DISCORD_BOT_TOKEN", raising=False)
+    assert main(["discord"]) == 2
+    assert "DISCORD_BOT_TOKEN" in capsys.readouterr().err
