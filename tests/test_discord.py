@@ -38,7 +38,8 @@ NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
 
 CONFIG = f"""
 admins = ["discord:{CARLA['id']}"]
-allowed_bots = ["discord:{REVIEW_BOT['id']}"]
+# Lurker's own id listed by mistake: its answers must still never become knowledge
+allowed_bots = ["discord:{REVIEW_BOT['id']}", "discord:{LURKER['id']}"]
 
 [profiles.team-backend]
 channels = ["discord:{GUILD}:{BACKEND}", "discord:dm:*"]
