@@ -5,23 +5,30 @@
   (`on_raw_message_edit`) and deletes (`on_raw_message_delete`, bulk too) follow. The bot's own
   messages are never ingested; other bots' only when the config's `allowed_bots` lists them.
 - A mention of the bot, a DM, or `/lurker ask|forget|memories|export|purge` runs
-  `LurkerBot.on_request`; the answer is a reply to the message (in its thread), sources as jump URLs.
+  `LurkerBot.on_request`; the answer is a reply to the message (in its thread), sources as jump
+  URLs.
 - Guild admins are members with `administrator` or `manage_guild`, plus the config's admins.
-- `forget <text>` asks for confirmation: reactions 1️⃣…5️⃣ ✅ ❌ on the question, or a reply to it.
+- `forget <text>` asks for confirmation: reactions (1-5, all, cancel) on the question, or a reply
+  to it.
 - History: a new guild's and a new channel's history is paged in through channel.history
   (`DiscordHistory`), and `lurker discord backfill`; stored messages are skipped by external id.
 
-The core is synchronous (it may run the engine in-process), so requests and ingestion run in worker
-threads (`asyncio.to_thread`) and the Conversation hops back onto the event loop to talk to Discord.
+The core is synchronous (it may run the engine in-process), so requests run in worker threads
+(`asyncio.to_thread`) and the Conversation hops back onto the event loop to talk to Discord.
+Ingestion (messages, edits, deletes, history pages) runs on one thread of its own, in the order
+the gateway delivered it, so an edit or a delete never overtakes its message.
 """
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import os
 import re
+import time
 from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -30,7 +37,8 @@ from discord import app_commands
 
 from memory.models import Message
 
-from .core import Actor, ChatMessage, Conversation, LurkerBot, Place, Reply, parse_external_id
+from .core import (CONFIRM_TTL_S, Actor, ChatMessage, Conversation, LurkerBot, Place, Reply,
+                   parse_external_id)
 
 log = logging.getLogger("lurker.discord")
 
@@ -107,7 +115,8 @@ def chat_message(message: discord.Message, text: str | None = None) -> ChatMessa
     place = place_of(message.channel)
     return ChatMessage(place=place, id=str(message.id),
                        text=message.content if text is None else text,
-                       ts=message.created_at.astimezone(timezone.utc), author=actor_of(message.author),
+                       ts=message.created_at.astimezone(timezone.utc),
+                       author=actor_of(message.author),
                        thread=place.channel if place.parent else None)
 
 
@@ -224,6 +233,7 @@ class _Awaiting:
     token: str
     place: Place
     conversation: DiscordConversation
+    expires: float
 
 
 # --- history -----------------------------------------------------------------------------------
@@ -268,10 +278,20 @@ class DiscordLurker(discord.Client):
         self.tree.add_command(lurker_commands(self))
         self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
         self._tasks: set[asyncio.Task] = set()
+        self._ingest_pool = ThreadPoolExecutor(1, thread_name_prefix="lurker-discord-ingest")
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
             await self.tree.sync()
+
+    async def close(self) -> None:
+        await super().close()
+        self._ingest_pool.shutdown(wait=False)
+
+    async def _in_order(self, fn, *args, **kwargs):
+        """Run an ingestion call on the ingestion thread, after those handed in before it."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._ingest_pool, functools.partial(fn, *args, **kwargs))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -294,9 +314,8 @@ class DiscordLurker(discord.Client):
     async def on_message(self, message: discord.Message) -> None:
         if self.user is None or message.author.id == self.user.id:
             return  # Lurker's own answers are not knowledge
-        if message.type not in (discord.MessageType.default, discord.MessageType.reply,
-                                discord.MessageType.thread_starter_message):
-            return  # joins, pins, thread-created notices
+        if message.type not in (discord.MessageType.default, discord.MessageType.reply):
+            return  # joins, pins, thread notices (a thread's starter is its parent's message)
         if not message.author.bot:
             awaiting = self._awaiting_for(message)
             if awaiting is not None:
@@ -306,10 +325,10 @@ class DiscordLurker(discord.Client):
                 text = message.content if message.guild is None else \
                     self._strip_mentions(message.content)
                 conv = DiscordConversation(self, message.channel, message=message)
-                self._spawn(asyncio.to_thread(self.bot.on_request, text, place_of(message.channel),
-                                              actor_of(message.author), conv))
+                self._spawn(self._request(text, place_of(message.channel),
+                                          actor_of(message.author), conv))
                 return
-        self._spawn(asyncio.to_thread(self.bot.on_message, chat_message(message)))
+        self._spawn(self._in_order(self.bot.on_message, chat_message(message)))
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         data = payload.data
@@ -319,7 +338,7 @@ class DiscordLurker(discord.Client):
         if self.user is None or message.author.id == self.user.id or self._mentions_me(message):
             return
         place = place_of(message.channel)
-        self._spawn(asyncio.to_thread(
+        self._spawn(self._in_order(
             self.bot.on_edit, place, str(message.id), message.content,
             edited_at=message.edited_at, author=actor_of(message.author),
             posted_at=message.created_at, thread=place.channel if place.parent else None))
@@ -340,7 +359,7 @@ class DiscordLurker(discord.Client):
         place = await self._place(guild_id, channel_id)
         deleted_at = datetime.now(timezone.utc)
         for message_id in message_ids:
-            self._spawn(asyncio.to_thread(self.bot.on_delete, place, str(message_id), deleted_at))
+            self._spawn(self._in_order(self.bot.on_delete, place, str(message_id), deleted_at))
 
     async def _place(self, guild_id: int, channel_id: int) -> Place:
         channel = self.get_channel(channel_id)
@@ -355,7 +374,11 @@ class DiscordLurker(discord.Client):
     # --- confirmations ---------------------------------------------------------------------
     async def await_choice(self, message: discord.Message, reply: Reply) -> None:
         conv = DiscordConversation(self, message.channel)
-        self._awaiting[message.id] = _Awaiting(reply.token, place_of(message.channel), conv)
+        now = time.monotonic()
+        for stale in [m for m, a in self._awaiting.items() if a.expires < now]:
+            del self._awaiting[stale]  # the core forgot the question too
+        self._awaiting[message.id] = _Awaiting(reply.token, place_of(message.channel), conv,
+                                               now + CONFIRM_TTL_S)
         channel = self.get_channel(message.channel.id) or message.channel
         target = channel.get_partial_message(message.id) if hasattr(
             channel, "get_partial_message") else message
@@ -401,8 +424,13 @@ class DiscordLurker(discord.Client):
     async def run_interaction(self, interaction: discord.Interaction, text: str) -> None:
         await interaction.response.defer(thinking=True)
         conv = DiscordConversation(self, interaction.channel, interaction=interaction)
-        await asyncio.to_thread(self.bot.on_request, text, place_of(interaction.channel),
-                                actor_of(interaction.user, interaction.permissions), conv)
+        await self._request(text, place_of(interaction.channel),
+                            actor_of(interaction.user, interaction.permissions), conv)
+
+    async def _request(self, text: str, place: Place, actor: Actor,
+                       conv: DiscordConversation) -> None:
+        await self._in_order(_nothing)  # what was said before the question is ingested first
+        await asyncio.to_thread(self.bot.on_request, text, place, actor, conv)
 
     # --- history ---------------------------------------------------------------------------
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -423,7 +451,7 @@ class DiscordLurker(discord.Client):
             async for page in DiscordHistory(channel, after=after, limit=limit).pages():
                 batch = [chat_message(m) for m in page if self.user is None
                          or m.author.id != self.user.id]
-                handed += await asyncio.to_thread(self._ingest_page, batch)
+                handed += await self._in_order(self._ingest_page, batch)
                 if progress is not None:
                     progress(len(page))
         except discord.Forbidden:
@@ -436,6 +464,10 @@ class DiscordLurker(discord.Client):
         if events:
             self.bot.sink.publish(events)
         return len(events)
+
+
+def _nothing() -> None:
+    pass
 
 
 def lurker_commands(client: DiscordLurker) -> app_commands.Group:
