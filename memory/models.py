@@ -105,3 +105,13 @@ class RecallResult(BaseModel):
     memories: list[ScoredMemory] = Field(default_factory=list)
     messages: list[ScoredMessage] = Field(default_factory=list)
     computed: list[ComputedDate] = Field(default_factory=list)
+
+
+class PurgeResult(BaseModel):
+    """What Profile.purge_author removed (a data deletion request)."""
+
+    author: str
+    messages_deleted: int = 0
+    memories_erased: int = 0  # drawn only from the author's messages: content blanked, forgotten
+    memories_updated: int = 0  # also drawn from other people's messages: only lost those sources
+    message_ids: list[str] = Field(default_factory=list)

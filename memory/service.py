@@ -24,7 +24,7 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .ingest_input import clean_text, to_messages
 from .models import (ComputedDate, DeleteResult, EditResult, IngestResult, Memory, MemoryType,
-                     Message, RecallResult, ScoredMemory, ScoredMessage)
+                     Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage)
 from .redaction import redact
 from .stores.base import CHANNELS, SearchRequest, Store
 from .synthesis import Answerer
@@ -446,3 +446,64 @@ class Profile:
         self._store.upsert_memories(self.name, memories)
         self._index_vectors([m for m in memories if m.embeddable])
         return {"messages": len(created), "memories": len(memories)}
+
+    # --- data deletion --------------------------------------------------------------------
+    PURGED = "[purged]"
+
+    @staticmethod
+    def author_matches(stored: str | None, author: str) -> bool:
+        """`author` names the stored author exactly, or is the platform id of the `name (id)` form
+        chat adapters store (`U01` matches `maya (U01)`), so every name the user had is caught."""
+        return bool(stored) and (stored == author or stored.endswith(f" ({author})"))
+
+    def purge_author(self, author: str, now: datetime | None = None) -> PurgeResult:
+        """A data deletion request: remove every raw message written by `author` (see
+        author_matches) and erase the memories drawn only from them, in any status, including the
+        older versions left by edits of those messages. An erased memory keeps its id and version
+        links as a tombstone (status forgotten, reason "purged"); its content, questions, dates,
+        topic key and sources are blanked and its vector removed. A memory also drawn from other
+        people's messages keeps those sources only. Idempotent."""
+        if not isinstance(author, str) or not author.strip():
+            raise InvalidMessage("purge needs the author's name or platform user id")
+        author = author.strip()
+        now = now or utcnow()
+        store = self._store
+        ids = [m.id for m in store.iter_messages(self.name)
+               if self.author_matches(m.author, author)]
+        result = PurgeResult(author=author, messages_deleted=0, message_ids=ids)
+        purged = set(ids)
+        changed: dict[str, Memory] = {}
+        erased: set[str] = set()
+
+        def erase(memory: Memory) -> None:
+            memory.status, memory.forgotten_reason = "forgotten", "purged (data deletion request)"
+            memory.forgotten_at = now
+            memory.content, memory.questions, memory.dates = self.PURGED, [], []
+            memory.topic_key, memory.source_message_ids = None, []
+            changed[memory.id] = memory
+            erased.add(memory.id)
+
+        for memory in store.memories_by_source(self.name, ids, include_inactive=True):
+            remaining = [i for i in memory.source_message_ids if i not in purged]
+            if remaining:
+                memory.source_message_ids = remaining
+                changed[memory.id] = memory
+                result.memories_updated += 1
+            elif memory.content != self.PURGED:
+                erase(memory)
+        # Older versions of edited messages: their source message is gone (replaced by the edit),
+        # their successor is erased now; they held the author's earlier text.
+        while True:
+            older = [m for m in store.list_memories(self.name, include_inactive=True)
+                     if m.id not in erased and m.status == "superseded"
+                     and m.superseded_by in erased and m.source_message_ids
+                     and not store.get_messages(self.name, m.source_message_ids)]
+            if not older:
+                break
+            for memory in older:
+                erase(memory)
+        store.upsert_memories(self.name, list(changed.values()))
+        store.delete_vectors(self.name, list(erased))
+        result.memories_erased = len(erased)
+        result.messages_deleted = len(store.delete_messages(self.name, ids))
+        return result

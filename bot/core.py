@@ -1,0 +1,582 @@
+"""The platform-agnostic lurker: what to ingest, how to answer, the admin commands.
+
+Adapters (bot/slack_app.py, bot/discord_app.py, bot/terminal.py) turn platform events into
+`ChatMessage`s and call `LurkerBot.on_message` / `on_edit` / `on_delete` (ingestion, through an
+EventSink) and `on_request` (a mention, a DM, a slash command); they implement `Conversation`, the
+few things the handlers need to say something back in one place.
+
+Requests (after the mention, or as `/lurker <text>`):
+    ask <question>            (or just the question)  recall on the channel's profile
+    forget <memory id|text>   admin: by id at once; by text shows matches and asks to confirm
+    purge <user>              admin: delete a user's messages and the memories drawn only from them
+    memories [page]           admin: what the profile holds, 10 a page
+    export                    admin: the profile as a JSONL file
+    confirm [token] <choice> / cancel [token]   answer a confirmation in text
+    help
+"""
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+
+from memory.dates import format_human
+from memory.errors import LurkerError, UnknownMemory
+from memory.models import Memory, Message, RecallResult
+from memory.synthesis import NO_ANSWER
+from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited
+
+from .audit import AuditLog
+from .config import BotConfig, channel_key
+from .sinks import EventSink
+
+log = logging.getLogger("lurker.bot")
+
+PAGE_SIZE = 10
+MAX_SOURCES = 5
+CONFIRM_TTL_S = 15 * 60
+SNIPPET_CHARS = 140
+REFUSAL = ("Sorry, only workspace admins and the admins named in Lurker's configuration can do "
+           "that. Nothing was changed.")
+HELP = ("Ask me anything the channel has discussed: `@lurker what did we decide about the rate "
+        "limit?`\nAdmins: `forget <memory id | text>`, `purge <user>`, `memories [page]`, "
+        "`export`.")
+_MEMORY_ID = re.compile(r"[0-9a-f]{8,32}")
+_AUTHOR_ID = re.compile(r" \([^()]*\)$")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# --- what adapters hand in ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Place:
+    """Where a message lives. `channel` is the conversation the platform addresses (for a Discord
+    thread: the thread); `parent` the channel a thread belongs to (profiles follow the parent)."""
+
+    platform: str  # slack | discord | terminal
+    workspace: str  # Slack team id, Discord guild id, "local"
+    channel: str
+    parent: str | None = None
+    is_dm: bool = False
+    profile: str | None = None  # a fixed profile (the terminal); else from the config
+
+    @property
+    def key(self) -> str:
+        """The channel's name in the config, and its default profile."""
+        return channel_key(self.platform, self.workspace, self.parent or self.channel)
+
+
+@dataclass
+class Actor:
+    platform: str
+    id: str | None
+    name: str | None = None
+    is_bot: bool = False
+    bot_ids: tuple[str, ...] = ()  # other ids a bot is known by (Slack bot_id, app id)
+    platform_admin: Callable[[], bool] = field(default=lambda: False, repr=False)
+
+    @property
+    def author(self) -> str | None:
+        """What is stored as the message's author: `name (id)`, so a purge by id finds every name
+        the user had, and extraction still reads a name."""
+        if self.name and self.id and self.name != self.id:
+            return f"{self.name} ({self.id})"
+        return self.name or self.id
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id or "someone"
+
+
+@dataclass
+class ChatMessage:
+    place: Place
+    id: str  # the platform's message id: Slack ts, Discord snowflake
+    text: str
+    ts: datetime
+    author: Actor
+    thread: str | None = None  # the thread a reply belongs to (Slack thread_ts, Discord thread id)
+
+    @property
+    def external_id(self) -> str:
+        return external_id(self.place, self.id)
+
+    @property
+    def session_id(self) -> str:
+        return session_id(self.place, self.ts, self.thread)
+
+
+def external_id(place: Place, message_id: str) -> str:
+    """`slack:T01:C42:1715172960.000200`; a Discord thread message keeps its thread:
+    `discord:9001:1234:5678/91011` (parent channel 1234, thread 5678)."""
+    locator = f"{place.channel}/{message_id}" if place.parent else message_id
+    return f"{place.key}:{locator}"
+
+
+def parse_external_id(value: str) -> tuple[str, str, str, str, str] | None:
+    """(platform, workspace, channel, conversation, message) of an external id, or None."""
+    parts = value.split(":", 3)
+    if len(parts) != 4:
+        return None
+    platform, workspace, channel, locator = parts
+    conversation, _, message = locator.rpartition("/")
+    return platform, workspace, channel, conversation or channel, message
+
+
+def session_id(place: Place, ts: datetime, thread: str | None = None) -> str:
+    """The conversation window: a thread, else the channel's (UTC) day."""
+    channel = place.parent or place.channel
+    if thread:
+        return f"{channel}:thread:{thread}"
+    return f"{channel}:{ts.astimezone(timezone.utc).date().isoformat()}"
+
+
+def display_author(author: str | None) -> str:
+    return _AUTHOR_ID.sub("", author) if author else "someone"
+
+
+# --- what the handlers hand back ----------------------------------------------------------------
+@dataclass
+class Source:
+    url: str | None
+    when: date
+    author: str
+    snippet: str
+    external_id: str | None = None
+
+
+@dataclass
+class Choice:
+    value: str  # "1".."5", "all", "cancel"
+    label: str
+
+
+@dataclass
+class Reply:
+    text: str
+    sources: list[Source] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    token: str | None = None  # the confirmation the choices answer
+    resolves: str | None = None  # the confirmation this reply settles (adapters may edit it)
+    kind: str = "info"  # answer | no_answer | refusal | confirm | error | info
+
+
+class Conversation(ABC):
+    """One place to answer in (a channel thread, a DM, the terminal), implemented per platform."""
+
+    @abstractmethod
+    def send(self, reply: Reply) -> None: ...
+
+    def working(self) -> None:
+        """Recall is taking a while: a typing indicator or an ephemeral note."""
+
+    def send_file(self, filename: str, data: bytes, comment: str) -> None:
+        self.send(Reply(f"{comment}\n(this platform cannot receive files here)", kind="error"))
+
+    def link(self, message: Message) -> str | None:
+        """A link to the original message, if it is on this platform."""
+        return None
+
+    def resolve_user(self, text: str) -> tuple[str, str] | None:
+        """A user mention in the platform's syntax -> (user id, display name)."""
+        return None
+
+
+@dataclass
+class Pending:
+    token: str
+    action: str
+    profile: str
+    memory_ids: list[str]
+    actor: str | None
+    place: str
+    expires: float
+
+
+# --- the bot ----------------------------------------------------------------------------------
+class LurkerBot:
+    def __init__(self, service, sink: EventSink, config: BotConfig | None = None,
+                 audit: AuditLog | None = None, *, ack_after: float = 1.0,
+                 clock: Callable[[], datetime] = utcnow):
+        self.service = service
+        self.sink = sink
+        self.config = config or BotConfig()
+        self.audit = audit or AuditLog(self.config.audit_log)
+        self.ack_after = ack_after
+        self.clock = clock
+        self._pending: dict[str, Pending] = {}
+        self._guard = threading.Lock()
+
+    # --- profiles -------------------------------------------------------------------------
+    def profile_for(self, place: Place) -> str:
+        return place.profile or self.config.profile_for(place.key)
+
+    def _foreign(self, profile: str, message: Message) -> bool:
+        """A message from a channel that the config now maps to another profile."""
+        if not message.external_id:
+            return False
+        parsed = parse_external_id(message.external_id)
+        if parsed is None or parsed[0] == "terminal":
+            return False
+        try:
+            return self.config.profile_for(channel_key(*parsed[:3])) != profile
+        except LurkerError:
+            return True
+
+    # --- ingestion ------------------------------------------------------------------------
+    def ingestible(self, msg: ChatMessage) -> bool:
+        """Channel messages from people, and from bots on the allow-list; never DMs to Lurker."""
+        if msg.place.is_dm or not msg.text or not msg.text.strip():
+            return False
+        if msg.author.is_bot and not self.config.bot_allowed(
+                msg.author.platform, msg.author.id, *msg.author.bot_ids):
+            return False
+        return True
+
+    def created_event(self, msg: ChatMessage) -> MessageCreated | None:
+        try:
+            return MessageCreated(profile=self.profile_for(msg.place), session_id=msg.session_id,
+                                  external_id=msg.external_id, author=msg.author.author,
+                                  content=msg.text, ts=msg.ts)
+        except (InvalidEvent, ValueError, LurkerError) as exc:
+            log.warning("not ingesting %s: %s", msg.external_id, exc)
+            return None
+
+    def on_message(self, msg: ChatMessage) -> bool:
+        """A message seen in a channel (not addressed to Lurker): put it on the sink."""
+        if not self.ingestible(msg):
+            return False
+        event = self.created_event(msg)
+        if event is None:
+            return False
+        self.sink.publish([event])
+        return True
+
+    def on_edit(self, place: Place, message_id: str, text: str, *, edited_at: datetime | None,
+                author: Actor | None = None, posted_at: datetime | None = None,
+                thread: str | None = None) -> bool:
+        if place.is_dm or not text or not text.strip():
+            return False
+        if author is not None and author.is_bot and not self.config.bot_allowed(
+                author.platform, author.id, *author.bot_ids):
+            return False
+        try:
+            event = MessageEdited(
+                profile=self.profile_for(place), external_id=external_id(place, message_id),
+                content=text, ts=edited_at,
+                session_id=session_id(place, posted_at, thread) if posted_at else None,
+                author=author.author if author else None)
+        except (ValueError, LurkerError) as exc:
+            log.warning("not applying an edit of %s: %s", message_id, exc)
+            return False
+        self.sink.publish([event])
+        return True
+
+    def on_delete(self, place: Place, message_id: str, deleted_at: datetime | None = None) -> bool:
+        if place.is_dm:
+            return False
+        try:
+            event = MessageDeleted(profile=self.profile_for(place),
+                                   external_id=external_id(place, message_id), ts=deleted_at)
+        except (ValueError, LurkerError) as exc:
+            log.warning("not applying a delete of %s: %s", message_id, exc)
+            return False
+        self.sink.publish([event])
+        return True
+
+    # --- requests -------------------------------------------------------------------------
+    def on_request(self, text: str, place: Place, actor: Actor, conv: Conversation) -> Reply:
+        """A mention (mention already stripped), a DM or a slash command. Replies through `conv`
+        and returns the reply (for tests and the terminal)."""
+        try:
+            reply = self._request(text.strip(), place, actor, conv)
+        except LurkerError as exc:
+            reply = Reply(f"Sorry, that did not work: {exc}", kind="error")
+        except Exception:
+            log.exception("request %r in %s failed", text[:200], place.key)
+            reply = Reply("Sorry, something went wrong on my side; nothing was changed.",
+                          kind="error")
+        if reply is not None:
+            conv.send(reply)
+        return reply
+
+    def _request(self, text: str, place: Place, actor: Actor, conv: Conversation) -> Reply | None:
+        command, _, rest = text.partition(" ")
+        command, rest = command.lower(), rest.strip()
+        if not text or command in ("help", "--help", "-h", "?"):
+            return Reply(HELP)
+        if command == "ask":
+            return self.ask(rest, place, conv) if rest else Reply("Ask me what? `ask <question>`")
+        if command == "forget":
+            return self.forget(rest, place, actor, conv)
+        if command == "purge":
+            return self.purge(rest, place, actor, conv)
+        if command in ("memories", "list"):
+            return self.memories(rest, place, actor)
+        if command == "export":
+            return self.export(place, actor, conv)
+        if command in ("confirm", "yes"):
+            token, choice = self._token_and_choice(rest, place, actor)
+            return self.on_choice(token, choice, place, actor, conv, send=False)
+        if command == "cancel":
+            token, _ = self._token_and_choice(rest + " cancel", place, actor)
+            return self.on_choice(token, "cancel", place, actor, conv, send=False)
+        return self.ask(text, place, conv)
+
+    # ask
+    def ask(self, question: str, place: Place, conv: Conversation) -> Reply:
+        name = self.profile_for(place)
+        timer = threading.Timer(self.ack_after, self._working, (conv,))
+        timer.daemon = True
+        timer.start()
+        try:
+            result = self.service.profile(name).recall(question, now=self.clock())
+            result = self._without_foreign(name, question, result)
+        finally:
+            timer.cancel()
+            timer.join()
+        if NO_ANSWER in result.answer:
+            return Reply(result.answer, kind="no_answer")
+        return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
+
+    @staticmethod
+    def _working(conv: Conversation) -> None:
+        try:
+            conv.working()
+        except Exception:  # an acknowledgement must never sink the answer
+            log.warning("could not acknowledge a slow request", exc_info=True)
+
+    def _without_foreign(self, name: str, question: str, result: RecallResult) -> RecallResult:
+        """Answers never quote messages from channels mapped to another profile (the config
+        changed after they were stored): drop them, and answer again from the rest if any went."""
+        ids = {i for s in result.memories for i in s.memory.source_message_ids}
+        stored = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        foreign = {i for i, m in stored.items() if self._foreign(name, m)}
+        memories = [s for s in result.memories
+                    if not (s.memory.source_message_ids
+                            and set(s.memory.source_message_ids) <= foreign)]
+        messages = [s for s in result.messages if not self._foreign(name, s.message)]
+        if len(memories) == len(result.memories) and len(messages) == len(result.messages):
+            return result
+        answer = self.service.answerer.answer(
+            question, self.clock(), [s.memory for s in memories], [s.message for s in messages],
+            result.computed)
+        return RecallResult(answer=answer, memories=memories, messages=messages,
+                            computed=result.computed)
+
+    def sources(self, name: str, result: RecallResult, conv: Conversation) -> list[Source]:
+        """The original messages behind the answer: of the memories the answer states (else the
+        best three), then raw messages when no memory was used."""
+        answer = result.answer
+        memories = [s.memory for s in result.memories]
+        used = [m for m in memories if m.content and m.content in answer] or memories[:3]
+        ids = list(dict.fromkeys(i for m in used for i in m.source_message_ids))
+        by_id = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        messages = [by_id[i] for i in ids if i in by_id]
+        if not messages:
+            messages = [s.message for s in result.messages[:2]]
+        out: list[Source] = []
+        for message in sorted(messages, key=lambda m: m.ts):
+            if self._foreign(name, message):
+                continue
+            try:
+                url = conv.link(message)
+            except Exception:
+                log.warning("no link for %s", message.external_id, exc_info=True)
+                url = None
+            text = " ".join(message.content.split())
+            if len(text) > SNIPPET_CHARS:
+                text = text[: SNIPPET_CHARS - 1].rstrip() + "…"
+            out.append(Source(url=url, when=message.ts.date(),
+                              author=display_author(message.author or message.role),
+                              snippet=text, external_id=message.external_id))
+            if len(out) >= MAX_SOURCES:
+                break
+        return out
+
+    # admin
+    def _authorised(self, action: str, place: Place, actor: Actor, profile: str,
+                    detail: dict | None = None) -> bool:
+        allowed = self.config.is_admin(actor.platform, actor.id, profile)
+        if not allowed:
+            try:
+                allowed = bool(actor.platform_admin())
+            except Exception:
+                log.warning("could not check whether %s is an admin", actor.id, exc_info=True)
+                allowed = False
+        if not allowed:
+            self._audit(action, "refused", place, actor, profile, detail)
+        return allowed
+
+    def _audit(self, action: str, outcome: str, place: Place, actor: Actor, profile: str | None,
+               detail: dict | None = None) -> None:
+        self.audit.write(action, outcome, profile=profile, platform=place.platform,
+                         place=place.key, actor=actor.id, actor_name=actor.name, detail=detail)
+
+    def forget(self, arg: str, place: Place, actor: Actor, conv: Conversation) -> Reply:
+        name = self.profile_for(place)
+        if not arg:
+            return Reply("Forget what? `forget <memory id>` or `forget <words>`")
+        if not self._authorised("forget", place, actor, name, {"query": arg}):
+            return Reply(REFUSAL, kind="refusal")
+        profile = self.service.profile(name)
+        if _MEMORY_ID.fullmatch(arg.lower()):
+            matches = self._by_id_prefix(name, arg.lower())
+            if len(matches) == 1:
+                reason = f"forgotten by {actor.label} on {place.platform}"
+                with self.sink.writing(name):
+                    memory = profile.forget(matches[0].id, reason)
+                self._audit("forget", "done", place, actor, name,
+                            {"memory_ids": [memory.id], "reason": reason})
+                return Reply(f"Forgotten: `{memory.id[:12]}` {memory.content}", kind="info")
+            if len(matches) > 1:
+                return Reply(f"{len(matches)} memories start with `{arg}`: give more of the id.")
+        hits = profile.search(arg, channels=("topic", "memory_text"), k=5)
+        found = [h.record for h in hits if isinstance(h.record, Memory)
+                 and h.record.status == "active"][:5]
+        if not found:
+            self._audit("forget", "nothing_found", place, actor, name, {"query": arg})
+            return Reply(f"Nothing in memory matches “{arg}”; nothing was forgotten.")
+        token = secrets.token_hex(4)
+        with self._guard:
+            self._expire()
+            self._pending[token] = Pending(token, "forget", name, [m.id for m in found],
+                                           actor.id, place.key, time.monotonic() + CONFIRM_TTL_S)
+        lines = [f"{n}. `{m.id[:12]}` {m.content} ({format_human(_when(m))})"
+                 for n, m in enumerate(found, 1)]
+        choices = [Choice(str(n), f"Forget {n}") for n in range(1, len(found) + 1)]
+        if len(found) > 1:
+            choices.append(Choice("all", f"Forget all {len(found)}"))
+        choices.append(Choice("cancel", "Cancel"))
+        return Reply(f"These memories match “{arg}”. Forget which?\n" + "\n".join(lines),
+                     choices=choices, token=token, kind="confirm")
+
+    def _by_id_prefix(self, name: str, prefix: str) -> list[Memory]:
+        if len(prefix) == 32:
+            return [m for m in self.service.store.get_memories(name, [prefix])
+                    if m.status == "active"]
+        return [m for m in self.service.profile(name).list() if m.id.startswith(prefix)]
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for token in [t for t, p in self._pending.items() if p.expires < now]:
+            del self._pending[token]
+
+    def _token_and_choice(self, rest: str, place: Place, actor: Actor) -> tuple[str | None, str]:
+        words = rest.split()
+        with self._guard:
+            self._expire()
+            if len(words) >= 2 and words[0] in self._pending:
+                return words[0], words[1].lower()
+            mine = [p.token for p in self._pending.values()
+                    if p.place == place.key and p.actor == actor.id]
+        choice = (words[-1] if words else "").lower()  # none given: fine for a single match
+        return (mine[-1] if mine else None), choice
+
+    def on_choice(self, token: str | None, choice: str, place: Place, actor: Actor,
+                  conv: Conversation, send: bool = True) -> Reply:
+        """A button, a reaction or `confirm <token> <choice>` answering a confirmation."""
+        with self._guard:
+            self._expire()
+            pending = self._pending.get(token or "")
+        if pending is None:
+            reply = Reply("There is nothing waiting for a confirmation (it may have expired); "
+                          "nothing was changed.")
+        elif pending.actor != actor.id and not self._authorised(
+                "forget.confirm", place, actor, pending.profile, {"token": token}):
+            reply = Reply(REFUSAL, kind="refusal")
+        else:
+            reply = self._settle(pending, choice, place, actor)
+        if send:
+            conv.send(reply)
+        return reply
+
+    def _settle(self, pending: Pending, choice: str, place: Place, actor: Actor) -> Reply:
+        ids = pending.memory_ids
+        if choice == "cancel":
+            picked: list[str] = []
+        elif choice == "all" or (not choice and len(ids) == 1):
+            picked = ids
+        elif choice.isdigit() and 1 <= int(choice) <= len(ids):
+            picked = [ids[int(choice) - 1]]
+        else:
+            return Reply(f"Answer with a number from 1 to {len(ids)}, `all` or `cancel`.")
+        with self._guard:
+            if self._pending.pop(pending.token, None) is None:
+                return Reply("That was already answered; nothing more was changed.")
+        if not picked:
+            self._audit("forget", "cancelled", place, actor, pending.profile,
+                        {"token": pending.token, "memory_ids": ids})
+            return Reply("Cancelled; nothing was forgotten.", resolves=pending.token)
+        reason = f"forgotten by {actor.label} on {place.platform}"
+        profile = self.service.profile(pending.profile)
+        done = []
+        with self.sink.writing(pending.profile):
+            for memory_id in picked:
+                try:
+                    done.append(profile.forget(memory_id, reason))
+                except UnknownMemory:
+                    continue
+        self._audit("forget", "done", place, actor, pending.profile,
+                    {"token": pending.token, "memory_ids": [m.id for m in done],
+                     "reason": reason})
+        lines = "\n".join(f"• `{m.id[:12]}` {m.content}" for m in done)
+        return Reply(f"Forgotten ({len(done)}):\n{lines}", resolves=pending.token)
+
+    def purge(self, arg: str, place: Place, actor: Actor, conv: Conversation) -> Reply:
+        name = self.profile_for(place)
+        if not arg:
+            return Reply("Purge whom? `purge <user>`")
+        if not self._authorised("purge", place, actor, name, {"user": arg}):
+            return Reply(REFUSAL, kind="refusal")
+        resolved = conv.resolve_user(arg)
+        target, label = resolved if resolved else (arg.strip(), arg.strip())
+        with self.sink.writing(name):
+            result = self.service.profile(name).purge_author(target)
+        self._audit("purge", "done", place, actor, name,
+                    {"user": target, "messages_deleted": result.messages_deleted,
+                     "memories_erased": result.memories_erased,
+                     "memories_updated": result.memories_updated})
+        return Reply(f"Purged {label} from {name}: {result.messages_deleted} messages deleted, "
+                     f"{result.memories_erased} memories erased, {result.memories_updated} "
+                     f"memories kept without their messages.")
+
+    def memories(self, arg: str, place: Place, actor: Actor) -> Reply:
+        name = self.profile_for(place)
+        if not self._authorised("memories", place, actor, name):
+            return Reply(REFUSAL, kind="refusal")
+        page = int(arg) if arg.isdigit() and int(arg) > 0 else 1
+        found = self.service.profile(name).list(limit=PAGE_SIZE + 1,
+                                                offset=(page - 1) * PAGE_SIZE)
+        self._audit("memories", "done", place, actor, name, {"page": page})
+        if not found:
+            return Reply(f"{name} holds no memories" + (f" on page {page}." if page > 1 else "."))
+        lines = [f"`{m.id[:12]}` {m.type}: {m.content} ({format_human(_when(m))})"
+                 for m in found[:PAGE_SIZE]]
+        more = f"\n`memories {page + 1}` for more." if len(found) > PAGE_SIZE else ""
+        return Reply(f"Memories of {name}, page {page}:\n" + "\n".join(lines) + more)
+
+    def export(self, place: Place, actor: Actor, conv: Conversation) -> Reply | None:
+        name = self.profile_for(place)
+        if not self._authorised("export", place, actor, name):
+            return Reply(REFUSAL, kind="refusal")
+        lines = list(self.service.profile(name).export())
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        filename = f"lurker-{re.sub(r'[^A-Za-z0-9._-]', '_', name)}-" \
+                   f"{self.clock().date().isoformat()}.jsonl"
+        conv.send_file(filename, data, f"Export of {name}: {len(lines) - 1} records.")
+        self._audit("export", "done", place, actor, name,
+                    {"records": len(lines) - 1, "bytes": len(data), "filename": filename})
+        return None
+
+
+def _when(memory: Memory) -> date:
+    return (memory.event_time or memory.created_at).date()

@@ -1,0 +1,173 @@
+"""Where the lurkers put what they see: an EventSink takes workers.events events.
+
+- QueueSink: the default with a broker; publishes through workers.enqueue (a worker stores them).
+- InProcessSink: applies the events to the engine before `publish` returns; the embedded default
+  (SQLite, no Redis), `lurker chat`, and tests.
+
+`make_sink` picks one: `queue` or `inprocess` as configured, or `auto`: the queue when the store is
+Elasticsearch (a shared deployment with workers), in-process for the embedded SQLite store.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from memory.config import Settings
+from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
+
+log = logging.getLogger("lurker.bot")
+
+Event = MessageCreated | MessageEdited | MessageDeleted
+
+
+@dataclass
+class SinkReport:
+    published: int = 0
+    messages_new: int = 0  # in-process only: what the engine stored
+    messages_skipped: int = 0
+    edits: int = 0
+    deletes: int = 0
+    stale: int = 0  # edits older than the stored text, creates/edits of deleted messages
+
+
+class EventSink(ABC):
+    #: True when the events are in the store once publish() returns
+    synchronous: bool = False
+
+    @abstractmethod
+    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+        """Validate and hand on the events; InvalidEvent (nothing handed on) if one is malformed."""
+
+    @contextlib.contextmanager
+    def writing(self, profile: str) -> Iterator[None]:
+        """Held around admin writes (forget, purge) so they do not interleave with ingestion."""
+        yield
+
+    def close(self) -> None:
+        pass
+
+
+class QueueSink(EventSink):
+    """Publishes to the `lurker.events` queue through workers.enqueue (LURKER_BROKER_URL)."""
+
+    def __init__(self, publisher=None):
+        if publisher is None:
+            from workers.enqueue import EventPublisher
+
+            publisher = EventPublisher()
+        self.publisher = publisher
+
+    @property
+    def synchronous(self) -> bool:  # memory:// or LURKER_WORKER_EAGER store before returning
+        return bool(getattr(self.publisher, "eager", False))
+
+    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+        parsed = [parse_event(e) for e in events]
+        if parsed:
+            self.publisher.publish_many(parsed)
+        return SinkReport(published=len(parsed))
+
+
+class InProcessSink(EventSink):
+    """Applies events straight to the engine, the way a worker batch does: per profile, creates
+    (one ingest per conversation) before edits (the newest per message; one older than the stored
+    text is skipped) before deletes; a deleted message is not brought back by a late create or edit
+    seen by this process. One profile is written by one thread at a time."""
+
+    synchronous = True
+
+    def __init__(self, service):
+        self.service = service
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.RLock] = {}
+        self._deleted: set[tuple[str, str]] = set()
+
+    def _lock(self, profile: str) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(profile, threading.RLock())
+
+    @contextlib.contextmanager
+    def writing(self, profile: str) -> Iterator[None]:
+        with self._lock(profile):
+            yield
+
+    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+        parsed = [parse_event(e) for e in events]
+        report = SinkReport(published=len(parsed))
+        by_profile: dict[str, list[Event]] = defaultdict(list)
+        for event in parsed:
+            by_profile[event.profile].append(event)
+        for name, items in by_profile.items():
+            with self.writing(name):
+                self._apply(self.service.profile(name), items, report)
+        return report
+
+    def _apply(self, profile, events: list[Event], report: SinkReport) -> None:
+        deleted = {e.external_id for e in events if isinstance(e, MessageDeleted)}
+        with self._guard:
+            gone = deleted | {x for p, x in self._deleted if p == profile.name}
+        sessions: dict[str, dict[str, MessageCreated]] = defaultdict(dict)
+        edits: dict[str, MessageEdited] = {}
+        for event in events:
+            if isinstance(event, MessageDeleted):
+                continue
+            if event.external_id in gone:
+                report.stale += 1
+            elif isinstance(event, MessageCreated):
+                sessions[event.session_id].setdefault(event.external_id, event)
+            else:
+                seen = edits.get(event.external_id)
+                if seen is None or (event.ts or _MIN) >= (seen.ts or _MIN):
+                    edits[event.external_id] = event
+        for session_id, creates in sorted(sessions.items(),
+                                          key=lambda kv: min(e.ts for e in kv[1].values())):
+            ordered = sorted(creates.values(), key=lambda e: e.ts)
+            result = profile.ingest([e.message() for e in ordered], session_id)
+            report.messages_new += result.messages_new
+            report.messages_skipped += result.messages_skipped
+        stored = (self.service.store.find_messages_by_external_id(profile.name, list(edits))
+                  if edits else {})
+        for external_id, event in edits.items():
+            old = stored.get(external_id)
+            if old is not None and event.ts is not None and event.ts < old.ts:
+                report.stale += 1
+                continue
+            profile.edit_message(external_id, event.content, ts=event.ts,
+                                 session_id=event.session_id, role=event.role,
+                                 author=event.author)
+            report.edits += 1
+        if deleted:
+            with self._guard:
+                self._deleted |= {(profile.name, x) for x in deleted}
+        for external_id in sorted(deleted):
+            profile.delete_message(external_id)
+            report.deletes += 1
+
+
+def _min_ts():
+    from datetime import datetime, timezone
+
+    return datetime.min.replace(tzinfo=timezone.utc)
+
+
+_MIN = _min_ts()
+
+
+def make_sink(kind: str, service, settings: Settings) -> EventSink:
+    """`queue`, `inprocess`, or `auto` (queue for an Elasticsearch store, else in-process)."""
+    if kind == "auto":
+        kind = "queue" if settings.store.lower().startswith(("http://", "https://")) \
+            else "inprocess"
+    if kind == "queue":
+        return QueueSink()
+    if kind == "inprocess":
+        return InProcessSink(service)
+    raise ValueError(f"unknown sink {kind!r}: use auto, queue or inprocess")
+
+
+__all__ = ["EventSink", "InProcessSink", "InvalidEvent", "QueueSink", "SinkReport", "make_sink"]
