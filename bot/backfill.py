@@ -1,0 +1,136 @@
+"""Paging a channel's history in: what every platform shares.
+
+A platform implements `HistorySource` (Slack: conversations.history + conversations.replies in
+bot/slack_app.py); `backfill` fetches every page first, then hands the messages to the bot's sink
+oldest first (Slack pages newest first, and a later statement must supersede an earlier one, not
+the other way round), skipping what the store already holds by external id, so running it twice
+adds nothing. Rate limits are the source's business (it waits out a 429's Retry-After).
+"""
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol, TextIO, runtime_checkable
+
+from .core import ChatMessage, LurkerBot, Place
+
+log = logging.getLogger("lurker.backfill")
+
+BATCH = 200  # events per sink publish
+
+
+@runtime_checkable
+class HistorySource(Protocol):
+    """One platform's message history."""
+
+    def places(self) -> Iterable[Place]:
+        """The channels the bot can read (what `lurker backfill` pages in by default)."""
+        ...
+
+    def pages(self, place: Place, oldest: datetime | None = None) -> Iterator[list[ChatMessage]]:
+        """The channel's messages and thread replies since `oldest`, a page at a time, in any
+        order; the bot's own messages may be included (the bot filters them)."""
+        ...
+
+
+class Progress:
+    """A one-line progress bar on a terminal (`lurker backfill`), silent otherwise."""
+
+    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None,
+                 every_s: float = 0.2):
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.every_s = every_s
+        self._last = 0.0
+
+    def update(self, label: str, done: int, total: int | None = None, *,
+               force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < self.every_s:
+            return
+        self._last = now
+        if total:
+            filled = int(24 * done / total)
+            bar = f"[{'#' * filled}{'.' * (24 - filled)}] {done}/{total}"
+        else:
+            bar = f"{done}"
+        self.stream.write(f"\r{label} {bar}\x1b[K")
+        self.stream.flush()
+
+    def done(self, line: str) -> None:
+        if self.enabled:
+            self.stream.write(f"\r{line}\x1b[K\n")
+            self.stream.flush()
+
+
+@dataclass
+class BackfillReport:
+    place: str
+    profile: str
+    fetched: int = 0  # messages the platform returned
+    handed_on: int = 0  # new messages put on the sink
+    already_stored: int = 0
+    ignored: int = 0  # the bot's own, other bots', blank or system messages
+    errors: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (f"{self.place} -> {self.profile}: {self.fetched} fetched, {self.handed_on} new, "
+                f"{self.already_stored} already stored, {self.ignored} ignored")
+
+
+def backfill(bot: LurkerBot, source: HistorySource, place: Place, *,
+             oldest: datetime | None = None, progress: Progress | None = None) -> BackfillReport:
+    """Page one channel's history into the bot's sink (see the module docstring)."""
+    profile = bot.profile_for(place)
+    report = BackfillReport(place=place.key, profile=profile)
+    progress = progress or Progress(enabled=False)
+    seen: dict[str, ChatMessage] = {}
+    for page in source.pages(place, oldest):
+        report.fetched += len(page)
+        for message in page:
+            seen.setdefault(message.external_id, message)
+        progress.update(f"{place.key}: fetching", report.fetched)
+    wanted = sorted((m for m in seen.values() if bot.ingestible(m)), key=lambda m: m.ts)
+    report.ignored = len(seen) - len(wanted)
+    stored = _stored(bot, profile, [m.external_id for m in wanted])
+    fresh = [m for m in wanted if m.external_id not in stored]
+    report.already_stored = len(wanted) - len(fresh)
+    for start in range(0, len(fresh), BATCH):
+        events = [e for m in fresh[start:start + BATCH] for e in [bot.created_event(m)]
+                  if e is not None]
+        if events:
+            bot.sink.publish(events)
+        report.handed_on += len(events)
+        progress.update(f"{place.key}: storing", start + len(events), len(fresh))
+    progress.done(report.line())
+    return report
+
+
+def _stored(bot: LurkerBot, profile: str, external_ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(external_ids), 1000):
+        chunk = external_ids[start:start + 1000]
+        found |= set(bot.service.store.find_messages_by_external_id(profile, chunk))
+    return found
+
+
+def backfill_all(bot: LurkerBot, source: HistorySource, places: Iterable[Place] | None = None,
+                 *, oldest: datetime | None = None,
+                 progress: Progress | None = None) -> list[BackfillReport]:
+    """Every readable channel (or the ones given); one channel's failure does not stop the rest."""
+    reports = []
+    for place in (source.places() if places is None else places):
+        try:
+            reports.append(backfill(bot, source, place, oldest=oldest, progress=progress))
+        except Exception as exc:  # noqa: BLE001 - reported, and the next channel goes on
+            log.warning("backfill of %s failed", place.key, exc_info=True)
+            report = BackfillReport(place=place.key, profile=bot.profile_for(place))
+            report.errors.append(f"{type(exc).__name__}: {exc}")
+            reports.append(report)
+    return reports
