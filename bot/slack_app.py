@@ -1,0 +1,510 @@
+"""The Slack lurker (slack-bolt): Events API in, LurkerBot calls out.
+
+- Every message in a channel the bot is in (thread replies too) becomes a `message.created` event
+  for the channel's profile (`slack:<team>:<channel>`); `message_changed` and `message_deleted`
+  follow. Lurker's own messages are never ingested; other bots' only when the config's
+  `allowed_bots` lists their bot or user id. System notices (joins, topic changes) are skipped.
+- An `app_mention`, a DM, or `/lurker ask|forget|purge|memories|export` runs
+  `LurkerBot.on_request`: the reply goes in the message's thread (slash commands: ephemerally to
+  whoever ran it), sources as chat.getPermalink links (constructed from the workspace URL when
+  that fails). If recall takes over a second, an ephemeral "looking…" note is posted first.
+- Workspace admins/owners (users.info) and the config's admins may run the admin commands.
+  `forget <text>` asks with Block Kit buttons; the answered question is updated in place.
+  Exports go to the admin's DM, never into the channel.
+- When the bot joins a channel, the channel's history is paged in (`SlackHistory`, the
+  bot/backfill.py HistorySource: conversations.history + conversations.replies, cursor paging,
+  429s waited out per Retry-After); `lurker backfill` does it for every channel it is in.
+
+Transports: Socket Mode (SLACK_APP_TOKEN, no public URL) or HTTP (`/slack/events`, every request's
+signature checked with SLACK_SIGNING_SECRET, served by uvicorn). Listeners only hand work to our
+own executors (so Slack gets its acknowledgement at once): ingestion runs on one thread in arrival
+order (an edit or delete does not overtake its message), requests on a small pool and wait for
+what was said before them.
+"""
+from __future__ import annotations
+
+import html
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime, timezone
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+
+from memory.models import Message
+
+from .backfill import BackfillReport, Progress, backfill
+from .core import Actor, ChatMessage, Conversation, LurkerBot, Place, Reply, parse_external_id
+
+log = logging.getLogger("lurker.slack")
+
+PLATFORM = "slack"
+TOKEN_ENV, APP_TOKEN_ENV, SECRET_ENV = "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"
+EVENTS_PATH = "/slack/events"
+RATE_LIMIT_RETRIES = 8  # 429s waited out per call (Retry-After) before giving up
+HISTORY_PAGE = 200  # conversations.history's recommended page size
+USER_CACHE_S = 600.0  # names and admin flags from users.info
+MAX_BLOCK_TEXT = 2900  # a section block holds 3000 characters
+WORKING = "Looking through what this channel has discussed…"
+# message subtypes that are people (or allowed bots) saying something; the rest are notices
+SAID = {None, "thread_broadcast", "file_share", "me_message", "bot_message"}
+_MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
+_CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
+_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
+_SPECIAL = re.compile(r"<!(here|channel|everyone)(?:\|[^>]*)?>")
+_CHOICE_ACTION = re.compile(r"^lurker_choice_")
+
+
+def slack_time(ts: str) -> datetime:
+    return datetime.fromtimestamp(float(ts), timezone.utc)
+
+
+def constructed_permalink(team_url: str, channel: str, ts: str, thread: str | None = None) -> str:
+    """`https://acme.slack.com/archives/C42/p1715172960000200` (what chat.getPermalink returns,
+    give or take its thread parameters)."""
+    link = f"{team_url.rstrip('/')}/archives/{channel}/p{ts.replace('.', '')}"
+    return f"{link}?thread_ts={thread}&cid={channel}" if thread and thread != ts else link
+
+
+def rate_limited_client(token: str, base_url: str | None = None) -> WebClient:
+    client = WebClient(token=token, **({"base_url": base_url} if base_url else {}))
+    client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES))
+    return client
+
+
+# --- rendering --------------------------------------------------------------------------------
+def render_text(reply: Reply) -> str:
+    """The answer, then `• <permalink|2026-11-16, maya> snippet` per source (mrkdwn)."""
+    parts = [reply.text]
+    if reply.sources:
+        lines = []
+        for s in reply.sources:
+            label = f"{s.when.isoformat()}, {s.author}"
+            where = f"<{s.url}|{label}>" if s.url else f"{label} ({s.external_id})"
+            lines.append(f"• {where}: {_escape(s.snippet)}")
+        parts.append("*Sources*\n" + "\n".join(lines))
+    return "\n\n".join(p for p in parts if p)
+
+
+def render_blocks(reply: Reply) -> list[dict]:
+    text = render_text(reply)
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": chunk}}
+              for chunk in _chunks(text, MAX_BLOCK_TEXT)]
+    if reply.choices and reply.token:
+        blocks.append({"type": "actions", "block_id": f"lurker_confirm_{reply.token}",
+                       "elements": [_button(reply.token, c.value, c.label)
+                                    for c in reply.choices]})
+    return blocks
+
+
+def _button(token: str, value: str, label: str) -> dict:
+    button = {"type": "button", "action_id": f"lurker_choice_{value}",
+              "text": {"type": "plain_text", "text": label[:75]}, "value": f"{token}|{value}"}
+    if value == "cancel":
+        return button
+    return {**button, "style": "danger"}
+
+
+def _chunks(text: str, limit: int) -> list[str]:
+    out, current = [], ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            out.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            out.append(current)
+            current = ""
+        current += line
+    return [c for c in [*out, current] if c.strip()] or [" "]
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- talking back -----------------------------------------------------------------------------
+class SlackConversation(Conversation):
+    """A channel thread (mentions), a DM, or ephemeral replies to one user (slash commands)."""
+
+    def __init__(self, lurker: SlackLurker, channel: str, user: str | None,
+                 thread_ts: str | None = None, ephemeral: bool = False):
+        self.lurker, self.channel, self.user = lurker, channel, user
+        self.thread_ts, self.ephemeral = thread_ts, ephemeral
+        self.client = lurker.client
+
+    def send(self, reply: Reply) -> None:
+        text, blocks = render_text(reply), render_blocks(reply)
+        if self.ephemeral:
+            self.client.chat_postEphemeral(channel=self.channel, user=self.user, text=text,
+                                           blocks=blocks, thread_ts=self.thread_ts)
+        else:
+            self.client.chat_postMessage(channel=self.channel, text=text, blocks=blocks,
+                                         thread_ts=self.thread_ts, unfurl_links=False,
+                                         unfurl_media=False)
+
+    def working(self) -> None:
+        if self.user:
+            self.client.chat_postEphemeral(channel=self.channel, user=self.user, text=WORKING,
+                                           thread_ts=self.thread_ts)
+
+    def send_file(self, filename: str, data: bytes, comment: str) -> None:
+        """To the requester's DM: an export is not for everyone in the channel."""
+        dm = self.client.conversations_open(users=self.user)["channel"]["id"]
+        self.client.files_upload_v2(channel=dm, content=data, filename=filename, title=filename,
+                                    initial_comment=comment)
+        if dm != self.channel:
+            self.send(Reply(f"{comment} I sent it to you in a direct message."))
+
+    def link(self, message: Message) -> str | None:
+        return self.lurker.permalink(message.external_id) if message.external_id else None
+
+    def resolve_user(self, text: str) -> tuple[str, str] | None:
+        found = _MENTION.fullmatch(text.strip())
+        if not found:
+            return None
+        user_id = found.group(1)
+        return user_id, found.group(2) or self.lurker.user_name(user_id) or user_id
+
+
+# --- history ----------------------------------------------------------------------------------
+class SlackHistory:
+    """bot/backfill.py's HistorySource for Slack."""
+
+    def __init__(self, lurker: SlackLurker, page_size: int = HISTORY_PAGE):
+        self.lurker, self.client, self.page_size = lurker, lurker.client, page_size
+
+    def places(self) -> Iterator[Place]:
+        for page in self.client.users_conversations(types="public_channel,private_channel",
+                                                    exclude_archived=True, limit=200):
+            for channel in page["channels"]:
+                yield Place(PLATFORM, self.lurker.team, channel["id"])
+
+    def pages(self, place: Place, oldest: datetime | None = None) -> Iterator[list[ChatMessage]]:
+        extra = {"oldest": f"{oldest.timestamp():.6f}"} if oldest else {}
+        for page in self.client.conversations_history(channel=place.channel,
+                                                      limit=self.page_size, **extra):
+            batch, threads = [], []
+            for raw in page["messages"]:
+                message = self.lurker.history_message(place, raw)
+                if message is not None:
+                    batch.append(message)
+                if raw.get("reply_count") and raw.get("thread_ts") == raw.get("ts"):
+                    threads.append(raw["ts"])
+            yield batch
+            for thread_ts in threads:
+                yield from self._replies(place, thread_ts)
+
+    def _replies(self, place: Place, thread_ts: str) -> Iterator[list[ChatMessage]]:
+        for page in self.client.conversations_replies(channel=place.channel, ts=thread_ts,
+                                                      limit=self.page_size):
+            batch = [self.lurker.history_message(place, raw) for raw in page["messages"]
+                     if raw.get("ts") != thread_ts]  # the parent came with the history
+            yield [m for m in batch if m is not None]
+
+
+# --- the lurker -------------------------------------------------------------------------------
+class SlackLurker:
+    def __init__(self, bot: LurkerBot, *, token: str, signing_secret: str | None = None,
+                 base_url: str | None = None, backfill_on_join: bool = True,
+                 request_threads: int = 4):
+        self.bot = bot
+        self.client = rate_limited_client(token, base_url)
+        identity = self.client.auth_test()
+        self.team: str = identity["team_id"]
+        self.team_url: str = identity.get("url") or "https://slack.com/"
+        self.bot_user_id: str = identity["user_id"]
+        self.bot_id: str | None = identity.get("bot_id")
+        self.backfill_on_join = backfill_on_join
+        self._users: dict[str, tuple[float, dict | None]] = {}
+        self._permalinks: dict[str, str] = {}
+        self._cache_lock = threading.Lock()
+        self._ingest = ThreadPoolExecutor(1, thread_name_prefix="lurker-slack-ingest")
+        self._requests = ThreadPoolExecutor(request_threads,
+                                            thread_name_prefix="lurker-slack-request")
+        self._jobs: list[Future] = []
+        self._jobs_lock = threading.Lock()
+        self.app = App(client=self.client, signing_secret=signing_secret,
+                       request_verification_enabled=signing_secret is not None,
+                       token_verification_enabled=False,  # auth.test was just called
+                       process_before_response=True, name="lurker")
+        self._register()
+
+    # --- bolt wiring ----------------------------------------------------------------------
+    def _register(self) -> None:
+        app = self.app
+        app.event("message")(self._on_message_event)
+        app.event("app_mention")(self._on_mention)
+        app.event("member_joined_channel")(self._on_member_joined)
+        app.command("/lurker")(self._on_command)
+        app.action(_CHOICE_ACTION)(self._on_choice)
+
+    def _spawn(self, executor: ThreadPoolExecutor, fn, *args) -> Future:
+        future = executor.submit(self._logged, fn, *args)
+        with self._jobs_lock:
+            self._jobs = [j for j in self._jobs if not j.done()] + [future]
+        return future
+
+    @staticmethod
+    def _logged(fn, *args):
+        try:
+            return fn(*args)
+        except Exception:
+            log.exception("slack handler %s failed", getattr(fn, "__name__", fn))
+            raise
+
+    def drain(self, timeout: float = 30.0) -> None:
+        """Wait for the work handed on so far (tests, shutdown); jobs may start others."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._jobs_lock:
+                pending = [j for j in self._jobs if not j.done()]
+            if not pending:
+                return
+            for job in pending:
+                job.exception(timeout=max(0.0, deadline - time.monotonic()))
+
+    def close(self) -> None:
+        self._requests.shutdown(wait=True)
+        self._ingest.shutdown(wait=True)
+
+    # --- who is who -----------------------------------------------------------------------
+    def user(self, user_id: str) -> dict | None:
+        now = time.monotonic()
+        with self._cache_lock:
+            cached = self._users.get(user_id)
+        if cached and now - cached[0] < USER_CACHE_S:
+            return cached[1]
+        try:
+            found = self.client.users_info(user=user_id)["user"]
+        except SlackApiError as exc:
+            log.warning("users.info %s: %s", user_id, exc.response.get("error"))
+            found = None
+        with self._cache_lock:
+            self._users[user_id] = (now, found)
+        return found
+
+    def user_name(self, user_id: str) -> str | None:
+        user = self.user(user_id)
+        if not user:
+            return None
+        profile = user.get("profile") or {}
+        return profile.get("display_name") or user.get("name") or profile.get("real_name")
+
+    def is_workspace_admin(self, user_id: str) -> bool:
+        user = self.user(user_id) or {}
+        return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
+
+    def actor(self, user_id: str | None, bot_id: str | None = None,
+              username: str | None = None) -> Actor:
+        is_bot = bool(bot_id) or (bool(user_id) and bool((self.user(user_id) or {}).get("is_bot")))
+        name = (self.user_name(user_id) if user_id else None) or username
+        return Actor(PLATFORM, user_id or bot_id, name, is_bot=is_bot,
+                     bot_ids=tuple(i for i in (bot_id,) if i),
+                     platform_admin=(lambda: self.is_workspace_admin(user_id)) if user_id
+                     else (lambda: False))
+
+    def is_me(self, raw: dict) -> bool:
+        return raw.get("user") == self.bot_user_id or (
+            self.bot_id is not None and raw.get("bot_id") == self.bot_id)
+
+    def readable(self, text: str) -> str:
+        """Slack's markup as people read it: `<@U1>` -> `@maya`, links, `&amp;`."""
+        text = _MENTION.sub(lambda m: "@" + (m.group(2) or self.user_name(m.group(1))
+                                             or m.group(1)), text)
+        text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
+        text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) else m.group(1),
+                         text)
+        text = _SPECIAL.sub(lambda m: "@" + m.group(1), text)
+        return html.unescape(text)
+
+    def permalink(self, external_id: str) -> str | None:
+        with self._cache_lock:
+            if external_id in self._permalinks:
+                return self._permalinks[external_id]
+        parsed = parse_external_id(external_id)
+        if parsed is None or parsed[0] != PLATFORM or parsed[1] != self.team:
+            return None
+        _, _, channel, _, ts = parsed
+        try:
+            link = self.client.chat_getPermalink(channel=channel, message_ts=ts)["permalink"]
+        except SlackApiError as exc:
+            log.info("chat.getPermalink %s: %s", external_id, exc.response.get("error"))
+            link = constructed_permalink(self.team_url, channel, ts)
+        with self._cache_lock:
+            self._permalinks[external_id] = link
+        return link
+
+    # --- messages -------------------------------------------------------------------------
+    def place(self, channel: str, channel_type: str | None = None) -> Place:
+        return Place(PLATFORM, self.team, channel,
+                     is_dm=channel_type == "im" or channel.startswith("D"))
+
+    def chat_message(self, place: Place, raw: dict) -> ChatMessage:
+        thread = raw.get("thread_ts")
+        return ChatMessage(place=place, id=raw["ts"], text=self.readable(raw.get("text") or ""),
+                           ts=slack_time(raw["ts"]),
+                           author=self.actor(raw.get("user"), raw.get("bot_id"),
+                                             raw.get("username")),
+                           thread=thread if thread and thread != raw["ts"] else None)
+
+    def history_message(self, place: Place, raw: dict) -> ChatMessage | None:
+        """A message from conversations.history/replies, or None for notices and our own."""
+        if raw.get("subtype") not in SAID or self.is_me(raw) or not raw.get("ts"):
+            return None
+        if self._addressed_to_me(raw.get("text") or ""):
+            return None  # a question to Lurker, not knowledge
+        return self.chat_message(place, raw)
+
+    def _addressed_to_me(self, text: str) -> bool:
+        return any(m.group(1) == self.bot_user_id for m in _MENTION.finditer(text))
+
+    def _without_my_mention(self, text: str) -> str:
+        return _MENTION.sub(lambda m: "" if m.group(1) == self.bot_user_id else m.group(0),
+                            text).strip()
+
+    def _on_message_event(self, event: dict, body: dict) -> None:
+        team = body.get("team_id") or event.get("team")
+        if team and team != self.team:
+            return
+        subtype = event.get("subtype")
+        place = self.place(event["channel"], event.get("channel_type"))
+        if subtype == "message_changed":
+            self._spawn(self._ingest, self._edited, place, event)
+        elif subtype == "message_deleted":
+            self._spawn(self._ingest, self.bot.on_delete, place, event["deleted_ts"],
+                        slack_time(event["ts"]))
+        elif subtype not in SAID or self.is_me(event):
+            return
+        elif place.is_dm:  # a DM to Lurker is a request
+            thread = event.get("thread_ts")
+            conv = SlackConversation(self, place.channel, event.get("user"), thread_ts=thread)
+            self._request(self._without_my_mention(event.get("text") or ""), place,
+                          event.get("user"), conv)
+        elif not self._addressed_to_me(event.get("text") or ""):  # mentions: app_mention
+            self._spawn(self._ingest, self._created, place, event)
+
+    def _created(self, place: Place, event: dict) -> None:
+        self.bot.on_message(self.chat_message(place, event))
+
+    def _edited(self, place: Place, event: dict) -> None:
+        new, old = event.get("message") or {}, event.get("previous_message") or {}
+        if new.get("subtype") == "tombstone":  # a thread parent deleted, its replies stay
+            self.bot.on_delete(place, new.get("ts") or old["ts"], slack_time(event["ts"]))
+            return
+        if self.is_me(new) or "edited" not in new and new.get("text") == old.get("text"):
+            return  # our own, or a reply count changing, not an edit
+        edited = new.get("edited", {}).get("ts") or event["ts"]
+        author = self.actor(new.get("user"), new.get("bot_id"), new.get("username"))
+        thread = new.get("thread_ts")
+        self.bot.on_edit(place, new["ts"], self.readable(new.get("text") or ""),
+                         edited_at=slack_time(edited), author=author,
+                         posted_at=slack_time(new["ts"]),
+                         thread=thread if thread and thread != new["ts"] else None)
+
+    # --- requests -------------------------------------------------------------------------
+    def _request(self, text: str, place: Place, user_id: str | None, conv: Conversation) -> None:
+        actor = self.actor(user_id)
+        self._spawn(self._requests, self._answer, text, place, actor, conv)
+
+    def _answer(self, text: str, place: Place, actor: Actor, conv: Conversation) -> None:
+        # what was said before the question is ingested first
+        self._ingest.submit(lambda: None).result(timeout=60)
+        self.bot.on_request(text, place, actor, conv)
+
+    def _on_mention(self, event: dict, body: dict) -> None:
+        if self.is_me(event):
+            return
+        place = self.place(event["channel"], event.get("channel_type"))
+        conv = SlackConversation(self, place.channel, event.get("user"),
+                                 thread_ts=event.get("thread_ts") or event["ts"])
+        self._request(self._without_my_mention(event.get("text") or ""), place,
+                      event.get("user"), conv)
+
+    def _on_command(self, ack, command: dict) -> None:
+        ack()
+        place = self.place(command["channel_id"],
+                           "im" if command.get("channel_name") == "directmessage" else None)
+        conv = SlackConversation(self, place.channel, command["user_id"], ephemeral=True)
+        self._request(command.get("text") or "", place, command["user_id"], conv)
+
+    def _on_choice(self, ack, body: dict, action: dict) -> None:
+        ack()
+        token, _, choice = (action.get("value") or "").partition("|")
+        channel = (body.get("channel") or {}).get("id") or body["container"]["channel_id"]
+        message = body.get("message") or {}
+        ephemeral = bool((body.get("container") or {}).get("is_ephemeral"))
+        user = body["user"]["id"]
+        place = self.place(channel)
+        # what is not the answer to the question (a refusal, "expired") goes to the clicker only
+        conv = SlackConversation(self, channel, user, thread_ts=message.get("thread_ts"),
+                                 ephemeral=True)
+        self._spawn(self._requests, self._settle, token, choice, place, user, conv,
+                    None if ephemeral else message)
+
+    def _settle(self, token: str, choice: str, place: Place, user_id: str,
+                conv: SlackConversation, question: dict | None) -> None:
+        reply = self.bot.on_choice(token, choice, place, self.actor(user_id), conv, send=False)
+        if reply.resolves and question is not None:
+            # the question loses its buttons and says how it was answered
+            text = f"{question.get('text') or ''}\n\n{reply.text}"
+            self.client.chat_update(channel=place.channel, ts=question["ts"], text=text,
+                                    blocks=render_blocks(Reply(text)))
+        else:
+            conv.send(reply)
+
+    # --- history --------------------------------------------------------------------------
+    def _on_member_joined(self, event: dict) -> None:
+        if event.get("user") == self.bot_user_id and self.backfill_on_join:
+            place = self.place(event["channel"])
+            self._spawn(self._requests, self.backfill_channel, place)
+
+    def backfill_channel(self, place: Place, oldest: datetime | None = None,
+                         progress: Progress | None = None) -> BackfillReport:
+        return backfill(self.bot, SlackHistory(self), place, oldest=oldest, progress=progress)
+
+    def places(self, channels: Iterable[str] | None = None) -> list[Place]:
+        if channels:
+            return [self.place(c) for c in channels]
+        return list(SlackHistory(self).places())
+
+    # --- transports -----------------------------------------------------------------------
+    def asgi(self):
+        from slack_bolt.adapter.asgi import SlackRequestHandler
+
+        return SlackRequestHandler(self.app, path=EVENTS_PATH)
+
+    def serve_http(self, host: str = "0.0.0.0", port: int = 3000) -> None:
+        import uvicorn
+
+        uvicorn.run(self.asgi(), host=host, port=port, log_level="info")
+
+    def serve_socket_mode(self, app_token: str) -> None:
+        from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+        SocketModeHandler(self.app, app_token).start()
+
+
+def from_env(bot: LurkerBot, *, http: bool = False, base_url: str | None = None,
+             backfill_on_join: bool = True) -> SlackLurker:
+    """A SlackLurker from SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET for HTTP mode); a clear
+    error naming the missing variable otherwise."""
+    from .config import ConfigError
+
+    token = os.environ.get(TOKEN_ENV)
+    if not token:
+        raise ConfigError(f"{TOKEN_ENV} is not set: the bot token (xoxb-…) from the Slack app's "
+                          "OAuth & Permissions page")
+    secret = os.environ.get(SECRET_ENV)
+    if http and not secret:
+        raise ConfigError(f"{SECRET_ENV} is not set: HTTP mode verifies every request with the "
+                          "app's signing secret (Basic Information)")
+    return SlackLurker(bot, token=token, signing_secret=secret if http else None,
+                       base_url=base_url or os.environ.get("SLACK_API_URL"),
+                       backfill_on_join=backfill_on_join)

@@ -1,0 +1,327 @@
+"""The Slack lurker end to end on a loopback Slack: the real Bolt App, served over HTTP by uvicorn,
+receives SIGNED Events API / slash command / interactivity payloads; its real slack_sdk WebClient
+talks to tests/fake_slack_api.py (what the bot posts is recorded there); LurkerBot writes to the
+real engine on SQLite through the in-process sink."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from datetime import datetime, timezone
+from urllib.parse import urlencode
+
+import httpx
+import pytest
+import uvicorn
+from slack_sdk.signature import SignatureVerifier
+
+from bot.config import BotConfig
+from bot.core import LurkerBot
+from bot.sinks import InProcessSink
+from bot.slack_app import SlackLurker, constructed_permalink
+from memory.config import Settings
+from memory.service import MemoryService
+from tests.fake_slack_api import BOT_ID, BOT_USER, TOKEN, FakeSlackAPI
+
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+TEAM = "T1"
+DAY = 1_794_819_600  # 2026-11-16 09:00 UTC
+CONFIG = """
+admins = ["slack:UCARLA"]
+allowed_bots = ["slack:BREVIEW"]
+[profiles.team-backend]
+channels = ["slack:T1:CBACK", "slack:T1:CAPI"]
+"""
+
+
+def ts(minutes: int) -> str:
+    return f"{DAY + minutes * 60}.000100"
+
+
+@pytest.fixture
+def api():
+    fake = FakeSlackAPI(team=TEAM, domain="acme").start()
+    fake.add_user("U1", "maya")
+    fake.add_user("U2", "sam")
+    fake.add_user("UADA", "ada", admin=True)
+    fake.add_user("UCARLA", "carla")  # an admin by the bot config only
+    fake.add_user(BOT_USER, "lurker", bot=True)
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def slack(api, tmp_path, embedder):
+    settings = Settings(store=f"sqlite:///{tmp_path / 's.sqlite3'}", anthropic_api_key=None)
+    service = MemoryService.from_settings(settings, embedder=embedder)
+    config = BotConfig.from_toml(CONFIG)
+    config.audit_log = tmp_path / "audit.jsonl"
+    bot = LurkerBot(service, InProcessSink(service), config,
+                    clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
+    lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(lurker.asgi(), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    lurker.url = f"http://127.0.0.1:{port}/slack/events"
+    yield lurker
+    server.should_exit = True
+    thread.join(10)
+    lurker.close()
+    service.close()
+
+
+def signed_post(lurker, body: str, kind: str, secret: str = SECRET) -> httpx.Response:
+    stamp = str(int(time.time()))
+    headers = {"Content-Type": kind, "X-Slack-Request-Timestamp": stamp,
+               "X-Slack-Signature": SignatureVerifier(secret).generate_signature(
+                   timestamp=stamp, body=body)}
+    response = httpx.post(lurker.url, content=body.encode(), headers=headers, timeout=30)
+    lurker.drain()
+    return response
+
+
+def event(lurker, payload: dict, **kw) -> httpx.Response:
+    body = json.dumps({"token": "legacy", "team_id": TEAM, "api_app_id": "A1",
+                       "type": "event_callback", "event_id": f"Ev{time.monotonic_ns()}",
+                       "event_time": DAY, "event": payload,
+                       "authorizations": [{"team_id": TEAM, "user_id": BOT_USER,
+                                           "is_bot": True}]})
+    return signed_post(lurker, body, "application/json", **kw)
+
+
+def message(lurker, channel, user, text, at, **extra) -> httpx.Response:
+    payload = {"type": "message", "channel": channel, "user": user, "text": text, "ts": at,
+               "team": TEAM, "channel_type": "channel", **extra}
+    return event(lurker, payload)
+
+
+def mention(lurker, channel, user, text, at, **extra) -> httpx.Response:
+    text = f"<@{BOT_USER}> {text}"
+    message(lurker, channel, user, text, at, **extra)  # Slack sends both
+    return event(lurker, {"type": "app_mention", "channel": channel, "user": user, "text": text,
+                          "ts": at, "team": TEAM, **extra})
+
+
+def command(lurker, user, text, channel="CGEN") -> httpx.Response:
+    body = urlencode({"token": "legacy", "team_id": TEAM, "channel_id": channel,
+                      "channel_name": "general", "user_id": user, "user_name": user,
+                      "command": "/lurker", "text": text, "trigger_id": "1.2.3",
+                      "response_url": "http://127.0.0.1:9/unused", "api_app_id": "A1"})
+    return signed_post(lurker, body, "application/x-www-form-urlencoded")
+
+
+def click(lurker, user, question: dict, value: str, channel="CGEN") -> httpx.Response:
+    payload = {"type": "block_actions", "team": {"id": TEAM}, "user": {"id": user},
+               "api_app_id": "A1", "token": "legacy", "trigger_id": "1.2.3",
+               "channel": {"id": channel},
+               "container": {"type": "message", "message_ts": question["ts"],
+                             "channel_id": channel, "is_ephemeral": False},
+               "message": {"ts": question["ts"], "text": question["text"],
+                           "thread_ts": question.get("thread_ts")},
+               "response_url": "http://127.0.0.1:9/unused",
+               "actions": [{"type": "button", "action_id": f"lurker_choice_{value.split('|')[1]}",
+                            "block_id": "b", "value": value, "action_ts": "1"}]}
+    return signed_post(lurker, urlencode({"payload": json.dumps(payload)}),
+                       "application/x-www-form-urlencoded")
+
+
+def stored(lurker, profile="slack:T1:CGEN") -> dict[str, str]:
+    return {m.external_id: m.content
+            for m in lurker.bot.service.store.iter_messages(profile)}
+
+
+def memories(lurker, profile="slack:T1:CGEN") -> list[str]:
+    return [m.content for m in lurker.bot.service.profile(profile).list()]
+
+
+RATE = "We decided to cap the API rate limit at 500 requests per minute."
+DB = "The staging database moves to Postgres 16 next week."
+
+
+def test_signed_messages_are_ingested_forged_ones_rejected(slack, api):
+    forged = event(slack, {"type": "message", "channel": "CGEN", "user": "U1", "text": RATE,
+                           "ts": ts(0), "team": TEAM}, secret="not-the-secret")
+    assert forged.status_code == 401 and stored(slack) == {}
+    assert message(slack, "CGEN", "U1", RATE, ts(0)).status_code == 200
+    assert stored(slack) == {f"slack:T1:CGEN:{ts(0)}": RATE}
+    messages = list(slack.bot.service.store.iter_messages("slack:T1:CGEN"))
+    assert messages[0].author == "maya (U1)" and int(messages[0].ts.timestamp()) == DAY
+
+
+def test_threads_bots_notices_and_markup(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", f"<@U1> &amp; I agree, see <https://x.test/rl|the doc>. {DB}",
+            ts(1), thread_ts=ts(0))
+    message(slack, "CGEN", None, "I don't have anything about that in memory.", ts(2),
+            bot_id=BOT_ID, subtype="bot_message")
+    message(slack, "CGEN", BOT_USER, "Sources: …", ts(3), bot_id=BOT_ID)
+    message(slack, "CGEN", None, "Nightly build failed on main.", ts(4), bot_id="BOTHER",
+            subtype="bot_message", username="ci")
+    message(slack, "CGEN", None, "Review: use exponential backoff in the retry helper.", ts(5),
+            bot_id="BREVIEW", subtype="bot_message", username="review")
+    message(slack, "CGEN", "U2", "<@U2> has joined the channel", ts(6), subtype="channel_join")
+    got = stored(slack)
+    assert sorted(got) == [f"slack:T1:CGEN:{ts(i)}" for i in (0, 1, 5)]
+    assert got[f"slack:T1:CGEN:{ts(1)}"].startswith(
+        "@maya & I agree, see the doc (https://x.test/rl).")
+    thread_reply = slack.bot.service.store.find_messages_by_external_id(
+        "slack:T1:CGEN", [f"slack:T1:CGEN:{ts(1)}"])[f"slack:T1:CGEN:{ts(1)}"]
+    assert thread_reply.session_id == f"CGEN:thread:{ts(0)}"
+
+
+def test_edits_and_deletes(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    edited = RATE.replace("500", "800")
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "ts": ts(10), "team": TEAM,
+                  "message": {"type": "message", "user": "U1", "text": edited, "ts": ts(0),
+                              "edited": {"user": "U1", "ts": ts(10)}},
+                  "previous_message": {"type": "message", "user": "U1", "text": RATE,
+                                       "ts": ts(0)}})
+    # a thread reply arriving changes the parent's reply count: not an edit
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "ts": ts(11), "team": TEAM,
+                  "message": {"type": "message", "user": "U2", "text": DB, "ts": ts(1),
+                              "reply_count": 1},
+                  "previous_message": {"type": "message", "user": "U2", "text": DB,
+                                       "ts": ts(1)}})
+    assert any("800 requests" in m for m in memories(slack))
+    assert not any("500 requests" in m for m in memories(slack))
+    event(slack, {"type": "message", "subtype": "message_deleted", "channel": "CGEN",
+                  "ts": ts(12), "deleted_ts": ts(1), "team": TEAM,
+                  "previous_message": {"type": "message", "user": "U2", "text": DB,
+                                       "ts": ts(1)}})
+    assert list(stored(slack).values()) == [edited]
+    assert not any("Postgres" in m for m in memories(slack))
+
+
+def test_a_mention_is_answered_in_thread_with_permalinks_and_dates(slack, api):
+    message(slack, "CBACK", "U1", RATE, ts(0))
+    mention(slack, "CAPI", "U2", "what rate limit did we decide?", ts(30))
+    [reply] = api.called("chat.postMessage")
+    assert reply["channel"] == "CAPI" and reply["thread_ts"] == ts(30)
+    link = f"https://acme.slack.com/archives/CBACK/p{ts(0).replace('.', '')}"
+    assert "500 requests" in reply["text"] and f"<{link}|2026-11-16, maya>" in reply["text"]
+    assert api.called("chat.getPermalink")[0] == {"channel": "CBACK", "message_ts": ts(0)}
+    assert f"<@{BOT_USER}>" not in json.dumps(stored(slack, "team-backend"))  # not ingested
+    mention(slack, "CGEN", "U2", "what rate limit did we decide?", ts(31))
+    nothing = api.called("chat.postMessage")[1]
+    assert nothing["thread_ts"] == ts(31)
+    assert nothing["text"] == "I don't have anything about that in memory."
+
+
+def test_permalinks_are_constructed_when_slack_cannot_give_one(slack, api):
+    api.permalinks_fail = True
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    mention(slack, "CGEN", "U2", "what rate limit did we decide?", ts(5), thread_ts=ts(0))
+    [reply] = api.called("chat.postMessage")
+    assert constructed_permalink("https://acme.slack.com/", "CGEN", ts(0)) in reply["text"]
+    assert reply["thread_ts"] == ts(0)  # a mention inside a thread is answered in that thread
+
+
+def test_admin_commands_are_refused_to_others(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    mention(slack, "CGEN", "U2", "forget rate limit", ts(1))
+    command(slack, "U2", "purge <@U1|maya>")
+    command(slack, "U2", "memories")
+    posted = api.posted()
+    assert [p["_method"] for p in posted] == ["chat.postMessage", "chat.postEphemeral",
+                                              "chat.postEphemeral"]
+    assert all(p["text"].startswith("Sorry, only workspace admins") for p in posted)
+    assert posted[1]["user"] == "U2" and posted[1]["channel"] == "CGEN"
+    assert list(stored(slack).values()) == [RATE] and len(memories(slack)) == 1
+    audit = slack.bot.audit.read()
+    assert [(r["action"], r["outcome"], r["actor"]) for r in audit] == [
+        ("forget", "refused", "U2"), ("purge", "refused", "U2"), ("memories", "refused", "U2")]
+
+
+def test_forget_by_text_with_buttons(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    mention(slack, "CGEN", "UADA", "forget staging database", ts(2))  # a workspace admin
+    [question] = api.called("chat.postMessage")
+    actions = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"]
+    assert [a["action_id"] for a in actions] == ["lurker_choice_1", "lurker_choice_cancel"]
+    question = {**question, "ts": "1800000001.000100"}
+    click(slack, "U2", question, actions[0]["value"])  # not an admin: refused, privately
+    refusal = api.called("chat.postEphemeral")[-1]
+    assert refusal["user"] == "U2" and refusal["text"].startswith("Sorry, only")
+    assert any("Postgres" in m for m in memories(slack))
+    click(slack, "UADA", question, actions[0]["value"])
+    [update] = api.called("chat.update")
+    assert update["ts"] == question["ts"] and "Forgotten (1)" in update["text"]
+    assert not any(b["type"] == "actions" for b in update["blocks"])
+    assert memories(slack) == [RATE]
+    assert [(r["action"], r["outcome"]) for r in slack.bot.audit.read()] == [
+        ("forget.confirm", "refused"), ("forget", "done")]
+
+
+def test_slash_commands_for_config_admins_purge_and_export(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    command(slack, "UCARLA", "memories")
+    listing = api.called("chat.postEphemeral")[-1]
+    assert listing["user"] == "UCARLA" and "rate limit" in listing["text"]
+    command(slack, "UCARLA", "purge <@U1|maya>")
+    assert "Purged maya" in api.called("chat.postEphemeral")[-1]["text"]
+    assert list(stored(slack).values()) == [DB]
+    command(slack, "UCARLA", "export")
+    [done] = api.called("files.completeUploadExternal")
+    assert done["channel_id"] == "DUCARLA"  # the admin's DM, not the channel
+    [data] = api.uploads.values()
+    assert b"Postgres 16" in data and b"500 requests" not in data
+    assert "direct message" in api.called("chat.postEphemeral")[-1]["text"]
+    command(slack, "U2", "ask what is moving to Postgres 16?")
+    assert "staging database" in api.called("chat.postEphemeral")[-1]["text"]
+
+
+def test_a_dm_is_a_request_not_knowledge(slack, api):
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "DU2", "U2", "help", ts(1), channel_type="im")
+    [reply] = api.called("chat.postMessage")
+    assert reply["channel"] == "DU2" and "forget" in reply["text"]
+    assert stored(slack, "slack:T1:DU2") == {}
+
+
+def test_joining_a_channel_pages_its_history_in_through_rate_limits(slack, api):
+    api.add_history("CNEW", [
+        {"user": "U1", "text": RATE, "ts": ts(0)},
+        {"user": "U2", "text": DB, "ts": ts(1)},
+        {"subtype": "channel_join", "user": "U2", "text": "<@U2> has joined", "ts": ts(2)},
+        {"user": BOT_USER, "bot_id": BOT_ID, "text": "an old answer", "ts": ts(3)},
+        {"user": "U1", "text": "Host delta1 moved to rack 4 in Frankfurt.", "ts": ts(4)},
+    ])
+    api.add_replies("CNEW", ts(1), [{"user": "U1", "text": "Host omega2 runs Postgres 16 now.",
+                                     "ts": ts(5)},
+                                    {"user": "U2", "text": "Host omega3 runs it next week.",
+                                     "ts": ts(6)},
+                                    {"user": "U1", "text": "Host omega4 follows on Friday.",
+                                     "ts": ts(7)}])
+    api.rate_limit = {"conversations.history": 1, "conversations.replies": 1}
+    event(slack, {"type": "member_joined_channel", "user": BOT_USER, "channel": "CNEW",
+                  "channel_type": "C", "team": TEAM})
+    expected = {f"slack:T1:CNEW:{ts(i)}" for i in (0, 1, 4, 5, 6, 7)}
+    assert set(stored(slack, "slack:T1:CNEW")) == expected
+    history = api.called("conversations.history")
+    assert len(history) == 1 + 3 and history[-1]["cursor"] == "4"  # a 429, then 3 pages
+    assert len(api.called("conversations.replies")) == 1 + 2
+    reply = slack.bot.service.store.find_messages_by_external_id(
+        "slack:T1:CNEW", [f"slack:T1:CNEW:{ts(6)}"])[f"slack:T1:CNEW:{ts(6)}"]
+    assert reply.session_id == f"CNEW:thread:{ts(1)}"
+    # someone else joining is not a reason to page anything in; a second run adds nothing
+    event(slack, {"type": "member_joined_channel", "user": "U2", "channel": "CNEW",
+                  "team": TEAM})
+    assert len(api.called("conversations.history")) == 4
+    again = slack.backfill_channel(slack.places(["CNEW"])[0])
+    assert (again.handed_on, again.already_stored) == (0, 6)
+    assert set(stored(slack, "slack:T1:CNEW")) == expected
+    assert [p.channel for p in slack.places()] == ["CNEW"]
