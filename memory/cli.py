@@ -158,6 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.discord_cli import add_arguments as add_discord_arguments
 
     add_discord_arguments(p)
+    from bot.cli import add_backfill_arguments, add_chat_arguments, add_slack_arguments
+
+    p = sub.add_parser("chat", help="the terminal as a chat channel: lines are messages, "
+                                    "`@lurker ...` asks (no tokens; --demo loads a sample)")
+    add_chat_arguments(p)
+    p = sub.add_parser("slack", help="run the Slack lurker (SLACK_BOT_TOKEN; Socket Mode with "
+                                     "SLACK_APP_TOKEN, or --http with SLACK_SIGNING_SECRET)")
+    add_slack_arguments(p)
+    p = sub.add_parser("backfill", help="page channels' history into their profiles (slack or "
+                                        "discord), without duplicates")
+    add_backfill_arguments(p)
     p = sub.add_parser("eval", help="measure recall and answer quality on a benchmark")
     from .eval import locomo
 
@@ -189,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
         from bot.discord_cli import run_command as run_discord
 
         return run_discord(args)
+    if args.command in ("chat", "slack", "backfill"):
+        from bot import cli as bot_cli
+
+        return getattr(bot_cli, f"run_{args.command}")(args)
     if args.command == "eval":
         from .eval import locomo
 
