@@ -4,6 +4,7 @@ talks to tests/fake_slack_api.py (what the bot posts is recorded there); LurkerB
 real engine on SQLite through the in-process sink."""
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -60,6 +61,14 @@ def slack(api, tmp_path, embedder):
     bot = LurkerBot(service, InProcessSink(service), config,
                     clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
     lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
+    with serving(lurker):
+        yield lurker
+    service.close()
+
+
+@contextlib.contextmanager
+def serving(lurker: SlackLurker):
+    """The lurker's HTTP mode (uvicorn) on a free loopback port; `lurker.url` is its endpoint."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -71,11 +80,12 @@ def slack(api, tmp_path, embedder):
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.02)
     lurker.url = f"http://127.0.0.1:{port}/slack/events"
-    yield lurker
-    server.should_exit = True
-    thread.join(10)
-    lurker.close()
-    service.close()
+    try:
+        yield lurker
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        lurker.close()
 
 
 def signed_post(lurker, body: str, kind: str, secret: str = SECRET) -> httpx.Response:
@@ -89,17 +99,18 @@ def signed_post(lurker, body: str, kind: str, secret: str = SECRET) -> httpx.Res
 
 
 def event(lurker, payload: dict, **kw) -> httpx.Response:
-    body = json.dumps({"token": "legacy", "team_id": TEAM, "api_app_id": "A1",
+    team = lurker.team
+    body = json.dumps({"token": "legacy", "team_id": team, "api_app_id": "A1",
                        "type": "event_callback", "event_id": f"Ev{time.monotonic_ns()}",
                        "event_time": DAY, "event": payload,
-                       "authorizations": [{"team_id": TEAM, "user_id": BOT_USER,
+                       "authorizations": [{"team_id": team, "user_id": BOT_USER,
                                            "is_bot": True}]})
     return signed_post(lurker, body, "application/json", **kw)
 
 
 def message(lurker, channel, user, text, at, **extra) -> httpx.Response:
     payload = {"type": "message", "channel": channel, "user": user, "text": text, "ts": at,
-               "team": TEAM, "channel_type": "channel", **extra}
+               "team": lurker.team, "channel_type": "channel", **extra}
     return event(lurker, payload)
 
 
@@ -107,7 +118,7 @@ def mention(lurker, channel, user, text, at, **extra) -> httpx.Response:
     text = f"<@{BOT_USER}> {text}"
     message(lurker, channel, user, text, at, **extra)  # Slack sends both
     return event(lurker, {"type": "app_mention", "channel": channel, "user": user, "text": text,
-                          "ts": at, "team": TEAM, **extra})
+                          "ts": at, "team": lurker.team, **extra})
 
 
 def command(lurker, user, text, channel="CGEN") -> httpx.Response:
