@@ -32,15 +32,17 @@ from tests.workers_support import WorkerProcess, broker_backlog, worker_env  # n
 
 PEOPLE = ["maya", "tomas", "priya", "li", "sam", "noor", "jonas", "ada", "kofi", "rin"]
 SERVICES = ["billing", "search", "auth", "checkout", "gateway", "ledger", "notifier", "ingest"]
+# Every line carries the message's number in its channel ({n}): a message's id is derived from its
+# conversation, role and text, so two identical lines of one channel-day would be stored once.
 LINES = [
-    "The {thing} for {service} is {v} now, we changed it after the incident.",
-    "We shipped {service} v{v} to production this morning.",
-    "I will migrate the {service} dashboards by Friday.",
-    "Always page the {service} on-call before touching the {thing}.",
-    "Ticket {service}-{v} says the {thing} spikes after deploys.",
-    "lol yes",
-    "Can someone look at the {service} alerts?",
-    "Thanks, that fixed it!",
+    "The {thing} for {service} is {v} now, we changed it after incident {n}.",
+    "We shipped {service} v{v}.{n} to production this morning.",
+    "I will migrate the {service} dashboards by Friday (step {n}).",
+    "Always page the {service} on-call before touching the {thing} (runbook {n}).",
+    "Ticket {service}-{v}{n} says the {thing} spikes after deploys.",
+    "lol yes, {n} of those",
+    "Can someone look at the {service} alerts from build {n}?",
+    "Thanks, that fixed build {n}!",
 ]
 THINGS = ["rate limit", "timeout", "retry budget", "cache ttl", "batch size", "pool size"]
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
@@ -54,11 +56,12 @@ def synth_events(n: int, channels: int, run: str) -> list[dict]:
         channel, k = i % channels, i // channels
         at = T0 + timedelta(days=k // 40, minutes=15 * (k % 40))
         text = rng.choice(LINES).format(thing=rng.choice(THINGS), service=rng.choice(SERVICES),
-                                        v=rng.randint(1, 5000))
+                                        v=rng.randint(1, 5000), n=k)
         events.append({"type": "message.created", "profile": f"bench-ingest:{run}:c{channel}",
                        "session_id": f"c{channel}:{at.date()}", "external_id": f"c{channel}:{k}",
                        "role": "user", "author": rng.choice(PEOPLE), "content": text,
                        "ts": at.isoformat()})
+    assert len({(e["session_id"], e["content"]) for e in events}) == n, "duplicate messages"
     return events
 
 
