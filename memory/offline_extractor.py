@@ -1,7 +1,15 @@
 """The deterministic offline extractor: rules, not a model, so ingestion runs and is tested without
 network. It splits each message into sentences, drops chit-chat and questions, rewrites first person
 to the speaker's name (memories must stand alone), classifies, derives topic keys and writes the
-search questions each memory answers."""
+search questions each memory answers.
+
+A reply is read with the question it answers: when the previous message, by someone else, asked
+something, that question (rewritten from the asker's to a neutral point of view: "did you sign?" to
+"did John sign?") becomes a search question of each memory drawn from the reply, the question's line
+is cited as a source too, and a short answer ("The Minnesota Wolves!") is kept, with the question in
+its content, instead of being dropped as too short to stand alone. Search questions are only ever
+real questions (a topic's, or the one that was asked): keyword templates would drown the memory's
+own words in its embedding."""
 from __future__ import annotations
 
 import re
@@ -64,6 +72,15 @@ _STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "fo
          "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
          "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
 _MIN_WORDS = 4
+_SECOND_PERSON = [
+    (re.compile(r"\b[Yy]ou're\b"), "{a} is"), (re.compile(r"\b[Yy]ou've\b"), "{a} has"),
+    (re.compile(r"\b[Yy]ou'd\b"), "{a} would"), (re.compile(r"\b[Yy]ou'll\b"), "{a} will"),
+    (re.compile(r"\b[Yy]ou (?:guys|all|two)\b"), "{a}"), (re.compile(r"\b[Yy]our\b"), "{a}'s"),
+    (re.compile(r"\b[Yy]ours\b"), "{a}'s"), (re.compile(r"\b[Yy]ourself\b"), "{a}"),
+    (re.compile(r"\b[Yy]ou\b"), "{a}"),
+]
+_QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
+_QUESTION_CONTEXT_CHARS = 200  # longer "questions" are monologues, not a question being answered
 
 
 def split_sentences(text: str) -> list[str]:
@@ -75,6 +92,19 @@ def third_person(sentence: str, speaker: str) -> str:
     for pattern, repl in _FIRST_PERSON:
         sentence = pattern.sub(repl.format(a=speaker), sentence)
     return sentence
+
+
+def addressed_to(sentence: str, listener: str) -> str:
+    """Second person to the listener's name: "Which team did you sign with?" -> "... did John ..."."""
+    for pattern, repl in _SECOND_PERSON:
+        sentence = pattern.sub(repl.format(a=listener), sentence)
+    return sentence
+
+
+def asked_questions(text: str) -> list[str]:
+    """The question sentences of a message ("Wow! Is that your third one?" -> the second)."""
+    found = [q.strip() for q in _QUESTION_SENTENCE.findall(text)]
+    return [q for q in found if len(q.split()) >= 2 and len(q) <= _QUESTION_CONTEXT_CHARS]
 
 
 def keywords(text: str, limit: int = 6) -> list[str]:
@@ -141,56 +171,62 @@ def _key_value_topic(clause: str, speaker: str) -> str | None:
     return normalize_topic_key(key)
 
 
-def search_questions(content: str, memory_type: str, topic_key: str | None, speaker: str,
-                     dates: list[str]) -> list[str]:
-    words = " ".join(keywords(content, 4))
-    questions: list[str] = []
-    if topic_key:
-        questions += [f"What is the {topic_key}?", f"What did we decide about the {topic_key}?"]
-    if memory_type == "event":
-        questions.append(f"When did {speaker} {words}?")
-        if dates:
-            questions.append(f"What happened on {dates[0]}?")
-    elif memory_type == "task":
-        questions += [f"What needs to be done about {words}?", f"Who is doing {words}?"]
-    elif memory_type == "instruction":
-        questions.append(f"How should we handle {words}?")
-    questions.append(f"What did {speaker} say about {words}?")
-    questions.append(f"What do we know about {words}?")
-    return questions[:5]
+def search_questions(topic_key: str | None, asked: list[str]) -> list[str]:
+    """Real questions only: the topic's, then the ones the memory's message was an answer to."""
+    questions = [f"What is the {topic_key}?", f"What did we decide about the {topic_key}?"] \
+        if topic_key else []
+    return [*questions, *asked][:5]
 
 
 class OfflineExtractor(Extractor):
-    name = "offline-rules-v1"
+    name = "offline-rules-v2"
 
     def extract(self, lines: list[TranscriptLine]) -> list[Candidate]:
         out: list[Candidate] = []
         seen: set[tuple[str, str]] = set()
+        previous: TranscriptLine | None = None
         for line in lines:
+            asked, context = self._question_context(previous, line)
             for sentence in split_sentences(line.content):
-                candidate = self._candidate(sentence, line)
+                candidate = self._candidate(sentence, line, asked, context)
                 if candidate and (candidate.type, candidate.content) not in seen:
                     seen.add((candidate.type, candidate.content))
                     out.append(candidate)
+            previous = line
         return out
 
-    def _candidate(self, sentence: str, line: TranscriptLine) -> Candidate | None:
+    @staticmethod
+    def _question_context(previous: TranscriptLine | None, line: TranscriptLine
+                          ) -> tuple[list[str], TranscriptLine | None]:
+        """The questions the previous message asked this one's author, in neutral words, and that
+        message; nothing when there was no question or the author is answering themself."""
+        if previous is None or previous.speaker == line.speaker:
+            return [], None
+        asked = [addressed_to(third_person(q, previous.speaker), line.speaker)
+                 for q in asked_questions(_ANNOTATED.sub("", previous.content))]
+        return (asked, previous) if asked else ([], None)
+
+    def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],
+                   context: TranscriptLine | None) -> Candidate | None:
         bare = _ANNOTATED.sub("", sentence).strip()
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
-        if len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare):
+        short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare)
+        if short and not (asked and keywords(bare)):
             return None
         dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
         dates += [d.isoformat() for _, d in parse_date_text(bare)]
         memory_type = classify(bare, bool(dates))
         content = third_person(sentence, line.speaker) if line.author else sentence
+        if short:  # "The Minnesota Wolves!" only means something next to its question
+            content = f"{asked[-1]} {line.speaker}: {content}"
         topic = topic_for(bare, memory_type, line.speaker)
+        sources = [line.index] + ([context.index] if context is not None else [])
         return Candidate(
             type=memory_type,
             content=content,
             topic_key=topic,
-            questions=search_questions(third_person(bare, line.speaker), memory_type, topic,
-                                       line.speaker, dates),
-            source_lines=[line.index],
+            questions=search_questions(topic, asked),
+            source_lines=sources,
             dates=dates,
         )

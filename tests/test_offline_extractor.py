@@ -1,0 +1,55 @@
+"""The offline extractor's rules: sentences to standalone memories, and a reply read with the
+question it answers."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from memory.extraction import TranscriptLine
+from memory.offline_extractor import OfflineExtractor, addressed_to, asked_questions
+
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def lines(*pairs: tuple[str, str]) -> list[TranscriptLine]:
+    return [TranscriptLine(index=i, message_id=f"m{i}", role="user", author=author,
+                           ts=T0 + timedelta(minutes=i), content=text)
+            for i, (author, text) in enumerate(pairs)]
+
+
+def test_question_sentences_are_found_and_turned_to_the_listener():
+    assert asked_questions("Wow! Is that your third one? Nice.") == ["Is that your third one?"]
+    assert asked_questions("ok?") == []  # one word is not a question worth keeping
+    assert addressed_to("Which team did you sign with?", "John") == "Which team did John sign with?"
+    assert addressed_to("Are you proud of your work?", "Ana") == "Are Ana proud of Ana's work?"
+
+
+def test_a_short_answer_is_kept_with_its_question_and_cites_it():
+    out = OfflineExtractor().extract(lines(
+        ("Tim", "Which team did you sign with?"), ("John", "The Minnesota Wolves!")))
+    (memory,) = out
+    assert "Which team did John sign with?" in memory.content and "Minnesota Wolves" in memory.content
+    assert memory.source_lines == [1, 0]
+    assert memory.questions == ["Which team did John sign with?"]
+
+
+def test_a_longer_answer_gets_the_question_as_a_search_question():
+    out = OfflineExtractor().extract(lines(
+        ("Maya", "What did you decide about the rate limit?"),
+        ("Sam", "We set the rate limit to 300 requests per minute.")))
+    (memory,) = out
+    assert memory.content == "We set the rate limit to 300 requests per minute."
+    assert memory.topic_key == "rate limit"
+    assert "What did Sam decide about the rate limit?" in memory.questions
+    assert memory.source_lines == [1, 0]
+
+
+def test_no_question_context_from_oneself_or_from_statements():
+    out = OfflineExtractor().extract(lines(
+        ("Maya", "Should we move the standup?"),
+        ("Maya", "The standup moves to ten on Mondays."),
+        ("Sam", "Noted."),
+        ("Sam", "The billing dashboards now live in Grafana.")))
+    assert [m.source_lines for m in out] == [[1], [3]]
+    assert all("?" not in q or q.startswith("What") for m in out for q in m.questions)
+    # a short reply with no question before it is chit-chat, not a memory
+    assert not any("Noted" in m.content for m in out)
