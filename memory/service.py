@@ -352,6 +352,9 @@ class Profile:
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None) -> list[Fused]:
         embedder = self.service.embedder
+        if "hyde" in channels and len(channels) > 1 \
+                and not self.service.answerer.writes_hypotheses:
+            channels = tuple(c for c in channels if c != "hyde")
         wants_query_vec = "vector" in channels
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (

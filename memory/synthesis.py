@@ -16,6 +16,9 @@ NO_ANSWER = "I don't have anything about that in memory."
 
 class Answerer(ABC):
     name: str = "answerer"
+    #: Whether `hypothesize` writes a real answer-shaped sentence (a model) or only reshapes the
+    #: question; in the latter case the HyDE channel repeats the query vector and recall skips it.
+    writes_hypotheses: bool = True
 
     @abstractmethod
     def answer(

@@ -103,6 +103,21 @@ def test_recall_cites_sources_and_says_when_it_knows_nothing(profile):
     assert "don't have anything" in nothing.answer
 
 
+def test_recall_folds_a_message_into_its_memory_and_skips_template_hyde(profile):
+    """The raw message a memory was drawn from is cited by the memory, not listed beside it; the
+    offline answerer writes no real hypothesis, so the HyDE channel (a copy of the query vector
+    then) is not run, unless asked for alone."""
+    r = profile.ingest(conv("Priya moved the billing dashboards to Grafana last week.",
+                            "lol yes"), session_id="s1")
+    found = profile.search("where are the billing dashboards now?")
+    memory = found[0].record
+    assert memory.source_message_ids == [r.message_ids[0]]
+    assert "message_text" in found[0].channels and "memory_text" in found[0].channels
+    assert r.message_ids[0] not in [f.record.id for f in found]
+    assert all("hyde" not in f.channels for f in found)
+    assert profile.search("where are the billing dashboards now?", channels=("hyde",))
+
+
 def test_tasks_are_not_vectorised_but_found_by_text(profile):
     profile.ingest(conv("I will write the migration guide by Friday."), session_id="s1")
     task = next(m for m in profile.list() if m.type == "task")

@@ -1,0 +1,88 @@
+"""Weighted reciprocal-rank fusion: equal evidence channels, corroborating topic keys, and a raw
+message folded into the memory drawn from it."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from memory.fusion import DEFAULT_WEIGHTS, RRF_K, fuse
+from memory.models import Memory, Message
+from memory.stores.base import CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, Hit
+
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def memory(mid: str, sources: list[str] = (), minutes: int = 0, topic: str | None = None) -> Memory:
+    return Memory(id=mid, type="fact", content=f"memory {mid}", topic_key=topic,
+                  source_message_ids=list(sources), created_at=T0 + timedelta(minutes=minutes))
+
+
+def message(mid: str, minutes: int = 0) -> Message:
+    return Message(id=mid, session_id="s", role="user", content=f"message {mid}",
+                   ts=T0 + timedelta(minutes=minutes))
+
+
+def hits(*records) -> list[Hit]:
+    return [Hit(r.id, 1.0, r) for r in records]
+
+
+def ids(fused) -> list[str]:
+    return [f.record.id for f in fused]
+
+
+def test_scores_are_weighted_reciprocal_ranks():
+    a, b = memory("a"), memory("b")
+    fused = fuse({CH_MEMORY_TEXT: hits(a, b), CH_VECTOR: hits(b)})
+    assert ids(fused) == ["b", "a"]
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 1))
+    assert fused[0].channels == [CH_MEMORY_TEXT, CH_VECTOR]
+    assert fused[1].score == pytest.approx(1 / (RRF_K + 1))
+
+
+def test_evidence_channels_weigh_the_same():
+    """Raw-message BM25 is evidence like the memory channels, not a down-weighted afterthought."""
+    assert DEFAULT_WEIGHTS[CH_MESSAGE_TEXT] == DEFAULT_WEIGHTS[CH_MEMORY_TEXT] \
+        == DEFAULT_WEIGHTS[CH_VECTOR]
+    assert DEFAULT_WEIGHTS[CH_HYDE] < DEFAULT_WEIGHTS[CH_VECTOR] < DEFAULT_WEIGHTS[CH_TOPIC]
+
+
+def test_a_topic_key_alone_does_not_nominate_a_memory():
+    junk, found = memory("junk", topic="adoption"), memory("found")
+    fused = fuse({CH_TOPIC: hits(junk), CH_MEMORY_TEXT: hits(found)})
+    assert ids(fused) == ["found"]
+
+
+def test_a_topic_key_corroborating_a_content_hit_lifts_it_to_the_top():
+    first, keyed = memory("first"), memory("keyed", topic="rate limit")
+    fused = fuse({CH_MEMORY_TEXT: hits(first, memory("x"), keyed), CH_TOPIC: hits(keyed)})
+    assert ids(fused)[0] == "keyed" and fused[0].channels == [CH_MEMORY_TEXT, CH_TOPIC]
+
+
+def test_the_topic_channel_alone_still_ranks_for_ablations():
+    keyed = memory("keyed", topic="rate limit")
+    assert ids(fuse({CH_TOPIC: hits(keyed)})) == ["keyed"]
+
+
+def test_a_message_folds_into_the_best_memory_drawn_from_it():
+    src, other = message("m1"), message("m2")
+    strong, weak = memory("strong", ["m1"]), memory("weak", ["m1"])
+    fused = fuse({CH_MEMORY_TEXT: hits(strong, weak), CH_MESSAGE_TEXT: hits(src, other)})
+    assert ids(fused) == ["strong", "weak", "m2"]  # m1 is cited by "strong", not listed again
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 1) * 2)
+    assert fused[0].channels == [CH_MEMORY_TEXT, CH_MESSAGE_TEXT]
+    # its own evidence lifted the memory above a message that ranked first for BM25
+    assert fused[0].score > fused[2].score
+
+
+def test_a_message_no_retrieved_memory_cites_stays_a_result():
+    lone = message("lone", minutes=5)
+    fused = fuse({CH_MEMORY_TEXT: hits(memory("a", ["elsewhere"])), CH_MESSAGE_TEXT: hits(lone)})
+    assert sorted(ids(fused)) == ["a", "lone"]
+
+
+def test_ties_go_to_the_newer_record_and_zero_weights_are_left_out():
+    old, new = memory("old", minutes=0), memory("new", minutes=9)
+    fused = fuse({CH_MEMORY_TEXT: hits(old), CH_VECTOR: hits(new), CH_HYDE: hits(old)},
+                 {CH_MEMORY_TEXT: 1.0, CH_VECTOR: 1.0, CH_HYDE: 0.0})
+    assert ids(fused) == ["new", "old"]
