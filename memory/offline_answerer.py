@@ -88,7 +88,11 @@ class OfflineAnswerer(Answerer):
 
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate]) -> str:
-        wanted, names = content_stems(question), named(question)
+        names = named(question)
+        # Sharing only the person's name is not being about the question: "What did Gina lose?"
+        # is not answered by "Gina opened a store".
+        wanted = (content_stems(question) - content_stems(" ".join(names))) \
+            or content_stems(question)
         relevant = [m for m in memories if wanted & _memory_stems(m)
                     and _names_all(names, f"{m.content} {m.topic_key or ''}")]
         parts: list[str] = []

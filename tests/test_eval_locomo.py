@@ -1,0 +1,152 @@
+"""`lurker eval locomo` on a small conversation written here in LoCoMo's published shape (the real
+data is read from ../shared at run time and never copied into the project)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from memory.errors import LurkerError
+from memory.eval.locomo import (BM25_RAW, DENSE_RAW, FUSED, SYSTEMS, load_locomo,
+                                normalize_evidence, run_locomo)
+from memory.eval.metrics import (answer_score, evidence_recall, is_decline, multi_hop_f1,
+                                 record_dia_ids, token_f1)
+from memory.models import Memory, Message
+
+SAMPLE = [{
+    "sample_id": "tiny-1",
+    "conversation": {
+        "speaker_a": "Jon", "speaker_b": "Gina",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Jon", "dia_id": "D1:1", "text": "Hey Gina! I lost my job at the bank."},
+            {"speaker": "Gina", "dia_id": "D1:2", "text": "Oh no! What will you do now?"},
+            {"speaker": "Jon", "dia_id": "D1:3",
+             "text": "I am opening a dance studio downtown, I have always loved dancing."},
+            {"speaker": "Gina", "dia_id": "D1:4", "text": "Wow. I started a clothing store online "
+             "yesterday, it sells urban streetwear."},
+        ],
+        "session_2_date_time": "10:04 am on 20 June, 2023",
+        "session_2": [
+            {"speaker": "Jon", "dia_id": "D2:1", "text": "The studio opened last Friday!",
+             "img_url": ["x"], "blip_caption": "a photo of a dance floor with mirrors"},
+            {"speaker": "Gina", "dia_id": "D2:2", "text": "Congrats! Which city is it in?"},
+            {"speaker": "Jon", "dia_id": "D2:3", "text": "Boston, right by the harbour."},
+        ],
+    },
+    "qa": [
+        {"question": "What business did Jon start?", "answer": "a dance studio",
+         "evidence": ["D1:3"], "category": 4},
+        {"question": "When did Gina start her clothing store?", "answer": "7 May 2023",
+         "evidence": ["D1:4"], "category": 2},
+        {"question": "Which city is Jon's dance studio in?", "answer": "Boston",
+         "evidence": ["D:2:3", "D2:2; D2:1"], "category": 1},
+        {"question": "What did Gina lose at the bank?", "adversarial_answer": "her job",
+         "evidence": ["D1:1"], "category": 5},
+        {"question": "What does Jon like?", "answer": "dancing", "evidence": ["D9:9"],
+         "category": 3},
+    ],
+}]
+
+
+@pytest.fixture
+def data_file(tmp_path):
+    path = tmp_path / "locomo-tiny.json"
+    path.write_text(json.dumps(SAMPLE), encoding="utf-8")
+    return path
+
+
+# --- loading -------------------------------------------------------------------------------------
+def test_loads_sessions_turns_dates_photos_and_evidence(data_file):
+    (conv,) = load_locomo(data_file)
+    assert [len(s.turns) for s in conv.sessions] == [4, 3]
+    assert conv.sessions[0].started.isoformat() == "2023-05-08T13:56:00+00:00"
+    assert conv.sessions[1].turns[0].content.endswith("[shares a photo: a photo of a dance floor "
+                                                      "with mirrors]")
+    q = conv.questions[2]
+    assert q.evidence == ["D2:3", "D2:2", "D2:1"]  # "D:2:3" and "D2:2; D2:1" normalised
+    assert conv.questions[3].gold is None and conv.questions[3].adversarial_answer == "her job"
+    assert conv.questions[4].evidence == [] and conv.evidence_dropped == ["D9:9"]
+    assert conv.profile_name == "locomo:tiny-1"
+    assert conv.now.date().isoformat() == "2023-06-21"
+
+
+def test_normalize_evidence_keeps_order_without_duplicates():
+    assert normalize_evidence(["D3:12", "D:3:12", "D8:6; D9:17"]) == ["D3:12", "D8:6", "D9:17"]
+
+
+def test_bad_files_get_a_clear_error(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{", encoding="utf-8")
+    with pytest.raises(LurkerError, match="invalid JSON"):
+        load_locomo(broken)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"questions": []}), encoding="utf-8")
+    with pytest.raises(LurkerError, match="not LoCoMo data"):
+        load_locomo(other)
+
+
+# --- metrics -------------------------------------------------------------------------------------
+def test_evidence_recall_counts_turns_covered_by_memories_and_messages():
+    by_message = {"m1": ["D1:1"], "m2": ["D1:2", "D1:5"], "m3": ["D1:3"]}
+    memory = Memory(id="x", type="fact", content="c", source_message_ids=["m2", "m3"],
+                    created_at="2023-05-08T00:00:00Z")
+    message = Message(id="m1", session_id="s", role="user", content="c", ts="2023-05-08T00:00:00Z")
+    ranked = [record_dia_ids(memory, by_message), record_dia_ids(message, by_message)]
+    assert ranked == [["D1:2", "D1:5", "D1:3"], ["D1:1"]]
+    assert evidence_recall(["D1:1", "D1:3"], ranked, 1) == 0.5
+    assert evidence_recall(["D1:1", "D1:3"], ranked, 2) == 1.0
+    assert evidence_recall([], ranked, 2) is None
+
+
+def test_answer_scores_follow_locomo():
+    assert token_f1("The dance studio!", "a dance studio") == 1.0
+    assert token_f1("dancing studios", "dance studio") == 1.0  # Porter stems
+    assert token_f1("Boston", "Chicago") == 0.0
+    assert multi_hop_f1("Boston, dancing", "dancing, Boston") == 1.0
+    assert is_decline("I don't have anything about that in memory.")
+    assert not is_decline("Boston.")
+    assert answer_score("No information available.", None, 5) == 1.0
+    assert answer_score("her job", None, 5) == 0.0
+
+
+# --- the harness end to end ----------------------------------------------------------------------
+def test_run_scores_every_system_on_the_real_engine(service, data_file):
+    conversations = load_locomo(data_file)
+    report = run_locomo(service, conversations, ks=(1, 3, 10))
+    assert set(report["systems"]) == set(SYSTEMS)
+    assert report["questions"] == 5 and report["questions_with_evidence"] == 4
+    records = {r["index"]: r for r in report["records"]}
+    # the raw turn says "I am opening a dance studio": BM25 over raw turns has no word of the
+    # question in it, the memory ("Jon is opening ...") and the vectors do
+    assert records[0]["recall"][FUSED]["@3"] == 1.0
+    assert records[0]["recall"][BM25_RAW]["@3"] == 0.0
+    assert records[4]["recall"][FUSED]["@3"] is None  # no evidence left: out of recall
+    # the temporal answer carries the date resolved from "yesterday" on 8 May
+    assert "7 May 2023" in records[1]["answer"]
+    # the adversarial question names Gina, whose job was not lost: declined
+    assert records[3]["declined"] and records[3]["answer_score"] == 1.0
+    assert report["systems"][DENSE_RAW]["recall"]["@10"]["overall"] > 0
+    assert report["latency_ms"]["p50"] > 0
+
+
+def test_cli_prints_the_table_and_writes_json(data_file, tmp_path):
+    out = tmp_path / "results.json"
+    env_store = f"sqlite:///{tmp_path / 'eval.db'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "memory.cli", "eval", "locomo", "--data", str(data_file),
+         "--k", "1,5", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+        env={**__import__("os").environ, "LURKER_STORE": env_store})
+    assert done.returncode == 0, done.stderr
+    assert "fused" in done.stdout and "bm25-raw" in done.stdout and "dense-raw" in done.stdout
+    assert "token-F1 only" in done.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["config"]["ks"] == [1, 5] and len(report["records"]) == 5
+    missing = subprocess.run(
+        [sys.executable, "-m", "memory.cli", "eval", "locomo", "--data", str(tmp_path / "no.json")],
+        capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "LURKER_STORE": env_store})
+    assert missing.returncode != 0 and "no.json" in missing.stderr
