@@ -105,6 +105,8 @@ class RecallResult(BaseModel):
     memories: list[ScoredMemory] = Field(default_factory=list)
     messages: list[ScoredMessage] = Field(default_factory=list)
     computed: list[ComputedDate] = Field(default_factory=list)
+    # Seconds each retrieval channel took in the store (the lurker_recall_channel_seconds metric).
+    channel_seconds: dict[str, float] = Field(default_factory=dict)
 
 
 class PurgeResult(BaseModel):

@@ -327,7 +327,8 @@ class Profile:
         query = clean_text(query.strip())
         channels = tuple(channels)
         computed = dates.compute_for_question(query, now)
-        fused = self._retrieve(query, channels, k or settings.recall_k, weights)
+        timings: dict[str, float] = {}
+        fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings)
         memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed += self._event_durations(query, channels, k or settings.recall_k, weights)
@@ -339,7 +340,7 @@ class Profile:
                       for f in memories],
             messages=[ScoredMessage(message=f.record, score=f.score, channels=f.channels)
                       for f in messages],
-            computed=computed)
+            computed=computed, channel_seconds=timings)
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
                weights: dict[str, float] | None = None) -> list[Fused]:
@@ -350,7 +351,8 @@ class Profile:
                               k or self.service.settings.recall_k, weights)
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
-                  weights: dict[str, float] | None) -> list[Fused]:
+                  weights: dict[str, float] | None,
+                  timings: dict[str, float] | None = None) -> list[Fused]:
         embedder = self.service.embedder
         if "hyde" in channels and len(channels) > 1 \
                 and not self.service.answerer.writes_hypotheses:
@@ -364,7 +366,10 @@ class Profile:
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
             query_vector=vectors[0] if wants_query_vec else None,
             hyde_vector=vectors[-1] if wants_hyde else None, k=k, channels=channels)
-        return fuse(self._store.search(self.name, request), weights or DEFAULT_WEIGHTS)
+        found = self._store.search(self.name, request)
+        if timings is not None:
+            timings.update(request.timings)
+        return fuse(found, weights or DEFAULT_WEIGHTS)
 
     def _event_durations(self, query: str, channels, k: int, weights) -> list[ComputedDate]:
         """"How many days between the launch and the retro?": find each event's date in memory,

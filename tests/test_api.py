@@ -249,6 +249,10 @@ def test_probes_metrics_and_logs(service, tmp_path, profile_name):
     assert value("lurker_recall_seconds_count", '{surface="api"}') == 1
     assert sum(float(v) for v in re.findall(
         r'^lurker_recall_channel_hits_total\{channel="\w+"\} (\S+)$', text, re.M)) >= 1
+    # every channel the offline engine runs is timed once per recall (HyDE is not run offline)
+    for channel in ("topic", "memory_text", "vector", "message_text"):
+        assert value("lurker_recall_channel_seconds_count", f'{{channel="{channel}"}}') == 1
+    assert 'lurker_recall_channel_seconds_count{channel="hyde"}' not in text
     assert value("lurker_http_requests_total",
                  '{method="POST",route="/v1/profiles/{name}/ingest",status="202"}') == 1
     assert value("lurker_llm_errors_total") == 0  # offline engine: no model calls

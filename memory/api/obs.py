@@ -7,6 +7,7 @@ Metrics live in a registry per app (`Metrics`), served at GET /metrics:
 - lurker_ingest_batch_size                 messages per ingest request (histogram)
 - lurker_recall_seconds{surface}           whole recall (retrieval + answer), api or mcp
 - lurker_recall_channel_hits_total{channel} retrieval channels that contributed a returned memory
+- lurker_recall_channel_seconds{channel}   time each retrieval channel took in the store
 - lurker_queue_length{queue}               events waiting on the broker (read at scrape time; the
                                            signal for a worker HPA), -1 when it cannot be read
 - lurker_llm_tokens_total{kind}            Anthropic tokens (input/output/cache_read/cache_write)
@@ -54,8 +55,14 @@ class Metrics:
         self.channel_hits = Counter("lurker_recall_channel_hits", "Retrieval channels that "
                                     "contributed a returned memory", ["channel"], registry=r)
 
+        self.channel_seconds = Histogram("lurker_recall_channel_seconds", "Time a retrieval "
+                                         "channel took in the store", ["channel"],
+                                         buckets=LATENCY_BUCKETS, registry=r)
+
     def observe_recall(self, surface: str, seconds: float, result) -> None:
         self.recall_seconds.labels(surface).observe(seconds)
+        for channel, took in result.channel_seconds.items():
+            self.channel_seconds.labels(channel).observe(took)
         for scored in result.memories:
             for channel in scored.channels:
                 self.channel_hits.labels(channel).inc()

@@ -45,6 +45,9 @@ class SearchRequest:
     hyde_vector: np.ndarray | None = None
     k: int = 20
     channels: tuple[str, ...] = CHANNELS  # which channels to run (ablations run one)
+    # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
+    # the msearch; measured around each query on SQLite), for the per-channel latency metric.
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

@@ -613,6 +613,7 @@ class ElasticsearchStore(Store):
         for _channel, _model, header, body in planned:
             searches += [header, body]
         for (channel, model, _header, _body), response in zip(planned, self._msearch(searches)):
+            request.timings[channel] = response.get("took", 0) / 1000
             hits = []
             for hit in response["hits"]["hits"]:
                 score = hit.get("_score")

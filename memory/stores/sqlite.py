@@ -7,6 +7,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -347,6 +348,7 @@ class SQLiteStore(Store):
         out: dict[str, list[Hit]] = {}
         with self._lock:
             for channel in request.channels:
+                started = time.perf_counter()
                 if channel == CH_TOPIC:
                     found = self.active_by_topic(profile, request.topic_keys)
                     out[channel] = [Hit(m.id, 1.0, m) for m in
@@ -358,6 +360,8 @@ class SQLiteStore(Store):
                     vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
                     if vector is not None:
                         out[channel] = self._knn(profile, vector, request.k)
+                if channel in out:
+                    request.timings[channel] = time.perf_counter() - started
         return out
 
     def _full_text(self, profile: str, channel: str, text: str, k: int) -> list[Hit]:
