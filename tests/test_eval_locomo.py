@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from memory.errors import LurkerError
-from memory.eval.locomo import (BM25_RAW, DENSE_RAW, FUSED, SYSTEMS, load_locomo,
+from memory.eval.locomo import (BM25_RAW, DENSE_RAW, FUSED, SYSTEMS, TurnIndex, load_locomo,
                                 normalize_evidence, run_locomo)
 from memory.eval.metrics import (answer_score, evidence_recall, is_decline, multi_hop_f1,
                                  record_dia_ids, token_f1)
@@ -88,6 +88,15 @@ def test_bad_files_get_a_clear_error(tmp_path):
         load_locomo(other)
 
 
+def test_the_bm25_baseline_indexes_labelled_turns():
+    index = TurnIndex({"m1": "Jon: I am opening a dance studio", "m2": "Gina: my store is online",
+                       "m3": "Jon: lol"})
+    assert index.search("Where is Gina's store?", 5) == ["m2"]
+    assert index.search("dancing studios", 5) == ["m1"]  # Porter stems
+    assert set(index.search("What did Jon say?", 5)) == {"m1", "m3"}
+    assert index.search("what is it?", 5) == []  # only function words: no query
+
+
 # --- metrics -------------------------------------------------------------------------------------
 def test_evidence_recall_counts_turns_covered_by_memories_and_messages():
     by_message = {"m1": ["D1:1"], "m2": ["D1:2", "D1:5"], "m3": ["D1:3"]}
@@ -119,8 +128,8 @@ def test_run_scores_every_system_on_the_real_engine(service, data_file):
     assert set(report["systems"]) == set(SYSTEMS)
     assert report["questions"] == 5 and report["questions_with_evidence"] == 4
     records = {r["index"]: r for r in report["records"]}
-    # the raw turn says "I am opening a dance studio": BM25 over raw turns has no word of the
-    # question in it, the memory ("Jon is opening ...") and the vectors do
+    # the turn says "I am opening a dance studio": the BM25 baseline shares only "Jon" with the
+    # question (as every turn of Jon's does), the memory ("Jon is opening ...") and vectors do more
     assert records[0]["recall"][FUSED]["@3"] == 1.0
     assert records[0]["recall"][BM25_RAW]["@3"] == 0.0
     assert records[4]["recall"][FUSED]["@3"] is None  # no evidence left: out of recall

@@ -6,9 +6,10 @@
 Each conversation goes into its own fresh profile (`locomo:<sample_id>`) through the real ingestion
 path, one `Profile.ingest` call per session. Then, for every question, as of one day after the last
 session:
-- the fused ranking (`Profile.search`) and, on the same ingested data, the baselines: BM25 alone over
-  the raw turns, dense vectors alone over the raw turns (same embedding model, ranked here with
-  numpy since the store keeps no vectors for raw messages) and each retrieval channel alone;
+- the fused ranking (`Profile.search`) and, on the same ingested data, the baselines a user would
+  otherwise build over the raw turns, each turn indexed as "speaker: text": BM25 alone (SQLite
+  FTS5, Porter stemming, the same OR query our store sends) and dense vectors alone (same embedding
+  model, ranked with numpy); and each of our retrieval channels alone (an ablation);
   each is scored by evidence recall@k (memory.eval.metrics);
 - the answer (`Profile.recall`, timed), scored with LoCoMo's token F1 (category 5: whether it
   declines) and, with --judge and an Anthropic key, by an LLM judge (CORRECT/WRONG, as in the
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 import sys
 import time
 from dataclasses import dataclass, field
@@ -32,7 +34,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..errors import LurkerError
-from ..stores.base import CH_MESSAGE_TEXT, CHANNELS
+from ..stores.base import CHANNELS
+from ..stores.sqlite import fts_query
 from .metrics import (ADVERSARIAL, CATEGORY_NAMES, answer_score, evidence_recall, is_decline, mean,
                       percentile, record_dia_ids)
 
@@ -165,7 +168,7 @@ class Ingested:
     conversation: Conversation
     profile: object  # memory.service.Profile
     dia_ids_by_message: dict[str, list[str]]  # message id -> every turn stored under it
-    contents: dict[str, str]  # message id -> its text (for the dense baseline)
+    contents: dict[str, str]  # message id -> "speaker: text" (for the baselines)
     memories: int
     seconds: float
 
@@ -187,7 +190,7 @@ def ingest_conversation(service, conv: Conversation, progress: Progress | None =
         # Ids are content-addressed: the same text twice in one session is one stored message.
         for message_id, turn in zip(result.message_ids, session.turns, strict=True):
             by_message.setdefault(message_id, []).append(turn.dia_id)
-            contents.setdefault(message_id, turn.content)
+            contents.setdefault(message_id, f"{turn.speaker}: {turn.content}")
         memories += result.memories_created
         if progress:
             progress.update()
@@ -248,6 +251,23 @@ def _retrieved_json(fused, by_message: dict[str, list[str]]) -> list[dict]:
              "content": f.record.content[:300]} for f in fused[:TOP_RECORDED]]
 
 
+class TurnIndex:
+    """The BM25 baseline: an in-memory SQLite FTS5 index of the labelled turns."""
+
+    def __init__(self, texts: dict[str, str]):
+        self.db = sqlite3.connect(":memory:")
+        self.db.execute("CREATE VIRTUAL TABLE turns USING fts5(id UNINDEXED, text, "
+                        "tokenize = 'porter unicode61')")
+        self.db.executemany("INSERT INTO turns VALUES (?, ?)", texts.items())
+
+    def search(self, question: str, k: int) -> list[str]:
+        query = fts_query(question)
+        if not query:
+            return []
+        return [row[0] for row in self.db.execute(
+            "SELECT id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT ?", (query, k))]
+
+
 def evaluate_conversation(ing: Ingested, ks: tuple[int, ...], limit_questions: int | None = None,
                           judge: Judge | None = None, progress: Progress | None = None
                           ) -> list[dict]:
@@ -258,6 +278,7 @@ def evaluate_conversation(ing: Ingested, ks: tuple[int, ...], limit_questions: i
     max_k, now = max(ks), conv.now
     message_ids = list(ing.contents)
     message_vectors = embedder.embed([ing.contents[i] for i in message_ids])
+    bm25 = TurnIndex(ing.contents)
     question_vectors = embedder.embed([q.question for q in questions])
 
     def covered(fused) -> list[list[str]]:
@@ -267,8 +288,7 @@ def evaluate_conversation(ing: Ingested, ks: tuple[int, ...], limit_questions: i
     for q, q_vector in zip(questions, question_vectors):
         fused = profile.search(q.question, k=max_k)
         ranked = {FUSED: covered(fused),
-                  BM25_RAW: covered(profile.search(q.question, channels=(CH_MESSAGE_TEXT,),
-                                                   k=max_k))}
+                  BM25_RAW: [by_message[i] for i in bm25.search(q.question, max_k)]}
         order = np.argsort(-(message_vectors @ q_vector), kind="stable")[:max_k]
         ranked[DENSE_RAW] = [by_message[message_ids[i]] for i in order]
         for channel in CHANNELS:
