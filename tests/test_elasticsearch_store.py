@@ -361,3 +361,39 @@ def test_open_adds_new_fields_to_an_existing_index(es_server, monkeypatch):
     finally:
         drop(old)
         old.close()
+
+
+def test_deferred_refresh_refreshes_once_and_keeps_read_your_writes(store, monkeypatch):
+    """The workers' batch mode: writes skip the refresh, a read of a profile written since the
+    last refresh refreshes first, and leaving the block refreshes what is left, once."""
+    refreshes, bulk_refresh = [], []
+    real_refresh = store.client.indices.refresh
+    monkeypatch.setattr(store.client.indices, "refresh",
+                        lambda **kw: refreshes.append(kw) or real_refresh(**kw))
+    real_bulk = es_module.helpers.streaming_bulk
+
+    def spy_bulk(client, actions, **kw):
+        bulk_refresh.append(kw.get("refresh"))
+        return real_bulk(client, actions, **kw)
+    monkeypatch.setattr(es_module.helpers, "streaming_bulk", spy_bulk)
+    a, b = f"defer-a-{uuid.uuid4().hex[:6]}", f"defer-b-{uuid.uuid4().hex[:6]}"
+    with store.deferred_refresh():
+        store.insert_messages(a, [msg("alpha one")])
+        store.insert_messages(b, [msg("beta one")])
+        store.upsert_memories(b, [mem("beta fact", topic="beta key")])
+        assert refreshes == [] and set(bulk_refresh) == {"false"}
+        assert set(store.active_by_topic(b, ["beta key"])) == {"beta key"}  # its own writes
+        assert len(refreshes) == 1
+        store.insert_messages(a, [msg("alpha two", seq=1)])
+        assert [m.content for m in store.iter_messages(b)] == ["beta one"]  # b clean: no refresh
+        assert len(refreshes) == 1
+    assert len(refreshes) == 2  # leaving: once, for what a wrote since
+    assert [m.content for m in store.iter_messages(a)] == ["alpha one", "alpha two"]
+    store.insert_messages(a, [msg("alpha three", seq=2)])
+    assert bulk_refresh[-1] == "true"  # outside the block, as configured
+
+    with pytest.raises(RuntimeError), store.deferred_refresh():
+        store.insert_messages(a, [msg("alpha four", seq=3)])
+        raise RuntimeError("the batch failed")
+    assert len(refreshes) == 3  # what was written is still made searchable
+    assert len(list(store.iter_messages(a))) == 4

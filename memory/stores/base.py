@@ -12,6 +12,7 @@ Rules every implementation keeps:
 """
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -148,6 +149,12 @@ class Store(ABC):
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         """Run the requested channels (in one round trip where the backend allows) and return
         {channel: hits best first}. Memory channels hit Memory records, message_text hits Message."""
+
+    # --- batching -------------------------------------------------------------------------
+    def deferred_refresh(self) -> contextlib.AbstractContextManager[None]:
+        """A block of writes made searchable together when it ends (reads inside still see the
+        block's own writes). Stores whose writes are searchable at once need nothing."""
+        return contextlib.nullcontext()
 
     # --- whole profile --------------------------------------------------------------------
     @abstractmethod

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any
@@ -132,6 +133,7 @@ class ElasticsearchStore(Store):
         self.prefix = index_prefix
         self.refresh = refresh
         self.request_timeout = request_timeout
+        self._deferral = threading.local()  # deferred_refresh(): profiles written since a refresh
         self.shards = shards
         self.replicas = replicas
         self.messages_alias = f"{index_prefix}-messages"
@@ -325,6 +327,35 @@ class ElasticsearchStore(Store):
     def _record(model: type[Message] | type[Memory], source: dict):
         return model.model_validate({k: v for k, v in source.items() if k in model.model_fields})
 
+    # --- refresh ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def deferred_refresh(self) -> Iterator[None]:
+        """Writes skip the per-request refresh; a search of a profile written since the last
+        refresh refreshes first (every read here is scoped to one profile), and leaving refreshes
+        once if anything is still unrefreshed. A worker's batch over 50 channel profiles then
+        costs one refresh instead of two per conversation, with read-your-writes kept."""
+        if getattr(self._deferral, "dirty", None) is not None:  # nested: the outer one refreshes
+            yield
+            return
+        self._deferral.dirty = set()
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(Exception):  # do not hide why the batch failed
+                self._refresh_if_dirty()
+            raise
+        else:
+            self._refresh_if_dirty()
+        finally:
+            self._deferral.dirty = None
+
+    def _refresh_if_dirty(self, profile: str | None = None) -> None:
+        dirty = getattr(self._deferral, "dirty", None)
+        if dirty and (profile is None or profile in dirty):
+            with self._errors():
+                self.client.indices.refresh(index=f"{self.messages_alias},{self.memories_alias}")
+            dirty.clear()
+
     def _bulk(self, actions: list[dict], what: str, ok_statuses: tuple[int, ...] = (),
               refresh: str | None = None) -> list[tuple[dict, int]]:
         """Run bulk actions; return (action, status) for each. Failures with a status outside
@@ -334,6 +365,10 @@ class ElasticsearchStore(Store):
         blocked = 0  # write-blocked index (`lurker migrate` finishing, or a full disk): retryable
         if not actions:
             return results
+        dirty = getattr(self._deferral, "dirty", None)
+        if dirty is not None and refresh is None:
+            refresh = "false"
+            dirty.update(a["_routing"] for a in actions)
         with self._errors():
             for action, (ok, item) in zip(actions, helpers.streaming_bulk(
                     self.client, actions, chunk_size=500, max_chunk_bytes=20 * 1024 * 1024,
@@ -372,6 +407,7 @@ class ElasticsearchStore(Store):
     def _scan(self, alias: str, profile: str, query: dict, sort: list, source: Any = None,
               skip: int = 0, limit: int | None = None) -> Iterator[dict]:
         """Hits in `sort` order (which must be a total order), page by page with search_after."""
+        self._refresh_if_dirty(profile)
         source = {"excludes": _INTERNAL} if source is None else source
         search_after = None
         with self._errors():
@@ -502,6 +538,7 @@ class ElasticsearchStore(Store):
         return sorted(found.values(), key=lambda m: (sort_key(m.created_at), m.id))
 
     def count(self, profile: str) -> dict[str, int]:
+        self._refresh_if_dirty(profile)
         header = {"routing": profile}
         only = {"bool": {"filter": [self._profile_filter(profile)]}}
         with_vector = {"bool": {"filter": [self._profile_filter(profile),
@@ -553,6 +590,7 @@ class ElasticsearchStore(Store):
         return responses
 
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
+        self._refresh_if_dirty(profile)
         k = max(0, int(request.k))
         active = [self._profile_filter(profile), {"term": {"status": "active"}}]
         out: dict[str, list[Hit]] = {}
