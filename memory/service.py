@@ -106,6 +106,23 @@ class MemoryService:
     def profile(self, name: str) -> Profile:
         return Profile(self, check_profile_name(name))
 
+    def index_vectors(self, pending: dict[str, Iterable[str]]) -> int:
+        """Profile.index_vectors for several profiles at once: one model call for all their
+        memories (the encoder is far faster on one batch of 200 than on 50 of 4) and their writes
+        made searchable by one refresh. Returns how many memories got a vector."""
+        found = [(self.profile(name).name, m) for name, ids in pending.items()
+                 for m in self.store.get_memories(name, ids) if m.embeddable]
+        if not found:
+            return 0
+        vectors = self.embedder.embed([embedding_text(m) for _, m in found])
+        by_profile: dict[str, dict[str, np.ndarray]] = {}
+        for (name, memory), vector in zip(found, vectors):
+            by_profile.setdefault(name, {})[memory.id] = vector
+        with self.store.deferred_refresh():
+            for name, vectors_of in by_profile.items():
+                self.store.set_vectors(name, vectors_of)
+        return len(found)
+
     def close(self) -> None:
         self.store.close()
 

@@ -14,7 +14,7 @@ from memory.config import Settings
 from memory.errors import LurkerError, StoreUnavailable
 from memory.service import Profile
 from tests.workers_support import (ROOT, active_memories, assert_exactly_once, created, deleted,
-                                   edited, snapshot, worker_env)
+                                   edited, snapshot, ts, worker_env)
 from workers import app as app_module
 from workers import tasks
 from workers.enqueue import EventPublisher, publish
@@ -60,7 +60,10 @@ def test_one_engine_call_per_profile_and_conversation(eager, profile_name, monke
     assert report.outcomes == ["done"] * 24 and report.messages_new == 24
     assert sorted(calls) == sorted((p, f"s{k}", 4) for p in (profile_name, other)
                                    for k in range(3))
-    assert report.vector_tasks == 2  # one index_vectors per profile, run eagerly here
+    assert report.vector_tasks == 1  # one index_vectors_batch for both profiles, run eagerly here
+    for name in (profile_name, other):  # ...which embedded the memories of each
+        embeddable = {m.id for m in service.store.list_memories(name) if m.embeddable}
+        assert embeddable and service.store.vector_ids(name) == embeddable
     for p in (profile_name, other):
         assert_exactly_once(service, p, {f"{p}:{i}" for i in range(12)})
 
@@ -290,3 +293,14 @@ def test_lurker_worker_refuses_to_run_without_a_broker(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "ingests in-process" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_one_profile_vectors_task_of_earlier_versions_is_still_served(eager, profile_name):
+    """Work queued by an earlier version (`lurker.index_vectors`, one profile) still lands."""
+    service, _, _ = eager
+    result = service.profile(profile_name).ingest(
+        [{"role": "user", "author": "ana", "content": "The billing export runs at 02:00 UTC.",
+          "ts": ts(0)}], "s1", vectorize=False)
+    (pending,) = result.pending_vector_ids
+    assert tasks.index_vectors.apply(args=(profile_name, [pending])).get() == 1
+    assert service.store.vector_ids(profile_name) == {pending}

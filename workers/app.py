@@ -22,7 +22,8 @@ EVENTS_QUEUE = "lurker.events"
 VECTORS_QUEUE = "lurker.vectors"
 REJECTED_QUEUE = "lurker.events.rejected"  # malformed events, with the reason (a dead-letter queue)
 INGEST_TASK = "lurker.ingest_events"
-INDEX_TASK = "lurker.index_vectors"
+INDEX_TASK = "lurker.index_vectors"  # one profile's memories (sent by earlier versions)
+INDEX_BATCH_TASK = "lurker.index_vectors_batch"  # a batch's memories, every profile at once
 
 
 def is_eager(settings: Settings) -> bool:
@@ -65,7 +66,8 @@ def celery_config(settings: Settings) -> dict:
         "task_queues": (events, vectors, rejected),
         "task_default_queue": EVENTS_QUEUE,
         "task_routes": {INGEST_TASK: {"queue": EVENTS_QUEUE},
-                        INDEX_TASK: {"queue": VECTORS_QUEUE}},
+                        INDEX_TASK: {"queue": VECTORS_QUEUE},
+                        INDEX_BATCH_TASK: {"queue": VECTORS_QUEUE}},
         "worker_prefetch_multiplier": prefetch_multiplier(settings),
         "worker_concurrency": max(1, settings.worker_concurrency),
         "worker_hijack_root_logger": False,

@@ -22,10 +22,11 @@ their work done change nothing), so a redelivered batch adds nothing. Per profil
 creates are applied before edits before deletes; the newest edit of a message wins and an edit
 older than the stored text is skipped; a deleted message leaves a tombstone (in Redis, 14 days) so
 a create or edit redelivered after the delete does not bring it back. One profile is written by one
-worker process at a time (a Redis lock), so topic-key supersession does not race.
+worker process at a time (a Redis lock, held until the batch's writes are refreshed), so topic-key
+supersession does not race.
 
-Vectors are not computed in the batch: each batch enqueues `lurker.index_vectors` with the memory ids
-it created, on the `lurker.vectors` queue.
+Vectors are not computed in the batch: each batch enqueues one `lurker.index_vectors_batch` with the
+memory ids it created in every profile, on the `lurker.vectors` queue (one model call for them all).
 """
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ from kombu.exceptions import OperationalError as BrokerError
 from memory.config import Settings
 from memory.errors import StoreUnavailable
 
-from .app import (INDEX_TASK, INGEST_TASK, REJECTED_QUEUE, VECTORS_QUEUE, app, is_eager)
+from .app import (INDEX_BATCH_TASK, INDEX_TASK, INGEST_TASK, REJECTED_QUEUE, VECTORS_QUEUE, app,
+                  is_eager)
 from .events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
 
 log = logging.getLogger("lurker.workers")
@@ -332,10 +334,23 @@ def _apply(valid: list[tuple[int, Any]], redelivered: list[bool], settings: Sett
         return
     service = runtime.service()
     coordination = runtime.coordination()
-    for name, items in by_profile.items():
-        with coordination.lock(name, settings.worker_lock_timeout_s) as keepalive:
-            _apply_profile(service.profile(name), items, redelivered, coordination, report, acc,
-                           keepalive)
+    # The batch's writes become searchable with one refresh at its end (Elasticsearch), and each
+    # profile's lock is held until then, so the next writer of a profile reads what this one
+    # wrote. Locks are taken in name order: two workers never wait on each other in a cycle.
+    with contextlib.ExitStack() as held, service.store.deferred_refresh():
+        keepalives: list[Callable[[], None]] = []
+        extended = [time.monotonic()]
+
+        def keepalive() -> None:  # every held lock, once a third of its time has gone by
+            if time.monotonic() - extended[0] >= settings.worker_lock_timeout_s / 3:
+                for extend in keepalives:
+                    extend()
+                extended[0] = time.monotonic()
+        for name in sorted(by_profile):
+            keepalives.append(held.enter_context(
+                coordination.lock(name, settings.worker_lock_timeout_s)))
+            _apply_profile(service.profile(name), by_profile[name], redelivered, coordination,
+                           report, acc, keepalive)
 
 
 def _apply_profile(profile, items: list[tuple[int, Any]], redelivered: list[bool],
@@ -444,13 +459,23 @@ def _unindexed(profile, message_ids: list[str]) -> list[str]:
 
 
 def _enqueue_vectors(acc: _Accumulated, report: BatchReport) -> None:
+    """One task for the batch's memories of every profile (chunks of INDEX_CHUNK ids)."""
+    chunk: dict[str, list[str]] = {}
+    size = 0
     for name in list(acc.pending):
-        ids = list(acc.pending[name])
-        for start in range(0, len(ids), INDEX_CHUNK):
-            index_vectors.apply_async((name, ids[start:start + INDEX_CHUNK]),
-                                      queue=VECTORS_QUEUE)
-            report.vector_tasks += 1
-        del acc.pending[name]  # handed on: a retry of the batch does not send them again
+        for memory_id in acc.pending.pop(name):  # handed on: a retried batch does not resend
+            chunk.setdefault(name, []).append(memory_id)
+            size += 1
+            if size == INDEX_CHUNK:
+                _send_vectors(chunk, report)
+                chunk, size = {}, 0
+    if chunk:
+        _send_vectors(chunk, report)
+
+
+def _send_vectors(chunk: dict[str, list[str]], report: BatchReport) -> None:
+    index_vector_batch.apply_async((chunk,), queue=VECTORS_QUEUE)
+    report.vector_tasks += 1
 
 
 def _jsonable(value: Any) -> Any:
@@ -607,26 +632,39 @@ class IngestEvents(BatchTask):
 ingest_events = app.register_task(IngestEvents())
 
 
+@app.task(name=INDEX_BATCH_TASK, bind=True, acks_late=True)
+def index_vector_batch(self, pending: dict[str, list[str]]) -> int:
+    """Embed the memories a batch created, {profile: memory ids} (MemoryService.index_vectors:
+    idempotent, one model call, one refresh), retried like index_vectors."""
+    return _embed_with_retries(self, lambda: runtime.service().index_vectors(pending),
+                               ", ".join(sorted(pending)))
+
+
 @app.task(name=INDEX_TASK, bind=True, acks_late=True)
 def index_vectors(self, profile: str, memory_ids: list[str]) -> int:
-    """Embed the memories a batch created (Profile.index_vectors: idempotent). Store errors are
-    retried in-process with backoff for LURKER_RETRY_WINDOW_S, then the task is retried later
-    through the broker (eagerly: the error is raised)."""
+    """One profile's memories (the task earlier versions send; still served for their queued
+    work). Store errors are retried in-process with backoff for LURKER_RETRY_WINDOW_S, then the
+    task is retried later through the broker (eagerly: the error is raised)."""
+    return _embed_with_retries(
+        self, lambda: runtime.service().profile(profile).index_vectors(memory_ids), profile)
+
+
+def _embed_with_retries(task, embed: Callable[[], int], profile: str) -> int:
     settings = runtime.settings
     deadline = runtime.clock() + settings.retry_window_s
     attempt = 0
     while True:
         try:
-            return runtime.service().profile(profile).index_vectors(memory_ids)
+            return embed()
         except Exception as exc:
             if not is_transient(exc):
                 raise
             delay = backoff(attempt, settings)
             attempt += 1
             if runtime.clock() + delay > deadline:
-                if self.request.is_eager:
+                if task.request.is_eager:
                     raise
-                raise self.retry(exc=exc, countdown=backoff(attempt, settings), max_retries=None)
+                raise task.retry(exc=exc, countdown=backoff(attempt, settings), max_retries=None)
             log.warning("index_vectors for %r failed (%s); retrying in %.1fs", profile, exc,
                         delay)
             runtime.sleep(delay)
