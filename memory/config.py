@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     retry_window_s: float = 120.0  # then the batch goes back to the queue and is taken again
     broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
     worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
+    worker_metrics_port: int | None = None  # serve the worker's Prometheus metrics on this port
 
     # REST API and MCP server (memory/api/, memory/mcp_server.py): API keys are stored hashed in a
     # JSON file (`lurker api key create`), each scoped to profile names or prefixes ("team-*").

@@ -100,6 +100,8 @@ def test_defaults_render_api_workers_redis_and_the_migrate_hook(tools):
     worker = docs["Deployment", "lurker-worker"]
     assert worker["spec"]["replicas"] == 2
     assert container(worker)["args"][:3] == ["worker", "--concurrency", "2"]
+    assert container(worker)["args"][-2:] == ["--metrics-port", "9808"]
+    assert container(worker)["ports"] == [{"name": "metrics", "containerPort": 9808}]
     for doc in (api, worker, docs["Job", "lurker-migrate"]):
         variables = env(doc)
         assert variables["LURKER_STORE"]["value"] == "http://elasticsearch-master:9200"
@@ -198,3 +200,8 @@ def test_kubeconform_rejects_what_kubernetes_would(tools):
     typo = good.replace("readinessProbe:", "readinessProbes:", 1)
     checked = kubeconform(tools, typo, version)
     assert checked.returncode != 0 and "readinessProbes" in checked.stdout, checked.stdout
+
+
+def test_worker_metrics_can_be_turned_off(tools):
+    worker = container(render(tools, "worker.metricsPort=null")["Deployment", "lurker-worker"])
+    assert "--metrics-port" not in worker["args"] and "ports" not in worker

@@ -7,8 +7,10 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import socket
 import uuid
 
+import httpx
 import pytest
 
 from memory.config import Settings
@@ -120,7 +122,10 @@ def test_every_event_twice_in_shuffled_order_ends_as_once(queue, reader, tmp_pat
     publisher, client, start_worker = queue
     base = f"test:twice-{uuid.uuid4().hex[:8]}"
     once, twice = base + "-once", base + "-twice"
-    start_worker(worker_concurrency=2, batch_size=7)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        metrics_port = probe.getsockname()[1]
+    start_worker(worker_concurrency=2, batch_size=7, worker_metrics_port=metrics_port)
     for event in conversation(once):  # in order, one at a time
         publisher.publish(event)
         wait_until(lambda: broker_idle(client), 60, "the event to be applied", interval=0.05)
@@ -134,6 +139,20 @@ def test_every_event_twice_in_shuffled_order_ends_as_once(queue, reader, tmp_pat
     contents = {m[2] for m in active_memories(reader, twice)}
     assert "The on-call rotation starts at 11am UTC." in contents  # the newest edit won
     assert not any("10am" in c or "checkout" in c or "retro" in c for c in contents)
+
+    # the worker's main process counted every settled event and how long each waited in Redis
+    published = len(conversation(once)) + len(shuffled)
+    text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
+
+    def value(sample: str) -> float:
+        match = re.search(rf"^{re.escape(sample)} (\S+)$", text, re.M)
+        assert match, f"{sample} not in the worker's /metrics"
+        return float(match.group(1))
+    assert value('lurker_worker_events_total{outcome="done"}') == published
+    assert value("lurker_worker_queue_lag_seconds_count") == published
+    assert value("lurker_worker_batch_size_sum") == published
+    assert value('lurker_worker_messages_total{result="new"}') >= 2 * len(ids)
+    assert value('lurker_worker_messages_total{result="edited"}') >= 1
 
 
 def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(

@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="queues to consume (default: lurker.events,lurker.vectors)")
     parser.add_argument("--pool", choices=("prefork", "solo"), default=None,
                         help="prefork (default) or solo (one process, for debugging)")
+    parser.add_argument("--metrics-port", type=int, default=None,
+                        help="serve Prometheus metrics on this port (default: "
+                             "LURKER_WORKER_METRICS_PORT, off)")
     parser.add_argument("--loglevel", "-l", default="INFO")
     parser.add_argument("--hostname", "-n", default=None, help="node name (default celery@host)")
 
@@ -35,7 +38,8 @@ def worker_settings(args: argparse.Namespace):
     overrides = {}
     for flag, name in (("store", "store"), ("broker", "broker_url"),
                        ("concurrency", "worker_concurrency"), ("batch_size", "batch_size"),
-                       ("batch_interval", "batch_interval_s")):
+                       ("batch_interval", "batch_interval_s"),
+                       ("metrics_port", "worker_metrics_port")):
         value = getattr(args, flag, None)
         if value is not None:
             overrides[name] = value
@@ -56,6 +60,10 @@ def run_worker(args: argparse.Namespace) -> int:
                           f"ingests in-process when events are published: there is no queue for "
                           f"a worker to consume; set a broker such as redis://127.0.0.1:6379/0")
     app = configure(settings)
+    if settings.worker_metrics_port:
+        from .metrics import serve
+
+        serve(settings.worker_metrics_port)  # in the main process, which settles the batches
     argv = ["worker", f"--loglevel={args.loglevel}",
             f"--concurrency={settings.worker_concurrency}",
             f"--queues={args.queues or f'{EVENTS_QUEUE},{VECTORS_QUEUE}'}",

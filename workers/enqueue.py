@@ -11,6 +11,8 @@ LURKER_BROKER_URL=memory:// or LURKER_WORKER_EAGER=true it is stored before the 
 """
 from __future__ import annotations
 
+import time
+
 from collections.abc import Iterable
 from typing import Any
 
@@ -51,7 +53,8 @@ class EventPublisher:
         payload = self._payload(event)
         try:
             return ingest_events.apply_async((payload,), queue=EVENTS_QUEUE, retry=True,
-                                             retry_policy={"max_retries": 3}).id
+                                             retry_policy={"max_retries": 3},
+                                             headers=_stamp()).id
         except LurkerError:
             raise
         except (OSError, OperationalError) as exc:
@@ -75,7 +78,8 @@ class EventPublisher:
             for payload in payloads:
                 try:
                     ids.append(ingest_events.apply_async((payload,), queue=EVENTS_QUEUE,
-                                                         producer=producer).id)
+                                                         producer=producer,
+                                                         headers=_stamp()).id)
                 except (OSError, OperationalError) as exc:
                     raise LurkerError(f"cannot queue events on {self._where()} ({len(ids)} of "
                                       f"{len(payloads)} sent): {exc}") from None
@@ -105,6 +109,13 @@ class EventPublisher:
 
 
 _default: EventPublisher | None = None
+
+
+def _stamp() -> dict:
+    """The publication time, for the worker's queue-lag metric."""
+    from .metrics import PUBLISHED_HEADER
+
+    return {PUBLISHED_HEADER: time.time()}
 
 
 def _publisher() -> EventPublisher:

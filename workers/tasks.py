@@ -52,6 +52,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from memory.config import Settings
 from memory.errors import StoreUnavailable
 
+from . import metrics as worker_metrics
 from .app import (INDEX_BATCH_TASK, INDEX_TASK, INGEST_TASK, REJECTED_QUEUE, VECTORS_QUEUE, app,
                   is_eager)
 from .events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
@@ -564,7 +565,7 @@ class _Batcher:
                                hostname=self.hostname, eventer=self.eventer, task=self.task,
                                connection_errors=self.connection_errors, body=body,
                                headers=headers, decoded=decoded, utc=utc)
-        self.buffer.append(request)
+        self.buffer.append((request, worker_metrics.published_at(message.headers)))
         if len(self.buffer) >= self.size:
             self.flush()
         elif self.tref is None:
@@ -578,9 +579,12 @@ class _Batcher:
         if self.tref is not None:
             self.tref.cancel()
             self.tref = None
-        requests, self.buffer = self.buffer, []
-        if not requests:
+        buffered, self.buffer = self.buffer, []
+        if not buffered:
             return
+        requests = [request for request, _ in buffered]
+        published = [at for _, at in buffered]
+        started = time.monotonic()
         calls = [(list(r.args), dict(r.kwargs)) for r in requests]
         redelivered = [bool((r.delivery_info or {}).get("redelivered")) for r in requests]
 
@@ -588,6 +592,8 @@ class _Batcher:
             outcomes = result.get("outcomes") if isinstance(result, dict) else None
             if not isinstance(outcomes, list) or len(outcomes) != len(requests):
                 outcomes = ["requeue"] * len(requests)
+            with contextlib.suppress(Exception):  # metrics never stand in the way of acks
+                worker_metrics.observe_batch(result, outcomes, published, started)
             for request, outcome in zip(requests, outcomes):
                 if outcome == "requeue":
                     request.reject(requeue=True)
@@ -599,6 +605,8 @@ class _Batcher:
                       len(requests), getattr(einfo, "exception", einfo))
             for request in requests:
                 request.reject(requeue=True)
+            with contextlib.suppress(Exception):
+                worker_metrics.observe_batch({}, ["requeue"] * len(requests), published, started)
 
         self.pool.apply_async(run_batch, (calls, redelivered), callback=settle,
                               error_callback=lost)
