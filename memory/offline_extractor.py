@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from .dates import parse_date_text
-from .extraction import Candidate, Extractor, TranscriptLine
+from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
+                         merge_candidates)
 from .topics import normalize_topic_key, tool_category
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
@@ -58,6 +59,13 @@ _COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<valu
 _SET_TO = re.compile(r"\bset (?:the |our )?(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
 _FOR_SUBJECT = re.compile(r"\bfor (?:the |our |all )?(?P<subject>[a-z][\w\s/-]{1,30}?)(?:[.,;!]|$)")
 _CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|but|so)\s+")
+# Concrete values the detail pass looks for: prices, quantities with a unit, versions, ticket ids.
+_CONCRETE = re.compile(
+    r"[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|ms|s|sec|secs|seconds|minutes|mins|hours|hrs|days|weeks|"
+    r"months|kb|mb|gb|tb|k|m|usd|eur|gbp|dollars|euros|bucks|requests|req|rps|qps|users|nodes|"
+    r"pods|replicas|cores|cpus|instances|items|units|tickets|points|people|km|miles|kg|lbs)\b"
+    r"|\bv\d+(?:\.\d+)+\b|\b\d+\.\d+\.\d+\b|\b[A-Z][A-Z0-9]+-\d+\b|#\d+\b",
+    re.IGNORECASE)
 _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(is|:|=)", re.IGNORECASE)
 
 _FIRST_PERSON = [
@@ -182,17 +190,40 @@ class OfflineExtractor(Extractor):
     name = "offline-rules-v2"
 
     def extract(self, lines: list[TranscriptLine]) -> list[Candidate]:
+        """The full pass over every sentence, then (for conversations of 9+ messages, as the
+        model extractor does) the detail pass for concrete values the full pass let go."""
         out: list[Candidate] = []
         seen: set[tuple[str, str]] = set()
+        let_go: list[tuple[str, TranscriptLine]] = []
         previous: TranscriptLine | None = None
         for line in lines:
             asked, context = self._question_context(previous, line)
             for sentence in split_sentences(line.content):
                 candidate = self._candidate(sentence, line, asked, context)
-                if candidate and (candidate.type, candidate.content) not in seen:
+                if candidate is None:
+                    let_go.append((sentence, line))
+                elif (candidate.type, candidate.content) not in seen:
                     seen.add((candidate.type, candidate.content))
                     out.append(candidate)
             previous = line
+        if len(lines) < DETAIL_PASS_MIN_MESSAGES:
+            return out
+        return merge_candidates([out, self._detail_pass(let_go)])
+
+    @staticmethod
+    def _detail_pass(let_go: list[tuple[str, TranscriptLine]]) -> list[Candidate]:
+        """Short statements that carry a concrete value ("ok, v2.3.1 then", "$40 each"): kept as
+        what their speaker said, since alone they do not stand as a memory. Questions and
+        secrets stay out, as in the full pass."""
+        out = []
+        for sentence, line in let_go:
+            bare = _ANNOTATED.sub("", sentence).strip()
+            if bare.endswith("?") or _SECRET_HINT.search(bare) or not _CONCRETE.search(bare):
+                continue
+            dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
+            content = third_person(sentence, line.speaker) if line.author else sentence
+            out.append(Candidate(type="fact", content=f"{line.speaker} said: {content}",
+                                 source_lines=[line.index], dates=dates))
         return out
 
     @staticmethod

@@ -53,3 +53,16 @@ def test_no_question_context_from_oneself_or_from_statements():
     assert all("?" not in q or q.startswith("What") for m in out for q in m.questions)
     # a short reply with no question before it is chit-chat, not a memory
     assert not any("Noted" in m.content for m in out)
+
+
+def test_the_detail_pass_keeps_short_statements_with_concrete_values_in_long_conversations():
+    chatter = [("Maya", f"Status update number {i} on the billing export run.") for i in range(7)]
+    tail = [("Sam", "ok, v2.3.1 then."), ("Maya", "lol yes"), ("Sam", "Price?"),
+            ("Maya", "$40 each."), ("Sam", "password: hunter2 v1.0.0")]
+    out = OfflineExtractor().extract(lines(*chatter, *tail))
+    details = {m.content: m.source_lines for m in out if " said: " in m.content}
+    assert details == {"Sam said: ok, v2.3.1 then.": [7], "Maya said: $40 each.": [10]}
+    assert all(m.type == "fact" for m in out if m.content in details)
+    # eight messages are not enough for a detail pass (DETAIL_PASS_MIN_MESSAGES = 9)
+    short = OfflineExtractor().extract(lines(*chatter[:4], *tail[:4]))
+    assert not any(" said: " in m.content for m in short)
