@@ -485,10 +485,15 @@ class SlackLurker:
 
         uvicorn.run(self.asgi(), host=host, port=port, log_level="info")
 
-    def serve_socket_mode(self, app_token: str) -> None:
+    def socket_mode_handler(self, app_token: str):
+        """Bolt's Socket Mode handler for this app: `.start()` blocks, `.connect()` does not. The
+        WebSocket URL comes from apps.connections.open on the lurker's Web API client."""
         from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-        SocketModeHandler(self.app, app_token).start()
+        return SocketModeHandler(self.app, app_token, web_client=self.client)
+
+    def serve_socket_mode(self, app_token: str) -> None:
+        self.socket_mode_handler(app_token).start()
 
 
 def from_env(bot: LurkerBot, *, http: bool = False, base_url: str | None = None,

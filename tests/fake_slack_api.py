@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlparse
 BOT_USER = "UBOT"
 BOT_ID = "BBOT"
 TOKEN = "xoxb-test-token"
+APP_TOKEN = "xapp-1-test-app-token"  # Socket Mode's app-level token (apps.connections.open)
 
 
 @dataclass
@@ -42,6 +43,7 @@ class FakeSlackAPI:
     rate_limit: dict[str, int] = field(default_factory=dict)  # method -> 429s still to give
     retry_after: int = 0
     permalinks_fail: bool = False
+    socket_url: str | None = None  # what apps.connections.open hands out (tests/fake_slack_socket)
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -146,6 +148,10 @@ class FakeSlackAPI:
                 self.rate_limit[method] -= 1
                 return 429, {"ok": False, "error": "ratelimited"}, {
                     "Retry-After": str(self.retry_after)}
+        if method == "apps.connections.open":  # the only method taking the app-level token
+            if auth != f"Bearer {APP_TOKEN}" or not self.socket_url:
+                return 200, {"ok": False, "error": "invalid_auth"}, {}
+            return 200, {"ok": True, "url": self.socket_url}, {}
         if auth != f"Bearer {TOKEN}":
             return 200, {"ok": False, "error": "invalid_auth"}, {}
         handler = getattr(self, "m_" + method.replace(".", "_"), None)

@@ -23,7 +23,8 @@ from bot.sinks import InProcessSink
 from bot.slack_app import SlackLurker, constructed_permalink
 from memory.config import Settings
 from memory.service import MemoryService
-from tests.fake_slack_api import BOT_ID, BOT_USER, TOKEN, FakeSlackAPI
+from tests.fake_slack_api import APP_TOKEN, BOT_ID, BOT_USER, TOKEN, FakeSlackAPI
+from tests.fake_slack_socket import FakeSocketMode
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 TEAM = "T1"
@@ -336,3 +337,42 @@ def test_joining_a_channel_pages_its_history_in_through_rate_limits(slack, api):
     assert (again.handed_on, again.already_stored) == (0, 6)
     assert set(stored(slack, "slack:T1:CNEW")) == expected
     assert [p.channel for p in slack.places()] == ["CNEW"]
+
+
+def test_socket_mode_receives_events_over_the_websocket_and_acks_them(api, tmp_path, embedder):
+    """Socket Mode, no public URL: apps.connections.open (with the app-level token) hands out a
+    WebSocket URL, Slack pushes event envelopes over it, Bolt acknowledges each one; the same
+    handlers ingest and answer."""
+    socket_mode = FakeSocketMode().start()
+    api.socket_url = socket_mode.url
+    service = MemoryService.from_settings(
+        Settings(store=f"sqlite:///{tmp_path / 'sm.sqlite3'}", anthropic_api_key=None),
+        embedder=embedder)
+    bot = LurkerBot(service, InProcessSink(service), BotConfig.from_toml(CONFIG),
+                    clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
+    lurker = SlackLurker(bot, token=TOKEN, base_url=api.base_url)  # no signing secret needed
+    handler = lurker.socket_mode_handler(APP_TOKEN)
+    try:
+        handler.connect()
+        assert api.called("apps.connections.open") == [{}]
+
+        def push(envelope_id: str, payload: dict) -> None:
+            socket_mode.send({"envelope_id": envelope_id, "type": "events_api",
+                              "accepts_response_payload": False, "retry_attempt": 0,
+                              "payload": {"token": "legacy", "team_id": TEAM, "api_app_id": "A1",
+                                          "type": "event_callback", "event_id": envelope_id,
+                                          "event_time": DAY, "event": payload}})
+            assert socket_mode.wait_ack(envelope_id) == {"envelope_id": envelope_id}
+            lurker.drain()
+        push("env-1", {"type": "message", "channel": "CGEN", "user": "U1", "text": RATE,
+                       "ts": ts(0), "team": TEAM, "channel_type": "channel"})
+        assert stored(lurker) == {f"slack:T1:CGEN:{ts(0)}": RATE}
+        push("env-2", {"type": "app_mention", "channel": "CGEN", "user": "U2", "ts": ts(5),
+                       "text": f"<@{BOT_USER}> what rate limit did we decide?", "team": TEAM})
+        [reply] = api.called("chat.postMessage")
+        assert reply["thread_ts"] == ts(5) and "500 requests" in reply["text"]
+    finally:
+        handler.close()
+        lurker.close()
+        socket_mode.stop()
+        service.close()
