@@ -2,7 +2,7 @@
 
 score(doc) = sum over channels c that returned doc of  weight[c] / (K + rank_c(doc))
 
-Three rules on top of plain RRF, each measured on LoCoMo (README: Evaluation):
+Four rules on top of plain RRF, each measured on LoCoMo (README: Evaluation):
 - Evidence channels weigh the same (BM25 over memories, BM25 over raw messages, the query vector):
   each is the best one on some questions, and RRF's strength is agreement between them.
 - The exact topic-key channel corroborates, it does not nominate: the question's candidate keys are
@@ -11,6 +11,9 @@ Three rules on top of plain RRF, each measured on LoCoMo (README: Evaluation):
 - One piece of evidence is one result: a raw message that a retrieved memory was drawn from is
   folded into that memory (their scores add up), instead of taking a second place in the ranking
   with the same turn. The memory cites the message, so nothing is hidden.
+- The first results each bring new evidence: a memory drawn from the same messages as one ranked
+  above it (another sentence of one message) moves after those that bring new sources, keeping
+  its order there.
 Ties go to the newer record."""
 from __future__ import annotations
 
@@ -66,7 +69,7 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
             entry = merged.setdefault(entry.key, entry)
             entry.score += weight / (k + rank)
             entry.channels.append(channel)
-    return _rank(_fold_sources(list(merged.values())))
+    return _spread_sources(_rank(_fold_sources(list(merged.values()))))
 
 
 def _fold_sources(entries: list[Fused]) -> list[Fused]:
@@ -85,6 +88,20 @@ def _fold_sources(entries: list[Fused]) -> list[Fused]:
             citing.score += entry.score
             citing.channels += [c for c in entry.channels if c not in citing.channels]
     return kept
+
+
+def _spread_sources(ranked: list[Fused]) -> list[Fused]:
+    """Records whose evidence (source messages; a message's own id) is new, in rank order, then
+    the rest in rank order. A memory with no sources (remembered directly) is its own evidence."""
+    seen: set[tuple[str, ...]] = set()
+    first, repeats = [], []
+    for entry in ranked:
+        record = entry.record
+        evidence = tuple(sorted(record.source_message_ids)) \
+            if isinstance(record, Memory) and record.source_message_ids else (record.id,)
+        (repeats if evidence in seen else first).append(entry)
+        seen.add(evidence)
+    return first + repeats
 
 
 def _rank(entries: list[Fused]) -> list[Fused]:

@@ -68,11 +68,12 @@ def test_a_message_folds_into_the_best_memory_drawn_from_it():
     src, other = message("m1"), message("m2")
     strong, weak = memory("strong", ["m1"]), memory("weak", ["m1"])
     fused = fuse({CH_MEMORY_TEXT: hits(strong, weak), CH_MESSAGE_TEXT: hits(src, other)})
-    assert ids(fused) == ["strong", "weak", "m2"]  # m1 is cited by "strong", not listed again
+    # m1 is cited by "strong", not listed again; "weak" (same source) comes after new evidence
+    assert ids(fused) == ["strong", "m2", "weak"]
     assert fused[0].score == pytest.approx(1 / (RRF_K + 1) * 2)
     assert fused[0].channels == [CH_MEMORY_TEXT, CH_MESSAGE_TEXT]
     # its own evidence lifted the memory above a message that ranked first for BM25
-    assert fused[0].score > fused[2].score
+    assert fused[0].score > fused[1].score
 
 
 def test_a_message_no_retrieved_memory_cites_stays_a_result():
@@ -86,3 +87,12 @@ def test_ties_go_to_the_newer_record_and_zero_weights_are_left_out():
     fused = fuse({CH_MEMORY_TEXT: hits(old), CH_VECTOR: hits(new), CH_HYDE: hits(old)},
                  {CH_MEMORY_TEXT: 1.0, CH_VECTOR: 1.0, CH_HYDE: 0.0})
     assert ids(fused) == ["new", "old"]
+
+
+def test_records_bringing_new_evidence_come_before_repeats_of_the_same_sources():
+    one_a, one_b = memory("one-a", ["m1"]), memory("one-b", ["m1"])
+    two, bare = memory("two", ["m2"]), memory("bare")  # remembered directly: no sources
+    bare2 = memory("bare2")
+    fused = fuse({CH_MEMORY_TEXT: hits(one_a, one_b, bare, bare2, two)})
+    assert ids(fused) == ["one-a", "bare", "bare2", "two", "one-b"]
+    assert [round(f.score, 6) for f in fused] != sorted(round(f.score, 6) for f in fused)
