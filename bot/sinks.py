@@ -10,17 +10,22 @@ Elasticsearch (a shared deployment with workers), in-process for the embedded SQ
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import os
 import threading
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from memory.config import Settings
+from memory.errors import LurkerError
 from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
 
 log = logging.getLogger("lurker.bot")
+SPOOL_BATCH = 500  # spooled events handed on per publish call
 
 Event = MessageCreated | MessageEdited | MessageDeleted
 
@@ -53,24 +58,121 @@ class EventSink(ABC):
 
 
 class QueueSink(EventSink):
-    """Publishes to the `lurker.events` queue through workers.enqueue (LURKER_BROKER_URL)."""
+    """Publishes to the `lurker.events` queue through workers.enqueue (LURKER_BROKER_URL).
 
-    def __init__(self, publisher=None):
+    When the broker cannot be reached, nothing is lost: the events wait in a spool (a JSON-lines
+    file when `spool` is given, flushed and fsync'd per write, else memory) and a background thread
+    hands them on, oldest first, once the broker answers again. Events arriving meanwhile queue
+    behind them, so a message's edit never overtakes it. An outage in the middle of a send may
+    resend some events: worker writes are idempotent, so that changes nothing."""
+
+    def __init__(self, publisher=None, spool: str | Path | None = None,
+                 retry_max_s: float = 30.0):
         if publisher is None:
             from workers.enqueue import EventPublisher
 
             publisher = EventPublisher()
         self.publisher = publisher
+        self.retry_max_s = retry_max_s
+        self._spool_path = Path(spool) if spool else None
+        self._lock = threading.Lock()
+        self._drained = threading.Condition(self._lock)
+        self._waiting: list[dict] = self._read_spool()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if self._waiting:
+            log.warning("%d events from an earlier run wait in %s", len(self._waiting),
+                        self._spool_path)
+            self._start_drain()
 
     @property
     def synchronous(self) -> bool:  # memory:// or LURKER_WORKER_EAGER store before returning
         return bool(getattr(self.publisher, "eager", False))
 
+    @property
+    def waiting(self) -> int:
+        """Events spooled while the broker was away, not handed on yet."""
+        with self._lock:
+            return len(self._waiting)
+
     def publish(self, events: Sequence[Event | dict]) -> SinkReport:
         parsed = [parse_event(e) for e in events]
-        if parsed:
-            self.publisher.publish_many(parsed)
+        if not parsed:
+            return SinkReport()
+        with self._lock:
+            if not self._waiting:
+                try:
+                    self.publisher.publish_many(parsed)
+                    return SinkReport(published=len(parsed))
+                except LurkerError as exc:  # the broker is away: spool, retry in the background
+                    log.warning("broker unreachable, spooling %d events: %s", len(parsed), exc)
+            self._spool([e.model_dump(mode="json") for e in parsed])
+            self._start_drain()
         return SinkReport(published=len(parsed))
+
+    def wait_drained(self, timeout: float) -> bool:
+        """Block until the spool is empty (tests, shutdown); False on timeout."""
+        with self._lock:
+            return self._drained.wait_for(lambda: not self._waiting, timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+    # --- the spool ------------------------------------------------------------------------
+    def _read_spool(self) -> list[dict]:
+        if self._spool_path is None or not self._spool_path.exists():
+            return []
+        lines = self._spool_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def _spool(self, events: list[dict]) -> None:
+        self._waiting += events
+        if self._spool_path is not None:
+            self._spool_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self._spool_path, "a", encoding="utf-8") as f:
+                f.writelines(json.dumps(e) + "\n" for e in events)
+                f.flush()
+                os.fsync(f.fileno())
+
+    def _rewrite_spool(self) -> None:
+        if self._spool_path is None:
+            return
+        if not self._waiting:
+            self._spool_path.unlink(missing_ok=True)
+            return
+        tmp = self._spool_path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(e) + "\n" for e in self._waiting), encoding="utf-8")
+        os.replace(tmp, self._spool_path)
+
+    def _start_drain(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._drain, name="lurker-spool", daemon=True)
+            self._thread.start()
+
+    def _drain(self) -> None:
+        delay = 0.5
+        while not self._stop.is_set():
+            with self._lock:
+                batch = self._waiting[:SPOOL_BATCH]
+                if not batch:
+                    self._drained.notify_all()
+                    return
+                try:
+                    self.publisher.publish_many(batch)
+                except LurkerError as exc:
+                    log.info("broker still unreachable (%s); %d events wait", exc,
+                             len(self._waiting))
+                else:
+                    del self._waiting[:len(batch)]
+                    self._rewrite_spool()
+                    log.info("handed on %d spooled events, %d still wait", len(batch),
+                             len(self._waiting))
+                    delay = 0.5
+                    continue
+            self._stop.wait(delay)
+            delay = min(self.retry_max_s, delay * 2)
 
 
 class InProcessSink(EventSink):
@@ -164,7 +266,7 @@ def make_sink(kind: str, service, settings: Settings) -> EventSink:
         kind = "queue" if settings.store.lower().startswith(("http://", "https://")) \
             else "inprocess"
     if kind == "queue":
-        return QueueSink()
+        return QueueSink(spool=settings.event_spool)
     if kind == "inprocess":
         return InProcessSink(service)
     raise ValueError(f"unknown sink {kind!r}: use auto, queue or inprocess")

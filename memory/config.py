@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
     worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
     worker_metrics_port: int | None = None  # serve the worker's Prometheus metrics on this port
+    # Chat adapters: where events wait while the broker is unreachable (JSON lines; memory if unset)
+    event_spool: str | None = None
 
     # REST API and MCP server (memory/api/, memory/mcp_server.py): API keys are stored hashed in a
     # JSON file (`lurker api key create`), each scoped to profile names or prefixes ("team-*").

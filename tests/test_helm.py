@@ -131,6 +131,7 @@ def test_everything_enabled_wires_secrets_bots_and_autoscaling(tools):
         for name in tokens:
             assert variables[name]["valueFrom"]["secretKeyRef"]["name"] == f"{platform}-tokens"
         assert variables["LURKER_BOT_CONFIG"]["value"] == "/etc/lurker/bot.toml"
+        assert variables["LURKER_EVENT_SPOOL"]["value"].startswith("/var/lib/lurker/")
         assert {"name": "config", "mountPath": "/etc/lurker/bot.toml", "subPath": "bot.toml",
                 "readOnly": True} in container(bot)["volumeMounts"]
     for name in ("lurker-api", "lurker-worker", "lurker-slack"):

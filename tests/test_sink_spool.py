@@ -1,0 +1,105 @@
+"""The chat adapters' queue sink when Redis goes away: events wait in a spool file and are handed on,
+in order, when Redis is back, also by a restarted bot. Real redis-server processes."""
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.sinks import QueueSink
+from memory.config import Settings
+from tests.harness import free_port
+from workers import app as app_module
+from workers.enqueue import EventPublisher
+
+pytestmark = pytest.mark.redis
+
+
+@contextlib.contextmanager
+def redis_on(port: int, workdir: Path):
+    """A redis-server on 127.0.0.1:port until the block ends (then killed: a crash, not a save)."""
+    binary = os.environ.get("LURKER_REDIS_SERVER") or shutil.which("redis-server") \
+        or "/usr/bin/redis-server"
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(workdir)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)
+    deadline = time.monotonic() + 20
+    while True:
+        with contextlib.suppress(redis.RedisError):
+            if client.ping():
+                break
+        assert proc.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    try:
+        yield client
+    finally:
+        proc.kill()
+        proc.wait(10)
+        client.close()
+
+
+def created(n: int) -> dict:
+    return {"type": "message.created", "profile": "slack:T1:CGEN", "session_id": "CGEN:day",
+            "external_id": f"slack:T1:CGEN:{n}", "author": "maya", "content": f"Message {n}.",
+            "ts": f"2026-11-16T09:{n:02d}:00Z"}
+
+
+def queued(client) -> list[str]:
+    """External ids of the events on lurker.events, oldest first."""
+    bodies = [json.loads(raw) for raw in reversed(client.lrange("lurker.events", 0, -1))]
+    return [json.loads(base64.b64decode(b["body"]))[0][0]["external_id"] for b in bodies]
+
+
+@pytest.fixture
+def broker_port(tmp_path):
+    port = free_port()
+    app_module.configure(Settings(broker_url=f"redis://127.0.0.1:{port}/0"))
+    yield port
+    app_module.configure(Settings())
+
+
+def test_events_wait_in_the_spool_while_redis_is_away_and_go_on_in_order(broker_port, tmp_path):
+    spool = tmp_path / "spool" / "events.jsonl"
+    sink = QueueSink(EventPublisher(), spool=spool, retry_max_s=0.5)
+    try:
+        with redis_on(broker_port, tmp_path) as client:
+            sink.publish([created(1)])
+            assert queued(client) == ["slack:T1:CGEN:1"] and not spool.exists()
+        # Redis is gone: publishing still returns, nothing is lost
+        report = sink.publish([created(2), created(3)])
+        assert report.published == 2 and sink.waiting == 2
+        sink.publish([created(4)])  # queues behind the spooled ones
+        assert [json.loads(line)["external_id"] for line in spool.read_text().splitlines()] == \
+            [f"slack:T1:CGEN:{n}" for n in (2, 3, 4)]
+        with redis_on(broker_port, tmp_path) as client:  # back (empty: it did not save)
+            assert sink.wait_drained(30)
+            assert queued(client) == [f"slack:T1:CGEN:{n}" for n in (2, 3, 4)]
+            assert not spool.exists()
+            sink.publish([created(5)])  # and straight through again
+            assert queued(client)[-1] == "slack:T1:CGEN:5"
+    finally:
+        sink.close()
+
+
+def test_a_restarted_bot_hands_on_what_an_earlier_one_spooled(broker_port, tmp_path):
+    spool = tmp_path / "events.jsonl"
+    first = QueueSink(EventPublisher(), spool=spool, retry_max_s=0.5)
+    first.publish([created(7), created(8)])  # no Redis at all
+    first.close()
+    assert len(spool.read_text().splitlines()) == 2
+    with redis_on(broker_port, tmp_path) as client:
+        second = QueueSink(EventPublisher(), spool=spool, retry_max_s=0.5)
+        try:
+            assert second.wait_drained(30)
+            assert queued(client) == ["slack:T1:CGEN:7", "slack:T1:CGEN:8"]
+        finally:
+            second.close()
