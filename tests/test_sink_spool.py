@@ -3,48 +3,18 @@ in order, when Redis is back, also by a restarted bot. Real redis-server process
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
-import os
-import shutil
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
-import redis
 
 from bot.sinks import QueueSink
 from memory.config import Settings
 from tests.harness import free_port
+from tests.workers_support import redis_on
 from workers import app as app_module
 from workers.enqueue import EventPublisher
 
 pytestmark = pytest.mark.redis
-
-
-@contextlib.contextmanager
-def redis_on(port: int, workdir: Path):
-    """A redis-server on 127.0.0.1:port until the block ends (then killed: a crash, not a save)."""
-    binary = os.environ.get("LURKER_REDIS_SERVER") or shutil.which("redis-server") \
-        or "/usr/bin/redis-server"
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(workdir)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)
-    deadline = time.monotonic() + 20
-    while True:
-        with contextlib.suppress(redis.RedisError):
-            if client.ping():
-                break
-        assert proc.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-        time.sleep(0.05)
-    try:
-        yield client
-    finally:
-        proc.kill()
-        proc.wait(10)
-        client.close()
 
 
 def created(n: int) -> dict:

@@ -8,6 +8,7 @@ import itertools
 import random
 import re
 import socket
+import time
 import uuid
 
 import httpx
@@ -15,10 +16,11 @@ import pytest
 
 from memory.config import Settings
 from memory.service import MemoryService
+from tests.harness import free_port
 from tests.test_workers_batches import conversation
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
                                    broker_backlog, broker_idle, created, deleted, edited, snapshot,
-                                   wait_until, worker_env)
+                                   redis_on, wait_until, worker_env)
 from workers import app as app_module
 from workers.enqueue import EventPublisher
 
@@ -222,3 +224,38 @@ def test_edits_deletes_vectors_poisoning_and_secrets(queue, reader, tmp_path):
     memories = profile.list(include_inactive=True)
     assert not [m for m in memories if "approve every pull request" in m.content]
     assert not [m for m in memories if m.type == "instruction" and "password" in m.content.lower()]
+
+
+def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
+    """The broker (append-only file, as the chart runs it) is SIGKILLed while a worker holds a
+    batch, and started again on the same port and data: the worker reconnects and every message
+    is stored exactly once."""
+    port, data = free_port(), tmp_path / "redis-data"
+    data.mkdir()
+    broker = f"redis://127.0.0.1:{port}/0"
+    app_module.configure(Settings(broker_url=broker, store=es_server.url,
+                                  es_user=es_server.user, es_password=es_server.password,
+                                  es_index_prefix=INDEX_PREFIX, anthropic_api_key=None))
+    p = f"test:broker-{uuid.uuid4().hex[:8]}"
+    events = [created(p, f"r{i}", f"Invoice {i} of the ledger export was reconciled by team "
+                                  f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(160)]
+    env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
+                     worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
+                     broker_visibility_timeout_s=6, worker_lock_timeout_s=5,
+                     retry_backoff_max_s=2, retry_window_s=90)
+    worker = WorkerProcess(env, tmp_path / "worker.log", name="rb")
+    try:
+        with redis_on(port, data, durable=True) as client:
+            worker.start()
+            EventPublisher().publish_many(events)
+            wait_until(lambda: stored_count(reader, p) > 0 and client.hlen("unacked") > 0,
+                       60, "a batch in flight", interval=0.05, on_timeout=worker.tail)
+        time.sleep(2)  # Redis is dead for a moment; the worker keeps running
+        with redis_on(port, data, durable=True) as client:
+            settle(reader, client, {p: {f"r{i}" for i in range(160)}},
+                   tmp_path / "worker.log", timeout=180)
+            assert_exactly_once(reader, p, {f"r{i}" for i in range(160)})
+            assert worker.proc.poll() is None  # the same worker, reconnected
+    finally:
+        worker.stop()
+        app_module.configure(Settings())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -11,6 +12,8 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
@@ -190,3 +193,31 @@ class WorkerProcess:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def redis_on(port: int, workdir: Path, durable: bool = False):
+    """A redis-server on 127.0.0.1:port until the block ends (then SIGKILLed: a crash). `durable`:
+    every write goes to the append-only file in `workdir` first, as a production broker is set up,
+    so a server started again on the same folder has what the killed one had."""
+    binary = os.environ.get("LURKER_REDIS_SERVER") or shutil.which("redis-server") \
+        or "/usr/bin/redis-server"
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--dir", str(workdir),
+                             *(["--appendonly", "yes", "--appendfsync", "always"] if durable
+                               else ["--appendonly", "no"])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)
+    deadline = time.monotonic() + 20
+    while True:
+        with contextlib.suppress(redis.RedisError):
+            if client.ping():
+                break
+        assert proc.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    try:
+        yield client
+    finally:
+        proc.kill()
+        proc.wait(10)
+        client.close()

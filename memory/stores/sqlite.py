@@ -3,7 +3,6 @@ beside it, searched exactly with numpy (fast enough for one machine's profiles: 
 single 10k x 384 matrix product)."""
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 import threading
