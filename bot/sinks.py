@@ -122,10 +122,24 @@ class QueueSink(EventSink):
 
     # --- the spool ------------------------------------------------------------------------
     def _read_spool(self) -> list[dict]:
+        """What an earlier run left. A line that is not a valid event (a write cut by a crash, a
+        hand edit) is set aside in `<spool>.rejected` with a logged error, not retried forever."""
         if self._spool_path is None or not self._spool_path.exists():
             return []
-        lines = self._spool_path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        events, rejected = [], []
+        for line in self._spool_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.strip():
+                continue
+            try:
+                events.append(parse_event(json.loads(line)).model_dump(mode="json"))
+            except (ValueError, InvalidEvent) as exc:
+                rejected.append(line)
+                log.error("spooled event set aside (%s): %.200s", exc, line)
+        if rejected:
+            with open(self._spool_path.with_suffix(".rejected"), "a", encoding="utf-8") as f:
+                f.writelines(line + "\n" for line in rejected)
+            self._rewrite_spool(events)
+        return events
 
     def _spool(self, events: list[dict]) -> None:
         self._waiting += events
@@ -136,14 +150,15 @@ class QueueSink(EventSink):
                 f.flush()
                 os.fsync(f.fileno())
 
-    def _rewrite_spool(self) -> None:
+    def _rewrite_spool(self, events: list[dict]) -> None:
+        """The spool file holds exactly `events` (gone when there are none); atomic."""
         if self._spool_path is None:
             return
-        if not self._waiting:
+        if not events:
             self._spool_path.unlink(missing_ok=True)
             return
         tmp = self._spool_path.with_suffix(".tmp")
-        tmp.write_text("".join(json.dumps(e) + "\n" for e in self._waiting), encoding="utf-8")
+        tmp.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
         os.replace(tmp, self._spool_path)
 
     def _start_drain(self) -> None:
@@ -166,7 +181,7 @@ class QueueSink(EventSink):
                              len(self._waiting))
                 else:
                     del self._waiting[:len(batch)]
-                    self._rewrite_spool()
+                    self._rewrite_spool(self._waiting)
                     log.info("handed on %d spooled events, %d still wait", len(batch),
                              len(self._waiting))
                     delay = 0.5

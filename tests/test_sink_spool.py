@@ -73,3 +73,18 @@ def test_a_restarted_bot_hands_on_what_an_earlier_one_spooled(broker_port, tmp_p
             assert queued(client) == ["slack:T1:CGEN:7", "slack:T1:CGEN:8"]
         finally:
             second.close()
+
+
+def test_a_spool_line_cut_by_a_crash_is_set_aside_not_retried(broker_port, tmp_path):
+    spool = tmp_path / "events.jsonl"
+    spool.write_text(json.dumps(created(1)) + "\n" + '{"type": "message.created", "prof\n'
+                     + json.dumps({**created(2), "profile": ""}) + "\n", encoding="utf-8")
+    with redis_on(broker_port, tmp_path) as client:
+        sink = QueueSink(EventPublisher(), spool=spool, retry_max_s=0.5)
+        try:
+            assert sink.wait_drained(30)
+            assert queued(client) == ["slack:T1:CGEN:1"]
+        finally:
+            sink.close()
+    assert len(spool.with_suffix(".rejected").read_text().splitlines()) == 2
+    assert not spool.exists()
