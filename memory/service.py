@@ -223,9 +223,7 @@ class Profile:
     def index_vectors(self, memory_ids: Iterable[str]) -> int:
         """Embed the given memories that are still active and embeddable (idempotent): the
         background half of ingest(..., vectorize=False)."""
-        memories = [m for m in self._store.get_memories(self.name, memory_ids) if m.embeddable]
-        self._index_vectors(memories)
-        return len(memories)
+        return self.service.index_vectors({self.name: list(memory_ids)})
 
     def _index_vectors(self, memories: list[Memory]) -> None:
         if not memories:
