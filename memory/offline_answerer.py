@@ -52,13 +52,13 @@ def _names_all(names: set[str], text: str) -> bool:
 
 def resolved_date(memory: Memory) -> str | None:
     """The first date resolved in the memory at ingest, in words ("7 May 2023", "the week of ...")."""
-    for raw in memory.dates:
-        m = _ISO_DAY.match(raw)
-        if m:
-            day = format_human(datetime.fromisoformat(m["day"]).date())
-            return f"the {m['prefix']}{day}" if m["prefix"] else day
-        return raw
-    return None
+    if not memory.dates:
+        return None
+    m = _ISO_DAY.match(memory.dates[0])
+    if not m:
+        return memory.dates[0]  # "June 2023", "2022": already words
+    day = format_human(datetime.fromisoformat(m["day"]).date())
+    return f"the {m['prefix']}{day}" if m["prefix"] else day
 
 
 def content_stems(text: str) -> set[str]:
