@@ -13,13 +13,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-import snowballstemmer
-
 from .dates import MONTH_NAMES, WEEKDAYS, format_human
 from .models import ComputedDate, Memory, Message
 from .synthesis import NO_ANSWER, Answerer
+from .text import stem_words
 
-_STEMMER = snowballstemmer.stemmer("english")
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
                    "should", "would", "will", "we", "i", "you", "the", "a", "an", "of", "to", "in",
@@ -63,7 +61,7 @@ def resolved_date(memory: Memory) -> str | None:
 
 def content_stems(text: str) -> set[str]:
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _QUESTION_WORDS]
-    return set(_STEMMER.stemWords(words))
+    return set(stem_words(words))
 
 
 def _memory_stems(memory: Memory) -> set[str]:

@@ -22,13 +22,12 @@ import string
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-import snowballstemmer
+from ..text import thread_stemmer
 
 CATEGORY_NAMES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain",
                                   4: "single-hop", 5: "adversarial"}
 MULTI_HOP, TEMPORAL, OPEN_DOMAIN, SINGLE_HOP, ADVERSARIAL = 1, 2, 3, 4, 5
 
-_STEMMER = snowballstemmer.stemmer("porter")
 _PUNCTUATION = set(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 
@@ -52,7 +51,7 @@ def normalize_answer(text: str) -> str:
 
 def answer_tokens(text: str) -> list[str]:
     """Normalised, Porter-stemmed tokens."""
-    return _STEMMER.stemWords(normalize_answer(text).split())
+    return thread_stemmer("porter").stemWords(normalize_answer(text).split())
 
 
 def token_f1(prediction: str, gold: str) -> float:

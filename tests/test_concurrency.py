@@ -1,0 +1,165 @@
+"""Shared state under threads: stemming, recall and the API served to many clients at once must give
+exactly what one thread gets alone (the API's and MCP's thread pools share one engine)."""
+from __future__ import annotations
+
+import random
+import string
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from fastapi.testclient import TestClient
+
+from memory import text
+from memory.eval import metrics
+from memory.offline_answerer import content_stems
+
+THREADS = 8
+
+
+def _words(n: int, seed: int = 7) -> list[str]:
+    """Distinct made-up words with real English suffixes (so the stemmer has work to do), never
+    seen by the stem cache before: every call below is a real stemming call."""
+    rng = random.Random(seed)
+    suffixes = ["izations", "ational", "fulness", "iveness", "ing", "ed", "ies", "ly", "ment",
+                "ousness", "ation", "ers"]
+    out = set()
+    while len(out) < n:
+        stem = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 9)))
+        out.add(stem + rng.choice(suffixes) + str(rng.randint(0, 99999)))
+    return sorted(out)
+
+
+def _hammer(fn, items: list, threads: int = THREADS) -> list:
+    """fn over items from `threads` threads started together, results in item order."""
+    start = threading.Barrier(threads)
+
+    def run(part: list) -> list:
+        start.wait()
+        return [fn(x) for x in part]
+
+    parts = [items[i::threads] for i in range(threads)]
+    with ThreadPoolExecutor(threads) as pool:
+        done = list(pool.map(run, parts))
+    out: list = [None] * len(items)
+    for i, results in enumerate(done):
+        out[i::threads] = results
+    return out
+
+
+def test_stemming_from_many_threads_matches_one_thread():
+    import snowballstemmer
+
+    words = _words(6000)
+    reference = snowballstemmer.stemmer("english")  # a private stemmer, used by this thread only
+    expected = [reference.stemWord(w) for w in words]
+    text._stem.cache_clear()
+    assert _hammer(text._stem, words) == expected
+    # and the cache kept the right stems, not a neighbour's
+    assert [text._stem(w) for w in words] == expected
+
+    sentences = [" ".join(words[i:i + 7]) for i in range(0, len(words), 7)]
+    alone = [text.stem_tokens(s) for s in sentences]
+    text._stem.cache_clear()
+    assert _hammer(text.stem_tokens, sentences) == alone
+    alone = [content_stems(s) for s in sentences]
+    assert _hammer(content_stems, sentences) == alone
+    porter = snowballstemmer.stemmer("porter")
+    alone = [porter.stemWords(metrics.normalize_answer(s).split()) for s in sentences]
+    assert _hammer(metrics.answer_tokens, sentences) == alone
+
+
+CONVERSATION = [
+    ("maya", "We decided to use pnpm for the dashboard"),
+    ("li", "The rate limit for the public API is 100 requests per minute"),
+    ("sam", "Deploys to production happen on Tuesdays and Thursdays after the standup"),
+    ("maya", "The staging database is Postgres 16 on the big instance"),
+    ("li", "Our on-call rotation changes every Monday at 10am"),
+    ("sam", "Grafana dashboards moved to the observability folder last week"),
+    ("maya", "The mobile release is frozen until the accessibility audit passes"),
+    ("li", "Use ruff for linting and black for formatting in the backend repo"),
+]
+QUESTIONS = [
+    "what package manager do we use for the dashboard?", "what is the rate limit?",
+    "when do deploys to production happen?", "which database does staging run?",
+    "when does the on-call rotation change?", "where did the grafana dashboards move?",
+    "why is the mobile release frozen?", "what do we use for linting?",
+    "who decided on pnpm?", "what formatter does the backend use?",
+]
+
+
+def _loaded(service, profile_name):
+    profile = service.profile(profile_name)
+    profile.ingest([{"role": "user", "author": a, "content": c, "ts": f"2026-11-16T09:0{i}:00Z"}
+                    for i, (a, c) in enumerate(CONVERSATION)], session_id="2026-11-16")
+    return profile
+
+
+def _summary(result) -> tuple:
+    return (result.answer, tuple(m.memory.id for m in result.memories),
+            tuple(m.message.id for m in result.messages))
+
+
+def test_recall_from_many_threads_matches_one_thread(service, profile_name):
+    from datetime import datetime, timezone
+
+    profile = _loaded(service, profile_name)
+    now = datetime(2026, 11, 18, 9, tzinfo=timezone.utc)
+    asked = QUESTIONS * 6
+    text._stem.cache_clear()
+    alone = [_summary(profile.recall(q, now=now)) for q in asked]
+    text._stem.cache_clear()
+    together = _hammer(lambda q: _summary(profile.recall(q, now=now)), asked)
+    assert together == alone
+
+
+@pytest.fixture
+def api_client(service, profile_name, tmp_path):
+    from memory.api.app import create_app
+    from memory.api.keys import KeyFile, add_key
+    from memory.config import Settings
+
+    keys = tmp_path / "keys.json"
+    key = add_key(keys, "reader", [profile_name], ["read", "write"])
+    settings = Settings(store=f"sqlite:///{tmp_path / 'unused.sqlite3'}", broker_url="memory://",
+                        anthropic_api_key=None)
+    app = create_app(service, KeyFile(keys), settings)
+    # raise_server_exceptions=False: a client sees what a real HTTP client would, the 500 body
+    return TestClient(app, raise_server_exceptions=False), {"Authorization": f"Bearer {key}"}
+
+
+def test_api_serves_eight_clients_like_one(service, profile_name, api_client):
+    _loaded(service, profile_name)
+    client, headers = api_client
+    path = f"/v1/profiles/{profile_name}/recall"
+
+    def ask(q: str) -> tuple:
+        response = client.post(path, headers=headers,
+                               json={"query": q, "now": "2026-11-18T09:00:00Z"})
+        assert response.status_code == 200, response.text
+        body = response.json()
+        return body["answer"], tuple(m["id"] for m in body["memories"])
+
+    asked = QUESTIONS * 4
+    text._stem.cache_clear()
+    alone = [ask(q) for q in asked]
+    text._stem.cache_clear()
+    assert _hammer(ask, asked) == alone
+
+
+def test_an_unhandled_error_leaves_as_the_json_error_body(service, profile_name, api_client,
+                                                          monkeypatch):
+    from memory.service import Profile
+
+    def broken(self, *args, **kwargs):
+        raise IndexError("string index out of range")  # what the shared stemmer used to raise
+
+    monkeypatch.setattr(Profile, "recall", broken)
+    client, headers = api_client
+    response = client.post(f"/v1/profiles/{profile_name}/recall", headers=headers,
+                           json={"query": "what is the rate limit?"})
+    assert response.status_code == 500
+    assert response.headers["content-type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == "internal_error" and error["message"]
+    assert "string index" not in error["message"]  # internals stay in the log
