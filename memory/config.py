@@ -65,4 +65,5 @@ class Settings(BaseSettings):
     api_max_query_chars: int = 2_000  # recall questions
     api_max_page_size: int = 500  # GET .../memories?limit=
     api_max_ingest_messages: int = 1_000  # messages in one POST .../ingest
+    api_body_timeout_s: float = 30.0  # a request body must have arrived by then (408)
     log_format: str = "json"  # structured JSON logs ("text" for a terminal)

@@ -22,9 +22,17 @@ def memory_id(memory_type: str, content: str, source_ids: list[str] | tuple[str,
     return _digest("memory", memory_type, content, *sorted(source_ids))
 
 
+# "." and ".." are path segments: URL clients rewrite them away, so such a profile could be written
+# by one client and never addressed by another.
+DOT_SEGMENTS = (".", "..")
+
+
 def check_profile_name(name: str) -> str:
     if not isinstance(name, str) or not PROFILE_NAME.fullmatch(name):
         raise InvalidProfileName(
             f"invalid profile name {name!r}: use 1-128 characters from A-Z a-z 0-9 : . _ -"
         )
+    if name in DOT_SEGMENTS:
+        raise InvalidProfileName(f"invalid profile name {name!r}: '.' and '..' are path "
+                                 f"segments that URLs cannot address; add a letter or digit")
     return name

@@ -7,6 +7,8 @@ and NUL characters (which no store can keep) are replaced; secrets are redacted
 a Slack-style "1715172960.000200" and defaults to the ingest time."""
 from __future__ import annotations
 
+import re
+
 from datetime import datetime, timedelta
 
 from .dates import parse_timestamp
@@ -19,9 +21,12 @@ ROLES = ("user", "assistant", "system")
 TRUNCATION_MARKER = "\n[truncated by Lurker: {omitted} bytes omitted]"
 
 
+_UNSTORABLE = re.compile("[\ud800-\udfff\x00]")  # lone surrogates (a str holds no pairs), NUL
+
+
 def clean_text(text: str) -> str:
     """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD."""
-    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "\ufffd")
+    return _UNSTORABLE.sub("\ufffd", text)
 
 
 def truncate_utf8(text: str, max_bytes: int) -> tuple[str, bool]:

@@ -7,7 +7,10 @@ Every /v1 route names a profile and needs an API key (`Authorization: Bearer lk_
 `{"error": {"code", "message", "details"}}`, with a 4xx status for anything the caller can fix.
 """
 
+import asyncio
+import json
 import logging
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -107,13 +110,42 @@ def _queued_text(content: str, message) -> str:
     return redacted if again == message.id else content
 
 
-# --- body size ---------------------------------------------------------------------------------
-class BodyLimit:
-    """Refuses request bodies over the limit with 413, whether they declare a Content-Length or
-    stream in chunks (then the read stops at the limit). Import has its own, larger limit."""
+# --- request bodies ----------------------------------------------------------------------------
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
-    def __init__(self, app, default: int, larger: dict[str, int]):
-        self.app, self.default, self.larger = app, default, larger
+
+def _clean_strings(value):
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_clean_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(k): _clean_strings(v) for k, v in value.items()}
+    return value
+
+
+def without_lone_surrogates(body: bytes) -> bytes:
+    """A JSON body whose strings hold lone surrogates (`"\\ud800"`: valid JSON, not valid text)
+    with each replaced by U+FFFD, as the engine does for every other surface; the body unchanged
+    when it has none or is not JSON (the route then reports what is wrong)."""
+    if not _SURROGATE_ESCAPE.search(body):
+        return body
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body
+    return json.dumps(_clean_strings(data), ensure_ascii=False).encode("utf-8")
+
+
+class BodyLimit:
+    """Reads request bodies within limits: over the size limit is 413, whether the body declares a
+    Content-Length or streams in chunks (then the read stops at the limit; import has its own,
+    larger limit); a body that has not fully arrived within `timeout` seconds is 408 (a client
+    that never sends it would otherwise hold a connection and a worker slot forever). JSON bodies
+    are read whole (they are small) and their lone surrogates replaced (see above)."""
+
+    def __init__(self, app, default: int, larger: dict[str, int], timeout: float = 30.0):
+        self.app, self.default, self.larger, self.timeout = app, default, larger, timeout
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -121,7 +153,8 @@ class BodyLimit:
         path = scope.get("path", "")
         limit = next((n for suffix, n in self.larger.items() if path.endswith(suffix)),
                      self.default)
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
         if declared is not None:
             try:
                 length = int(declared)
@@ -133,18 +166,52 @@ class BodyLimit:
                                                                                send)
             if length > limit:
                 return await _too_large(limit)(scope, receive, send)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
         seen = 0
+        complete = False
 
         async def counted():
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete
+            if complete:  # after the body: Starlette listens for the disconnect, no deadline
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                raise BodyTimeout(self.timeout) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
                     raise BodyTooLarge(limit)
+                complete = not message.get("more_body", False)
+            else:
+                complete = True
             return message
 
-        await self.app(scope, counted, send)
+        if not headers.get(b"content-type", b"").startswith(b"application/json"):
+            return await self.app(scope, counted, send)
+        try:
+            chunks = []
+            while not complete:
+                message = await counted()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunks.append(message.get("body", b""))
+        except (BodyTimeout, BodyTooLarge) as exc:
+            code = "timeout" if isinstance(exc, BodyTimeout) else "too_large"
+            return await error_response(exc.status_code, code, exc.detail)(scope, receive, send)
+        body = [{"type": "http.request", "body": without_lone_surrogates(b"".join(chunks)),
+                 "more_body": False}]
+
+        async def replay():
+            return body.pop() if body else await receive()
+
+        await self.app(scope, replay, send)
+
+
+class BodyTimeout(StarletteHTTPException):
+    def __init__(self, seconds: float):
+        super().__init__(408, f"the request body did not arrive within {seconds:g}s")
 
 
 class BodyTooLarge(StarletteHTTPException):
@@ -249,7 +316,8 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
     async def _http(request: Request, exc: StarletteHTTPException):
         if isinstance(exc, BodyTooLarge):
             return _too_large(exc.limit)
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {404: "not_found", 405: "method_not_allowed", 408: "timeout"}.get(
+            exc.status_code, "http_error")
         return error_response(exc.status_code, code, str(exc.detail),
                               headers=getattr(exc, "headers", None))
 
@@ -480,6 +548,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         return {"profile": name, "purged": True}
 
     app.add_middleware(BodyLimit, default=settings.api_max_body_bytes,
-                       larger={"/import": settings.api_max_import_bytes})
+                       larger={"/import": settings.api_max_import_bytes},
+                       timeout=settings.api_body_timeout_s)
     app.add_middleware(RequestContext, metrics=metrics)
     return app
