@@ -98,7 +98,7 @@ def backfill(bot: LurkerBot, source: HistorySource, place: Place, *,
         progress.update(f"{place.key}: fetching", report.fetched)
     wanted = sorted((m for m in seen.values() if bot.ingestible(m)), key=lambda m: m.ts)
     report.ignored = len(seen) - len(wanted)
-    stored = _stored(bot, profile, [m.external_id for m in wanted])
+    stored = bot.service.profile(profile).known_external_ids(m.external_id for m in wanted)
     fresh = [m for m in wanted if m.external_id not in stored]
     report.already_stored = len(wanted) - len(fresh)
     for start in range(0, len(fresh), BATCH):
@@ -110,14 +110,6 @@ def backfill(bot: LurkerBot, source: HistorySource, place: Place, *,
         progress.update(f"{place.key}: storing", start + len(events), len(fresh))
     progress.done(report.line())
     return report
-
-
-def _stored(bot: LurkerBot, profile: str, external_ids: list[str]) -> set[str]:
-    found: set[str] = set()
-    for start in range(0, len(external_ids), 1000):
-        chunk = external_ids[start:start + 1000]
-        found |= set(bot.service.store.find_messages_by_external_id(profile, chunk))
-    return found
 
 
 def backfill_all(bot: LurkerBot, source: HistorySource, places: Iterable[Place] | None = None,

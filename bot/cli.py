@@ -76,7 +76,7 @@ def run_chat(args: argparse.Namespace) -> int:
     from memory.cli import read_conversation
 
     from .core import LurkerBot
-    from .sinks import InProcessSink
+    from workers.sinks import InProcessSink
     from .terminal import TerminalChat
 
     settings, service, config = _service_and_config(args)
@@ -102,7 +102,7 @@ def run_chat(args: argparse.Namespace) -> int:
 def run_slack(args: argparse.Namespace) -> int:
     from .config import ConfigError
     from .core import LurkerBot
-    from .sinks import make_sink
+    from workers.sinks import make_sink
     from .slack_app import APP_TOKEN_ENV, from_env
 
     app_token = os.environ.get(APP_TOKEN_ENV)
@@ -136,7 +136,7 @@ def run_backfill(args: argparse.Namespace) -> int:
 
     from .backfill import Progress, backfill_all
     from .core import LurkerBot
-    from .sinks import make_sink
+    from workers.sinks import make_sink
     from .slack_app import SlackHistory, from_env
 
     oldest = None

@@ -31,10 +31,10 @@ from memory.errors import LurkerError, UnknownMemory
 from memory.models import Memory, Message, RecallResult
 from memory.synthesis import NO_ANSWER
 from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited
+from workers.sinks import EventSink
 
 from .audit import AuditLog
 from .config import BotConfig, channel_key
-from .sinks import EventSink
 
 log = logging.getLogger("lurker.bot")
 
@@ -358,7 +358,7 @@ class LurkerBot:
         """Answers never quote messages from channels mapped to another profile (the config
         changed after they were stored): drop them, and answer again from the rest if any went."""
         ids = {i for s in result.memories for i in s.memory.source_message_ids}
-        stored = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        stored = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
         foreign = {i for i, m in stored.items() if self._foreign(name, m)}
         memories = [s for s in result.memories
                     if not (s.memory.source_message_ids
@@ -379,7 +379,7 @@ class LurkerBot:
         memories = [s.memory for s in result.memories]
         used = [m for m in memories if m.content and m.content in answer] or memories[:3]
         ids = list(dict.fromkeys(i for m in used for i in m.source_message_ids))
-        by_id = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        by_id = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
         messages = [by_id[i] for i in ids if i in by_id]
         if not messages:
             messages = [s.message for s in result.messages[:2]]
@@ -429,7 +429,7 @@ class LurkerBot:
             return Reply(REFUSAL, kind="refusal")
         profile = self.service.profile(name)
         if _MEMORY_ID.fullmatch(arg.lower()):
-            matches = self._by_id_prefix(name, arg.lower())
+            matches = profile.memories_by_id_prefix(arg.lower())
             if len(matches) == 1:
                 reason = f"forgotten by {actor.label} on {place.platform}"
                 with self.sink.writing(name):
@@ -458,12 +458,6 @@ class LurkerBot:
         choices.append(Choice("cancel", "Cancel"))
         return Reply(f"These memories match “{arg}”. Forget which?\n" + "\n".join(lines),
                      choices=choices, token=token, kind="confirm")
-
-    def _by_id_prefix(self, name: str, prefix: str) -> list[Memory]:
-        if len(prefix) == 32:
-            return [m for m in self.service.store.get_memories(name, [prefix])
-                    if m.status == "active"]
-        return [m for m in self.service.profile(name).list() if m.id.startswith(prefix)]
 
     def _expire(self) -> None:
         now = time.monotonic()

@@ -54,7 +54,7 @@ def _build(args: argparse.Namespace):
 
     from .config import BotConfig
     from .core import LurkerBot
-    from .sinks import make_sink
+    from workers.sinks import make_sink
 
     settings = Settings(**({"store": args.store} if getattr(args, "store", None) else {}))
     config = BotConfig.load(args.config)

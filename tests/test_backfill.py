@@ -11,7 +11,7 @@ import pytest
 from bot.backfill import BackfillReport, HistorySource, Progress, backfill, backfill_all
 from bot.config import BotConfig
 from bot.core import Actor, ChatMessage, LurkerBot, Place
-from bot.sinks import InProcessSink
+from workers.sinks import InProcessSink
 from memory.config import Settings
 from memory.service import MemoryService
 

@@ -15,7 +15,7 @@ from discord.http import Route
 from bot.config import BotConfig
 from bot.core import LurkerBot
 from bot.discord_app import DiscordLurker, intents
-from bot.sinks import InProcessSink
+from workers.sinks import InProcessSink
 from tests import fake_discord as fd
 
 GUILD = "700000000000000001"

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.sinks import QueueSink
+from workers.sinks import QueueSink
 from memory.config import Settings
 from tests.harness import free_port
 from tests.workers_support import redis_on

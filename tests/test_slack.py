@@ -19,7 +19,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.config import BotConfig
 from bot.core import LurkerBot
-from bot.sinks import InProcessSink
+from workers.sinks import InProcessSink
 from bot.slack_app import SlackLurker, constructed_permalink
 from memory.config import Settings
 from memory.service import MemoryService

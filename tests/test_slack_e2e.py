@@ -11,7 +11,7 @@ import pytest
 
 from bot.config import BotConfig
 from bot.core import LurkerBot
-from bot.sinks import QueueSink
+from workers.sinks import QueueSink
 from bot.slack_app import SlackLurker
 from memory.config import Settings
 from memory.service import MemoryService

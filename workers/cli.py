@@ -53,7 +53,8 @@ def run_worker(args: argparse.Namespace) -> int:
     if settings.worker_concurrency < 1 or settings.batch_size < 1 or settings.batch_interval_s <= 0:
         raise LurkerError("--concurrency and --batch-size must be at least 1 and "
                           "--batch-interval above 0")
-    from .app import EVENTS_QUEUE, VECTORS_QUEUE, configure, is_eager
+    from .app import configure
+    from .broker import EVENTS_QUEUE, VECTORS_QUEUE, is_eager
 
     if is_eager(settings):
         raise LurkerError(f"LURKER_BROKER_URL={settings.broker_url!r} (or LURKER_WORKER_EAGER) "

@@ -143,6 +143,7 @@ class MessageDeleted(_Event):
         return cls._timestamp(value)
 
 
+ChatEvent = MessageCreated | MessageEdited | MessageDeleted
 Event = Annotated[Union[MessageCreated, MessageEdited, MessageDeleted], Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(Event)
 
@@ -158,7 +159,7 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts[:10]) + (f" (and {len(parts) - 10} more)" if len(parts) > 10 else "")
 
 
-def parse_event(raw: Any) -> MessageCreated | MessageEdited | MessageDeleted:
+def parse_event(raw: Any) -> ChatEvent:
     """One event from its JSON form (or an event model); InvalidEvent says what is wrong."""
     if isinstance(raw, (MessageCreated, MessageEdited, MessageDeleted)):
         return raw

@@ -30,10 +30,10 @@ from ..ids import message_id
 from ..ingest_input import clean_text, to_messages
 from ..models import Memory, MemoryType, RecallResult
 from ..redaction import redact
+from workers.sinks import EventSink, make_sink
 from . import schemas
 from .keys import ApiKey, KeyFile
 from .obs import LLMCollector, Metrics, QueueCollector, profile_var, request_id_var
-from .sink import IngestSink
 
 log = logging.getLogger("lurker.api")
 
@@ -207,15 +207,14 @@ class RequestContext:
 
 # --- the app ------------------------------------------------------------------------------------
 def create_app(service, keys: KeyFile, settings: Settings | None = None,
-               sink: IngestSink | None = None, metrics: Metrics | None = None,
+               sink: EventSink | None = None, metrics: Metrics | None = None,
                clock: Callable[[], datetime] | None = None) -> FastAPI:
     """The API over an open MemoryService. `sink` takes ingested messages (default: the workers'
-    queue, or in-process when there is no broker, see memory/api/sink.py)."""
+    queue, spooled while the broker is away, or in-process on `service` when there is no broker:
+    workers.sinks.make_sink)."""
     settings = settings or service.settings
     if sink is None:
-        from .sink import WorkerSink
-
-        sink = WorkerSink(settings, service=service)
+        sink = make_sink("queue", service, settings)
     metrics = metrics or Metrics()
     metrics.add_collector(LLMCollector(service))
     metrics.add_collector(QueueCollector(sink.queue_lengths))
@@ -362,7 +361,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
                 "content": _queued_text(original["content"], message),
                 "ts": message.ts.isoformat()})
         try:
-            sink.submit(events)
+            sink.publish(events)
         except LurkerError:
             raise
         except (OSError, ConnectionError) as exc:

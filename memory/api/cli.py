@@ -63,8 +63,11 @@ def run_api(args) -> int:
     keys = KeyFile(path)  # refuses to start without a valid keys file
     with MemoryService.from_settings(settings) as service:
         app = create_app(service, keys, settings)
-        uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False,
-                    proxy_headers=True)
+        try:
+            uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False,
+                        proxy_headers=True)
+        finally:
+            app.state.sink.close()  # stops the spool's hand-on thread (the file keeps the rest)
     return 0
 
 
