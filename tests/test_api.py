@@ -11,10 +11,10 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from memory.api.app import create_app
-from memory.api.keys import KeyFile, add_key
-from memory.api.obs import JsonFormatter
 from memory.config import Settings
+from memory.surfaces.api.app import create_app
+from memory.surfaces.api.keys import KeyFile, add_key
+from memory.surfaces.api.obs import JsonFormatter
 
 CONVERSATION = [
     {"author": "maya", "content": "We decided to use pnpm for the dashboard",
@@ -163,7 +163,7 @@ def test_keys_and_scopes(api, profile_name):
     assert_error(api.call("POST", "/v1/profiles/{p}/import", params={"replace": "true"},
                           content=b""), 403, "forbidden")
     # a key revoked in the file stops working without a restart
-    from memory.api.keys import remove_key
+    from memory.surfaces.api.keys import remove_key
 
     remove_key(api.keys_path, "reader")
     assert_error(api.call("GET", "/v1/profiles/{p}/memories", key=api.reader), 401,

@@ -11,13 +11,13 @@ import pytest
 
 from bot.audit import AuditLog
 from bot.config import BotConfig, ConfigError
-from bot.core import (REFUSAL, Actor, ChatMessage, Conversation, LurkerBot, Place, Reply,
-                      external_id, parse_external_id)
+from bot.contract import Actor, ChatMessage, Place, external_id, parse_external_id
+from bot.core import REFUSAL, LurkerBot
 from memory.config import Settings
-from memory.models import Message
 from memory.offline_answerer import OfflineAnswerer
 from memory.service import MemoryService
 from memory.synthesis import NO_ANSWER
+from tests.recorders import RecordedConversation as Recorded
 from workers.sinks import InProcessSink, QueueSink, make_sink
 
 DAY = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
@@ -30,33 +30,6 @@ allowed_bots = ["slack:BREVIEW"]
 channels = ["slack:T1:CBACK", "slack:T1:CAPI", "discord:9:*"]
 admins = ["ULEAD"]
 """
-
-
-class Recorded(Conversation):
-    """A conversation that keeps what the bot says (the adapters' contract, with no platform)."""
-
-    def __init__(self, platform: str = "slack"):
-        self.platform = platform
-        self.sent: list[Reply] = []
-        self.files: list[tuple[str, bytes, str]] = []
-        self.working_calls = 0
-
-    def send(self, reply: Reply) -> None:
-        self.sent.append(reply)
-
-    def working(self) -> None:
-        self.working_calls += 1
-
-    def send_file(self, filename: str, data: bytes, comment: str) -> None:
-        self.files.append((filename, data, comment))
-
-    def link(self, message: Message) -> str | None:
-        return f"https://example.test/{message.external_id}"
-
-    def resolve_user(self, text: str):
-        if text.startswith("<@") and text.endswith(">"):
-            return text[2:-1], text[2:-1].lower()
-        return None
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from memory.stores.base import CH_MEMORY_TEXT, CH_VECTOR, EmbeddingSpec, SearchR
 from memory.stores.elasticsearch import ElasticsearchStore, SchemaOutdated
 from memory.stores.elasticsearch import migrate_indices as migrate
 from memory.stores.elasticsearch import plan_migration as plan
-from memory.cli import main
+from memory.surfaces.cli import main
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 OLD_SPEC = EmbeddingSpec("old-test-model", 8)
