@@ -100,22 +100,24 @@ class BotConfig:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<config>") -> BotConfig:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{source}: invalid TOML ({exc})") from None
-        return cls.from_dict(data, source)
+        return cls._parsed(text, source, "TOML", tomllib.loads, tomllib.TOMLDecodeError)
 
     @classmethod
     def from_yaml(cls, text: str, source: str = "<config>") -> BotConfig:
         import yaml
 
-        try:
+        def loads(text: str):
             data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{source}: invalid YAML ({exc})") from None
-        if data is None:
-            data = {}
+            return {} if data is None else data  # an empty file: the defaults
+        return cls._parsed(text, source, "YAML", loads, yaml.YAMLError)
+
+    @classmethod
+    def _parsed(cls, text: str, source: str, kind: str, loads, error: type[Exception]
+                ) -> BotConfig:
+        try:
+            data = loads(text)
+        except error as exc:
+            raise ConfigError(f"{source}: invalid {kind} ({exc})") from None
         if not isinstance(data, dict):
             raise ConfigError(f"{source}: expected a mapping of keys at the top level")
         return cls.from_dict(data, source)

@@ -3,7 +3,7 @@
 Adapters (bot/slack_app.py, bot/discord_app.py, bot/terminal.py) turn platform events into
 `ChatMessage`s and call `LurkerBot.on_message` / `on_edit` / `on_delete` (ingestion, through an
 EventSink) and `on_request` (a mention, a DM, a slash command); they implement `Conversation`, the
-few things the handlers need to say something back in one place.
+few things the handlers need to say something back in one place (the types: bot/contract.py).
 
 Requests (after the mention, or as `/lurker <text>`):
     ask <question>            (or just the question)  recall on the channel's profile
@@ -21,9 +21,8 @@ import re
 import secrets
 import threading
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
 from memory.dates import format_human
@@ -31,10 +30,12 @@ from memory.errors import LurkerError, UnknownMemory
 from memory.models import Memory, Message, RecallResult
 from memory.synthesis import NO_ANSWER
 from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited
+from workers.sinks import EventSink
 
 from .audit import AuditLog
 from .config import BotConfig, channel_key
-from .sinks import EventSink
+from .contract import (Actor, ChatMessage, Choice, Conversation, Place, Reply, Source,
+                       display_author, external_id, parse_external_id, session_id)
 
 log = logging.getLogger("lurker.bot")
 
@@ -48,146 +49,10 @@ HELP = ("Ask me anything the channel has discussed: `@lurker what did we decide 
         "limit?`\nAdmins: `forget <memory id | text>`, `purge <user>`, `memories [page]`, "
         "`export`.")
 _MEMORY_ID = re.compile(r"[0-9a-f]{8,32}")
-_AUTHOR_ID = re.compile(r" \([^()]*\)$")
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-# --- what adapters hand in ----------------------------------------------------------------------
-@dataclass(frozen=True)
-class Place:
-    """Where a message lives. `channel` is the conversation the platform addresses (for a Discord
-    thread: the thread); `parent` the channel a thread belongs to (profiles follow the parent)."""
-
-    platform: str  # slack | discord | terminal
-    workspace: str  # Slack team id, Discord guild id, "local"
-    channel: str
-    parent: str | None = None
-    is_dm: bool = False
-    profile: str | None = None  # a fixed profile (the terminal); else from the config
-
-    @property
-    def key(self) -> str:
-        """The channel's name in the config, and its default profile."""
-        return channel_key(self.platform, self.workspace, self.parent or self.channel)
-
-
-@dataclass
-class Actor:
-    platform: str
-    id: str | None
-    name: str | None = None
-    is_bot: bool = False
-    bot_ids: tuple[str, ...] = ()  # other ids a bot is known by (Slack bot_id, app id)
-    platform_admin: Callable[[], bool] = field(default=lambda: False, repr=False)
-
-    @property
-    def author(self) -> str | None:
-        """What is stored as the message's author: `name (id)`, so a purge by id finds every name
-        the user had, and extraction still reads a name."""
-        if self.name and self.id and self.name != self.id:
-            return f"{self.name} ({self.id})"
-        return self.name or self.id
-
-    @property
-    def label(self) -> str:
-        return self.name or self.id or "someone"
-
-
-@dataclass
-class ChatMessage:
-    place: Place
-    id: str  # the platform's message id: Slack ts, Discord snowflake
-    text: str
-    ts: datetime
-    author: Actor
-    thread: str | None = None  # the thread a reply belongs to (Slack thread_ts, Discord thread id)
-
-    @property
-    def external_id(self) -> str:
-        return external_id(self.place, self.id)
-
-    @property
-    def session_id(self) -> str:
-        return session_id(self.place, self.ts, self.thread)
-
-
-def external_id(place: Place, message_id: str) -> str:
-    """`slack:T01:C42:1715172960.000200`; a Discord thread message keeps its thread:
-    `discord:9001:1234:5678/91011` (parent channel 1234, thread 5678)."""
-    locator = f"{place.channel}/{message_id}" if place.parent else message_id
-    return f"{place.key}:{locator}"
-
-
-def parse_external_id(value: str) -> tuple[str, str, str, str, str] | None:
-    """(platform, workspace, channel, conversation, message) of an external id, or None."""
-    parts = value.split(":", 3)
-    if len(parts) != 4:
-        return None
-    platform, workspace, channel, locator = parts
-    conversation, _, message = locator.rpartition("/")
-    return platform, workspace, channel, conversation or channel, message
-
-
-def session_id(place: Place, ts: datetime, thread: str | None = None) -> str:
-    """The conversation window: a thread, else the channel's (UTC) day."""
-    channel = place.parent or place.channel
-    if thread:
-        return f"{channel}:thread:{thread}"
-    return f"{channel}:{ts.astimezone(timezone.utc).date().isoformat()}"
-
-
-def display_author(author: str | None) -> str:
-    return _AUTHOR_ID.sub("", author) if author else "someone"
-
-
-# --- what the handlers hand back ----------------------------------------------------------------
-@dataclass
-class Source:
-    url: str | None
-    when: date
-    author: str
-    snippet: str
-    external_id: str | None = None
-
-
-@dataclass
-class Choice:
-    value: str  # "1".."5", "all", "cancel"
-    label: str
-
-
-@dataclass
-class Reply:
-    text: str
-    sources: list[Source] = field(default_factory=list)
-    choices: list[Choice] = field(default_factory=list)
-    token: str | None = None  # the confirmation the choices answer
-    resolves: str | None = None  # the confirmation this reply settles (adapters may edit it)
-    kind: str = "info"  # answer | no_answer | refusal | confirm | error | info
-
-
-class Conversation(ABC):
-    """One place to answer in (a channel thread, a DM, the terminal), implemented per platform."""
-
-    @abstractmethod
-    def send(self, reply: Reply) -> None: ...
-
-    def working(self) -> None:
-        """Recall is taking a while: a typing indicator or an ephemeral note."""
-
-    def send_file(self, filename: str, data: bytes, comment: str) -> None:
-        self.send(Reply(f"{comment}\n(this platform cannot receive files here)", kind="error"))
-
-    def link(self, message: Message) -> str | None:
-        """A link to the original message, if it is on this platform."""
-        return None
-
-    def resolve_user(self, text: str) -> tuple[str, str] | None:
-        """A user mention in the platform's syntax -> (user id, display name)."""
-        return None
 
 
 @dataclass
@@ -358,7 +223,7 @@ class LurkerBot:
         """Answers never quote messages from channels mapped to another profile (the config
         changed after they were stored): drop them, and answer again from the rest if any went."""
         ids = {i for s in result.memories for i in s.memory.source_message_ids}
-        stored = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        stored = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
         foreign = {i for i, m in stored.items() if self._foreign(name, m)}
         memories = [s for s in result.memories
                     if not (s.memory.source_message_ids
@@ -379,7 +244,7 @@ class LurkerBot:
         memories = [s.memory for s in result.memories]
         used = [m for m in memories if m.content and m.content in answer] or memories[:3]
         ids = list(dict.fromkeys(i for m in used for i in m.source_message_ids))
-        by_id = {m.id: m for m in self.service.store.get_messages(name, ids)} if ids else {}
+        by_id = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
         messages = [by_id[i] for i in ids if i in by_id]
         if not messages:
             messages = [s.message for s in result.messages[:2]]
@@ -429,7 +294,7 @@ class LurkerBot:
             return Reply(REFUSAL, kind="refusal")
         profile = self.service.profile(name)
         if _MEMORY_ID.fullmatch(arg.lower()):
-            matches = self._by_id_prefix(name, arg.lower())
+            matches = profile.memories_by_id_prefix(arg.lower())
             if len(matches) == 1:
                 reason = f"forgotten by {actor.label} on {place.platform}"
                 with self.sink.writing(name):
@@ -458,12 +323,6 @@ class LurkerBot:
         choices.append(Choice("cancel", "Cancel"))
         return Reply(f"These memories match “{arg}”. Forget which?\n" + "\n".join(lines),
                      choices=choices, token=token, kind="confirm")
-
-    def _by_id_prefix(self, name: str, prefix: str) -> list[Memory]:
-        if len(prefix) == 32:
-            return [m for m in self.service.store.get_memories(name, [prefix])
-                    if m.status == "active"]
-        return [m for m in self.service.profile(name).list() if m.id.startswith(prefix)]
 
     def _expire(self) -> None:
         now = time.monotonic()

@@ -11,34 +11,39 @@
 - `forget <text>` asks for confirmation: reactions (1-5, all, cancel) on the question, or a reply
   to it.
 - History: a new guild's and a new channel's history is paged in through channel.history
-  (`DiscordHistory`), and `lurker discord backfill`; stored messages are skipped by external id.
+  (`DiscordHistory`, bot/backfill.py's async source), and `lurker discord backfill`; stored
+  messages are skipped by external id.
 
-The core is synchronous (it may run the engine in-process), so requests run in worker threads
-(`asyncio.to_thread`) and the Conversation hops back onto the event loop to talk to Discord.
-Ingestion (messages, edits, deletes, history pages) runs on one thread of its own, in the order
-the gateway delivered it, so an edit or a delete never overtakes its message.
+The core is synchronous (it may run the engine in-process), so its calls run on the adapter's lanes
+(bot/lanes.py) and the Conversation hops back onto the event loop to talk to Discord. Ingestion
+(messages, edits, deletes, history pages) runs on one thread of its own, in the order the gateway
+delivered it, so an edit or a delete never overtakes its message; requests run on a small pool,
+after what was said before them.
 """
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import io
 import logging
 import os
 import re
 import time
 from collections.abc import AsyncIterator, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import discord
 from discord import app_commands
 
+from memory.errors import LurkerError
 from memory.models import Message
 
-from .core import (CONFIRM_TTL_S, Actor, ChatMessage, Conversation, LurkerBot, Place, Reply,
-                   parse_external_id)
+from .backfill import BackfillReport, Progress, backfill_all_async, backfill_async
+from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
+                       parse_external_id)
+from .core import CONFIRM_TTL_S, LurkerBot
+from .lanes import Lanes
 
 log = logging.getLogger("lurker.discord")
 
@@ -48,6 +53,7 @@ DM_WORKSPACE = "dm"  # a DM's place: discord:dm:<dm channel id>
 MAX_CHARS = 2000  # Discord's message length limit
 MAX_FILE_BYTES = 8 * 1024 * 1024  # the upload limit every guild has
 LOOP_WAIT_S = 60.0  # a worker thread waits this long for Discord to take a message
+CLOSE_WAIT_S = 30.0  # closing waits this long for the ingestion and requests handed in
 HISTORY_PAGE = 100  # channel.history's page size (the API's maximum)
 CHOICE_EMOJI = {"1\N{COMBINING ENCLOSING KEYCAP}": "1", "2\N{COMBINING ENCLOSING KEYCAP}": "2",
                 "3\N{COMBINING ENCLOSING KEYCAP}": "3", "4\N{COMBINING ENCLOSING KEYCAP}": "4",
@@ -140,22 +146,7 @@ def render(reply: Reply) -> str:
 
 def chunks(text: str, limit: int = MAX_CHARS) -> list[str]:
     """Split at line ends (else hard) so each piece fits one Discord message."""
-    out: list[str] = []
-    current = ""
-    for line in text.splitlines(keepends=True):
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        if len(current) + len(line) > limit:
-            out.append(current)
-            current = ""
-        current += line
-    if current or not out:
-        out.append(current or "…")
-    return [c.rstrip("\n") or "…" for c in out]
+    return [piece.rstrip("\n") or "…" for piece in fitting_pieces(text, limit)]
 
 
 # --- answering ---------------------------------------------------------------------------------
@@ -238,21 +229,35 @@ class _Awaiting:
 
 # --- history -----------------------------------------------------------------------------------
 class DiscordHistory:
-    """A channel's history, oldest first, in pages of up to 100 (channel.history pages with
-    `after`; discord.py waits out 429s). Threads of a text channel are not walked here: their
-    messages arrive once the bot sees them."""
+    """bot/backfill.py's (async) history source for Discord: a channel's messages oldest first, in
+    pages of up to 100 (channel.history pages with `after`; discord.py waits out 429s), without
+    Lurker's own. Threads of a text channel are not walked here: their messages arrive once the
+    bot sees them."""
 
-    def __init__(self, channel, *, after: datetime | None = None, limit: int | None = None):
-        self.channel = channel
-        self.after = after
-        self.limit = limit
+    def __init__(self, client: discord.Client, *, limit: int | None = None,
+                 page_size: int = HISTORY_PAGE):
+        self.client, self.limit, self.page_size = client, limit, page_size
+        self._channels: dict[str, object] = {}
 
-    async def pages(self, size: int = HISTORY_PAGE) -> AsyncIterator[list[discord.Message]]:
-        page: list[discord.Message] = []
-        async for message in self.channel.history(limit=self.limit, after=self.after,
-                                                  oldest_first=True):
-            page.append(message)
-            if len(page) >= size:
+    def place(self, channel) -> Place:
+        """The place of a channel object the caller holds (no second fetch in `pages`)."""
+        place = place_of(channel)
+        self._channels[place.channel] = channel
+        return place
+
+    async def _channel(self, place: Place):
+        known = self._channels.get(place.channel) or self.client.get_channel(int(place.channel))
+        return known or await self.client.fetch_channel(int(place.channel))
+
+    async def pages(self, place: Place, oldest: datetime | None = None
+                    ) -> AsyncIterator[list[ChatMessage]]:
+        channel = await self._channel(place)
+        me = self.client.user
+        page: list[ChatMessage] = []
+        async for message in channel.history(limit=self.limit, after=oldest, oldest_first=True):
+            if me is None or message.author.id != me.id:
+                page.append(chat_message(message))
+            if len(page) >= self.page_size:
                 yield page
                 page = []
         if page:
@@ -278,20 +283,26 @@ class DiscordLurker(discord.Client):
         self.tree.add_command(lurker_commands(self))
         self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
         self._tasks: set[asyncio.Task] = set()
-        self._ingest_pool = ThreadPoolExecutor(1, thread_name_prefix="lurker-discord-ingest")
+        self.lanes = Lanes(PLATFORM)
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
             await self.tree.sync()
 
     async def close(self) -> None:
+        # what was handed in finishes first (no seen message is lost, answers still go out)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.to_thread(self.lanes.drain, CLOSE_WAIT_S)
         await super().close()
-        self._ingest_pool.shutdown(wait=False)
+        self.lanes.close(wait=False)
 
     async def _in_order(self, fn, *args, **kwargs):
-        """Run an ingestion call on the ingestion thread, after those handed in before it."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._ingest_pool, functools.partial(fn, *args, **kwargs))
+        """Run an ingestion call on the ingestion lane, after those handed in before it."""
+        return await asyncio.wrap_future(self.lanes.ingest(fn, *args, **kwargs))
+
+    async def _in_turn(self, fn, *args, **kwargs):
+        """Run a request on the request lane, after the ingestion handed in before it."""
+        return await asyncio.wrap_future(self.lanes.request(fn, *args, **kwargs))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -403,8 +414,8 @@ class DiscordLurker(discord.Client):
         words = self._strip_mentions(message.content).lower().split()
         choice = words[0] if words else ""
         conv = DiscordConversation(self, message.channel, message=message)
-        await asyncio.to_thread(self.bot.on_choice, awaiting.token, choice,
-                                place_of(message.channel), actor_of(message.author), conv)
+        await self._in_turn(self.bot.on_choice, awaiting.token, choice,
+                            place_of(message.channel), actor_of(message.author), conv)
 
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
         awaiting = self._awaiting.get(payload.message_id)
@@ -417,8 +428,8 @@ class DiscordLurker(discord.Client):
             await self.fetch_user(payload.user_id)
         if user.bot:
             return
-        self._spawn(asyncio.to_thread(self.bot.on_choice, awaiting.token, choice, awaiting.place,
-                                      actor_of(user), awaiting.conversation))
+        self._spawn(self._in_turn(self.bot.on_choice, awaiting.token, choice, awaiting.place,
+                                  actor_of(user), awaiting.conversation))
 
     # --- slash commands --------------------------------------------------------------------
     async def run_interaction(self, interaction: discord.Interaction, text: str) -> None:
@@ -429,8 +440,7 @@ class DiscordLurker(discord.Client):
 
     async def _request(self, text: str, place: Place, actor: Actor,
                        conv: DiscordConversation) -> None:
-        await self._in_order(_nothing)  # what was said before the question is ingested first
-        await asyncio.to_thread(self.bot.on_request, text, place, actor, conv)
+        await self._in_turn(self.bot.on_request, text, place, actor, conv)
 
     # --- history ---------------------------------------------------------------------------
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -443,31 +453,31 @@ class DiscordLurker(discord.Client):
             self._spawn(self.backfill(channel))
 
     async def backfill(self, channel, *, after: datetime | None = None,
-                       limit: int | None = None, progress=None) -> int:
-        """Page a channel's history into the sink (oldest first); returns the messages handed on.
-        Already stored messages are skipped by the engine, so running it twice adds nothing."""
-        handed = 0
+                       limit: int | None = None, progress: Progress | None = None) -> int:
+        """Page a channel's history into the sink (bot/backfill.py: oldest first, stored messages
+        skipped); returns how many of its messages are stored now or handed on to be, so running
+        it twice returns the same and adds nothing."""
         try:
-            async for page in DiscordHistory(channel, after=after, limit=limit).pages():
-                batch = [chat_message(m) for m in page if self.user is None
-                         or m.author.id != self.user.id]
-                handed += await self._in_order(self._ingest_page, batch)
-                if progress is not None:
-                    progress(len(page))
+            report = await self.backfill_report(channel, after=after, limit=limit,
+                                                progress=progress)
         except discord.Forbidden:
             log.warning("no permission to read the history of #%s", getattr(channel, "name", "?"))
-        return handed
+            return 0
+        return report.covered
 
-    def _ingest_page(self, batch: list[ChatMessage]) -> int:
-        events = [e for m in batch if self.bot.ingestible(m)
-                  for e in [self.bot.created_event(m)] if e is not None]
-        if events:
-            self.bot.sink.publish(events)
-        return len(events)
+    async def backfill_report(self, channel, *, after: datetime | None = None,
+                              limit: int | None = None,
+                              progress: Progress | None = None) -> BackfillReport:
+        history = DiscordHistory(self, limit=limit)
+        return await backfill_async(self.bot, history, history.place(channel), oldest=after,
+                                    progress=progress, run_sync=self._in_order)
 
-
-def _nothing() -> None:
-    pass
+    async def backfill_all(self, channels: Iterable, *,
+                           progress: Progress | None = None) -> list[BackfillReport]:
+        """Each channel's history in turn; one channel's failure is reported, the rest go on."""
+        history = DiscordHistory(self)
+        return await backfill_all_async(self.bot, history, [history.place(c) for c in channels],
+                                        progress=progress, run_sync=self._in_order)
 
 
 def lurker_commands(client: DiscordLurker) -> app_commands.Group:
@@ -503,8 +513,6 @@ def lurker_commands(client: DiscordLurker) -> app_commands.Group:
 def token_from_env() -> str:
     token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
-        from memory.errors import LurkerError
-
         raise LurkerError(f"set {TOKEN_ENV} to the bot token (Discord developer portal → your "
                           "application → Bot → Reset Token)")
     return token

@@ -16,10 +16,10 @@
   429s waited out per Retry-After); `lurker backfill` does it for every channel it is in.
 
 Transports: Socket Mode (SLACK_APP_TOKEN, no public URL) or HTTP (`/slack/events`, every request's
-signature checked with SLACK_SIGNING_SECRET, served by uvicorn). Listeners only hand work to our
-own executors (so Slack gets its acknowledgement at once): ingestion runs on one thread in arrival
-order (an edit or delete does not overtake its message), requests on a small pool and wait for
-what was said before them.
+signature checked with SLACK_SIGNING_SECRET, served by uvicorn). Listeners only hand work to the
+adapter's lanes (bot/lanes.py, so Slack gets its acknowledgement at once): ingestion runs on one
+thread in arrival order (an edit or delete does not overtake its message), requests on a small pool
+and wait for what was said before them.
 """
 from __future__ import annotations
 
@@ -30,7 +30,6 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 
 from slack_bolt import App
@@ -41,7 +40,10 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from memory.models import Message
 
 from .backfill import BackfillReport, Progress, backfill
-from .core import Actor, ChatMessage, Conversation, LurkerBot, Place, Reply, parse_external_id
+from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
+                       parse_external_id)
+from .core import LurkerBot
+from .lanes import Lanes
 
 log = logging.getLogger("lurker.slack")
 
@@ -113,16 +115,7 @@ def _button(token: str, value: str, label: str) -> dict:
 
 
 def _chunks(text: str, limit: int) -> list[str]:
-    out, current = [], ""
-    for line in text.splitlines(keepends=True):
-        while len(line) > limit:
-            out.append(line[:limit])
-            line = line[limit:]
-        if len(current) + len(line) > limit:
-            out.append(current)
-            current = ""
-        current += line
-    return [c for c in [*out, current] if c.strip()] or [" "]
+    return [piece for piece in fitting_pieces(text, limit) if piece.strip()] or [" "]
 
 
 def _escape(text: str) -> str:
@@ -225,11 +218,7 @@ class SlackLurker:
         self._users: dict[str, tuple[float, dict | None]] = {}
         self._permalinks: dict[str, str] = {}
         self._cache_lock = threading.Lock()
-        self._ingest = ThreadPoolExecutor(1, thread_name_prefix="lurker-slack-ingest")
-        self._requests = ThreadPoolExecutor(request_threads,
-                                            thread_name_prefix="lurker-slack-request")
-        self._jobs: list[Future] = []
-        self._jobs_lock = threading.Lock()
+        self.lanes = Lanes(PLATFORM, request_threads)
         self.app = App(client=self.client, signing_secret=signing_secret,
                        request_verification_enabled=signing_secret is not None,
                        token_verification_enabled=False,  # auth.test was just called
@@ -245,34 +234,12 @@ class SlackLurker:
         app.command("/lurker")(self._on_command)
         app.action(_CHOICE_ACTION)(self._on_choice)
 
-    def _spawn(self, executor: ThreadPoolExecutor, fn, *args) -> Future:
-        future = executor.submit(self._logged, fn, *args)
-        with self._jobs_lock:
-            self._jobs = [j for j in self._jobs if not j.done()] + [future]
-        return future
-
-    @staticmethod
-    def _logged(fn, *args):
-        try:
-            return fn(*args)
-        except Exception:
-            log.exception("slack handler %s failed", getattr(fn, "__name__", fn))
-            raise
-
     def drain(self, timeout: float = 30.0) -> None:
         """Wait for the work handed on so far (tests, shutdown); jobs may start others."""
-        deadline = time.monotonic() + timeout
-        while True:
-            with self._jobs_lock:
-                pending = [j for j in self._jobs if not j.done()]
-            if not pending:
-                return
-            for job in pending:
-                job.exception(timeout=max(0.0, deadline - time.monotonic()))
+        self.lanes.drain(timeout)
 
     def close(self) -> None:
-        self._requests.shutdown(wait=True)
-        self._ingest.shutdown(wait=True)
+        self.lanes.close()
 
     # --- who is who -----------------------------------------------------------------------
     def user(self, user_id: str) -> dict | None:
@@ -376,10 +343,10 @@ class SlackLurker:
         subtype = event.get("subtype")
         place = self.place(event["channel"], event.get("channel_type"))
         if subtype == "message_changed":
-            self._spawn(self._ingest, self._edited, place, event)
+            self.lanes.ingest(self._edited, place, event)
         elif subtype == "message_deleted":
-            self._spawn(self._ingest, self.bot.on_delete, place, event["deleted_ts"],
-                        slack_time(event["ts"]))
+            self.lanes.ingest(self.bot.on_delete, place, event["deleted_ts"],
+                              slack_time(event["ts"]))
         elif subtype not in SAID or self.is_me(event):
             return
         elif place.is_dm:  # a DM to Lurker is a request
@@ -388,7 +355,7 @@ class SlackLurker:
             self._request(self._without_my_mention(event.get("text") or ""), place,
                           event.get("user"), conv)
         elif not self._addressed_to_me(event.get("text") or ""):  # mentions: app_mention
-            self._spawn(self._ingest, self._created, place, event)
+            self.lanes.ingest(self._created, place, event)
 
     def _created(self, place: Place, event: dict) -> None:
         self.bot.on_message(self.chat_message(place, event))
@@ -410,13 +377,7 @@ class SlackLurker:
 
     # --- requests -------------------------------------------------------------------------
     def _request(self, text: str, place: Place, user_id: str | None, conv: Conversation) -> None:
-        actor = self.actor(user_id)
-        self._spawn(self._requests, self._answer, text, place, actor, conv)
-
-    def _answer(self, text: str, place: Place, actor: Actor, conv: Conversation) -> None:
-        # what was said before the question is ingested first
-        self._ingest.submit(lambda: None).result(timeout=60)
-        self.bot.on_request(text, place, actor, conv)
+        self.lanes.request(self.bot.on_request, text, place, self.actor(user_id), conv)
 
     def _on_mention(self, event: dict, body: dict) -> None:
         if self.is_me(event):
@@ -445,8 +406,8 @@ class SlackLurker:
         # what is not the answer to the question (a refusal, "expired") goes to the clicker only
         conv = SlackConversation(self, channel, user, thread_ts=message.get("thread_ts"),
                                  ephemeral=True)
-        self._spawn(self._requests, self._settle, token, choice, place, user, conv,
-                    None if ephemeral else message)
+        self.lanes.request(self._settle, token, choice, place, user, conv,
+                           None if ephemeral else message)
 
     def _settle(self, token: str, choice: str, place: Place, user_id: str,
                 conv: SlackConversation, question: dict | None) -> None:
@@ -463,7 +424,7 @@ class SlackLurker:
     def _on_member_joined(self, event: dict) -> None:
         if event.get("user") == self.bot_user_id and self.backfill_on_join:
             place = self.place(event["channel"])
-            self._spawn(self._requests, self.backfill_channel, place)
+            self.lanes.request(self.backfill_channel, place)
 
     def backfill_channel(self, place: Place, oldest: datetime | None = None,
                          progress: Progress | None = None) -> BackfillReport:

@@ -21,7 +21,8 @@ from typing import TextIO
 
 from memory.models import Message
 
-from .core import Actor, ChatMessage, Conversation, LurkerBot, Place, Reply, utcnow
+from .contract import Actor, ChatMessage, Conversation, Place, Reply
+from .core import LurkerBot, utcnow
 
 PLATFORM = "terminal"
 WORKSPACE = "local"

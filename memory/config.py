@@ -42,8 +42,9 @@ class Settings(BaseSettings):
     answer_memories: int = 8  # memories handed to answer synthesis
     answer_messages: int = 4  # raw messages handed to answer synthesis
 
-    # Queue workers (workers/): chat adapters publish events, `lurker worker` batch-ingests them.
-    # memory:// (or worker_eager) runs the same task code in-process, without a broker.
+    # Queue workers (workers/): chat adapters and the API publish events, `lurker worker`
+    # batch-ingests them. memory:// (or worker_eager): no broker, the events are applied
+    # in-process by the same rules.
     broker_url: str = "redis://127.0.0.1:6379/0"
     worker_eager: bool = False
     worker_concurrency: int = 2  # worker processes (prefork)
@@ -54,11 +55,13 @@ class Settings(BaseSettings):
     broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
     worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
     worker_metrics_port: int | None = None  # serve the worker's Prometheus metrics on this port
-    # Chat adapters: where events wait while the broker is unreachable (JSON lines; memory if unset)
+    # Chat adapters and the API: where events wait while the broker is unreachable (JSON lines;
+    # memory if unset)
     event_spool: str | None = None
 
-    # REST API and MCP server (memory/api/, memory/mcp_server.py): API keys are stored hashed in a
-    # JSON file (`lurker api key create`), each scoped to profile names or prefixes ("team-*").
+    # REST API and MCP server (memory/surfaces/api/, memory/surfaces/mcp_server.py): API keys are
+    # stored hashed in a JSON file (`lurker api key create`), each scoped to profile names or
+    # prefixes ("team-*").
     api_keys_file: str | None = None  # default: api-keys.json in the user data dir
     api_max_body_bytes: int = 1_000_000  # any request body (413 above)
     api_max_import_bytes: int = 64_000_000  # POST .../import (a JSONL export)

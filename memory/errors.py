@@ -36,7 +36,12 @@ class UnknownMemory(LurkerError, KeyError):
 
 
 class StoreUnavailable(LurkerError, ConnectionError):
-    """The storage backend cannot be reached; the message names the URL."""
+    """The storage backend cannot be reached; the message names the URL. Transient: writers retry."""
+
+
+class StoreBusy(StoreUnavailable):
+    """The embedded store's file stayed locked by another writer (another process) for longer
+    than its busy timeout. Transient like StoreUnavailable: the write is retried."""
 
 
 class EmbeddingMismatch(LurkerError):

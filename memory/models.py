@@ -53,6 +53,11 @@ class Memory(BaseModel):
         return self.type != "task" and self.status == "active"
 
 
+def embedding_text(memory: Memory) -> str:
+    """What gets embedded: the questions a memory answers, then the memory itself."""
+    return "\n".join([*memory.questions, memory.content])
+
+
 class ComputedDate(BaseModel):
     """A date fact computed in code for the answer (the model never does date math)."""
 

@@ -24,7 +24,8 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .ingest_input import clean_text, to_messages
 from .models import (ComputedDate, DeleteResult, EditResult, IngestResult, Memory, MemoryType,
-                     Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage)
+                     Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
+                     embedding_text)
 from .redaction import redact
 from .stores.base import CHANNELS, SearchRequest, Store
 from .synthesis import Answerer
@@ -37,11 +38,6 @@ EXPORT_VERSION = 1
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def embedding_text(memory: Memory) -> str:
-    """What gets embedded: the questions a memory answers, then the memory itself."""
-    return "\n".join([*memory.questions, memory.content])
 
 
 def query_topic_keys(query: str) -> list[str]:
@@ -122,6 +118,11 @@ class MemoryService:
             for name, vectors_of in by_profile.items():
                 self.store.set_vectors(name, vectors_of)
         return len(found)
+
+    def deferred_refresh(self):
+        """A block of writes made searchable together when it ends (one refresh on
+        Elasticsearch); reads inside it still see its own writes."""
+        return self.store.deferred_refresh()
 
     def close(self) -> None:
         self.store.close()
@@ -530,3 +531,36 @@ class Profile:
         result.memories_erased = len(erased)
         result.messages_deleted = len(store.delete_messages(self.name, ids))
         return result
+
+    # --- lookups for chat adapters and workers --------------------------------------------
+    def messages(self, ids: Iterable[str]) -> list[Message]:
+        """The stored messages among `ids` (unknown ones are left out), in no particular order."""
+        return self._store.get_messages(self.name, ids)
+
+    def messages_by_external_id(self, external_ids: Iterable[str]) -> dict[str, Message]:
+        """{platform id: the stored message carrying it (the newest if several)}; platform ids
+        not stored are left out."""
+        return self._store.find_messages_by_external_id(self.name, external_ids)
+
+    def known_external_ids(self, external_ids: Iterable[str]) -> set[str]:
+        """The platform ids among these that are stored already (what a backfill skips)."""
+        ids = list(dict.fromkeys(external_ids))
+        found: set[str] = set()
+        for start in range(0, len(ids), 1000):
+            found |= set(self._store.find_messages_by_external_id(self.name,
+                                                                  ids[start:start + 1000]))
+        return found
+
+    def memories_by_id_prefix(self, prefix: str) -> list[Memory]:
+        """The active memories whose id starts with `prefix` (a whole id is looked up at once)."""
+        if len(prefix) == 32:
+            return [m for m in self._store.get_memories(self.name, [prefix])
+                    if m.status == "active"]
+        return [m for m in self.list() if m.id.startswith(prefix)]
+
+    def unindexed_memories(self, message_ids: Iterable[str]) -> list[str]:
+        """Ids of the active, embeddable memories drawn from these messages: those an interrupted
+        earlier delivery may have stored without a vector (embedding one again is harmless:
+        index_vectors is idempotent)."""
+        return [m.id for m in self._store.memories_by_source(self.name, message_ids)
+                if m.embeddable]

@@ -70,12 +70,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"elasticsearch: {es}{ci}"]
 
 
-@pytest.fixture(scope="session")
-def es_server():
-    """A running Elasticsearch: `.url`, `.user`, `.password` (started once per session)."""
-    from tests.harness.elasticsearch import ElasticsearchServer
-
-    server = ElasticsearchServer.from_env()
+def _running(server, what: str):
+    """Start a harness server for the session; fail every test that needs it with the reason."""
     try:
         server.start()
         error = None
@@ -83,9 +79,17 @@ def es_server():
         server.stop()
         error = str(exc)
     if error:  # outside the except: no chained traceback, just the reason
-        pytest.fail(f"Elasticsearch could not be started: {error}", pytrace=False)
+        pytest.fail(f"{what} could not be started: {error}", pytrace=False)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def es_server():
+    """A running Elasticsearch: `.url`, `.user`, `.password` (started once per session)."""
+    from tests.harness.elasticsearch import ElasticsearchServer
+
+    yield from _running(ElasticsearchServer.from_env(), "Elasticsearch")
 
 
 @pytest.fixture(scope="session")
@@ -93,14 +97,4 @@ def redis_server():
     """A running Redis: `.url`, `.client()` (started once per session)."""
     from tests.harness.redis import RedisServer
 
-    server = RedisServer.from_env()
-    try:
-        server.start()
-        error = None
-    except HarnessError as exc:
-        server.stop()
-        error = str(exc)
-    if error:  # outside the except: no chained traceback, just the reason
-        pytest.fail(f"Redis could not be started: {error}", pytrace=False)
-    yield server
-    server.stop()
+    yield from _running(RedisServer.from_env(), "Redis")

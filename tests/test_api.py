@@ -11,10 +11,10 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from memory.api.app import create_app
-from memory.api.keys import KeyFile, add_key
-from memory.api.obs import JsonFormatter
 from memory.config import Settings
+from memory.surfaces.api.app import create_app
+from memory.surfaces.api.keys import KeyFile, add_key
+from memory.surfaces.api.obs import JsonFormatter
 
 CONVERSATION = [
     {"author": "maya", "content": "We decided to use pnpm for the dashboard",
@@ -163,7 +163,7 @@ def test_keys_and_scopes(api, profile_name):
     assert_error(api.call("POST", "/v1/profiles/{p}/import", params={"replace": "true"},
                           content=b""), 403, "forbidden")
     # a key revoked in the file stops working without a restart
-    from memory.api.keys import remove_key
+    from memory.surfaces.api.keys import remove_key
 
     remove_key(api.keys_path, "reader")
     assert_error(api.call("GET", "/v1/profiles/{p}/memories", key=api.reader), 401,
@@ -261,7 +261,8 @@ def test_probes_metrics_and_logs(service, tmp_path, profile_name):
 @pytest.mark.parametrize("service", ["sqlite"], indirect=True)
 def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profile_name,
                                                         redis_server):
-    from workers.app import EVENTS_QUEUE, configure
+    from workers.app import configure
+    from workers.broker import EVENTS_QUEUE
     from workers.events import parse_event
 
     broker = re.sub(r"/\d+$", "", redis_server.url) + "/15"
@@ -295,7 +296,8 @@ def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profi
         assert http.get("/readyz").json()["checks"]["queue"]["ok"] is True
 
         # what a worker does with them: the stored messages have the ids the API returned
-        from workers.tasks import process_events, runtime
+        from workers.processing import process_events
+        from workers.runtime import runtime
 
         runtime.reset(Settings(broker_url="memory://", store=settings.store), service=service)
         assert process_events(calls).outcomes == ["done", "done"]
@@ -310,6 +312,45 @@ def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profi
         assert ready.json()["checks"]["store"]["ok"] is True
     finally:
         client.flushdb()
+        configure(Settings(broker_url="memory://"))
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+def test_ingest_while_the_broker_is_away_is_spooled_then_handed_on(service, tmp_path,
+                                                                    profile_name):
+    """The API's sink is the bots' queue sink: with Redis down, ingest still answers 202 (the
+    events wait in the spool file, readiness says the queue is away); when a redis-server comes
+    up on that port, the events are handed on in order and the spool is gone."""
+    from tests.harness import free_port
+    from tests.workers_support import redis_on
+    from workers.app import configure
+    from workers.broker import EVENTS_QUEUE
+
+    port = free_port()
+    spool = tmp_path / "api-spool.jsonl"
+    keys = tmp_path / "keys.json"
+    key = add_key(keys, "bot", [profile_name], ["write"])
+    settings = Settings(store=f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+                        broker_url=f"redis://127.0.0.1:{port}/0", event_spool=str(spool),
+                        anthropic_api_key=None)
+    app = create_app(service, KeyFile(keys), settings)
+    try:
+        http = TestClient(app)
+        accepted = http.post(f"/v1/profiles/{profile_name}/ingest",
+                             headers={"Authorization": f"Bearer {key}"},
+                             json={"session_id": "s1", "messages": CONVERSATION})
+        assert accepted.status_code == 202 and accepted.json()["mode"] == "queued"
+        spooled = [json.loads(line) for line in spool.read_text().splitlines()]
+        assert [e["content"] for e in spooled] == [m["content"] for m in CONVERSATION]
+        assert http.get("/readyz").status_code == 503
+        with redis_on(port, tmp_path) as client:
+            assert app.state.sink.wait_drained(60)
+            assert client.llen(EVENTS_QUEUE) == 2 and not spool.exists()
+            assert http.get("/readyz").status_code == 200
+        assert service.store.count(profile_name)["messages"] == 0  # a worker stores them
+    finally:
+        app.state.sink.close()
         configure(Settings(broker_url="memory://"))
 
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from memory.api.keys import add_key
+from memory.surfaces.api.keys import add_key
 from memory.errors import InvalidProfileName
 from memory.ids import check_profile_name
 from tests.harness import free_port

@@ -9,10 +9,10 @@ from schemathesis import checks
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from memory.api.app import create_app
-from memory.api.keys import KeyFile, KeyStore, add_key, profile_allowed
 from memory.config import Settings
 from memory.service import MemoryService
+from memory.surfaces.api.app import create_app
+from memory.surfaces.api.keys import KeyFile, KeyStore, add_key, profile_allowed
 
 # Every valid name but "." and "..": URL paths cannot carry those as a segment (clients resolve
 # them as dot segments), so the API cannot address such profiles.
@@ -65,7 +65,7 @@ def test_a_key_reaches_only_its_profiles(keyed_app, own, other, data):
         assert response.json()["error"]["code"] == "forbidden"
         assert client.post(f"/v1/profiles/{other}/recall", headers=headers,
                            json={"query": "anything"}).status_code == 403
-    from memory.api.keys import remove_key
+    from memory.surfaces.api.keys import remove_key
 
     remove_key(keys, name)
 

@@ -1,19 +1,23 @@
 """bot/backfill.py: paging a channel's history into the sink, oldest first, without duplicates,
-with one channel's failure reported and the rest paged in. The history here is a list served a
-page at a time (the platforms' own sources are tested against their loopback APIs)."""
+with one channel's failure reported and the rest paged in, from a plain or an async source. The
+history here is a list served a page at a time (the platforms' own sources are tested against
+their loopback APIs)."""
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.backfill import BackfillReport, HistorySource, Progress, backfill, backfill_all
+from bot.backfill import (BackfillReport, HistorySource, Progress, backfill, backfill_all,
+                          backfill_all_async, backfill_async)
 from bot.config import BotConfig
-from bot.core import Actor, ChatMessage, LurkerBot, Place
-from bot.sinks import InProcessSink
+from bot.contract import Actor, ChatMessage, Place
+from bot.core import LurkerBot
 from memory.config import Settings
 from memory.service import MemoryService
+from tests.recorders import RecordingSink
 
 DAY = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
 MAYA = Actor("slack", "U1", "maya")
@@ -39,21 +43,20 @@ class ListHistory:
             yield items[start:start + self.page]
 
 
-class Recording(InProcessSink):
-    def __init__(self, service):
-        super().__init__(service)
-        self.events = []
+class AsyncListHistory(ListHistory):
+    """The same pages from an async source (a client on an event loop, like Discord's)."""
 
-    def publish(self, events):
-        self.events.extend(events)
-        return super().publish(events)
+    async def pages(self, place, oldest=None):
+        for page in super().pages(place, oldest):
+            await asyncio.sleep(0)
+            yield page
 
 
 @pytest.fixture
 def bot(tmp_path, embedder):
     settings = Settings(store=f"sqlite:///{tmp_path / 'b.sqlite3'}", anthropic_api_key=None)
     service = MemoryService.from_settings(settings, embedder=embedder)
-    yield LurkerBot(service, Recording(service), BotConfig(audit_log=tmp_path / "audit.jsonl"))
+    yield LurkerBot(service, RecordingSink(service), BotConfig(audit_log=tmp_path / "audit.jsonl"))
     service.close()
 
 
@@ -90,3 +93,22 @@ def test_one_failing_channel_does_not_stop_the_others(bot):
     assert [r.place for r in reports] == ["slack:T1:C1", "slack:T1:C2"]
     assert reports[0].errors == ["ConnectionError: history unavailable"]
     assert reports[1].handed_on == 3 and isinstance(reports[1], BackfillReport)
+
+
+def test_an_async_source_takes_the_same_path(bot):
+    source = AsyncListHistory({"C1": history("C1", 7), "C2": history("C2", 2)}, broken={"C2"})
+    threads = []
+
+    async def on_a_lane(call):  # what an adapter passes: its own ingestion thread
+        threads.append(call)
+        return await asyncio.to_thread(call)
+    report = asyncio.run(backfill_async(bot, source, Place("slack", "T1", "C1"),
+                                        run_sync=on_a_lane))
+    assert (report.fetched, report.handed_on, report.ignored, report.already_stored) == \
+        (8, 7, 1, 0)
+    assert len(threads) == 1
+    assert [e.ts for e in bot.sink.events] == sorted(e.ts for e in bot.sink.events)
+    reports = asyncio.run(backfill_all_async(bot, source, source.places()))
+    assert [(r.handed_on, r.already_stored, r.covered) for r in reports] == [(0, 7, 7), (0, 0, 0)]
+    assert reports[1].errors == ["ConnectionError: history unavailable"]
+

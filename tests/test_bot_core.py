@@ -11,14 +11,14 @@ import pytest
 
 from bot.audit import AuditLog
 from bot.config import BotConfig, ConfigError
-from bot.core import (REFUSAL, Actor, ChatMessage, Conversation, LurkerBot, Place, Reply,
-                      external_id, parse_external_id)
-from bot.sinks import InProcessSink, QueueSink, make_sink
+from bot.contract import Actor, ChatMessage, Place, external_id, parse_external_id
+from bot.core import REFUSAL, LurkerBot
 from memory.config import Settings
-from memory.models import Message
 from memory.offline_answerer import OfflineAnswerer
 from memory.service import MemoryService
 from memory.synthesis import NO_ANSWER
+from tests.recorders import RecordedConversation as Recorded
+from workers.sinks import InProcessSink, QueueSink, make_sink
 
 DAY = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
 NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
@@ -30,33 +30,6 @@ allowed_bots = ["slack:BREVIEW"]
 channels = ["slack:T1:CBACK", "slack:T1:CAPI", "discord:9:*"]
 admins = ["ULEAD"]
 """
-
-
-class Recorded(Conversation):
-    """A conversation that keeps what the bot says (the adapters' contract, with no platform)."""
-
-    def __init__(self, platform: str = "slack"):
-        self.platform = platform
-        self.sent: list[Reply] = []
-        self.files: list[tuple[str, bytes, str]] = []
-        self.working_calls = 0
-
-    def send(self, reply: Reply) -> None:
-        self.sent.append(reply)
-
-    def working(self) -> None:
-        self.working_calls += 1
-
-    def send_file(self, filename: str, data: bytes, comment: str) -> None:
-        self.files.append((filename, data, comment))
-
-    def link(self, message: Message) -> str | None:
-        return f"https://example.test/{message.external_id}"
-
-    def resolve_user(self, text: str):
-        if text.startswith("<@") and text.endswith(">"):
-            return text[2:-1], text[2:-1].lower()
-        return None
 
 
 @pytest.fixture
@@ -342,25 +315,17 @@ def test_audit_log_is_jsonl_appended(tmp_path):
 
 
 # --- sinks ----------------------------------------------------------------------------------
-def test_in_process_sink_orders_a_batch_and_keeps_deletes(svc):
+def test_in_process_sink_refuses_a_malformed_batch_whole(svc):
+    """What the sink applies is tests/test_event_rules.py (both paths); here its interface: one
+    malformed event and nothing of the batch is applied."""
     sink = InProcessSink(svc)
     name = "slack:T1:CGEN"
-    create = {"type": "message.created", "profile": name, "session_id": "s1",
-              "external_id": "slack:T1:CGEN:1", "author": "maya",
-              "content": "The deploy freeze starts on Friday at noon.", "ts": DAY.isoformat()}
-    delete = {"type": "message.deleted", "profile": name, "external_id": "slack:T1:CGEN:1"}
-    report = sink.publish([delete, create])  # deleted in the same batch: never stored
-    assert (report.messages_new, report.stale, report.deletes) == (0, 1, 1)
-    assert list(svc.store.iter_messages(name)) == []
-    other = {**create, "external_id": "slack:T1:CGEN:2"}
-    assert sink.publish([other]).messages_new == 1
-    assert sink.publish([{**delete, "external_id": "slack:T1:CGEN:2"}]).deletes == 1
-    assert list(svc.store.iter_messages(name)) == []
-    assert sink.publish([other]).stale == 1  # a redelivered create does not bring it back
-    late = sink.publish([create])  # a redelivered create does not bring it back
-    assert late.stale == 1 and list(svc.store.iter_messages(name)) == []
+    good = {"type": "message.created", "profile": name, "session_id": "s1",
+            "external_id": "slack:T1:CGEN:1", "author": "maya",
+            "content": "The deploy freeze starts on Friday at noon.", "ts": DAY.isoformat()}
     with pytest.raises(ValueError):
-        sink.publish([{"type": "message.created", "profile": name}])
+        sink.publish([good, {"type": "message.created", "profile": name}])
+    assert list(svc.store.iter_messages(name)) == []
 
 
 def test_make_sink_picks_the_queue_for_elasticsearch(svc):

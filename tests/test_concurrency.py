@@ -115,8 +115,8 @@ def test_recall_from_many_threads_matches_one_thread(service, profile_name):
 
 @pytest.fixture
 def api_client(service, profile_name, tmp_path):
-    from memory.api.app import create_app
-    from memory.api.keys import KeyFile, add_key
+    from memory.surfaces.api.app import create_app
+    from memory.surfaces.api.keys import KeyFile, add_key
     from memory.config import Settings
 
     keys = tmp_path / "keys.json"

@@ -15,8 +15,8 @@ from discord.http import Route
 from bot.config import BotConfig
 from bot.core import LurkerBot
 from bot.discord_app import DiscordLurker, intents
-from bot.sinks import InProcessSink
 from tests import fake_discord as fd
+from tests.recorders import RecordingSink
 
 GUILD = "700000000000000001"
 GENERAL, RANDOM, BACKEND, QUIET = ("700000000000000011", "700000000000000012",
@@ -55,19 +55,6 @@ def the_guild() -> dict:
                   fd.text_channel(QUIET, GUILD, "quiet", 3)],
         threads=[fd.thread_channel(THREAD, GUILD, GENERAL, "launch")],
         roles=[fd.role(GUILD, "@everyone", BASIC), fd.role(MODS, "mods", BASIC | MANAGE_GUILD)])
-
-
-class RecordingSink(InProcessSink):
-    """The real in-process sink, keeping what it was handed."""
-
-    def __init__(self, service):
-        super().__init__(service)
-        self.events = []
-
-    def publish(self, events):
-        report = super().publish(events)
-        self.events.extend(events)
-        return report
 
 
 class Env:
@@ -483,10 +470,10 @@ def test_joining_a_guild_and_a_new_channel_backfill_their_history(env):
     env.wait_for(lambda: env.messages(f"discord:{GUILD}:{fresh}"), what="the new channel's history")
 
 
-def test_lurker_discord_backfill_command(env, tmp_path, monkeypatch):
-    from memory.cli import main
+def test_lurker_discord_backfill_command(env, tmp_path, monkeypatch, capsys):
     from memory.config import Settings
     from memory.service import MemoryService
+    from memory.surfaces.cli import main
 
     env.fake.history[QUIET] = old_history(QUIET, 120)
     env.fake.history[GENERAL] = old_history(GENERAL, 3)
@@ -496,13 +483,16 @@ def test_lurker_discord_backfill_command(env, tmp_path, monkeypatch):
     (tmp_path / "bot.toml").write_text(f'audit_log = "{tmp_path / "audit.jsonl"}"\n' + CONFIG)
     for _ in range(2):
         assert main(["--store", store, "discord", "backfill", "--guild", GUILD]) == 0
+    second = capsys.readouterr().err.split("backfilled")[-2]  # the second run's channel reports
+    assert f"discord:{GUILD}:{QUIET} -> discord:{GUILD}:{QUIET}: 120 fetched, 0 new, 120 already " \
+           f"stored" in second
     with MemoryService.from_settings(Settings(store=store, anthropic_api_key=None)) as service:
         assert len(list(service.store.iter_messages(f"discord:{GUILD}:{QUIET}"))) == 120
         assert len(list(service.store.iter_messages(f"discord:{GUILD}:{GENERAL}"))) == 3
 
 
 def test_lurker_discord_without_a_token_says_how_to_get_one(monkeypatch, capsys):
-    from memory.cli import main
+    from memory.surfaces.cli import main
 
     monkeypatch.delenv("DISCORD_BOT_TOKEN", raising=False)
     assert main(["discord"]) == 2

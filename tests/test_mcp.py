@@ -18,10 +18,10 @@ import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from memory.api.keys import KeyFile, add_key
-from memory.cli import main as lurker
-from memory.mcp_server import http_app
 from memory.stores.sqlite import SQLiteStore
+from memory.surfaces.api.keys import KeyFile, add_key
+from memory.surfaces.cli import main as lurker
+from memory.surfaces.mcp_server import http_app
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {"recall", "remember", "forget", "list"}

@@ -13,14 +13,15 @@ import numpy as np
 import pytest
 
 import memory.stores.elasticsearch as es_module
-from memory.cli import main
 from memory.embeddings import Embedder
 from memory.errors import EmbeddingMismatch, StoreUnavailable
 from memory.ids import memory_id, message_id
-from memory.migrate import migrate, plan
 from memory.models import Memory, Message
 from memory.stores.base import CH_MEMORY_TEXT, CH_VECTOR, EmbeddingSpec, SearchRequest
 from memory.stores.elasticsearch import ElasticsearchStore, SchemaOutdated
+from memory.stores.elasticsearch import migrate_indices as migrate
+from memory.stores.elasticsearch import plan_migration as plan
+from memory.surfaces.cli import main
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 OLD_SPEC = EmbeddingSpec("old-test-model", 8)
@@ -177,7 +178,6 @@ def test_schema_version_bump_copies_vectors_and_a_failed_run_leaves_the_old_inde
     vectors_before = store.vector_ids(profile)
 
     monkeypatch.setattr(es_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr("memory.migrate.SCHEMA_VERSION", 2)
     with pytest.raises(SchemaOutdated, match="lurker migrate"):
         make_store(es_server, prefix).open(OLD_SPEC)
     assert [s.action for s in plan(store, OLD_SPEC)] == ["reindex", "reindex"]

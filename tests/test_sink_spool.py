@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from bot.sinks import QueueSink
 from memory.config import Settings
 from tests.harness import free_port
 from tests.workers_support import redis_on
 from workers import app as app_module
 from workers.enqueue import EventPublisher
+from workers.sinks import QueueSink
 
 pytestmark = pytest.mark.redis
 

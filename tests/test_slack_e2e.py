@@ -11,15 +11,15 @@ import pytest
 
 from bot.config import BotConfig
 from bot.core import LurkerBot
-from bot.sinks import QueueSink
 from bot.slack_app import SlackLurker
 from memory.config import Settings
 from memory.service import MemoryService
 from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
-from tests.test_slack import DB, RATE, SECRET, event, mention, message, serving, ts
+from tests.slack_support import DB, RATE, SECRET, event, mention, message, serving, ts
 from tests.workers_support import WorkerProcess, broker_idle, wait_until, worker_env
 from workers import app as app_module
 from workers.enqueue import EventPublisher
+from workers.sinks import QueueSink
 
 pytestmark = [pytest.mark.elasticsearch, pytest.mark.redis]
 

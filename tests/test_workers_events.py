@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from workers.app import celery_config, is_eager, prefetch_multiplier
+from workers.broker import celery_config, is_eager, prefetch_multiplier
 from workers.events import (InvalidEvent, MessageCreated, MessageDeleted, MessageEdited,
                             parse_event)
 from memory.config import Settings

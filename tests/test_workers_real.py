@@ -17,10 +17,9 @@ import pytest
 from memory.config import Settings
 from memory.service import MemoryService
 from tests.harness import free_port
-from tests.test_workers_batches import conversation
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
-                                   broker_backlog, broker_idle, created, deleted, edited, snapshot,
-                                   redis_on, wait_until, worker_env)
+                                   broker_backlog, broker_idle, conversation, created, deleted,
+                                   edited, redis_on, snapshot, wait_until, worker_env)
 from workers import app as app_module
 from workers.enqueue import EventPublisher
 

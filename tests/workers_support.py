@@ -39,6 +39,41 @@ def deleted(profile: str, ext: str) -> dict:
     return {"type": "message.deleted", "profile": profile, "external_id": ext}
 
 
+def conversation(p: str) -> list[dict]:
+    """Creates over three conversations, edits (one edited twice), deletes (one of an edited
+    message), an edit and a delete of messages that are never created."""
+    events = []
+    facts = ["The staging URL is https://staging.example.dev today.",
+             "Always run the linter before pushing to main.",
+             "We shipped the billing webhooks on Monday.",
+             "The on-call rotation starts at 9am UTC.",
+             "Maya will write the migration guide.",
+             "The retro happened on Friday afternoon.",
+             "The design review is on Wednesday.",
+             "Priya fixed the flaky checkout test.",
+             "The sprint demo went well for the search team.",
+             "The analytics dashboard uses Grafana panels."]
+    for i, text in enumerate(facts):
+        events.append(created(p, f"m{i}", text, session=f"s{i % 3}", at=i * 10,
+                              author=["maya", "priya", "tom"][i % 3]))
+    events += [
+        edited(p, "m1", "Always run the linter and the type checker before pushing.", at=200,
+               session="s1", author="priya"),
+        edited(p, "m3", "The on-call rotation starts at 10am UTC.", at=210, session="s0",
+               author="maya"),
+        edited(p, "m3", "The on-call rotation starts at 11am UTC.", at=220, session="s0",
+               author="maya"),
+        deleted(p, "m5"),
+        edited(p, "m7", "Priya fixed the flaky checkout and login tests.", at=230, session="s1",
+               author="tom"),
+        deleted(p, "m7"),
+        edited(p, "m99", "Tom restarted the payment queue consumers.", at=240, session="s2",
+               author="tom"),
+        deleted(p, "m98"),
+    ]
+    return events
+
+
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.1, on_timeout=None):
     deadline = time.monotonic() + timeout
     while True:

@@ -21,12 +21,13 @@ from kombu.exceptions import OperationalError
 
 from memory.errors import LurkerError
 
-from .app import EVENTS_QUEUE, REJECTED_QUEUE, app as default_app, is_eager
-from .events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
+from .app import app as default_app
+from .broker import EVENTS_QUEUE, REJECTED_QUEUE, is_eager, is_redis
+from .events import ChatEvent, InvalidEvent, parse_event
 
 __all__ = ["EventPublisher", "InvalidEvent", "publish", "publish_many"]
 
-EventLike = MessageCreated | MessageEdited | MessageDeleted | dict
+EventLike = ChatEvent | dict
 
 
 class EventPublisher:
@@ -103,8 +104,44 @@ class EventPublisher:
                 queue.close()
         return out
 
+    def check(self) -> tuple[bool, str]:
+        """(reachable, detail): whether the broker answers now (readiness probes)."""
+        if self.eager:
+            return True, "in-process (no broker)"
+        try:
+            if is_redis(self._url()):
+                client = self._redis()
+                try:
+                    client.ping()
+                finally:
+                    client.close()
+            else:
+                with self.app.connection_for_write() as conn:
+                    conn.ensure_connection(max_retries=1, timeout=2)
+            return True, self._where()
+        except Exception as exc:  # any failure means not ready; the reason goes in the detail
+            return False, f"{self._where()}: {type(exc).__name__}: {exc}"[:300]
+
+    def queue_lengths(self) -> dict[str, int]:
+        """{queue name: events waiting} on a Redis broker (empty otherwise)."""
+        if self.eager or not is_redis(self._url()):
+            return {}
+        client = self._redis()
+        try:
+            return {EVENTS_QUEUE: int(client.llen(EVENTS_QUEUE))}
+        finally:
+            client.close()
+
+    def _url(self) -> str:
+        return self.app.conf.broker_url or ""
+
+    def _redis(self):
+        import redis
+
+        return redis.Redis.from_url(self._url(), socket_timeout=2, socket_connect_timeout=2)
+
     def _where(self) -> str:
-        url = self.app.conf.broker_url or ""
+        url = self._url()
         return Connection(url).as_uri() if url else "the broker"
 
 

@@ -74,18 +74,12 @@ class _Event(BaseModel):
         return self.model_dump(mode="json")
 
 
-class MessageCreated(_Event):
-    type: Literal["message.created"] = CREATED
-    session_id: str
+class _Said(_Event):
+    """What a create and an edit share: the text someone said, in a conversation (session)."""
+
     role: Literal["user", "assistant", "system"] = "user"
     author: str | None = None
     content: str
-    ts: datetime
-
-    @field_validator("session_id", mode="before")
-    @classmethod
-    def _session(cls, value: Any) -> str:
-        return _non_empty(value, "session_id")
 
     @field_validator("content", mode="before")
     @classmethod
@@ -93,6 +87,19 @@ class MessageCreated(_Event):
         if not isinstance(value, str) or not value.strip():
             raise ValueError("content must be a non-empty string")
         return value
+
+    @field_validator("session_id", mode="before", check_fields=False)
+    @classmethod
+    def _session(cls, value: Any) -> str | None:
+        if value is None and not cls.model_fields["session_id"].is_required():
+            return None
+        return _non_empty(value, "session_id")
+
+
+class MessageCreated(_Said):
+    type: Literal["message.created"] = CREATED
+    session_id: str
+    ts: datetime
 
     @field_validator("ts", mode="before")
     @classmethod
@@ -107,25 +114,10 @@ class MessageCreated(_Event):
                 "external_id": self.external_id}
 
 
-class MessageEdited(_Event):
+class MessageEdited(_Said):
     type: Literal["message.edited"] = EDITED
-    content: str
     ts: datetime | None = None  # when the edit was made
     session_id: str | None = None  # lets an edit that overtook its create be stored
-    role: Literal["user", "assistant", "system"] = "user"
-    author: str | None = None
-
-    @field_validator("session_id", mode="before")
-    @classmethod
-    def _session(cls, value: Any) -> str | None:
-        return None if value is None else _non_empty(value, "session_id")
-
-    @field_validator("content", mode="before")
-    @classmethod
-    def _content(cls, value: Any) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise ValueError("content must be a non-empty string")
-        return value
 
     @field_validator("ts", mode="before")
     @classmethod
@@ -143,6 +135,7 @@ class MessageDeleted(_Event):
         return cls._timestamp(value)
 
 
+ChatEvent = MessageCreated | MessageEdited | MessageDeleted
 Event = Annotated[Union[MessageCreated, MessageEdited, MessageDeleted], Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(Event)
 
@@ -158,7 +151,7 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts[:10]) + (f" (and {len(parts) - 10} more)" if len(parts) > 10 else "")
 
 
-def parse_event(raw: Any) -> MessageCreated | MessageEdited | MessageDeleted:
+def parse_event(raw: Any) -> ChatEvent:
     """One event from its JSON form (or an event model); InvalidEvent says what is wrong."""
     if isinstance(raw, (MessageCreated, MessageEdited, MessageDeleted)):
         return raw

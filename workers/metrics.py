@@ -1,6 +1,6 @@
 """Prometheus metrics of `lurker worker`, kept in the worker's main process.
 
-The batching consumer (workers.tasks._Batcher) runs in the main process and settles every batch
+The batching consumer (workers/batching.py) runs in the main process and settles every batch
 there with the report the pool process sends back, so the counters need no multiprocess mode.
 Served at http://<host>:<LURKER_WORKER_METRICS_PORT>/metrics when that port is set:
 
@@ -41,7 +41,7 @@ _OUTCOMES = {"done": "done", "rejected": "rejected", "requeue": "requeued"}
 
 def observe_batch(report: dict, outcomes: list[str], published: list[float | None],
                   started: float) -> None:
-    """Account one settled batch: its report (tasks.BatchReport.as_dict), each event's outcome
+    """Account one settled batch: its report (processing.BatchReport.as_dict), each event's outcome
     and publication time (None when the publisher did not stamp it)."""
     now = time.time()
     batch_size.observe(len(outcomes))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +49,26 @@ class SearchRequest:
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)
+
+
+# Migration step actions, and the hook called after each phase of a reindex with (alias, phase):
+# "copied", "caught-up", "write-blocked", "swapped" (tests read and write mid-migration with it).
+CREATE, UPDATE, REINDEX = "create", "update", "reindex"
+PhaseHook = Callable[[str, str], None]
+
+
+@dataclass
+class MigrationStep:
+    """What `lurker migrate` does (or did) to one index of a store."""
+
+    alias: str
+    action: str  # create | update | reindex
+    reason: str
+    old_index: str | None
+    new_index: str
+    new_embedding: bool = False  # memories get vectors from the new model (not copied)
+    documents: int = 0  # documents in the new index after a reindex
+    reembedded: int = 0  # memory vectors computed with the new model
 
 
 @dataclass
@@ -155,6 +175,16 @@ class Store(ABC):
         """A block of writes made searchable together when it ends (reads inside still see the
         block's own writes). Stores whose writes are searchable at once need nothing."""
         return contextlib.nullcontext()
+
+    # --- schema lifecycle -----------------------------------------------------------------
+    def migrate(self, embedder, *, dry_run: bool = False,
+                on_phase: PhaseHook | None = None) -> list[MigrationStep]:
+        """Bring the store's schema to this release for `embedder` (`lurker migrate`) and return
+        the steps; with dry_run, only say what would be done. A store that creates its schema on
+        open has nothing to move: it opens (unless dry_run) and returns no steps."""
+        if not dry_run:
+            self.open(embedder.spec)
+        return []
 
     # --- whole profile --------------------------------------------------------------------
     @abstractmethod

@@ -5,7 +5,7 @@
   `{prefix}-messages` / `{prefix}-memories`. The mapping's `_meta` records the schema version and
   the embedding model/dimension; opening with another schema version or embedding raises
   SchemaOutdated / EmbeddingMismatch instead of mixing them, and `lurker migrate`
-  (memory/migrate.py) reindexes into the next generation and moves the alias.
+  (the index lifecycle below) reindexes into the next generation and moves the alias.
 - Every document carries a `profile` keyword, is routed by profile and has `_id` "{profile}/{id}"
   (ids are content-addressed, so two profiles can hold the same one); every query filters on
   profile.
@@ -13,6 +13,25 @@
   stems, so any cluster ranks the same way, including the bare distribution without analysis-common.
 - Memory vectors live in the memory document's `embedding` (dense_vector, cosine, float32 HNSW).
 - `search` sends every requested channel in one `_msearch` round trip.
+
+Index lifecycle (`lurker migrate`, the Store.migrate hook), for each alias:
+
+- missing: create the index and its template (a fresh install);
+- same schema version and embedding: put the template again and add the fields the mapping gained
+  (compatible changes); nothing is copied;
+- another schema version, or memories embedded by another model or dimension: build generation N+1
+  beside the live index and copy every document into it with scan + bulk (bare clusters have no
+  reindex module), re-embedding memories when the model changed. Writes made meanwhile are caught
+  up by comparing document versions (copies keep the source `_version`, external versioning); then
+  the old index is write-blocked for a last catch-up (writers get StoreUnavailable and retry: the
+  workers' queue absorbs the pause), the alias moves to the new index in one atomic `_aliases`
+  call, and the old index is deleted.
+
+Reads never stop: the alias points at a complete index at every moment. After a model change,
+pods still running the old model fail their kNN channel until they are replaced, which the helm
+chart does right after this runs as its pre-upgrade hook. Running it again is a no-op. A run that
+dies half-way leaves the old index live; the next run lifts its write block, deletes the unfinished
+generation and starts that alias over. Run one migration at a time per index prefix.
 """
 from __future__ import annotations
 
@@ -37,7 +56,7 @@ from elasticsearch import (
 )
 
 from ..errors import EmbeddingMismatch, LurkerError, StoreUnavailable
-from ..models import Memory, Message
+from ..models import Memory, Message, embedding_text
 from ..text import STOP_WORDS, query_stems, stem_tokens, words
 from .base import (
     CH_HYDE,
@@ -45,8 +64,13 @@ from .base import (
     CH_MESSAGE_TEXT,
     CH_TOPIC,
     CH_VECTOR,
+    CREATE,
+    REINDEX,
+    UPDATE,
     EmbeddingSpec,
     Hit,
+    MigrationStep,
+    PhaseHook,
     SearchRequest,
     Store,
 )
@@ -302,6 +326,13 @@ class ElasticsearchStore(Store):
 
     def close(self) -> None:
         self.client.close()
+
+    def migrate(self, embedder, *, dry_run: bool = False,
+                on_phase: PhaseHook | None = None) -> list[MigrationStep]:
+        """See the module docstring; the store is left opened and usable."""
+        if dry_run:
+            return plan_migration(self, embedder.spec)
+        return migrate_indices(self, embedder, on_phase)
 
     # --- documents ------------------------------------------------------------------------
     @staticmethod
@@ -691,3 +722,199 @@ class ElasticsearchStore(Store):
                 self._bulk([{"_op_type": "delete", "_index": alias, "_id": h["_id"],
                              "_routing": profile} for h in hits], "deletions",
                            ok_statuses=(404,), refresh="true")
+
+
+# --- index lifecycle (`lurker migrate`) -----------------------------------------------------------
+MIGRATION_BATCH = 500  # documents per scan page, bulk request and embedding batch
+
+
+def _generation(alias: str, index: str | None) -> int:
+    match = re.fullmatch(re.escape(alias) + r"-v(\d+)", index or "")
+    return int(match.group(1)) if match else 0
+
+
+def plan_migration(store: ElasticsearchStore, spec: EmbeddingSpec) -> list[MigrationStep]:
+    """What a migration would do to each alias, without changing anything."""
+    steps = []
+    with store._errors():
+        for alias in (store.messages_alias, store.memories_alias):
+            live = store.live_index(alias)
+            if live is None:
+                steps.append(MigrationStep(alias, CREATE, "no index yet", None,
+                                           f"{alias}-v{SCHEMA_VERSION}"))
+                continue
+            meta = store.client.indices.get_mapping(index=live).body[live]["mappings"].get(
+                "_meta", {})
+            reasons = []
+            if meta.get("schema_version") != SCHEMA_VERSION:
+                reasons.append(f"schema version {meta.get('schema_version')} -> {SCHEMA_VERSION}")
+            stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
+            new_embedding = alias == store.memories_alias and stored != (spec.name, spec.dim)
+            if new_embedding:
+                reasons.append(f"embedding {stored[0]} ({stored[1]} dims) -> {spec.name} "
+                               f"({spec.dim} dims)")
+            if reasons:
+                target = f"{alias}-v{max(SCHEMA_VERSION, _generation(alias, live) + 1)}"
+                steps.append(MigrationStep(alias, REINDEX, "; ".join(reasons), live, target,
+                                           new_embedding))
+            else:
+                steps.append(MigrationStep(alias, UPDATE, "compatible: template and new fields "
+                                           "only", live, live))
+    return steps
+
+
+def migrate_indices(store: ElasticsearchStore, embedder,
+                    on_phase: PhaseHook | None = None) -> list[MigrationStep]:
+    """Create or upgrade both indices to this release's mappings for `embedder` (see the module
+    docstring). Returns what was done per alias; the store is left opened and usable."""
+    spec = embedder.spec
+    steps = plan_migration(store, spec)
+    for step in steps:
+        if step.action == REINDEX:
+            _Reindex(store, embedder, step, on_phase or (lambda alias, phase: None)).run()
+    with store._errors():
+        _drop_stale_generations(store)
+    store.open(spec)  # creates missing indices, puts templates, adds compatible fields
+    with store._errors():
+        for step in steps:  # e.g. messages after a model change: keep _meta telling the truth
+            if step.action == UPDATE:
+                store.client.indices.put_mapping(index=step.new_index,
+                                                 meta=store.index_body(step.alias, spec)[
+                                                     "mappings"]["_meta"])
+    return steps
+
+
+def _drop_stale_generations(store: ElasticsearchStore) -> None:
+    """Delete generations a crashed run left behind an alias's back (older ones kept their data
+    only until the swap; newer ones are unfinished copies)."""
+    for alias in (store.messages_alias, store.memories_alias):
+        live = store.live_index(alias)
+        if live is None:  # never guess which index holds the data
+            continue
+        found = store.client.options(ignore_status=404).indices.get(
+            index=f"{alias}-v*", expand_wildcards="open,closed")
+        if found.meta.status == 404:
+            continue
+        for index in found.body:
+            if index != live and _generation(alias, index):
+                store.client.indices.delete(index=index)
+
+
+class _Reindex:
+    """One alias moved to a new generation: copy, catch up, block, catch up, swap, delete."""
+
+    def __init__(self, store: ElasticsearchStore, embedder, step: MigrationStep,
+                 on_phase: PhaseHook):
+        self.store, self.client, self.step, self.on_phase = store, store.client, step, on_phase
+        self.embedder = embedder
+        self.old, self.new = step.old_index, step.new_index
+        # Vectors are recomputed only when the model changed; a schema change copies them.
+        self.reembed = step.new_embedding
+
+    def run(self) -> None:
+        store, client, alias = self.store, self.client, self.step.alias
+        with store._errors():
+            self._unblock()  # a crashed run may have left the block on
+            client.options(ignore_status=404).indices.delete(index=self.new)
+            client.indices.create(index=self.new, **store.index_body(alias, self.embedder.spec))
+            client.cluster.health(index=self.new, wait_for_status="yellow",
+                                  timeout=f"{store.request_timeout}s")
+        swapped = False
+        try:
+            self._copy_all()
+            self.on_phase(alias, "copied")
+            self._catch_up()
+            self.on_phase(alias, "caught-up")
+            with store._errors():  # returns once writes in flight on the old index are done
+                client.indices.add_block(index=self.old, block="write")
+            self.on_phase(alias, "write-blocked")
+            self._catch_up()
+            with store._errors():
+                client.indices.refresh(index=f"{self.old},{self.new}")
+                have = client.count(index=self.new)["count"]
+                want = client.count(index=self.old)["count"]
+                if have != want:
+                    raise LurkerError(f"migration of {alias}: {self.new} holds {have} documents "
+                                      f"but {self.old} holds {want}; the alias was not moved")
+                client.indices.update_aliases(actions=[
+                    {"remove": {"index": self.old, "alias": alias}},
+                    {"add": {"index": self.new, "alias": alias}}])
+                swapped = True
+                self.step.documents = have
+                store.put_template(alias, self.new, self.embedder.spec)
+            self.on_phase(alias, "swapped")
+            with store._errors():
+                client.indices.delete(index=self.old)
+        finally:
+            if not swapped:  # the old index stays live and writable; the copy goes
+                with store._errors():
+                    self._unblock()
+                    client.options(ignore_status=404).indices.delete(index=self.new)
+
+    def _unblock(self) -> None:
+        self.client.indices.put_settings(index=self.old, settings={"index.blocks.write": None})
+
+    # --- copying (ES 9 leaves vectors out of _source unless asked: we ask) ---------------------
+    def _copy_all(self) -> None:
+        with self.store._errors():
+            hits = helpers.scan(self.client, index=self.old, query={"query": {"match_all": {}}},
+                                size=MIGRATION_BATCH, scroll="10m", version=True,
+                                preserve_order=False, source_exclude_vectors=False)
+            batch = []
+            for hit in hits:
+                batch.append(hit)
+                if len(batch) == MIGRATION_BATCH:
+                    self._write(batch)
+                    batch = []
+            self._write(batch)
+
+    def _catch_up(self) -> None:
+        """Copy what changed in the old index since it was copied (by `_version`), and delete
+        from the new one what was deleted from the old."""
+        with self.store._errors():  # searches see what was written up to now
+            self.client.indices.refresh(index=f"{self.old},{self.new}")
+        old, new = self._versions(self.old), self._versions(self.new)
+        changed = [(doc_id, routing) for doc_id, (version, routing) in old.items()
+                   if new.get(doc_id, (None,))[0] != version]
+        gone = [(doc_id, routing) for doc_id, (_version, routing) in new.items()
+                if doc_id not in old]
+        with self.store._errors():
+            for start in range(0, len(changed), MIGRATION_BATCH):
+                ids = [doc_id for doc_id, _routing in changed[start:start + MIGRATION_BATCH]]
+                self._write(self.client.search(
+                    index=self.old, query={"ids": {"values": ids}}, size=len(ids), version=True,
+                    source_exclude_vectors=False, track_total_hits=False)["hits"]["hits"])
+        self.store._bulk([{"_op_type": "delete", "_index": self.new, "_id": doc_id,
+                           "_routing": routing} for doc_id, routing in gone],
+                         f"deletions in {self.new}", ok_statuses=(404,), refresh="false")
+
+    def _versions(self, index: str) -> dict[str, tuple[int, str]]:
+        with self.store._errors():
+            return {hit["_id"]: (hit["_version"], hit.get("_routing")) for hit in helpers.scan(
+                self.client, index=index, query={"query": {"match_all": {}}, "_source": False},
+                size=5 * MIGRATION_BATCH, scroll="10m", version=True, preserve_order=False)}
+
+    def _write(self, hits: list[dict]) -> None:
+        if not hits:
+            return
+        sources = [hit["_source"] for hit in hits]
+        if self.reembed:
+            self._embed(sources)
+        # external versioning: a copy never overwrites a newer copy of the same document
+        actions = [{"_op_type": "index", "_index": self.new, "_id": hit["_id"],
+                    "_routing": hit.get("_routing"), "_source": source,
+                    "version": hit["_version"], "version_type": "external"}
+                   for hit, source in zip(hits, sources)]
+        self.store._bulk(actions, f"documents copied into {self.new}", ok_statuses=(409,),
+                         refresh="false")
+
+    def _embed(self, sources: list[dict]) -> None:
+        """Replace the vectors of embeddable memories with the new model's; others get none."""
+        memories = [self.store._record(Memory, source) for source in sources]
+        todo = [i for i, memory in enumerate(memories) if memory.embeddable]
+        vectors = self.embedder.embed([embedding_text(memories[i]) for i in todo]) if todo else []
+        for source in sources:
+            source["embedding"] = None
+        for i, vector in zip(todo, vectors):
+            sources[i]["embedding"] = [float(x) for x in vector]
+        self.step.reembedded += len(todo)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import EmbeddingMismatch, StoreUnavailable
+from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message
 from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, EmbeddingSpec,
                    Hit, SearchRequest, Store)
@@ -61,14 +61,47 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{t}"' for t in unique) or None
 
 
+class _Connection(sqlite3.Connection):
+    """A connection whose "database is busy/locked" errors (another process held the write lock
+    past the busy timeout) come out as StoreBusy, the typed transient error writers retry; every
+    other error is left as it is. Told apart by SQLite's own result code, not the message."""
+
+    location = ""
+
+    def _busy(self, exc: sqlite3.OperationalError) -> Exception:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY,
+                                                         sqlite3.SQLITE_LOCKED):
+            return StoreBusy(f"{self.location} stayed locked by another writer: {exc}")
+        return exc
+
+    def execute(self, *args):
+        try:
+            return super().execute(*args)
+        except sqlite3.OperationalError as exc:
+            raise self._busy(exc) from None
+
+    def executemany(self, *args):
+        try:
+            return super().executemany(*args)
+        except sqlite3.OperationalError as exc:
+            raise self._busy(exc) from None
+
+    def executescript(self, *args):
+        try:
+            return super().executescript(*args)
+        except sqlite3.OperationalError as exc:
+            raise self._busy(exc) from None
+
+
 def memory_body(memory: Memory) -> str:
     return "\n".join([memory.content, *memory.questions])
 
 
 class SQLiteStore(Store):
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, busy_timeout_s: float = 5.0):
         self.path = Path(path).expanduser()
         self.location = f"sqlite:///{self.path}"
+        self.busy_timeout_s = busy_timeout_s  # a write waits this long for another writer
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._vector_cache: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -77,7 +110,9 @@ class SQLiteStore(Store):
     def open(self, embedding: EmbeddingSpec) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                 timeout=self.busy_timeout_s, factory=_Connection)
+            db.location = self.location
         except (OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"cannot open the embedded store at {self.path}: {exc}") from None
         db.execute("PRAGMA journal_mode=WAL")

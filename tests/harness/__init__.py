@@ -4,7 +4,11 @@ temporary directory. Both are context managers; `python -m tests.harness.elastic
 by hand."""
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
+import subprocess
 from pathlib import Path
 
 
@@ -27,6 +31,20 @@ def log_tail(path: Path, lines: int = 40) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:]) or "(empty log)"
 
 
+def stop_group(proc: subprocess.Popen, grace_s: float) -> None:
+    """SIGTERM to the process's whole group (servers start children), SIGKILL after grace_s."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
 def __getattr__(name: str):  # lazy, so importing one harness does not import the other
     if name == "ElasticsearchServer":
         from .elasticsearch import ElasticsearchServer
@@ -39,4 +57,5 @@ def __getattr__(name: str):  # lazy, so importing one harness does not import th
     raise AttributeError(name)
 
 
-__all__ = ["ElasticsearchServer", "HarnessError", "RedisServer", "free_port", "log_tail"]
+__all__ = ["ElasticsearchServer", "HarnessError", "RedisServer", "free_port", "log_tail",
+           "stop_group"]

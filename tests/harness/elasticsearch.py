@@ -45,7 +45,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from . import HarnessError, free_port, log_tail
+from . import HarnessError, free_port, log_tail, stop_group
 
 DEFAULT_VERSION = "9.2.0"
 ES_USER = "lurker-es"  # the system user that runs Elasticsearch when we are root
@@ -483,14 +483,7 @@ class ElasticsearchServer:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             # The launcher JVM starts the server JVM as its child: signal the whole group.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+            stop_group(proc, 30)
             # the server JVM may outlive the launcher by a moment
             for _ in range(100):
                 try:

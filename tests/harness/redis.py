@@ -19,7 +19,7 @@ from pathlib import Path
 
 import redis as redis_client
 
-from . import HarnessError, free_port, log_tail
+from . import HarnessError, free_port, log_tail, stop_group
 
 
 class RedisServer:
@@ -112,15 +112,8 @@ class RedisServer:
 
     def stop(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+        if proc is not None:
+            stop_group(proc, 10)
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -26,8 +26,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from .api.keys import ApiKey, KeyFile, KeyFileError, keys_path
-from .errors import LurkerError
-from .models import Memory, MemoryType
+from memory.errors import LurkerError
+from memory.models import Memory, MemoryType
 
 log = logging.getLogger("lurker.mcp")
 
@@ -281,8 +281,8 @@ def install(args, settings) -> int:
 
 
 def run_mcp(args) -> int:
-    from .config import Settings
-    from .service import MemoryService
+    from memory.config import Settings
+    from memory.service import MemoryService
 
     settings = Settings(**({"store": args.store} if args.store else {}))
     if args.mcp_command == "install":
@@ -292,7 +292,7 @@ def run_mcp(args) -> int:
     configure_logging(settings.log_format, stream=sys.stderr)  # stdout is the stdio transport
     keys_file = Path(args.keys_file) if args.keys_file else keys_path(settings)
     if args.profile is not None:
-        from .ids import check_profile_name
+        from memory.ids import check_profile_name
 
         check_profile_name(args.profile)
     with MemoryService.from_settings(settings) as service:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import MemoryStatus, MemoryType, Role
+from memory.models import MemoryStatus, MemoryType, Role
 
 PROFILE_PATTERN = r"^[A-Za-z0-9:._-]{1,128}$"
 

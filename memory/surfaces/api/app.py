@@ -22,21 +22,23 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import Field, create_model
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..config import Settings
-from ..errors import (EmbeddingMismatch, InputFormatError, InvalidMessage, InvalidProfileName,
-                      LLMError, LurkerError, StoreUnavailable, UnknownMemory)
-from ..ids import message_id
-from ..ingest_input import clean_text, to_messages
-from ..models import Memory, MemoryType, RecallResult
-from ..redaction import redact
+from memory.config import Settings
+from memory.errors import (EmbeddingMismatch, InputFormatError, InvalidMessage, InvalidProfileName,
+                           LLMError, LurkerError, StoreUnavailable, UnknownMemory)
+from memory.ids import message_id
+from memory.ingest_input import clean_text, to_messages
+from memory.models import MemoryType
+from memory.redaction import redact
+from workers.sinks import EventSink, make_sink
+
 from . import schemas
 from .keys import ApiKey, KeyFile
+from ..views import memory_json, recall_json
 from .obs import LLMCollector, Metrics, QueueCollector, profile_var, request_id_var
-from .sink import IngestSink
 
 log = logging.getLogger("lurker.api")
 
@@ -77,28 +79,6 @@ def _aware(value: datetime, what: str) -> datetime:
         raise ApiError(422, "invalid_request", f"{what} must be between 1970 and 2199, "
                        f"not {value.isoformat()}")
     return value
-
-
-def memory_out(m: Memory) -> dict:
-    return {"id": m.id, "type": m.type, "content": m.content, "topic_key": m.topic_key,
-            "source_message_ids": m.source_message_ids, "status": m.status,
-            "created_at": m.created_at.isoformat(),
-            "event_time": m.event_time.isoformat() if m.event_time else None,
-            "supersedes": m.supersedes, "superseded_by": m.superseded_by,
-            "forgotten_reason": m.forgotten_reason}
-
-
-def recall_out(result: RecallResult) -> dict:
-    return {
-        "answer": result.answer,
-        "memories": [{**memory_out(s.memory), "score": s.score, "channels": s.channels}
-                     for s in result.memories],
-        "messages": [{"id": s.message.id, "author": s.message.author, "role": s.message.role,
-                      "content": s.message.content, "ts": s.message.ts.isoformat(),
-                      "session_id": s.message.session_id, "score": s.score,
-                      "channels": s.channels} for s in result.messages],
-        "computed": [c.model_dump() for c in result.computed],
-    }
 
 
 def _queued_text(content: str, message) -> str:
@@ -274,15 +254,14 @@ class RequestContext:
 
 # --- the app ------------------------------------------------------------------------------------
 def create_app(service, keys: KeyFile, settings: Settings | None = None,
-               sink: IngestSink | None = None, metrics: Metrics | None = None,
+               sink: EventSink | None = None, metrics: Metrics | None = None,
                clock: Callable[[], datetime] | None = None) -> FastAPI:
     """The API over an open MemoryService. `sink` takes ingested messages (default: the workers'
-    queue, or in-process when there is no broker, see memory/api/sink.py)."""
+    queue, spooled while the broker is away, or in-process on `service` when there is no broker:
+    workers.sinks.make_sink)."""
     settings = settings or service.settings
     if sink is None:
-        from .sink import WorkerSink
-
-        sink = WorkerSink(settings, service=service)
+        sink = make_sink("queue", service, settings)
     metrics = metrics or Metrics()
     metrics.add_collector(LLMCollector(service))
     metrics.add_collector(QueueCollector(sink.queue_lengths))
@@ -437,7 +416,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
                 "content": _queued_text(original["content"], message),
                 "ts": message.ts.isoformat()})
         try:
-            sink.submit(events)
+            sink.publish(events)
         except LurkerError:
             raise
         except (OSError, ConnectionError) as exc:
@@ -457,7 +436,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         """Store one memory now (classified unless `type` is given)."""
         memory = service.profile(name).remember(body.content, session_id=body.session_id,
                                                 memory_type=body.type, now=now())
-        return memory_out(memory)
+        return memory_json(memory)
 
     @app.post("/v1/profiles/{name}/import", response_model=schemas.ImportResult,
               tags=["memory"], responses={k: ERRORS[k] for k in (400, 403, 413, 422, 503)},
@@ -490,7 +469,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         start = time.perf_counter()
         result = service.profile(name).recall(body.query, now=as_of, k=body.k)
         metrics.observe_recall("api", time.perf_counter() - start, result)
-        return recall_out(result)
+        return recall_json(result)
 
     @app.get("/v1/profiles/{name}/memories", response_model=schemas.MemoryPage, tags=["memory"],
              responses={k: ERRORS[k] for k in (403, 422, 503)})
@@ -506,7 +485,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         """Memories in the order they were stored, a page at a time."""
         found = service.profile(name).list(type or None, status == "all", limit + 1, offset)
         more = len(found) > limit
-        return {"memories": [memory_out(m) for m in found[:limit]], "offset": offset,
+        return {"memories": [memory_json(m) for m in found[:limit]], "offset": offset,
                 "limit": limit, "next_offset": offset + limit if more else None}
 
     @app.get("/v1/profiles/{name}/export", tags=["memory"],
@@ -537,7 +516,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         with the reason and the key that forgot it."""
         memory = service.profile(name).forget(memory_id, f"{reason.strip() or 'forgotten'} "
                                               f"(API key {key.name})", now=now())
-        return memory_out(memory)
+        return memory_json(memory)
 
     @app.delete("/v1/profiles/{name}", response_model=schemas.PurgeResult, tags=["admin"],
                 responses={k: ERRORS[k] for k in (403, 422, 503)})

@@ -1,11 +1,15 @@
-"""Where the lurkers put what they see: an EventSink takes workers.events events.
+"""Where chat events go: an EventSink takes workers.events events, from the chat lurkers (bot/)
+and the REST API's ingest route alike.
 
-- QueueSink: the default with a broker; publishes through workers.enqueue (a worker stores them).
-- InProcessSink: applies the events to the engine before `publish` returns; the embedded default
-  (SQLite, no Redis), `lurker chat`, and tests.
+- QueueSink: with a broker; publishes through workers.enqueue (a worker stores them later), and
+  keeps them in a spool while the broker is away.
+- InProcessSink: applies the events to the engine before `publish` returns, by the same rules a
+  worker applies (workers/rules.py); the embedded default (SQLite, no Redis), `lurker chat`, a
+  broker of memory://, and tests.
 
 `make_sink` picks one: `queue` or `inprocess` as configured, or `auto`: the queue when the store is
-Elasticsearch (a shared deployment with workers), in-process for the embedded SQLite store.
+Elasticsearch (a shared deployment with workers), in-process for the embedded SQLite store. A
+queue without a broker (LURKER_BROKER_URL=memory:// or LURKER_WORKER_EAGER) is in-process.
 """
 from __future__ import annotations
 
@@ -15,29 +19,33 @@ import logging
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory.config import Settings
 from memory.errors import LurkerError
-from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited, parse_event
 
-log = logging.getLogger("lurker.bot")
+from .app import configure
+from .broker import is_eager
+from .coordination import Coordination
+from .enqueue import EventPublisher
+from .events import ChatEvent, InvalidEvent, parse_event
+from .rules import Applied, Collected, apply_events
+
+log = logging.getLogger("lurker.sinks")
 SPOOL_BATCH = 500  # spooled events handed on per publish call
-
-Event = MessageCreated | MessageEdited | MessageDeleted
 
 
 @dataclass
-class SinkReport:
+class SinkReport(Applied):
+    """What publish did: the events handed on and each one's outcome ("queued"; in-process "done"
+    or "rejected", with the engine's reason in `rejected`), and in-process what the engine stored
+    (the counts of workers.rules.Applied)."""
+
     published: int = 0
-    messages_new: int = 0  # in-process only: what the engine stored
-    messages_skipped: int = 0
-    edits: int = 0
-    deletes: int = 0
-    stale: int = 0  # edits older than the stored text, creates/edits of deleted messages
+    outcomes: list[str] = field(default_factory=list)
+    rejected: list[dict] = field(default_factory=list)  # {"index", "reason", "event"}
 
 
 class EventSink(ABC):
@@ -45,13 +53,26 @@ class EventSink(ABC):
     synchronous: bool = False
 
     @abstractmethod
-    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+    def publish(self, events: Sequence[ChatEvent | dict]) -> SinkReport:
         """Validate and hand on the events; InvalidEvent (nothing handed on) if one is malformed."""
+
+    @property
+    def mode(self) -> str:
+        """"applied" (stored when publish returns) or "queued" (a worker stores them later)."""
+        return "applied" if self.synchronous else "queued"
 
     @contextlib.contextmanager
     def writing(self, profile: str) -> Iterator[None]:
         """Held around admin writes (forget, purge) so they do not interleave with ingestion."""
         yield
+
+    def check(self) -> tuple[bool, str]:
+        """(ready, detail) for readiness probes: whether events can be handed on now."""
+        return True, "in-process (no broker)"
+
+    def queue_lengths(self) -> dict[str, int]:
+        """{queue name: events waiting} for metrics (empty when there is no queue)."""
+        return {}
 
     def close(self) -> None:
         pass
@@ -66,12 +87,9 @@ class QueueSink(EventSink):
     behind them, so a message's edit never overtakes it. An outage in the middle of a send may
     resend some events: worker writes are idempotent, so that changes nothing."""
 
-    def __init__(self, publisher=None, spool: str | Path | None = None,
+    def __init__(self, publisher: EventPublisher | None = None, spool: str | Path | None = None,
                  retry_max_s: float = 30.0):
-        if publisher is None:
-            from workers.enqueue import EventPublisher
-
-            publisher = EventPublisher()
+        publisher = publisher or EventPublisher()
         self.publisher = publisher
         self.retry_max_s = retry_max_s
         self._spool_path = Path(spool) if spool else None
@@ -95,20 +113,27 @@ class QueueSink(EventSink):
         with self._lock:
             return len(self._waiting)
 
-    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+    def check(self) -> tuple[bool, str]:
+        return self.publisher.check()
+
+    def queue_lengths(self) -> dict[str, int]:
+        return self.publisher.queue_lengths()
+
+    def publish(self, events: Sequence[ChatEvent | dict]) -> SinkReport:
         parsed = [parse_event(e) for e in events]
         if not parsed:
             return SinkReport()
+        report = SinkReport(published=len(parsed), outcomes=["queued"] * len(parsed))
         with self._lock:
             if not self._waiting:
                 try:
                     self.publisher.publish_many(parsed)
-                    return SinkReport(published=len(parsed))
+                    return report
                 except LurkerError as exc:  # the broker is away: spool, retry in the background
                     log.warning("broker unreachable, spooling %d events: %s", len(parsed), exc)
             self._spool([e.model_dump(mode="json") for e in parsed])
             self._start_drain()
-        return SinkReport(published=len(parsed))
+        return report
 
     def wait_drained(self, timeout: float) -> bool:
         """Block until the spool is empty (tests, shutdown); False on timeout."""
@@ -191,97 +216,46 @@ class QueueSink(EventSink):
 
 
 class InProcessSink(EventSink):
-    """Applies events straight to the engine, the way a worker batch does: per profile, creates
-    (one ingest per conversation) before edits (the newest per message; one older than the stored
-    text is skipped) before deletes; a deleted message is not brought back by a late create or edit
-    seen by this process. One profile is written by one thread at a time."""
+    """Applies events straight to the engine before `publish` returns, by the same event rules as
+    a worker batch (workers/rules.py): per profile, creates before the newest edit of each message
+    before deletes; a deleted message leaves a tombstone in this process, so a late create or edit
+    does not bring it back. One profile is written by one thread at a time; an event the engine
+    refuses is logged and reported in `rejected`, the others are applied."""
 
     synchronous = True
 
-    def __init__(self, service):
+    def __init__(self, service, coordination: Coordination | None = None):
         self.service = service
-        self._guard = threading.Lock()
-        self._locks: dict[str, threading.RLock] = {}
-        self._deleted: set[tuple[str, str]] = set()
-
-    def _lock(self, profile: str) -> threading.RLock:
-        with self._guard:
-            return self._locks.setdefault(profile, threading.RLock())
+        self.coordination = coordination or Coordination()
 
     @contextlib.contextmanager
     def writing(self, profile: str) -> Iterator[None]:
-        with self._lock(profile):
+        with self.coordination.lock(profile, None):
             yield
 
-    def publish(self, events: Sequence[Event | dict]) -> SinkReport:
+    def publish(self, events: Sequence[ChatEvent | dict]) -> SinkReport:
         parsed = [parse_event(e) for e in events]
-        report = SinkReport(published=len(parsed))
-        by_profile: dict[str, list[Event]] = defaultdict(list)
-        for event in parsed:
-            by_profile[event.profile].append(event)
-        for name, items in by_profile.items():
-            with self.writing(name):
-                self._apply(self.service.profile(name), items, report)
+        report = SinkReport(published=len(parsed), outcomes=["done"] * len(parsed))
+        collected = Collected()
+        apply_events(self.service, list(enumerate(parsed)), self.coordination, report, collected)
+        for index, reason in sorted(collected.failed.items()):
+            report.outcomes[index] = "rejected"
+            report.rejected.append({"index": index, "reason": reason,
+                                    "event": parsed[index].to_json()})
         return report
-
-    def _apply(self, profile, events: list[Event], report: SinkReport) -> None:
-        deleted = {e.external_id for e in events if isinstance(e, MessageDeleted)}
-        with self._guard:
-            gone = deleted | {x for p, x in self._deleted if p == profile.name}
-        sessions: dict[str, dict[str, MessageCreated]] = defaultdict(dict)
-        edits: dict[str, MessageEdited] = {}
-        for event in events:
-            if isinstance(event, MessageDeleted):
-                continue
-            if event.external_id in gone:
-                report.stale += 1
-            elif isinstance(event, MessageCreated):
-                sessions[event.session_id].setdefault(event.external_id, event)
-            else:
-                seen = edits.get(event.external_id)
-                if seen is None or (event.ts or _MIN) >= (seen.ts or _MIN):
-                    edits[event.external_id] = event
-        for session_id, creates in sorted(sessions.items(),
-                                          key=lambda kv: min(e.ts for e in kv[1].values())):
-            ordered = sorted(creates.values(), key=lambda e: e.ts)
-            result = profile.ingest([e.message() for e in ordered], session_id)
-            report.messages_new += result.messages_new
-            report.messages_skipped += result.messages_skipped
-        stored = (self.service.store.find_messages_by_external_id(profile.name, list(edits))
-                  if edits else {})
-        for external_id, event in edits.items():
-            old = stored.get(external_id)
-            if old is not None and event.ts is not None and event.ts < old.ts:
-                report.stale += 1
-                continue
-            profile.edit_message(external_id, event.content, ts=event.ts,
-                                 session_id=event.session_id, role=event.role,
-                                 author=event.author)
-            report.edits += 1
-        if deleted:
-            with self._guard:
-                self._deleted |= {(profile.name, x) for x in deleted}
-        for external_id in sorted(deleted):
-            profile.delete_message(external_id)
-            report.deletes += 1
-
-
-def _min_ts():
-    from datetime import datetime, timezone
-
-    return datetime.min.replace(tzinfo=timezone.utc)
-
-
-_MIN = _min_ts()
 
 
 def make_sink(kind: str, service, settings: Settings) -> EventSink:
-    """`queue`, `inprocess`, or `auto` (queue for an Elasticsearch store, else in-process)."""
+    """`queue`, `inprocess`, or `auto` (queue for an Elasticsearch store, else in-process). The
+    queue publishes on the module-level Celery app, configured with `settings`; without a broker
+    (memory://) the events are applied in-process on `service`."""
     if kind == "auto":
         kind = "queue" if settings.store.lower().startswith(("http://", "https://")) \
             else "inprocess"
+    if kind == "queue" and is_eager(settings):
+        kind = "inprocess"
     if kind == "queue":
-        return QueueSink(spool=settings.event_spool)
+        return QueueSink(EventPublisher(configure(settings)), spool=settings.event_spool)
     if kind == "inprocess":
         return InProcessSink(service)
     raise ValueError(f"unknown sink {kind!r}: use auto, queue or inprocess")

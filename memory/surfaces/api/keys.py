@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import LurkerError
-from ..ids import PROFILE_NAME
+from memory.errors import LurkerError
+from memory.ids import PROFILE_NAME
 
 log = logging.getLogger("lurker.api.keys")
 

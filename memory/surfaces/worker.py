@@ -53,7 +53,8 @@ def run_worker(args: argparse.Namespace) -> int:
     if settings.worker_concurrency < 1 or settings.batch_size < 1 or settings.batch_interval_s <= 0:
         raise LurkerError("--concurrency and --batch-size must be at least 1 and "
                           "--batch-interval above 0")
-    from .app import EVENTS_QUEUE, VECTORS_QUEUE, configure, is_eager
+    from workers.app import configure
+    from workers.broker import EVENTS_QUEUE, VECTORS_QUEUE, is_eager
 
     if is_eager(settings):
         raise LurkerError(f"LURKER_BROKER_URL={settings.broker_url!r} (or LURKER_WORKER_EAGER) "
@@ -61,7 +62,7 @@ def run_worker(args: argparse.Namespace) -> int:
                           f"a worker to consume; set a broker such as redis://127.0.0.1:6379/0")
     app = configure(settings)
     if settings.worker_metrics_port:
-        from .metrics import serve
+        from workers.metrics import serve
 
         serve(settings.worker_metrics_port)  # in the main process, which settles the batches
     argv = ["worker", f"--loglevel={args.loglevel}",
@@ -74,26 +75,3 @@ def run_worker(args: argparse.Namespace) -> int:
         argv.append(f"--hostname={args.hostname}")
     app.worker_main(argv)
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m workers.cli` (the same as `lurker worker`)."""
-    import sys
-
-    from memory.errors import LurkerError
-
-    parser = argparse.ArgumentParser(prog="lurker worker", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--store", help="override LURKER_STORE")
-    add_arguments(parser)
-    try:
-        return run_worker(parser.parse_args(argv))
-    except LurkerError as exc:
-        print(f"lurker: error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main())

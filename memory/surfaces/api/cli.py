@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from ..errors import LurkerError
+from memory.errors import LurkerError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +46,7 @@ def _keys_file(args, settings):
 
 
 def run_api(args) -> int:
-    from ..config import Settings
+    from memory.config import Settings
 
     settings = Settings(**({"store": args.store} if args.store else {}))
     path = _keys_file(args, settings)
@@ -54,7 +54,7 @@ def run_api(args) -> int:
         return _key_command(args, path)
     import uvicorn
 
-    from ..service import MemoryService
+    from memory.service import MemoryService
     from .app import create_app
     from .keys import KeyFile
     from .obs import configure_logging
@@ -63,8 +63,11 @@ def run_api(args) -> int:
     keys = KeyFile(path)  # refuses to start without a valid keys file
     with MemoryService.from_settings(settings) as service:
         app = create_app(service, keys, settings)
-        uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False,
-                    proxy_headers=True)
+        try:
+            uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False,
+                        proxy_headers=True)
+        finally:
+            app.state.sink.close()  # stops the spool's hand-on thread (the file keeps the rest)
     return 0
 
 

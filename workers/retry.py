@@ -1,0 +1,36 @@
+"""Which failures are worth waiting out, and how long to wait between tries.
+
+Transient: the store is unreachable or busy (StoreUnavailable, and StoreBusy from the embedded
+store when another process holds its file), another worker held a profile's lock too long
+(ProfileBusy), the broker or Redis is away. Anything else is the engine refusing the input: it is
+not retried (the event is isolated and recorded as rejected instead)."""
+from __future__ import annotations
+
+import random
+
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from memory.config import Settings
+from memory.errors import StoreUnavailable
+
+FIRST_BACKOFF_S = 0.5
+
+
+class ProfileBusy(Exception):
+    """Another worker process held the profile's write lock for too long."""
+
+
+TRANSIENT: tuple[type[BaseException], ...] = (StoreUnavailable, ProfileBusy, BrokerError,
+                                               RedisConnectionError, RedisTimeoutError)
+
+
+def is_transient(exc: BaseException) -> bool:
+    return isinstance(exc, TRANSIENT)
+
+
+def backoff(attempt: int, settings: Settings) -> float:
+    """0.5 s, 1 s, 2 s, ... capped at LURKER_RETRY_BACKOFF_MAX_S, with +-20 % jitter."""
+    base = min(settings.retry_backoff_max_s, FIRST_BACKOFF_S * 2 ** min(attempt, 30))
+    return max(0.05, base * random.uniform(0.8, 1.2))
