@@ -51,19 +51,26 @@ class Embedder(ABC):
         return EmbeddingSpec(self.name, self.dim)
 
 
-def length_batches(lengths: list[int], max_rows: int, max_tokens: int) -> Iterator[list[int]]:
+def length_batches(lengths: list[int], max_rows: int, max_tokens: int,
+                   max_padding: float = 0.1) -> Iterator[list[int]]:
     """Indices into `lengths` in batches of similar length, shortest first.
 
-    Each batch is padded only to its own longest text, and since the texts are sorted by length
-    that is close to every text in it; a batch also closes once rows x width would pass
-    `max_tokens`, so a few long texts do not make one huge activation."""
+    A batch is padded to its own longest text only, and it closes before that padding would pass
+    `max_padding` of its real tokens: texts of one length share a batch, a longer one starts the
+    next (one encoder call costs far less than attending over padding). It also closes at
+    `max_rows` texts, and once rows x width would pass `max_tokens`, so a few long texts do not
+    make one huge activation."""
     order = sorted(range(len(lengths)), key=lengths.__getitem__)
     batch: list[int] = []
+    real = 0
     for i in order:
-        if batch and (len(batch) >= max_rows or (len(batch) + 1) * lengths[i] > max_tokens):
+        width, rows = lengths[i], len(batch) + 1
+        if batch and (rows > max_rows or rows * width > max_tokens
+                      or rows * width - (real + width) > max_padding * (real + width)):
             yield batch
-            batch = []
+            batch, real = [], 0
         batch.append(i)
+        real += lengths[i]
     if batch:
         yield batch
 

@@ -118,11 +118,12 @@ def test_length_batches_pad_little_and_cover_everything():
     for b in batches:
         width = max(lengths[i] for i in b)
         assert len(b) <= 32 and (len(b) == 1 or len(b) * width <= 2048)
-    # Sorted first: the padding is a small share of the tokens (unsorted batches of 32 of these
-    # lengths would be about half padding).
-    padding = sum(max(lengths[i] for i in b) * len(b) - sum(lengths[i] for i in b)
-                  for b in batches)
-    assert padding < 0.05 * sum(lengths)
+    # No batch pads past 10% of its real tokens (unsorted batches of 32 of these lengths would be
+    # about half padding); texts of one length share a batch.
+    for b in batches:
+        real = sum(lengths[i] for i in b)
+        assert max(lengths[i] for i in b) * len(b) - real <= 0.1 * real
+    assert len(batches) < 100
     assert list(length_batches([], 32, 2048)) == []
 
 
