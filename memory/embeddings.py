@@ -164,6 +164,9 @@ class MiniLMEmbedder(Embedder):
             options = ort.SessionOptions()
             options.intra_op_num_threads = self.threads
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            # No arena: activations are freed after each batch instead of kept at the largest
+            # batch's size (measured: 33 MB less peak after 512 texts, no slower).
+            options.enable_cpu_mem_arena = False
             options.log_severity_level = 3  # errors only: no per-session warnings in our logs
             try:
                 session = ort.InferenceSession(str(path), options,
