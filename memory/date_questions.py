@@ -56,9 +56,9 @@ _PATTERNS: list[tuple[Kind, re.Pattern]] = [(kind, re.compile(p, re.IGNORECASE))
     ("offset", rf"(?:what|which)\s+(?:date|day)(?:\s+(?:is|was|will\s+be|would\s+be|falls?))?\s+"
                rf"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
                rf"\s+{_UNIT}\s+(?P<dir>after|before|from)\s+(?P<a>.+)"),
-    ("order", r"(?:which|what)\s+(?:came|happened|comes|happens|was|is|were)\s+(?:first|earlier|"
+    ("order", r"^\s*(?:which|what)\s+(?:came|happened|comes|happens|was|is|were)\s+(?:first|earlier|"
               r"sooner)[,:]?\s+(?P<a>.+?),?\s+or\s+(?P<b>.+)"),
-    ("order", r"(?:did|does|will|was|is)\s+(?P<a>.+?)\s+(?:happen\s+|come\s+|take\s+place\s+)?"
+    ("order", r"^\s*(?:did|does|will|was|is)\s+(?P<a>.+?)\s+(?:happen\s+|come\s+|take\s+place\s+)?"
               r"(?P<dir>before|after|earlier\s+than|later\s+than)\s+(?P<b>.+)"),
     ("between", rf"(?P<how>{_HOW})\b.*?\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),
     ("between", r"how\s+far\s+apart\s+(?:are|were|is|was)\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),

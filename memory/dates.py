@@ -152,18 +152,22 @@ _PAST = re.compile(
     r"\b(?:was|were|did|didn['’]t|wasn['’]t|weren['’]t|had|hadn['’]t|went|came|got|said|told|"
     r"met|saw|ran|took|made|left|broke|fell|won|lost|gave|began|found|thought|bought|sold|sent|"
     r"wrote|spent|paid|held|kept|heard|felt|built|brought|caught|taught|ate|drove|flew|forgot|"
-    r"ago|yesterday|already|earlier|\w+ed)\b", re.IGNORECASE)
+    r"grew|froze|rolled|broken|done|gone|been|"
+    r"ago|yesterday|already|earlier|\w{3,}ed)\b", re.IGNORECASE)
 # -ed words that do not make a clause past: passives and adjectives after a form of "be" ("is
 # scheduled", "we're booked"), and words of planning.
 _NOT_PAST = re.compile(
     r"(?:\b(?:is|are|am|be|been|being|get|gets|getting|['’]s|['’]re|['’]m)\s+\w+ed\b)|"
     r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|intended|hoped|aimed|"
-    r"targeted|red|bed|need|feed|seed|speed|shed|indeed|weed|embed|exceed|proceed|succeed)\b",
+    r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
     re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
-                     r"although|though)\s|$)", re.IGNORECASE)
+                     r"although|though|that)\s|$)", re.IGNORECASE)
+# A date something was moved to is one to come, whatever the tense: "the retro got moved to Friday".
+_MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)\w*\s+"
+                       r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$", re.IGNORECASE)
 
 
 def _tense_of(text: str) -> Tense:
@@ -524,7 +528,8 @@ _YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _RULES: list[tuple[str, Resolver]] = [
     # absolute days
-    (r"(?P<year>\d{4})[-/](?P<month>[01]?\d)[-/](?P<day>[0-3]?\d)(?=T\d|(?![\w/-]))", _iso),
+    (r"(?P<year>\d{4})[-/](?P<month>[01]?\d)[-/](?P<day>[0-3]?\d)"
+     r"(?:T\d{2}(?::\d{2}){0,2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w/-])", _iso),
     (rf"(?P<mon>{_MONTH_NAME})\s+(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?"
      rf"(?:,?\s+(?P<year>\d{{4}}))?", _compact_range),
     (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
@@ -639,6 +644,9 @@ _DAY_ONLY = re.compile(r"(?:(?:on|by|until|till|from|before|after|since|due)\s+)
                        r"(?:st|nd|rd|th)", re.IGNORECASE)
 
 
+_WEEKDAY_ONLY = re.compile(rf"(?:{_WD_NAMES})$", re.IGNORECASE)
+
+
 def _same_month_or_next(a: date, day: int) -> date | None:
     """The day `day` of a's month, or of the next month when that is not after a."""
     for k in (0, 1):
@@ -667,6 +675,9 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
                 a, b = prev.date.start, f.date.start
                 if _DAY_ONLY.fullmatch(text[f.start:f.end]):  # "June 3 to the 7th": June 7
                     b = _same_month_or_next(a, b.day)
+                elif b < a < b + timedelta(days=7) and _WEEKDAY_ONLY.search(
+                        text[f.start:f.end]):  # "from Monday to Wednesday": the one after
+                    b += timedelta(days=7)
                 if b is not None and a < b <= a + timedelta(days=366):
                     start = opened.start() if opened else prev.start
                     out[-1] = Found(start, f.end, ResolvedDate(
@@ -693,7 +704,8 @@ def find_dates(text: str, anchor: datetime | date) -> list[Found]:
                              "resolved earlier", labelled=True))
             continue
         try:
-            start, end, granularity, detail = resolve(m, today, tense_at(text, m.start()))
+            tense = "future" if _MOVED_TO.search(text, 0, m.start()) else tense_at(text, m.start())
+            start, end, granularity, detail = resolve(m, today, tense)
         except (ValueError, OverflowError):  # ambiguous, impossible, or beyond the calendar
             continue
         out.append(Found(m.start(), m.start() + len(phrase),
