@@ -152,7 +152,7 @@ _PAST = re.compile(
     r"\b(?:was|were|did|didn['’]t|wasn['’]t|weren['’]t|had|hadn['’]t|went|came|got|said|told|"
     r"met|saw|ran|took|made|left|broke|fell|won|lost|gave|began|found|thought|bought|sold|sent|"
     r"wrote|spent|paid|held|kept|heard|felt|built|brought|caught|taught|ate|drove|flew|forgot|"
-    r"grew|froze|rolled|broken|done|gone|been|"
+    r"grew|froze|"
     r"ago|yesterday|already|earlier|\w{3,}ed)\b", re.IGNORECASE)
 # -ed words that do not make a clause past: passives and adjectives after a form of "be" ("is
 # scheduled", "we're booked"), and words of planning.
