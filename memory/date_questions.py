@@ -34,10 +34,12 @@ class DateQuestion:
 
 @dataclass(frozen=True)
 class Dated:
-    """What the caller knows of an event: its date (None: undated), and when it was mentioned."""
+    """What the caller knows of an event: its date (None: undated), and when it was mentioned.
+    `written`: the end is a date written in the question itself, not an event."""
     phrase: str
     date: ResolvedDate | None
     mentioned: date | None = None
+    written: bool = False
 
 
 Dater = Callable[[str], Dated]
@@ -125,7 +127,12 @@ def date_in_phrase(phrase: str, today: date) -> ResolvedDate | None:
 
 
 def _describe(d: Dated) -> str:
-    return f"{d.date.words} ({d.phrase})" if d.date else d.phrase
+    """"3 June 2026 (the launch review)", "21 November 2026 (yesterday)", "1 May 2023"."""
+    if d.date is None:
+        return d.phrase
+    if d.written and re.search(r"\d", d.phrase):
+        return d.date.words
+    return f"{d.date.words} ({d.phrase})"
 
 
 def _missing(q: DateQuestion, ends: list[Dated]) -> ComputedDate | None:
@@ -149,10 +156,11 @@ def compute(q: DateQuestion, today: date, dater: Dater) -> ComputedDate:
     dater's event date), then computed here."""
     def end(phrase: str) -> Dated:
         written = date_in_phrase(phrase, today)
-        return Dated(phrase, written) if written else dater(phrase)
+        return Dated(phrase, written, written=True) if written else dater(phrase)
 
     if q.kind in ("ago", "until"):
-        ends = [end(q.a), Dated("today", ResolvedDate("today", today, today, "day"))]
+        ends = [end(q.a), Dated("today", ResolvedDate("today", today, today, "day"),
+                                written=True)]
     elif q.kind == "offset":
         ends = [end(q.a)]
     else:
@@ -164,7 +172,7 @@ def compute(q: DateQuestion, today: date, dater: Dater) -> ComputedDate:
     if q.kind == "offset":
         x = add_months(a, q.offset_months) + timedelta(days=q.offset_days)
         return ComputedDate(expression=q.expression, value=format_human(x),
-                            detail=f"{ends[0].date.words} ({q.a}) "
+                            detail=f"{_describe(ends[0])} "
                                    f"{'+' if (q.offset_days or q.offset_months) > 0 else '-'} "
                                    f"{_offset_words(q)}")
     b = ends[1].date.start

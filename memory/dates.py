@@ -230,6 +230,7 @@ def _valid_days(year_months: list[tuple[int, int]], day: int) -> list[tuple[date
 # A resolver gets the match, the anchor's date and the tense at the match, and returns
 # (start, end, granularity, detail); detail says how it was computed.
 Resolution = tuple[date, date, Granularity, str]
+AS_WRITTEN = "as written"  # the detail of a date written with its year
 Resolver = Callable[[re.Match, date, Tense], Resolution]
 
 _WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Wed|"
@@ -418,7 +419,7 @@ def _day_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     month, day, year = _month_number(m["mon"]), int(m["day"]), _year_of(m)
     if year is not None:
         x = date(year, month, day)
-        return x, x, "day", "as written"
+        return x, x, "day", AS_WRITTEN
     x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
                   _upcoming(tense))[0]
     return x, x, "day", _year_detail(d, tense)
@@ -438,7 +439,7 @@ def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
         raise ValueError("ambiguous numeric date")
     if year is not None:
         x = date(year, month, day)
-        return x, x, "day", "as written"
+        return x, x, "day", AS_WRITTEN
     x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
                   _upcoming(tense))[0]
     return x, x, "day", _year_detail(d, tense)
@@ -446,7 +447,7 @@ def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 def _iso(m: re.Match, d: date, tense: Tense) -> Resolution:
     x = date(int(m["year"]), int(m["month"]), int(m["day"]))
-    return x, x, "day", "as written"
+    return x, x, "day", AS_WRITTEN
 
 
 def _ordinal_day(m: re.Match, d: date, tense: Tense) -> Resolution:
@@ -465,7 +466,7 @@ def _month_part(m: re.Match, d: date, tense: Tense) -> Resolution:
                                                       (d.year - 1, d.year, d.year + 1))]
     start, end = _by_tense(spans, d, tense)
     part = (m.groupdict().get("part") or "").lower().replace("-", "").strip()
-    how = "as written" if year else f"the year nearest {d} ({tense} tense)"
+    how = AS_WRITTEN if year else f"the year nearest {d} ({tense} tense)"
     if part == "early":
         return start, start.replace(day=10), "day", how
     if part == "mid":
@@ -496,7 +497,7 @@ def _quarter(m: re.Match, d: date, tense: Tense) -> Resolution:
     q, year = int(m["q"]), _year_of(m)
     if year is not None:
         start, end = _quarter_span(year, q)
-        how = "as written"
+        how = AS_WRITTEN
     else:
         start, end = _by_tense([_quarter_span(d.year + k, q) for k in (-1, 0, 1)], d, tense)
         how = f"the year nearest {d} ({tense} tense)"
@@ -508,7 +509,7 @@ def _quarter(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 def _year(m: re.Match, d: date, tense: Tense) -> Resolution:
     y = int(m["year"])
-    return date(y, 1, 1), date(y, 12, 31), "year", "as written"
+    return date(y, 1, 1), date(y, 12, 31), "year", AS_WRITTEN
 
 
 def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
@@ -517,10 +518,12 @@ def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     first, last = int(m["d1"]), int(m["d2"])
     if last <= first:
         raise ValueError("not a range")
+    how = AS_WRITTEN
     if year is None:
         year = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], first),
                          d, _upcoming(tense))[0].year
-    return date(year, month, first), date(year, month, last), "day", "as written"
+        how = _year_detail(d, tense)
+    return date(year, month, first), date(year, month, last), "day", how
 
 
 _DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
@@ -600,7 +603,8 @@ class Found:
     date: ResolvedDate
     detail: str
     labelled: bool = False  # already followed by a " [label]" (the label's dates are used)
-    explicit: bool = False  # written in full (ISO, or a year alone): needs no label
+    explicit: bool = False  # written in full, with its year: needs no label
+    label_at: int = -1  # where a label goes: after a possessive ("Yesterday's [..]")
 
 
 def parse_label(label: str) -> ResolvedDate | None:
@@ -681,7 +685,8 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
                 if b is not None and a < b <= a + timedelta(days=366):
                     start = opened.start() if opened else prev.start
                     out[-1] = Found(start, f.end, ResolvedDate(
-                        text[start:f.end], a, b, "day"), f"{a} to {b}")
+                        text[start:f.end], a, b, "day"), f"{a} to {b}",
+                        explicit=prev.explicit and f.explicit, label_at=f.label_at)
                     continue
         out.append(f)
     return out
@@ -710,7 +715,8 @@ def find_dates(text: str, anchor: datetime | date) -> list[Found]:
             continue
         out.append(Found(m.start(), m.start() + len(phrase),
                          ResolvedDate(phrase, start, end, granularity), detail,
-                         explicit=resolve in _EXPLICIT))
+                         explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
+                         label_at=m.end()))
     return _join_ranges(text, out)
 
 
@@ -725,8 +731,9 @@ def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]
     for f in find_dates(text, anchor):
         if f.labelled or f.explicit:
             continue
-        parts += [text[pos:f.end], f" [{f.date.label}]"]
-        pos = f.end
+        at = max(f.end, f.label_at)
+        parts += [text[pos:at], f" [{f.date.label}]"]
+        pos = at
         resolved.append(f.date)
     return "".join(parts) + text[pos:], resolved
 
