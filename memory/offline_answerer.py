@@ -210,6 +210,9 @@ class OfflineAnswerer(Answerer):
                  if (c := _change(m, previous[m.supersedes]))), None)
             if dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
+            elif when:  # no date was given for it: say so, with when it was said
+                parts += [f"No date was given; it was said on {_said(shown[0])}:",
+                          shown[0].content]
             elif changed is not None:  # the current value plainly, then where it comes from
                 parts += [changed + ".", _dated(shown[0])]
             else:
