@@ -297,7 +297,14 @@ def _weekday_of_week(m: re.Match, d: date, tense: Tense) -> Resolution:
 _DEADLINE = re.compile(r"^(?:by|until|till|due|before)\b", re.IGNORECASE)
 
 
+_RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+$", re.IGNORECASE)
+_RECURRING_AFTER = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.IGNORECASE)
+
+
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    if _RECURRING_BEFORE.search(m.string, 0, m.start()) or _RECURRING_AFTER.match(m.string,
+                                                                                    m.end()):
+        raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
     if tense != "past" and _DEADLINE.match(m["phrase"]):
