@@ -1,38 +1,57 @@
 """Deterministic date handling: a model never does date math.
 
-At ingest, relative phrases ("yesterday", "3 weeks ago") are resolved against the message's own
-timestamp and written into the text as " [label]". At recall, relative phrases and date arithmetic
-in the question are computed here and handed to the answer as ComputedDate facts.
+At ingest, every date expression in a message is resolved against the message's own timestamp (in
+the timezone it was written in) and the tense around it, and written into the text as " [label]";
+a memory keeps the dates it is about as event dates (models.EventDate), apart from when it was said.
+At recall, memory.date_questions computes what a question asks (durations, offsets, order) from
+those event dates.
 
 Conventions (dates are calendar dates in the anchor's own timezone; weeks run Monday to Sunday):
-- today, tonight, this morning/afternoon/evening: the anchor's date. yesterday and last night: the
-  day before; the day before yesterday: two days before; tomorrow, the day after tomorrow likewise.
+- today, tonight, this morning/afternoon/evening, EOD: the anchor's date. yesterday and last night:
+  the day before; the day before yesterday: two days before; tomorrow, the day after tomorrow
+  likewise.
 - last <weekday> (also "this past <weekday>"): the most recent such weekday strictly before the
-  anchor's date (1-7 days back). next <weekday>: the first one strictly after it (1-7 days ahead).
-  this <weekday>: that weekday in the anchor's Monday-Sunday week (past or future).
-- on <weekday>: the most recent such weekday on or before the anchor's date, unless its sentence has
-  a future marker (will, 'll, won't, going to, gonna, plan, next, shall), then the first one after.
-- last/this/next week, month, year: the whole calendar period before / containing / after the
-  anchor's. last/this/next weekend: Saturday-Sunday of the previous / current / next week.
-- N days ago, in N days, N days from now: that day. N weeks ...: the day 7N days away, known to week
-  precision (granularity "week", start == end). N months / N years ...: that calendar month / year.
-  Month arithmetic clamps the day: 31 March minus 1 month is 28 (or 29) February.
+  anchor's date (1-7 days back). next <weekday> (also "this coming <weekday>"): the first one
+  strictly after it. this <weekday>: that weekday in the anchor's Monday-Sunday week. <weekday>
+  last/this/next week: that weekday in that week.
+- A bare weekday ("Friday", "on Friday", "by Friday") follows the tense of its clause: past tense
+  (was, did, went, -ed verbs, ...) means the most recent such weekday on or before the anchor's date;
+  explicit future (will, 'll, going to, gonna, shall, let's, plan, scheduled, due, happens, ...)
+  means the first one strictly after it; neither (a header such as "Tuesday update:") means the next
+  one on or after it. A deadline (by/until/till/due/before <weekday>) is future unless the clause is
+  in the past tense.
+- last/this/next week, month, quarter, year: the whole calendar period before / containing / after
+  the anchor's. last/this/next weekend: Saturday-Sunday of the previous / current / next week;
+  "(over) the weekend": the current one on a Saturday or Sunday, else the previous one in the past
+  tense and the coming one otherwise.
+- end of the day/week/month/quarter/year (EOD, EOW, EOM, EOQ, EOY), of next/last month etc., of a
+  named month: its last day, the working week ending on Friday. start/beginning of a period: its
+  first day. early/mid/late <month>: days 1-10 / 11-20 / 21 to the end.
+- N days ago (or back), in N days, N days from now: that day. N weeks ...: the day 7N days away,
+  known to week precision (granularity "week", start == end). N months / N years ...: that calendar
+  month / year. Month arithmetic clamps the day: 31 March minus 1 month is 28 (or 29) February.
 - N is digits or one..twelve; "a"/"an" is 1, "a couple (of)" is 2, "a few" is 3.
-- Absolute dates: ISO 2023-05-08, 8 May 2023, 8 May, 2023, 8th of May 2023, May 8, 2023, May 8th
-  2023, and 05/08/2023 (US month/day/year). A year is always required.
+- Absolute dates: ISO 2023-05-08 and 2023/05/08, 8 May 2023, 8th of May 2023, May 8, 2023, numeric
+  day/month/year when unambiguous (05/30/2023 is US, 30/05/2023 European, 05/08/2023 is left alone),
+  and 30.05.2023 (dotted: day first). Without a year ("June 3", "3rd of June", "on 3/14", "the
+  22nd", "in June", "Q3") the year (or month) is chosen by tense: the most recent one on or before
+  the anchor in the past tense, the next one on or after it in the future tense, else the closest.
+  A month alone or a year alone needs a preposition ("in June", "since 2021"); a numeric date
+  without a year needs one too ("on 3/14", "by 14/3"), so "2/5 tests" is not a date.
+- Ranges: "from A to B", "between A and B", "A-B", "June 3-7", "3-7 June": one range of days; an end
+  without a month takes the start's ("from June 3 to the 7th").
 """
 from __future__ import annotations
 
 import calendar
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Callable, Literal
 
-from .models import ComputedDate
-
-Granularity = Literal["day", "week", "month", "year"]
+Granularity = Literal["day", "week", "month", "quarter", "year"]
+Tense = Literal["past", "future", "neutral"]
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -54,6 +73,8 @@ class ResolvedDate:
             return f"week of {monday_of(self.start).isoformat()}"
         if self.granularity == "month":
             return f"{MONTH_NAMES[self.start.month - 1]} {self.start.year}"
+        if self.granularity == "quarter":
+            return f"Q{(self.start.month - 1) // 3 + 1} {self.start.year}"
         if self.granularity == "year":
             return str(self.start.year)
         if self.start == self.end:
@@ -61,6 +82,19 @@ class ResolvedDate:
         if self.start.weekday() == 5 and self.end == self.start + timedelta(days=1):
             return f"weekend of {self.start.isoformat()}"
         return f"{self.start.isoformat()} to {self.end.isoformat()}"
+
+    @property
+    def words(self) -> str:
+        """The date as a person reads it: "5 May 2026", "the week of 4 May 2026", "June 2026"."""
+        if self.granularity == "week":
+            return f"the week of {format_human(monday_of(self.start))}"
+        if self.granularity != "day":
+            return self.label
+        if self.start == self.end:
+            return format_human(self.start)
+        if self.start.weekday() == 5 and self.end == self.start + timedelta(days=1):
+            return f"the weekend of {format_human(self.start)}"
+        return f"{format_human(self.start)} to {format_human(self.end)}"
 
 
 # --- calendar helpers ----------------------------------------------------------------------------
@@ -77,6 +111,11 @@ def add_months(d: date, months: int) -> date:
 
 def _month_span(d: date) -> tuple[date, date]:
     return d.replace(day=1), d.replace(day=calendar.monthrange(d.year, d.month)[1])
+
+
+def _quarter_span(year: int, quarter: int) -> tuple[date, date]:
+    start = date(year, 3 * quarter - 2, 1)
+    return start, _month_span(date(year, 3 * quarter, 1))[1]
 
 
 def _plural(n: int, unit: str) -> str:
@@ -97,28 +136,138 @@ def _as_date(value: date) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
-# --- relative phrases: one table of patterns -----------------------------------------------------
-# A resolver gets the match, the anchor's date and whether the sentence speaks of the future, and
-# returns (start, end, granularity, detail); detail says how it was computed.
-Resolution = tuple[date, date, Granularity, str]
-Resolver = Callable[[re.Match, date, bool], Resolution]
+def _month_number(name: str) -> int:
+    return [n[:3].lower() for n in MONTH_NAMES].index(name[:3].lower()) + 1
 
-_WEEKDAY = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+
+# --- tense ---------------------------------------------------------------------------------------
+_FUTURE = re.compile(
+    r"\b(?:will|won['’]?t|shall|going\s+to|gonna|let['’]?s|plan|plans|planning|scheduled|"
+    r"schedule|due|upcoming|coming|next|tomorrow|tmrw|need\s+to|needs\s+to|have\s+to|has\s+to|"
+    r"must|should|hope\s+to|expect|expected|target|deadline|eta|happens|happening|starts|begins|"
+    r"kicks\s+off|lands|ships|launches|goes\s+live|booked|slated|supposed|tentatively|"
+    r"can\s+we|could\s+we|shall\s+we|would|until|till|is\s+on|are\s+on|is\s+set\s+for)\b"
+    r"|\w['’]ll\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:was|were|did|didn['’]t|wasn['’]t|weren['’]t|had|hadn['’]t|went|came|got|said|told|"
+    r"met|saw|ran|took|made|left|broke|fell|won|lost|gave|began|found|thought|bought|sold|sent|"
+    r"wrote|spent|paid|held|kept|heard|felt|built|brought|caught|taught|ate|drove|flew|forgot|"
+    r"grew|froze|"
+    r"ago|yesterday|already|earlier|\w{3,}ed)\b", re.IGNORECASE)
+# -ed words that do not make a clause past: passives and adjectives after a form of "be" ("is
+# scheduled", "we're booked"), and words of planning.
+_NOT_PAST = re.compile(
+    r"(?:\b(?:is|are|am|be|been|being|get|gets|getting|['’]s|['’]re|['’]m)\s+\w+ed\b)|"
+    r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|intended|hoped|aimed|"
+    r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
+    re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
+_SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
+_CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
+                     r"although|though|that)\s|$)", re.IGNORECASE)
+# A date something was moved to is one to come, whatever the tense: "the retro got moved to Friday".
+_MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)\w*\s+"
+                       r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$", re.IGNORECASE)
+
+
+def _tense_of(text: str) -> Tense:
+    if _FUTURE.search(text):
+        return "future"
+    past = len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
+    return "past" if past > 0 else "neutral"
+
+
+def _span_around(pattern: re.Pattern, text: str, pos: int, offset: int = 0) -> tuple[int, int]:
+    for m in pattern.finditer(text):
+        if m.start() <= pos < max(m.end(), m.start() + 1):
+            return offset + m.start(), offset + m.end()
+    return offset, offset + len(text)
+
+
+def tense_at(text: str, pos: int) -> Tense:
+    """The tense of the clause around `pos`; a clause with neither marker takes its segment's (the
+    sentence up to a colon or semicolon): "On Friday, we shipped" is past, "Tuesday update: the
+    sync happens on Friday" has a tenseless header."""
+    s0, s1 = _span_around(_SENTENCE, text, pos)
+    g0, g1 = _span_around(_SEGMENT, text[s0:s1], pos - s0, s0)
+    c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
+    clause = _tense_of(text[c0:c1])
+    return clause if clause != "neutral" else _tense_of(text[g0:g1])
+
+
+# --- choosing among candidate dates by tense ---------------------------------------------------
+def _by_tense(candidates: list[tuple[date, date]], anchor: date, tense: Tense,
+              future_strict: bool = False) -> tuple[date, date]:
+    """Past: the latest starting on or before the anchor. Future: the earliest ending on or after
+    it (starting strictly after it if `future_strict`). Neutral: the one holding the anchor, else
+    the closest."""
+    candidates = sorted(candidates)
+    if tense == "past":
+        before = [c for c in candidates if c[0] <= anchor]
+        return before[-1] if before else candidates[0]
+    if tense == "future":
+        after = [c for c in candidates if (c[0] > anchor if future_strict else c[1] >= anchor)]
+        return after[0] if after else candidates[-1]
+    holding = [c for c in candidates if c[0] <= anchor <= c[1]]
+    if holding:
+        return holding[0]
+    return min(candidates, key=lambda c: (min(abs((c[0] - anchor).days),
+                                              abs((c[1] - anchor).days)), c[0] < anchor))
+
+
+def _valid_days(year_months: list[tuple[int, int]], day: int) -> list[tuple[date, date]]:
+    out = []
+    for y, m in year_months:
+        try:
+            d = date(y, m, day)
+        except ValueError:
+            continue
+        out.append((d, d))
+    return out
+
+
+# --- the rules -----------------------------------------------------------------------------------
+# A resolver gets the match, the anchor's date and the tense at the match, and returns
+# (start, end, granularity, detail); detail says how it was computed.
+Resolution = tuple[date, date, Granularity, str]
+AS_WRITTEN = "as written"  # the detail of a date written with its year
+Resolver = Callable[[re.Match, date, Tense], Resolution]
+
+_WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Wed|"
+             r"Thu(?:rs?)?|Fri)\.?")
+_WEEKDAY = rf"(?P<wd>{_WD_NAMES})"
 _NUM = (r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?|"
         r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)")
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 _NOT_THE = r"(?<!the\s)"  # "the last week of June" is not relative to the anchor
-_WHICH = {"last": -1, "this past": -1, "this": 0, "next": 1}
-_FUTURE = re.compile(r"\b(?:will|won['’]t|shall|going\s+to|gonna|plan|plans|planning|next)\b|"
-                     r"\w['’]ll\b", re.IGNORECASE)
+_WHICH = {"last": -1, "this past": -1, "past": -1, "this": 0, "next": 1, "this coming": 1,
+          "coming": 1, "previous": -1, "following": 1}
+_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May|may(?=\s+\d))|"
+               r"june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
+               r"dec(?:ember)?)\.?")
+_FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
+               r"november|december)")
+_ORD = r"(?:st|nd|rd|th)"
+# Words after "the 3rd" that make it an ordinal of something else ("the 3rd floor").
+_ORDINAL_NOUNS = (r"floor|time|times|place|option|version|attempt|try|grade|row|column|item|step|"
+                  r"line|one|ones|person|people|level|round|game|quarter|half|century|edition|"
+                  r"generation|gen|team|slot|iteration|pass|point|page|chapter|paragraph|bullet|"
+                  r"commit|call|week|day|month|year|sprint|run|test|case|choice|party|draft|"
+                  r"review|name|query|result|comment|reply|message|email|thing|part|stage|phase|"
+                  r"tier|rank|position|seat|dose|shot|wave|batch|pr|ticket|issue|largest|biggest|"
+                  r"most|best|worst|highest|lowest|last|and\s+(?:\d+)?(?:st|nd|rd|th)\s+\w+")
 
 
 def _which(m: re.Match) -> int:
     return _WHICH[" ".join(m["which"].lower().split())]
 
 
+def _weekday_index(text: str) -> int:
+    return [w[:3] for w in WEEKDAYS].index(text.lower()[:3])
+
+
 def _shift(days: int) -> Resolver:
-    def resolve(m: re.Match, d: date, future: bool) -> Resolution:
+    def resolve(m: re.Match, d: date, tense: Tense) -> Resolution:
         x = d + timedelta(days=days)
         how = (f"same day as {d}" if days == 0 else
                f"{_plural(abs(days), 'day')} {'before' if days < 0 else 'after'} {d}")
@@ -126,8 +275,9 @@ def _shift(days: int) -> Resolver:
     return resolve
 
 
-def _relative_weekday(m: re.Match, d: date, future: bool) -> Resolution:
-    target, which, name = WEEKDAYS.index(m["wd"].lower()), _which(m), m["wd"].capitalize()
+def _relative_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    target, which = _weekday_index(m["wd"]), _which(m)
+    name = WEEKDAYS[target].capitalize()
     if which < 0:  # strictly before the anchor's date
         x = d - timedelta(days=(d.weekday() - target - 1) % 7 + 1)
         return x, x, "day", f"the most recent {name} before {d}"
@@ -138,31 +288,91 @@ def _relative_weekday(m: re.Match, d: date, future: bool) -> Resolution:
     return x, x, "day", f"the {name} of the week of {monday_of(d)}"
 
 
-def _on_weekday(m: re.Match, d: date, future: bool) -> Resolution:
-    target, name = WEEKDAYS.index(m["wd"].lower()), m["wd"].capitalize()
-    if future:
+def _weekday_of_week(m: re.Match, d: date, tense: Tense) -> Resolution:
+    target, which = _weekday_index(m["wd"]), _which(m)
+    x = monday_of(d) + timedelta(days=7 * which + target)
+    return x, x, "day", f"the {WEEKDAYS[target].capitalize()} of the week of {monday_of(x)}"
+
+
+_DEADLINE = re.compile(r"^(?:by|until|till|due|before)\b", re.IGNORECASE)
+
+
+_RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+$", re.IGNORECASE)
+_RECURRING_AFTER = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.IGNORECASE)
+
+
+def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    if _RECURRING_BEFORE.search(m.string, 0, m.start()) or _RECURRING_AFTER.match(m.string,
+                                                                                    m.end()):
+        raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
+    target = _weekday_index(m["wd"])
+    name = WEEKDAYS[target].capitalize()
+    if tense != "past" and _DEADLINE.match(m["phrase"]):
+        tense = "future"
+    if tense == "past":
+        x = d - timedelta(days=(d.weekday() - target) % 7)
+        return x, x, "day", f"the most recent {name} on or before {d} (past tense)"
+    if tense == "future":
         x = d + timedelta(days=(target - d.weekday() - 1) % 7 + 1)
         return x, x, "day", f"the first {name} after {d} (future tense)"
-    x = d - timedelta(days=(d.weekday() - target) % 7)
-    return x, x, "day", f"the most recent {name} on or before {d}"
+    x = d + timedelta(days=(target - d.weekday()) % 7)
+    return x, x, "day", f"the first {name} on or after {d}"
 
 
-def _weekend(m: re.Match, d: date, future: bool) -> Resolution:
+def _weekend(m: re.Match, d: date, tense: Tense) -> Resolution:
     saturday = monday_of(d) + timedelta(days=5 + 7 * _which(m))
     sunday = saturday + timedelta(days=1)
     return saturday, sunday, "day", f"{saturday} to {sunday}"
 
 
-def _calendar_period(m: re.Match, d: date, future: bool) -> Resolution:
-    unit, which = m["unit"].lower(), _which(m)
+def _the_weekend(m: re.Match, d: date, tense: Tense) -> Resolution:
+    if d.weekday() >= 5:
+        saturday = monday_of(d) + timedelta(days=5)
+    else:
+        saturday = monday_of(d) + timedelta(days=5 - (7 if tense == "past" else 0))
+    sunday = saturday + timedelta(days=1)
+    return saturday, sunday, "day", f"{saturday} to {sunday} ({tense} tense)"
+
+
+def _period(unit: str, d: date, which: int) -> tuple[date, date]:
     if unit == "week":
         start = monday_of(d) + timedelta(days=7 * which)
-        end = start + timedelta(days=6)
-    elif unit == "month":
-        start, end = _month_span(add_months(d.replace(day=1), which))
-    else:
-        start, end = date(d.year + which, 1, 1), date(d.year + which, 12, 31)
+        return start, start + timedelta(days=6)
+    if unit == "month":
+        return _month_span(add_months(d.replace(day=1), which))
+    if unit == "quarter":
+        q = (d.month - 1) // 3 + which
+        years, q = divmod(q, 4)
+        return _quarter_span(d.year + years, q + 1)
+    return date(d.year + which, 1, 1), date(d.year + which, 12, 31)
+
+
+def _calendar_period(m: re.Match, d: date, tense: Tense) -> Resolution:
+    unit = m["unit"].lower()
+    start, end = _period(unit, d, _which(m))
     return start, end, unit, f"{start} to {end}"
+
+
+def _end_of(m: re.Match, d: date, tense: Tense) -> Resolution:
+    unit = (m["unit"] or "").lower()
+    unit = {"d": "day", "w": "week", "m": "month", "q": "quarter", "y": "year"}.get(unit, unit)
+    which = _which(m) if m["which"] else 0
+    edge = m["edge"].lower()
+    if unit == "day":
+        return d, d, "day", f"same day as {d}"
+    start, end = _period(unit, d, which)
+    if unit == "week":
+        end = start + timedelta(days=4)  # the working week ends on Friday
+    x = start if edge in ("start", "beginning") else end
+    return x, x, "day", f"the {'first' if x == start else 'last'} day of {start} to {end}"
+
+
+def _eo(m: re.Match, d: date, tense: Tense) -> Resolution:
+    unit = {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"}[m["u"].upper()]
+    start, end = _period(unit, d, 0) if unit != "day" else (d, d)
+    if unit == "week":
+        end = start + timedelta(days=4)
+    return end, end, "day", f"end of the {unit} of {d}"
 
 
 def _number(text: str) -> int:
@@ -177,7 +387,7 @@ def _number(text: str) -> int:
 
 
 def _offset(sign: int) -> Resolver:
-    def resolve(m: re.Match, d: date, future: bool) -> Resolution:
+    def resolve(m: re.Match, d: date, tense: Tense) -> Resolution:
         n, unit = _number(m["n"]), m["unit"].lower()
         how = f"{_plural(n, unit)} {'before' if sign < 0 else 'after'} {d}"
         if unit == "day":
@@ -193,109 +403,377 @@ def _offset(sign: int) -> Resolver:
     return resolve
 
 
+def _year_of(m: re.Match) -> int | None:
+    y = m.groupdict().get("year")
+    if not y:
+        return None
+    y = y.lstrip("'’")
+    return int(y) if len(y) == 4 else 2000 + int(y)
+
+
+def _upcoming(tense: Tense) -> Tense:
+    """A day said without tense is one to come: "I'm out the 3rd", "the 22nd works"."""
+    return "past" if tense == "past" else "future"
+
+
+def _year_detail(d: date, tense: Tense) -> str:
+    return (f"the most recent on or before {d} (past tense)" if tense == "past"
+            else f"the first on or after {d}")
+
+
+def _day_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A day of a named month, with or without its year."""
+    month, day, year = _month_number(m["mon"]), int(m["day"]), _year_of(m)
+    if year is not None:
+        x = date(year, month, day)
+        return x, x, "day", AS_WRITTEN
+    x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
+                  _upcoming(tense))[0]
+    return x, x, "day", _year_detail(d, tense)
+
+
+def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """a/b[/year]: month first when the second number is over 12 (US), day first when the first
+    is (European); both 12 or under is ambiguous and left alone (ValueError)."""
+    a, b, year = int(m["a"]), int(m["b"]), _year_of(m)
+    if m["sep"] == ".":
+        day, month = a, b
+    elif a > 12 >= b:
+        day, month = a, b
+    elif b > 12 >= a:
+        day, month = b, a
+    else:
+        raise ValueError("ambiguous numeric date")
+    if year is not None:
+        x = date(year, month, day)
+        return x, x, "day", AS_WRITTEN
+    x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
+                  _upcoming(tense))[0]
+    return x, x, "day", _year_detail(d, tense)
+
+
+def _iso(m: re.Match, d: date, tense: Tense) -> Resolution:
+    x = date(int(m["year"]), int(m["month"]), int(m["day"]))
+    return x, x, "day", AS_WRITTEN
+
+
+def _ordinal_day(m: re.Match, d: date, tense: Tense) -> Resolution:
+    day = int(m["day"])
+    months = [(add_months(d.replace(day=1), k).year, add_months(d.replace(day=1), k).month)
+              for k in (-1, 0, 1)]
+    x = _by_tense(_valid_days(months, day), d, _upcoming(tense))[0]
+    return x, x, "day", (f"the most recent on or before {d} (past tense)" if tense == "past"
+                         else f"the first on or after {d}")
+
+
+def _month_part(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A whole named month, or its early/mid/late part, or its start/end day."""
+    month, year = _month_number(m["mon"]), _year_of(m)
+    spans = [_month_span(date(y, month, 1)) for y in ((year,) if year else
+                                                      (d.year - 1, d.year, d.year + 1))]
+    start, end = _by_tense(spans, d, tense)
+    part = (m.groupdict().get("part") or "").lower().replace("-", "").strip()
+    how = AS_WRITTEN if year else f"the year nearest {d} ({tense} tense)"
+    if part == "early":
+        return start, start.replace(day=10), "day", how
+    if part == "mid":
+        return start.replace(day=11), start.replace(day=20), "day", how
+    if part == "late":
+        return start.replace(day=21), end, "day", how
+    if part in ("end of", "the end of"):
+        return end, end, "day", how
+    if part in ("start of", "beginning of", "the start of", "the beginning of"):
+        return start, start, "day", how
+    return start, end, "month", how
+
+
+def _named_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """last/this/next March."""
+    month, which = _month_number(m["mon"]), _which(m)
+    if which == 0:
+        start, end = _month_span(date(d.year, month, 1))
+    else:
+        spans = [_month_span(date(d.year + k, month, 1)) for k in (-1, 0, 1)]
+        start, end = _by_tense(spans, d, "past" if which < 0 else "future", future_strict=True)
+        if which < 0 and start.month == d.month and start.year == d.year:
+            start, end = _month_span(date(d.year - 1, month, 1))
+    return start, end, "month", f"{start} to {end}"
+
+
+def _quarter(m: re.Match, d: date, tense: Tense) -> Resolution:
+    q, year = int(m["q"]), _year_of(m)
+    if year is not None:
+        start, end = _quarter_span(year, q)
+        how = AS_WRITTEN
+    else:
+        start, end = _by_tense([_quarter_span(d.year + k, q) for k in (-1, 0, 1)], d, tense)
+        how = f"the year nearest {d} ({tense} tense)"
+    if m.groupdict().get("edge"):
+        x = end if m["edge"].lower() == "end" else start
+        return x, x, "day", how
+    return start, end, "quarter", how
+
+
+def _year(m: re.Match, d: date, tense: Tense) -> Resolution:
+    y = int(m["year"])
+    return date(y, 1, 1), date(y, 12, 31), "year", AS_WRITTEN
+
+
+def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """June 3-7, 3-7 June (one month, with or without the year)."""
+    month, year = _month_number(m["mon"]), _year_of(m)
+    first, last = int(m["d1"]), int(m["d2"])
+    if last <= first:
+        raise ValueError("not a range")
+    how = AS_WRITTEN
+    if year is None:
+        year = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], first),
+                         d, _upcoming(tense))[0].year
+        how = _year_detail(d, tense)
+    return date(year, month, first), date(year, month, last), "day", how
+
+
+_DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
+_YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
+_RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _RULES: list[tuple[str, Resolver]] = [
+    # absolute days
+    (r"(?P<year>\d{4})[-/](?P<month>[01]?\d)[-/](?P<day>[0-3]?\d)"
+     r"(?:T\d{2}(?::\d{2}){0,2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w/-])", _iso),
+    (rf"(?P<mon>{_MONTH_NAME})\s+(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?"
+     rf"(?:,?\s+(?P<year>\d{{4}}))?", _compact_range),
+    (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
+     rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _compact_range),
+    (rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}", _day_month),
+    (rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}", _day_month),
+    (r"(?<![\d.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>\d{4})(?![\d.])",
+     _numeric),
+    (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
+     r"(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric),
+    (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?the\s+(?P<day>[0-3]?\d){_ORD}"
+     rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)", _ordinal_day),
+    # months, quarters, years
+    (rf"(?:(?P<part>early|mid|late|(?:the\s+)?(?:end|start|beginning)\s+of)[\s-]+)"
+     rf"(?P<mon>{_MONTH_NAME})(?:\s+(?P<year>\d{{4}}))?", _month_part),
+    (rf"(?:in|by|until|till|since|from|during|before|after|through|thru)\s+"
+     rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?:,?\s+(?P<year>\d{{4}}))?", _month_part),
+    (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part),
+    (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<mon>{_FULL_MONTH})", _named_month),
+    (r"(?:(?P<edge>end|start|beginning)\s+of\s+)?(?-i:Q)(?P<q>[1-4])"
+     r"(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter),
+    (r"(?:in|since|during|before|after|until|till|by|of)\s+(?P<year>(?:19|20)\d{2})"
+     r"(?![\d/.-]\d)", _year),
+    # relative days
     (r"the\s+day\s+before\s+yesterday", _shift(-2)),
     (r"the\s+day\s+after\s+tomorrow", _shift(2)),
-    (rf"yesterday|{_NOT_THE}last\s+night", _shift(-1)),
-    (r"tomorrow", _shift(1)),
-    (r"today|tonight|this\s+(?:morning|afternoon|evening)", _shift(0)),
-    (rf"{_NOT_THE}(?P<which>last|this\s+past|this|next)\s+{_WEEKDAY}", _relative_weekday),
-    (rf"on\s+{_WEEKDAY}", _on_weekday),
+    (rf"yesterday|yday|{_NOT_THE}last\s+night", _shift(-1)),
+    (r"tomorrow|tmrw|tmr|2morrow", _shift(1)),
+    (r"today|tonight|this\s+(?:morning|afternoon|evening)|(?-i:EOD)|end\s+of\s+(?:the\s+)?day",
+     _shift(0)),
+    (rf"(?:on\s+)?{_WEEKDAY}\s+(?P<which>last|this|next)\s+week", _weekday_of_week),
+    (rf"(?P<which>last|this|next)\s+week(?:['’]s)?\s+{_WEEKDAY}", _weekday_of_week),
+    (rf"{_NOT_THE}(?P<which>last|this\s+past|this\s+coming|this|next|coming)\s+{_WEEKDAY}",
+     _relative_weekday),
+    (rf"(?:(?:on|by|until|till|before|after|due|from|since)\s+)?{_WEEKDAY}", _bare_weekday),
     (rf"{_NOT_THE}(?P<which>last|this\s+past|this|next)\s+weekend", _weekend),
-    (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<unit>week|month|year)", _calendar_period),
-    (rf"{_NUM}\s+{_UNIT}\s+ago", _offset(-1)),
+    (r"(?:over|on|at|during)\s+the\s+weekend", _the_weekend),
+    (r"(?P<edge>end|start|beginning)\s+of\s+(?:the\s+)?(?:(?P<which>last|this|next)\s+)?"
+     r"(?P<unit>week|month|quarter|year)", _end_of),
+    (r"(?-i:EO(?P<u>[WMQY]))", _eo),
+    (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<unit>week|month|quarter|year)",
+     _calendar_period),
+    (rf"{_NUM}\s+{_UNIT}\s+(?:ago|back)", _offset(-1)),
     (rf"in\s+{_NUM}\s+{_UNIT}", _offset(1)),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1)),
 ]
 # Whole words only, an optional possessive ("yesterday's") kept outside the phrase, and no match
-# glued to a domain or identifier ("monday.com", "today-ish").
+# glued to a domain or identifier ("monday.com", "today-ish", "v2023-05-08").
 _PATTERNS = [(re.compile(rf"(?<![\w-])(?P<phrase>{body})(?:['’]s)?(?![\w-]|\.\w)", re.IGNORECASE),
               resolve) for body, resolve in _RULES]
+# Written out in full: these need no label to be read the same anywhere.
+_EXPLICIT = {_iso, _year}
 _BRACKETED = re.compile(r"\[[^\[\]]*\]")
-_LABEL_AFTER = re.compile(
-    r"\s*\[(?:(?:week of |weekend of )?\d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\]")
-_SENTENCE = re.compile(r"[^.!?\n]+")
+_ISO_RE = r"\d{4}-\d{2}-\d{2}"
+LABEL = (rf"(?:(?:week of |weekend of ){_ISO_RE}|{_ISO_RE}(?: to {_ISO_RE})?|"
+         r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+         r"December) \d{4}|Q[1-4] \d{4}|\d{4})")
+_LABEL_AFTER = re.compile(rf"\s*\[(?P<label>{LABEL})\]")
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
+_RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
 
 
-def _is_future(text: str, pos: int) -> bool:
-    sentence = next((s[0] for s in _SENTENCE.finditer(text) if s.start() <= pos < s.end()), "")
-    return bool(_FUTURE.search(sentence))
+@dataclass(frozen=True)
+class Found:
+    """A date expression in a text: where it is, what it means, how that was worked out."""
+    start: int
+    end: int
+    date: ResolvedDate
+    detail: str
+    labelled: bool = False  # already followed by a " [label]" (the label's dates are used)
+    explicit: bool = False  # written in full, with its year: needs no label
+    label_at: int = -1  # where a label goes: after a possessive ("Yesterday's [..]")
 
 
-def _non_overlapping(found: list[tuple[re.Match, Resolver | None]]
-                     ) -> list[tuple[re.Match, Resolver | None]]:
+def parse_label(label: str) -> ResolvedDate | None:
+    """The dates a label written by annotate_dates stands for."""
+    label = label.strip()
+    try:
+        if m := re.fullmatch(rf"({_ISO_RE})(?: to ({_ISO_RE}))?", label):
+            a = date.fromisoformat(m[1])
+            return ResolvedDate(label, a, date.fromisoformat(m[2]) if m[2] else a, "day")
+        if m := re.fullmatch(rf"(week|weekend) of ({_ISO_RE})", label):
+            a = date.fromisoformat(m[2])
+            if m[1] == "weekend":
+                return ResolvedDate(label, a, a + timedelta(days=1), "day")
+            return ResolvedDate(label, a, a, "week")
+        if m := re.fullmatch(r"([A-Z][a-z]+) (\d{4})", label):
+            start, end = _month_span(date(int(m[2]), MONTH_NAMES.index(m[1]) + 1, 1))
+            return ResolvedDate(label, start, end, "month")
+        if m := re.fullmatch(r"Q([1-4]) (\d{4})", label):
+            return ResolvedDate(label, *_quarter_span(int(m[2]), int(m[1])), "quarter")
+        if re.fullmatch(r"\d{4}", label):
+            return ResolvedDate(label, date(int(label), 1, 1), date(int(label), 12, 31), "year")
+    except ValueError:
+        return None
+    return None
+
+
+def _non_overlapping(found: list[tuple[re.Match, Resolver]]) -> list[tuple[re.Match, Resolver]]:
     """Earliest first, the longest of those starting together, skipping overlaps."""
-    chosen: list[tuple[re.Match, Resolver | None]] = []
+    chosen: list[tuple[re.Match, Resolver]] = []
     for m, payload in sorted(found, key=lambda f: (f[0].start(), -f[0].end())):
         if not chosen or m.start() >= chosen[-1][0].end():
             chosen.append((m, payload))
     return chosen
 
 
-def _resolve_all(text: str, today: date) -> list[tuple[re.Match, ResolvedDate, str]]:
-    """Every relative phrase outside [brackets], in order, with its resolution and detail."""
-    brackets = [b.span() for b in _BRACKETED.finditer(text)]
-    found = [(m, resolve) for pattern, resolve in _PATTERNS for m in pattern.finditer(text)
-             if not any(s < m.end() and m.start() < e for s, e in brackets)]
-    out = []
-    for m, resolve in _non_overlapping(found):
-        try:
-            start, end, granularity, detail = resolve(m, today, _is_future(text, m.start()))
-        except (ValueError, OverflowError):  # beyond the calendar's range: leave it alone
-            continue
-        out.append((m, ResolvedDate(m["phrase"], start, end, granularity), detail))
-    return out
-
-
 def _anchor_date(anchor: datetime | date) -> date:
     return anchor.date() if isinstance(anchor, datetime) else anchor
 
 
-def annotate_relative_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]]:
-    """"I went there yesterday" @ 2023-05-08 -> "I went there yesterday [2023-05-07]". Phrases that
-    already carry a label are left alone and not reported, so annotating twice changes nothing."""
+_DAY_ONLY = re.compile(r"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?the\s+\d{1,2}"
+                       r"(?:st|nd|rd|th)", re.IGNORECASE)
+
+
+_WEEKDAY_ONLY = re.compile(rf"(?:{_WD_NAMES})$", re.IGNORECASE)
+
+
+def _same_month_or_next(a: date, day: int) -> date | None:
+    """The day `day` of a's month, or of the next month when that is not after a."""
+    for k in (0, 1):
+        first = add_months(a.replace(day=1), k)
+        try:
+            b = first.replace(day=day)
+        except ValueError:
+            continue
+        if b > a:
+            return b
+    return None
+
+
+def _join_ranges(text: str, found: list[Found]) -> list[Found]:
+    """"from the 3rd to the 7th", "between June 3 and June 7", "Mon-Wed": one range of days."""
+    out: list[Found] = []
+    for f in found:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.date.granularity == "day" == f.date.granularity
+                and prev.date.start == prev.date.end and f.date.start == f.date.end
+                and not prev.labelled and not f.labelled):
+            gap = text[prev.end:f.start]
+            joined = _RANGE_JOIN.fullmatch(gap)
+            opened = _RANGE_OPEN.search(text[:prev.start])
+            if joined and (opened or "and" not in gap.lower()):
+                a, b = prev.date.start, f.date.start
+                if _DAY_ONLY.fullmatch(text[f.start:f.end]):  # "June 3 to the 7th": June 7
+                    b = _same_month_or_next(a, b.day)
+                elif b < a < b + timedelta(days=7) and _WEEKDAY_ONLY.search(
+                        text[f.start:f.end]):  # "from Monday to Wednesday": the one after
+                    b += timedelta(days=7)
+                if b is not None and a < b <= a + timedelta(days=366):
+                    start = opened.start() if opened else prev.start
+                    out[-1] = Found(start, f.end, ResolvedDate(
+                        text[start:f.end], a, b, "day"), f"{a} to {b}",
+                        explicit=prev.explicit and f.explicit, label_at=f.label_at)
+                    continue
+        out.append(f)
+    return out
+
+
+def find_dates(text: str, anchor: datetime | date) -> list[Found]:
+    """Every date expression outside [brackets], in order. An expression already followed by a
+    label ("yesterday [2023-05-07]") takes the label's dates, so a text annotated once reads the
+    same against any anchor."""
+    today = _anchor_date(anchor)
+    brackets = [b.span() for b in _BRACKETED.finditer(text)]
+    matches = [(m, resolve) for pattern, resolve in _PATTERNS for m in pattern.finditer(text)
+               if not any(s < m.end() and m.start() < e for s, e in brackets)]
+    out: list[Found] = []
+    for m, resolve in _non_overlapping(matches):
+        phrase = m["phrase"]
+        label = _LABEL_AFTER.match(text, m.end())
+        if label and (rd := parse_label(label["label"])) is not None:
+            out.append(Found(m.start(), m.start() + len(phrase), replace(rd, phrase=phrase),
+                             "resolved earlier", labelled=True))
+            continue
+        try:
+            tense = "future" if _MOVED_TO.search(text, 0, m.start()) else tense_at(text, m.start())
+            start, end, granularity, detail = resolve(m, today, tense)
+        except (ValueError, OverflowError):  # ambiguous, impossible, or beyond the calendar
+            continue
+        out.append(Found(m.start(), m.start() + len(phrase),
+                         ResolvedDate(phrase, start, end, granularity), detail,
+                         explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
+                         label_at=m.end()))
+    return _join_ranges(text, out)
+
+
+def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]]:
+    """"I went there yesterday" @ 2023-05-08 -> "I went there yesterday [2023-05-07]": every
+    expression whose meaning depends on when it was said gets its label (ISO dates and years alone
+    need none). Labelled phrases are left alone and not reported, so annotating twice changes
+    nothing."""
     parts: list[str] = []
     resolved: list[ResolvedDate] = []
     pos = 0
-    for m, rd, _ in _resolve_all(text, _anchor_date(anchor)):
-        if _LABEL_AFTER.match(text, m.end()):
+    for f in find_dates(text, anchor):
+        if f.labelled or f.explicit:
             continue
-        parts += [text[pos:m.end()], f" [{rd.label}]"]
-        pos = m.end()
-        resolved.append(rd)
+        at = max(f.end, f.label_at)
+        parts += [text[pos:at], f" [{f.date.label}]"]
+        pos = at
+        resolved.append(f.date)
     return "".join(parts) + text[pos:], resolved
 
 
-# --- absolute dates ------------------------------------------------------------------------------
-_MONTH = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
-_YEAR = r"(?P<year>\d{4})(?!\d)"
-_DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
-    r"(?<!\d)(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})(?!\d)",  # ISO
-    rf"(?<![\w-]){_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}",  # 8 May 2023, 8th of May, 2023
-    rf"(?<![\w-]){_MONTH}\s+{_DAY},?\s+{_YEAR}",  # May 8, 2023, May 8th 2023
-    r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})(?![\d/])",  # US 05/08/2023
-)]
-
-
-def _date_of(m: re.Match) -> date:
-    groups = m.groupdict()
-    month = (int(groups["month"]) if groups.get("month") else
-             [n[:3].lower() for n in MONTH_NAMES].index(groups["mon"][:3].lower()) + 1)
-    return date(int(groups["year"]), month, int(groups["day"]))
-
-
-def parse_date_text(text: str) -> list[tuple[str, date]]:
-    """Absolute dates written in the text, as (matched phrase, date) in order of appearance.
-    Impossible dates (31 February) are skipped."""
-    found = _non_overlapping([(m, None) for p in _DATE_PATTERNS for m in p.finditer(text)])
-    out = []
-    for m, _ in found:
-        try:
-            out.append((m.group(0), _date_of(m)))
-        except ValueError:
+def event_dates_in(text: str, anchor: datetime | date) -> list[ResolvedDate]:
+    """Every date the text is about, labels included ("... [2026-06-03]" alone counts too),
+    without repeats, in order."""
+    found = [f.date for f in find_dates(text, anchor)]
+    covered = [(f.start, f.end) for f in find_dates(text, anchor)]
+    for m in re.finditer(rf"\[(?P<label>{LABEL})\]", text):
+        if any(s <= m.start() <= e + 1 for s, e in covered):
             continue
+        rd = parse_label(m["label"])
+        if rd is not None:
+            found.append(rd)
+    seen, out = set(), []
+    for rd in found:
+        if (rd.start, rd.end, rd.granularity) not in seen:
+            seen.add((rd.start, rd.end, rd.granularity))
+            out.append(rd)
+    return out
+
+
+# --- absolute dates (explicit, with their year) ------------------------------------------------
+def parse_date_text(text: str) -> list[tuple[str, date]]:
+    """Absolute single days written with their year, as (matched phrase, date) in order of
+    appearance. Impossible and ambiguous dates (31 February, 05/08/2023) are skipped."""
+    out = []
+    for f in find_dates(text, date(2000, 1, 1)):
+        rd = f.date
+        if rd.granularity == "day" and rd.start == rd.end and re.search(
+                r"\d{4}", text[f.start:f.end]) and not f.labelled:
+            out.append((text[f.start:f.end], rd.start))
     return out
 
 
@@ -309,9 +787,15 @@ def parse_timestamp(value) -> datetime:
     """An aware UTC datetime from a datetime (naive is taken as UTC), a date (midnight UTC), epoch
     seconds (number or string, Slack's "1715172960.000200" included), ISO 8601 (Z, offset or none)
     or a LoCoMo session time ("1:56 pm on 8 May, 2023"). ValueError otherwise."""
+    return parse_local_timestamp(value).astimezone(timezone.utc)
+
+
+def parse_local_timestamp(value) -> datetime:
+    """parse_timestamp, keeping the UTC offset the time was written with (an ISO string with an
+    offset, an aware datetime); anything else is UTC. The offset is what dates said in the
+    message are resolved in: 23:30 on 10 March in California is already 11 March in UTC."""
     if isinstance(value, datetime):
-        return (value.replace(tzinfo=timezone.utc) if value.tzinfo is None
-                else value.astimezone(timezone.utc))
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -323,7 +807,7 @@ def parse_timestamp(value) -> datetime:
     if _EPOCH.fullmatch(text):
         return _from_epoch(float(text), value)
     try:
-        return parse_timestamp(datetime.fromisoformat(text))
+        return parse_local_timestamp(datetime.fromisoformat(text))
     except ValueError:
         pass
     session = _SESSION_TIME.fullmatch(text)
@@ -338,6 +822,18 @@ def parse_timestamp(value) -> datetime:
         return datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc)
     raise ValueError(f"unrecognised timestamp {value!r}: use ISO 8601 (2023-05-08T13:56:00Z), "
                      "epoch seconds, or a session time like '1:56 pm on 8 May, 2023'")
+
+
+def utc_offset_minutes(ts: datetime) -> int:
+    offset = ts.utcoffset()
+    return int(offset.total_seconds() // 60) if offset is not None else 0
+
+
+def local_time(ts: datetime, offset_minutes: int | None) -> datetime:
+    """`ts` in the timezone it was written in (a fixed UTC offset), UTC when unknown."""
+    if not offset_minutes:
+        return ts.astimezone(timezone.utc)
+    return ts.astimezone(timezone(timedelta(minutes=offset_minutes)))
 
 
 def _from_epoch(seconds: float, original) -> datetime:
@@ -356,65 +852,11 @@ def _whole_date(text: str) -> date | None:
     return found[0][1] if len(found) == 1 and found[0][0] == text else None
 
 
-# --- recall questions ----------------------------------------------------------------------------
+# --- durations ------------------------------------------------------------------------------------
 _UNITS = ("days", "weeks", "months", "years")
-_HOW = r"how\s+many\s+(?P<unit>days?|weeks?|months?|years?)|how\s+long"
-_TAIL = r"\s*(?:[?!;]|\.(?:\s|$)|$)"  # a comma is not an end: "May 8, 2023"
-_BETWEEN = re.compile(rf"(?P<how>{_HOW})\b.*?\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?){_TAIL}",
-                      re.IGNORECASE)
-_FROM_TO = re.compile(rf"(?P<how>{_HOW})\b.*?\bfrom\s+(?P<a>.+?)\s+(?:to|until|till)\s+"
-                      rf"(?P<b>.+?){_TAIL}", re.IGNORECASE)
-_SINCE = re.compile(rf"(?P<how>{_HOW})\b.*?\b(?:until|till|since|ago\s+(?:was|were|is|did))\s+"
-                    rf"(?P<a>.+?){_TAIL}", re.IGNORECASE)
 
 
-def _unit_of(m: re.Match) -> str:
-    return (m["unit"].lower().rstrip("s") + "s") if m["unit"] else "days"  # "how long": days
-
-
-def _phrase_date(phrase: str, today: date) -> date | None:
-    """A phrase that names one day: an absolute date, "now"/"today", or a day-precise relative
-    phrase such as "yesterday" or "last Tuesday"."""
-    bare = phrase.strip().rstrip(".,;:!?").strip()
-    if bare.lower() == "now":
-        return today
-    whole = _whole_date(bare)
-    if whole is not None:
-        return whole
-    found = _resolve_all(bare, today)
-    if len(found) == 1 and found[0][0].group(0) == bare and found[0][1].granularity == "day":
-        rd = found[0][1]
-        return rd.start if rd.start == rd.end else None
-    return None
-
-
-def _span_match(question: str) -> re.Match | None:
-    """"how many days|weeks|... / how long ... between A and B", "how many <unit> ... from A to B"
-    ("how long ... from A to B" is left out: "how long is the drive from Oslo to Bergen")."""
-    m = _BETWEEN.search(question)
-    if m is None:
-        m = _FROM_TO.search(question)
-        if m is not None and not m["unit"]:
-            return None
-    return m
-
-
-def between_phrases(question: str) -> tuple[str, str] | None:
-    """The two event phrases of a duration question whose ends are not dates ("how many days
-    between the launch and the retro?" -> ("the launch", "the retro")), for the caller to date from
-    memory and pass to duration_between_events. None when it is not such a question, or when
-    either end is a date (those are computed by compute_for_question)."""
-    m = _span_match(question)
-    if m is None:
-        return None
-    a, b = (m[g].strip().rstrip(".,;:!?").strip() for g in ("a", "b"))
-    anywhere = date(2000, 1, 1)  # whether a phrase is a date does not depend on the day
-    if not a or not b or _phrase_date(a, anywhere) or _phrase_date(b, anywhere):
-        return None
-    return a, b
-
-
-def _normal_unit(unit: str) -> str:
+def normal_unit(unit: str) -> str:
     unit = unit.lower().strip()
     unit = unit if unit.endswith("s") else unit + "s"
     if unit not in _UNITS:
@@ -425,8 +867,8 @@ def _normal_unit(unit: str) -> str:
 def describe_duration(days: int, unit: str) -> str:
     """12 days; 3 weeks (21 days); 3 weeks and 2 days (23 days); months and years from a day count
     are approximate ("about 4.1 months (125 days)"): durations between two known dates use calendar
-    months instead (see duration_between_events)."""
-    unit, days = _normal_unit(unit), abs(days)
+    months instead (see describe_span)."""
+    unit, days = normal_unit(unit), abs(days)
     if unit == "days" or days == 0:
         return _plural(days, "day")
     if unit == "weeks":
@@ -439,9 +881,9 @@ def describe_duration(days: int, unit: str) -> str:
     return f"about {round(amount, 1):g} {unit} ({_plural(days, 'day')})"
 
 
-def _describe_span(a: date, b: date, unit: str) -> str:
+def describe_span(a: date, b: date, unit: str) -> str:
     """Days and weeks by count; months and years as calendar units plus leftover days."""
-    unit = _normal_unit(unit)
+    unit = normal_unit(unit)
     lo, hi = sorted((_as_date(a), _as_date(b)))
     days = (hi - lo).days
     if unit in ("days", "weeks") or days == 0:
@@ -457,48 +899,3 @@ def _describe_span(a: date, b: date, unit: str) -> str:
         parts = [f"0 {unit}", _plural(rest, "day")]
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"{text} ({_plural(days, 'day')})"
-
-
-def duration_between_events(label_a: str, date_a: date, label_b: str, date_b: date,
-                            unit: str) -> ComputedDate:
-    """The duration between two events dated by the caller (e.g. from memory)."""
-    date_a, date_b = _as_date(date_a), _as_date(date_b)
-    return ComputedDate(expression=f"between {label_a} and {label_b}",
-                        value=_describe_span(date_a, date_b, unit),
-                        detail=f"{label_a} on {date_a.isoformat()}, "
-                               f"{label_b} on {date_b.isoformat()}")
-
-
-def _span_fact(m: re.Match, question: str, a: date, b: date, today: date) -> ComputedDate:
-    lo, hi = sorted((a, b))
-    mark = {today: " (today)"}
-    last = "b" if "b" in m.re.groupindex else "a"
-    return ComputedDate(expression=question[m.start("how"):m.end(last)].strip(),
-                        value=_describe_span(lo, hi, _unit_of(m)),
-                        detail=f"from {lo.isoformat()}{mark.get(lo, '')} to "
-                               f"{hi.isoformat()}{mark.get(hi, '')}")
-
-
-def _duration_facts(question: str, today: date) -> list[ComputedDate]:
-    m = _span_match(question)
-    if m is not None:
-        a, b = _phrase_date(m["a"], today), _phrase_date(m["b"], today)
-        return [_span_fact(m, question, a, b, today)] if a and b else []
-    m = _SINCE.search(question)
-    if m is not None:
-        a = _phrase_date(m["a"], today)
-        return [_span_fact(m, question, a, today, today)] if a else []
-    return []
-
-
-def compute_for_question(question: str, now: datetime) -> list[ComputedDate]:
-    """Date facts for the answer, all computed here: each relative phrase resolved against `now`
-    (value: the ISO day for a single day, else the label, e.g. "October 2026"), then the duration a
-    "how many days between/from/until/since ..." question asks for when its ends are dates.
-    Questions without either ("when did we ship?") give nothing."""
-    today = _anchor_date(now)
-    facts = [ComputedDate(expression=rd.phrase,
-                          value=rd.start.isoformat() if rd.start == rd.end else rd.label,
-                          detail=detail)
-             for _, rd, detail in _resolve_all(question, today)]
-    return facts + _duration_facts(question, today)

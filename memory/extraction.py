@@ -13,6 +13,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from .models import MemoryType
+from .people import display_name
 
 
 class TranscriptLine(BaseModel):
@@ -25,7 +26,9 @@ class TranscriptLine(BaseModel):
 
     @property
     def speaker(self) -> str:
-        return self.author or self.role
+        """The author's name without a platform id ("maya (U01)" -> "maya"): memories and
+        answers name people, never ids."""
+        return display_name(self.author) or self.role
 
     def render(self) -> str:
         return f"[{self.index}] {self.ts:%Y-%m-%d %H:%M} {self.speaker}: {self.content}"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
-from .dates import parse_timestamp
+from .dates import parse_local_timestamp, utc_offset_minutes
 from .errors import InvalidMessage
 from .ids import message_id
 from .models import Message
@@ -62,9 +62,11 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
             problems.append(f"message {i}: author must be a string")
             continue
         try:
-            # Without timestamps, keep conversation order with 1 ms steps.
-            ts = (parse_timestamp(raw["ts"]) if raw.get("ts") is not None
-                  else now + timedelta(milliseconds=i))
+            # Without timestamps, keep conversation order with 1 ms steps. The offset the time
+            # was written with is kept: dates in the message are resolved in that local time.
+            local = (parse_local_timestamp(raw["ts"]) if raw.get("ts") is not None
+                     else now + timedelta(milliseconds=i))
+            ts, offset = local.astimezone(timezone.utc), utc_offset_minutes(local)
         except ValueError as exc:
             problems.append(f"message {i}: {exc}")
             continue
@@ -77,7 +79,7 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
         out.append(Message(
             id=message_id(session_id, role, content), session_id=session_id, role=role,
             author=clean_text(author) if author else None, content=stored, ts=ts, seq=i,
-            truncated=truncated, external_id=external_id))
+            truncated=truncated, external_id=external_id, utc_offset_minutes=offset or None))
     if problems:
         raise InvalidMessage("nothing was ingested: " + "; ".join(problems[:20]) +
                              (f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""))

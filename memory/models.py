@@ -2,10 +2,10 @@
 share one serialisation."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 MemoryType = Literal["fact", "event", "instruction", "task"]
 MemoryStatus = Literal["active", "superseded", "forgotten"]
@@ -26,6 +26,19 @@ class Message(BaseModel):
     truncated: bool = False
     # The chat platform's own id ("slack:C42:1715172960.000200"), so edits and deletes find it.
     external_id: str | None = None
+    # The UTC offset `ts` was written with ("2026-03-10T23:30:00-08:00": -480); dates said in the
+    # message ("yesterday") are resolved in that local time. None: UTC / unknown.
+    utc_offset_minutes: int | None = None
+
+
+class EventDate(BaseModel):
+    """A date a memory is about, resolved in code at ingest ("yesterday" in a message of 6 May is
+    5 May), apart from when it was said (Memory.event_time)."""
+
+    phrase: str = ""  # as written ("yesterday", "June 3", "from the 3rd to the 7th")
+    start: date
+    end: date
+    granularity: Literal["day", "week", "month", "quarter", "year"] = "day"
 
 
 class Memory(BaseModel):
@@ -39,13 +52,29 @@ class Memory(BaseModel):
     source_message_ids: list[str] = Field(default_factory=list)
     session_id: str | None = None
     created_at: datetime  # when Lurker stored it
-    event_time: datetime | None = None  # when it was said/happened (source message timestamp)
-    dates: list[str] = Field(default_factory=list)  # absolute ISO dates resolved from relative ones
+    event_time: datetime | None = None  # when it was said (its earliest source message's time)
+    # What it is about in time: every date expression of its content, resolved at ingest.
+    event_dates: list[EventDate] = Field(default_factory=list)
+    dates: list[str] = Field(default_factory=list)  # the event dates' labels ("2023-05-07", ...)
     status: MemoryStatus = "active"
     supersedes: str | None = None  # backward link of the version chain
     superseded_by: str | None = None  # forward pointer to the newer version
     forgotten_reason: str | None = None
     forgotten_at: datetime | None = None
+
+    @model_validator(mode="after")
+    def _event_dates_from_labels(self) -> Memory:
+        """Memories stored before event dates existed carry only labels: read them as event
+        dates, so old exports, SQLite files and indices answer date questions too."""
+        if not self.event_dates and self.dates:
+            from .dates import parse_label
+
+            for label in self.dates:
+                rd = parse_label(label)
+                if rd is not None:
+                    self.event_dates.append(EventDate(phrase=label, start=rd.start, end=rd.end,
+                                                      granularity=rd.granularity))
+        return self
 
     @property
     def embeddable(self) -> bool:

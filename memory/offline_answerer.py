@@ -1,20 +1,28 @@
 """The offline answerer: extractive, no model. It answers with the best-matching memories (and a raw
 message when no memory fits), their dates, and the dates computed in code; when nothing retrieved
-shares a content word with the question it says so instead of guessing.
+answers the question it says so instead of guessing.
 
-Two rules keep it from answering the wrong question:
-- A question that names someone or something ("What did Priya decide...", "...the Grafana move")
-  is only answered from records that name them too: another person's memory on the same subject is
-  not an answer, and saying so beats quoting it.
-- A "when" question leads with the date resolved at ingest ("yesterday" in a message of 8 May is
-  7 May), never a date worked out here from the wording."""
+What it says, in order of precedence:
+- date arithmetic the question asks for ("how many days between A and B") leads with the value
+  computed in code and the event dates it used, or says which end has no date;
+- a record only answers when it is about the question: it shares enough of the question's content
+  words (see `_about`), and names whoever or whatever the question names ("What did Priya decide",
+  "...the Grafana move"): another person's memory on the same subject is not an answer, and saying
+  so beats quoting it;
+- a "when" question leads with the memory's event date resolved at ingest ("yesterday" in a message
+  of 8 May is 7 May), never a date worked out here from the wording;
+- a memory that replaced an older version leads with the current value plainly ("Postgres 16 —
+  upgraded from Postgres 15 on 4 June 2026");
+- people are named, never their platform ids."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
 
-from .dates import MONTH_NAMES, WEEKDAYS, format_human
+from .date_questions import parse_date_question
+from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
+from .people import display_name, without_platform_ids
 from .synthesis import NO_ANSWER, Answerer
 from .text import stem_words
 
@@ -24,15 +32,22 @@ _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "wh
                    "on", "at", "for", "about", "and", "or", "our", "my", "your", "it", "that",
                    "this", "with", "from", "by", "as", "be", "been", "decide", "decided", "say",
                    "said", "tell", "me", "us", "know", "any", "there", "ago", "last", "many", "much",
-                   "long", "days", "weeks", "months", "years", "day", "week", "month", "year"}
+                   "long", "days", "weeks", "months", "years", "day", "week", "month", "year",
+                   "his", "her", "their", "they", "he", "she", "them", "its", "kind", "type", "some",
+                   "get", "got", "go", "went", "like", "likes", "thing", "things", "one", "ones"}
 _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|was|were|did|do|does|"
                       r"has|have|had|will|would|can|could|should)?\s*", re.IGNORECASE)
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok"}
-_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week)\b)", re.IGNORECASE)
-_ISO_DAY = re.compile(r"^(?P<prefix>(?:week|weekend) of )?(?P<day>\d{4}-\d{2}-\d{2})$")
+_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
+                   r"(since )?how long (ago|since)\b)", re.IGNORECASE)
+_LABELS = re.compile(rf"\s*\[{LABEL}\]")
+_SAID = re.compile(r"^[\w .'-]{1,40} said: ")
+# A record must share at least this share of the question's content words to answer it: one word
+# in common ("What did Gina lose?" / "Gina opened a store") is a different question's answer.
+MIN_SHARED = 0.5
 
 
 def named(question: str) -> set[str]:
@@ -48,17 +63,6 @@ def _names_all(names: set[str], text: str) -> bool:
     return names <= low
 
 
-def resolved_date(memory: Memory) -> str | None:
-    """The first date resolved in the memory at ingest, in words ("7 May 2023", "the week of ...")."""
-    if not memory.dates:
-        return None
-    m = _ISO_DAY.match(memory.dates[0])
-    if not m:
-        return memory.dates[0]  # "June 2023", "2022": already words
-    day = format_human(datetime.fromisoformat(m["day"]).date())
-    return f"the {m['prefix']}{day}" if m["prefix"] else day
-
-
 def content_stems(text: str) -> set[str]:
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _QUESTION_WORDS]
     return set(stem_words(words))
@@ -69,13 +73,96 @@ def _memory_stems(memory: Memory) -> set[str]:
     return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
 
 
+def _about(wanted: set[str], stems: set[str]) -> bool:
+    """Whether a record shares enough of the question's content words to answer it."""
+    shared = len(wanted & stems)
+    return shared > 0 and shared >= MIN_SHARED * len(wanted)
+
+
+def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
+    """The memory's event date resolved at ingest; with several, the one written nearest the
+    question's words."""
+    if not memory.event_dates:
+        return None
+    events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
+    if len(events) > 1 and question:
+        wanted = content_stems(question)
+        placed = find_dates(memory.content, memory.event_time or memory.created_at)
+        spots = [m.start() for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
+                 if content_stems(m.group(0)) & wanted]
+        if placed and spots:
+            return min(placed, key=lambda f: min(abs(f.start - s) for s in spots)).date
+    return events[0]
+
+
+def resolved_date(memory: Memory) -> str | None:
+    """The first event date resolved in the memory at ingest, in words ("7 May 2023")."""
+    found = event_date(memory)
+    return found.words if found else None
+
+
+def _said(memory: Memory) -> str:
+    return format_human((memory.event_time or memory.created_at).date())
+
+
 def _dated(memory: Memory) -> str:
-    when = memory.event_time or memory.created_at
-    return f"{memory.content} ({format_human(when.date())})"
+    return f"{memory.content} ({_said(memory)})"
+
+
+# --- what changed: "Postgres 16 — upgraded from Postgres 15 on 4 June 2026" -------------------
+_CHANGE_VERB = re.compile(r"\b(upgrad|downgrad|switch|mov|migrat|chang|bump|rais|lower|increas|"
+                          r"decreas|reduc|renam|replac|extend|shorten|went\s+with|go\s+with|"
+                          r"going\s+with)\w*", re.IGNORECASE)
+_PAST_VERB = {"upgrad": "upgraded", "downgrad": "downgraded", "switch": "switched", "mov": "moved",
+              "migrat": "migrated", "chang": "changed", "bump": "bumped", "rais": "raised",
+              "lower": "lowered", "increas": "increased", "decreas": "decreased",
+              "reduc": "reduced", "renam": "renamed", "replac": "replaced", "extend": "extended",
+              "shorten": "shortened"}
+_VALUE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
+    r"\b(?:upgrad|downgrad|switch|mov|migrat|chang|bump|rais|lower|increas|decreas|reduc|renam|"
+    r"extend|shorten|set)\w*\b.*?\bto\s+(?P<v>[^,;!?]+)",
+    r"\b(?:went|go|going)\s+with\s+(?P<v>[^,;!?]+)",
+    r"\b(?:use|using|uses|prefer)\s+(?P<v>[^,;!?]+)",
+    r"\b(?:is|are)\s+(?:now\s+)?(?P<v>[^,;!?]+)",
+    r":\s+(?P<v>[^,;!?]+)",
+)]
+_VALUE_TAIL = re.compile(r"\s+(?:now|from now on|instead|going forward|for (?:the|our|all) .*|"
+                         r"(?:on|in|by|since|from) .*|(?:,|\.|and|but) .*)$", re.IGNORECASE)
+
+
+def value_of(memory: Memory) -> str | None:
+    """The value a fact or instruction states ("The prod database is Postgres 16" -> "Postgres
+    16"), or None when it has no short one."""
+    text = _SAID.sub("", _LABELS.sub("", memory.content)).strip().rstrip(".!")
+    for pattern in _VALUE_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            value = _VALUE_TAIL.sub("", m["v"].strip()).strip().rstrip(".")
+            if value and len(value.split()) <= 6:
+                return value
+    return None
+
+
+def _change(current: Memory, old: Memory) -> str | None:
+    """"Postgres 16 — upgraded from Postgres 15 on 4 June 2026", or None without clear values."""
+    new_value, old_value = value_of(current), value_of(old)
+    if not new_value or not old_value or new_value.lower() == old_value.lower():
+        return None
+    new_words, old_words = new_value.split(), old_value.split()
+    shared = 0
+    while shared < min(len(new_words), len(old_words)) - 1 and \
+            new_words[shared].lower() == old_words[shared].lower():
+        shared += 1
+    old_value = " ".join(old_words[shared:])  # "Postgres 16 — upgraded from 15"
+    verb = _CHANGE_VERB.search(_LABELS.sub("", current.content))
+    said = verb and _PAST_VERB.get(verb.group(1).lower())
+    when = event_date(current)
+    on = when.words if when and when.granularity == "day" else _said(current)
+    return f"{new_value} — {said or 'changed'} from {old_value} on {on}"
 
 
 class OfflineAnswerer(Answerer):
-    name = "offline-extractive-v1"
+    name = "offline-extractive-v2"
     writes_hypotheses = False  # its hypothesis is the question minus its question word
     max_memories = 2
 
@@ -85,35 +172,58 @@ class OfflineAnswerer(Answerer):
         return statement or question
 
     def answer(self, question: str, now: datetime, memories: list[Memory],
-               messages: list[Message], computed: list[ComputedDate]) -> str:
+               messages: list[Message], computed: list[ComputedDate],
+               previous: dict[str, Memory] | None = None) -> str:
+        authors = [m.author for m in messages]
+        text = self._answer(question, memories, messages, computed, previous or {})
+        return without_platform_ids(text, authors)
+
+    def _answer(self, question: str, memories: list[Memory], messages: list[Message],
+                computed: list[ComputedDate], previous: dict[str, Memory]) -> str:
+        asked = parse_date_question(question)
+        arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
+                          None)
+        if arithmetic is not None:
+            if arithmetic.value == "not computed":
+                return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
+            return f"{arithmetic.value}: {arithmetic.detail}."
         names = named(question)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
         wanted = (content_stems(question) - content_stems(" ".join(names))) \
             or content_stems(question)
-        relevant = [m for m in memories if wanted & _memory_stems(m)
+        relevant = [m for m in memories if _about(wanted, _memory_stems(m))
                     and _names_all(names, f"{m.content} {m.topic_key or ''}")]
         parts: list[str] = []
         if relevant:
             shown = relevant[: self.max_memories]
-            dated = next((m for m in shown if resolved_date(m)), None) \
-                if _WHEN.match(question) else None
-            if dated is not None:  # the date, then the one memory it comes from
-                parts += [f"{resolved_date(dated)}:", _dated(dated)]
+            when = _WHEN.match(question)
+            dated = next((m for m in shown if event_date(m, question)), None) if when else None
+            changed = None if when else next(
+                (c for m in shown[:1] if m.supersedes in previous
+                 if (c := _change(m, previous[m.supersedes]))), None)
+            if dated is not None:  # the event date, then the one memory it comes from
+                parts += [f"{event_date(dated, question).words}:", _dated(dated)]
+            elif when:  # no date was given for it: say so, with when it was said
+                parts += [f"No date was given; it was said on {_said(shown[0])}:",
+                          shown[0].content]
+            elif changed is not None:  # the current value plainly, then where it comes from
+                parts += [changed + ".", _dated(shown[0])]
             else:
                 parts += [_dated(m) for m in shown]
         else:
-            hit = next((m for m in messages if wanted & content_stems(m.content)
+            hit = next((m for m in messages if _about(wanted, content_stems(m.content))
                         and _names_all(names, f"{m.author or ''} {m.content}")), None)
             if hit is not None:
-                parts.append(f"{hit.author or hit.role} said: \"{hit.content}\" "
+                parts.append(f"{display_name(hit.author) or hit.role} said: \"{hit.content}\" "
                              f"({format_human(hit.ts.date())})")
-        if computed:
+        facts = [c for c in computed if c is not arithmetic]
+        if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")
-                      for c in computed]
+                      for c in facts]
         if not relevant and not parts:
             return NO_ANSWER
-        if not relevant and computed and len(parts) == len(computed):
+        if not relevant and facts and len(parts) == len(facts):
             # Date facts alone answer "what is the date 3 weeks ago" but not "what did we do then".
             return "Computed: " + "; ".join(parts) + ". " + NO_ANSWER
         return " ".join(p if p.endswith((".", "!", ")", ":")) else p + "." for p in parts)

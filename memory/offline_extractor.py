@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .dates import parse_date_text
+from .dates import LABEL, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .topics import normalize_topic_key, tool_category
@@ -26,7 +26,7 @@ _CHITCHAT = re.compile(
     r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
     re.IGNORECASE,
 )
-_ANNOTATED = re.compile(r"\[((?:week of |weekend of )?\d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\]")
+_ANNOTATED = re.compile(rf"\[({LABEL})\]")  # a date resolved at ingest (memory.dates)
 
 _TASK = re.compile(
     r"\b(todo|to-do|action item|follow[- ]up|i'll|i will|we need to|need to|needs to|have to|"

@@ -15,16 +15,17 @@ from datetime import datetime, timezone
 import numpy as np
 from pydantic import ValidationError
 
-from . import dates
+from . import date_questions, dates
 from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
+from .offline_answerer import content_stems, event_date
 from .ingest_input import clean_text, to_messages
-from .models import (ComputedDate, DeleteResult, EditResult, IngestResult, Memory, MemoryType,
-                     Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
+from .models import (ComputedDate, DeleteResult, EditResult, EventDate, IngestResult, Memory,
+                     MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
 from .redaction import redact
 from .stores.base import CHANNELS, SearchRequest, Store
@@ -52,6 +53,32 @@ def query_topic_keys(query: str) -> list[str]:
         if phrase in query.lower():
             keys |= {k for k in TOOL_CATEGORIES if phrase in k}
     return sorted(k for k in keys if k)
+
+
+def _local(message: Message) -> datetime:
+    """The message's time in the timezone it was written in."""
+    return dates.local_time(message.ts, message.utc_offset_minutes)
+
+
+def _label(event: EventDate) -> str:
+    return dates.ResolvedDate(event.phrase, event.start, event.end, event.granularity).label
+
+
+def _event_dates(candidate: Candidate, anchor: datetime) -> list[EventDate]:
+    """What a memory is about in time: the dates of its content (resolved at ingest, so they
+    carry labels), then any the extractor listed (ISO dates or labels) that its content does not
+    show."""
+    found = dates.event_dates_in(candidate.content, anchor)
+    for extra in candidate.dates:
+        rd = dates.parse_label(extra)
+        if rd is not None and all((rd.start, rd.end) != (f.start, f.end) for f in found):
+            found.append(rd)
+    return [EventDate(phrase=rd.phrase, start=rd.start, end=rd.end, granularity=rd.granularity)
+            for rd in found]
+
+
+def _memory_text(memory: Memory) -> str:
+    return " ".join([memory.content, memory.topic_key or "", *memory.questions])
 
 
 @dataclass
@@ -177,10 +204,11 @@ class Profile:
         return self._write_memories(memories, vectorize)
 
     def _extract(self, messages: list[Message]) -> tuple[list[Candidate], dict[int, Message]]:
-        """Transcript with relative dates resolved in code, then the configured extractor."""
+        """Transcript with its dates resolved in code (in each message's own local time), then the
+        configured extractor."""
         ordered = sorted(messages, key=lambda m: (m.ts, m.seq))
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
-                                content=dates.annotate_relative_dates(m.content, m.ts)[0])
+                                content=dates.annotate_dates(m.content, _local(m))[0])
                  for i, m in enumerate(ordered)]
         by_index = dict(enumerate(ordered))
         return verify(self.service.extractor.extract(lines), lines), by_index
@@ -190,11 +218,13 @@ class Profile:
         sources = [lines[i] for i in c.source_lines if i in lines]
         source_ids = list(dict.fromkeys(m.id for m in sources))
         topic = normalize_topic_key(c.topic_key) if c.type in ("fact", "instruction") else None
+        first = min(sources, key=lambda m: m.ts, default=None)
+        event_dates = _event_dates(c, _local(first) if first else now)
         return Memory(
             id=memory_id(c.type, c.content, source_ids), type=c.type, content=c.content,
             topic_key=topic, questions=c.questions[:5], source_message_ids=source_ids,
-            session_id=session_id, created_at=now,
-            event_time=min((m.ts for m in sources), default=None), dates=c.dates)
+            session_id=session_id, created_at=now, event_time=first.ts if first else None,
+            event_dates=event_dates, dates=[_label(e) for e in event_dates])
 
     def _write_memories(self, memories: list[Memory], vectorize: bool = True) -> _Written:
         """Store new memories, applying topic-key supersession (in conversation order, so the later
@@ -317,7 +347,7 @@ class Profile:
             raise InvalidMessage("remember needs non-empty content")
         now = now or utcnow()
         content = redact(clean_text(content.strip()))[0]
-        annotated = dates.annotate_relative_dates(content, now)[0]
+        annotated = dates.annotate_dates(content, now)[0]
         line = TranscriptLine(index=0, message_id="", role="user", author=None, ts=now,
                               content=annotated)
         proposals = self.service.extractor.extract([line])
@@ -342,14 +372,17 @@ class Profile:
         now = now or utcnow()
         query = clean_text(query.strip())
         channels = tuple(channels)
-        computed = dates.compute_for_question(query, now)
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings)
         memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
-        computed += self._event_durations(query, channels, k or settings.recall_k, weights)
+        computed = date_questions.compute_for_question(
+            query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
+                                                              settings.recall_k, weights, now))
+        shown = [f.record for f in memories]
         answer = self.service.answerer.answer(
-            query, now, [f.record for f in memories], [f.record for f in messages], computed)
+            query, now, shown, [f.record for f in messages], computed,
+            previous=self._previous_versions(shown))
         return RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)
@@ -387,25 +420,26 @@ class Profile:
             timings.update(request.timings)
         return fuse(found, weights or DEFAULT_WEIGHTS)
 
-    def _event_durations(self, query: str, channels, k: int, weights) -> list[ComputedDate]:
-        """"How many days between the launch and the retro?": find each event's date in memory,
-        then compute the difference in code."""
-        pair = dates.between_phrases(query)
-        if not pair:
-            return []
-        found = []
-        for phrase in pair:
-            dated = [f.record for f in self._retrieve(phrase, channels, k, weights)
-                     if isinstance(f.record, Memory) and (f.record.dates or f.record.event_time)]
-            if not dated:
-                return []
-            best = dated[0]
-            when = (datetime.fromisoformat(best.dates[0]).date()
-                    if best.dates and len(best.dates[0]) == 10 else best.event_time.date())
-            found.append((phrase, when))
-        unit = next((u for u in ("weeks", "months", "years") if u in query.lower()), "days")
-        return [dates.duration_between_events(found[0][0], found[0][1], found[1][0], found[1][1],
-                                              unit)]
+    def _previous_versions(self, memories: list[Memory]) -> dict[str, Memory]:
+        """The versions the given memories replaced, by id: an answer says what changed."""
+        ids = [m.supersedes for m in memories if m.supersedes]
+        return {m.id: m for m in self._store.get_memories(self.name, ids)} if ids else {}
+
+    def _event_date(self, phrase: str, channels, k: int, weights, now: datetime
+                    ) -> date_questions.Dated:
+        """The event date of what `phrase` names ("the launch review"): the best-ranked memory
+        that is about it (shares most of its words) and has an event date; the date it was said is
+        never used as the event's. Undated when only undated memories are about it."""
+        wanted = content_stems(phrase)
+        about = [f.record for f in self._retrieve(phrase, channels, k, weights)
+                 if isinstance(f.record, Memory) and wanted
+                 and len(wanted & content_stems(_memory_text(f.record))) * 2 >= len(wanted)]
+        for memory in about:
+            best = event_date(memory, phrase)
+            if best is not None and best.granularity == "day":
+                return date_questions.Dated(phrase, best)
+        mentioned = about[0].event_time.date() if about and about[0].event_time else None
+        return date_questions.Dated(phrase, None, mentioned)
 
     # --- forget / list --------------------------------------------------------------------
     def forget(self, memory_id: str, reason: str, now: datetime | None = None) -> Memory:
@@ -503,6 +537,7 @@ class Profile:
             memory.status, memory.forgotten_reason = "forgotten", "purged (data deletion request)"
             memory.forgotten_at = now
             memory.content, memory.questions, memory.dates = self.PURGED, [], []
+            memory.event_dates = []
             memory.topic_key, memory.source_message_ids = None, []
             changed[memory.id] = memory
             erased.add(memory.id)

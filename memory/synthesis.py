@@ -28,9 +28,12 @@ class Answerer(ABC):
         memories: list[Memory],
         messages: list[Message],
         computed: list[ComputedDate],
+        previous: dict[str, Memory] | None = None,
     ) -> str:
         """A short answer grounded only in the given memories/messages and computed dates, or
-        NO_ANSWER when they do not cover the question."""
+        NO_ANSWER when they do not cover the question. `previous` holds, by id, the versions
+        that memories in `memories` replaced (their `supersedes`), so the answer can say what
+        changed."""
 
     @abstractmethod
     def hypothesize(self, question: str) -> str:

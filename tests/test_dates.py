@@ -5,9 +5,10 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from memory.dates import (ResolvedDate, add_months, annotate_relative_dates, between_phrases,
-                          compute_for_question, days_between, describe_duration,
-                          duration_between_events, format_human, parse_date_text, parse_timestamp)
+from memory.date_questions import compute_for_question
+from memory.dates import (ResolvedDate, add_months, annotate_dates, days_between,
+                          describe_duration, describe_span, format_human, parse_date_text,
+                          parse_timestamp)
 from memory.models import ComputedDate
 
 UTC = timezone.utc
@@ -22,7 +23,7 @@ def at(y, m, d, hour=12):
 
 def only(text, anchor):
     """The single ResolvedDate annotate finds in text."""
-    _, found = annotate_relative_dates(text, anchor)
+    _, found = annotate_dates(text, anchor)
     assert len(found) == 1, found
     return found[0]
 
@@ -47,7 +48,7 @@ def test_resolved_date_is_frozen():
         rd.start = date(2020, 1, 1)
 
 
-# --- annotate_relative_dates: one table of phrase / anchor / expected ----------------------------
+# --- annotate_dates: one table of phrase / anchor / expected ----------------------------
 @pytest.mark.parametrize("phrase,anchor,start,end,granularity", [
     # days around the anchor
     ("today", MON, date(2023, 5, 8), date(2023, 5, 8), "day"),
@@ -164,11 +165,11 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
     ("no dates here", MON, "no dates here"),
 ])
 def test_annotated_text(text, anchor, expected):
-    assert annotate_relative_dates(text, anchor)[0] == expected
+    assert annotate_dates(text, anchor)[0] == expected
 
 
 def test_annotate_returns_phrases_in_order_as_written():
-    text, found = annotate_relative_dates("Yesterday's demo went well; TOMORROW we ship, then "
+    text, found = annotate_dates("Yesterday's demo went well; TOMORROW we ship, then "
                                           "next week the retro", WED)
     assert found == [
         ResolvedDate("Yesterday", date(2026, 11, 17), date(2026, 11, 17), "day"),
@@ -180,7 +181,7 @@ def test_annotate_returns_phrases_in_order_as_written():
 
 
 def test_future_marker_applies_per_sentence():
-    text, _ = annotate_relative_dates("We met on Monday. We will meet again on Monday.", WED)
+    text, _ = annotate_dates("We met on Monday. We will meet again on Monday.", WED)
     assert text == "We met on Monday [2026-11-16]. We will meet again on Monday [2026-11-23]."
 
 
@@ -191,26 +192,26 @@ def test_future_marker_applies_per_sentence():
     "mixed [note: yesterday] and yesterday",
 ])
 def test_annotating_twice_changes_nothing(text):
-    once, found = annotate_relative_dates(text, MON)
+    once, found = annotate_dates(text, MON)
     assert found
-    twice, again = annotate_relative_dates(once, MON)
+    twice, again = annotate_dates(once, MON)
     assert twice == once and again == []
     # ...even against a different anchor: existing labels are kept.
-    assert annotate_relative_dates(once, SUN)[0] == once
+    assert annotate_dates(once, SUN)[0] == once
 
 
 def test_text_inside_brackets_is_left_alone():
-    assert annotate_relative_dates("[posted yesterday]", MON) == ("[posted yesterday]", [])
+    assert annotate_dates("[posted yesterday]", MON) == ("[posted yesterday]", [])
 
 
 @pytest.mark.parametrize("text", [
     "todays special", "yesterdays news", "today-ish", "the other day", "handover on Mondays",
     "we track it on monday.com", "Mayday Mayday", "the last week of June was hot",
     "The last weekend of the season", "nextweek", "lastyear", "in 2023", "3 days later",
-    "on the next day", "Tuesday was fine", "weekday", "in a minute", "10 hours ago",
+    "on the next day", "weekday", "in a minute", "10 hours ago",
 ])
 def test_no_false_positives(text):
-    assert annotate_relative_dates(text, MON) == (text, [])
+    assert annotate_dates(text, MON) == (text, [])
 
 
 # --- add_months ----------------------------------------------------------------------------------
@@ -241,8 +242,10 @@ def test_month_arithmetic_clamps_the_day(d, months, expected):
     ("May 8th, 2023", [("May 8th, 2023", date(2023, 5, 8))]),
     ("8th of May 2023", [("8th of May 2023", date(2023, 5, 8))]),
     ("the 1st of June, 2023", [("1st of June, 2023", date(2023, 6, 1))]),
-    ("05/08/2023", [("05/08/2023", date(2023, 5, 8))]),  # US month/day/year
-    ("5/8/2023", [("5/8/2023", date(2023, 5, 8))]),
+    ("05/18/2023", [("05/18/2023", date(2023, 5, 18))]),  # US month/day/year
+    ("18/05/2023", [("18/05/2023", date(2023, 5, 18))]),  # European day/month/year
+    ("18.05.2023", [("18.05.2023", date(2023, 5, 18))]),
+    ("31/12/2023", [("31/12/2023", date(2023, 12, 31))]),
     ("12/31/2023", [("12/31/2023", date(2023, 12, 31))]),
     ("3 Jan 2024", [("3 Jan 2024", date(2024, 1, 3))]),
     ("Jan. 3, 2024", [("Jan. 3, 2024", date(2024, 1, 3))]),
@@ -250,7 +253,8 @@ def test_month_arithmetic_clamps_the_day(d, months, expected):
     ("27 june 2023", [("27 june 2023", date(2023, 6, 27))]),
     ("DECEMBER 25, 2026", [("DECEMBER 25, 2026", date(2026, 12, 25))]),
     ("29 February 2024", [("29 February 2024", date(2024, 2, 29))]),
-    ("2023-05-08T10:00:00Z", [("2023-05-08", date(2023, 5, 8))]),
+    ("2023-05-08T10:00:00Z", [("2023-05-08T10:00:00Z", date(2023, 5, 8))]),
+    ("2023/05/08", [("2023/05/08", date(2023, 5, 8))]),
 ])
 def test_parse_date_formats(text, expected):
     assert parse_date_text(text) == expected
@@ -258,6 +262,7 @@ def test_parse_date_formats(text, expected):
 
 def test_parse_dates_in_order_of_appearance():
     text = "Kickoff May 1, 2023, demo 2023-05-15 and retro on 8th of June 2023 (06/30/2023 backup)"
+    # (ambiguous numeric dates such as 05/08/2023 are left out: see test_parse_dates_rejects)
     assert parse_date_text(text) == [
         ("May 1, 2023", date(2023, 5, 1)), ("2023-05-15", date(2023, 5, 15)),
         ("8th of June 2023", date(2023, 6, 8)), ("06/30/2023", date(2023, 6, 30)),
@@ -266,7 +271,7 @@ def test_parse_dates_in_order_of_appearance():
 
 @pytest.mark.parametrize("text", [
     "Mayday 2023", "May 2023", "8 May", "31 February 2023", "29 February 2023", "2023-13-01",
-    "31/12/2023", "version 1.2.3", "12023-05-08", "call 555-1234", "Maya 8 2023",
+    "05/08/2023", "5/8/2023", "version 1.2.3", "12023-05-08", "call 555-1234", "Maya 8 2023",
 ])
 def test_parse_dates_rejects(text):
     assert parse_date_text(text) == []
@@ -374,10 +379,8 @@ def test_describe_duration_rejects_unknown_units():
     (date(2020, 2, 29), date(2026, 11, 22), "years", "6 years, 8 months and 24 days (2458 days)"),
     (date(2023, 5, 8), date(2025, 5, 8), "years", "2 years (731 days)"),
 ])
-def test_duration_between_events(a, b, unit, value):
-    fact = duration_between_events("the launch", a, "the retro", b, unit)
-    assert fact == ComputedDate(expression="between the launch and the retro", value=value,
-                                detail=f"the launch on {a}, the retro on {b}")
+def test_describe_span(a, b, unit, value):
+    assert describe_span(a, b, unit) == value
 
 
 # --- compute_for_question ------------------------------------------------------------------------
@@ -415,76 +418,3 @@ def test_month_clamp_in_questions():
                                 detail="1 month before 2024-03-31 (2024-02-29)")]
 
 
-@pytest.mark.parametrize("question,expression,value,detail", [
-    ("How many days between 1 May 2023 and 13 May 2023?",
-     "How many days between 1 May 2023 and 13 May 2023", "12 days",
-     "from 2023-05-01 to 2023-05-13"),
-    ("how many days passed between 13 May 2023 and 1 May 2023",
-     "how many days passed between 13 May 2023 and 1 May 2023", "12 days",
-     "from 2023-05-01 to 2023-05-13"),
-    ("How many weeks between May 1, 2023 and May 22, 2023?",
-     "How many weeks between May 1, 2023 and May 22, 2023", "3 weeks (21 days)",
-     "from 2023-05-01 to 2023-05-22"),
-    ("How long between 2023-05-01 and 2023-05-13?", "How long between 2023-05-01 and 2023-05-13",
-     "12 days", "from 2023-05-01 to 2023-05-13"),
-    ("How many days from 1 May 2023 to 13 May 2023?",
-     "How many days from 1 May 2023 to 13 May 2023", "12 days", "from 2023-05-01 to 2023-05-13"),
-    ("How many days are there from 28 February 2024 until 1 March 2024?",
-     "How many days are there from 28 February 2024 until 1 March 2024", "2 days",
-     "from 2024-02-28 to 2024-03-01"),
-    ("How many months between 31 January 2026 and 15 April 2026?",
-     "How many months between 31 January 2026 and 15 April 2026", "2 months and 15 days (74 days)",
-     "from 2026-01-31 to 2026-04-15"),
-    ("How many days until 25 December 2026?", "How many days until 25 December 2026", "33 days",
-     "from 2026-11-22 (today) to 2026-12-25"),
-    ("how many weeks until 2026-12-20", "how many weeks until 2026-12-20", "4 weeks (28 days)",
-     "from 2026-11-22 (today) to 2026-12-20"),
-    ("How long ago was 8 May 2023?", "How long ago was 8 May 2023", "1294 days",
-     "from 2023-05-08 to 2026-11-22 (today)"),
-    ("how long since 2026-11-01?", "how long since 2026-11-01", "21 days",
-     "from 2026-11-01 to 2026-11-22 (today)"),
-    ("How many years since 8 May 2023?", "How many years since 8 May 2023",
-     "3 years, 6 months and 14 days (1294 days)", "from 2023-05-08 to 2026-11-22 (today)"),
-])
-def test_duration_questions_with_dates(question, expression, value, detail):
-    got = compute_for_question(question, SUN)
-    assert got == [ComputedDate(expression=expression, value=value, detail=detail)]
-
-
-def test_duration_question_mixing_relative_and_absolute_dates():
-    got = compute_for_question("How many days between yesterday and 1 November 2026?", SUN)
-    assert got == [
-        ComputedDate(expression="yesterday", value="2026-11-21", detail="1 day before 2026-11-22"),
-        ComputedDate(expression="How many days between yesterday and 1 November 2026",
-                     value="20 days", detail="from 2026-11-01 to 2026-11-21"),
-    ]
-
-
-@pytest.mark.parametrize("question", [
-    "How many days between the launch and the retro?",
-    "how many days since the launch?",
-    "how long did the outage last?",
-    "how many days until the offsite?",
-])
-def test_duration_questions_without_dates_compute_nothing(question):
-    assert compute_for_question(question, SUN) == []
-
-
-# --- between_phrases -----------------------------------------------------------------------------
-@pytest.mark.parametrize("question,expected", [
-    ("How many days between the launch and the retro?", ("the launch", "the retro")),
-    ("how many weeks passed between the beta launch and the GA release",
-     ("the beta launch", "the GA release")),
-    ("How long was it between Maya's promotion and her move to Berlin?",
-     ("Maya's promotion", "her move to Berlin")),
-    ("How many days from the outage to the postmortem?", ("the outage", "the postmortem")),
-    ("How many days between 1 May 2023 and 13 May 2023?", None),
-    ("How many days between yesterday and the retro?", None),  # one end is a date
-    ("How many days between the launch and 13 May 2023?", None),
-    ("What is the difference between Redis and Memcached?", None),  # not a duration question
-    ("How long is the drive from Oslo to Bergen?", None),  # "how long ... from" is left out
-    ("How many tickets between the launch and the retro?", None),
-    ("When did we launch?", None),
-])
-def test_between_phrases(question, expected):
-    assert between_phrases(question) == expected

@@ -397,3 +397,57 @@ def test_deferred_refresh_refreshes_once_and_keeps_read_your_writes(store, monke
         raise RuntimeError("the batch failed")
     assert len(refreshes) == 3  # what was written is still made searchable
     assert len(list(store.iter_messages(a))) == 4
+
+
+def test_event_dates_reach_an_index_made_before_them(es_server, monkeypatch):
+    """Memories gained event dates (what they are about, apart from when they were said) as a
+    compatible mapping change: an index made without the field gets it on the next open (the
+    schema version stays 1), new memories are searchable by event date, and a memory written by
+    the older release (labels in `dates` only) reads back with its event dates."""
+    from datetime import date
+
+    from memory.models import EventDate
+
+    old = make_store(es_server, f"lurker-estest-{uuid.uuid4().hex[:8]}")
+    original = ElasticsearchStore._memories_mapping
+
+    def without_event_dates(self, spec):
+        mapping = original(self, spec)
+        del mapping["properties"]["event_dates"]
+        return mapping
+
+    monkeypatch.setattr(ElasticsearchStore, "_memories_mapping", without_event_dates)
+    try:
+        old.open(SPEC)
+        legacy = mem("We shipped it yesterday [2024-04-30]", type_="event")
+        source = {**legacy.model_dump(mode="json", exclude={"event_dates"}),
+                  "dates": ["2024-04-30"], "profile": "p", "stems": "ship yesterday",
+                  "created_key": "k"}
+        source.pop("event_dates", None)
+        old.client.index(index=old.memories_alias, id=old._doc_id("p", legacy.id),
+                         routing="p", document=source, refresh=True)
+        monkeypatch.undo()
+        new = make_store(es_server, old.prefix)
+        new.open(SPEC)
+        mappings = new.client.indices.get_mapping(index=new.memories_alias)[
+            new.memories_index]["mappings"]
+        assert mappings["properties"]["event_dates"]["properties"]["start"] == {
+            "type": "date", "format": "strict_date"}
+        assert mappings["_meta"]["schema_version"] == 1
+        read = new.get_memories("p", [legacy.id])[0]
+        assert [(e.start, e.end) for e in read.event_dates] == [(date(2024, 4, 30),) * 2]
+        review = mem("The launch review is on June 3 [2024-06-03]", type_="event").model_copy(
+            update={"event_dates": [EventDate(phrase="June 3", start=date(2024, 6, 3),
+                                              end=date(2024, 6, 3))], "dates": ["2024-06-03"]})
+        new.upsert_memories("p", [review])
+        assert new.get_memories("p", [review.id])[0] == review
+        hits = new.client.search(index=new.memories_alias, routing="p", query={
+            "range": {"event_dates.start": {"gte": "2024-06-01", "lte": "2024-06-30"}}})
+        assert [h["_source"]["id"] for h in hits["hits"]["hits"]] == [review.id]
+        message = msg("in California").model_copy(update={"utc_offset_minutes": -480})
+        new.insert_messages("p", [message])
+        assert new.get_messages("p", [message.id]) == [message]
+        new.close()
+    finally:
+        drop(old)
+        old.close()

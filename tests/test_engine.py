@@ -86,6 +86,62 @@ def test_relative_dates_resolved_at_ingest(profile):
     assert "2026-11-15" in result.answer
 
 
+def test_event_dates_are_kept_apart_from_when_it_was_said(profile):
+    """The issue's case: the review was *mentioned* on 12 May and is *on* 3 June; the migration
+    was finished on 5 May, said on the 6th. 29 days, not the 7 between the messages."""
+    profile.ingest([{"role": "user", "author": "maya (U01ABC)", "ts": "2026-05-06T09:00:00Z",
+                     "content": "We finished the Postgres migration yesterday"}], session_id="a")
+    profile.ingest([{"role": "user", "author": "lee (U02DEF)", "ts": "2026-05-12T09:00:00Z",
+                     "content": "The launch review is scheduled for June 3"}], session_id="b")
+    by_text = {m.content.split()[1]: m for m in profile.list()}
+    review = by_text["launch"]
+    assert [(e.start.isoformat(), e.end.isoformat(), e.granularity) for e in review.event_dates] \
+        == [("2026-06-03", "2026-06-03", "day")]
+    assert review.event_time.date().isoformat() == "2026-05-12"
+    assert by_text["finished"].event_dates[0].start.isoformat() == "2026-05-05"
+    now = datetime(2026, 5, 20, 12, tzinfo=timezone.utc)
+    result = profile.recall("How many days between the Postgres migration and the launch review?",
+                            now=now)
+    assert result.answer.startswith("29 days: from 5 May 2026 (the Postgres migration) to "
+                                    "3 June 2026 (the launch review)")
+    assert "7 days" not in result.answer
+    when = profile.recall("When is the launch review?", now=now)
+    assert when.answer.startswith("3 June 2026:")  # the event date, not 12 May
+    undated = profile.recall("How many days until the offsite?", now=now)
+    assert "no date for the offsite" in undated.answer
+
+
+def test_dates_are_resolved_in_the_timezone_the_message_was_written_in(profile):
+    profile.ingest([{"role": "user", "author": "ana", "ts": "2026-03-10T23:30:00-08:00",
+                     "content": "We rolled back the payments deploy yesterday"}], session_id="a")
+    message = next(iter(profile.service.store.iter_messages(profile.name)))
+    assert message.ts == datetime(2026, 3, 11, 7, 30, tzinfo=timezone.utc)  # stored in UTC
+    assert message.utc_offset_minutes == -480
+    memory = profile.list()[0]
+    assert memory.event_dates[0].start.isoformat() == "2026-03-09"  # not the 10th (UTC's)
+
+
+def test_a_supersession_answer_says_the_current_value_plainly(profile):
+    profile.ingest(conv("Use pnpm for the dashboard repo."), session_id="s1")
+    profile.ingest(conv("Switch to yarn for the dashboard, pnpm breaks the build.",
+                        day="2026-11-17"), session_id="s2")
+    result = profile.recall("Which package manager do we use for the dashboard?", now=NOW)
+    assert result.answer.startswith("yarn — switched from pnpm on 17 November 2026.")
+
+
+def test_answers_name_people_never_platform_ids(profile):
+    profile.ingest([{"role": "user", "author": "maya (U01ABC)", "ts": "2026-11-16T09:00:00Z",
+                     "content": "I will write the migration guide by Friday."},
+                    {"role": "user", "author": "lee (U02DEF)", "ts": "2026-11-16T09:01:00Z",
+                     "content": "<@U01ABC> the staging database password rotation is on me"}],
+                   session_id="s1")
+    for question in ("Who will write the migration guide?", "who rotates the staging password?"):
+        answer = profile.recall(question, now=NOW).answer
+        assert "U01ABC" not in answer and "U02DEF" not in answer, answer
+    assert "maya will write the migration guide" in profile.recall(
+        "Who will write the migration guide?", now=NOW).answer
+
+
 def test_recall_computes_dates_in_code(profile):
     profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
     result = profile.recall("What did we ship 3 days ago?", now=NOW)

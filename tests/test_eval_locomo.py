@@ -11,8 +11,8 @@ import pytest
 from memory.errors import LurkerError
 from memory.eval.locomo import (BM25_RAW, DENSE_RAW, FUSED, SYSTEMS, TurnIndex, load_locomo,
                                 normalize_evidence, run_locomo)
-from memory.eval.metrics import (answer_score, evidence_recall, is_decline, multi_hop_f1,
-                                 record_dia_ids, token_f1)
+from memory.eval.metrics import (answer_score, decline_rates, evidence_recall, is_decline,
+                                 multi_hop_f1, record_dia_ids, token_f1)
 from memory.models import Memory, Message
 
 SAMPLE = [{
@@ -121,6 +121,14 @@ def test_answer_scores_follow_locomo():
     assert answer_score("her job", None, 5) == 0.0
 
 
+def test_decline_rates_of_adversarial_and_answerable_questions():
+    records = [{"category": 5, "declined": True}, {"category": 5, "declined": False},
+               {"category": 2, "declined": True}, {"category": 4, "declined": False},
+               {"category": 1, "declined": False}, {"category": 3, "declined": False}]
+    assert decline_rates(records) == {"adversarial": 0.5, "false": 0.25}
+    assert decline_rates([]) == {"adversarial": None, "false": None}
+
+
 # --- the harness end to end ----------------------------------------------------------------------
 def test_run_scores_every_system_on_the_real_engine(service, data_file):
     conversations = load_locomo(data_file)
@@ -139,6 +147,7 @@ def test_run_scores_every_system_on_the_real_engine(service, data_file):
     assert records[3]["declined"] and records[3]["answer_score"] == 1.0
     assert report["systems"][DENSE_RAW]["recall"]["@10"]["overall"] > 0
     assert report["latency_ms"]["p50"] > 0
+    assert report["answers"]["false_decline_rate"] == decline_rates(report["records"])["false"]
 
 
 def test_cli_prints_the_table_and_writes_json(data_file, tmp_path):
@@ -151,7 +160,7 @@ def test_cli_prints_the_table_and_writes_json(data_file, tmp_path):
         env={**__import__("os").environ, "LURKER_STORE": env_store})
     assert done.returncode == 0, done.stderr
     assert "fused" in done.stdout and "bm25-raw" in done.stdout and "dense-raw" in done.stdout
-    assert "token-F1 only" in done.stdout
+    assert "token-F1 only" in done.stdout and "false declines" in done.stdout
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["config"]["ks"] == [1, 5] and len(report["records"]) == 5
     missing = subprocess.run(

@@ -36,8 +36,8 @@ from pydantic import BaseModel
 from ..errors import LurkerError
 from ..stores.base import CHANNELS
 from ..stores.sqlite import fts_query
-from .metrics import (ADVERSARIAL, CATEGORY_NAMES, answer_score, evidence_recall, is_decline, mean,
-                      percentile, record_dia_ids)
+from .metrics import (ADVERSARIAL, CATEGORY_NAMES, answer_score, decline_rates, evidence_recall,
+                      is_decline, mean, percentile, record_dia_ids)
 
 DEFAULT_KS = (5, 10, 20)
 PER_CATEGORY_K = 10  # the k of the per-category columns (the largest k when 10 is not asked for)
@@ -364,6 +364,7 @@ def summarize(records: list[dict], ks: tuple[int, ...]) -> dict:
                        records, lambda r: r["answer_score"]).items()
                        if name != CATEGORY_NAMES[ADVERSARIAL]}},
             "adversarial_decline_rate": mean(r["answer_score"] for r in adversarial),
+            "false_decline_rate": decline_rates(records)["false"],
             "locomo_overall": mean(r["answer_score"] for r in records),
             "judge": None if not any("judge" in r for r in records) else {
                 "overall": mean(float(r["judge"] == "CORRECT") for r in judged),
@@ -408,6 +409,8 @@ def format_report(summary: dict, ks: tuple[int, ...], note: str) -> str:
                  + (_fmt(judge["overall"], 9) if judge else ""))
     lines.append(f"{'adversarial':<18}{counts[names[-1]]:>6}"
                  f"{_fmt(answers['adversarial_decline_rate'], 9)}  (declined)")
+    lines.append(f"{'answerable (1-4)':<18}{answerable:>6}"
+                 f"{_fmt(answers.get('false_decline_rate'), 9)}  (declined: false declines)")
     lat = summary["latency_ms"]
     if lat["n"]:
         lines.append(f"recall() latency: p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms "

@@ -91,6 +91,15 @@ def answer_score(prediction: str, gold: str | int | float | None, category: int)
     return token_f1(prediction, gold)
 
 
+def decline_rates(records: Iterable[Mapping]) -> dict[str, float | None]:
+    """The share of adversarial (category 5) questions declined, which is right, and of answerable
+    ones (1-4) declined, which is a false decline: one is raised at the other's expense."""
+    records = list(records)
+    adversarial = [bool(r["declined"]) for r in records if r["category"] == ADVERSARIAL]
+    answerable = [bool(r["declined"]) for r in records if r["category"] != ADVERSARIAL]
+    return {"adversarial": mean(adversarial), "false": mean(answerable)}
+
+
 # --- evidence recall ----------------------------------------------------------------------------
 def record_dia_ids(record, dia_ids_by_message: Mapping[str, Sequence[str]]) -> list[str]:
     """The turns a retrieved record covers: a memory (it has `source_message_ids`) covers the turns

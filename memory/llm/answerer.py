@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from ..dates import format_human
+from ..dates import ResolvedDate, format_human
+from ..people import display_name, without_platform_ids
 from ..errors import LLMError
 from ..models import ComputedDate, Memory, Message
 from ..synthesis import NO_ANSWER, Answerer
@@ -20,17 +21,31 @@ from .prompts import ANSWER_SYSTEM, HYPOTHESIZE_SYSTEM
 log = logging.getLogger(__name__)
 
 
+def _memory_line(n: int, m: Memory, previous: dict[str, Memory]) -> str:
+    """[M1] (said 12 May 2026, event; about 3 June 2026) The launch review is ... and, for a
+    memory that replaced another, what it replaced and when."""
+    said = format_human((m.event_time or m.created_at).date())
+    about = "; ".join(ResolvedDate(e.phrase, e.start, e.end, e.granularity).words
+                      for e in m.event_dates)
+    line = f"[M{n}] (said {said}, {m.type}{'; about ' + about if about else ''}) {m.content}"
+    old = previous.get(m.supersedes or "")
+    if old is not None:
+        line += (f" [current; replaced \"{old.content}\" "
+                 f"(said {format_human((old.event_time or old.created_at).date())})]")
+    return line
+
+
 def render_context(question: str, now: datetime, memories: list[Memory],
-                   messages: list[Message], computed: list[ComputedDate]) -> str:
+                   messages: list[Message], computed: list[ComputedDate],
+                   previous: dict[str, Memory] | None = None) -> str:
     parts = [f"Today is {format_human(now.date())} ({now.date().isoformat()})."]
     if memories:
         parts.append("Memories:")
-        parts += [f"[M{n}] ({format_human((m.event_time or m.created_at).date())}, {m.type}) "
-                  f"{m.content}" for n, m in enumerate(memories, 1)]
+        parts += [_memory_line(n, m, previous or {}) for n, m in enumerate(memories, 1)]
     if messages:
         parts.append("Messages:")
-        parts += [f"[S{n}] ({format_human(m.ts.date())}) {m.author or m.role}: {m.content}"
-                  for n, m in enumerate(messages, 1)]
+        parts += [f"[S{n}] ({format_human(m.ts.date())}) {display_name(m.author) or m.role}: "
+                  f"{m.content}" for n, m in enumerate(messages, 1)]
     if computed:
         parts.append("Date facts computed in code (use as is):")
         parts += [f"- {c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")
@@ -52,18 +67,19 @@ class AnthropicAnswerer(Answerer):
         self.hyde_model = hyde_model or model
 
     def answer(self, question: str, now: datetime, memories: list[Memory],
-               messages: list[Message], computed: list[ComputedDate]) -> str:
+               messages: list[Message], computed: list[ComputedDate],
+               previous: dict[str, Memory] | None = None) -> str:
         if not memories and not messages and not computed:
             return NO_ANSWER  # nothing retrieved: no call, no guess
-        context = render_context(question, now, memories, messages, computed)
+        context = render_context(question, now, memories, messages, computed, previous)
         try:
             reply = self.client.text(self.model, ANSWER_SYSTEM, context, max_tokens=400)
         except LLMError as exc:
             log.warning("answer synthesis fell back to %s: %s", self.fallback.name, exc)
-            return self.fallback.answer(question, now, memories, messages, computed)
+            return self.fallback.answer(question, now, memories, messages, computed, previous)
         if not reply or reply.strip().rstrip(".").upper() == "NONE":
             return NO_ANSWER
-        return reply
+        return without_platform_ids(reply, [m.author for m in messages])
 
     def hypothesize(self, question: str) -> str:
         try:

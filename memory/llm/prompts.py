@@ -98,14 +98,23 @@ Memories this system extracts look like the replies in these examples:
 
 ANSWER_SYSTEM = """\
 You answer a teammate's question from a team's shared memory. You are given numbered memories [M1],
-[M2], ... and raw chat messages [S1], [S2], ..., each with its date, and sometimes date facts that were
-computed in code.
-- Answer in one to three short sentences using only what is given. Prefer the newest memory when two
-  disagree.
-- Mention dates as given. Never do date arithmetic yourself: when a computed date fact is given, use
-  its value as is.
+[M2], ... and raw chat messages [S1], [S2], ..., each with the date it was said; a memory may also
+say what date it is about ("about 3 June 2026", resolved in code from the chat's wording) and, when
+it replaced an older memory, what it replaced. Sometimes date facts computed in code are given.
+- Answer in one to three short sentences using only what is given. Say the thing itself first: the
+  value, the name, the date; then, briefly, where it comes from.
+- When a memory replaced an older one, state the current value plainly and what it replaced and
+  when, e.g. "Postgres 16 — upgraded from 15 on 4 June 2026 [M1]". Prefer the newest memory when
+  two disagree.
+- For a question about when something happened or will happen, lead with the date the memory is
+  about (not the date it was said, unless it gives no other).
+- Mention dates as given. Never do date arithmetic yourself: when a computed date fact is given, lead
+  with its value as is and show the dates it used. If a computed fact says it could not be computed
+  (an event has no date), say so; do not estimate.
+- Name people by their names, never by platform ids such as U01ABC or <@U01ABC>.
 - Cite the items you used with their markers, like [M2] or [S1].
-- If the given items do not answer the question, reply with exactly: NONE
+- If the given items do not answer the question (they are about something or someone else), reply
+  with exactly: NONE
 """
 
 HYPOTHESIZE_SYSTEM = """\

@@ -88,6 +88,7 @@ _INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key"]
 _KEYWORD = {"type": "keyword"}
 _LONG_KEYWORD = {"type": "keyword", "ignore_above": 8191}  # free text used as a key: never fail
 _DATE = {"type": "date"}
+_DAY = {"type": "date", "format": "strict_date"}
 
 
 class SchemaOutdated(LurkerError):
@@ -222,7 +223,8 @@ class ElasticsearchStore(Store):
                     "content": {"type": "text", "analyzer": "standard"},
                     "stems": {"type": "text", "analyzer": "whitespace"},
                     "ts": _DATE, "ts_key": _KEYWORD, "seq": {"type": "long"},
-                    "truncated": {"type": "boolean"}, "external_id": _LONG_KEYWORD}}
+                    "truncated": {"type": "boolean"}, "external_id": _LONG_KEYWORD,
+                    "utc_offset_minutes": {"type": "short"}}}
 
     def _memories_mapping(self, spec: EmbeddingSpec) -> dict:
         return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
@@ -233,6 +235,10 @@ class ElasticsearchStore(Store):
                     "questions": {"type": "text", "analyzer": "standard"},
                     "stems": {"type": "text", "analyzer": "whitespace"},
                     "source_message_ids": _KEYWORD, "dates": _KEYWORD,
+                    # what the memory is about in time, apart from when it was said (event_time)
+                    "event_dates": {"properties": {
+                        "phrase": {"type": "text", "analyzer": "standard"},
+                        "start": _DAY, "end": _DAY, "granularity": _KEYWORD}},
                     "created_at": _DATE, "created_key": _KEYWORD, "event_time": _DATE,
                     "supersedes": _KEYWORD, "superseded_by": _KEYWORD,
                     "forgotten_reason": {"type": "text"}, "forgotten_at": _DATE,

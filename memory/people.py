@@ -1,0 +1,38 @@
+"""People as answers name them: their names, never platform ids.
+
+Chat adapters store a message's author as `name (platform id)` ("maya (U01ABC)"), so a data
+deletion request by id finds every name a user had. Extraction and answers show the name only, and
+mention markup that reached the store raw (`<@U01ABC>`, Discord's `<@!81234>`) becomes the person's
+name when a retrieved message tells it, else "someone".
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_AUTHOR_ID = re.compile(r"\s+\([^()]*\)$")
+_MENTION = re.compile(r"<@!?(?P<id>[A-Z0-9]+)(?:\|(?P<name>[^>]*))?>")
+
+
+def display_name(author: str | None) -> str | None:
+    """"maya (U01ABC)" -> "maya"; a plain name as it is."""
+    if not author:
+        return author
+    return _AUTHOR_ID.sub("", author).strip() or author
+
+
+def platform_id(author: str | None) -> str | None:
+    """"maya (U01ABC)" -> "U01ABC"; None for a plain name."""
+    m = re.search(r"\(([^()]*)\)$", author or "")
+    return m.group(1) if m and author and author[:m.start()].strip() else None
+
+
+def without_platform_ids(text: str, authors: Iterable[str | None] = ()) -> str:
+    """`text` with every known "name (id)" written as the name, and mention markup as @name."""
+    names = {}
+    for author in authors:
+        ident, name = platform_id(author), display_name(author)
+        if ident and name:
+            names[ident] = name
+            text = text.replace(f"{name} ({ident})", name)
+    return _MENTION.sub(lambda m: "@" + (m["name"] or names.get(m["id"]) or "someone"), text)
