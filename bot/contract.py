@@ -129,7 +129,7 @@ class Reply:
     choices: list[Choice] = field(default_factory=list)
     token: str | None = None  # the confirmation the choices answer
     resolves: str | None = None  # the confirmation this reply settles (adapters may edit it)
-    kind: str = "info"  # answer | no_answer | refusal | confirm | error | info
+    kind: str = "info"  # answer | no_answer | refusal | confirm | forgotten | error | info
 
 
 def fitting_pieces(text: str, limit: int) -> list[str]:

@@ -245,7 +245,8 @@ class LurkerBot:
         used = [m for m in memories if m.content and m.content in answer] or memories[:3]
         ids = list(dict.fromkeys(i for m in used for i in m.source_message_ids))
         by_id = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
-        messages = [by_id[i] for i in ids if i in by_id]
+        # a suppressed message (a memory drawn from it was forgotten) is never quoted
+        messages = [by_id[i] for i in ids if i in by_id and not by_id[i].suppressed]
         if not messages:
             messages = [s.message for s in result.messages[:2]]
         out: list[Source] = []
@@ -301,7 +302,8 @@ class LurkerBot:
                     memory = profile.forget(matches[0].id, reason)
                 self._audit("forget", "done", place, actor, name,
                             {"memory_ids": [memory.id], "reason": reason})
-                return Reply(f"Forgotten: `{memory.id[:12]}` {memory.content}", kind="info")
+                # the id, not the content: once forgotten, the bot does not say it again
+                return Reply(f"Forgotten: `{memory.id[:12]}` ({memory.type}).", kind="info")
             if len(matches) > 1:
                 return Reply(f"{len(matches)} memories start with `{arg}`: give more of the id.")
         hits = profile.search(arg, channels=("topic", "memory_text"), k=5)
@@ -387,8 +389,9 @@ class LurkerBot:
         self._audit("forget", "done", place, actor, pending.profile,
                     {"token": pending.token, "memory_ids": [m.id for m in done],
                      "reason": reason})
-        lines = "\n".join(f"• `{m.id[:12]}` {m.content}" for m in done)
-        return Reply(f"Forgotten ({len(done)}):\n{lines}", resolves=pending.token)
+        lines = "\n".join(f"• `{m.id[:12]}` ({m.type})" for m in done)  # ids, not contents
+        return Reply(f"Forgotten ({len(done)}):\n{lines}", resolves=pending.token,
+                     kind="forgotten")
 
     def purge(self, arg: str, place: Place, actor: Actor, conv: Conversation) -> Reply:
         name = self.profile_for(place)

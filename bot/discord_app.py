@@ -300,9 +300,11 @@ class DiscordLurker(discord.Client):
         """Run an ingestion call on the ingestion lane, after those handed in before it."""
         return await asyncio.wrap_future(self.lanes.ingest(fn, *args, **kwargs))
 
-    async def _in_turn(self, fn, *args, **kwargs):
-        """Run a request on the request lane, after the ingestion handed in before it."""
-        return await asyncio.wrap_future(self.lanes.request(fn, *args, **kwargs))
+    async def _in_turn(self, place: Place, fn, *args, **kwargs):
+        """Run a request on the request lane, after the ingestion handed in before it and the
+        requests of the same channel (`place`) before it."""
+        return await asyncio.wrap_future(
+            self.lanes.request(fn, *args, conversation=place.channel, **kwargs))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -414,8 +416,9 @@ class DiscordLurker(discord.Client):
         words = self._strip_mentions(message.content).lower().split()
         choice = words[0] if words else ""
         conv = DiscordConversation(self, message.channel, message=message)
-        await self._in_turn(self.bot.on_choice, awaiting.token, choice,
-                            place_of(message.channel), actor_of(message.author), conv)
+        place = place_of(message.channel)
+        await self._in_turn(place, self.bot.on_choice, awaiting.token, choice, place,
+                            actor_of(message.author), conv)
 
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
         awaiting = self._awaiting.get(payload.message_id)
@@ -428,8 +431,8 @@ class DiscordLurker(discord.Client):
             await self.fetch_user(payload.user_id)
         if user.bot:
             return
-        self._spawn(self._in_turn(self.bot.on_choice, awaiting.token, choice, awaiting.place,
-                                  actor_of(user), awaiting.conversation))
+        self._spawn(self._in_turn(awaiting.place, self.bot.on_choice, awaiting.token, choice,
+                                  awaiting.place, actor_of(user), awaiting.conversation))
 
     # --- slash commands --------------------------------------------------------------------
     async def run_interaction(self, interaction: discord.Interaction, text: str) -> None:
@@ -440,7 +443,7 @@ class DiscordLurker(discord.Client):
 
     async def _request(self, text: str, place: Place, actor: Actor,
                        conv: DiscordConversation) -> None:
-        await self._in_turn(self.bot.on_request, text, place, actor, conv)
+        await self._in_turn(place, self.bot.on_request, text, place, actor, conv)
 
     # --- history ---------------------------------------------------------------------------
     async def on_guild_join(self, guild: discord.Guild) -> None:

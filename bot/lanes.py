@@ -4,7 +4,9 @@ wants its acknowledgement within 3 s; Discord's event loop must not block):
 - ingestion (messages, edits, deletes, history pages) on one thread, in the order the platform
   delivered it, so an edit or a delete never overtakes its message;
 - requests (questions, admin commands, confirmations) on a small pool, each after the ingestion
-  handed in before it, so an answer sees what was said just before the question.
+  handed in before it, so an answer sees what was said just before the question; requests of one
+  conversation run in the order they came (two people reacting to one confirmation are answered
+  in the order they reacted), those of different conversations side by side.
 
 Both return concurrent futures (an asyncio adapter awaits them with asyncio.wrap_future); a call
 that raises is logged with its name. `drain` waits for what was handed in so far."""
@@ -28,19 +30,29 @@ class Lanes:
         self._requests = ThreadPoolExecutor(request_threads,
                                             thread_name_prefix=f"lurker-{platform}-request")
         self._jobs: list[Future] = []
+        self._last: dict[str, Future] = {}  # each conversation's latest request
         self._lock = threading.Lock()
 
     def ingest(self, fn: Callable, *args: Any, **kwargs: Any) -> Future:
         return self._track(self._ingest.submit(_logged, fn, *args, **kwargs))
 
-    def request(self, fn: Callable, *args: Any, **kwargs: Any) -> Future:
+    def request(self, fn: Callable, *args: Any, conversation: str | None = None,
+                **kwargs: Any) -> Future:
         before = self._ingest.submit(_nothing)
+        with self._lock:
+            previous = self._last.get(conversation) if conversation else None
 
-        def after_ingestion() -> Any:
-            before.result(timeout=INGESTION_WAIT_S)
-            return fn(*args, **kwargs)
-        after_ingestion.__name__ = getattr(fn, "__name__", "request")
-        return self._track(self._requests.submit(_logged, after_ingestion))
+            def in_turn() -> Any:
+                before.result(timeout=INGESTION_WAIT_S)
+                if previous is not None:  # submitted earlier to this FIFO pool: never a deadlock
+                    previous.exception()
+                return fn(*args, **kwargs)
+            in_turn.__name__ = getattr(fn, "__name__", "request")
+            future = self._requests.submit(_logged, in_turn)
+            if conversation:
+                self._last = {k: f for k, f in self._last.items() if not f.done()}
+                self._last[conversation] = future
+        return self._track(future)
 
     def _track(self, future: Future) -> Future:
         with self._lock:

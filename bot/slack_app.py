@@ -377,7 +377,8 @@ class SlackLurker:
 
     # --- requests -------------------------------------------------------------------------
     def _request(self, text: str, place: Place, user_id: str | None, conv: Conversation) -> None:
-        self.lanes.request(self.bot.on_request, text, place, self.actor(user_id), conv)
+        self.lanes.request(self.bot.on_request, text, place, self.actor(user_id), conv,
+                           conversation=place.channel)
 
     def _on_mention(self, event: dict, body: dict) -> None:
         if self.is_me(event):
@@ -407,14 +408,18 @@ class SlackLurker:
         conv = SlackConversation(self, channel, user, thread_ts=message.get("thread_ts"),
                                  ephemeral=True)
         self.lanes.request(self._settle, token, choice, place, user, conv,
-                           None if ephemeral else message)
+                           None if ephemeral else message, conversation=place.channel)
 
     def _settle(self, token: str, choice: str, place: Place, user_id: str,
                 conv: SlackConversation, question: dict | None) -> None:
         reply = self.bot.on_choice(token, choice, place, self.actor(user_id), conv, send=False)
         if reply.resolves and question is not None:
-            # the question loses its buttons and says how it was answered
-            text = f"{question.get('text') or ''}\n\n{reply.text}"
+            # the question loses its buttons and says how it was answered; once forgotten, the
+            # matches it listed go too (the bot does not say what it forgot)
+            asked = question.get("text") or ""
+            if reply.kind == "forgotten":
+                asked = asked.split("\n", 1)[0]
+            text = f"{asked}\n\n{reply.text}"
             self.client.chat_update(channel=place.channel, ts=question["ts"], text=text,
                                     blocks=render_blocks(Reply(text)))
         else:

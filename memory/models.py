@@ -29,6 +29,12 @@ class Message(BaseModel):
     # The UTC offset `ts` was written with ("2026-03-10T23:30:00-08:00": -480); dates said in the
     # message ("yesterday") are resolved in that local time. None: UTC / unknown.
     utc_offset_minutes: int | None = None
+    # A memory drawn from it was forgotten: it stays for audit but leaves every retrieval channel,
+    # every answer and the ordinary export (Profile.forget).
+    suppressed: bool = False
+    # Ids of the earlier versions of this message (edits replace the raw message), oldest first,
+    # so deleting or purging the message also erases what was drawn from what it used to say.
+    replaces: list[str] = Field(default_factory=list)
 
 
 class EventDate(BaseModel):

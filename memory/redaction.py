@@ -1,51 +1,342 @@
-"""Secrets never reach storage: API keys, tokens, private keys and password assignments are
-replaced with a visible marker before a message or memory is stored (and before ids are computed,
-so not even a hash of the secret is kept)."""
+"""Secrets never reach storage: credentials are replaced with a visible marker `[REDACTED:<kind>]`
+before a message or memory is stored, and before ids are computed, so not even a hash of a secret
+is kept.
+
+Three kinds of evidence, each found as a span of the text, merged, then replaced:
+- **Provider token shapes**: the patterns of Yelp's detect-secrets plugins (AWS key ids, GitHub,
+  GitLab, Slack, Stripe, OpenAI, Discord, Telegram, Twilio, SendGrid, Mailchimp, npm, PyPI, Square,
+  Azure storage, JWT, IBM, Cloudant, SoftLayer, Artifactory), read from the installed package so
+  they follow its releases, plus the providers it lacks (Anthropic, Google, Hugging Face, Vault,
+  DigitalOcean, Shopify, Linear, Postman, Databricks, Grafana, New Relic, age, GitHub fine-grained
+  tokens) and whole private-key blocks (detect-secrets reports only their header line).
+- **AWS secret access keys**, which have no prefix: a 40-character key after an AWS key id in the
+  same message (`AKIA… / <key>`, `(secret <key>)`) or after an AWS secret label.
+- **Labelled values**: `password=…`, `DB_PASSWORD: …`, `"client_secret": "…"`, `Authorization:
+  Bearer …`, `postgres://user:…@host`, "the grafana admin password is …", `mysql -p…`. A value
+  after `=`/`:`/`is` must look like a credential (letters with digits or symbols, not a placeholder
+  such as `${DB_PASSWORD}`, `<your key>`, `xxxxxxxx`, `os.environ[...]`); a value that follows a
+  label with no operator ("webhook signing secret …", "the token for the metrics endpoint …") must
+  also be a high-entropy string by detect-secrets' Shannon entropy measure.
+
+Random-looking strings with neither a known shape nor a label are kept: in technical chat they are
+commit SHAs, digests, UUIDs and base64 in pasted code far more often than secrets. What this costs
+and catches is measured on the labelled corpus in tests/data/secret_corpus.jsonl
+(`python bench/redaction.py`; the README has the figures).
+"""
 from __future__ import annotations
 
 import re
+import threading
+from dataclasses import dataclass
 
-# (kind, pattern); a pattern with a group named "secret" redacts only that part.
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("private-key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE "
-                               r"KEY-----|\Z)", re.DOTALL)),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai-key", re.compile(r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}")),
-    ("stripe-key", re.compile(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("url-password", re.compile(r"(?<=://)[^/\s:@]+:(?P<secret>[^/\s@]+)(?=@)")),
-    ("password", re.compile(
-        # Letters, not word boundaries, delimit the label: DB_PASSWORD=... counts too.
-        r"(?i)(?<![a-z])(?:password|passwd|pwd|passphrase|secret|api[_ -]?key|access[_ -]?key|"
-        r"auth[_ -]?token|token)(?![a-z])[\"']?\s*(?:is|:|=|->)\s*[\"']?(?P<secret>[^\s\"',;]{4,})")),
-    # "the admin password for grafana is X": a qualifier only after unambiguous password words
-    # ("the secret of success is ..." must stay readable).
-    ("password", re.compile(
-        r"(?i)(?<![a-z])(?:password|passwd|passphrase)\s+(?:for|of|on|to)\s+(?:the\s+)?"
-        r"[\w.@-]+(?:\s+[\w.@-]+)?\s*(?:is|:|=)\s*[\"']?(?P<secret>[^\s\"',;]{4,})")),
-]
+from detect_secrets.filters.heuristic import (is_sequential_string, is_templated_secret)
+from detect_secrets.plugins import (artifactory, aws, azure_storage_key, basic_auth, cloudant,
+                                    discord, github_token, gitlab_token, ibm_cloud_iam,
+                                    ibm_cos_hmac, jwt, mailchimp, npm, openai, pypi_token,
+                                    sendgrid, slack, softlayer, square_oauth, stripe,
+                                    telegram_token, twilio)
+from detect_secrets.plugins.high_entropy_strings import (Base64HighEntropyString,
+                                                         HexHighEntropyString)
+
+MARKER = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
 
 
 def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    group: int | str = 0  # the part of the match that is the secret
+    extend: bool = False  # the pattern may stop short of the token's end (detect-secrets' do)
+    value: str = "token"  # how the value is checked: token | credential | strong | any
+    # What the text must hold for the rule to have a chance, checked once per text so that the
+    # many chat lines without any are cheap: "token" a run of 16+ token characters
+    # (_LONG_TOKEN), "label" a label word (_LABEL_HINT), "url" a "://", "" nothing.
+    gate: str = "token"
+
+
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9_+/=.:-]{16,}")
+# Words without which no labelled value can match.
+_LABEL_HINT = re.compile(r"(?i)pass|pwd|pw|secret|token|api.?key|access.?key|auth.?key|"
+                         r"private.?key|accountkey|cred|login|bearer|authoriz|mysql|mariadb|"
+                         r"cloudant|softlayer|ibm|iam|aws")
+
+# --- provider shapes from detect-secrets --------------------------------------------------------
+# (plugin class, our kind, the group holding the secret when the pattern has context around it,
+#  whether its patterns need a label word)
+_DETECT_SECRETS = [
+    (aws.AWSKeyDetector, "aws-access-key", None, False),
+    (artifactory.ArtifactoryDetector, "artifactory-token", None, False),
+    (azure_storage_key.AzureStorageKeyDetector, "azure-storage-key", None, False),
+    (basic_auth.BasicAuthDetector, "url-password", 1, False),
+    (cloudant.CloudantDetector, "cloudant-key", 1, True),
+    (discord.DiscordBotTokenDetector, "discord-token", None, False),
+    (github_token.GitHubTokenDetector, "github-token", None, False),
+    (gitlab_token.GitLabTokenDetector, "gitlab-token", None, False),
+    (ibm_cloud_iam.IbmCloudIamDetector, "ibm-key", 1, True),
+    (ibm_cos_hmac.IbmCosHmacDetector, "ibm-key", 1, True),
+    (jwt.JwtTokenDetector, "jwt", None, False),
+    (mailchimp.MailchimpDetector, "mailchimp-key", None, False),
+    (npm.NpmDetector, "npm-token", 1, False),
+    (openai.OpenAIDetector, "openai-key", None, False),
+    (pypi_token.PypiTokenDetector, "pypi-token", None, False),
+    (sendgrid.SendGridDetector, "sendgrid-key", None, False),
+    (slack.SlackDetector, "slack-token", None, False),
+    (softlayer.SoftlayerDetector, "softlayer-key", 1, True),
+    (square_oauth.SquareOAuthDetector, "square-secret", None, False),
+    (stripe.StripeDetector, "stripe-key", None, False),
+    (telegram_token.TelegramBotTokenDetector, "telegram-token", None, False),
+    (twilio.TwilioKeyDetector, "twilio-key", None, False),
+]
+
+
+def _from_detect_secrets() -> list[_Rule]:
+    rules = []
+    for plugin, kind, group, needs_label in _DETECT_SECRETS:
+        for pattern in plugin.denylist:
+            if kind == "aws-access-key" and pattern.groups:  # its "aws … key '<40>'" pattern
+                rules.append(_Rule("aws-secret-key", pattern, 1, value="strong", gate="label"))
+            elif kind == "url-password":
+                rules.append(_Rule(kind, pattern, 1, value="any", gate="url"))
+            elif kind == "artifactory-token":  # the pattern includes the delimiters around it
+                inner = pattern.pattern.replace("(?:\\s|=|:|\"|^)", "(?:(?<=[\\s=:\"])|^)", 1)
+                inner = inner.replace("(?:\\s|\"|$)", "(?=[\\s\"]|$)", 1)
+                rules.append(_Rule(kind, re.compile(inner)))
+            else:
+                rules.append(_Rule(kind, pattern, group if group and pattern.groups else 0,
+                                   extend=group is None, gate="label" if needs_label else "token"))
+    return rules
+
+
+# --- providers detect-secrets lacks, and whole private keys -------------------------------------
+_OURS = [
+    ("private-key", r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[A-Z0-9 ]*"
+                    r"PRIVATE KEY(?: BLOCK)?-----|\Z)"),
+    ("private-key", r"PuTTY-User-Key-File-\d.*?(?:Private-MAC: [0-9a-f]+|\Z)"),
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai-key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("stripe-key", r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("github-token", r"github_pat_[A-Za-z0-9_]{22,}"),
+    ("slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("slack-token", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),
+    ("google-api-key", r"AIza[0-9A-Za-z_-]{35}"),
+    ("huggingface-token", r"hf_[A-Za-z]{30,}"),
+    ("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}"),
+    ("vault-token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    ("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    ("linear-key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}"),
+    ("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    ("databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?"),
+    ("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    ("grafana-token", r"glc_[A-Za-z0-9+/]{32,}={0,2}"),
+    ("newrelic-key", r"NRA[KS]-[A-Z0-9]{27}"),
+    ("npm-token", r"npm_[A-Za-z0-9]{36}"),
+    ("age-key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    ("doppler-token", r"dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,}"),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+]
+
+# --- labelled values ----------------------------------------------------------------------------
+# A credential label, possibly inside a longer identifier (DB_PASSWORD, PGPASSWORD, X-API-Key,
+# SecretAccessKey); in prose only the unambiguous words (not "pass", which is mostly a verb).
+_LABEL_WORD = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|"
+               r"access[_ -]?key|auth[_ -]?key|private[_ -]?key|client[_ -]?secret|credentials?)"
+               r"[A-Za-z0-9_-]*")
+# `pass`, `pwd` and `pw` only as whole parts of an identifier (ansible_become_pass, PWD, db-pw).
+_LABEL = (r"(?P<label>" + _LABEL_WORD +
+          r"|(?:(?<![A-Za-z0-9])|(?<=[_-]))(?:pass|pwd|pw)(?![A-Za-z0-9]))")
+_PROSE_LABEL = r"(?P<label>" + _LABEL_WORD + r"|(?<![A-Za-z0-9])pw(?![A-Za-z0-9]))"
+# The value: up to a space, quote, comma, semicolon, ampersand or closing bracket.
+_VALUE = r"(?P<secret>[^\s\"'`,;&<>)\]}]+(?:[^\s\"'`,;&)\]}]*[^\s\"'`,;&.)\]}:!?])?)"
+# The same, holding a digit or a symbol (so the regex itself moves on past plain words).
+_CREDENTIAL = r"(?=[^\s\"'`,;&]*[0-9!@#$%^&*?~+=/\\|])" + _VALUE
+# A random-looking token of 16+ characters with a digit in it.
+_RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
+           r"[A-Za-z0-9+/=_~-])")
+_QUOTE = r"[\"'`*\]]*"
+_WORDS = r"(?:[ \t]+[\w.@/-]+){0,5}?"  # "password for the staging db", "token for the endpoint"
+# (kind, pattern, how the value is checked)
+_LABELLED = [
+    # label = value, label: value, "label": "value", label := value, label => value
+    ("credential", r"(?i)" + _LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)"
+                   r"[ \t]*@?" + _QUOTE + _CREDENTIAL, "credential"),
+    # "the grafana admin password is X", "password for the staging db: X"
+    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _QUOTE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
+    # "I changed the root password to X"
+    ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
+                   r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
+    # "webhook signing secret X", "the token for the metrics endpoint X": no operator, so the
+    # value must be random-looking
+    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + r"[ \t]+" + _QUOTE + _RANDOM,
+     "strong"),
+    # Authorization: Bearer X / Basic X / token X
+    ("credential", r"(?i)\b(?:authorization|proxy-authorization)[\"']?[ \t]*[:=][ \t]*[\"']?"
+                   r"(?:bearer|basic|token|digest|apikey)[ \t]+" + _RANDOM, "strong"),
+    ("credential", r"(?<![A-Za-z0-9])Bearer[ \t]+" + _RANDOM, "strong"),
+    # scheme://user:password@host (user may be empty: redis://:pw@host)
+    ("url-password", r"(?<=://)[^/\s:@]*:(?P<secret>[^/\s@]+)(?=@)", "any"),
+    # login/creds "admin / X" and "admin:X"
+    ("credential", r"(?i)\b(?:login|logins|creds|credentials?|user/pass)\b(?:[ \t]+[\w.@-]+){0,3}?"
+                   r"[ \t]*(?:is|are|:|=)[ \t]*[\w.@-]+[ \t]*[:/][ \t]*" + _CREDENTIAL,
+     "credential"),
+    # command lines: mysql -pX, sshpass -p X, --password X
+    ("credential", r"\b(?:mysql\w*|mariadb\w*)\b[^\n]*?[ \t]-p(?P<secret>[^\s\"']+)", "credential"),
+    ("credential", r"\bsshpass[ \t]+-p[ \t]*['\"]?" + _CREDENTIAL, "credential"),
+    ("credential", r"(?<![\w-])--password[= \t]['\"]?" + _CREDENTIAL, "credential"),
+]
+
+_AWS_KEY_ID = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_WINDOW = 200  # characters after a key id in which its secret is looked for
+
+_PLACEHOLDER_WORDS = {"password", "passwd", "secret", "token", "changeme", "change_me", "redacted",
+                      "none", "null", "nil", "true", "false", "undefined", "example", "xxx",
+                      "your_password", "yourpassword", "mypassword", "pass", "required",
+                      "optional", "string", "empty"}
+_CODE_REFERENCE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[(\[]")
+_REPEATED = re.compile(r"(.)\1{5,}")
+_PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw")
+_SPECIAL = set("!@#$%^&*?~+=/\\|")
+
+_RULES: tuple[_Rule, ...] = (
+    *_from_detect_secrets(),
+    *(_Rule(kind, re.compile(pattern, re.DOTALL if kind == "private-key" else 0),
+            gate="" if kind == "private-key" else "token")
+      for kind, pattern in _OURS),
+    *(_Rule(kind, re.compile(pattern), "secret", value=check,
+            gate="url" if kind == "url-password" else "label")
+      for kind, pattern, check in _LABELLED),
+)
+
+# detect-secrets' entropy measures; their plugin objects are not shared between threads.
+_entropy = threading.local()
+# Bits per character a random-looking value needs. detect-secrets' own limits (hex 3.0, base64
+# 4.5) are for its context-free scan; a 16-24 character token cannot reach 4.5 bits, and here a
+# label already says what the value is.
+_STRONG_BITS = {"hex": 3.0, "base64": 3.5}
+
+
+def _alphabet(value: str) -> str:
+    return "hex" if all(c in "0123456789abcdefABCDEF" for c in value) else "base64"
+
+
+def _shannon(value: str) -> float:
+    """Bits per character, by detect-secrets' measure for the value's alphabet."""
+    if not hasattr(_entropy, "hex"):
+        _entropy.hex, _entropy.base64 = HexHighEntropyString(), Base64HighEntropyString()
+    plugin = _entropy.hex if _alphabet(value) == "hex" else _entropy.base64
+    return plugin.calculate_shannon_entropy(value)
+
+
+def _placeholder(value: str) -> bool:
+    v = value.strip("\"'`*")
+    return (not v or v.startswith(("/", "~/", "./", "../"))  # a path, not a password
+            or is_templated_secret(v) or v.startswith(("$", "<", "{", "[", "%(", "%{", "%s"))
+            or v.lower() in _PLACEHOLDER_WORDS
+            or bool(_REPEATED.search(v)) or is_sequential_string(v) or "://" in v
+            or bool(_CODE_REFERENCE.search(v)))
+
+
+def _credential(value: str) -> bool:
+    """A value after `password =` / `token:` / `is` that looks like a credential, not a word, a
+    placeholder or a code reference."""
+    if len(value) < 4 or _placeholder(value):
+        return False
+    letters = any(c.isalpha() for c in value)
+    return letters and (any(c.isdigit() for c in value) or any(c in _SPECIAL for c in value))
+
+
+def _strong(value: str) -> bool:
+    """A random-looking token: long, letters and digits, high Shannon entropy."""
+    return (len(value) >= 16 and _credential(value) and any(c.isdigit() for c in value)
+            and _shannon(value) >= _STRONG_BITS[_alphabet(value)])
+
+
+def _checks(rule: _Rule, value: str) -> bool:
+    if rule.value == "credential":
+        return _credential(value)
+    if rule.value == "strong":
+        return _strong(value)
+    if rule.value == "any":
+        return not _placeholder(value)
+    return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
+
+
+def _kind(rule: _Rule, m: re.Match[str]) -> str:
+    """A labelled value is a `password` when its label says so, else a `credential`."""
+    if rule.kind != "credential":
+        return rule.kind
+    label = m.groupdict().get("label") or ""
+    return "password" if _PASSWORD_LABEL.search(label) else "credential"
+
+
+def _token_end(text: str, end: int) -> int:
+    """detect-secrets' patterns match a token's required length: take the rest of it too."""
+    while end < len(text) and (text[end].isalnum() or text[end] in "_-+/="):
+        end += 1
+    return end
+
+
+def _spans(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    gates = {"": True, "token": _LONG_TOKEN.search(text) is not None,
+             "label": _LABEL_HINT.search(text) is not None, "url": "://" in text}
+    for rule in _RULES:
+        if not gates[rule.gate]:
+            continue
+        for m in rule.pattern.finditer(text):
+            try:
+                start, end = m.span(rule.group)
+            except IndexError:
+                start, end = m.span()
+            if start < 0 or start == end:
+                continue
+            if rule.value == "token" and start and text[start - 1].isalnum() \
+                    and text[start].isalpha():
+                continue  # inside a longer word ("disk-encryption" holds "sk-…")
+            if rule.extend:
+                end = _token_end(text, end)
+            if _checks(rule, text[start:end]):
+                found.append((start, end, _kind(rule, m)))
+    for key in _AWS_KEY_ID.finditer(text) if gates["token"] else ():
+        window = text[key.end():key.end() + _AWS_WINDOW]
+        for m in _AWS_SECRET.finditer(window):
+            value = m.group()
+            if any(c.isupper() for c in value) and any(c.isdigit() for c in value) \
+                    and _shannon(value) >= _STRONG_BITS["base64"]:
+                found.append((key.end() + m.start(), key.end() + m.end(), "aws-secret-key"))
+    return found
+
+
+_GENERIC = {"credential", "password"}  # what a label says, when a token's shape says more
+
+
 def redact(text: str) -> tuple[str, list[str]]:
-    """The text with secrets replaced, and the kinds found (for counts and logs, never values)."""
-    found: list[str] = []
-    for kind, pattern in _PATTERNS:
-        def replace(m: re.Match, kind=kind) -> str:
-            if m.group(0).startswith("[REDACTED") or "[REDACTED:" in m.group(0):
-                return m.group(0)
-            found.append(kind)
-            if "secret" in pattern.groupindex:
-                start, end = m.span("secret")
-                base = m.start()
-                return m.group(0)[: start - base] + marker(kind) + m.group(0)[end - base:]
-            return marker(kind)
-        text = pattern.sub(replace, text)
-    return text, found
+    """The text with secrets replaced, and the kinds found in order (for counts and logs, never
+    values). Idempotent: markers are never matched again."""
+    if not text:
+        return text, []
+    markers = [m.span() for m in MARKER.finditer(text)]
+    spans = sorted((s for s in _spans(text)
+                    if not any(s[0] < b and a < s[1] for a, b in markers)),
+                   key=lambda s: (s[0], -s[1], s[2] in _GENERIC))
+    merged: list[list] = []
+    for start, end, kind in spans:
+        if merged and start < merged[-1][1]:  # overlapping: one secret, named as specifically
+            merged[-1][1] = max(merged[-1][1], end)  # as any of its matches names it
+            if merged[-1][2] in _GENERIC and kind not in _GENERIC:
+                merged[-1][2] = kind
+            continue
+        merged.append([start, end, kind])
+    if not merged:
+        return text, []
+    out, last = [], 0
+    for start, end, kind in merged:
+        out += [text[last:start], marker(kind)]
+        last = end
+    out.append(text[last:])
+    return "".join(out), [kind for _, _, kind in merged]

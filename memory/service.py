@@ -81,6 +81,20 @@ def _memory_text(memory: Memory) -> str:
     return " ".join([memory.content, memory.topic_key or "", *memory.questions])
 
 
+FORGOTTEN = "[forgotten]"
+
+
+def forgotten_tombstone(memory: Memory) -> Memory:
+    """What is shown of a forgotten memory outside an admin's audit: that it was, and why it
+    went, not what it said (content, questions, dates, topic key, sources)."""
+    if memory.status != "forgotten" or memory.content in (FORGOTTEN, Profile.PURGED,
+                                                          Profile.DELETED):
+        return memory
+    return memory.model_copy(update={"content": FORGOTTEN, "questions": [], "dates": [],
+                                     "event_dates": [], "topic_key": None,
+                                     "source_message_ids": []})
+
+
 @dataclass
 class _Written:
     created: list[Memory]
@@ -287,12 +301,16 @@ class Profile:
                "ts": ts if ts is not None else old.ts, "external_id": external_id}
         new = to_messages([raw], old.session_id, now, self.service.settings.max_message_bytes)[0]
         new.seq = old.seq
+        # A forgotten message stays forgotten when its author edits it (a typo fix would bring
+        # the forgotten text back): the new version is suppressed too and yields no memories.
+        new.suppressed, new.replaces = old.suppressed, [*old.replaces, old.id]
         result = EditResult(found=True, old_message_id=old.id, new_message_id=new.id)
         if new.id == old.id:
             return result
         self._store.insert_messages(self.name, [new])
         self._store.delete_messages(self.name, [old.id])
-        written = self._ingest_memories([new], old.session_id, now, vectorize)
+        written = (_Written([], 0, []) if new.suppressed
+                   else self._ingest_memories([new], old.session_id, now, vectorize))
         result.memories_created = len(written.created)
         result.pending_vector_ids = written.pending
         replacement = {m.topic_key: m for m in written.created}
@@ -315,29 +333,65 @@ class Profile:
         return result
 
     def delete_message(self, external_id: str, now: datetime | None = None) -> DeleteResult:
-        """The platform message was deleted: drop the raw message and forget the memories whose
-        only source it was (they stay in the audit history). Idempotent."""
+        """The platform message was deleted: drop the raw message and leave no text of it behind.
+        A memory drawn only from it (or from its earlier versions, before edits) is erased as
+        purge_author erases one: forgotten, its content, questions, dates, topic key and sources
+        blanked, its id and version links kept as a tombstone. A memory also drawn from other
+        messages keeps those sources only. Idempotent."""
         message = self._store.find_messages_by_external_id(self.name, [external_id]).get(
             external_id)
         if message is None:
             return DeleteResult(found=False)
         result = DeleteResult(found=True, message_id=message.id)
+        gone = {message.id, *message.replaces}
         self._store.delete_messages(self.name, [message.id])
-        changed = []
-        for memory in self._store.memories_by_source(self.name, [message.id]):
-            if memory.status != "active":
-                continue
-            memory.source_message_ids = [i for i in memory.source_message_ids if i != message.id]
-            if memory.source_message_ids:
-                result.memories_updated += 1
-            else:
-                memory.status, memory.forgotten_reason = "forgotten", "source message deleted"
-                memory.forgotten_at = now or utcnow()
-                result.memories_forgotten += 1
-            changed.append(memory)
-        self._store.upsert_memories(self.name, changed)
-        self._store.delete_vectors(self.name, [m.id for m in changed if m.status != "active"])
+        changed, erased = self._erase_drawn_from(gone, self.DELETED, "source message deleted",
+                                                 now or utcnow())
+        result.memories_forgotten = len(erased)
+        result.memories_updated = len(changed) - len(erased)
         return result
+
+    def _erase_drawn_from(self, gone: set[str], placeholder: str, reason: str, now: datetime,
+                          legacy_versions: bool = False) -> tuple[dict[str, Memory], set[str]]:
+        """Erase the memories (any status) drawn only from the messages `gone`, and drop those
+        messages from the sources of the memories also drawn from others. With
+        `legacy_versions`, also walk the whole profile for older versions of erased memories
+        whose messages were edited before messages recorded `replaces` (a purge does; a delete,
+        which is frequent, does not). Returns (every memory changed, the ids erased)."""
+        store = self._store
+        changed: dict[str, Memory] = {}
+        erased: set[str] = set()
+
+        def erase(memory: Memory) -> None:
+            memory.status, memory.forgotten_reason = "forgotten", reason
+            memory.forgotten_at = now
+            memory.content, memory.questions, memory.dates = placeholder, [], []
+            memory.event_dates = []
+            memory.topic_key, memory.source_message_ids = None, []
+            changed[memory.id] = memory
+            erased.add(memory.id)
+
+        for memory in store.memories_by_source(self.name, gone, include_inactive=True):
+            remaining = [i for i in memory.source_message_ids if i not in gone]
+            if remaining:
+                memory.source_message_ids = remaining
+                changed[memory.id] = memory
+            elif memory.content not in (self.PURGED, self.DELETED):
+                erase(memory)
+        # Older versions of messages edited before edits kept their history (`replaces`): their
+        # source message is gone (replaced by the edit), their successor is erased now.
+        while legacy_versions and erased:
+            older = [m for m in store.list_memories(self.name, include_inactive=True)
+                     if m.id not in erased and m.status == "superseded"
+                     and m.superseded_by in erased and m.source_message_ids
+                     and not store.get_messages(self.name, m.source_message_ids)]
+            if not older:
+                break
+            for memory in older:
+                erase(memory)
+        store.upsert_memories(self.name, list(changed.values()))
+        store.delete_vectors(self.name, list(erased))
+        return changed, erased
 
     # --- remember -------------------------------------------------------------------------
     def remember(self, content: str, session_id: str | None = None,
@@ -443,6 +497,10 @@ class Profile:
 
     # --- forget / list --------------------------------------------------------------------
     def forget(self, memory_id: str, reason: str, now: datetime | None = None) -> Memory:
+        """Forget a memory: it leaves recall and the vector index, keeps its reason in the audit
+        history, and the messages it was drawn from are suppressed (see Store.suppress_messages):
+        neither the memory nor its source text can reach an answer again. Other memories drawn
+        from the same messages stay (they are separate statements; forget them by name)."""
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidMessage("forget needs a reason (it is kept in the audit history)")
         found = self._store.get_memories(self.name, [memory_id])
@@ -453,6 +511,9 @@ class Profile:
         memory.forgotten_at = now or utcnow()
         self._store.upsert_memories(self.name, [memory])
         self._store.delete_vectors(self.name, [memory.id])
+        # The text it was drawn from goes too: the raw messages stay for audit, suppressed, out
+        # of the message_text channel, the answerer's context, answer sources and the export.
+        self._store.suppress_messages(self.name, memory.source_message_ids)
         return memory
 
     def list(self, types: Iterable[str] | None = None, include_inactive: bool = False,
@@ -460,14 +521,22 @@ class Profile:
         return self._store.list_memories(self.name, types, include_inactive, limit, offset)
 
     # --- export / import ------------------------------------------------------------------
-    def export(self) -> Iterator[str]:
-        """The whole profile as JSONL: a header, then messages, then memories (all statuses, so
-        version chains and audit history survive). Vectors are derived and rebuilt on import."""
+    def export(self, audit: bool = False) -> Iterator[str]:
+        """The profile as JSONL: a header, then messages, then memories (all statuses, so version
+        chains and the forget history survive). What was forgotten is not in it: suppressed
+        messages are left out, and a forgotten memory is a tombstone (id, type, status, reason,
+        dates of the record, version links; content `[forgotten]`, no questions, dates, topic or
+        sources). The audit export (`audit=True`, for admins) holds everything, suppressed
+        messages flagged as such, so importing it restores the suppression. Vectors are derived
+        and rebuilt on import."""
         yield json.dumps({"kind": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
-                          "profile": self.name})
+                          "profile": self.name, "audit": audit})
         for message in self._store.iter_messages(self.name):
-            yield json.dumps({"kind": "message", **message.model_dump(mode="json")})
+            if audit or not message.suppressed:
+                yield json.dumps({"kind": "message", **message.model_dump(mode="json")})
         for memory in self._store.list_memories(self.name, include_inactive=True):
+            if not audit:
+                memory = forgotten_tombstone(memory)
             yield json.dumps({"kind": "memory", **memory.model_dump(mode="json")})
 
     def import_lines(self, lines: Iterable[str], source: str = "<input>",
@@ -507,6 +576,7 @@ class Profile:
 
     # --- data deletion --------------------------------------------------------------------
     PURGED = "[purged]"
+    DELETED = "[deleted]"
 
     @staticmethod
     def author_matches(stored: str | None, author: str) -> bool:
@@ -524,45 +594,14 @@ class Profile:
         if not isinstance(author, str) or not author.strip():
             raise InvalidMessage("purge needs the author's name or platform user id")
         author = author.strip()
-        now = now or utcnow()
         store = self._store
-        ids = [m.id for m in store.iter_messages(self.name)
-               if self.author_matches(m.author, author)]
+        mine = [m for m in store.iter_messages(self.name) if self.author_matches(m.author, author)]
+        ids = [m.id for m in mine]
         result = PurgeResult(author=author, messages_deleted=0, message_ids=ids)
-        purged = set(ids)
-        changed: dict[str, Memory] = {}
-        erased: set[str] = set()
-
-        def erase(memory: Memory) -> None:
-            memory.status, memory.forgotten_reason = "forgotten", "purged (data deletion request)"
-            memory.forgotten_at = now
-            memory.content, memory.questions, memory.dates = self.PURGED, [], []
-            memory.event_dates = []
-            memory.topic_key, memory.source_message_ids = None, []
-            changed[memory.id] = memory
-            erased.add(memory.id)
-
-        for memory in store.memories_by_source(self.name, ids, include_inactive=True):
-            remaining = [i for i in memory.source_message_ids if i not in purged]
-            if remaining:
-                memory.source_message_ids = remaining
-                changed[memory.id] = memory
-                result.memories_updated += 1
-            elif memory.content != self.PURGED:
-                erase(memory)
-        # Older versions of edited messages: their source message is gone (replaced by the edit),
-        # their successor is erased now; they held the author's earlier text.
-        while True:
-            older = [m for m in store.list_memories(self.name, include_inactive=True)
-                     if m.id not in erased and m.status == "superseded"
-                     and m.superseded_by in erased and m.source_message_ids
-                     and not store.get_messages(self.name, m.source_message_ids)]
-            if not older:
-                break
-            for memory in older:
-                erase(memory)
-        store.upsert_memories(self.name, list(changed.values()))
-        store.delete_vectors(self.name, list(erased))
+        changed, erased = self._erase_drawn_from(
+            {i for m in mine for i in (m.id, *m.replaces)}, self.PURGED,
+            "purged (data deletion request)", now or utcnow(), legacy_versions=True)
+        result.memories_updated = len(changed) - len(erased)
         result.memories_erased = len(erased)
         result.messages_deleted = len(store.delete_messages(self.name, ids))
         return result

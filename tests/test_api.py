@@ -15,6 +15,7 @@ from memory.config import Settings
 from memory.surfaces.api.app import create_app
 from memory.surfaces.api.keys import KeyFile, add_key
 from memory.surfaces.api.obs import JsonFormatter
+from tests.forget_support import HOST, QUESTION, STATEMENT
 
 CONVERSATION = [
     {"author": "maya", "content": "We decided to use pnpm for the dashboard",
@@ -117,8 +118,12 @@ def test_operations_round_trip(api, service, profile_name):
     assert_error(api.call("DELETE", "/v1/profiles/{p}/memories/" + "0" * 32, key="admin"),
                  404, "not_found")
 
-    # export streams JSONL; import into another profile reproduces it
-    exported = api.call("GET", "/v1/profiles/{p}/export", key="reader")
+    # export streams JSONL (the ordinary one leaves out the message the forgotten memory came
+    # from; an admin's audit export holds it); import into another profile reproduces it
+    ordinary = api.call("GET", "/v1/profiles/{p}/export", key="reader")
+    assert ordinary.status_code == 200 and len(ordinary.text.splitlines()) == 1 + 1 + len(
+        service.profile(profile_name).list(include_inactive=True))
+    exported = api.call("GET", "/v1/profiles/{p}/export", key="admin", params={"audit": "true"})
     assert exported.status_code == 200
     assert exported.headers["content-type"].startswith("application/x-ndjson")
     lines = exported.text.splitlines()
@@ -133,7 +138,7 @@ def test_operations_round_trip(api, service, profile_name):
     assert imported.status_code == 200, imported.text
     assert imported.json() == {"messages": 2, "memories": len(lines) - 3}
     assert service.profile(copy).export().__next__() != lines[0]  # header names the new profile
-    assert list(service.profile(copy).export())[1:] == lines[1:]
+    assert list(service.profile(copy).export(audit=True))[1:] == lines[1:]
     broken = api.call("POST", f"/v1/profiles/{copy}/import", key="admin",
                       content=lines[1].encode() + b"\n{not json\n")
     error = assert_error(broken, 422, "invalid_request")
@@ -388,3 +393,44 @@ def test_llm_tokens_and_errors_in_metrics(service, tmp_path, profile_name):
     assert tokens == 100 * calls  # the fake bills 100 input tokens a call
     # failed HTTP calls, plus replies that stayed invalid JSON after the repair round
     assert errors >= len(fake.requests) - calls >= 2
+
+
+# Forget means the bot stops saying it (issue 12): ask, forget, ask again.
+# --- REST API -------------------------------------------------------------------------------------
+def test_api_forget_then_recall_export_and_listing(service, tmp_path, profile_name):
+    rest = Api(service, tmp_path, profile_name)
+    ingested = rest.call("POST", "/v1/profiles/{p}/ingest", json={
+        "session_id": "2026-11-16",
+        "messages": [{"author": "li", "content": STATEMENT, "ts": "2026-11-16T09:00:00Z"},
+                     {"author": "maya", "content": "Deploys are on Tuesdays after standup.",
+                      "ts": "2026-11-16T09:01:00Z"}]})
+    assert ingested.status_code == 202, ingested.text
+
+    def recall(query):
+        response = rest.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                            json={"query": query})
+        assert response.status_code == 200, response.text
+        return response.text
+
+    assert HOST in recall(QUESTION)
+    listed = rest.call("GET", "/v1/profiles/{p}/memories", key="reader").json()["memories"]
+    memory_id = next(m["id"] for m in listed if HOST in m["content"])
+    gone = rest.call("DELETE", f"/v1/profiles/{{p}}/memories/{memory_id}", key="admin",
+                    params={"reason": "moved to vault"})
+    assert gone.status_code == 200 and gone.json()["status"] == "forgotten"
+    for query in (QUESTION, "db-stage-7", "staging database migration"):
+        assert HOST not in recall(query), query
+    exported = rest.call("GET", "/v1/profiles/{p}/export", key="reader")
+    assert exported.status_code == 200 and HOST not in exported.text
+    assert "Tuesdays" in exported.text
+    refused = rest.call("GET", "/v1/profiles/{p}/export", key="reader", params={"audit": "true"})
+    assert refused.status_code == 403
+    audit = rest.call("GET", "/v1/profiles/{p}/export", key="admin", params={"audit": "true"})
+    assert audit.status_code == 200 and HOST in audit.text
+    history = rest.call("GET", "/v1/profiles/{p}/memories", key="reader",
+                       params={"status": "all"}).json()["memories"]
+    forgotten = next(m for m in history if m["id"] == memory_id)
+    assert forgotten["content"] == "[forgotten]" and HOST not in json.dumps(history)
+    as_admin = rest.call("GET", "/v1/profiles/{p}/memories", key="admin",
+                        params={"status": "all"}).json()["memories"]
+    assert any(HOST in m["content"] for m in as_admin if m["id"] == memory_id)

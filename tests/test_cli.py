@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from tests.forget_support import HOST, QUESTION, STATEMENT
 
 
 @pytest.fixture
@@ -57,10 +58,14 @@ def test_ingest_recall_list_forget_export_import(lurker, tmp_path):
     assert len(json.loads(lurker("list", "--all", "--profile", "team", "--json").stdout)
                ["memories"]) == 2
 
-    export = tmp_path / "team.jsonl"
-    lurker("export", "--profile", "team", "--out", str(export))
+    export = tmp_path / "team.jsonl"  # the audit export: everything, the forgotten text too
+    lurker("export", "--profile", "team", "--out", str(export), "--audit")
     imported = json.loads(lurker("import", str(export), "--profile", "copy", "--json").stdout)
     assert imported == {"messages": 2, "memories": 2}
+    ordinary = tmp_path / "ordinary.jsonl"  # without the message the forgotten memory came from
+    lurker("export", "--profile", "team", "--out", str(ordinary))
+    assert json.loads(lurker("import", str(ordinary), "--profile", "copy2", "--json").stdout) \
+        == {"messages": 1, "memories": 2}
 
 
 def test_errors_are_one_clear_line(lurker, tmp_path):
@@ -95,3 +100,54 @@ def test_demo_answers_from_the_sample(lurker):
     out = json.loads(lurker("demo", "--json").stdout)
     assert out["ingest"]["messages_new"] == 0  # second run: content-addressed, nothing new
     assert "300" in out["answer"]
+
+
+# Forget means the bot stops saying it (issue 12): ask, forget, ask again.
+# --- CLI and the terminal channel, as subprocesses ------------------------------------------------
+@pytest.fixture
+def lurker_stdout(tmp_path):
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith(("SLACK_", "ANTHROPIC_", "LURKER_BOT_"))}
+    environ.update(LURKER_STORE=f"sqlite:///{tmp_path / 'cli.sqlite3'}", USER="maya")
+
+    def run(*args, stdin=""):
+        proc = subprocess.run([sys.executable, "-m", "memory.cli", *args], input=stdin,
+                              env=environ, capture_output=True, text=True, timeout=240,
+                              cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+    return run
+
+
+def test_cli_forget_then_recall_and_export_no_longer_say_it(lurker_stdout, tmp_path):
+    conversation = tmp_path / "c.jsonl"
+    conversation.write_text("\n".join(json.dumps(m) for m in [
+        {"role": "user", "author": "li", "content": STATEMENT, "ts": "2026-11-16T09:00:00Z"},
+        {"role": "user", "author": "maya", "content": "Deploys are on Tuesdays.",
+         "ts": "2026-11-16T09:01:00Z"}]) + "\n")
+    lurker_stdout("ingest", str(conversation), "--session", "s1", "--profile", "team")
+    assert HOST in lurker_stdout("recall", QUESTION, "--profile", "team", "--json")
+    listed = json.loads(lurker_stdout("list", "--profile", "team", "--json"))["memories"]
+    memory_id = next(m["id"] for m in listed if HOST in m["content"])
+    lurker_stdout("forget", memory_id, "--reason", "moved to vault", "--profile", "team")
+    for query in (QUESTION, "db-stage-7"):
+        assert HOST not in lurker_stdout("recall", query, "--profile", "team", "--json")
+    assert HOST not in lurker_stdout("export", "--profile", "team")
+    audit = lurker_stdout("export", "--profile", "team", "--audit")
+    assert HOST in audit and '"suppressed": true' in audit
+
+
+def test_terminal_channel_forget_then_ask_again(lurker_stdout):
+    before, _, after = lurker_stdout("chat", "--profile", "team", stdin=(
+        f"{STATEMENT}\n"
+        "Deploys are on Tuesdays after standup.\n"
+        f"@lurker {QUESTION}\n"
+        "@lurker forget staging database host\n"
+        "@lurker confirm 1\n"
+        "---\n"
+        f"@lurker {QUESTION}\n"
+        "@lurker db-stage-7\n")).partition("Forgotten (1)")
+    assert HOST in before and after, before
+    assert HOST not in after
+    again = lurker_stdout("chat", "--profile", "team", stdin=f"@lurker {QUESTION}\n")
+    assert HOST not in again

@@ -17,6 +17,7 @@ from bot.core import LurkerBot
 from bot.discord_app import DiscordLurker, intents
 from tests import fake_discord as fd
 from tests.recorders import RecordingSink
+from tests.forget_support import HOST, QUESTION, STATEMENT
 
 GUILD = "700000000000000001"
 GENERAL, RANDOM, BACKEND, QUIET = ("700000000000000011", "700000000000000012",
@@ -497,3 +498,49 @@ def test_lurker_discord_without_a_token_says_how_to_get_one(monkeypatch, capsys)
     monkeypatch.delenv("DISCORD_BOT_TOKEN", raising=False)
     assert main(["discord"]) == 2
     assert "DISCORD_BOT_TOKEN" in capsys.readouterr().err
+
+
+# Forget means the bot stops saying it (issue 12): ask, forget, ask again.
+# --- Discord --------------------------------------------------------------------------------------
+def test_discord_forget_by_reaction_then_the_answer_no_longer_says_it(env):
+    env.post(GENERAL, BOB, STATEMENT, at=DAY)
+    env.post(GENERAL, ALICE, "Deploys are on Tuesdays after standup.",
+             at=DAY + timedelta(minutes=1))
+    env.wait_for(lambda: len(env.sink.events) >= 2, what="the statements")
+    env.settle()
+    env.post(GENERAL, BOB, f"{MENTION} {QUESTION}", mentions=[LURKER])
+    (answer,) = env.wait_replies(1, GENERAL)
+    assert HOST in answer.json["content"]
+    env.post(GENERAL, ALICE, f"{MENTION} forget staging database host", mentions=[LURKER],
+             roles=[MODS])
+    env.wait_replies(2, GENERAL)
+    asked = env.fake.history[GENERAL][-1]
+    env.wait_for(lambda: [r for r in env.fake.requests if "/reactions/" in r.path],
+                 what="the choice reactions")
+    env.send("MESSAGE_REACTION_ADD", {
+        "user_id": ALICE["id"], "channel_id": GENERAL, "message_id": asked["id"],
+        "guild_id": GUILD, "emoji": {"id": None, "name": "1\N{COMBINING ENCLOSING KEYCAP}"},
+        "member": fd.member([MODS], user=ALICE), "type": 0, "burst": False})
+    replies = env.wait_replies(3, GENERAL)
+    assert replies[2].json["content"].startswith("Forgotten (1)")
+    env.post(GENERAL, BOB, f"{MENTION} {QUESTION}", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} db-stage-7", mentions=[LURKER])
+    replies = env.wait_replies(5, GENERAL)
+    assert not any(HOST in r.json["content"] for r in replies[2:])
+
+
+def test_discord_a_deleted_message_leaves_no_text_in_memories_or_the_export(env):
+    doomed = env.post(GENERAL, BOB, STATEMENT, at=DAY)
+    env.post(GENERAL, ALICE, "Deploys are on Tuesdays after standup.",
+             at=DAY + timedelta(minutes=1))
+    env.wait_for(lambda: len(env.sink.events) >= 2, what="the statements")
+    env.send("MESSAGE_DELETE", {"id": doomed["id"], "channel_id": GENERAL, "guild_id": GUILD})
+    env.wait_for(lambda: len(env.sink.events) >= 3, what="the delete")
+    env.settle()
+    general = f"discord:{GUILD}:{GENERAL}"
+    profile = env.service.profile(general)
+    assert not any(HOST in m.model_dump_json() for m in profile.list(include_inactive=True))
+    slash(env, CARLA, BASIC, "export")
+    (exported,) = wait_followups(env, 1)
+    ((_, data),) = exported.files.items()
+    assert HOST.encode() not in data and b"Tuesdays" in data

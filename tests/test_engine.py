@@ -231,13 +231,14 @@ def test_export_import_round_trip(service, profile_name, tmp_path):
                session_id="s1")
     src.ingest(conv("Switch to yarn for the dashboard.", day="2026-11-17"), session_id="s2")
     src.forget(next(m for m in src.list() if m.topic_key == "rate limit").id, reason="obsolete")
-    lines = list(src.export())
+    lines = list(src.export(audit=True))  # everything, the forgotten text too
     assert json.loads(lines[0])["format"] == "lurker-profile-export"
     dst = service.profile(profile_name + "-copy")
     counts = dst.import_lines(lines)
     assert counts == {"messages": 3, "memories": len(src.list(include_inactive=True))}
     assert dst.list(include_inactive=True) == src.list(include_inactive=True)
-    assert list(dst.export())[1:] == lines[1:]
+    assert list(dst.export(audit=True))[1:] == lines[1:]
+    assert list(dst.export())[1:] == list(src.export())[1:]  # the suppression came along
     assert (service.store.vector_ids(dst.name) == service.store.vector_ids(src.name))
     assert "yarn" in dst.recall("which package manager?").answer
 

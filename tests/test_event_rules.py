@@ -94,7 +94,9 @@ def test_created_before_edited_before_deleted_within_a_batch(rules, profile_name
         ("a", "The deploy window is Thursday afternoon."),
         ("c", "Always run the linter before pushing to main.")]
     assert {m[2] for m in active_memories(service, p)} == {
-        "The deploy window is Thursday afternoon.", "Always run the linter before pushing to main."}
+        # the memory carries the weekday resolved against the message's date (memory/dates.py)
+        "The deploy window is Thursday [2026-11-19] afternoon.",
+        "Always run the linter before pushing to main."}
 
 
 def test_redelivered_batch_adds_nothing(rules, profile_name):

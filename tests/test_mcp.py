@@ -22,6 +22,9 @@ from memory.stores.sqlite import SQLiteStore
 from memory.surfaces.api.keys import KeyFile, add_key
 from memory.surfaces.cli import main as lurker
 from memory.surfaces.mcp_server import http_app
+from tests.forget_support import HOST, QUESTION, STATEMENT
+from memory.config import Settings
+from memory.service import MemoryService
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {"recall", "remember", "forget", "list"}
@@ -173,3 +176,78 @@ def test_install_prints_or_merges_the_claude_code_config(tmp_path, capsys):
                    "--write", str(config)]) == 2
     assert config.read_text() == "{broken"
     assert lurker(["mcp", "install", "--client", "claude-code"]) == 2
+
+
+# Forget means the bot stops saying it (issue 12): ask, forget, ask again.
+# --- MCP over stdio -------------------------------------------------------------------------------
+def test_mcp_forget_then_recall_no_longer_says_it(tmp_path, embedder):
+    store = f"sqlite:///{tmp_path / 'mcp.sqlite3'}"
+    with MemoryService.from_settings(Settings(store=store, anthropic_api_key=None),
+                                     embedder=embedder) as service:
+        service.profile("team-backend").ingest(
+            [{"role": "user", "author": "li", "content": STATEMENT},
+             {"role": "user", "author": "maya", "content": "Deploys are on Tuesdays."}], "s1")
+    environ = {**os.environ, "LURKER_STORE": store, "LURKER_BROKER_URL": "memory://"}
+    environ.pop("ANTHROPIC_API_KEY", None)
+    environ.pop("LURKER_API_KEY", None)
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "memory.cli", "mcp", "--profile", "team-backend"],
+                                   env=environ, cwd=str(ROOT))
+
+    def data(result) -> dict:
+        assert not result.is_error, result.content
+        return result.structured_content
+
+    async def session():
+        async with Client(params, read_timeout_seconds=60) as client:
+            before = data(await client.call_tool("recall", {"query": QUESTION}))
+            assert HOST in before["answer"]
+            listed = data(await client.call_tool("list", {"limit": 50}))
+            memory_id = next(m["id"] for m in listed["memories"] if HOST in m["content"])
+            data(await client.call_tool("forget", {"memory_id": memory_id,
+                                                   "reason": "moved to vault"}))
+            return [data(await client.call_tool("recall", {"query": q}))
+                    for q in (QUESTION, "db-stage-7")]
+
+    for after in anyio.run(session):
+        assert HOST not in json.dumps(after)
+
+
+def test_mcp_over_http_an_admin_key_forgets_an_agent_key_no_longer_sees_it(
+        http_server, service, profile_name):
+    import httpx2
+
+    base, issued = http_server
+    service.profile(profile_name).ingest(
+        [{"role": "user", "author": "li", "content": STATEMENT},
+         {"role": "user", "author": "maya", "content": "Deploys are on Tuesdays."}], "s1")
+
+    def connect(key: str) -> Client:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60)
+        return Client(streamable_http_client(f"{base}/mcp", http_client=http),
+                      read_timeout_seconds=60)
+
+    def data(result) -> dict:
+        assert not result.is_error, result.content
+        return result.structured_content
+
+    async def session():
+        async with connect(issued["agent"]) as agent:
+            assert HOST in data(await agent.call_tool("recall", {"query": QUESTION}))["answer"]
+            listed = data(await agent.call_tool("list", {}))["memories"]
+            memory_id = next(m["id"] for m in listed if HOST in m["content"])
+        async with connect(issued["ops"]) as ops:
+            data(await ops.call_tool("forget", {"memory_id": memory_id, "reason": "vault",
+                                                "profile": profile_name}))
+            audit = data(await ops.call_tool("list", {"profile": profile_name,
+                                                      "include_inactive": True}))
+        async with connect(issued["agent"]) as agent:
+            after = [data(await agent.call_tool("recall", {"query": q}))
+                     for q in (QUESTION, "db-stage-7")]
+            history = data(await agent.call_tool("list", {"include_inactive": True}))
+        return audit, after, history
+
+    audit, after, history = anyio.run(session)
+    assert HOST in json.dumps(audit)  # an admin key audits what was forgotten
+    assert HOST not in json.dumps(after) and HOST not in json.dumps(history)
+    assert "[forgotten]" in json.dumps(history)

@@ -19,6 +19,7 @@ from tests.fake_slack_socket import FakeSocketMode
 from tests.slack_support import (DAY, DB, RATE, SECRET, TEAM, click, command, event, mention,
                                  message, serving, ts)
 from workers.sinks import InProcessSink
+from tests.forget_support import HOST, QUESTION, STATEMENT
 
 CONFIG = """
 admins = ["slack:UCARLA"]
@@ -281,3 +282,65 @@ def test_socket_mode_receives_events_over_the_websocket_and_acks_them(api, tmp_p
         lurker.close()
         socket_mode.stop()
         service.close()
+
+
+# Forget means the bot stops saying it (issue 12): ask, forget, ask again.
+# --- Slack ----------------------------------------------------------------------------------------
+def test_slack_forget_with_buttons_then_the_answer_no_longer_says_it(slack, api):
+    message(slack, "CGEN", "U2", STATEMENT, ts(0))
+    message(slack, "CGEN", "U1", "Deploys are on Tuesdays after standup.", ts(1))
+    mention(slack, "CGEN", "U1", QUESTION, ts(2))
+    assert HOST in api.called("chat.postMessage")[-1]["text"]
+    mention(slack, "CGEN", "UADA", "forget staging database host", ts(3))
+    question = api.called("chat.postMessage")[-1]
+    actions = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"]
+    click(slack, "UADA", {**question, "ts": "1800000001.000100"}, actions[0]["value"])
+    done = api.called("chat.update")[-1]  # replaces the list of matches in the channel
+    assert "Forgotten (1)" in done["text"] and HOST not in json.dumps(done)
+    posted = len(api.posted())
+    for at, asked in enumerate((QUESTION, "db-stage-7", "what moved in the migration?")):
+        mention(slack, "CGEN", "U1", asked, ts(10 + at))
+    command(slack, "U1", f"ask {QUESTION}")
+    later = api.posted()[posted:]
+    assert len(later) >= 4 and not any(HOST in json.dumps(p) for p in later)
+    command(slack, "UCARLA", "export")
+    [data] = api.uploads.values()
+    assert HOST.encode() not in data and b"Tuesdays" in data
+
+
+def test_slack_forget_by_id_admin_command_then_the_answer_no_longer_says_it(
+        slack, api):
+    message(slack, "CGEN", "U2", STATEMENT, ts(0))
+    message(slack, "CGEN", "U1", "Deploys are on Tuesdays after standup.", ts(1))
+    profile = slack.bot.service.profile("slack:T1:CGEN")
+    memory_id = next(m.id for m in profile.list() if HOST in m.content)
+    command(slack, "UCARLA", f"forget {memory_id[:12]}")
+    done = api.called("chat.postEphemeral")[-1]["text"]
+    assert done == f"Forgotten: `{memory_id[:12]}` (fact)."
+    mention(slack, "CGEN", "U1", QUESTION, ts(5))
+    command(slack, "U1", f"ask {QUESTION}")
+    assert not any(HOST in json.dumps(p) for p in api.posted())
+
+
+def test_slack_a_deleted_message_leaves_no_text_in_memories_or_the_export(
+        slack, api):
+    message(slack, "CGEN", "U2", STATEMENT, ts(0))
+    message(slack, "CGEN", "U1", "Deploys are on Tuesdays after standup.", ts(1))
+    message(slack, "CGEN", "U2", STATEMENT.replace("since", "ever since"), ts(2),
+            thread_ts=ts(1))
+    for deleted in (ts(0), ts(2)):
+        slack_delete(slack, "CGEN", deleted)
+    profile = slack.bot.service.profile("slack:T1:CGEN")
+    assert not any(HOST in m.model_dump_json() for m in profile.list(include_inactive=True))
+    command(slack, "UCARLA", "export")
+    [data] = api.uploads.values()
+    assert HOST.encode() not in data and b"Tuesdays" in data
+    mention(slack, "CGEN", "U1", QUESTION, ts(5))
+    assert HOST not in api.called("chat.postMessage")[-1]["text"]
+
+
+def slack_delete(lurker, channel, deleted_ts):
+    event(lurker, {"type": "message", "subtype": "message_deleted", "channel": channel,
+                   "ts": ts(30), "deleted_ts": deleted_ts, "team": lurker.team,
+                   "previous_message": {"type": "message", "user": "U2", "text": STATEMENT,
+                                        "ts": deleted_ts}})

@@ -25,6 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from memory.dates import parse_timestamp
 from memory.errors import InvalidProfileName, LurkerError
 from memory.ids import check_profile_name
+from memory.ingest_input import clean_text
+from memory.redaction import redact
 
 CREATED, EDITED, DELETED = "message.created", "message.edited", "message.deleted"
 EVENT_TYPES = (CREATED, EDITED, DELETED)
@@ -41,6 +43,15 @@ def _non_empty(value: Any, what: str) -> str:
     if len(value) > MAX_ID_CHARS:
         raise ValueError(f"{what} is longer than {MAX_ID_CHARS} characters")
     return value
+
+
+def _redacted_content(value: Any) -> str:
+    """Secrets are redacted before the event reaches the broker, the spool file or a log; the
+    worker redacts again to compute the message id, and gets the same text (redaction is
+    idempotent), so the id is the one the raw text would have had."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("content must be a non-empty string")
+    return redact(clean_text(value))[0]
 
 
 class _Event(BaseModel):
@@ -84,9 +95,7 @@ class _Said(_Event):
     @field_validator("content", mode="before")
     @classmethod
     def _content(cls, value: Any) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise ValueError("content must be a non-empty string")
-        return value
+        return _redacted_content(value)
 
     @field_validator("session_id", mode="before", check_fields=False)
     @classmethod

@@ -121,7 +121,10 @@ def _enqueue_vectors(collected: Collected, report: BatchReport) -> None:
 
 
 def _send_vectors(chunk: dict[str, list[str]], report: BatchReport) -> None:
-    # by name: workers/tasks.py registers the task and imports this module
+    # by name: workers/tasks.py registers the task and imports this module. A worker imports it
+    # at start; a process that calls process_events directly (tests, tools) loads it the same way.
+    if INDEX_BATCH_TASK not in app.tasks:
+        app.loader.import_default_modules()
     app.tasks[INDEX_BATCH_TASK].apply_async((chunk,), queue=VECTORS_QUEUE)
     report.vector_tasks += 1
 

@@ -8,7 +8,9 @@ Rules every implementation keeps:
   overwritten, and is not in the returned set.
 - Only active memories that are not tasks have vectors. `delete_vectors` removes them from the vector
   index; the memory record itself stays (audit history).
-- Search channels return at most `k` hits each, best first. Memory channels only return active memories.
+- Search channels return at most `k` hits each, best first. Memory channels only return active memories;
+  message_text never returns a suppressed message (Message.suppressed: a memory drawn from it was
+  forgotten), whether it was suppressed by `suppress_messages` or stored suppressed (an import).
 """
 from __future__ import annotations
 
@@ -117,6 +119,13 @@ class Store(ABC):
         """Remove raw messages (records and the message_text channel); return the ids that were
         stored and are now removed. Unknown ids are ignored, so a repeated call returns set().
         Memories citing the messages are left alone (see memories_by_source)."""
+
+    @abstractmethod
+    def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        """Mark stored messages suppressed: they stay readable (get_messages, iter_messages,
+        find_messages_by_external_id, with `suppressed` true) for audit, and leave the
+        message_text channel. Returns the ids newly suppressed; unknown or already suppressed ids
+        are ignored, so a repeated call returns set()."""
 
     # --- memories -------------------------------------------------------------------------
     @abstractmethod

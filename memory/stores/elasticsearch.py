@@ -224,7 +224,8 @@ class ElasticsearchStore(Store):
                     "stems": {"type": "text", "analyzer": "whitespace"},
                     "ts": _DATE, "ts_key": _KEYWORD, "seq": {"type": "long"},
                     "truncated": {"type": "boolean"}, "external_id": _LONG_KEYWORD,
-                    "utc_offset_minutes": {"type": "short"}}}
+                    "utc_offset_minutes": {"type": "short"},
+                    "suppressed": {"type": "boolean"}, "replaces": _KEYWORD}}
 
     def _memories_mapping(self, spec: EmbeddingSpec) -> dict:
         return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
@@ -517,6 +518,15 @@ class ElasticsearchStore(Store):
         return {action["_id"][prefix:] for action, status in
                 self._bulk(actions, "message deletions", ok_statuses=(404,)) if status == 200}
 
+    def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        todo = [m.id for m in self.get_messages(profile, ids) if not m.suppressed]
+        actions = [{"_op_type": "update", "_index": self.messages_alias,
+                    "_id": self._doc_id(profile, i), "_routing": profile,
+                    "doc": {"suppressed": True}, "retry_on_conflict": 3} for i in todo]
+        prefix = len(profile) + 1
+        return {action["_id"][prefix:] for action, status in
+                self._bulk(actions, "message suppressions", ok_statuses=(404,)) if status == 200}
+
     # --- memories -------------------------------------------------------------------------
     def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
         # A partial update keeps the stored embedding (vectors are set separately); a memory
@@ -660,9 +670,12 @@ class ElasticsearchStore(Store):
                 if plain:
                     should.append(exact)
                 filters = active if is_memory else [self._profile_filter(profile)]
+                # a suppressed message (a memory drawn from it was forgotten) is never found
+                hidden = [] if is_memory else [{"term": {"suppressed": True}}]
                 planned.append((channel, Memory if is_memory else Message,
                                 memories if is_memory else messages, {
                                     "query": {"bool": {"filter": filters, "should": should,
+                                                       "must_not": hidden,
                                                        "minimum_should_match": 1}},
                                     "size": k, "_source": source, "track_total_hits": False}))
             elif channel in (CH_VECTOR, CH_HYDE):

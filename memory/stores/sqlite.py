@@ -198,8 +198,9 @@ class SQLiteStore(Store):
                          m.external_id))
                     if cur.rowcount == 1:
                         created.add(m.id)
-                        db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
-                                   (profile, m.id, m.content))
+                        if not m.suppressed:  # suppressed ones are never searchable
+                            db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
+                                       (profile, m.id, m.content))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -257,6 +258,34 @@ class SQLiteStore(Store):
                 db.execute("ROLLBACK")
                 raise
         return removed
+
+    def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(ids))
+        suppressed: set[str] = set()
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start:start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    for message_id_, doc in db.execute(
+                            f"SELECT id, doc FROM messages WHERE profile = ? AND id IN ({marks})",
+                            (profile, *chunk)).fetchall():
+                        message = Message.model_validate_json(doc)
+                        if message.suppressed:
+                            continue
+                        message.suppressed = True
+                        db.execute("UPDATE messages SET doc = ? WHERE profile = ? AND id = ?",
+                                   (message.model_dump_json(), profile, message_id_))
+                        db.execute("DELETE FROM messages_fts WHERE profile = ? AND id = ?",
+                                   (profile, message_id_))
+                        suppressed.add(message_id_)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return suppressed
 
     def _docs(self, table: str, profile: str, ids: Iterable[str]) -> list[str]:
         ids = list(dict.fromkeys(ids))

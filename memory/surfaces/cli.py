@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--offset", type=int, default=0)
     p = sub.add_parser("export", parents=[common], help="write the profile as JSONL")
     p.add_argument("--out", help="file to write (default: stdout)")
+    p.add_argument("--audit", action="store_true",
+                   help="everything, what was forgotten included (suppressed messages, the "
+                        "content of forgotten memories); importing it keeps them suppressed")
     p = sub.add_parser("import", parents=[common], help="load a JSONL export into the profile")
     p.add_argument("file")
     p.add_argument("--replace", action="store_true", help="delete the profile's data first")
@@ -164,7 +167,7 @@ def _dispatch(args, profile, settings):
             return {"memories": [memory_json(m) for m in memories]}
         _print_memories(memories)
     elif cmd == "export":
-        lines = profile.export()
+        lines = profile.export(audit=args.audit)
         count = 0
         with (open(args.out, "w", encoding="utf-8") if args.out else _stdout()) as fh:
             for line in lines:

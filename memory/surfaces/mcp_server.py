@@ -28,6 +28,7 @@ from pydantic import Field
 from .api.keys import ApiKey, KeyFile, KeyFileError, keys_path
 from memory.errors import LurkerError
 from memory.models import Memory, MemoryType
+from memory.service import forgotten_tombstone
 
 log = logging.getLogger("lurker.mcp")
 
@@ -67,6 +68,12 @@ class Access:
         if self.key is not None and not self.key.allows(name):
             raise AccessDenied(f"key {self.key.name!r} may not use profile {name!r}")
         return name
+
+    @property
+    def audits(self) -> bool:
+        """May see what forgotten memories said: an admin key, or the store's owner (stdio
+        bound to a profile without a key)."""
+        return self.key is None or self.key.can("admin")
 
     def _only_profile(self) -> str | None:
         profiles = self.key.profiles if self.key else ()
@@ -162,6 +169,8 @@ def build_server(service, bound: str | None = None, key: ApiKey | None = None,
                       profile: Profile = None) -> dict[str, Any]:
         def op(p):
             found = p.list(type or None, include_inactive, limit + 1, offset)
+            if not access(ctx).audits:  # what a forgotten memory said is for admins only
+                found = [forgotten_tombstone(m) for m in found]
             return {"profile": p.name, "memories": [_memory(m) for m in found[:limit]],
                     "next_offset": offset + limit if len(found) > limit else None}
         return run(ctx, profile, "read", op)

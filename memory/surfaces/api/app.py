@@ -33,6 +33,7 @@ from memory.ids import message_id
 from memory.ingest_input import clean_text, to_messages
 from memory.models import MemoryType
 from memory.redaction import redact
+from memory.service import forgotten_tombstone
 from workers.sinks import EventSink, make_sink
 
 from . import schemas
@@ -485,6 +486,8 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         """Memories in the order they were stored, a page at a time."""
         found = service.profile(name).list(type or None, status == "all", limit + 1, offset)
         more = len(found) > limit
+        if not key.can("admin"):  # what a forgotten memory said is for admins' audit only
+            found = [forgotten_tombstone(m) for m in found]
         return {"memories": [memory_json(m) for m in found[:limit]], "offset": offset,
                 "limit": limit, "next_offset": offset + limit if more else None}
 
@@ -492,10 +495,17 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
              responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
                               "description": "JSONL: a header, messages, memories"},
                         **{k: ERRORS[k] for k in (403, 503)}})
-    def export(name: Name, key: Reader):
+    def export(name: Name, key: Reader,
+               audit: Annotated[bool, Query(description="everything, forgotten text included "
+                                                        "(admin)")] = False):
         """The whole profile as JSONL (streamed): a header line, its messages, then every memory
-        with its history. POST it to .../import to copy or restore a profile."""
-        lines = service.profile(name).export()
+        with its history. POST it to .../import to copy or restore a profile. What was forgotten
+        is not in it (its messages are left out, its memories are tombstones) unless an admin
+        asks for the audit export."""
+        if audit and not key.can("admin"):
+            raise ApiError(403, "forbidden", f"key {key.name!r} lacks the 'admin' scope the "
+                           f"audit export needs")
+        lines = service.profile(name).export(audit=audit)
         first = next(lines)  # fail here (503), before the 200 is sent, if the store is down
 
         def body():

@@ -1,0 +1,216 @@
+"""The labelled secret-scanning corpus (tests/data/secret_corpus.jsonl) and how it is scored.
+
+Each line of the corpus is `{"text", "label": "secret"|"ordinary", "kind", "set"?}`. Secret
+values are not written in the file: a secret line holds placeholders such as `{{aws_secret}}` (`{{password#2}}`
+for a second, different value of the same kind in one line), and `load()` fills each with a
+value of the real shape — prefix, alphabet, length, base64 of real JSON for JWTs, PEM lines for
+keys — drawn from a random generator seeded by the line number and placeholder, so the corpus is
+the same on every run and no credential-shaped string is committed. Ordinary lines are literal
+technical chat: commit SHAs, UUIDs in ticket links, base64 in pasted code, hashes, versions, URLs.
+
+The lines without a `set` (the tuning set) were written first and memory/redaction.py's rules
+were then adjusted until they passed; the `"set": "heldout"` lines were written afterwards and
+scored once, unchanged, so their figures say how the rules do on chat they were not fitted to.
+
+Scoring (`score`): a secret line is caught when no 10-character run of any of its values (the
+whole value when shorter) is left in the redacted text; an ordinary line is a false positive
+when redaction changed it at all.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CORPUS = Path(__file__).parent / "data" / "secret_corpus.jsonl"
+_PLACEHOLDER = re.compile(r"\{\{([a-z0-9_]+)(?:#(\d+))?\}\}")
+ALNUM = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+B64 = ALNUM + "+/"
+URLSAFE = ALNUM + "_-"
+
+
+def _pick(rng: random.Random, alphabet: str, n: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _jwt(rng: random.Random) -> str:
+    header = {"alg": "HS256", "typ": "JWT"}
+    payload = {"sub": str(rng.randrange(10**6, 10**7)), "name": rng.choice(["maya", "lee", "ops"]),
+               "iat": rng.randrange(1_600_000_000, 1_800_000_000)}
+    signature = bytes(rng.randrange(256) for _ in range(32))
+    return ".".join([_b64url(json.dumps(header).encode()), _b64url(json.dumps(payload).encode()),
+                     _b64url(signature)])
+
+
+def _pem(rng: random.Random, label: str, lines: int = 5) -> str:
+    body = "\n".join(_pick(rng, B64, 64) for _ in range(lines))
+    return f"-----BEGIN {label}-----\n{body}\n{_pick(rng, B64, 40)}=\n-----END {label}-----"
+
+
+def _password(rng: random.Random) -> str:
+    style = rng.randrange(4)
+    if style == 0:
+        return rng.choice(["Summer", "Winter", "Falcon", "Dragon", "Monkey"]) + \
+            str(rng.randrange(1990, 2030)) + rng.choice("!#$%")
+    if style == 1:
+        return "-".join(rng.choice(["correct", "horse", "battery", "staple", "orbit", "maple",
+                                    "violet", "copper"]) for _ in range(3)) + str(rng.randrange(99))
+    if style == 2:
+        return _pick(rng, ALNUM + "!@#$%^&*", 14)
+    return _pick(rng, string.ascii_lowercase, 6) + _pick(rng, string.digits, 3) + \
+        rng.choice("!?.")
+
+
+def _uuid(rng: random.Random) -> str:
+    h = _pick(rng, HEX, 32)
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
+
+
+GENERATORS: dict[str, Callable[[random.Random], str]] = {
+    "aws_key_id": lambda r: "AKIA" + _pick(r, string.ascii_uppercase + "234567", 16),
+    "aws_secret": lambda r: _pick(r, ALNUM, 18) + r.choice("/+") + _pick(r, B64, 21),
+    "github_pat": lambda r: "ghp_" + _pick(r, ALNUM, 36),
+    "github_fine": lambda r: "github_pat_11" + _pick(r, string.ascii_uppercase + string.digits,
+                                                     20) + "_" + _pick(r, ALNUM, 59),
+    "github_oauth": lambda r: "gho_" + _pick(r, ALNUM, 36),
+    "gitlab_pat": lambda r: "glpat-" + _pick(r, URLSAFE, 20),
+    "slack_bot": lambda r: f"xoxb-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 13)}-"
+                           f"{_pick(r, ALNUM, 24)}",
+    "slack_user": lambda r: f"xoxp-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 12)}-"
+                            f"{_pick(r, string.digits, 13)}-{_pick(r, HEX, 32)}",
+    "slack_webhook": lambda r: "https://hooks.slack.com/services/T" + _pick(
+        r, string.ascii_uppercase + string.digits, 8) + "/B" + _pick(
+        r, string.ascii_uppercase + string.digits, 10) + "/" + _pick(r, ALNUM, 24),
+    "stripe_live": lambda r: "sk_live_" + _pick(r, ALNUM, 34),
+    "stripe_restricted": lambda r: "rk_live_" + _pick(r, ALNUM, 34),
+    "openai": lambda r: "sk-proj-" + _pick(r, URLSAFE, 28) + _pick(r, ALNUM, 20) + "T3BlbkFJ"
+                        + _pick(r, ALNUM, 20),
+    "anthropic": lambda r: "sk-ant-api03-" + _pick(r, URLSAFE, 93) + "AA",
+    "google_api": lambda r: "AIza" + _pick(r, URLSAFE, 35),
+    "jwt": _jwt,
+    "rsa_private_key": lambda r: _pem(r, "RSA PRIVATE KEY"),
+    "openssh_private_key": lambda r: _pem(r, "OPENSSH PRIVATE KEY"),
+    "pkcs8_private_key": lambda r: _pem(r, "PRIVATE KEY", 3),
+    "discord_bot": lambda r: r.choice("MN") + _pick(r, ALNUM, 23) + "." + _pick(r, URLSAFE, 6)
+                             + "." + _pick(r, URLSAFE, 27),
+    "telegram_bot": lambda r: _pick(r, string.digits, 10) + ":AA" + _pick(r, URLSAFE, 33),
+    "twilio_key": lambda r: "SK" + _pick(r, HEX, 32),
+    "sendgrid": lambda r: "SG." + _pick(r, URLSAFE, 22) + "." + _pick(r, URLSAFE, 43),
+    "mailchimp": lambda r: _pick(r, HEX, 32) + "-us" + str(r.randrange(1, 21)),
+    "npm": lambda r: "npm_" + _pick(r, ALNUM, 36),
+    "pypi": lambda r: "pypi-AgEIcHlwaS5vcmc" + _pick(r, URLSAFE, 80),
+    "square": lambda r: "sq0csp-" + _pick(r, URLSAFE, 43),
+    "azure_storage": lambda r: _pick(r, B64, 86) + "==",
+    "huggingface": lambda r: "hf_" + _pick(r, string.ascii_letters, 34),
+    "digitalocean": lambda r: "dop_v1_" + _pick(r, HEX, 64),
+    "vault": lambda r: "hvs." + _pick(r, URLSAFE, 90),
+    "shopify": lambda r: "shpat_" + _pick(r, HEX, 32),
+    "linear": lambda r: "lin_api_" + _pick(r, ALNUM, 40),
+    "postman": lambda r: "PMAK-" + _pick(r, HEX, 24) + "-" + _pick(r, HEX, 34),
+    "databricks": lambda r: "dapi" + _pick(r, HEX, 32),
+    "grafana": lambda r: "glsa_" + _pick(r, ALNUM, 32) + "_" + _pick(r, HEX, 8),
+    "newrelic": lambda r: "NRAK-" + _pick(r, string.ascii_uppercase + string.digits, 27),
+    "age": lambda r: "AGE-SECRET-KEY-1" + _pick(r, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
+    "password": _password,
+    "hex32": lambda r: _pick(r, HEX, 32),
+    "hex40": lambda r: _pick(r, HEX, 40),
+    "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),
+    "uuid_secret": _uuid,
+    "basic_b64": lambda r: base64.b64encode(
+        f"{r.choice(['deploy', 'ci', 'admin'])}:{_password(r)}".encode()).decode(),
+}
+
+
+@dataclass
+class Case:
+    number: int  # line number in the corpus file
+    text: str
+    label: str  # secret | ordinary
+    kind: str
+    values: list[str] = field(default_factory=list)  # the filled secret values
+    set: str = "tuning"  # tuning: written before the scanner's rules were tuned; heldout: after
+
+    @property
+    def is_secret(self) -> bool:
+        return self.label == "secret"
+
+
+def fill(template: str, number: int) -> tuple[str, list[str]]:
+    """The template with each placeholder replaced by a value of its kind (same name and index:
+    same value), and the values."""
+    values: dict[tuple[str, str], str] = {}
+
+    def value(m: re.Match) -> str:
+        key = (m.group(1), m.group(2) or "1")
+        if key not in values:
+            values[key] = GENERATORS[key[0]](random.Random(f"{number}:{key[0]}:{key[1]}"))
+        return values[key]
+
+    return _PLACEHOLDER.sub(value, template), list(values.values())
+
+
+def load(path: Path = CORPUS) -> list[Case]:
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        text, values = fill(record["text"], number)
+        if record["label"] not in ("secret", "ordinary"):
+            raise ValueError(f"{path}:{number}: label must be secret or ordinary")
+        if (record["label"] == "secret") != bool(values):
+            raise ValueError(f"{path}:{number}: a secret line needs placeholders, an ordinary "
+                             f"line none")
+        cases.append(Case(number, text, record["label"], record["kind"], values,
+                          record.get("set", "tuning")))
+    return cases
+
+
+def leaked(value: str, output: str, window: int = 10) -> bool:
+    """Whether any `window`-character run of the secret is still in the output."""
+    if len(value) <= window:
+        return value in output
+    return any(value[i:i + window] in output for i in range(len(value) - window + 1))
+
+
+@dataclass
+class Score:
+    secrets: int
+    caught: int
+    ordinary: int
+    false_positives: int
+    missed: list[Case]
+    flagged: list[Case]
+    kinds: int
+
+    @property
+    def recall(self) -> float:
+        return self.caught / self.secrets
+
+    @property
+    def false_positive_rate(self) -> float:
+        return self.false_positives / self.ordinary
+
+
+def score(redact: Callable[[str], str], cases: list[Case]) -> Score:
+    missed, flagged = [], []
+    for case in cases:
+        out = redact(case.text)
+        if case.is_secret and any(leaked(v, out) for v in case.values):
+            missed.append(case)
+        elif not case.is_secret and out != case.text:
+            flagged.append(case)
+    secrets = sum(c.is_secret for c in cases)
+    return Score(secrets=secrets, caught=secrets - len(missed), ordinary=len(cases) - secrets,
+                 false_positives=len(flagged), missed=missed, flagged=flagged,
+                 kinds=len({c.kind for c in cases if c.is_secret}))

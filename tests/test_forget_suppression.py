@@ -1,0 +1,159 @@
+"""Forget means the bot stops saying it (issue 12), in the engine and both stores: after a forget
+neither the memory nor the raw text it came from reaches an answer, a retrieval channel or the
+ordinary export (the raw message stays, suppressed, for the audit export); a deleted platform
+message leaves no text behind in memories or exports."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from memory.ids import message_id
+from memory.models import Memory, Message
+from memory.stores.base import CH_MESSAGE_TEXT, SearchRequest
+
+SECRET_HOST = "db-stage-7.internal"
+STATEMENT = f"The staging database host is {SECRET_HOST} since the migration."
+QUESTION = "what is the staging database host?"
+T0 = datetime(2026, 11, 16, 9, tzinfo=timezone.utc)
+
+
+def said(result) -> str:
+    """Everything a recall hands back: the answer, the memories and the raw messages."""
+    return result.model_dump_json()
+
+
+def event(content, ext, minute=0, author="maya"):
+    return {"role": "user", "author": author, "content": content, "external_id": ext,
+            "ts": f"2026-11-16T09:{minute:02d}:00Z"}
+
+
+@pytest.fixture
+def profile(service, profile_name):
+    return service.profile(profile_name)
+
+
+def drawn_from_statement(profile) -> Memory:
+    return next(m for m in profile.list() if SECRET_HOST in m.content)
+
+
+# --- the store contract ---------------------------------------------------------------------------
+def msg(content: str, seq: int = 0, **kw) -> Message:
+    return Message(id=message_id("s1", "user", content), session_id="s1", role="user",
+                   author="ana", content=content, ts=T0 + timedelta(minutes=seq), seq=seq, **kw)
+
+
+def message_hits(store, profile_name, text) -> list[str]:
+    hits = store.search(profile_name, SearchRequest(text=text, channels=(CH_MESSAGE_TEXT,), k=5))
+    return [h.id for h in hits[CH_MESSAGE_TEXT]]
+
+
+def test_suppressed_messages_stay_readable_and_leave_the_message_channel(store, profile_name):
+    kept, hidden = msg("the freeze starts friday", 0), msg("the vault unseal phrase is orange", 1)
+    store.insert_messages(profile_name, [kept, hidden])
+    assert message_hits(store, profile_name, "vault unseal phrase") == [hidden.id]
+    assert store.suppress_messages(profile_name, [hidden.id, "unknown"]) == {hidden.id}
+    assert store.suppress_messages(profile_name, [hidden.id]) == set()  # idempotent
+    assert message_hits(store, profile_name, "vault unseal phrase") == []
+    assert message_hits(store, profile_name, "freeze friday") == [kept.id]
+    (read,) = store.get_messages(profile_name, [hidden.id])
+    assert read.suppressed and read.content == hidden.content  # kept for audit
+    assert [m.suppressed for m in store.iter_messages(profile_name)] == [False, True]
+    other = profile_name + "-other"  # another profile holding the same message is untouched
+    store.insert_messages(other, [hidden])
+    assert message_hits(store, other, "vault unseal phrase") == [hidden.id]
+    store.delete_profile(other)
+
+
+def test_a_message_stored_suppressed_is_never_searchable(store, profile_name):
+    imported = msg("the backup passphrase hint is lighthouse", 0, suppressed=True,
+                   replaces=["a" * 32])
+    assert store.insert_messages(profile_name, [imported]) == {imported.id}
+    assert message_hits(store, profile_name, "backup passphrase lighthouse") == []
+    (read,) = store.get_messages(profile_name, [imported.id])
+    assert read.suppressed and read.replaces == ["a" * 32]
+
+
+# --- forget ---------------------------------------------------------------------------------------
+def test_forget_takes_the_memory_and_its_source_text_out_of_every_answer(profile, service):
+    profile.ingest([event("Morning all, quick infra sync.", "c:1"),
+                    event(STATEMENT, "c:2", 1),
+                    event("The rate limit is 100 requests per minute.", "c:3", 2)], "s1")
+    assert SECRET_HOST in profile.recall(QUESTION).answer
+    memory = drawn_from_statement(profile)
+    profile.forget(memory.id, reason="moved to vault")
+    for question in (QUESTION, SECRET_HOST, "db-stage-7", "staging database migration"):
+        assert SECRET_HOST not in said(profile.recall(question)), question
+        assert all(SECRET_HOST not in str(f.record) for f in profile.search(question))
+    assert "100 requests" in profile.recall("what is the rate limit?").answer  # the rest stays
+    (source,) = service.store.get_messages(profile.name, memory.source_message_ids)
+    assert source.suppressed and source.content == STATEMENT  # kept for audit
+    assert memory.id not in service.store.vector_ids(profile.name)
+
+
+def test_the_ordinary_export_holds_nothing_forgotten_the_audit_export_everything(profile,
+                                                                                service):
+    profile.ingest([event(STATEMENT, "c:2"), event("Deploys are on Tuesdays.", "c:3", 1)], "s1")
+    memory = drawn_from_statement(profile)
+    profile.forget(memory.id, reason="moved to vault")
+    ordinary = list(profile.export())
+    assert SECRET_HOST not in "\n".join(ordinary)
+    tombstone = next(json.loads(line) for line in ordinary if memory.id in line)
+    assert (tombstone["status"], tombstone["content"], tombstone["forgotten_reason"]) == (
+        "forgotten", "[forgotten]", "moved to vault")
+    assert "Deploys are on Tuesdays." in "\n".join(ordinary)
+    audit = list(profile.export(audit=True))
+    assert json.loads(audit[0])["audit"] is True
+    records = [json.loads(line) for line in audit[1:]]
+    assert any(r["kind"] == "message" and r["suppressed"] and r["content"] == STATEMENT
+               for r in records)
+    copy = service.profile(profile.name + "-copy")  # an audit export keeps the suppression
+    copy.import_lines(audit)
+    assert SECRET_HOST not in said(copy.recall(QUESTION))
+    assert SECRET_HOST not in "\n".join(copy.export())
+
+
+def test_an_edit_of_a_forgotten_message_stays_forgotten(profile, service):
+    profile.ingest([event(STATEMENT, "c:2")], "s1")
+    profile.forget(drawn_from_statement(profile).id, reason="moved to vault")
+    fixed = STATEMENT.replace("migration", "migration last week")
+    result = profile.edit_message("c:2", fixed)
+    assert result.found and result.memories_created == 0
+    (stored,) = service.store.iter_messages(profile.name)
+    assert stored.suppressed and stored.content == fixed
+    assert SECRET_HOST not in said(profile.recall(QUESTION))
+
+
+# --- deleted platform messages --------------------------------------------------------------------
+def test_a_deleted_message_leaves_no_text_in_memories_or_exports(profile, service):
+    profile.ingest([event(STATEMENT, "c:2"), event("Deploys are on Tuesdays.", "c:3", 1)], "s1")
+    result = profile.delete_message("c:2")
+    assert result.found and result.memories_forgotten >= 1
+    everything = "\n".join([*profile.export(audit=True),
+                            *(m.model_dump_json() for m in profile.list(include_inactive=True))])
+    assert SECRET_HOST not in everything and "staging database" not in everything
+    erased = [m for m in profile.list(include_inactive=True) if m.status == "forgotten"]
+    assert erased and all(m.content == "[deleted]" and not m.source_message_ids
+                          and m.forgotten_reason == "source message deleted" for m in erased)
+    assert SECRET_HOST not in said(profile.recall(QUESTION))
+    assert "Tuesdays" in profile.recall("when are deploys?").answer
+    assert profile.delete_message("c:2").found is False  # idempotent
+
+
+def test_deleting_an_edited_message_erases_what_every_version_said(profile):
+    profile.ingest([event(STATEMENT, "c:2")], "s1")
+    profile.edit_message("c:2", "ok")  # the new text yields no memory: no successor to follow
+    older = [m for m in profile.list(include_inactive=True) if SECRET_HOST in m.content]
+    assert older and older[0].status == "superseded"
+    profile.delete_message("c:2")
+    everything = "\n".join([*profile.export(audit=True),
+                            *(m.model_dump_json() for m in profile.list(include_inactive=True))])
+    assert SECRET_HOST not in everything
+
+
+def test_purge_erases_what_earlier_versions_of_the_authors_messages_said(profile):
+    profile.ingest([event(STATEMENT, "c:2", author="lee (U7)")], "s1")
+    profile.edit_message("c:2", "ok")
+    profile.purge_author("U7")
+    assert SECRET_HOST not in "\n".join(profile.export(audit=True))

@@ -1,0 +1,132 @@
+"""Secret redaction measured on the labelled corpus (tests/data/secret_corpus.jsonl): the recall
+and false-positive rates the README reports are floors this test keeps, and the AWS secret key
+that follows its key id (issue 12) is never stored, exported or said."""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from memory.redaction import redact
+from tests.secret_corpus import leaked, load, score
+
+CASES = load()
+
+
+def shipped(text: str) -> str:
+    return redact(text)[0]
+
+
+def test_the_corpus_is_big_and_varied_enough():
+    secrets = [c for c in CASES if c.is_secret]
+    assert len(CASES) >= 200
+    assert len({c.kind for c in secrets}) >= 20
+    assert len(secrets) >= 100 and len(CASES) - len(secrets) >= 100
+    assert {c.kind for c in CASES if not c.is_secret} >= {"sha", "uuid", "base64-code", "hash",
+                                                           "version", "url"}
+
+
+def test_recall_and_false_positive_rates_reported_in_the_readme():
+    tuning = score(shipped, [c for c in CASES if c.set == "tuning"])
+    heldout = score(shipped, [c for c in CASES if c.set == "heldout"])
+    everything = score(shipped, CASES)
+    assert (tuning.caught, tuning.secrets) == (123, 123), [c.text for c in tuning.missed]
+    assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
+    assert heldout.recall >= 38 / 43 and heldout.false_positives <= 2
+    assert everything.caught >= 161 and everything.false_positives <= 2
+
+
+@pytest.mark.parametrize("template", [
+    "new creds: {key} / {secret}",
+    "use {key} (secret {secret}) until Friday",
+    "{key}\n{secret}",
+    "`{key}:{secret}`",
+    "here you go {key} {secret}",
+])
+def test_an_aws_secret_key_after_its_key_id_is_redacted(template):
+    key, secret = "AKIA" + "QX7RTM2ZKP4LWN3Y", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "9Kq2Lm8ZtR"
+    out, kinds = redact(template.format(key=key, secret=secret))
+    assert key not in out and not leaked(secret, out)
+    assert kinds.count("aws-access-key") == 1 and kinds.count("aws-secret-key") == 1
+
+
+def test_redaction_is_idempotent_on_the_corpus():
+    for case in CASES:
+        once = shipped(case.text)
+        assert redact(once) == (once, []), case.number
+
+
+def test_markers_name_the_kind_and_nothing_of_the_value():
+    out, kinds = redact("STRIPE_SECRET_KEY=sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + " and "
+                        "postgres://app:" + "Sup3r-Secret" + "@db/app")
+    assert out == "STRIPE_SECRET_KEY=[REDACTED:stripe-key] and postgres://app:" \
+                  "[REDACTED:url-password]@db/app"
+    assert kinds == ["stripe-key", "url-password"]
+
+
+def test_the_scanner_never_reaches_the_network(monkeypatch):
+    """detect-secrets can verify tokens against their providers; Lurker only reads its patterns."""
+    import requests
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("redaction tried to reach the network")
+
+    monkeypatch.setattr(requests.Session, "request", refuse)
+    assert score(shipped, CASES).caught > 0
+
+
+def test_threads_share_nothing_mutable():
+    expected = [shipped(c.text) for c in CASES]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for _ in range(3):
+            assert list(pool.map(shipped, [c.text for c in CASES])) == expected
+
+
+def test_the_aws_pair_is_never_stored_exported_or_said(service, profile_name):
+    key, secret = "AKIA" + "JQ4ZP7XRW2MNT5KL", "Kp7Hq2Vx9Lm4Rt8Zw1Nc6Bf3Dg5Sj0Ya" + "/eU+iO2q"
+    profile = service.profile(profile_name)
+    profile.ingest([{"role": "user", "author": "lee",
+                     "content": f"backup bucket creds: {key} / {secret}"},
+                    {"role": "user", "author": "lee",
+                     "content": f"the backup uploader uses {key} (secret {secret})"}], "s1")
+    exported = "\n".join(profile.export())
+    answer = profile.recall("what are the backup bucket creds?")
+    said = answer.model_dump_json()
+    for text in (exported, said):
+        assert key not in text and not leaked(secret, text)
+    assert "[REDACTED:aws-secret-key]" in exported
+    assert all(json.loads(line).get("kind") for line in exported.splitlines())
+
+
+def test_chat_events_carry_no_secret_to_the_broker_or_the_spool(tmp_path):
+    """Redacted when the event is made, so neither Redis nor the bot's spool file holds the
+    secret; the worker's message id is the one direct ingestion gives the raw text."""
+    from workers.sinks import QueueSink
+    from memory.config import Settings
+    from memory.ingest_input import to_messages
+    from tests.harness import free_port
+    from workers import app as app_module
+    from workers.enqueue import EventPublisher
+    from workers.events import parse_event
+
+    raw = "prod deploy key: AKIA" + "JQ4ZP7XRW2MNT5KL / Kp7Hq2Vx9Lm4Rt8Zw1Nc6Bf3Dg5Sj0Ya/eU+iO2q"
+    event = {"type": "message.created", "profile": "slack:T1:CGEN", "session_id": "CGEN:day",
+             "external_id": "slack:T1:CGEN:1", "author": "lee", "content": raw,
+             "ts": "2026-11-16T09:00:00Z"}
+    parsed = parse_event(event)
+    assert "[REDACTED:aws-secret-key]" in parsed.content and "Kp7Hq2Vx9" not in parsed.content
+    now = parsed.ts
+    assert to_messages([parsed.message()], "CGEN:day", now, 10**6)[0].id == \
+        to_messages([{"role": "user", "content": raw, "ts": now}], "CGEN:day", now, 10**6)[0].id
+    app_module.configure(Settings(broker_url=f"redis://127.0.0.1:{free_port()}/0"))  # nobody
+    spool = tmp_path / "events.jsonl"
+    sink = QueueSink(EventPublisher(), spool=spool, retry_max_s=0.2)
+    try:
+        assert sink.publish([event]).published == 1
+        held = spool.read_text(encoding="utf-8")
+        assert "[REDACTED:aws-secret-key]" in held and "Kp7Hq2Vx9" not in held \
+            and "JQ4ZP7XRW2MNT5KL" not in held
+    finally:
+        sink.close()
+        app_module.configure(Settings())
