@@ -32,7 +32,8 @@ from elasticsearch import helpers
 
 from .embeddings import Embedder
 from .errors import LurkerError
-from .models import Memory
+from .models import Memory, Message
+from .passages import passage_embedding_text, split_passages
 from .service import embedding_text
 from .stores.base import EmbeddingSpec
 from .stores.elasticsearch import SCHEMA_VERSION, ElasticsearchStore
@@ -54,7 +55,7 @@ class Step:
     new_index: str
     new_embedding: bool = False  # memories get vectors from the new model (not copied)
     documents: int = 0  # documents in the new index after a reindex
-    reembedded: int = 0  # memory vectors computed with the new model
+    reembedded: int = 0  # vectors computed with the new model (memories, or passages)
 
 
 def _generation(alias: str, index: str | None) -> int:
@@ -78,7 +79,8 @@ def plan(store: ElasticsearchStore, spec: EmbeddingSpec) -> list[Step]:
             if meta.get("schema_version") != SCHEMA_VERSION:
                 reasons.append(f"schema version {meta.get('schema_version')} -> {SCHEMA_VERSION}")
             stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
-            new_embedding = alias == store.memories_alias and stored != (spec.name, spec.dim)
+            # both hold vectors: memories their own, messages their passages'
+            new_embedding = stored != (spec.name, spec.dim)
             if new_embedding:
                 reasons.append(f"embedding {stored[0]} ({stored[1]} dims) -> {spec.name} "
                                f"({spec.dim} dims)")
@@ -238,7 +240,21 @@ class _Reindex:
                          refresh="false")
 
     def _embed(self, sources: list[dict]) -> None:
-        """Replace the vectors of embeddable memories with the new model's; others get none."""
+        """Replace the vectors of embeddable memories, and of every message's passages, with the
+        new model's; other memories get none."""
+        if self.step.alias == self.store.messages_alias:
+            messages = [self.store._record(Message, source) for source in sources]
+            spans = [split_passages(m.content) for m in messages]
+            texts = [passage_embedding_text(m.author or m.role, m.content[a:b])
+                     for m, cuts in zip(messages, spans) for a, b in cuts]
+            vectors = self.embedder.embed(texts) if texts else []
+            at = 0
+            for source, message, cuts in zip(sources, messages, spans):
+                source["passages"] = self.store._passage_docs(
+                    message.content, vectors[at:at + len(cuts)])
+                at += len(cuts)
+            self.step.reembedded += len(texts)
+            return
         memories = [self.store._record(Memory, source) for source in sources]
         todo = [i for i, memory in enumerate(memories) if memory.embeddable]
         vectors = self.embedder.embed([embedding_text(memories[i]) for i in todo]) if todo else []
