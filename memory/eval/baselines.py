@@ -74,6 +74,8 @@ class EmbeddingCache:
     fusion rule) do not spend minutes re-encoding the same texts on a 2-core machine. The vectors
     are the model's own; ingest timings of a run that hit the cache are not encoder timings."""
 
+    CHUNK = 128  # texts encoded and saved at a time
+
     def __init__(self, path: str | Path):
         self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,12 +103,13 @@ class EmbeddingCache:
         for i, key in enumerate(keys):
             if key in found:
                 out[i] = np.frombuffer(found[key], dtype=np.float32)
-        if todo:
-            fresh = np.asarray(encode([texts[i] for i in todo]), dtype=np.float32)
-            out[todo] = fresh
+        for start in range(0, len(todo), self.CHUNK):  # saved as it goes: a killed run keeps them
+            part = todo[start:start + self.CHUNK]
+            fresh = np.asarray(encode([texts[i] for i in part]), dtype=np.float32)
+            out[part] = fresh
             with self._lock:
                 self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
-                                     [(keys[i], fresh[n].tobytes()) for n, i in enumerate(todo)])
+                                     [(keys[i], fresh[n].tobytes()) for n, i in enumerate(part)])
                 self._db.commit()
         self.hits += len(texts) - len(todo)
         self.misses += len(todo)
