@@ -697,6 +697,8 @@ class ElasticsearchStore(Store):
                             "filter": active},
                     "size": min(k, MAX_WINDOW), "_source": source, "track_total_hits": False}))
             elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR):
+                if channel == CH_PASSAGE_VECTOR and request.query_vector is None:
+                    continue  # like the vector channels: no vector, no channel
                 out[channel] = []
                 inner = {"size": 1, "_source": ["passages.index", "passages.start",
                                                 "passages.end"]}
