@@ -57,8 +57,10 @@ def queue(redis_server, es_settings, es_server, tmp_path):
     workers: list[WorkerProcess] = []
 
     def start_worker(**overrides) -> WorkerProcess:
+        # The visibility timeout must outlast one vector task (which embeds every message's
+        # passages too) on a busy 2-core machine, or a running task is delivered again.
         options = dict(worker_concurrency=1, batch_size=40, batch_interval_s=0.3,
-                       broker_visibility_timeout_s=6, worker_lock_timeout_s=5,
+                       broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
                        retry_backoff_max_s=2, retry_window_s=90)
         options.update(overrides)
         env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
@@ -242,7 +244,7 @@ def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
                                   f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(160)]
     env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
                      worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
-                     broker_visibility_timeout_s=6, worker_lock_timeout_s=5,
+                     broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
                      retry_backoff_max_s=2, retry_window_s=90)
     worker = WorkerProcess(env, tmp_path / "worker.log", name="rb")
     try:
