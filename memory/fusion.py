@@ -2,6 +2,10 @@
 
 score(doc) = sum over channels c that returned doc of  weight[c] / (K + rank_c(doc))
 
+Raw messages and passages of them are one record per message: a message's passage hits and its
+whole-message hit add up, and the entry shows the passage (the part that matched, what the answerer
+reads) rather than the whole message.
+
 Four rules on top of plain RRF, each measured on LoCoMo (README: Evaluation):
 - Evidence channels weigh the same (BM25 over memories, BM25 over raw messages, the query vector):
   each is the best one on some questions, and RRF's strength is agreement between them.
@@ -20,8 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .models import Memory, Message
-from .stores.base import CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, Hit
+from .models import Memory, Message, Passage
+from .stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+                          CH_PASSAGE_VECTOR, CH_TOPIC, CH_VECTOR, Hit)
 
 RRF_K = 60
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -30,6 +35,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     CH_VECTOR: 1.0,
     CH_HYDE: 0.7,  # a model's hypothetical answer; the offline template is the question itself
     CH_MESSAGE_TEXT: 1.0,
+    CH_PASSAGE_TEXT: 1.0,
+    CH_PASSAGE_VECTOR: 1.0,
 }
 # Channels whose hits only count for a record some other channel returned too.
 CORROBORATING = frozenset({CH_TOPIC})
@@ -43,12 +50,17 @@ class Fused:
 
     @property
     def key(self) -> tuple[str, str]:
-        return (type(self.record).__name__, self.record.id)
+        return record_key(self.record)
 
     @property
     def timestamp(self) -> datetime:
         r = self.record
         return r.ts if isinstance(r, Message) else (r.event_time or r.created_at)
+
+
+def record_key(record: Memory | Message) -> tuple[str, str]:
+    """A message and its passages are one record."""
+    return ("Memory" if isinstance(record, Memory) else "Message", record.id)
 
 
 def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
@@ -57,8 +69,7 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
     active = {c: hits for c, hits in results.items() if weights.get(c, 0.0) > 0}
     # A corroborating channel asked for alone (an ablation) still ranks on its own.
     nominating = {c for c in active if c not in CORROBORATING} or set(active)
-    nominated = {(type(h.record).__name__, h.record.id)
-                 for c in nominating for h in active[c]}
+    nominated = {record_key(h.record) for c in nominating for h in active[c]}
     merged: dict[tuple[str, str], Fused] = {}
     for channel, hits in active.items():
         weight = weights[channel]
@@ -67,6 +78,8 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
             if entry.key not in nominated:
                 continue
             entry = merged.setdefault(entry.key, entry)
+            if isinstance(hit.record, Passage) and not isinstance(entry.record, Passage):
+                entry.record = hit.record  # the part of a long message that matched
             entry.score += weight / (k + rank)
             entry.channels.append(channel)
     return _spread_sources(_rank(_fold_sources(list(merged.values()))))

@@ -47,6 +47,16 @@ class EventDate(BaseModel):
     granularity: Literal["day", "week", "month", "quarter", "year"] = "day"
 
 
+class Passage(Message):
+    """A part of a message's raw text, as the passage channels return it: `id` and the rest are the
+    message's (so citations, links and evidence are the message's), `content` is the passage only
+    (what the answerer reads), at content[start:end] of the stored message."""
+
+    passage: int  # its index among the message's passages (memory.passages.split_passages)
+    start: int
+    end: int
+
+
 class Memory(BaseModel):
     """A durable memory extracted from messages (or remembered directly)."""
 
@@ -107,8 +117,9 @@ class IngestResult(BaseModel):
     memories_created: int = 0
     memories_superseded: int = 0
     message_ids: list[str] = Field(default_factory=list)
-    # Memories stored but not yet in the vector index (ingest(..., vectorize=False)): the caller
-    # hands them to Profile.index_vectors, e.g. as a follow-up queue task.
+    # Memories stored but not yet in the vector index (ingest(..., vectorize=False)), and
+    # "passages:<message id>" for new messages whose passages wait for vectors: the caller hands
+    # them to Profile.index_vectors, e.g. as a follow-up queue task.
     pending_vector_ids: list[str] = Field(default_factory=list)
 
 

@@ -9,7 +9,13 @@ something, that question (rewritten from the asker's to a neutral point of view:
 is cited as a source too, and a short answer ("The Minnesota Wolves!") is kept, with the question in
 its content, instead of being dropped as too short to stand alone. Search questions are only ever
 real questions (a topic's, or the one that was asked): keyword templates would drown the memory's
-own words in its embedding."""
+own words in its embedding.
+
+A long message (a design write-up, a pasted log, an assistant's long answer) gives at most
+MAX_MEMORIES_PER_MESSAGE memories: the most durable of its sentences (instructions and decisions,
+then dated ones, then those with concrete values, then the rest, earlier first). Code blocks give
+none. The rest of it stays searchable as passages of its raw text (memory.passages), so bounding
+memories loses no evidence and keeps ingest time proportional to the message's length."""
 from __future__ import annotations
 
 import re
@@ -89,6 +95,29 @@ _SECOND_PERSON = [
 ]
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 _QUESTION_CONTEXT_CHARS = 200  # longer "questions" are monologues, not a question being answered
+MAX_MEMORIES_PER_MESSAGE = 6
+_CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_KIND_RANK = {"instruction": 3, "event": 1, "fact": 1, "task": 0}
+
+
+def durability(c: Candidate) -> int:
+    """How much a memory is worth keeping when a message gives too many: decisions and
+    instructions, then dated statements, then concrete values."""
+    return (2 * _KIND_RANK.get(c.type, 0) + 3 * bool(c.dates) + 2 * bool(_CONCRETE.search(c.content))
+            + bool(c.topic_key))
+
+
+def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE) -> list[Candidate]:
+    """At most `limit` candidates per message (by their first source line): the most durable,
+    earlier first on ties, kept in their original order."""
+    by_line: dict[int, list[int]] = {}
+    for i, c in enumerate(candidates):
+        by_line.setdefault(c.source_lines[0] if c.source_lines else -1, []).append(i)
+    keep: set[int] = set()
+    for indices in by_line.values():
+        ranked = sorted(indices, key=lambda i: (-durability(candidates[i]), i))
+        keep.update(ranked[:limit])
+    return [c for i, c in enumerate(candidates) if i in keep]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -198,7 +227,7 @@ class OfflineExtractor(Extractor):
         previous: TranscriptLine | None = None
         for line in lines:
             asked, context = self._question_context(previous, line)
-            for sentence in split_sentences(line.content):
+            for sentence in split_sentences(_CODE_BLOCK.sub("\n", line.content)):
                 candidate = self._candidate(sentence, line, asked, context)
                 if candidate is None:
                     let_go.append((sentence, line))
@@ -207,8 +236,8 @@ class OfflineExtractor(Extractor):
                     out.append(candidate)
             previous = line
         if len(lines) < DETAIL_PASS_MIN_MESSAGES:
-            return out
-        return merge_candidates([out, self._detail_pass(let_go)])
+            return bounded(out)
+        return bounded(merge_candidates([out, self._detail_pass(let_go)]))
 
     @staticmethod
     def _detail_pass(let_go: list[tuple[str, TranscriptLine]]) -> list[Candidate]:

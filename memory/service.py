@@ -28,11 +28,13 @@ from .models import (ComputedDate, DeleteResult, EditResult, EventDate, IngestRe
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
 from .redaction import redact
-from .stores.base import CHANNELS, SearchRequest, Store
+from .passages import passage_embedding_text, split_passages
+from .stores.base import CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, SearchRequest, Store
 from .synthesis import Answerer
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 
+PENDING_PASSAGES = "passages:"  # a pending_vector_ids entry naming a message whose passages wait
 EXPORT_FORMAT = "lurker-profile-export"
 EXPORT_VERSION = 1
 
@@ -145,25 +147,58 @@ class MemoryService:
 
     def index_vectors(self, pending: dict[str, Iterable[str]]) -> int:
         """Profile.index_vectors for several profiles at once: one model call for all their
-        memories (the encoder is far faster on one batch of 200 than on 50 of 4) and their writes
-        made searchable by one refresh. Returns how many memories got a vector."""
-        found = [(self.profile(name).name, m) for name, ids in pending.items()
+        memories and message passages (the encoder is far faster on one batch of 200 than on 50
+        of 4) and their writes made searchable by one refresh. `pending` holds memory ids and
+        `passages:<message id>` entries (IngestResult.pending_vector_ids). Returns how many
+        memories got a vector."""
+        memory_ids: dict[str, list[str]] = {}
+        message_ids: dict[str, list[str]] = {}
+        for name, ids in pending.items():
+            name = self.profile(name).name
+            for i in ids:
+                if i.startswith(PENDING_PASSAGES):
+                    message_ids.setdefault(name, []).append(i[len(PENDING_PASSAGES):])
+                else:
+                    memory_ids.setdefault(name, []).append(i)
+        found = [(name, m) for name, ids in memory_ids.items()
                  for m in self.store.get_memories(name, ids) if m.embeddable]
-        if not found:
+        messages = [(name, m) for name, ids in message_ids.items()
+                    for m in self.store.get_messages(name, ids)]
+        if not found and not messages:
             return 0
-        vectors = self.embedder.embed([embedding_text(m) for _, m in found])
+        memory_vectors, passage_vectors = self._embed(
+            [embedding_text(m) for _, m in found], [m for _, m in messages])
         by_profile: dict[str, dict[str, np.ndarray]] = {}
-        for (name, memory), vector in zip(found, vectors):
+        for (name, memory), vector in zip(found, memory_vectors):
             by_profile.setdefault(name, {})[memory.id] = vector
+        passages_of: dict[str, dict[str, np.ndarray]] = {}
+        for (name, message), matrix in zip(messages, passage_vectors):
+            passages_of.setdefault(name, {})[message.id] = matrix
         with self.store.deferred_refresh():
             for name, vectors_of in by_profile.items():
                 self.store.set_vectors(name, vectors_of)
+            for name, vectors_of in passages_of.items():
+                self.store.set_passage_vectors(name, vectors_of)
         return len(found)
 
     def deferred_refresh(self):
         """A block of writes made searchable together when it ends (one refresh on
         Elasticsearch); reads inside it still see its own writes."""
         return self.store.deferred_refresh()
+
+    def _embed(self, texts: list[str], messages: list[Message]
+               ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """One model call for memory texts and the passages of messages: (memory vectors, one
+        (passages, dim) matrix per message)."""
+        spans = [split_passages(m.content) for m in messages]
+        passages = [passage_embedding_text(m.author or m.role, m.content[a:b])
+                    for m, cuts in zip(messages, spans) for a, b in cuts]
+        vectors = self.embedder.embed([*texts, *passages])
+        out, at = [], len(texts)
+        for cuts in spans:
+            out.append(vectors[at:at + len(cuts)])
+            at += len(cuts)
+        return vectors[:len(texts)], out
 
     def close(self) -> None:
         self.store.close()
@@ -208,8 +243,18 @@ class Profile:
             written = self._ingest_memories(new, session_id, now, vectorize)
             result.memories_created, result.memories_superseded = len(written.created), \
                 written.superseded
-            result.pending_vector_ids = written.pending
+            result.pending_vector_ids = written.pending + self._index_passages(new, vectorize)
         return result
+
+    def _index_passages(self, messages: list[Message], vectorize: bool) -> list[str]:
+        """Embed the passages of stored messages now, or return them as pending entries."""
+        if not vectorize:
+            return [PENDING_PASSAGES + m.id for m in messages]
+        if messages:
+            _, matrices = self.service._embed([], messages)
+            self._store.set_passage_vectors(self.name, {
+                m.id: matrix for m, matrix in zip(messages, matrices)})
+        return []
 
     def _ingest_memories(self, messages: list[Message], session_id: str | None, now: datetime,
                          vectorize: bool) -> _Written:
@@ -312,7 +357,7 @@ class Profile:
         written = (_Written([], 0, []) if new.suppressed
                    else self._ingest_memories([new], old.session_id, now, vectorize))
         result.memories_created = len(written.created)
-        result.pending_vector_ids = written.pending
+        result.pending_vector_ids = written.pending + self._index_passages([new], vectorize)
         replacement = {m.topic_key: m for m in written.created}
         changed = []
         for memory in self._store.memories_by_source(self.name, [old.id]):
@@ -460,7 +505,7 @@ class Profile:
         if "hyde" in channels and len(channels) > 1 \
                 and not self.service.answerer.writes_hypotheses:
             channels = tuple(c for c in channels if c != "hyde")
-        wants_query_vec = "vector" in channels
+        wants_query_vec = CH_VECTOR in channels or CH_PASSAGE_VECTOR in channels
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (
             [self.service.answerer.hypothesize(query)] if wants_hyde else [])
@@ -572,6 +617,7 @@ class Profile:
         created = self._store.insert_messages(self.name, messages)
         self._store.upsert_memories(self.name, memories)
         self._index_vectors([m for m in memories if m.embeddable])
+        self._index_passages([m for m in messages if m.id in created], vectorize=True)
         return {"messages": len(created), "memories": len(memories)}
 
     # --- data deletion --------------------------------------------------------------------

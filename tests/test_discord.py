@@ -440,7 +440,7 @@ def test_backfill_pages_history_in_order_through_a_rate_limit_and_twice_adds_not
     env.fake.history[QUIET] = old_history(QUIET, 230, lurker_every=10)
     env.fake.rate_limit_next.add(f"/channels/{QUIET}/messages")
     channel = env.client.get_channel(int(QUIET))
-    assert env.loop.run(env.client.backfill(channel), timeout=60) == 207
+    assert env.loop.run(env.client.backfill(channel), timeout=240) == 207
     pages = [r for r in env.fake.requests if r.path == f"/channels/{QUIET}/messages"]
     assert len(pages) >= 4, "three pages of at most 100, one of them asked twice after the 429"
     stored = env.messages(quiet)
@@ -448,7 +448,7 @@ def test_backfill_pages_history_in_order_through_a_rate_limit_and_twice_adds_not
     assert [m.content for m in sorted(stored, key=lambda m: m.ts)][:2] == [
         "note 0: build step 0 uses cache key k0", "note 1: build step 1 uses cache key k1"]
     assert all("lurker" not in (m.author or "") for m in stored)
-    assert env.loop.run(env.client.backfill(channel), timeout=60) == 207
+    assert env.loop.run(env.client.backfill(channel), timeout=240) == 207
     assert len(env.messages(quiet)) == 207, "a second run stores no duplicates"
 
 

@@ -19,6 +19,7 @@ from memory.stores.base import (
     CH_HYDE,
     CH_MEMORY_TEXT,
     CH_MESSAGE_TEXT,
+    CH_PASSAGE_TEXT,
     CH_TOPIC,
     CH_VECTOR,
     CHANNELS,
@@ -206,7 +207,8 @@ def test_full_search_is_one_msearch_request(store, profile):
     # channels without input send nothing, and nothing at all when no channel has input
     with http_requests(store) as calls:
         hits = store.search(profile, SearchRequest(text="the of and", k=5))
-    assert calls == [] and set(hits) == {CH_TOPIC, CH_MEMORY_TEXT, CH_MESSAGE_TEXT}
+    assert calls == [] and set(hits) == {CH_TOPIC, CH_MEMORY_TEXT, CH_MESSAGE_TEXT,
+                                         CH_PASSAGE_TEXT}
     assert all(h == [] for h in hits.values())
 
 

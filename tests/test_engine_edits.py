@@ -79,9 +79,14 @@ def test_deferred_vectors(profile):
                         event("I will write the migration guide by Friday.", "v:2", 1)], "s1",
                        vectorize=False)
     store = profile.service.store
-    assert r.memories_created == 2 and len(r.pending_vector_ids) == 1  # the task is never embedded
+    memories = [i for i in r.pending_vector_ids if not i.startswith("passages:")]
+    assert r.memories_created == 2 and len(memories) == 1  # the task is never embedded
+    assert sorted(i for i in r.pending_vector_ids if i.startswith("passages:")) == sorted(
+        f"passages:{i}" for i in r.message_ids)  # both messages' raw text, by meaning too
     assert store.vector_ids(profile.name) == set()
+    assert store.passage_vector_ids(profile.name) == set()
     assert profile.index_vectors(r.pending_vector_ids) == 1
-    assert store.vector_ids(profile.name) == set(r.pending_vector_ids)
+    assert store.vector_ids(profile.name) == set(memories)
+    assert store.passage_vector_ids(profile.name) == set(r.message_ids)
     assert profile.index_vectors(r.pending_vector_ids) == 1  # idempotent
     assert store.count(profile.name)["vectors"] == 1

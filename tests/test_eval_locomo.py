@@ -6,11 +6,13 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from memory.errors import LurkerError
-from memory.eval.locomo import (BM25_RAW, DENSE_RAW, FUSED, SYSTEMS, TurnIndex, load_locomo,
-                                normalize_evidence, run_locomo)
+from memory.eval.baselines import TurnIndex
+from memory.eval.locomo import (BM25_RAW, DENSE_E5, DENSE_RAW, ES_HYBRID_RAW, FUSED, HYBRID_RAW,
+                                SYSTEMS, Budgets, load_locomo, normalize_evidence, run_locomo)
 from memory.eval.metrics import (answer_score, decline_rates, evidence_recall, is_decline,
                                  multi_hop_f1, record_dia_ids, token_f1)
 from memory.models import Memory, Message
@@ -132,8 +134,11 @@ def test_decline_rates_of_adversarial_and_answerable_questions():
 # --- the harness end to end ----------------------------------------------------------------------
 def test_run_scores_every_system_on_the_real_engine(service, data_file):
     conversations = load_locomo(data_file)
-    report = run_locomo(service, conversations, ks=(1, 3, 10))
-    assert set(report["systems"]) == set(SYSTEMS)
+    report = run_locomo(service, conversations, Budgets(ks=(1, 3, 10), turns=(1, 3, 10),
+                                                        chars=(100, 1000)))
+    es = type(service.store).__name__ == "ElasticsearchStore"
+    assert set(report["systems"]) == set(SYSTEMS) - {DENSE_E5} - (set() if es else {ES_HYBRID_RAW})
+    assert HYBRID_RAW in report["systems"]
     assert report["questions"] == 5 and report["questions_with_evidence"] == 4
     records = {r["index"]: r for r in report["records"]}
     # the turn says "I am opening a dance studio": the BM25 baseline shares only "Jon" with the
@@ -168,3 +173,122 @@ def test_cli_prints_the_table_and_writes_json(data_file, tmp_path):
         capture_output=True, text=True, timeout=120,
         env={**__import__("os").environ, "LURKER_STORE": env_store})
     assert missing.returncode != 0 and "no.json" in missing.stderr
+
+
+# --- budgets, credit and the BEAM shape ----------------------------------------------------------
+def test_zero_padded_dia_ids_are_the_same_turn(tmp_path):
+    from memory.eval.locomo import normalize_dia_id
+
+    assert normalize_evidence(["D30:05", "D30:5", "D:3:012"]) == ["D30:5", "D3:12"]
+    assert normalize_dia_id("D01:007") == "D1:7" and normalize_dia_id("nothing") is None
+    sample = json.loads(json.dumps(SAMPLE))
+    sample[0]["conversation"]["session_2"][2]["dia_id"] = "D2:03"  # padded in the turns too
+    sample[0]["qa"][2]["evidence"] = ["D02:003"]
+    path = tmp_path / "padded.json"
+    path.write_text(json.dumps(sample), encoding="utf-8")
+    (conv,) = load_locomo(path)
+    assert conv.questions[2].evidence == ["D2:3"] and conv.evidence_dropped == ["D9:9"]
+    assert conv.sessions[1].turns[2].dia_id == "D2:3"
+
+
+def test_a_memory_is_credited_only_with_the_turns_it_carries():
+    from memory.eval.metrics import carries, shown
+
+    question, answer = "Which team did you sign with?", "I signed with the Minnesota Wolves!"
+    content = "John signed with the Minnesota Wolves!"
+    assert carries(content, answer) and not carries(content, question)
+    # a short answer kept with its question in its content carries both
+    assert carries("Which team did John sign with? John: The Minnesota Wolves!", question)
+    memory = Memory(id="x", type="fact", content=content, source_message_ids=["a", "q"],
+                    created_at="2023-05-08T00:00:00Z")
+    scored = shown(memory, {"q": ["D1:1"], "a": ["D1:2"]}, {"q": question, "a": answer})
+    assert scored.cited == ("D1:2", "D1:1") and scored.carried == ("D1:2",)
+    assert scored.chars == len(content)
+
+
+def test_turn_and_character_budgets():
+    from memory.eval.metrics import char_budget, covered_recall, turn_budget
+
+    ranking = [["D1:1", "D1:2"], ["D1:1"], ["D1:3"], ["D1:4", "D1:5"]]
+    assert turn_budget(ranking, 2) == ["D1:1", "D1:2"]  # a two-turn result fills two
+    assert turn_budget(ranking, 4) == ["D1:1", "D1:2", "D1:3", "D1:4"]  # repeats cost nothing
+    assert turn_budget([], 3) == []
+    texts = [(["D1:1"], 1500), (["D1:2"], 600), (["D1:3"], 400), (["D1:4"], 100)]
+    assert char_budget(texts, 2000) == ["D1:1", "D1:3", "D1:4"]  # D1:2 does not fit: skipped
+    assert covered_recall(["D1:1", "D1:9"], ["D1:1"]) == 0.5
+    assert covered_recall([], ["D1:1"]) is None
+
+
+def test_rrf_and_the_embedding_cache(tmp_path, embedder):
+    from memory.eval.baselines import CachedEmbedder, EmbeddingCache, rrf
+
+    assert rrf([["a", "b", "c"], ["b", "c"]]) == ["b", "c", "a"]
+    cache = EmbeddingCache(tmp_path / "vectors.sqlite3")
+    cached = CachedEmbedder(embedder, cache)
+    first = cached.embed(["the deploy freeze", "use pnpm"])
+    again = cached.embed(["use pnpm", "a new text"])
+    assert (cache.hits, cache.misses) == (1, 3)
+    assert np.allclose(again[0], first[1]) and np.allclose(first, embedder.embed(
+        ["the deploy freeze", "use pnpm"]), atol=1e-6)
+    assert cached.spec == embedder.spec
+    cache.close()
+
+
+BEAM_SAMPLE = [{
+    "sample_id": "beam-tiny",
+    "conversation": {
+        "speaker_a": "Jordan", "speaker_b": "Assistant",
+        "session_1_date_time": "10:00 am on 15 March, 2024",
+        "session_1": [
+            {"speaker": "Jordan", "dia_id": "D1:0",
+             "text": "I'm building a budget tracker in Flask and need a schedule for it."},
+            {"speaker": "Assistant", "dia_id": "D1:1", "text": "\n\n".join(
+                [f"Step {i}: plan the milestone, estimate the tasks, and review progress weekly "
+                 "so that the schedule stays realistic for a solo developer. " * 2
+                 for i in range(12)] + ["For exports, the CSV writer should quote every field "
+                                        "and use UTF-8 with a BOM so spreadsheets open it."])},
+            {"speaker": "Jordan", "dia_id": "D1:02",
+             "text": "I switched the database from SQLite to Postgres 15 yesterday."},
+        ],
+    },
+    "qa": [
+        {"question": "Which database does my budget tracker use now?", "answer": "Postgres 15",
+         "evidence": ["D1:2"], "category": 4, "beam_type": "knowledge_update"},
+        {"question": "How should the CSV export be encoded?", "answer": "UTF-8 with a BOM",
+         "evidence": ["D1:01"], "category": 4, "beam_type": "information_extraction"},
+        {"question": "What did I say about my cat?", "evidence": [], "category": 5,
+         "beam_type": "abstention", "adversarial_answer": "nothing"},
+    ],
+}]
+
+
+def test_lurker_eval_beam_prints_budgets_and_a_table_per_question_type(tmp_path):
+    """The outsider's run: `lurker eval beam` as a subprocess on a BEAM-shaped chat whose evidence
+    sits deep inside a long assistant turn."""
+    data, out = tmp_path / "beam-tiny.json", tmp_path / "beam.json"
+    data.write_text(json.dumps(BEAM_SAMPLE), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "memory.cli", "eval", "beam", "--data", str(data), "--k", "1,5",
+         "--turns", "1,2", "--chars", "300,3000", "--e5", "off", "--out", str(out),
+         "--embedding-cache", str(tmp_path / "vectors.sqlite3")],
+        capture_output=True, text=True, timeout=300,
+        env={**__import__("os").environ, "LURKER_STORE": f"sqlite:///{tmp_path / 'beam.db'}"})
+    assert done.returncode == 0, done.stderr
+    assert "BEAM evidence recall at a budget of turns" in done.stdout
+    assert "knowledge_update" in done.stdout and "information_extraction" in done.stdout
+    assert "hybrid-raw" in done.stdout and "fused (cited)" in done.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["questions_by_type"] == {"abstention": 1, "information_extraction": 1,
+                                           "knowledge_update": 1}
+    records = {r["type"]: r for r in report["records"]}
+    csv = records["information_extraction"]
+    assert csv["evidence"] == ["D1:1"]  # "D1:01" normalised
+    assert csv["recall"][FUSED]["T@1"] == 1.0  # the long turn's passage about CSV, first
+    top = csv["retrieved"][0]  # a memory or a passage of the long turn: either carries it
+    assert "BOM" in top["content"] and top["carried"] == ["D1:1"] and len(top["content"]) < 300
+    # within 300 characters only a passage fits; the whole 2,000-character turn never does
+    assert csv["recall"][FUSED]["C@300"] == 1.0 and csv["recall"][BM25_RAW]["C@300"] == 0.0
+    assert records["knowledge_update"]["recall"][FUSED]["T@2"] == 1.0
+    assert report["config"]["embedding_cache_misses"] > 0
+    by_type = report["systems"][FUSED]["recall"]["T@2"]["by_type"]
+    assert by_type["abstention"] is None and by_type["knowledge_update"] == 1.0

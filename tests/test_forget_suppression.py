@@ -11,7 +11,10 @@ import pytest
 
 from memory.ids import message_id
 from memory.models import Memory, Message
-from memory.stores.base import CH_MESSAGE_TEXT, SearchRequest
+from memory.passages import split_passages
+from memory.stores.base import (CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
+                                SearchRequest)
+from tests.store_fixtures import unit_vectors
 
 SECRET_HOST = "db-stage-7.internal"
 STATEMENT = f"The staging database host is {SECRET_HOST} since the migration."
@@ -73,6 +76,28 @@ def test_a_message_stored_suppressed_is_never_searchable(store, profile_name):
     assert message_hits(store, profile_name, "backup passphrase lighthouse") == []
     (read,) = store.get_messages(profile_name, [imported.id])
     assert read.suppressed and read.replaces == ["a" * 32]
+
+
+def test_a_suppressed_long_message_leaves_the_passage_channels(store, profile_name):
+    filler = " ".join(f"Paragraph {i} of the incident write-up covers the timeline." for i in
+                      range(40))
+    long = msg(f"{filler}\n\nThe vault unseal phrase is orange and blue.\n\n{filler}", 0)
+    store.insert_messages(profile_name, [long])
+    cuts = split_passages(long.content)
+    vectors = unit_vectors(len(cuts), seed=3)
+    store.set_passage_vectors(profile_name, {long.id: vectors})
+
+    def found() -> dict[str, list[str]]:
+        hits = store.search(profile_name, SearchRequest(
+            text="vault unseal phrase", query_vector=vectors[len(cuts) // 2],
+            channels=(CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR), k=5))
+        return {c: [h.id for h in hits.get(c, [])] for c in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR)}
+
+    assert found() == {CH_PASSAGE_TEXT: [long.id], CH_PASSAGE_VECTOR: [long.id]}
+    assert store.suppress_messages(profile_name, [long.id]) == {long.id}
+    assert found() == {CH_PASSAGE_TEXT: [], CH_PASSAGE_VECTOR: []}
+    store.set_passage_vectors(profile_name, {long.id: vectors})  # a late vector task
+    assert found() == {CH_PASSAGE_TEXT: [], CH_PASSAGE_VECTOR: []}
 
 
 # --- forget ---------------------------------------------------------------------------------------

@@ -96,3 +96,23 @@ def test_records_bringing_new_evidence_come_before_repeats_of_the_same_sources()
     fused = fuse({CH_MEMORY_TEXT: hits(one_a, one_b, bare, bare2, two)})
     assert ids(fused) == ["one-a", "bare", "bare2", "two", "one-b"]
     assert [round(f.score, 6) for f in fused] != sorted(round(f.score, 6) for f in fused)
+
+
+def test_a_message_and_its_passages_are_one_result_showing_the_passage():
+    from memory.models import Passage
+    from memory.stores.base import CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR
+
+    long = message("long")
+    part = Passage(**long.model_dump(exclude={"content"}), content="the part that matched",
+                   passage=3, start=100, end=121)
+    other = message("other")
+    fused = fuse({CH_MESSAGE_TEXT: hits(long, other), CH_PASSAGE_TEXT: hits(part),
+                  CH_PASSAGE_VECTOR: hits(other, part)})
+    assert ids(fused) == ["long", "other"]  # one entry per message
+    assert isinstance(fused[0].record, Passage) and fused[0].record.content == "the part that matched"
+    assert fused[0].channels == [CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR]
+    assert fused[0].score == pytest.approx(2 / (RRF_K + 1) + 1 / (RRF_K + 2))
+    # and a memory drawn from the message takes it in, as it takes a whole-message hit
+    drawn = memory("m", sources=["long"])
+    fused = fuse({CH_MEMORY_TEXT: hits(drawn), CH_PASSAGE_VECTOR: hits(part)})
+    assert ids(fused) == ["m"] and CH_PASSAGE_VECTOR in fused[0].channels

@@ -125,7 +125,8 @@ def test_model_change_reindexes_behind_the_alias_while_reads_and_writes_go_on(es
     assert memories_step.action == "reindex" and memories_step.new_embedding
     assert memories_step.new_index == f"{old.memories_alias}-v2"
     assert memories_step.documents == len(memories) + 1
-    assert by_alias[old.messages_alias].action == "update"  # messages hold no vectors
+    messages_step = by_alias[old.messages_alias]  # passage vectors: re-embedded too
+    assert messages_step.action == "reindex" and messages_step.new_embedding
     assert [p for a, p in seen_phases if a == old.memories_alias] == [
         "copied", "caught-up", "write-blocked", "swapped"]
 
@@ -134,7 +135,7 @@ def test_model_change_reindexes_behind_the_alias_while_reads_and_writes_go_on(es
     assert list(client.indices.get_alias(name=old.memories_alias).body) == [
         f"{old.memories_alias}-v2"]
     assert not client.indices.exists(index=old_memories_index)
-    assert client.indices.exists(index=old_messages_index)
+    assert not client.indices.exists(index=old_messages_index)
     template = client.indices.get_index_template(name=old.memories_alias)["index_templates"][0]
     assert template["index_template"]["index_patterns"] == [f"{old.memories_alias}-v2"]
 
@@ -145,6 +146,8 @@ def test_model_change_reindexes_behind_the_alias_while_reads_and_writes_go_on(es
     active = {m.id for m in new.list_memories(profile)}
     assert late.id in active and memories[0].id not in active
     assert len(list(new.iter_messages(profile))) == 30
+    # every message's passages were embedded by the new model (also those stored without)
+    assert new.passage_vector_ids(profile) == {m.id for m in new.iter_messages(profile)}
     embeddable = {m.id for m in new.list_memories(profile, include_inactive=True) if m.embeddable}
     assert new.vector_ids(profile) == embeddable
     assert len(embeddable) == len(memories) - 3 + 1  # minus task, forgotten, forgotten later

@@ -66,3 +66,23 @@ def test_the_detail_pass_keeps_short_statements_with_concrete_values_in_long_con
     # eight messages are not enough for a detail pass (DETAIL_PASS_MIN_MESSAGES = 9)
     short = OfflineExtractor().extract(lines(*chatter[:4], *tail[:4]))
     assert not any(" said: " in m.content for m in short)
+
+
+def test_a_long_message_gives_a_bounded_number_of_its_most_durable_memories():
+    from memory.offline_extractor import MAX_MEMORIES_PER_MESSAGE
+
+    filler = [f"Paragraph {i} walks through the reasoning behind the migration in some detail."
+              for i in range(40)]
+    write_up = " ".join(filler[:20]) + (
+        " We decided to move the billing service to Postgres 16."
+        " The cutover happened on 2026-10-30 after the dry run."
+        "\n```python\nfor row in rows:\n    print(row.id)  # Paragraph code looks like prose.\n```\n"
+        " The new cluster handles 4500 requests per second. ") + " ".join(filler[20:])
+    out = [c for c in OfflineExtractor().extract(lines(("maya", write_up), ("tim", "Reading it.")))
+           if c.source_lines[0] == 0]
+    assert 0 < len(out) <= MAX_MEMORIES_PER_MESSAGE
+    kept = " ".join(c.content for c in out)
+    assert "Postgres 16" in kept and "2026-10-30" in kept and "4500 requests" in kept
+    assert "print(row.id)" not in kept  # code blocks give no memories
+    short = OfflineExtractor().extract(lines(("maya", "The rate limit is 300 per minute."),))
+    assert len(short) == 1  # a short message is untouched

@@ -8,9 +8,11 @@ import pytest
 
 from memory.errors import EmbeddingMismatch
 from memory.ids import memory_id, message_id
-from memory.models import Memory, Message
-from memory.stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR,
-                                EmbeddingSpec, SearchRequest)
+from memory.models import Memory, Message, Passage
+from memory.passages import split_passages
+from memory.stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+                                CH_PASSAGE_VECTOR, CH_TOPIC, CH_VECTOR, EmbeddingSpec,
+                                SearchRequest)
 
 from .store_fixtures import unit_vectors
 
@@ -170,6 +172,65 @@ def test_user_text_is_never_query_syntax(store, profile_name):
     for text in ['"unbalanced', "a* OR (", "NOT AND OR", "{}[]:~^", "ünïcödé 🙂", ""]:
         store.search(profile_name, SearchRequest(text=text, channels=(CH_MEMORY_TEXT,
                                                                       CH_MESSAGE_TEXT)))
+
+
+def long_text(needle: str, paragraphs: int = 8) -> str:
+    """A review-bot sized message: filler paragraphs with `needle` deep inside."""
+    filler = ("The pipeline ran every stage of the build and reported the usual warnings about "
+              "deprecated options, which nobody has had the time to clean up this quarter. ")
+    parts = [f"Section {i}. " + filler * 3 for i in range(paragraphs)]
+    parts.insert(paragraphs - 2, needle)
+    return "\n\n".join(parts)
+
+
+def test_long_messages_are_searched_passage_by_passage(store, profile_name):
+    needle = "The flaky test lives in payments/refund_spec.rb and fails on leap days."
+    long = msg(long_text(needle), 0)
+    short = msg("refund spec is fine on my machine", 1)
+    store.insert_messages(profile_name, [long, short])
+    spans = split_passages(long.content)
+    assert len(spans) > 3
+    hits = store.search(profile_name, SearchRequest(text="flaky refund spec leap days", k=5,
+                                                    channels=(CH_PASSAGE_TEXT,)))
+    (hit,) = hits[CH_PASSAGE_TEXT]  # one hit per message; short messages are not in it
+    assert isinstance(hit.record, Passage) and hit.id == long.id == hit.record.id
+    assert needle in hit.record.content and len(hit.record.content) < len(long.content)
+    assert long.content[hit.record.start:hit.record.end] == hit.record.content
+    assert (hit.record.start, hit.record.end) == spans[hit.record.passage]
+    assert hit.record.author == long.author and hit.record.ts == long.ts
+    # a whole-message BM25 hit is still the message itself
+    assert {h.id for h in store.search(profile_name, SearchRequest(
+        text="refund spec", channels=(CH_MESSAGE_TEXT,)))[CH_MESSAGE_TEXT]} == {long.id, short.id}
+
+
+def test_passage_vectors_rank_messages_by_their_best_passage(store, profile_name):
+    long, short = msg(long_text("Needle paragraph about the leap day bug."), 0), msg("short one", 1)
+    other = msg("a message never embedded", 2)
+    store.insert_messages(profile_name, [long, short, other])
+    n = len(split_passages(long.content))
+    vectors = unit_vectors(n + 1, seed=7)
+    with pytest.raises(ValueError):
+        store.set_passage_vectors(profile_name, {long.id: vectors[:n - 1]})
+    store.set_passage_vectors(profile_name, {long.id: vectors[:n], short.id: vectors[n:],
+                                             "not-stored": vectors[:1]})
+    assert store.passage_vector_ids(profile_name) == {long.id, short.id}
+    for target in (2, n - 1):
+        hits = store.search(profile_name, SearchRequest(
+            text="", query_vector=vectors[target], k=5, channels=(CH_PASSAGE_VECTOR,)))
+        ranked = hits[CH_PASSAGE_VECTOR]
+        assert [h.id for h in ranked] == [long.id, short.id]  # one hit per message
+        assert ranked[0].record.passage == target and ranked[0].score == pytest.approx(1.0, 1e-4)
+        a, b = split_passages(long.content)[target]
+        assert ranked[0].record.content == long.content[a:b]
+    assert store.search(profile_name + "-x", SearchRequest(
+        text="", query_vector=vectors[2], channels=(CH_PASSAGE_VECTOR,)))[CH_PASSAGE_VECTOR] == []
+    assert store.delete_messages(profile_name, [long.id]) == {long.id}
+    assert store.passage_vector_ids(profile_name) == {short.id}
+    hits = store.search(profile_name, SearchRequest(text="needle leap day bug",
+                                                    query_vector=vectors[2], k=5,
+                                                    channels=(CH_PASSAGE_VECTOR, CH_PASSAGE_TEXT)))
+    assert [h.id for h in hits[CH_PASSAGE_VECTOR]] == [short.id]
+    assert hits[CH_PASSAGE_TEXT] == []
 
 
 def test_reopen_with_other_embedding_is_refused(store):
@@ -347,4 +408,30 @@ def test_sqlite_delete_messages_leaves_no_full_text_rows(tmp_path):
     assert store.delete_messages("p", [gone.id]) == {gone.id}
     rows = store.db.execute("SELECT profile, id FROM messages_fts ORDER BY profile").fetchall()
     assert rows == [("p", keep.id), ("q", gone.id)]
+    store.close()
+
+
+def test_sqlite_file_without_passages_gets_them_on_open(tmp_path):
+    """Long messages stored before passages existed are searchable passage by passage after
+    open; their passage vectors come with a re-import."""
+    import sqlite3
+
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "old-passages.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    long = msg(long_text("Old needle: the cron job runs at 04:15 UTC."))
+    store.insert_messages("p", [long])
+    store.close()
+    db = sqlite3.connect(path)
+    db.executescript("DROP TABLE passages_fts; DROP TABLE passage_vectors;")
+    db.close()
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    (hit,) = store.search("p", SearchRequest(text="old needle cron", channels=(CH_PASSAGE_TEXT,))
+                          )[CH_PASSAGE_TEXT]
+    assert "04:15" in hit.record.content
     store.close()

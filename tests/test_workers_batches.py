@@ -200,6 +200,7 @@ def test_the_one_profile_vectors_task_of_earlier_versions_is_still_served(eager,
     result = service.profile(profile_name).ingest(
         [{"role": "user", "author": "ana", "content": "The billing export runs at 02:00 UTC.",
           "ts": ts(0)}], "s1", vectorize=False)
-    (pending,) = result.pending_vector_ids
-    assert tasks.index_vectors.apply(args=(profile_name, [pending])).get() == 1
+    (pending,) = [i for i in result.pending_vector_ids if not i.startswith("passages:")]
+    assert tasks.index_vectors.apply(args=(profile_name, result.pending_vector_ids)).get() == 1
     assert service.store.vector_ids(profile_name) == {pending}
+    assert service.store.passage_vector_ids(profile_name) == set(result.message_ids)

@@ -56,8 +56,10 @@ def queue(redis_server, es_settings, es_server, tmp_path):
     workers: list[WorkerProcess] = []
 
     def start_worker(**overrides) -> WorkerProcess:
+        # The visibility timeout must outlast one vector task (which embeds every message's
+        # passages too) on a busy 2-core machine, or a running task is delivered again.
         options = dict(worker_concurrency=1, batch_size=40, batch_interval_s=0.3,
-                       broker_visibility_timeout_s=6, worker_lock_timeout_s=5,
+                       broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
                        retry_backoff_max_s=2, retry_window_s=90)
         options.update(overrides)
         env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
@@ -81,9 +83,10 @@ def stored_count(service, profile: str) -> int:
     return sum(1 for _ in service.store.iter_messages(profile))
 
 
-def settle(reader, client, profiles_and_ids: dict[str, set[str]], log_path, timeout: float = 120):
+def settle(reader, client, profiles_and_ids: dict[str, set[str]], log_path, timeout: float = 300):
     """Wait until every profile holds exactly its expected messages and the broker is idle (events
-    and the follow-up vector tasks all acknowledged)."""
+    and the follow-up vector tasks all acknowledged). A deadline, not a measurement: the vector
+    tasks embed every message's passages, minutes of encoder time on a busy 2-core machine."""
     def done() -> bool:
         counts_ok = all({m.external_id for m in reader.store.iter_messages(p)} == ids
                         for p, ids in profiles_and_ids.items())
@@ -240,7 +243,7 @@ def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
                                   f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(160)]
     env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
                      worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
-                     broker_visibility_timeout_s=6, worker_lock_timeout_s=5,
+                     broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
                      retry_backoff_max_s=2, retry_window_s=90)
     worker = WorkerProcess(env, tmp_path / "worker.log", name="rb")
     try:
@@ -252,7 +255,7 @@ def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
         time.sleep(2)  # Redis is dead for a moment; the worker keeps running
         with redis_on(port, data, durable=True) as client:
             settle(reader, client, {p: {f"r{i}" for i in range(160)}},
-                   tmp_path / "worker.log", timeout=180)
+                   tmp_path / "worker.log", timeout=300)
             assert_exactly_once(reader, p, {f"r{i}" for i in range(160)})
             assert worker.proc.poll() is None  # the same worker, reconnected
     finally:

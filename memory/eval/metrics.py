@@ -10,15 +10,24 @@ Answer scores follow LoCoMo's own evaluation code (task_eval/evaluation.py of th
 - category 3 (open-domain): only the gold answer's first ';'-separated alternative is used;
 - category 5 (adversarial, unanswerable): 1 if the answer declines, else 0.
 
-Evidence recall@k: the share of a question's evidence turns (dia_ids such as "D3:12") covered by the
-top k results, where a raw message covers its own turn(s) and a memory covers the turns of its
-source messages.
+Evidence recall: the share of a question's evidence turns (dia_ids such as "D3:12") covered by what a
+system hands over, three ways:
+- at k results (recall@k): a raw message covers its own turn(s), a memory the turns of every
+  source message it cites. Systems whose results cover several turns look better here than they
+  are, so the figures that lead are the two budgets below.
+- at a budget of T turns: the ranking flattened to distinct turns in rank order, cut at T; a memory
+  brings only the turns whose content it carries (`carries`): a cited question whose words are not
+  in the memory is context the answerer never reads, not evidence.
+- at a budget of N characters: results in rank order, each as the text the answerer would read
+  (a memory's content, a raw turn, a passage of a long one), taken while they fit in N (one that
+  does not fit is skipped); a result's turns count when its text was taken.
 """
 from __future__ import annotations
 
 import math
 import re
 import string
+from dataclasses import dataclass
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -107,6 +116,79 @@ def record_dia_ids(record, dia_ids_by_message: Mapping[str, Sequence[str]]) -> l
     sources = getattr(record, "source_message_ids", None)
     ids = sources if sources is not None else [record.id]
     return [d for i in ids for d in dia_ids_by_message.get(i, ())]
+
+
+CARRY_SHARE = 0.6  # a source sentence is carried when this share of its word stems is in the memory
+_SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def carries(content: str, source: str) -> bool:
+    """Whether a memory's `content` carries some sentence of its `source` message: at least
+    CARRY_SHARE of that sentence's content-word stems (memory.text) are in the memory. "John signed
+    with the Wolves" carries "I signed with the Wolves!" but not the question "Which team did you
+    sign with?" that it answers."""
+    from ..text import stem_tokens
+
+    have = set(stem_tokens(content))
+    for sentence in _SOURCE_SENTENCE.split(source):
+        stems = set(stem_tokens(sentence))
+        if stems and len(stems & have) >= CARRY_SHARE * len(stems):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One result as scored: the turns it cites, the turns it carries, and how many characters the
+    answerer reads for it."""
+
+    cited: tuple[str, ...]
+    carried: tuple[str, ...]
+    chars: int
+
+
+def shown(record, dia_ids_by_message: Mapping[str, Sequence[str]],
+          texts: Mapping[str, str]) -> Shown:
+    """A retrieved record (memory, raw message, or a passage of one) as scored. `texts`: message
+    id -> its raw text, for the carried test."""
+    cited = tuple(record_dia_ids(record, dia_ids_by_message))
+    sources = getattr(record, "source_message_ids", None)
+    if sources is None:  # raw text: it carries its own turn
+        return Shown(cited, cited, len(record.content))
+    carried = tuple(d for i in sources if carries(record.content, texts.get(i, ""))
+                    for d in dia_ids_by_message.get(i, ()))
+    return Shown(cited, carried, len(record.content))
+
+
+def turn_budget(entries: Sequence[Iterable[str]], budget: int) -> list[str]:
+    """The first `budget` distinct turns of a ranking (each entry: the turns one result brings)."""
+    seen: dict[str, None] = {}
+    for entry in entries:
+        for d in entry:
+            if len(seen) >= budget:
+                return list(seen)
+            seen.setdefault(d)
+    return list(seen)
+
+
+def char_budget(entries: Sequence[tuple[Iterable[str], int]], budget: int) -> list[str]:
+    """The turns of the results taken, in rank order, while their text fits in `budget`
+    characters (a result that does not fit is skipped, as a context builder would)."""
+    left, covered = budget, {}
+    for turns, chars in entries:
+        if chars <= left:
+            left -= chars
+            for d in turns:
+                covered.setdefault(d)
+    return list(covered)
+
+
+def covered_recall(evidence: Iterable[str], covered: Iterable[str]) -> float | None:
+    """Share of `evidence` in `covered`; None when there is no evidence."""
+    wanted = set(evidence)
+    if not wanted:
+        return None
+    return len(wanted & set(covered)) / len(wanted)
 
 
 def evidence_recall(evidence: Iterable[str], ranked: Sequence[Iterable[str]], k: int

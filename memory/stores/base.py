@@ -9,8 +9,14 @@ Rules every implementation keeps:
 - Only active memories that are not tasks have vectors. `delete_vectors` removes them from the vector
   index; the memory record itself stays (audit history).
 - Search channels return at most `k` hits each, best first. Memory channels only return active memories;
-  message_text never returns a suppressed message (Message.suppressed: a memory drawn from it was
-  forgotten), whether it was suppressed by `suppress_messages` or stored suppressed (an import).
+  message_text, passage_text and passage_vector never return a suppressed message
+  (Message.suppressed: a memory drawn from it was forgotten), whether it was suppressed by
+  `suppress_messages` or stored suppressed (an import).
+- Every stored message is cut into passages (memory.passages.split_passages, the same offsets in
+  every store). Passages of long messages are searched by BM25 (passage_text); the passages of
+  every message that has passage vectors are searched by kNN (passage_vector). Both return one
+  hit per message, its best passage, as a `Passage` record. Deleting a message deletes its
+  passages and their vectors.
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..models import Memory, Message
+from ..models import Memory, Message, Passage
 
 # Retrieval channel names, shared by stores, fusion and the eval harness.
 CH_MEMORY_TEXT = "memory_text"  # BM25 with stemming over memory content + its questions
@@ -29,7 +35,10 @@ CH_TOPIC = "topic"  # exact topic-key lookup
 CH_MESSAGE_TEXT = "message_text"  # BM25 over raw messages (the safety net)
 CH_VECTOR = "vector"  # kNN on the query embedding
 CH_HYDE = "hyde"  # kNN on the embedding of a hypothetical answer
-CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT)
+CH_PASSAGE_TEXT = "passage_text"  # BM25 over the passages of long raw messages
+CH_PASSAGE_VECTOR = "passage_vector"  # kNN on the query embedding over raw-message passages
+CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+            CH_PASSAGE_VECTOR)
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,7 @@ class MigrationStep:
 class Hit:
     id: str
     score: float
-    record: Memory | Message
+    record: Memory | Message | Passage
 
 
 class Store(ABC):
@@ -173,11 +182,22 @@ class Store(ABC):
     def vector_ids(self, profile: str) -> set[str]:
         """Ids of memories currently in the vector index (for tests and audits)."""
 
+    @abstractmethod
+    def set_passage_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        """Attach passage vectors to stored messages: {message id: (passages, dim) matrix}, one
+        row per passage of split_passages(message.content), in order. Unknown ids are ignored;
+        a matrix of the wrong height raises ValueError."""
+
+    @abstractmethod
+    def passage_vector_ids(self, profile: str) -> set[str]:
+        """Ids of messages whose passages are in the vector index (for tests and audits)."""
+
     # --- retrieval ------------------------------------------------------------------------
     @abstractmethod
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         """Run the requested channels (in one round trip where the backend allows) and return
-        {channel: hits best first}. Memory channels hit Memory records, message_text hits Message."""
+        {channel: hits best first}. Memory channels hit Memory records, message_text hits Message,
+        the passage channels hit Passage (one per message)."""
 
     # --- batching -------------------------------------------------------------------------
     def deferred_refresh(self) -> contextlib.AbstractContextManager[None]:

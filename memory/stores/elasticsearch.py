@@ -12,6 +12,9 @@
 - Stemming is done here (memory/text.py), not by the cluster: a `stems` field holds Snowball English
   stems, so any cluster ranks the same way, including the bare distribution without analysis-common.
 - Memory vectors live in the memory document's `embedding` (dense_vector, cosine, float32 HNSW).
+- The passages of a message (memory.passages) are nested objects of its document: offsets, stems
+  for those of long messages (passage_text, a nested BM25 query) and vectors (passage_vector, a
+  nested kNN), each answering with the best passage per message through inner_hits.
 - `search` sends every requested channel in one `_msearch` round trip.
 
 Index lifecycle (`lurker migrate`, the Store.migrate hook), for each alias:
@@ -56,12 +59,15 @@ from elasticsearch import (
 )
 
 from ..errors import EmbeddingMismatch, LurkerError, StoreUnavailable
-from ..models import Memory, Message, embedding_text
+from ..models import Memory, Message, Passage, embedding_text
+from ..passages import is_long, passage_embedding_text, split_passages
 from ..text import STOP_WORDS, query_stems, stem_tokens, words
 from .base import (
     CH_HYDE,
     CH_MEMORY_TEXT,
     CH_MESSAGE_TEXT,
+    CH_PASSAGE_TEXT,
+    CH_PASSAGE_VECTOR,
     CH_TOPIC,
     CH_VECTOR,
     CREATE,
@@ -83,7 +89,7 @@ QUERY_TERMS = 32  # distinct terms taken from a query (a pasted page must not hi
 _PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
 _REFRESH = ("true", "false", "wait_for")
 # Fields we add to the documents: never part of the returned records.
-_INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key"]
+_INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key", "passages"]
 
 _KEYWORD = {"type": "keyword"}
 _LONG_KEYWORD = {"type": "keyword", "ignore_above": 8191}  # free text used as a key: never fail
@@ -225,7 +231,14 @@ class ElasticsearchStore(Store):
                     "ts": _DATE, "ts_key": _KEYWORD, "seq": {"type": "long"},
                     "truncated": {"type": "boolean"}, "external_id": _LONG_KEYWORD,
                     "utc_offset_minutes": {"type": "short"},
-                    "suppressed": {"type": "boolean"}, "replaces": _KEYWORD}}
+                    "suppressed": {"type": "boolean"}, "replaces": _KEYWORD,
+                    "passages": {"type": "nested", "properties": {
+                        "index": {"type": "integer"}, "start": {"type": "integer"},
+                        "end": {"type": "integer"},
+                        "stems": {"type": "text", "analyzer": "whitespace"},
+                        "embedding": {"type": "dense_vector", "dims": spec.dim, "index": True,
+                                      "similarity": "cosine",
+                                      "index_options": {"type": "hnsw"}}}}}}
 
     def _memories_mapping(self, spec: EmbeddingSpec) -> dict:
         return {"dynamic": False, "_meta": self._meta(spec), "_routing": {"required": True},
@@ -349,8 +362,24 @@ class ElasticsearchStore(Store):
     @staticmethod
     def _message_doc(profile: str, m: Message) -> dict:
         doc = m.model_dump(mode="json")
-        doc.update(profile=profile, stems=" ".join(stem_tokens(m.content)), ts_key=sort_key(m.ts))
+        doc.update(profile=profile, stems=" ".join(stem_tokens(m.content)), ts_key=sort_key(m.ts),
+                   passages=ElasticsearchStore._passage_docs(m.content))
         return doc
+
+    @staticmethod
+    def _passage_docs(content: str, vectors: np.ndarray | None = None) -> list[dict]:
+        """The nested passage objects of a message: stems only for a long one (passage_text),
+        vectors when given (passage_vector)."""
+        long = is_long(content)
+        docs = []
+        for i, (a, b) in enumerate(split_passages(content)):
+            doc: dict[str, Any] = {"index": i, "start": a, "end": b}
+            if long:
+                doc["stems"] = " ".join(stem_tokens(content[a:b]))
+            if vectors is not None:
+                doc["embedding"] = [float(x) for x in vectors[i]]
+            docs.append(doc)
+        return docs
 
     @staticmethod
     def _memory_doc(profile: str, m: Memory) -> dict:
@@ -626,6 +655,28 @@ class ElasticsearchStore(Store):
         return {hit["_id"][prefix:] for hit in self._scan(
             self.memories_alias, profile, query, [{"id": "asc"}], source=False)}
 
+    def set_passage_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        actions = []
+        for message in self.get_messages(profile, vectors):
+            matrix = np.asarray(vectors[message.id], dtype=np.float32)
+            matrix = matrix.reshape(-1, self.dim or matrix.shape[-1])
+            count = len(split_passages(message.content))
+            if matrix.shape[0] != count:
+                raise ValueError(f"message {message.id} has {count} passages, not "
+                                 f"{matrix.shape[0]} vectors")
+            actions.append({"_op_type": "update", "_index": self.messages_alias,
+                            "_id": self._doc_id(profile, message.id), "_routing": profile,
+                            "doc": {"passages": self._passage_docs(message.content, matrix)},
+                            "retry_on_conflict": 3})
+        self._bulk(actions, "passage vectors", ok_statuses=(404,))  # deleted meanwhile
+
+    def passage_vector_ids(self, profile: str) -> set[str]:
+        query = {"bool": {"filter": [self._profile_filter(profile), {"nested": {
+            "path": "passages", "query": {"exists": {"field": "passages.embedding"}}}}]}}
+        prefix = len(profile) + 1
+        return {hit["_id"][prefix:] for hit in self._scan(
+            self.messages_alias, profile, query, [{"id": "asc"}], source=False)}
+
     # --- retrieval ------------------------------------------------------------------------
     def _msearch(self, searches: list[dict]) -> list[dict]:
         with self._errors():
@@ -695,6 +746,32 @@ class ElasticsearchStore(Store):
                             "num_candidates": min(MAX_WINDOW, max(100, 10 * k)),
                             "filter": active},
                     "size": min(k, MAX_WINDOW), "_source": source, "track_total_hits": False}))
+            elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR):
+                if channel == CH_PASSAGE_VECTOR and request.query_vector is None:
+                    continue  # like the vector channels: no vector, no channel
+                out[channel] = []
+                inner = {"size": 1, "_source": ["passages.index", "passages.start",
+                                                "passages.end"]}
+                shown = {"bool": {"filter": [self._profile_filter(profile)],  # never suppressed
+                                  "must_not": [{"term": {"suppressed": True}}]}}
+                if channel == CH_PASSAGE_TEXT and stems and k:
+                    planned.append((channel, Passage, messages, {
+                        "query": {"bool": {"filter": [shown],
+                                           "must": {"nested": {
+                                               "path": "passages", "score_mode": "max",
+                                               "query": {"match": {"passages.stems": {
+                                                   "query": " ".join(stems)}}},
+                                               "inner_hits": inner}}}},
+                        "size": k, "_source": source, "track_total_hits": False}))
+                elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None and k:
+                    values = np.asarray(request.query_vector, dtype=np.float32).ravel()
+                    planned.append((channel, Passage, messages, {
+                        "knn": {"field": "passages.embedding", "query_vector": values.tolist(),
+                                "k": min(k, MAX_WINDOW),
+                                "num_candidates": min(MAX_WINDOW, max(100, 10 * k)),
+                                "filter": [shown], "inner_hits": inner},
+                        "size": min(k, MAX_WINDOW), "_source": source,
+                        "track_total_hits": False}))
         if not planned:
             return out
         searches = []
@@ -709,10 +786,26 @@ class ElasticsearchStore(Store):
                     score = 2.0 * score - 1.0  # ES cosine scores are (1 + cos) / 2
                 elif score is None:
                     score = 1.0  # topic hits are sorted by recency, not scored
-                record = self._record(model, hit["_source"])
+                if model is Passage:
+                    record = self._passage(hit)
+                    if channel == CH_PASSAGE_VECTOR:
+                        score = 2.0 * hit["_score"] - 1.0
+                else:
+                    record = self._record(model, hit["_source"])
                 hits.append(Hit(record.id, float(score), record))
             out[channel] = hits
         return out
+
+    def _passage(self, hit: dict) -> Passage:
+        """The Passage a nested hit names: its best passage (inner_hits) cut from the message."""
+        message = self._record(Message, hit["_source"])
+        inner = hit["inner_hits"]["passages"]["hits"]["hits"][0]
+        where = inner["_source"]
+        if "start" not in where:  # some versions nest the source under the path
+            where = where.get("passages", where)
+        a, b = int(where["start"]), int(where["end"])
+        return Passage(**message.model_dump(exclude={"content"}), content=message.content[a:b],
+                       passage=int(where.get("index", inner["_nested"]["offset"])), start=a, end=b)
 
     # --- whole profile --------------------------------------------------------------------
     def delete_profile(self, profile: str) -> None:
@@ -768,7 +861,8 @@ def plan_migration(store: ElasticsearchStore, spec: EmbeddingSpec) -> list[Migra
             if meta.get("schema_version") != SCHEMA_VERSION:
                 reasons.append(f"schema version {meta.get('schema_version')} -> {SCHEMA_VERSION}")
             stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
-            new_embedding = alias == store.memories_alias and stored != (spec.name, spec.dim)
+            # both hold vectors: memories their own, messages their passages'
+            new_embedding = stored != (spec.name, spec.dim)
             if new_embedding:
                 reasons.append(f"embedding {stored[0]} ({stored[1]} dims) -> {spec.name} "
                                f"({spec.dim} dims)")
@@ -928,7 +1022,21 @@ class _Reindex:
                          refresh="false")
 
     def _embed(self, sources: list[dict]) -> None:
-        """Replace the vectors of embeddable memories with the new model's; others get none."""
+        """Replace the vectors of embeddable memories, and of every message's passages, with the
+        new model's; other memories get none."""
+        if self.step.alias == self.store.messages_alias:
+            messages = [self.store._record(Message, source) for source in sources]
+            spans = [split_passages(m.content) for m in messages]
+            texts = [passage_embedding_text(m.author or m.role, m.content[a:b])
+                     for m, cuts in zip(messages, spans) for a, b in cuts]
+            vectors = self.embedder.embed(texts) if texts else []
+            at = 0
+            for source, message, cuts in zip(sources, messages, spans):
+                source["passages"] = self.store._passage_docs(
+                    message.content, vectors[at:at + len(cuts)])
+                at += len(cuts)
+            self.step.reembedded += len(texts)
+            return
         memories = [self.store._record(Memory, source) for source in sources]
         todo = [i for i, memory in enumerate(memories) if memory.embeddable]
         vectors = self.embedder.embed([embedding_text(memories[i]) for i in todo]) if todo else []

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
-from ..models import Memory, Message
-from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, EmbeddingSpec,
-                   Hit, SearchRequest, Store)
+from ..models import Memory, Message, Passage
+from ..passages import PASSAGE_CHARS, is_long, split_passages
+from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
+                   CH_TOPIC, CH_VECTOR, EmbeddingSpec, Hit, SearchRequest, Store)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -44,6 +45,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
     profile UNINDEXED, id UNINDEXED, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS vectors (
     profile TEXT NOT NULL, id TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (profile, id));
+-- Passages of raw messages (memory.passages): BM25 over those of long messages, vectors for all.
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    profile UNINDEXED, id UNINDEXED, idx UNINDEXED, start UNINDEXED, end UNINDEXED, body,
+    tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS passage_vectors (
+    profile TEXT NOT NULL, id TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL,
+    end INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (profile, id, idx));
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words only add noise to an OR query's BM25 ranking.
@@ -105,6 +113,8 @@ class SQLiteStore(Store):
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._vector_cache: dict[str, tuple[list[str], np.ndarray]] = {}
+        # profile -> ([(message id, idx, start, end)], matrix), until the next passage write
+        self._passage_cache: dict[str, tuple[list[tuple[str, int, int, int]], np.ndarray]] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def open(self, embedding: EmbeddingSpec) -> None:
@@ -119,8 +129,10 @@ class SQLiteStore(Store):
         db.execute("PRAGMA synchronous=NORMAL")
         had_sources = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                  "name = 'memory_sources'").fetchone() is not None
+        had_passages = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'passages_fts'").fetchone() is not None
         db.executescript(_SCHEMA)
-        self._upgrade(db, had_sources)
+        self._upgrade(db, had_sources, had_passages)
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if "embedding_model" in meta:
             stored = (meta["embedding_model"], int(meta["embedding_dims"]))
@@ -138,10 +150,11 @@ class SQLiteStore(Store):
         self.dim = embedding.dim
 
     @staticmethod
-    def _upgrade(db: sqlite3.Connection, had_sources: bool) -> None:
+    def _upgrade(db: sqlite3.Connection, had_sources: bool, had_passages: bool = True) -> None:
         """Bring a file made before chat edits/deletes up to the schema (idempotent, cheap when
         nothing is missing): the messages.external_id column and the memory_sources table, both
-        filled from the stored documents."""
+        filled from the stored documents; and the BM25 passages of long messages stored before
+        passages existed (their passage vectors come with a re-import)."""
         db.execute("BEGIN IMMEDIATE")
         try:
             columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
@@ -153,6 +166,16 @@ class SQLiteStore(Store):
             if not had_sources:
                 db.execute("INSERT OR IGNORE INTO memory_sources SELECT m.profile, m.id, s.value "
                            "FROM memories m, json_each(m.doc, '$.source_message_ids') s")
+            if not had_passages:
+                for profile, id_, content in db.execute(
+                        "SELECT profile, id, json_extract(doc, '$.content') FROM messages "
+                        f"WHERE length(json_extract(doc, '$.content')) > {PASSAGE_CHARS} "
+                        "AND NOT coalesce(json_extract(doc, '$.suppressed'), 0)"
+                        ).fetchall():
+                    if is_long(content):
+                        db.executemany("INSERT INTO passages_fts VALUES (?, ?, ?, ?, ?, ?)",
+                                       [(profile, id_, i, a, b, content[a:b]) for i, (a, b)
+                                        in enumerate(split_passages(content))])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -201,6 +224,11 @@ class SQLiteStore(Store):
                         if not m.suppressed:  # suppressed ones are never searchable
                             db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
                                        (profile, m.id, m.content))
+                            if is_long(m.content):
+                                db.executemany(
+                                    "INSERT INTO passages_fts VALUES (?, ?, ?, ?, ?, ?)",
+                                    [(profile, m.id, i, a, b, m.content[a:b])
+                                     for i, (a, b) in enumerate(split_passages(m.content))])
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -249,7 +277,7 @@ class SQLiteStore(Store):
                     if not existing:
                         continue
                     marks = ",".join("?" * len(existing))
-                    for table in ("messages", "messages_fts"):
+                    for table in ("messages", "messages_fts", "passages_fts", "passage_vectors"):
                         db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
                                    (profile, *existing))
                     removed.update(existing)
@@ -257,6 +285,8 @@ class SQLiteStore(Store):
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            if removed:
+                self._passage_cache.pop(profile, None)
         return removed
 
     def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
@@ -278,13 +308,16 @@ class SQLiteStore(Store):
                         message.suppressed = True
                         db.execute("UPDATE messages SET doc = ? WHERE profile = ? AND id = ?",
                                    (message.model_dump_json(), profile, message_id_))
-                        db.execute("DELETE FROM messages_fts WHERE profile = ? AND id = ?",
-                                   (profile, message_id_))
+                        for table in ("messages_fts", "passages_fts", "passage_vectors"):
+                            db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
+                                       (profile, message_id_))
                         suppressed.add(message_id_)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            if suppressed:
+                self._passage_cache.pop(profile, None)
         return suppressed
 
     def _docs(self, table: str, profile: str, ids: Iterable[str]) -> list[str]:
@@ -394,6 +427,40 @@ class SQLiteStore(Store):
             return {i for (i,) in self.db.execute("SELECT id FROM vectors WHERE profile = ?",
                                                   (profile,))}
 
+    def set_passage_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            rows = []
+            for message in self.get_messages(profile, vectors):
+                if message.suppressed:  # never searchable, by its vectors either
+                    continue
+                spans = split_passages(message.content)
+                matrix = np.asarray(vectors[message.id], dtype=np.float32).reshape(-1, self.dim)
+                if matrix.shape[0] != len(spans):
+                    raise ValueError(f"message {message.id} has {len(spans)} passages, not "
+                                     f"{matrix.shape[0]} vectors")
+                rows += [(profile, message.id, i, a, b, matrix[i].tobytes())
+                         for i, (a, b) in enumerate(spans)]
+            self._write([("INSERT OR REPLACE INTO passage_vectors VALUES (?, ?, ?, ?, ?, ?)",
+                          rows)])
+            self._passage_cache.pop(profile, None)
+
+    def passage_vector_ids(self, profile: str) -> set[str]:
+        with self._lock:
+            return {i for (i,) in self.db.execute(
+                "SELECT DISTINCT id FROM passage_vectors WHERE profile = ?", (profile,))}
+
+    def _passage_vectors(self, profile: str):
+        cached = self._passage_cache.get(profile)
+        if cached is None:
+            rows = self.db.execute(
+                "SELECT id, idx, start, end, vec FROM passage_vectors WHERE profile = ? "
+                "ORDER BY id, idx", (profile,)).fetchall()
+            keys = [(r[0], r[1], r[2], r[3]) for r in rows]
+            matrix = (np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
+                      .reshape(len(rows), self.dim) if rows else np.zeros((0, self.dim), np.float32))
+            cached = self._passage_cache[profile] = (keys, matrix)
+        return cached
+
     def _vectors(self, profile: str) -> tuple[list[str], np.ndarray]:
         """The profile's vector matrix, cached until the next vector write."""
         cached = self._vector_cache.get(profile)
@@ -423,6 +490,10 @@ class SQLiteStore(Store):
                     vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
                     if vector is not None:
                         out[channel] = self._knn(profile, vector, request.k)
+                elif channel == CH_PASSAGE_TEXT:
+                    out[channel] = self._passage_text(profile, request.text, request.k)
+                elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
+                    out[channel] = self._passage_knn(profile, request.query_vector, request.k)
                 if channel in out:
                     request.timings[channel] = time.perf_counter() - started
         return out
@@ -440,6 +511,46 @@ class SQLiteStore(Store):
             (query, profile, k)).fetchall()
         return [Hit(i, float(score), model.model_validate_json(doc)) for i, score, doc in rows]
 
+    def _passage_hits(self, profile: str, best: list[tuple[str, int, int, int, float]]
+                      ) -> list[Hit]:
+        """(message id, idx, start, end, score) best first -> Passage hits."""
+        messages = {m.id: m for m in self.get_messages(profile, (b[0] for b in best))}
+        return [Hit(i, score, Passage(**messages[i].model_dump(exclude={"content"}),
+                                      content=messages[i].content[a:b], passage=idx,
+                                      start=a, end=b))
+                for i, idx, a, b, score in best
+                if i in messages and not messages[i].suppressed]
+
+    def _passage_text(self, profile: str, text: str, k: int) -> list[Hit]:
+        query = fts_query(text)
+        if not query or k <= 0:
+            return []
+        rows = self.db.execute(
+            "SELECT id, idx, start, end, -bm25(passages_fts) AS score FROM passages_fts "
+            "WHERE passages_fts MATCH ? AND profile = ? ORDER BY score DESC",
+            (query, profile)).fetchall()
+        best: dict[str, tuple] = {}
+        for i, idx, a, b, score in rows:  # best first: the first passage seen per message wins
+            if i not in best:
+                best[i] = (i, int(idx), int(a), int(b), float(score))
+                if len(best) == k:
+                    break
+        return self._passage_hits(profile, list(best.values()))
+
+    def _passage_knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
+        keys, matrix = self._passage_vectors(profile)
+        if not keys or k <= 0:
+            return []
+        scores = matrix @ np.asarray(vector, dtype=np.float32)
+        best: dict[str, tuple] = {}
+        for row in np.argsort(-scores, kind="stable"):
+            i, idx, a, b = keys[row]
+            if i not in best:
+                best[i] = (i, idx, a, b, float(scores[row]))
+                if len(best) == k:
+                    break
+        return self._passage_hits(profile, list(best.values()))
+
     def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
         ids, matrix = self._vectors(profile)
         if not ids:
@@ -455,5 +566,6 @@ class SQLiteStore(Store):
         with self._lock:
             self._write([(f"DELETE FROM {t} WHERE profile = ?", [(profile,)]) for t in
                          ("messages", "messages_fts", "memories", "memories_fts",
-                          "memory_sources", "vectors")])
+                          "memory_sources", "vectors", "passages_fts", "passage_vectors")])
             self._vector_cache.pop(profile, None)
+            self._passage_cache.pop(profile, None)
