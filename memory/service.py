@@ -679,8 +679,13 @@ class Profile:
         return [m for m in self.list() if m.id.startswith(prefix)]
 
     def unindexed_memories(self, message_ids: Iterable[str]) -> list[str]:
-        """Ids of the active, embeddable memories drawn from these messages: those an interrupted
-        earlier delivery may have stored without a vector (embedding one again is harmless:
-        index_vectors is idempotent)."""
-        return [m.id for m in self._store.memories_by_source(self.name, message_ids)
-                if m.embeddable]
+        """The pending_vector_ids an interrupted earlier delivery of these messages may have left
+        unembedded: the ids of the active, embeddable memories drawn from them, then a
+        `passages:<message id>` entry for each stored message (embedding either again is
+        harmless: index_vectors is idempotent)."""
+        message_ids = list(dict.fromkeys(message_ids))
+        memories = [m.id for m in self._store.memories_by_source(self.name, message_ids)
+                    if m.embeddable]
+        stored = [m.id for m in self._store.get_messages(self.name, message_ids)
+                  if not m.suppressed]
+        return memories + [PENDING_PASSAGES + i for i in stored]
