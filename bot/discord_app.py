@@ -41,8 +41,8 @@ from memory.errors import LurkerError
 from memory.models import Message
 
 from .backfill import BackfillReport, Progress, backfill_all_async, backfill_async
-from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
-                       parse_external_id)
+from .contract import (Actor, ChatMessage, Conversation, Place, Reply, external_id,
+                       fitting_pieces, parse_external_id)
 from .core import CONFIRM_TTL_S, LurkerBot
 from .lanes import Lanes
 
@@ -169,13 +169,26 @@ def actor_of(user: discord.abc.User, permissions: discord.Permissions | None = N
                  is_bot=user.bot, platform_admin=platform_admin)
 
 
+def answered(message: discord.Message, place: Place) -> str | None:
+    """The external id of the message this one answers: the message a reply points at (in the
+    same channel or thread), else, in a thread, the parent channel's message the thread was started
+    from (a thread started from a message has that message's id)."""
+    ref = message.reference
+    if ref is not None and ref.message_id and ref.channel_id == message.channel.id:
+        return external_id(place, str(ref.message_id))
+    if place.parent:
+        return external_id(Place(PLATFORM, place.workspace, place.parent), place.channel)
+    return None
+
+
 def chat_message(message: discord.Message, text: str | None = None, client=None) -> ChatMessage:
     place = place_of(message.channel)
     return ChatMessage(place=place, id=str(message.id),
                        text=message_text(message, text, client),
                        ts=message.created_at.astimezone(timezone.utc),
                        author=actor_of(message.author),
-                       thread=place.channel if place.parent else None)
+                       thread=place.channel if place.parent else None,
+                       reply_to=answered(message, place))
 
 
 def render(reply: Reply) -> str:

@@ -699,3 +699,46 @@ def test_an_edit_that_adds_a_mention_is_answered_once(env):
     env.wait_for(lambda: env.events_for(last["id"]), what="a later message")
     env.settle()
     assert len(env.replies(GENERAL)) == 1
+
+
+# A reply is read with the message it answers (issue 12)
+ON_CALL = "Who takes the December on-call?"
+
+
+def test_a_thread_reply_is_read_with_the_message_the_thread_started_from(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    # THREAD was started from this message: a thread started from a message has its id
+    env.post(GENERAL, ALICE, ON_CALL, at=DAY, message_id=THREAD)
+    env.post(GENERAL, CARLA, "Can someone restart the staging runner?",
+             at=DAY + timedelta(minutes=2))
+    env.post(GENERAL, CARLA, "Who reviews the billing webhooks PR?",
+             at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: len(env.messages(general)) == 3, what="the channel messages")
+    reply = env.post(THREAD, BOB, "I'll take it for the first two weeks",
+                     at=DAY + timedelta(minutes=30))
+    env.wait_for(lambda: env.events_for(reply["id"]), what="the thread reply")
+    env.settle()
+    (event,) = env.events_for(reply["id"])
+    assert event.reply_to == f"{general}:{THREAD}"
+    stored = env.service.profile(general).messages_by_external_id(
+        [f"{general}:{THREAD}", f"{general}:{THREAD}/{reply['id']}"])
+    (memory,) = [m for m in env.service.profile(general).list() if "first two weeks" in m.content]
+    assert set(memory.source_message_ids) == {m.id for m in stored.values()}
+    assert ON_CALL in memory.questions
+    env.post(GENERAL, CARLA, f"{MENTION} who takes the December on-call?", mentions=[LURKER])
+    (answer,) = env.wait_replies(1, GENERAL)
+    assert "first two weeks" in answer.json["content"]
+
+
+def test_a_discord_reply_is_read_with_the_message_it_points_at(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    asked = env.post(GENERAL, ALICE, ON_CALL, at=DAY)
+    env.post(GENERAL, CARLA, "Who reviews the billing webhooks PR?", at=DAY + timedelta(minutes=2))
+    reply = env.post(GENERAL, BOB, "I'll take it for the first two weeks", reference=asked["id"],
+                     at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: env.events_for(reply["id"]), what="the reply")
+    env.settle()
+    (event,) = env.events_for(reply["id"])
+    assert event.reply_to == f"{general}:{asked['id']}"
+    (memory,) = [m for m in env.service.profile(general).list() if "first two weeks" in m.content]
+    assert ON_CALL in memory.questions and len(memory.source_message_ids) == 2
