@@ -242,7 +242,8 @@ class DiscordConversation(Conversation):
 
     async def _send(self, reply: Reply) -> None:
         first = None
-        for piece in chunks(render(reply)):
+        # names and broken @everyone first, so the pieces are cut to fit what is actually sent
+        for piece in chunks(await self._unpinging(render(reply))):
             posted = await self._post(piece)
             first = first or posted
             self.sent.append(posted)
@@ -251,13 +252,15 @@ class DiscordConversation(Conversation):
         if reply.token and reply.choices and first is not None:
             await self.lurker.await_choice(first, reply)
 
+    async def _unpinging(self, text: str) -> str:
+        guild = getattr(self.channel, "guild", None)
+        return unpinging(text, guild, self.lurker, await self.lurker.names_for(text, guild))
+
     async def _post(self, content: str, file: discord.File | None = None, *,
                     to=None) -> discord.Message:
         """Post `content` here (or in `to`, a DM channel): never a live mention."""
         none = discord.AllowedMentions.none()  # quoting a message must not ping anyone
-        guild = getattr(self.channel, "guild", None)
-        names = await self.lurker.names_for(content, guild)
-        content = unpinging(content, guild, self.lurker, names)
+        content = await self._unpinging(content)  # idempotent: what _send made safe stays so
         extra = {"file": file} if file else {}
         if to is not None:
             return await to.send(content, allowed_mentions=none, **extra)

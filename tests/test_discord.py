@@ -742,3 +742,20 @@ def test_a_discord_reply_is_read_with_the_message_it_points_at(env):
     assert event.reply_to == f"{general}:{asked['id']}"
     (memory,) = [m for m in env.service.profile(general).list() if "first two weeks" in m.content]
     assert ON_CALL in memory.questions and len(memory.source_message_ids) == 2
+
+
+def test_long_display_names_never_push_a_piece_over_discords_limit(env):
+    from bot.contract import Reply
+    from bot.discord_app import MAX_CHARS, DiscordConversation
+
+    env.fake.member_nicks[ALICE["id"]] = "A" * 32  # the longest nick Discord allows
+    # a Discord-sized answer full of mentions that are 21 characters as markup, 33 as names
+    text = "\n".join(f"<@{ALICE['id']}> @everyone said point {i}" for i in range(120))
+    channel = env.client.get_channel(int(GENERAL))
+    conv = DiscordConversation(env.client, channel)
+    env.loop.run(conv._send(Reply(text)))
+    posts = env.replies(GENERAL)
+    assert len(posts) >= 2 and all(len(p.json["content"]) <= MAX_CHARS for p in posts)
+    assert all(ALICE["id"] not in p.json["content"] for p in posts)
+    for post in posts:
+        assert_unpinging(post)
