@@ -67,6 +67,9 @@ class ChatMessage:
     ts: datetime
     author: Actor
     thread: str | None = None  # the thread a reply belongs to (Slack thread_ts, Discord thread id)
+    # the external id of the message this one answers (its thread's parent, the message a Discord
+    # reply points at): extraction reads them together
+    reply_to: str | None = None
 
     @property
     def external_id(self) -> str:

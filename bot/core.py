@@ -110,7 +110,7 @@ class LurkerBot:
         try:
             return MessageCreated(profile=self.profile_for(msg.place), session_id=msg.session_id,
                                   external_id=msg.external_id, author=msg.author.author,
-                                  content=msg.text, ts=msg.ts)
+                                  content=msg.text, ts=msg.ts, reply_to=msg.reply_to)
         except (InvalidEvent, ValueError, LurkerError) as exc:
             log.warning("not ingesting %s: %s", msg.external_id, exc)
             return None

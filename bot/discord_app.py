@@ -29,6 +29,7 @@ import logging
 import os
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -40,8 +41,8 @@ from memory.errors import LurkerError
 from memory.models import Message
 
 from .backfill import BackfillReport, Progress, backfill_all_async, backfill_async
-from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
-                       parse_external_id)
+from .contract import (Actor, ChatMessage, Conversation, Place, Reply, external_id,
+                       fitting_pieces, parse_external_id)
 from .core import CONFIRM_TTL_S, LurkerBot
 from .lanes import Lanes
 
@@ -55,12 +56,20 @@ MAX_FILE_BYTES = 8 * 1024 * 1024  # the upload limit every guild has
 LOOP_WAIT_S = 60.0  # a worker thread waits this long for Discord to take a message
 CLOSE_WAIT_S = 30.0  # closing waits this long for the ingestion and requests handed in
 HISTORY_PAGE = 100  # channel.history's page size (the API's maximum)
-CHOICE_EMOJI = {"1\N{COMBINING ENCLOSING KEYCAP}": "1", "2\N{COMBINING ENCLOSING KEYCAP}": "2",
-                "3\N{COMBINING ENCLOSING KEYCAP}": "3", "4\N{COMBINING ENCLOSING KEYCAP}": "4",
-                "5\N{COMBINING ENCLOSING KEYCAP}": "5", "\N{WHITE HEAVY CHECK MARK}": "all",
-                "\N{CROSS MARK}": "cancel"}
-EMOJI_FOR = {v: k for k, v in CHOICE_EMOJI.items()}
+VS16 = "\N{VARIATION SELECTOR-16}"  # real clients send keycaps as 1 U+FE0F U+20E3
+# The choice reactions, fully qualified (as clients send them); matched with or without U+FE0F.
+KEYCAP = "\N{COMBINING ENCLOSING KEYCAP}"
+EMOJI_FOR = {**{str(n): f"{n}{VS16}{KEYCAP}" for n in range(1, 6)},
+             "all": "\N{WHITE HEAVY CHECK MARK}", "cancel": "\N{CROSS MARK}"}
+CHOICE_EMOJI = {emoji.replace(VS16, ""): value for value, emoji in EMOJI_FOR.items()}
+NAME_TTL_S = 600.0  # a member's display name fetched by id is kept this long
+NAMES_KEPT = 10_000
+ANSWERED_KEPT = 10_000  # message ids answered as questions, kept so an edit is not answered again
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ANY_MENTION = re.compile(r"<@(?P<kind>[!&]?)(?P<id>\d+)>")
+_CHANNEL_MENTION = re.compile(r"<#(\d+)>")
+_MASS_MENTION = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
+ZWSP = "\N{ZERO WIDTH SPACE}"
 
 
 def intents() -> discord.Intents:
@@ -90,6 +99,49 @@ def link_for(external_id: str | None) -> str | None:
     return jump_url(guild, conversation, message)
 
 
+# --- mentions ----------------------------------------------------------------------------------
+def readable(text: str, guild=None, names: dict[int, str] | None = None, client=None) -> str:
+    """Discord's markup as people read it: `<@id>` -> `@display name` (from `names`, the message's
+    own mention data, then the guild's member cache, then the client's user cache), `<@&id>` ->
+    `@role`, `<#id>` -> `#channel`. A user or role not known is `@someone` / `@some-role`: a raw
+    id is never shown."""
+    names = names or {}
+
+    def mention(found: re.Match) -> str:
+        ident = int(found.group("id"))
+        if found.group("kind") == "&":
+            role = guild.get_role(ident) if guild is not None else None
+            return "@" + (role.name.lstrip("@") if role is not None else "some-role")
+        name = names.get(ident)
+        if name is None and guild is not None:
+            member = guild.get_member(ident)
+            name = member.display_name if member is not None else None
+        if name is None and client is not None:
+            user = client.get_user(ident)
+            name = user.display_name if user is not None else None
+        return "@" + (name or "someone")
+
+    def channel(found: re.Match) -> str:
+        ident = int(found.group(1))
+        where = (guild.get_channel_or_thread(ident) if guild is not None else None) or \
+            (client.get_channel(ident) if client is not None else None)
+        return "#" + (getattr(where, "name", None) or "some-channel")
+
+    return _CHANNEL_MENTION.sub(channel, _ANY_MENTION.sub(mention, text))
+
+
+def unpinging(text: str, guild=None, client=None, names: dict[int, str] | None = None) -> str:
+    """Text the bot posts: mention markup as names (`readable`), and `@everyone` / `@here` broken
+    with a zero-width space, so even a client that ignored allowed_mentions could not ping."""
+    return _MASS_MENTION.sub("@" + ZWSP, readable(text, guild, names, client))
+
+
+def message_text(message: discord.Message, text: str | None = None, client=None) -> str:
+    """A message's text as people read it (mentions by name, from the message's own data)."""
+    names = {u.id: u.display_name for u in message.mentions}
+    return readable(message.content if text is None else text, message.guild, names, client)
+
+
 # --- platform objects -> core objects ----------------------------------------------------------
 def place_of(channel) -> Place:
     """A guild channel, a thread (profile of its parent) or a DM."""
@@ -117,13 +169,26 @@ def actor_of(user: discord.abc.User, permissions: discord.Permissions | None = N
                  is_bot=user.bot, platform_admin=platform_admin)
 
 
-def chat_message(message: discord.Message, text: str | None = None) -> ChatMessage:
+def answered(message: discord.Message, place: Place) -> str | None:
+    """The external id of the message this one answers: the message a reply points at (in the
+    same channel or thread), else, in a thread, the parent channel's message the thread was started
+    from (a thread started from a message has that message's id)."""
+    ref = message.reference
+    if ref is not None and ref.message_id and ref.channel_id == message.channel.id:
+        return external_id(place, str(ref.message_id))
+    if place.parent:
+        return external_id(Place(PLATFORM, place.workspace, place.parent), place.channel)
+    return None
+
+
+def chat_message(message: discord.Message, text: str | None = None, client=None) -> ChatMessage:
     place = place_of(message.channel)
     return ChatMessage(place=place, id=str(message.id),
-                       text=message.content if text is None else text,
+                       text=message_text(message, text, client),
                        ts=message.created_at.astimezone(timezone.utc),
                        author=actor_of(message.author),
-                       thread=place.channel if place.parent else None)
+                       thread=place.channel if place.parent else None,
+                       reply_to=answered(message, place))
 
 
 def render(reply: Reply) -> str:
@@ -152,14 +217,21 @@ def chunks(text: str, limit: int = MAX_CHARS) -> list[str]:
 # --- answering ---------------------------------------------------------------------------------
 class DiscordConversation(Conversation):
     """Replies to a message (in its channel or thread), or follows up an interaction. Called from
-    a worker thread: every call is run on the client's loop and waited for."""
+    a worker thread: every call is run on the client's loop and waited for.
+
+    Everything it posts goes out with allowed_mentions none and its text `unpinging` (mentions as
+    names, `@everyone` / `@here` broken): quoting a message never pings anyone. Files (exports)
+    go to the requester's DM, never into the channel."""
 
     def __init__(self, lurker: DiscordLurker, channel, *, message: discord.Message | None = None,
-                 interaction: discord.Interaction | None = None):
+                 interaction: discord.Interaction | None = None,
+                 user: discord.abc.User | None = None):
         self.lurker = lurker
         self.channel = channel
         self.message = message
         self.interaction = interaction
+        self.user = user or (interaction.user if interaction is not None else
+                             message.author if message is not None else None)
         self.sent: list[discord.Message] = []
 
     def _run(self, coro):
@@ -170,7 +242,8 @@ class DiscordConversation(Conversation):
 
     async def _send(self, reply: Reply) -> None:
         first = None
-        for piece in chunks(render(reply)):
+        # names and broken @everyone first, so the pieces are cut to fit what is actually sent
+        for piece in chunks(await self._unpinging(render(reply))):
             posted = await self._post(piece)
             first = first or posted
             self.sent.append(posted)
@@ -179,9 +252,18 @@ class DiscordConversation(Conversation):
         if reply.token and reply.choices and first is not None:
             await self.lurker.await_choice(first, reply)
 
-    async def _post(self, content: str, file: discord.File | None = None) -> discord.Message:
+    async def _unpinging(self, text: str) -> str:
+        guild = getattr(self.channel, "guild", None)
+        return unpinging(text, guild, self.lurker, await self.lurker.names_for(text, guild))
+
+    async def _post(self, content: str, file: discord.File | None = None, *,
+                    to=None) -> discord.Message:
+        """Post `content` here (or in `to`, a DM channel): never a live mention."""
         none = discord.AllowedMentions.none()  # quoting a message must not ping anyone
+        content = await self._unpinging(content)  # idempotent: what _send made safe stays so
         extra = {"file": file} if file else {}
+        if to is not None:
+            return await to.send(content, allowed_mentions=none, **extra)
         if self.interaction is not None:
             return await self.interaction.followup.send(content, wait=True, allowed_mentions=none,
                                                         **extra)
@@ -202,7 +284,26 @@ class DiscordConversation(Conversation):
             self.send(Reply(f"{comment}\nThe file is {len(data)} bytes, over Discord's upload "
                             f"limit: use `lurker export` on the server instead.", kind="error"))
             return
-        self._run(self._post(comment, discord.File(io.BytesIO(data), filename=filename)))
+        self._run(self._send_file(filename, data, comment))
+
+    async def _send_file(self, filename: str, data: bytes, comment: str) -> None:
+        """To the requester's DM (as on Slack): an export is not for everyone in the channel."""
+        file = discord.File(io.BytesIO(data), filename=filename)
+        if getattr(self.channel, "guild", None) is None:  # asked in a DM already
+            await self._post(comment, file)
+            return
+        if self.user is None:
+            await self._post("I cannot tell whom to send the export to; nothing was sent.")
+            return
+        try:
+            dm = self.user.dm_channel or await self.user.create_dm()
+            await self._post(comment, file, to=dm)
+        except discord.HTTPException:  # DMs from server members turned off, say
+            log.warning("could not DM the export to %s", self.user.id, exc_info=True)
+            await self._post(f"{comment} I could not send it to you in a direct message (do you "
+                             "allow DMs from server members?); it is not posted here.")
+            return
+        await self._post(f"{comment} I sent it to you in a direct message.")
 
     def link(self, message: Message) -> str | None:
         return link_for(message.external_id)
@@ -256,7 +357,7 @@ class DiscordHistory:
         page: list[ChatMessage] = []
         async for message in channel.history(limit=self.limit, after=oldest, oldest_first=True):
             if me is None or message.author.id != me.id:
-                page.append(chat_message(message))
+                page.append(chat_message(message, client=self.client))
             if len(page) >= self.page_size:
                 yield page
                 page = []
@@ -275,6 +376,8 @@ class DiscordLurker(discord.Client):
     def __init__(self, bot: LurkerBot, *, sync_commands: bool = True,
                  backfill_on_join: bool = True, **options):
         options.setdefault("intents", intents())
+        # the default for every send, edit and follow-up; each call also passes it explicitly
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(**options)
         self.bot = bot
         self.sync_commands = sync_commands
@@ -282,6 +385,8 @@ class DiscordLurker(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(lurker_commands(self))
         self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
+        self._answered: OrderedDict[int, None] = OrderedDict()  # messages taken as requests
+        self._names: dict[tuple[int | None, int], tuple[str, float]] = {}  # -> (name, expiry)
         self._tasks: set[asyncio.Task] = set()
         self.lanes = Lanes(PLATFORM)
 
@@ -317,6 +422,39 @@ class DiscordLurker(discord.Client):
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    # --- names -------------------------------------------------------------------------
+    async def names_for(self, text: str, guild) -> dict[int, str]:
+        """Display names of the users `text` mentions by id: the member cache, else fetched
+        (there is no members intent, so the cache is thin) and kept NAME_TTL_S. Only touched on
+        the event loop."""
+        out: dict[int, str] = {}
+        now = time.monotonic()
+        for found in _ANY_MENTION.finditer(text):
+            ident = int(found.group("id"))
+            if found.group("kind") == "&" or ident in out:
+                continue
+            key = (guild.id if guild is not None else None, ident)
+            cached = self._names.get(key)
+            if cached is not None and cached[1] > now:
+                out[ident] = cached[0]
+                continue
+            member = guild.get_member(ident) if guild is not None else None
+            if member is not None:
+                out[ident] = member.display_name
+                continue
+            try:
+                found_user = await (guild.fetch_member(ident) if guild is not None
+                                    else self.fetch_user(ident))
+            except discord.HTTPException:  # left the guild, or unknown: the user cache, if any
+                found_user = self.get_user(ident)
+                if found_user is None:
+                    continue
+            out[ident] = found_user.display_name
+            self._names[key] = (found_user.display_name, now + NAME_TTL_S)
+            while len(self._names) > NAMES_KEPT:
+                self._names.pop(next(iter(self._names)))
+        return out
+
     # --- messages ------------------------------------------------------------------------
     def _mentions_me(self, message: discord.Message) -> bool:
         return self.user is not None and any(u.id == self.user.id for u in message.mentions)
@@ -335,24 +473,37 @@ class DiscordLurker(discord.Client):
                 self._spawn(self._choice_by_reply(message, awaiting))
                 return
             if message.guild is None or self._mentions_me(message):
-                text = message.content if message.guild is None else \
-                    self._strip_mentions(message.content)
-                conv = DiscordConversation(self, message.channel, message=message)
-                self._spawn(self._request(text, place_of(message.channel),
-                                          actor_of(message.author), conv))
+                self._ask(message)
                 return
-        self._spawn(self._in_order(self.bot.on_message, chat_message(message)))
+        self._spawn(self._in_order(self.bot.on_message, chat_message(message, client=self)))
+
+    def _ask(self, message: discord.Message) -> None:
+        """A DM or a mention of the bot: a request, answered once per message (an edit of a
+        message already answered is not asked again)."""
+        if message.id in self._answered:
+            return
+        self._answered[message.id] = None
+        while len(self._answered) > ANSWERED_KEPT:
+            self._answered.popitem(last=False)
+        text = message.content if message.guild is None else self._strip_mentions(message.content)
+        conv = DiscordConversation(self, message.channel, message=message)
+        self._spawn(self._request(text, place_of(message.channel), actor_of(message.author),
+                                  conv))
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         data = payload.data
-        message = payload.message
+        message = payload.message  # discord.py 2.5 (the floor in pyproject.toml)
         if "content" not in data or not data.get("edited_timestamp"):
             return  # an embed unfurled, a pin: not an edit of the text
-        if self.user is None or message.author.id == self.user.id or self._mentions_me(message):
+        if self.user is None or message.author.id == self.user.id:
+            return
+        if self._mentions_me(message):
+            if not message.author.bot and message.guild is not None:
+                self._ask(message)  # the edit added the mention: a question now (answered once)
             return
         place = place_of(message.channel)
         self._spawn(self._in_order(
-            self.bot.on_edit, place, str(message.id), message.content,
+            self.bot.on_edit, place, str(message.id), message_text(message, client=self),
             edited_at=message.edited_at, author=actor_of(message.author),
             posted_at=message.created_at, thread=place.channel if place.parent else None))
 
@@ -415,6 +566,7 @@ class DiscordLurker(discord.Client):
     async def _choice_by_reply(self, message: discord.Message, awaiting: _Awaiting) -> None:
         words = self._strip_mentions(message.content).lower().split()
         choice = words[0] if words else ""
+        choice = CHOICE_EMOJI.get(choice.replace(VS16, ""), choice)  # a reply of just "1️⃣"
         conv = DiscordConversation(self, message.channel, message=message)
         place = place_of(message.channel)
         await self._in_turn(place, self.bot.on_choice, awaiting.token, choice, place,
@@ -424,7 +576,7 @@ class DiscordLurker(discord.Client):
         awaiting = self._awaiting.get(payload.message_id)
         if awaiting is None or self.user is None or payload.user_id == self.user.id:
             return
-        choice = CHOICE_EMOJI.get(str(payload.emoji))
+        choice = CHOICE_EMOJI.get(str(payload.emoji).replace(VS16, ""))  # with or without FE0F
         if choice is None:
             return
         user = payload.member or self.get_user(payload.user_id) or \

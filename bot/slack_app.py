@@ -42,6 +42,7 @@ from memory.models import Message
 from .backfill import BackfillReport, Progress, backfill
 from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
                        parse_external_id)
+from .contract import external_id as external_id_of
 from .core import LurkerBot
 from .lanes import Lanes
 
@@ -319,7 +320,9 @@ class SlackLurker:
                            ts=slack_time(raw["ts"]),
                            author=self.actor(raw.get("user"), raw.get("bot_id"),
                                              raw.get("username")),
-                           thread=thread if thread and thread != raw["ts"] else None)
+                           thread=thread if thread and thread != raw["ts"] else None,
+                           reply_to=external_id_of(place, thread) if thread and thread != raw["ts"]
+                           else None)
 
     def history_message(self, place: Place, raw: dict) -> ChatMessage | None:
         """A message from conversations.history/replies, or None for notices and our own."""

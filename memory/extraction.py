@@ -23,6 +23,12 @@ class TranscriptLine(BaseModel):
     author: str | None = None
     ts: datetime
     content: str  # with relative dates annotated
+    # The index of the line this one answers (its thread parent / the message it replies to),
+    # when that message is known; it may be far above, or a `context` line.
+    reply_to: int | None = None
+    # Said earlier, outside this conversation batch (a reply's parent): read for context only,
+    # never a memory of its own (it gave its memories when it was ingested).
+    context: bool = False
 
     @property
     def speaker(self) -> str:
@@ -31,7 +37,9 @@ class TranscriptLine(BaseModel):
         return display_name(self.author) or self.role
 
     def render(self) -> str:
-        return f"[{self.index}] {self.ts:%Y-%m-%d %H:%M} {self.speaker}: {self.content}"
+        note = " (earlier, for context)" if self.context else \
+            (f" (in reply to [{self.reply_to}])" if self.reply_to is not None else "")
+        return f"[{self.index}] {self.ts:%Y-%m-%d %H:%M} {self.speaker}{note}: {self.content}"
 
 
 class Candidate(BaseModel):

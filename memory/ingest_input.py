@@ -74,12 +74,18 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
         if external_id is not None and (not isinstance(external_id, str) or not external_id):
             problems.append(f"message {i}: external_id must be a non-empty string")
             continue
+        reply_to = raw.get("reply_to")
+        if reply_to is not None and (not isinstance(reply_to, str) or not reply_to):
+            problems.append(f"message {i}: reply_to must be a non-empty string (the external_id "
+                            "of the message it answers)")
+            continue
         content = redact(clean_text(content))[0]
         stored, truncated = truncate_utf8(content, max_bytes)
         out.append(Message(
             id=message_id(session_id, role, content), session_id=session_id, role=role,
             author=clean_text(author) if author else None, content=stored, ts=ts, seq=i,
-            truncated=truncated, external_id=external_id, utc_offset_minutes=offset or None))
+            truncated=truncated, external_id=external_id, utc_offset_minutes=offset or None,
+            reply_to=reply_to if reply_to != external_id else None))
     if problems:
         raise InvalidMessage("nothing was ingested: " + "; ".join(problems[:20]) +
                              (f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""))

@@ -35,6 +35,9 @@ class Message(BaseModel):
     # Ids of the earlier versions of this message (edits replace the raw message), oldest first,
     # so deleting or purging the message also erases what was drawn from what it used to say.
     replaces: list[str] = Field(default_factory=list)
+    # The platform id (`external_id`) of the message this one answers: its thread's parent, or the
+    # message it replies to. Extraction reads the reply with that message, wherever it is stored.
+    reply_to: str | None = None
 
 
 class EventDate(BaseModel):

@@ -3,13 +3,15 @@ network. It splits each message into sentences, drops chit-chat and questions, r
 to the speaker's name (memories must stand alone), classifies, derives topic keys and writes the
 search questions each memory answers.
 
-A reply is read with the question it answers: when the previous message, by someone else, asked
-something, that question (rewritten from the asker's to a neutral point of view: "did you sign?" to
-"did John sign?") becomes a search question of each memory drawn from the reply, the question's line
-is cited as a source too, and a short answer ("The Minnesota Wolves!") is kept, with the question in
-its content, instead of being dropped as too short to stand alone. Search questions are only ever
-real questions (a topic's, or the one that was asked): keyword templates would drown the memory's
-own words in its embedding.
+A reply is read with the question it answers: when the message it replies to (its thread's
+parent, however many messages came between; TranscriptLine.reply_to), else the previous message,
+by someone else, asked something, that question (rewritten from the asker's to a neutral point
+of view: "did you sign?" to "did John sign?") becomes a search question of each memory drawn from
+the reply, the question's line is cited as a source too, and a short answer ("The Minnesota
+Wolves!") is kept, with the question in its content, instead of being dropped as too short to
+stand alone. A context line (a parent stored before this batch) gives no memory of its own.
+Search questions are only ever real questions (a topic's, or the one that was asked): keyword
+templates would drown the memory's own words in its embedding.
 
 A long message (a design write-up, a pasted log, an assistant's long answer) gives at most
 MAX_MEMORIES_PER_MESSAGE memories: the most durable of its sentences (instructions and decisions,
@@ -225,8 +227,14 @@ class OfflineExtractor(Extractor):
         seen: set[tuple[str, str]] = set()
         let_go: list[tuple[str, TranscriptLine]] = []
         previous: TranscriptLine | None = None
+        by_index = {line.index: line for line in lines}
         for line in lines:
-            asked, context = self._question_context(previous, line)
+            if line.context:
+                continue  # an earlier message a reply answers: read with that reply only
+            parent = by_index.get(line.reply_to) if line.reply_to is not None else None
+            asked, context = self._question_context(parent, line)
+            if not asked:
+                asked, context = self._question_context(previous, line)
             for sentence in split_sentences(_CODE_BLOCK.sub("\n", line.content)):
                 candidate = self._candidate(sentence, line, asked, context)
                 if candidate is None:

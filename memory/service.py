@@ -264,13 +264,29 @@ class Profile:
 
     def _extract(self, messages: list[Message]) -> tuple[list[Candidate], dict[int, Message]]:
         """Transcript with its dates resolved in code (in each message's own local time), then the
-        configured extractor."""
+        configured extractor. A reply is read with the message it answers (`reply_to`): in the
+        batch, its line is marked; stored earlier (a thread's parent in another session, say), it
+        joins the transcript as a context line, which may be cited but gives no memory of its own.
+        A suppressed message (a memory drawn from it was forgotten) is never brought back."""
         ordered = sorted(messages, key=lambda m: (m.ts, m.seq))
+        here = {m.external_id for m in ordered if m.external_id}
+        wanted = {m.reply_to for m in ordered if m.reply_to and m.reply_to not in here}
+        found = self._store.find_messages_by_external_id(self.name, wanted) if wanted else {}
+        ids = {m.id for m in ordered}
+        context = [m for m in found.values() if not m.suppressed and m.id not in ids]
+        context_ids = {m.id for m in context}
+        everything = sorted([*context, *ordered], key=lambda m: (m.ts, m.seq))
+        position = {m.external_id: i for i, m in enumerate(everything) if m.external_id}
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
-                                content=dates.annotate_dates(m.content, _local(m))[0])
-                 for i, m in enumerate(ordered)]
-        by_index = dict(enumerate(ordered))
-        return verify(self.service.extractor.extract(lines), lines), by_index
+                                content=dates.annotate_dates(m.content, _local(m))[0],
+                                reply_to=position.get(m.reply_to) if m.reply_to else None,
+                                context=m.id in context_ids)
+                 for i, m in enumerate(everything)]
+        by_index = dict(enumerate(everything))
+        candidates = verify(self.service.extractor.extract(lines), lines)
+        # a memory comes from what this batch said; a context line only backs it up
+        return [c for c in candidates if any(not lines[i].context for i in c.source_lines)], \
+            by_index
 
     def _memory_from(self, c: Candidate, lines: dict[int, Message], session_id: str | None,
                      now: datetime) -> Memory:
@@ -343,7 +359,8 @@ class Profile:
                               memories_superseded=ingested.memories_superseded,
                               pending_vector_ids=ingested.pending_vector_ids)
         raw = {"role": old.role, "author": old.author, "content": content,
-               "ts": ts if ts is not None else old.ts, "external_id": external_id}
+               "ts": ts if ts is not None else old.ts, "external_id": external_id,
+               "reply_to": old.reply_to}
         new = to_messages([raw], old.session_id, now, self.service.settings.max_message_bytes)[0]
         new.seq = old.seq
         # A forgotten message stays forgotten when its author edits it (a typo fix would bring

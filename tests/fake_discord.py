@@ -144,6 +144,10 @@ class FakeDiscord:
         self.guilds = guilds
         self.requests: list[Request] = []
         self.history: dict[str, list[dict]] = {}  # channel id -> messages, served by GET
+        self.dm_channels: dict[str, str] = {}  # user id -> the DM channel opened with them
+        self.users: dict[str, dict] = {}  # user payloads by id, for DM channels' recipients
+        self.member_nicks: dict[str, str] = {}  # user id -> nick, for members fetched by id
+        self.dm_refused: set[str] = set()  # user ids whose DMs answer 403 (DMs turned off)
         self.identify: dict | None = None
         self.rate_limit_next: set[str] = set()  # paths answered once with a 429
         self._ws: web.WebSocketResponse | None = None
@@ -244,9 +248,16 @@ class FakeDiscord:
                                        "application_id": APP_ID, "version": "1",
                                        "default_member_permissions": None, "type": 1}
                                       for n, c in enumerate(body or [])])
+        if path == "/users/@me/channels" and method == "POST":  # open a DM (User.create_dm)
+            recipient = str((body or {}).get("recipient_id"))
+            channel_id = self.dm_channels.setdefault(recipient, snowflake())
+            return _json({"id": channel_id, "type": 1, "last_message_id": None,
+                          "recipients": [self.users.get(recipient, user(recipient, "someone"))]})
         if path == "/users/@me/guilds":
             return _json([{"id": g["id"], "name": g["name"], "icon": None, "owner": False,
                            "permissions": "0", "features": []} for g in self.guilds])
+        if parts[:1] == ["guilds"] and parts[2:3] == ["members"] and len(parts) == 4:
+            return self._member(parts[1], parts[3])
         if parts[:1] == ["guilds"] and parts[2:] == ["channels"]:
             return _json([c for g in self.guilds if g["id"] == parts[1] for c in g["channels"]])
         if parts[:1] == ["channels"]:
@@ -259,6 +270,9 @@ class FakeDiscord:
             if parts[2:] == ["typing"]:
                 return web.Response(status=204)
             if parts[2:3] == ["messages"] and len(parts) == 3 and method == "POST":
+                if any(self.dm_channels.get(u) == channel_id for u in self.dm_refused):
+                    return _json({"message": "Cannot send messages to this user",
+                                  "code": 50007}, status=403)
                 return _json(self._posted(channel_id, body))
             if parts[2:3] == ["messages"] and len(parts) == 3 and method == "GET":
                 return _json(self._page(channel_id, query))
@@ -272,6 +286,20 @@ class FakeDiscord:
             return _json(self._posted(self.interaction_channel, body))
         return _json({"message": f"fake Discord: no route {method} {path}",
                                   "code": 0}, status=404)
+
+    def _member(self, guild_id: str, user_id: str) -> web.Response:
+        """GET /guilds/<id>/members/<id>: the guild's member entry, or a user registered in
+        `users` (with `member_nicks`) as a plain member."""
+        for g in self.guilds:
+            if g["id"] != guild_id:
+                continue
+            for entry in g.get("members", []):
+                if entry.get("user", {}).get("id") == user_id:
+                    return _json(entry)
+            if user_id in self.users:
+                return _json(member(user=self.users[user_id],
+                                    nick=self.member_nicks.get(user_id)))
+        return _json({"message": "Unknown Member", "code": 10007}, status=404)
 
     interaction_channel = "0"  # where follow-ups appear (set by the test before an interaction)
 
@@ -300,6 +328,11 @@ class FakeDiscord:
                 items = [m for m in items if int(m["id"]) < int(query["before"])]
             items = items[-limit:]
         return list(reversed(items))
+
+    def dms(self, user_id: str) -> list[Request]:
+        """What the bot posted in its DM with `user_id`."""
+        channel_id = self.dm_channels.get(user_id)
+        return [] if channel_id is None else self.posts(channel_id)
 
     # what the bot said
     def posts(self, channel_id: str | None = None) -> list[Request]:

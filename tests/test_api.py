@@ -434,3 +434,25 @@ def test_api_forget_then_recall_export_and_listing(service, tmp_path, profile_na
     as_admin = rest.call("GET", "/v1/profiles/{p}/memories", key="admin",
                         params={"status": "all"}).json()["memories"]
     assert any(HOST in m["content"] for m in as_admin if m["id"] == memory_id)
+
+
+def test_ingest_takes_reply_to_and_reads_a_reply_with_the_message_it_answers(api, service,
+                                                                           profile_name):
+    """Issue 12: a thread reply sent later, through the API, is read with its parent."""
+    ingest = "/v1/profiles/{p}/ingest"
+    first = api.call("POST", ingest, json={"session_id": "C1:2026-11-16", "messages": [
+        {"content": "Who takes the December on-call?", "author": "maya",
+         "ts": "2026-11-16T09:00:00Z", "external_id": "slack:T1:C1:100.1"},
+        {"content": "Who reviews the billing webhooks PR?", "author": "li",
+         "ts": "2026-11-16T09:05:00Z"}]})
+    assert first.status_code == 202, first.text
+    reply = api.call("POST", ingest, json={"session_id": "C1:thread:100.1", "messages": [
+        {"content": "I'll take it for the first two weeks", "author": "bob",
+         "ts": "2026-11-16T09:30:00Z", "reply_to": "slack:T1:C1:100.1"}]})
+    assert reply.status_code == 202, reply.text
+    (memory,) = [m for m in service.profile(profile_name).list() if "first two weeks" in m.content]
+    assert first.json()["message_ids"][0] in memory.source_message_ids
+    assert "Who takes the December on-call?" in memory.questions
+    bad = api.call("POST", ingest, json={"session_id": "s", "messages": [
+        {"content": "x y z", "reply_to": ""}]})
+    assert bad.status_code == 422

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import datetime, timedelta, timezone
 
 import discord
@@ -108,6 +109,7 @@ def env(tmp_path, embedder, monkeypatch):
 
     loop = fd.LoopThread()
     fake = fd.FakeDiscord([the_guild()])
+    fake.users.update({u["id"]: u for u in (OWNER, ALICE, BOB, CARLA)})
     loop.run(fake.start())
     monkeypatch.setattr(Route, "BASE", fake.api_base)
     monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.yarl.URL(
@@ -387,7 +389,15 @@ def test_forget_by_text_is_confirmed_by_a_reply_and_can_be_cancelled(env):
     assert not env.events_for(asked["id"])
 
 
-def test_config_admins_list_memories_and_export_a_jsonl_file(env):
+def exported_by_dm(env, who: dict) -> dict[str, bytes]:
+    """The file the bot sent `who` in a DM (issue 12: an export is never posted in the
+    channel)."""
+    (dm,) = env.wait_for(lambda: env.fake.dms(who["id"]), what="the export DM")
+    env.settle()
+    return dm.files
+
+
+def test_config_admins_list_memories_and_export_a_jsonl_file_by_dm(env):
     seed(env)
     slash(env, CARLA, BASIC, "memories")
     wait_followups(env, 1)
@@ -395,7 +405,9 @@ def test_config_admins_list_memories_and_export_a_jsonl_file(env):
     listed, exported = wait_followups(env, 2)
     assert "Memories of discord:" in listed.json["content"]
     assert "rate limit" in listed.json["content"]
-    ((name, data),) = exported.files.items()
+    assert not exported.files, "the export is not posted in the channel"
+    assert "direct message" in exported.json["content"]
+    ((name, data),) = exported_by_dm(env, CARLA).items()
     assert name == f"lurker-discord_{GUILD}_{GENERAL}-2026-11-18.jsonl"
     records = [json.loads(line) for line in data.decode().splitlines()]
     assert len(records) > 3
@@ -541,6 +553,209 @@ def test_discord_a_deleted_message_leaves_no_text_in_memories_or_the_export(env)
     profile = env.service.profile(general)
     assert not any(HOST in m.model_dump_json() for m in profile.list(include_inactive=True))
     slash(env, CARLA, BASIC, "export")
-    (exported,) = wait_followups(env, 1)
-    ((_, data),) = exported.files.items()
+    wait_followups(env, 1)
+    ((_, data),) = exported_by_dm(env, CARLA).items()
     assert HOST.encode() not in data and b"Tuesdays" in data
+
+
+# Discord export by DM, and a mention-driven export whose DM is refused (issue 12)
+def test_an_export_asked_by_mention_goes_to_the_admins_dm_not_the_channel(env):
+    seed(env)
+    env.post(GENERAL, CARLA, f"{MENTION} export", mentions=[LURKER])
+    (note,) = env.wait_replies(1, GENERAL)
+    assert "direct message" in note.json["content"]
+    assert not note.files, "nothing of the profile is posted in the channel"
+    ((name, data),) = exported_by_dm(env, CARLA).items()
+    assert name.endswith(".jsonl") and b"rate limit" in data
+    dm = env.fake.dms(CARLA["id"])[0]
+    assert dm.json["allowed_mentions"]["parse"] == []
+    opened = [r for r in env.fake.requests if r.path == "/users/@me/channels"]
+    assert [str(r.json["recipient_id"]) for r in opened] == [CARLA["id"]]
+
+
+def test_an_export_whose_dm_is_refused_is_not_posted_in_the_channel_either(env):
+    seed(env)
+    env.fake.dm_refused.add(CARLA["id"])
+    env.post(GENERAL, CARLA, f"{MENTION} export", mentions=[LURKER])
+    env.wait_for(lambda: len(env.replies(GENERAL)) >= 1 and env.fake.dm_channels,
+                 what="the refusal note")
+    env.settle()
+    (note,) = env.replies(GENERAL)
+    assert "could not send it to you" in note.json["content"] and not note.files
+    dm = env.fake.dm_channels[CARLA["id"]]
+    assert [r.path for r in env.fake.requests if r.files] == [f"/channels/{dm}/messages"], \
+        "the file was only offered to the (refused) DM"
+
+
+# Answers cannot ping (issue 12): allowed_mentions none everywhere, and no live mention in the text
+ZWSP = "\N{ZERO WIDTH SPACE}"
+LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@(everyone|here)\b")
+
+
+def assert_unpinging(request: fd.Request) -> None:
+    mentions = request.json["allowed_mentions"]
+    assert mentions["parse"] == [] and not mentions.get("users") and not mentions.get("roles")
+    assert not mentions.get("replied_user")
+    assert not LIVE_MENTION.search(request.json["content"]), request.json["content"]
+
+
+def test_the_client_defaults_to_no_mentions(env):
+    assert env.client.allowed_mentions.to_dict() == {"parse": []}
+
+
+def test_a_stored_everyone_and_role_mention_asked_back_pings_no_one(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.post(GENERAL, BOB, f"@everyone <@&{MODS}> heads up: {STATEMENT}", at=DAY)
+    env.wait_for(lambda: env.messages(general), what="the message")
+    # a message stored raw (by an older Lurker, or through the API): markup must not go out live
+    env.service.profile(general).ingest(
+        [{"role": "user", "author": f"bob ({BOB['id']})", "ts": DAY + timedelta(minutes=1),
+          "content": f"@here <@&{MODS}> <@{ALICE['id']}> the staging database password rotates "
+                     "on Mondays."}], session_id=f"{GENERAL}:2026-11-16")
+    env.post(GENERAL, BOB, f"{MENTION} {QUESTION}", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} when does the staging database password rotate?",
+             mentions=[LURKER])
+    replies = env.wait_replies(2, GENERAL)
+    assert HOST in replies[0].json["content"] and "Mondays" in replies[1].json["content"]
+    for reply in replies:
+        assert_unpinging(reply)
+    assert "@mods" in replies[0].json["content"], "a role mention reads as the role's name"
+    assert f"@{ZWSP}here" in replies[1].json["content"] and "@alice" in replies[1].json["content"]
+    slash(env, BOB, BASIC, "ask", question=QUESTION)
+    (followup,) = wait_followups(env, 1)
+    assert HOST in followup.json["content"]
+    assert_unpinging(followup)
+
+
+# Answers show display names, never raw ids (issue 12)
+def test_answers_name_members_by_their_display_names_never_by_id(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.send("MESSAGE_CREATE", fd.message(
+        GENERAL, BOB, f"<@{ALICE['id']}> owns the staging database host {HOST} now.",
+        guild_id=GUILD, at=DAY, author_member=fd.member(nick="Robert B."),
+        mentions=[{**ALICE, "member": fd.member(nick="Alice L.")}]))
+    env.wait_for(lambda: env.messages(general), what="the message")
+    (stored,) = env.messages(general)
+    assert stored.content.startswith("@Alice L. owns"), "stored as people read it"
+    env.post(GENERAL, CARLA, f"{MENTION} who owns the staging database host?", mentions=[LURKER])
+    (reply,) = env.wait_replies(1, GENERAL)
+    text = reply.json["content"]
+    assert "@Alice L." in text and "Robert B." in text
+    assert ALICE["id"] not in text and BOB["id"] not in text
+
+
+# discord.py floor, choice emoji, edits that add a mention (issue 12)
+def test_the_declared_discord_py_floor_has_what_the_adapter_uses():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    (spec,) = [d for d in project["project"]["dependencies"] if d.startswith("discord.py")]
+    floor = tuple(int(p) for p in re.search(r">=\s*([\d.]+)", spec).group(1).split("."))
+    assert floor >= (2, 5), "on_raw_message_edit reads payload.message, added in discord.py 2.5"
+    installed = tuple(int(p) for p in discord.__version__.split(".")[:2])
+    assert installed >= floor[:2]
+    assert "message" in discord.RawMessageUpdateEvent.__slots__
+
+
+def test_a_keycap_reaction_with_the_variation_selector_confirms_a_forget(env):
+    seed(env)
+    memory = rate_limit_memory(env)
+    env.post(GENERAL, ALICE, f"{MENTION} forget rate limit", mentions=[LURKER], roles=[MODS])
+    env.wait_replies(1, GENERAL)
+    asked = env.fake.history[GENERAL][-1]
+    env.wait_for(lambda: [r for r in env.fake.requests if "/reactions/" in r.path],
+                 what="the choice reactions")
+    added = [r.path for r in env.fake.requests if "/reactions/" in r.path]
+    assert "/1\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}/" in added[0], \
+        "the bot adds the keycap as clients send it"
+    env.send("MESSAGE_REACTION_ADD", {   # 1️⃣ as a real client sends it: 1 U+FE0F U+20E3
+        "user_id": ALICE["id"], "channel_id": GENERAL, "message_id": asked["id"],
+        "guild_id": GUILD, "type": 0, "burst": False, "member": fd.member([MODS], user=ALICE),
+        "emoji": {"id": None, "name": "1\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}"}})
+    replies = env.wait_replies(2, GENERAL)
+    assert replies[1].json["content"].startswith("Forgotten (1)")
+    general = f"discord:{GUILD}:{GENERAL}"
+    assert env.service.store.get_memories(general, [memory.id])[0].status == "forgotten"
+
+
+def test_an_edit_that_adds_a_mention_is_answered_once(env):
+    seed(env)
+    asked = env.post(GENERAL, BOB, "what is the rate limit again?", at=NOW)
+    env.wait_for(lambda: env.events_for(asked["id"]), what="the plain message")
+    assert env.replies(GENERAL) == [], "no mention, no answer"
+    edited = {**asked, "content": f"{MENTION} what is the rate limit again?",
+              "mentions": [LURKER], "edited_timestamp": (NOW + timedelta(minutes=1)).isoformat()}
+    env.send("MESSAGE_UPDATE", edited)
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert "100 requests per minute" in reply.json["content"]
+    assert str(reply.json["message_reference"]["message_id"]) == asked["id"]
+    assert_unpinging(reply)
+    # fixing a typo in it later, or the gateway sending the update again: not a second answer
+    env.send("MESSAGE_UPDATE", {**edited, "content": f"{MENTION} what is the rate limit?",
+                                "edited_timestamp": (NOW + timedelta(minutes=2)).isoformat()})
+    env.send("MESSAGE_UPDATE", edited)
+    last = env.post(GENERAL, BOB, "thanks", at=NOW + timedelta(minutes=3))
+    env.wait_for(lambda: env.events_for(last["id"]), what="a later message")
+    env.settle()
+    assert len(env.replies(GENERAL)) == 1
+
+
+# A reply is read with the message it answers (issue 12)
+ON_CALL = "Who takes the December on-call?"
+
+
+def test_a_thread_reply_is_read_with_the_message_the_thread_started_from(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    # THREAD was started from this message: a thread started from a message has its id
+    env.post(GENERAL, ALICE, ON_CALL, at=DAY, message_id=THREAD)
+    env.post(GENERAL, CARLA, "Can someone restart the staging runner?",
+             at=DAY + timedelta(minutes=2))
+    env.post(GENERAL, CARLA, "Who reviews the billing webhooks PR?",
+             at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: len(env.messages(general)) == 3, what="the channel messages")
+    reply = env.post(THREAD, BOB, "I'll take it for the first two weeks",
+                     at=DAY + timedelta(minutes=30))
+    env.wait_for(lambda: env.events_for(reply["id"]), what="the thread reply")
+    env.settle()
+    (event,) = env.events_for(reply["id"])
+    assert event.reply_to == f"{general}:{THREAD}"
+    stored = env.service.profile(general).messages_by_external_id(
+        [f"{general}:{THREAD}", f"{general}:{THREAD}/{reply['id']}"])
+    (memory,) = [m for m in env.service.profile(general).list() if "first two weeks" in m.content]
+    assert set(memory.source_message_ids) == {m.id for m in stored.values()}
+    assert ON_CALL in memory.questions
+    env.post(GENERAL, CARLA, f"{MENTION} who takes the December on-call?", mentions=[LURKER])
+    (answer,) = env.wait_replies(1, GENERAL)
+    assert "first two weeks" in answer.json["content"]
+
+
+def test_a_discord_reply_is_read_with_the_message_it_points_at(env):
+    general = f"discord:{GUILD}:{GENERAL}"
+    asked = env.post(GENERAL, ALICE, ON_CALL, at=DAY)
+    env.post(GENERAL, CARLA, "Who reviews the billing webhooks PR?", at=DAY + timedelta(minutes=2))
+    reply = env.post(GENERAL, BOB, "I'll take it for the first two weeks", reference=asked["id"],
+                     at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: env.events_for(reply["id"]), what="the reply")
+    env.settle()
+    (event,) = env.events_for(reply["id"])
+    assert event.reply_to == f"{general}:{asked['id']}"
+    (memory,) = [m for m in env.service.profile(general).list() if "first two weeks" in m.content]
+    assert ON_CALL in memory.questions and len(memory.source_message_ids) == 2
+
+
+def test_long_display_names_never_push_a_piece_over_discords_limit(env):
+    from bot.contract import Reply
+    from bot.discord_app import MAX_CHARS, DiscordConversation
+
+    env.fake.member_nicks[ALICE["id"]] = "A" * 32  # the longest nick Discord allows
+    # a Discord-sized answer full of mentions that are 21 characters as markup, 33 as names
+    text = "\n".join(f"<@{ALICE['id']}> @everyone said point {i}" for i in range(120))
+    channel = env.client.get_channel(int(GENERAL))
+    conv = DiscordConversation(env.client, channel)
+    env.loop.run(conv._send(Reply(text)))
+    posts = env.replies(GENERAL)
+    assert len(posts) >= 2 and all(len(p.json["content"]) <= MAX_CHARS for p in posts)
+    assert all(ALICE["id"] not in p.json["content"] for p in posts)
+    for post in posts:
+        assert_unpinging(post)

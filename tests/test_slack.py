@@ -95,6 +95,24 @@ def test_threads_bots_notices_and_markup(slack, api):
     assert thread_reply.session_id == f"CGEN:thread:{ts(0)}"
 
 
+def test_a_thread_reply_is_read_with_its_parent_however_much_came_between(slack, api):
+    """Issue 12: "Who takes the December on-call?", other talk, then in its thread "I'll take it
+    for the first two weeks": a memory that answers the question, citing both."""
+    message(slack, "CGEN", "U1", "Who takes the December on-call?", ts(0))
+    message(slack, "CGEN", "UADA", "Can someone restart the staging runner?", ts(2))
+    message(slack, "CGEN", "UADA", "Who reviews the billing webhooks PR?", ts(3))
+    message(slack, "CGEN", "U2", "I'll take it for the first two weeks", ts(30), thread_ts=ts(0))
+    profile = slack.bot.service.profile("slack:T1:CGEN")
+    found = profile.messages_by_external_id([f"slack:T1:CGEN:{ts(0)}", f"slack:T1:CGEN:{ts(30)}"])
+    assert found[f"slack:T1:CGEN:{ts(30)}"].reply_to == f"slack:T1:CGEN:{ts(0)}"
+    (memory,) = [m for m in profile.list() if "first two weeks" in m.content]
+    assert set(memory.source_message_ids) == {m.id for m in found.values()}
+    assert "Who takes the December on-call?" in memory.questions
+    mention(slack, "CGEN", "UADA", "who takes the December on-call?", ts(40))
+    [reply] = api.called("chat.postMessage")
+    assert "first two weeks" in reply["text"]
+
+
 def test_edits_and_deletes(slack, api):
     message(slack, "CGEN", "U1", RATE, ts(0))
     message(slack, "CGEN", "U2", DB, ts(1))

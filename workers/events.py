@@ -109,6 +109,14 @@ class MessageCreated(_Said):
     type: Literal["message.created"] = CREATED
     session_id: str
     ts: datetime
+    # the external_id of the message this one answers (a thread's parent, a replied-to message):
+    # extraction reads the two together however far apart they were said
+    reply_to: str | None = None
+
+    @field_validator("reply_to", mode="before")
+    @classmethod
+    def _reply_to(cls, value: Any) -> str | None:
+        return None if value is None else _non_empty(value, "reply_to")
 
     @field_validator("ts", mode="before")
     @classmethod
@@ -120,7 +128,7 @@ class MessageCreated(_Said):
     def message(self) -> dict:
         """The message as Profile.ingest takes it."""
         return {"role": self.role, "author": self.author, "content": self.content, "ts": self.ts,
-                "external_id": self.external_id}
+                "external_id": self.external_id, "reply_to": self.reply_to}
 
 
 class MessageEdited(_Said):

@@ -415,7 +415,7 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
                 "external_id": original["external_id"] or f"api:{message.id}",
                 "role": message.role, "author": original["author"],
                 "content": _queued_text(original["content"], message),
-                "ts": message.ts.isoformat()})
+                "ts": message.ts.isoformat(), "reply_to": message.reply_to})
         try:
             sink.publish(events)
         except LurkerError:

@@ -34,6 +34,10 @@ class IngestMessage(BaseModel):
         default=None, min_length=1, max_length=512,
         description="the platform's message id (edits and deletes find it); default: "
                     "api:<message id>")
+    reply_to: str | None = Field(
+        default=None, min_length=1, max_length=512,
+        description="the external_id of the message this one answers (its thread's parent, a "
+                    "replied-to message): extraction reads the two together")
 
 
 class IngestRequest(BaseModel):
