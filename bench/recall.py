@@ -1,17 +1,22 @@
 """Recall latency over 10k memories on each store.
 
     python bench/recall.py [--memories 10000] [--queries 200] [--stores sqlite,elasticsearch]
+                           [--keep DIR]
 
 Builds a profile of N synthetic team-chat memories through the real ingest path (offline extractor,
 real embeddings) on each store, then times `recall()` for a set of questions: full fused recall (five
 channels + answer) against a baseline measured in the same run on the same data — a plain BM25 search
 over memories alone. Prints p50/p95 in milliseconds and the ratio to the baseline. Elasticsearch is
 the one the test harness starts (or LURKER_TEST_ES_URL / _USER / _PASSWORD for a running one).
+`--keep DIR` keeps the SQLite file there and reuses a profile already built in it (and in a
+running Elasticsearch) instead of building it again. Prints the load average and the command.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import shlex
 import statistics
 import sys
 import tempfile
@@ -80,16 +85,20 @@ def time_queries(profile, questions: list[str], **kwargs) -> list[float]:
     return out
 
 
-def bench_store(kind: str, store, n: int, questions: list[str], embedder) -> dict:
+def bench_store(kind: str, store, n: int, questions: list[str], embedder,
+                reuse: bool = False) -> dict:
     settings = Settings(anthropic_api_key=None)
     service = MemoryService.from_settings(settings, store=store, embedder=embedder)
     profile = service.profile(f"bench-{kind}-{n}")
-    store.delete_profile(profile.name)
     print(f"[{kind}]")
-    build(profile, n)
     counts = store.count(profile.name)
+    if not (reuse and counts["memories"]):
+        store.delete_profile(profile.name)
+        build(profile, n)
+        counts = store.count(profile.name)
     print(f"  store holds {counts}")
     time_queries(profile, questions[:10])  # warm caches, JIT, connections
+    load = os.getloadavg()
     fused = time_queries(profile, questions)
     baseline = []
     for q in questions:  # the baseline: one BM25 search over memories, nothing else
@@ -100,7 +109,7 @@ def bench_store(kind: str, store, n: int, questions: list[str], embedder) -> dic
     b50, b95 = percentiles(baseline)
     service.close()
     return {"store": kind, "memories": counts["memories"], "fused_p50": f50, "fused_p95": f95,
-            "bm25_p50": b50, "bm25_p95": b95}
+            "bm25_p50": b50, "bm25_p95": b95, "load": (load, os.getloadavg())}
 
 
 def _bm25_request(q: str):
@@ -114,7 +123,9 @@ def main() -> None:
     ap.add_argument("--memories", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--stores", default="sqlite,elasticsearch")
+    ap.add_argument("--keep", help="keep (and reuse) the SQLite file in this directory")
     args = ap.parse_args()
+    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     rng = random.Random(11)
     questions = [rng.choice(QUESTIONS).format(
         thing=rng.choice(THINGS), service=rng.choice(SERVICES), n=rng.randrange(args.memories),
@@ -123,15 +134,18 @@ def main() -> None:
     embedder.embed(["warm up"])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        reuse = bool(args.keep)
         for kind in args.stores.split(","):
             if kind == "sqlite":
                 from memory.stores.sqlite import SQLiteStore
 
-                rows.append(bench_store(kind, SQLiteStore(Path(tmp) / "bench.sqlite3"),
-                                        args.memories, questions, embedder))
+                rows.append(bench_store(kind, SQLiteStore(where / "bench.sqlite3"),
+                                        args.memories, questions, embedder, reuse))
             elif kind == "elasticsearch":
                 rows.append(_with_es(lambda store: bench_store(kind, store, args.memories,
-                                                               questions, embedder)))
+                                                               questions, embedder, reuse)))
     print(f"\nrecall latency, {args.queries} questions (ms)")
     print(f"{'store':<14}{'memories':>9}{'fused p50':>11}{'fused p95':>11}"
           f"{'bm25 p50':>10}{'bm25 p95':>10}{'p50 ratio':>11}")
@@ -139,6 +153,12 @@ def main() -> None:
         print(f"{r['store']:<14}{r['memories']:>9}{r['fused_p50']:>11.1f}{r['fused_p95']:>11.1f}"
               f"{r['bm25_p50']:>10.1f}{r['bm25_p95']:>10.1f}"
               f"{r['fused_p50'] / r['bm25_p50']:>10.1f}x")
+    print("baseline: bm25 = one BM25 search over the memories alone, same data, same run")
+    for r in rows:
+        (b1, b5, b15), (a1, a5, a15) = r["load"]
+        print(f"load average during {r['store']}: before {b1:.2f} {b5:.2f} {b15:.2f}, "
+              f"after {a1:.2f} {a5:.2f} {a15:.2f} ({os.cpu_count()} cores)")
+    print(f"command: {command}")
 
 
 def _with_es(fn):

@@ -509,6 +509,8 @@ class Profile:
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (
             [self.service.answerer.hypothesize(query)] if wants_hyde else [])
+        if len(texts) == 2 and texts[0] == texts[1]:
+            texts = texts[:1]  # the hypothesis is the question: one embedding serves both
         vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
         request = SearchRequest(
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],

@@ -251,3 +251,27 @@ def test_import_reports_bad_lines_and_imports_nothing(profile):
     assert [n for n, _ in err.value.problems] == [2, 3]
     assert "line 2" in str(err.value) and "nothing was imported" in str(err.value)
     assert profile.service.store.count(profile.name)["messages"] == 0
+
+
+def test_recall_embeds_once_when_the_hypothesis_is_the_question(service, profile_name,
+                                                                  monkeypatch):
+    """An answerer whose hypothesis is the question itself gets one embedding for the vector and
+    HyDE channels (the same text twice was two forward passes), and both channels still run."""
+    from memory.offline_answerer import OfflineAnswerer
+
+    class EchoHypotheses(OfflineAnswerer):
+        writes_hypotheses = True
+
+        def hypothesize(self, question: str) -> str:
+            return question
+
+    service.answerer = EchoHypotheses()
+    profile = service.profile(profile_name)
+    profile.ingest(conv("Priya moved the billing dashboards to Grafana last week."), session_id="s1")
+    embedded: list[list[str]] = []
+    real = service.embedder.embed
+    monkeypatch.setattr(service.embedder, "embed", lambda texts: embedded.append(list(texts))
+                        or real(texts))
+    found = profile.search("where are the billing dashboards now?")
+    assert embedded == [["where are the billing dashboards now?"]]
+    assert {"vector", "hyde"} <= set(found[0].channels)

@@ -357,11 +357,15 @@ class SQLiteStore(Store):
             return {}
         marks = ",".join("?" * len(keys))
         with self._lock:
+            # Only the newest per key is read and parsed (a busy key holds thousands of versions
+            # of chatter, and parsing them all made the topic channel grow with the profile).
             rows = self.db.execute(
-                f"SELECT doc FROM memories WHERE profile = ? AND status = 'active' AND topic_key "
-                f"IN ({marks}) ORDER BY created_at, id", (profile, *keys)).fetchall()
+                f"SELECT doc FROM (SELECT doc, created_at, id, row_number() OVER (PARTITION BY "
+                f"topic_key ORDER BY created_at DESC, id DESC) AS newest FROM memories "
+                f"WHERE profile = ? AND status = 'active' AND topic_key IN ({marks})) "
+                f"WHERE newest = 1 ORDER BY created_at, id", (profile, *keys)).fetchall()
         found: dict[str, Memory] = {}
-        for (doc,) in rows:  # ascending, so the newest per key wins
+        for (doc,) in rows:
             memory = Memory.model_validate_json(doc)
             found[memory.topic_key] = memory
         return found
@@ -477,26 +481,35 @@ class SQLiteStore(Store):
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         out: dict[str, list[Hit]] = {}
         with self._lock:
-            for channel in request.channels:
-                started = time.perf_counter()
-                if channel == CH_TOPIC:
-                    found = self.active_by_topic(profile, request.topic_keys)
-                    out[channel] = [Hit(m.id, 1.0, m) for m in
-                                    sorted(found.values(), key=lambda m: m.created_at, reverse=True)
-                                    ][:request.k]
-                elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
-                    out[channel] = self._full_text(profile, channel, request.text, request.k)
-                elif channel in (CH_VECTOR, CH_HYDE):
-                    vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
-                    if vector is not None:
-                        out[channel] = self._knn(profile, vector, request.k)
-                elif channel == CH_PASSAGE_TEXT:
-                    out[channel] = self._passage_text(profile, request.text, request.k)
-                elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
-                    out[channel] = self._passage_knn(profile, request.query_vector, request.k)
-                if channel in out:
-                    request.timings[channel] = time.perf_counter() - started
+            db = self.db
+            db.execute("BEGIN")  # one read transaction: every channel sees the same snapshot
+            try:
+                self._search_channels(profile, request, out)
+            finally:
+                db.execute("COMMIT")
         return out
+
+    def _search_channels(self, profile: str, request: SearchRequest,
+                         out: dict[str, list[Hit]]) -> None:
+        for channel in request.channels:
+            started = time.perf_counter()
+            if channel == CH_TOPIC:
+                found = self.active_by_topic(profile, request.topic_keys)
+                out[channel] = [Hit(m.id, 1.0, m) for m in
+                                sorted(found.values(), key=lambda m: m.created_at, reverse=True)
+                                ][:request.k]
+            elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
+                out[channel] = self._full_text(profile, channel, request.text, request.k)
+            elif channel in (CH_VECTOR, CH_HYDE):
+                vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
+                if vector is not None:
+                    out[channel] = self._knn(profile, vector, request.k)
+            elif channel == CH_PASSAGE_TEXT:
+                out[channel] = self._passage_text(profile, request.text, request.k)
+            elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
+                out[channel] = self._passage_knn(profile, request.query_vector, request.k)
+            if channel in out:
+                request.timings[channel] = time.perf_counter() - started
 
     def _full_text(self, profile: str, channel: str, text: str, k: int) -> list[Hit]:
         query = fts_query(text)
@@ -504,12 +517,18 @@ class SQLiteStore(Store):
             return []
         table, docs, model = (("memories_fts", "memories", Memory) if channel == CH_MEMORY_TEXT
                               else ("messages_fts", "messages", Message))
-        rows = self.db.execute(
-            f"SELECT f.id, -bm25({table}) AS score, d.doc FROM {table} f "
-            f"JOIN {docs} d ON d.profile = f.profile AND d.id = f.id "
-            f"WHERE {table} MATCH ? AND f.profile = ? ORDER BY score DESC LIMIT ?",
-            (query, profile, k)).fetchall()
-        return [Hit(i, float(score), model.model_validate_json(doc)) for i, score, doc in rows]
+        # FTS5 ranks by `rank` (bm25) itself; only the k best rows are then read from the
+        # documents table (joining first read a document for every matching row).
+        best = self.db.execute(
+            f"SELECT id, -rank FROM {table} WHERE {table} MATCH ? AND profile = ? "
+            f"ORDER BY rank LIMIT ?", (query, profile, k)).fetchall()
+        if not best:
+            return []
+        marks = ",".join("?" * len(best))
+        found = dict(self.db.execute(f"SELECT id, doc FROM {docs} WHERE profile = ? AND id IN "
+                                     f"({marks})", (profile, *(i for i, _ in best))).fetchall())
+        return [Hit(i, float(score), model.model_validate_json(found[i]))
+                for i, score in best if i in found]
 
     def _passage_hits(self, profile: str, best: list[tuple[str, int, int, int, float]]
                       ) -> list[Hit]:
