@@ -101,6 +101,18 @@ class _Connection(sqlite3.Connection):
             raise self._busy(exc) from None
 
 
+def best_rows(scores: np.ndarray, n: int) -> np.ndarray:
+    """The rows of the n best scores and of any tied with the n-th, best first, ties in row
+    order: the head of a stable descending sort, without sorting every row."""
+    if n >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    if n <= 0:
+        return np.zeros(0, dtype=np.intp)
+    nth = np.partition(scores, len(scores) - n)[len(scores) - n]
+    rows = np.flatnonzero(scores >= nth)
+    return rows[np.argsort(-scores[rows], kind="stable")]
+
+
 def memory_body(memory: Memory) -> str:
     return "\n".join([memory.content, *memory.questions])
 
@@ -562,12 +574,18 @@ class SQLiteStore(Store):
             return []
         scores = matrix @ np.asarray(vector, dtype=np.float32)
         best: dict[str, tuple] = {}
-        for row in np.argsort(-scores, kind="stable"):
-            i, idx, a, b = keys[row]
-            if i not in best:
-                best[i] = (i, idx, a, b, float(scores[row]))
-                if len(best) == k:
-                    break
+        # A message has a few passages: the k best messages are almost always among the 4k best
+        # passages; only when they are not is the whole ranking read.
+        for rows in (best_rows(scores, 4 * k), best_rows(scores, len(keys))):
+            best.clear()
+            for row in rows:
+                i, idx, a, b = keys[row]
+                if i not in best:
+                    best[i] = (i, idx, a, b, float(scores[row]))
+                    if len(best) == k:
+                        break
+            if len(best) == k or len(rows) == len(keys):
+                break
         return self._passage_hits(profile, list(best.values()))
 
     def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
@@ -575,7 +593,7 @@ class SQLiteStore(Store):
         if not ids:
             return []
         scores = matrix @ np.asarray(vector, dtype=np.float32)
-        top = np.argsort(-scores)[:k]
+        top = best_rows(scores, k)[:k]
         memories = {m.id: m for m in self.get_memories(profile, (ids[i] for i in top))}
         return [Hit(ids[i], float(scores[i]), memories[ids[i]]) for i in top
                 if ids[i] in memories and memories[ids[i]].status == "active"]
