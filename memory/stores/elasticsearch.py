@@ -688,6 +688,7 @@ class ElasticsearchStore(Store):
         return responses
 
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
+        request.wait_vectors()  # one msearch carries every channel, the kNN ones included
         self._refresh_if_dirty(profile)
         k = max(0, int(request.k))
         active = [self._profile_filter(profile), {"term": {"status": "active"}}]

@@ -490,6 +490,8 @@ class SQLiteStore(Store):
         return cached
 
     # --- retrieval ------------------------------------------------------------------------
+    text_while_embedding = True  # the text channels run first, while the question is embedded
+
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         out: dict[str, list[Hit]] = {}
         with self._lock:
@@ -499,11 +501,15 @@ class SQLiteStore(Store):
                 self._search_channels(profile, request, out)
             finally:
                 db.execute("COMMIT")
-        return out
+        return {c: out[c] for c in request.channels if c in out}  # in the order asked
 
     def _search_channels(self, profile: str, request: SearchRequest,
                          out: dict[str, list[Hit]]) -> None:
-        for channel in request.channels:
+        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR)
+        text_first = [c for c in request.channels if c not in vector_channels]
+        for channel in text_first + [c for c in request.channels if c in vector_channels]:
+            if channel in vector_channels:
+                request.wait_vectors()
             started = time.perf_counter()
             if channel == CH_TOPIC:
                 found = self.active_by_topic(profile, request.topic_keys)
