@@ -101,6 +101,13 @@ class _Connection(sqlite3.Connection):
             raise self._busy(exc) from None
 
 
+def similarities(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """matrix @ vector on this thread: BLAS splits a matrix-vector product over its own threads,
+    which on a busy machine waits for a core (measured at load 2.4 on 2 cores, 10k x 384:
+    p95 9.9 ms through BLAS, 0.9 ms with einsum, same p50 0.7 ms)."""
+    return np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
+
+
 def best_rows(scores: np.ndarray, n: int) -> np.ndarray:
     """The rows of the n best scores and of any tied with the n-th, best first, ties in row
     order: the head of a stable descending sort, without sorting every row."""
@@ -578,7 +585,7 @@ class SQLiteStore(Store):
         keys, matrix = self._passage_vectors(profile)
         if not keys or k <= 0:
             return []
-        scores = matrix @ np.asarray(vector, dtype=np.float32)
+        scores = similarities(matrix, vector)
         best: dict[str, tuple] = {}
         # A message has a few passages: the k best messages are almost always among the 4k best
         # passages; only when they are not is the whole ranking read.
@@ -598,7 +605,7 @@ class SQLiteStore(Store):
         ids, matrix = self._vectors(profile)
         if not ids:
             return []
-        scores = matrix @ np.asarray(vector, dtype=np.float32)
+        scores = similarities(matrix, vector)
         top = best_rows(scores, k)[:k]
         memories = {m.id: m for m in self.get_memories(profile, (ids[i] for i in top))}
         return [Hit(ids[i], float(scores[i]), memories[ids[i]]) for i in top
