@@ -589,7 +589,7 @@ class SQLiteStore(Store):
         best: dict[str, tuple] = {}
         # A message has a few passages: the k best messages are almost always among the 4k best
         # passages; only when they are not is the whole ranking read.
-        for rows in (best_rows(scores, 4 * k), best_rows(scores, len(keys))):
+        for rows in (best_rows(scores, n) for n in (4 * k, len(keys))):  # lazily: rarely both
             best.clear()
             for row in rows:
                 i, idx, a, b = keys[row]
