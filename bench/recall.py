@@ -1,21 +1,28 @@
 """Recall latency over 10k memories on each store.
 
     python bench/recall.py [--memories 10000] [--queries 200] [--stores sqlite,elasticsearch]
+                           [--keep DIR]
 
 Builds a profile of N synthetic team-chat memories through the real ingest path (offline extractor,
 real embeddings) on each store, then times `recall()` for a set of questions: full fused recall (five
 channels + answer) against a baseline measured in the same run on the same data — a plain BM25 search
 over memories alone. Prints p50/p95 in milliseconds and the ratio to the baseline. Elasticsearch is
 the one the test harness starts (or LURKER_TEST_ES_URL / _USER / _PASSWORD for a running one).
+`--keep DIR` keeps the SQLite file there and reuses a profile already built in it (and in a
+running Elasticsearch) instead of building it again. Prints the load average and the command.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import shlex
 import statistics
 import sys
 import tempfile
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -53,12 +60,43 @@ def synth(i: int, rng: random.Random) -> dict:
             "ts": 1_760_000_000 + i * 60}
 
 
-def build(profile, n: int, batch: int = 500) -> float:
+_IRC = re.compile(r"^\[(\d\d):(\d\d)\] <([^>]+)> (.+)$")
+
+
+def chat_messages(folder: Path, n: int) -> list[dict]:
+    """The first n chat lines of the Ubuntu IRC logs (`[HH:MM] <nick> text` in *.raw.txt, files
+    in date order; joins/parts skipped) as messages."""
+    out: list[dict] = []
+    for path in sorted(folder.rglob("*.raw.txt")):
+        day = datetime.strptime(path.name[:10], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            m = _IRC.match(line)
+            if m:
+                ts = day + timedelta(hours=int(m[1]), minutes=int(m[2]))
+                out.append({"role": "user", "author": m[3], "content": m[4],
+                            "ts": ts.isoformat()})
+                if len(out) == n:
+                    return out
+    return out
+
+
+def chat_questions(messages: list[dict], count: int, rng: random.Random) -> list[str]:
+    """Questions about what was said: "what do we know about <4-5 words of a random line>?"."""
+    out = []
+    while len(out) < count:
+        words = re.findall(r"[A-Za-z][A-Za-z0-9'-]{3,}", rng.choice(messages)["content"])
+        if len(words) >= 4:
+            out.append(f"what do we know about {' '.join(words[:5])}?")
+    return out
+
+
+def build(profile, n: int, batch: int = 500, messages: list[dict] | None = None) -> float:
     rng = random.Random(7)
     start = time.perf_counter()
     created = 0
     for offset in range(0, n, batch):
-        msgs = [synth(i, rng) for i in range(offset, min(n, offset + batch))]
+        msgs = (messages[offset:offset + batch] if messages is not None else
+                [synth(i, rng) for i in range(offset, min(n, offset + batch))])
         created += profile.ingest(msgs, session_id=f"bench-{offset}").memories_created
     elapsed = time.perf_counter() - start
     print(f"  built {created} memories from {n} messages in {elapsed:.1f} s "
@@ -80,16 +118,20 @@ def time_queries(profile, questions: list[str], **kwargs) -> list[float]:
     return out
 
 
-def bench_store(kind: str, store, n: int, questions: list[str], embedder) -> dict:
+def bench_store(kind: str, store, n: int, questions: list[str], embedder,
+                reuse: bool = False, messages: list[dict] | None = None) -> dict:
     settings = Settings(anthropic_api_key=None)
     service = MemoryService.from_settings(settings, store=store, embedder=embedder)
-    profile = service.profile(f"bench-{kind}-{n}")
-    store.delete_profile(profile.name)
+    profile = service.profile(f"bench-{kind}-{'chat-' if messages is not None else ''}{n}")
     print(f"[{kind}]")
-    build(profile, n)
     counts = store.count(profile.name)
+    if not (reuse and counts["memories"]):
+        store.delete_profile(profile.name)
+        build(profile, n, messages=messages)
+        counts = store.count(profile.name)
     print(f"  store holds {counts}")
     time_queries(profile, questions[:10])  # warm caches, JIT, connections
+    load = os.getloadavg()
     fused = time_queries(profile, questions)
     baseline = []
     for q in questions:  # the baseline: one BM25 search over memories, nothing else
@@ -100,7 +142,7 @@ def bench_store(kind: str, store, n: int, questions: list[str], embedder) -> dic
     b50, b95 = percentiles(baseline)
     service.close()
     return {"store": kind, "memories": counts["memories"], "fused_p50": f50, "fused_p95": f95,
-            "bm25_p50": b50, "bm25_p95": b95}
+            "bm25_p50": b50, "bm25_p95": b95, "load": (load, os.getloadavg())}
 
 
 def _bm25_request(q: str):
@@ -114,31 +156,54 @@ def main() -> None:
     ap.add_argument("--memories", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--stores", default="sqlite,elasticsearch")
+    ap.add_argument("--keep", help="keep (and reuse) the SQLite file in this directory")
+    ap.add_argument("--chat", type=Path, help="build from real chat instead: the first "
+                    "--memories lines of this Ubuntu IRC logs folder (../shared/benchdata/"
+                    "ubuntu-irc), questions made of words of random lines")
     args = ap.parse_args()
+    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     rng = random.Random(11)
-    questions = [rng.choice(QUESTIONS).format(
-        thing=rng.choice(THINGS), service=rng.choice(SERVICES), n=rng.randrange(args.memories),
-        r=f"{rng.choice('abcdefgh')}{rng.randint(1, 9)}") for _ in range(args.queries)]
+    messages = None
+    if args.chat:
+        messages = chat_messages(args.chat, args.memories)
+        if len(messages) < args.memories:
+            raise SystemExit(f"{args.chat} holds only {len(messages)} chat lines")
+        questions = chat_questions(messages, args.queries, rng)
+    else:
+        questions = [rng.choice(QUESTIONS).format(
+            thing=rng.choice(THINGS), service=rng.choice(SERVICES),
+            n=rng.randrange(args.memories), r=f"{rng.choice('abcdefgh')}{rng.randint(1, 9)}")
+            for _ in range(args.queries)]
     embedder = default_embedder()
     embedder.embed(["warm up"])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        reuse = bool(args.keep)
         for kind in args.stores.split(","):
             if kind == "sqlite":
                 from memory.stores.sqlite import SQLiteStore
 
-                rows.append(bench_store(kind, SQLiteStore(Path(tmp) / "bench.sqlite3"),
-                                        args.memories, questions, embedder))
+                rows.append(bench_store(kind, SQLiteStore(where / "bench.sqlite3"),
+                                        args.memories, questions, embedder, reuse, messages))
             elif kind == "elasticsearch":
-                rows.append(_with_es(lambda store: bench_store(kind, store, args.memories,
-                                                               questions, embedder)))
-    print(f"\nrecall latency, {args.queries} questions (ms)")
+                rows.append(_with_es(lambda store: bench_store(
+                    kind, store, args.memories, questions, embedder, reuse, messages)))
+    print(f"\nrecall latency, {args.queries} questions (ms), "
+          f"{'chat lines of ' + str(args.chat) if args.chat else 'synthetic team chat'}")
     print(f"{'store':<14}{'memories':>9}{'fused p50':>11}{'fused p95':>11}"
           f"{'bm25 p50':>10}{'bm25 p95':>10}{'p50 ratio':>11}")
     for r in rows:
         print(f"{r['store']:<14}{r['memories']:>9}{r['fused_p50']:>11.1f}{r['fused_p95']:>11.1f}"
               f"{r['bm25_p50']:>10.1f}{r['bm25_p95']:>10.1f}"
               f"{r['fused_p50'] / r['bm25_p50']:>10.1f}x")
+    print("baseline: bm25 = one BM25 search over the memories alone, same data, same run")
+    for r in rows:
+        (b1, b5, b15), (a1, a5, a15) = r["load"]
+        print(f"load average during {r['store']}: before {b1:.2f} {b5:.2f} {b15:.2f}, "
+              f"after {a1:.2f} {a5:.2f} {a15:.2f} ({os.cpu_count()} cores)")
+    print(f"command: {command}")
 
 
 def _with_es(fn):

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
@@ -37,6 +39,7 @@ from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 PENDING_PASSAGES = "passages:"  # a pending_vector_ids entry naming a message whose passages wait
 EXPORT_FORMAT = "lurker-profile-export"
 EXPORT_VERSION = 1
+EMBEDDING_THREADS = 4  # questions embedded at once while a store searches (embedding_pool)
 
 
 def utcnow() -> datetime:
@@ -112,6 +115,8 @@ class MemoryService:
         self.embedder = embedder
         self.extractor = extractor
         self.answerer = answerer
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         store.open(embedder.spec)
 
     @classmethod
@@ -200,7 +205,20 @@ class MemoryService:
             at += len(cuts)
         return vectors[:len(texts)], out
 
+    def embedding_pool(self) -> ThreadPoolExecutor:
+        """Threads that embed questions while the store runs its text channels (made on first
+        use; the encoder is thread-safe and releases the GIL)."""
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(EMBEDDING_THREADS,
+                                                thread_name_prefix="lurker-embed")
+            return self._pool
+
     def close(self) -> None:
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
         self.store.close()
 
     def __enter__(self) -> MemoryService:
@@ -526,11 +544,22 @@ class Profile:
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (
             [self.service.answerer.hypothesize(query)] if wants_hyde else [])
-        vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
+        if len(texts) == 2 and texts[0] == texts[1]:
+            texts = texts[:1]  # the hypothesis is the question: one embedding serves both
+
+        def pick(vectors: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+            return (vectors[0] if wants_query_vec else None,
+                    vectors[-1] if wants_hyde else None)
+
         request = SearchRequest(
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
-            query_vector=vectors[0] if wants_query_vec else None,
-            hyde_vector=vectors[-1] if wants_hyde else None, k=k, channels=channels)
+            k=k, channels=channels)
+        if texts and self._store.text_while_embedding:
+            # The store runs its text channels while another thread embeds the question.
+            embedding = self.service.embedding_pool().submit(embedder.embed, texts)
+            request.vectors_pending = lambda: pick(embedding.result())
+        elif texts:
+            request.query_vector, request.hyde_vector = pick(embedder.embed(texts))
         found = self._store.search(self.name, request)
         if timings is not None:
             timings.update(request.timings)

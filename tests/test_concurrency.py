@@ -113,6 +113,22 @@ def test_recall_from_many_threads_matches_one_thread(service, profile_name):
     assert together == alone
 
 
+def test_the_embedding_pool_is_made_once_under_many_first_callers(tmp_path, embedder):
+    """MemoryService.embedding_pool (shared by every recall thread) is created once even when
+    eight threads ask for it at the same moment, and closing the service shuts it down."""
+    from memory.config import Settings
+    from memory.service import MemoryService
+
+    service = MemoryService.from_settings(Settings(
+        store=f"sqlite:///{tmp_path / 'pool.sqlite3'}", anthropic_api_key=None), embedder=embedder)
+    pools = _hammer(lambda _: service.embedding_pool(), list(range(THREADS * 4)))
+    assert len({id(p) for p in pools}) == 1
+    assert pools[0].submit(lambda: 42).result() == 42
+    service.close()
+    with pytest.raises(RuntimeError):  # shut down with the service
+        pools[0].submit(lambda: 42)
+
+
 @pytest.fixture
 def api_client(service, profile_name, tmp_path):
     from memory.surfaces.api.app import create_app

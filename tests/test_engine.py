@@ -251,3 +251,60 @@ def test_import_reports_bad_lines_and_imports_nothing(profile):
     assert [n for n, _ in err.value.problems] == [2, 3]
     assert "line 2" in str(err.value) and "nothing was imported" in str(err.value)
     assert profile.service.store.count(profile.name)["messages"] == 0
+
+
+def test_recall_embeds_once_when_the_hypothesis_is_the_question(service, profile_name,
+                                                                  monkeypatch):
+    """An answerer whose hypothesis is the question itself gets one embedding for the vector and
+    HyDE channels (the same text twice was two forward passes), and both channels still run."""
+    from memory.offline_answerer import OfflineAnswerer
+
+    class EchoHypotheses(OfflineAnswerer):
+        writes_hypotheses = True
+
+        def hypothesize(self, question: str) -> str:
+            return question
+
+    service.answerer = EchoHypotheses()
+    profile = service.profile(profile_name)
+    profile.ingest(conv("Priya moved the billing dashboards to Grafana last week."), session_id="s1")
+    embedded: list[list[str]] = []
+    real = service.embedder.embed
+    monkeypatch.setattr(service.embedder, "embed", lambda texts: embedded.append(list(texts))
+                        or real(texts))
+    found = profile.search("where are the billing dashboards now?")
+    assert embedded == [["where are the billing dashboards now?"]]
+    assert {"vector", "hyde"} <= set(found[0].channels)
+
+
+def test_the_question_is_embedded_while_sqlite_runs_its_text_channels(service, profile_name,
+                                                                     monkeypatch):
+    """SQLite runs its text channels while another thread embeds the question (Elasticsearch
+    needs the vectors for its one msearch, so it embeds first); either way the ranking is the
+    one the serial order gives, and an encoder failure reaches the caller."""
+    import threading
+
+    profile = service.profile(profile_name)
+    profile.ingest(conv("Priya moved the billing dashboards to Grafana last week.",
+                        "The rate limit is 100 requests per minute per token."), session_id="s1")
+    threads: list[str] = []
+    real = service.embedder.embed
+    monkeypatch.setattr(service.embedder, "embed", lambda texts: threads.append(
+        threading.current_thread().name) or real(texts))
+    overlapped = profile.search("where are the billing dashboards now?")
+    overlapping = service.store.text_while_embedding
+    assert overlapping == (service.store.location.startswith("sqlite"))
+    assert len(threads) == 1 and threads[0].startswith("lurker-embed") == overlapping
+    monkeypatch.setattr(service.store, "text_while_embedding", False)
+    serial = profile.search("where are the billing dashboards now?")
+    assert [(f.record.id, f.score, f.channels) for f in overlapped] == \
+        [(f.record.id, f.score, f.channels) for f in serial]
+    monkeypatch.setattr(service.store, "text_while_embedding", overlapping)
+
+    def broken(texts):
+        raise RuntimeError("encoder down")
+    monkeypatch.setattr(service.embedder, "embed", broken)
+    with pytest.raises(RuntimeError, match="encoder down"):
+        profile.recall("where are the billing dashboards now?", now=NOW)
+    monkeypatch.setattr(service.embedder, "embed", real)
+    assert profile.search("where are the billing dashboards now?")  # the store is still usable

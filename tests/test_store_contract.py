@@ -435,3 +435,21 @@ def test_sqlite_file_without_passages_gets_them_on_open(tmp_path):
                           )[CH_PASSAGE_TEXT]
     assert "04:15" in hit.record.content
     store.close()
+
+
+def test_sqlite_best_rows_is_the_head_of_a_stable_descending_sort():
+    """The SQLite store's kNN reads only the best rows (not a sort of every vector): the same
+    rows, in the same order, ties in row order, as the head of a full stable sort."""
+    import numpy as np
+
+    from memory.stores.sqlite import best_rows
+
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        n = int(rng.integers(1, 300))
+        scores = rng.integers(0, 20, n).astype(np.float32)  # many ties
+        full = np.argsort(-scores, kind="stable")
+        for k in (0, 1, 5, 20, n, n + 3):
+            got = best_rows(scores, k)
+            assert list(got[:k]) == list(full[:k])
+            assert list(got) == list(full[:len(got)])

@@ -60,6 +60,17 @@ class SearchRequest:
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)
+    # Set while the query's vectors are still being computed (the engine embeds the question
+    # while a store that says `text_while_embedding` runs its text channels): a store calls
+    # `wait_vectors()` before it reads query_vector / hyde_vector.
+    vectors_pending: Callable[[], tuple[np.ndarray | None, np.ndarray | None]] | None = None
+
+    def wait_vectors(self) -> None:
+        """Fill query_vector and hyde_vector if they are still being computed (raises what the
+        embedding raised)."""
+        if self.vectors_pending is not None:
+            pending, self.vectors_pending = self.vectors_pending, None
+            self.query_vector, self.hyde_vector = pending()
 
 
 # Migration step actions, and the hook called after each phase of a reindex with (alias, phase):
@@ -193,11 +204,16 @@ class Store(ABC):
         """Ids of messages whose passages are in the vector index (for tests and audits)."""
 
     # --- retrieval ------------------------------------------------------------------------
+    # True when search() runs its text channels before it needs the query's vectors (then the
+    # engine embeds the question meanwhile, on another thread, and the two overlap).
+    text_while_embedding = False
+
     @abstractmethod
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         """Run the requested channels (in one round trip where the backend allows) and return
         {channel: hits best first}. Memory channels hit Memory records, message_text hits Message,
-        the passage channels hit Passage (one per message)."""
+        the passage channels hit Passage (one per message). Call request.wait_vectors() before
+        reading the request's vectors."""
 
     # --- batching -------------------------------------------------------------------------
     def deferred_refresh(self) -> contextlib.AbstractContextManager[None]:

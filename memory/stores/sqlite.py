@@ -101,6 +101,25 @@ class _Connection(sqlite3.Connection):
             raise self._busy(exc) from None
 
 
+def similarities(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """matrix @ vector on this thread: BLAS splits a matrix-vector product over its own threads,
+    which on a busy machine waits for a core (measured at load 2.4 on 2 cores, 10k x 384:
+    p95 9.9 ms through BLAS, 0.9 ms with einsum, same p50 0.7 ms)."""
+    return np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
+
+
+def best_rows(scores: np.ndarray, n: int) -> np.ndarray:
+    """The rows of the n best scores and of any tied with the n-th, best first, ties in row
+    order: the head of a stable descending sort, without sorting every row."""
+    if n >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    if n <= 0:
+        return np.zeros(0, dtype=np.intp)
+    nth = np.partition(scores, len(scores) - n)[len(scores) - n]
+    rows = np.flatnonzero(scores >= nth)
+    return rows[np.argsort(-scores[rows], kind="stable")]
+
+
 def memory_body(memory: Memory) -> str:
     return "\n".join([memory.content, *memory.questions])
 
@@ -357,11 +376,15 @@ class SQLiteStore(Store):
             return {}
         marks = ",".join("?" * len(keys))
         with self._lock:
+            # Only the newest per key is read and parsed (a busy key holds thousands of versions
+            # of chatter, and parsing them all made the topic channel grow with the profile).
             rows = self.db.execute(
-                f"SELECT doc FROM memories WHERE profile = ? AND status = 'active' AND topic_key "
-                f"IN ({marks}) ORDER BY created_at, id", (profile, *keys)).fetchall()
+                f"SELECT doc FROM (SELECT doc, created_at, id, row_number() OVER (PARTITION BY "
+                f"topic_key ORDER BY created_at DESC, id DESC) AS newest FROM memories "
+                f"WHERE profile = ? AND status = 'active' AND topic_key IN ({marks})) "
+                f"WHERE newest = 1 ORDER BY created_at, id", (profile, *keys)).fetchall()
         found: dict[str, Memory] = {}
-        for (doc,) in rows:  # ascending, so the newest per key wins
+        for (doc,) in rows:
             memory = Memory.model_validate_json(doc)
             found[memory.topic_key] = memory
         return found
@@ -474,29 +497,44 @@ class SQLiteStore(Store):
         return cached
 
     # --- retrieval ------------------------------------------------------------------------
+    text_while_embedding = True  # the text channels run first, while the question is embedded
+
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         out: dict[str, list[Hit]] = {}
         with self._lock:
-            for channel in request.channels:
-                started = time.perf_counter()
-                if channel == CH_TOPIC:
-                    found = self.active_by_topic(profile, request.topic_keys)
-                    out[channel] = [Hit(m.id, 1.0, m) for m in
-                                    sorted(found.values(), key=lambda m: m.created_at, reverse=True)
-                                    ][:request.k]
-                elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
-                    out[channel] = self._full_text(profile, channel, request.text, request.k)
-                elif channel in (CH_VECTOR, CH_HYDE):
-                    vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
-                    if vector is not None:
-                        out[channel] = self._knn(profile, vector, request.k)
-                elif channel == CH_PASSAGE_TEXT:
-                    out[channel] = self._passage_text(profile, request.text, request.k)
-                elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
-                    out[channel] = self._passage_knn(profile, request.query_vector, request.k)
-                if channel in out:
-                    request.timings[channel] = time.perf_counter() - started
-        return out
+            db = self.db
+            db.execute("BEGIN")  # one read transaction: every channel sees the same snapshot
+            try:
+                self._search_channels(profile, request, out)
+            finally:
+                db.execute("COMMIT")
+        return {c: out[c] for c in request.channels if c in out}  # in the order asked
+
+    def _search_channels(self, profile: str, request: SearchRequest,
+                         out: dict[str, list[Hit]]) -> None:
+        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR)
+        text_first = [c for c in request.channels if c not in vector_channels]
+        for channel in text_first + [c for c in request.channels if c in vector_channels]:
+            if channel in vector_channels:
+                request.wait_vectors()
+            started = time.perf_counter()
+            if channel == CH_TOPIC:
+                found = self.active_by_topic(profile, request.topic_keys)
+                out[channel] = [Hit(m.id, 1.0, m) for m in
+                                sorted(found.values(), key=lambda m: m.created_at, reverse=True)
+                                ][:request.k]
+            elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
+                out[channel] = self._full_text(profile, channel, request.text, request.k)
+            elif channel in (CH_VECTOR, CH_HYDE):
+                vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
+                if vector is not None:
+                    out[channel] = self._knn(profile, vector, request.k)
+            elif channel == CH_PASSAGE_TEXT:
+                out[channel] = self._passage_text(profile, request.text, request.k)
+            elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
+                out[channel] = self._passage_knn(profile, request.query_vector, request.k)
+            if channel in out:
+                request.timings[channel] = time.perf_counter() - started
 
     def _full_text(self, profile: str, channel: str, text: str, k: int) -> list[Hit]:
         query = fts_query(text)
@@ -504,12 +542,18 @@ class SQLiteStore(Store):
             return []
         table, docs, model = (("memories_fts", "memories", Memory) if channel == CH_MEMORY_TEXT
                               else ("messages_fts", "messages", Message))
-        rows = self.db.execute(
-            f"SELECT f.id, -bm25({table}) AS score, d.doc FROM {table} f "
-            f"JOIN {docs} d ON d.profile = f.profile AND d.id = f.id "
-            f"WHERE {table} MATCH ? AND f.profile = ? ORDER BY score DESC LIMIT ?",
-            (query, profile, k)).fetchall()
-        return [Hit(i, float(score), model.model_validate_json(doc)) for i, score, doc in rows]
+        # FTS5 ranks by `rank` (bm25) itself; only the k best rows are then read from the
+        # documents table (joining first read a document for every matching row).
+        best = self.db.execute(
+            f"SELECT id, -rank FROM {table} WHERE {table} MATCH ? AND profile = ? "
+            f"ORDER BY rank LIMIT ?", (query, profile, k)).fetchall()
+        if not best:
+            return []
+        marks = ",".join("?" * len(best))
+        found = dict(self.db.execute(f"SELECT id, doc FROM {docs} WHERE profile = ? AND id IN "
+                                     f"({marks})", (profile, *(i for i, _ in best))).fetchall())
+        return [Hit(i, float(score), model.model_validate_json(found[i]))
+                for i, score in best if i in found]
 
     def _passage_hits(self, profile: str, best: list[tuple[str, int, int, int, float]]
                       ) -> list[Hit]:
@@ -541,22 +585,28 @@ class SQLiteStore(Store):
         keys, matrix = self._passage_vectors(profile)
         if not keys or k <= 0:
             return []
-        scores = matrix @ np.asarray(vector, dtype=np.float32)
+        scores = similarities(matrix, vector)
         best: dict[str, tuple] = {}
-        for row in np.argsort(-scores, kind="stable"):
-            i, idx, a, b = keys[row]
-            if i not in best:
-                best[i] = (i, idx, a, b, float(scores[row]))
-                if len(best) == k:
-                    break
+        # A message has a few passages: the k best messages are almost always among the 4k best
+        # passages; only when they are not is the whole ranking read.
+        for rows in (best_rows(scores, n) for n in (4 * k, len(keys))):  # lazily: rarely both
+            best.clear()
+            for row in rows:
+                i, idx, a, b = keys[row]
+                if i not in best:
+                    best[i] = (i, idx, a, b, float(scores[row]))
+                    if len(best) == k:
+                        break
+            if len(best) == k or len(rows) == len(keys):
+                break
         return self._passage_hits(profile, list(best.values()))
 
     def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
         ids, matrix = self._vectors(profile)
         if not ids:
             return []
-        scores = matrix @ np.asarray(vector, dtype=np.float32)
-        top = np.argsort(-scores)[:k]
+        scores = similarities(matrix, vector)
+        top = best_rows(scores, k)[:k]
         memories = {m.id: m for m in self.get_memories(profile, (ids[i] for i in top))}
         return [Hit(ids[i], float(scores[i]), memories[ids[i]]) for i in top
                 if ids[i] in memories and memories[ids[i]].status == "active"]
