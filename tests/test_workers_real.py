@@ -261,3 +261,44 @@ def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
     finally:
         worker.stop()
         app_module.configure(Settings())
+
+
+def test_a_broker_outage_under_a_busy_worker_is_ridden_out(tmp_path):
+    """Redis is SIGKILLed while a busy worker holds events and stays down for 15 s: the worker
+    process stays alive the whole time (Celery 5.7's restore of the held events on the collected
+    connection used to end it: "'NoneType' object has no attribute 'hostname'"), reconnects when
+    Redis is back on the same port and data, and every event is stored exactly once — including
+    one popped from the queue just as Redis died."""
+    port, data = free_port(), tmp_path / "redis-data"
+    data.mkdir()
+    broker, store = f"redis://127.0.0.1:{port}/0", f"sqlite:///{tmp_path}/lurker.db"
+    app_module.configure(Settings(broker_url=broker, store=store, anthropic_api_key=None))
+    reader = MemoryService.from_settings(Settings(store=store, anthropic_api_key=None))
+    p = f"test:outage-{uuid.uuid4().hex[:8]}"
+    expected = {f"o{i}" for i in range(300)}
+    events = [created(p, f"o{i}", f"Invoice {i} of the ledger export was reconciled by team "
+                                  f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(300)]
+    env = worker_env(store, broker, worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
+                     broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
+                     retry_backoff_max_s=2, retry_window_s=90)
+    worker = WorkerProcess(env, tmp_path / "worker.log", name="outage")
+    try:
+        with redis_on(port, data, durable=True) as client:
+            worker.start()
+            EventPublisher().publish_many(events)
+            wait_until(lambda: stored_count(reader, p) > 0 and client.hlen("unacked") > 0,
+                       60, "a batch in flight", interval=0.05, on_timeout=worker.tail)
+        down_until = time.monotonic() + 15
+        while time.monotonic() < down_until:
+            assert worker.proc.poll() is None, f"the worker exited:\n{worker.tail()}"
+            time.sleep(0.5)
+        assert "Unrecoverable error" not in worker.log()
+        with redis_on(port, data, durable=True) as client:
+            settle(reader, client, {p: expected}, tmp_path / "worker.log", timeout=300)
+            assert_exactly_once(reader, p, expected)
+            assert worker.proc.poll() is None  # the same worker, reconnected
+        assert "broker connection lost while this worker holds" in worker.log()
+    finally:
+        worker.stop()
+        reader.close()
+        app_module.configure(Settings())

@@ -50,6 +50,10 @@ def celery_config(settings: Settings) -> dict:
     return {
         "broker_url": "memory://" if eager else settings.broker_url,
         "broker_connection_retry_on_startup": True,
+        # kombu's Redis transport with the pop-then-record window closed (workers/transport.py)
+        **({"broker_transport": "workers.transport:Transport"}
+           if not eager and is_redis(settings.broker_url) and
+           not settings.broker_url.startswith("unix://") else {}),
         "broker_transport_options": {
             "visibility_timeout": settings.broker_visibility_timeout_s,
             # look for the events of dead workers every few seconds, not every 100 s
@@ -74,6 +78,8 @@ def celery_config(settings: Settings) -> dict:
         "worker_prefetch_multiplier": prefetch_multiplier(settings),
         "worker_concurrency": max(1, settings.worker_concurrency),
         "worker_hijack_root_logger": False,
+        # survives a broker loss while it holds events (workers/consumer.py)
+        "worker_consumer": "workers.consumer:Consumer",
         "worker_send_task_events": False,
         "enable_utc": True,
     }
