@@ -13,18 +13,23 @@ stand alone. A context line (a parent stored before this batch) gives no memory 
 Search questions are only ever real questions (a topic's, or the one that was asked): keyword
 templates would drown the memory's own words in its embedding.
 
-A long message (a design write-up, a pasted log, an assistant's long answer) gives at most
-MAX_MEMORIES_PER_MESSAGE memories: the most durable of its sentences (instructions and decisions,
-then dated ones, then those with concrete values, then the rest, earlier first). Code blocks give
-none. The rest of it stays searchable as passages of its raw text (memory.passages), so bounding
-memories loses no evidence and keeps ingest time proportional to the message's length."""
+A message gives at most MAX_MEMORIES_PER_MESSAGE memories, and a long one (several passages: a
+design write-up, a pasted log, an assistant's long answer) at most MAX_MEMORIES_PER_LONG_MESSAGE:
+the most durable of its sentences (instructions and decisions, then dated ones, then those with
+concrete values, then the rest, earlier first). Code blocks give none. A long message's memories
+each compete for a place in recall beside its passages, so more of them let it crowd out short
+messages (BEAM dev, chats 1-3, T@10 0.507 with six, 0.542 with three; README: Evaluation). The
+rest of it stays searchable as passages of its raw text (memory.passages), so bounding memories
+loses no evidence and keeps ingest time proportional to the message's length."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from .dates import LABEL, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
+from .passages import is_long
 from .topics import normalize_topic_key, tool_category
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
@@ -98,6 +103,7 @@ _SECOND_PERSON = [
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 _QUESTION_CONTEXT_CHARS = 200  # longer "questions" are monologues, not a question being answered
 MAX_MEMORIES_PER_MESSAGE = 6
+MAX_MEMORIES_PER_LONG_MESSAGE = 3  # a message of several passages (memory.passages.is_long)
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _KIND_RANK = {"instruction": 3, "event": 1, "fact": 1, "task": 0}
 
@@ -109,16 +115,18 @@ def durability(c: Candidate) -> int:
             + bool(c.topic_key))
 
 
-def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE) -> list[Candidate]:
-    """At most `limit` candidates per message (by their first source line): the most durable,
-    earlier first on ties, kept in their original order."""
+def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE,
+            long_lines: Collection[int] = (),
+            long_limit: int = MAX_MEMORIES_PER_LONG_MESSAGE) -> list[Candidate]:
+    """At most `limit` candidates per message (by their first source line), `long_limit` for the
+    lines in `long_lines`: the most durable, earlier first on ties, kept in their original order."""
     by_line: dict[int, list[int]] = {}
     for i, c in enumerate(candidates):
         by_line.setdefault(c.source_lines[0] if c.source_lines else -1, []).append(i)
     keep: set[int] = set()
-    for indices in by_line.values():
+    for line, indices in by_line.items():
         ranked = sorted(indices, key=lambda i: (-durability(candidates[i]), i))
-        keep.update(ranked[:limit])
+        keep.update(ranked[:long_limit if line in long_lines else limit])
     return [c for i, c in enumerate(candidates) if i in keep]
 
 
@@ -243,9 +251,10 @@ class OfflineExtractor(Extractor):
                     seen.add((candidate.type, candidate.content))
                     out.append(candidate)
             previous = line
+        long_lines = {line.index for line in lines if is_long(line.content)}
         if len(lines) < DETAIL_PASS_MIN_MESSAGES:
-            return bounded(out)
-        return bounded(merge_candidates([out, self._detail_pass(let_go)]))
+            return bounded(out, long_lines=long_lines)
+        return bounded(merge_candidates([out, self._detail_pass(let_go)]), long_lines=long_lines)
 
     @staticmethod
     def _detail_pass(let_go: list[tuple[str, TranscriptLine]]) -> list[Candidate]:

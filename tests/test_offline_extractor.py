@@ -69,7 +69,7 @@ def test_the_detail_pass_keeps_short_statements_with_concrete_values_in_long_con
 
 
 def test_a_long_message_gives_a_bounded_number_of_its_most_durable_memories():
-    from memory.offline_extractor import MAX_MEMORIES_PER_MESSAGE
+    from memory.offline_extractor import MAX_MEMORIES_PER_LONG_MESSAGE
 
     filler = [f"Paragraph {i} walks through the reasoning behind the migration in some detail."
               for i in range(40)]
@@ -80,9 +80,31 @@ def test_a_long_message_gives_a_bounded_number_of_its_most_durable_memories():
         " The new cluster handles 4500 requests per second. ") + " ".join(filler[20:])
     out = [c for c in OfflineExtractor().extract(lines(("maya", write_up), ("tim", "Reading it.")))
            if c.source_lines[0] == 0]
-    assert 0 < len(out) <= MAX_MEMORIES_PER_MESSAGE
+    assert 0 < len(out) <= MAX_MEMORIES_PER_LONG_MESSAGE == 3
     kept = " ".join(c.content for c in out)
     assert "Postgres 16" in kept and "2026-10-30" in kept and "4500 requests" in kept
     assert "print(row.id)" not in kept  # code blocks give no memories
     short = OfflineExtractor().extract(lines(("maya", "The rate limit is 300 per minute."),))
     assert len(short) == 1  # a short message is untouched
+
+
+def test_a_long_message_is_capped_lower_than_a_short_one():
+    """Six statements in one short message (one passage) give six memories; the same six inside a
+    message of several passages give MAX_MEMORIES_PER_LONG_MESSAGE, the most durable ones."""
+    from memory.offline_extractor import MAX_MEMORIES_PER_LONG_MESSAGE, MAX_MEMORIES_PER_MESSAGE
+    from memory.passages import is_long
+
+    facts = ["The billing service runs on Postgres 16.", "The cutover happened on 2026-10-30.",
+             "The cluster handles 4500 requests per second.", "Maya owns the billing rollout.",
+             "The staging database lives in Frankfurt.", "Tim reviews every schema migration."]
+    short = " ".join(facts)
+    assert not is_long(short)
+    out = OfflineExtractor().extract(lines(("maya", short),))
+    assert len(out) == len(facts) == MAX_MEMORIES_PER_MESSAGE
+    filler = " ".join(["Another paragraph walks through the reasoning behind it in detail."] * 30)
+    long = filler + "\n\n" + short
+    assert is_long(long)
+    out = [c for c in OfflineExtractor().extract(lines(("maya", long),)) if c.source_lines == [0]]
+    assert len(out) == MAX_MEMORIES_PER_LONG_MESSAGE
+    kept = " ".join(c.content for c in out)
+    assert "2026-10-30" in kept and "4500 requests" in kept
