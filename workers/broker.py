@@ -51,9 +51,10 @@ def celery_config(settings: Settings) -> dict:
         "broker_url": "memory://" if eager else settings.broker_url,
         "broker_connection_retry_on_startup": True,
         # kombu's Redis transport with the pop-then-record window closed (workers/transport.py)
-        **({"broker_transport": "workers.transport:Transport"}
-           if not eager and is_redis(settings.broker_url) and
-           not settings.broker_url.startswith("unix://") else {}),
+        # (None: the URL's own transport; always set, as configure() updates the settings)
+        "broker_transport": ("workers.transport:Transport"
+                             if not eager and settings.broker_url.startswith("redis://")
+                             else None),
         "broker_transport_options": {
             "visibility_timeout": settings.broker_visibility_timeout_s,
             # look for the events of dead workers every few seconds, not every 100 s
