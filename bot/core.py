@@ -33,6 +33,7 @@ from workers.events import InvalidEvent, MessageCreated, MessageDeleted, Message
 from workers.sinks import EventSink
 
 from .audit import AuditLog
+from .state import BotState
 from .config import BotConfig, channel_key
 from .contract import (Actor, ChatMessage, Choice, Conversation, Place, Reply, Source,
                        display_author, external_id, parse_external_id, session_id)
@@ -77,8 +78,35 @@ class LurkerBot:
         self.audit = audit or AuditLog(self.config.audit_log)
         self.ack_after = ack_after
         self.clock = clock
-        self._pending: dict[str, Pending] = {}
+        self._state: BotState | None = None
         self._guard = threading.Lock()
+
+    # --- what survives a restart (bot/state.py) -------------------------------------------
+    @property
+    def state(self) -> BotState:
+        with self._guard:
+            if self._state is None:
+                self._state = BotState(self.config.state_path)
+            return self._state
+
+    def first_time(self, platform: str, event_id: str | None) -> bool:
+        """False when this chat event (Slack `event_id`, Discord message id) was handled before,
+        by this process or an earlier one: Slack's retries and gateway replays get one answer."""
+        if not event_id:
+            return True
+        return self.state.claim(f"seen:{platform}:{event_id}")
+
+    def _pending_put(self, pending: Pending) -> None:
+        self.state.put(f"pending:{pending.token}", vars(pending),
+                       max(1.0, pending.expires - time.time()))
+
+    def _pending_get(self, token: str) -> Pending | None:
+        found = self.state.get(f"pending:{token}") if token else None
+        return Pending(**found) if found else None
+
+    def _pending_take(self, token: str) -> Pending | None:
+        found = self.state.take(f"pending:{token}")
+        return Pending(**found) if found else None
 
     # --- profiles -------------------------------------------------------------------------
     def profile_for(self, place: Place) -> str:
@@ -313,10 +341,8 @@ class LurkerBot:
             self._audit("forget", "nothing_found", place, actor, name, {"query": arg})
             return Reply(f"Nothing in memory matches “{arg}”; nothing was forgotten.")
         token = secrets.token_hex(4)
-        with self._guard:
-            self._expire()
-            self._pending[token] = Pending(token, "forget", name, [m.id for m in found],
-                                           actor.id, place.key, time.monotonic() + CONFIRM_TTL_S)
+        self._pending_put(Pending(token, "forget", name, [m.id for m in found], actor.id,
+                                  place.key, time.time() + CONFIRM_TTL_S))
         lines = [f"{n}. `{m.id[:12]}` {m.content} ({format_human(_when(m))})"
                  for n, m in enumerate(found, 1)]
         choices = [Choice(str(n), f"Forget {n}") for n in range(1, len(found) + 1)]
@@ -326,28 +352,19 @@ class LurkerBot:
         return Reply(f"These memories match “{arg}”. Forget which?\n" + "\n".join(lines),
                      choices=choices, token=token, kind="confirm")
 
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for token in [t for t, p in self._pending.items() if p.expires < now]:
-            del self._pending[token]
-
     def _token_and_choice(self, rest: str, place: Place, actor: Actor) -> tuple[str | None, str]:
         words = rest.split()
-        with self._guard:
-            self._expire()
-            if len(words) >= 2 and words[0] in self._pending:
-                return words[0], words[1].lower()
-            mine = [p.token for p in self._pending.values()
-                    if p.place == place.key and p.actor == actor.id]
+        if len(words) >= 2 and self._pending_get(words[0]) is not None:
+            return words[0], words[1].lower()
+        mine = [p["token"] for _, p in self.state.items("pending:")
+                if p["place"] == place.key and p["actor"] == actor.id]
         choice = (words[-1] if words else "").lower()  # none given: fine for a single match
         return (mine[-1] if mine else None), choice
 
     def on_choice(self, token: str | None, choice: str, place: Place, actor: Actor,
                   conv: Conversation, send: bool = True) -> Reply:
         """A button, a reaction or `confirm <token> <choice>` answering a confirmation."""
-        with self._guard:
-            self._expire()
-            pending = self._pending.get(token or "")
+        pending = self._pending_get(token or "")
         if pending is None:
             reply = Reply("There is nothing waiting for a confirmation (it may have expired); "
                           "nothing was changed.")
@@ -370,9 +387,8 @@ class LurkerBot:
             picked = [ids[int(choice) - 1]]
         else:
             return Reply(f"Answer with a number from 1 to {len(ids)}, `all` or `cancel`.")
-        with self._guard:
-            if self._pending.pop(pending.token, None) is None:
-                return Reply("That was already answered; nothing more was changed.")
+        if self._pending_take(pending.token) is None:
+            return Reply("That was already answered; nothing more was changed.")
         if not picked:
             self._audit("forget", "cancelled", place, actor, pending.profile,
                         {"token": pending.token, "memory_ids": ids})

@@ -329,6 +329,8 @@ class DiscordLurker(discord.Client):
             return  # Lurker's own answers are not knowledge
         if message.type not in (discord.MessageType.default, discord.MessageType.reply):
             return  # joins, pins, thread notices (a thread's starter is its parent's message)
+        if not self.bot.first_time("discord", str(message.id)):
+            return  # a replay (gateway resume, restart): answered or ingested already
         if not message.author.bot:
             awaiting = self._awaiting_for(message)
             if awaiting is not None:

@@ -340,6 +340,8 @@ class SlackLurker:
         team = body.get("team_id") or event.get("team")
         if team and team != self.team:
             return
+        if not self.bot.first_time(PLATFORM, body.get("event_id")):
+            return  # Slack retried it (X-Slack-Retry-Num), perhaps before a restart
         subtype = event.get("subtype")
         place = self.place(event["channel"], event.get("channel_type"))
         if subtype == "message_changed":
@@ -381,8 +383,8 @@ class SlackLurker:
                            conversation=place.channel)
 
     def _on_mention(self, event: dict, body: dict) -> None:
-        if self.is_me(event):
-            return
+        if self.is_me(event) or not self.bot.first_time(PLATFORM, body.get("event_id")):
+            return  # our own, or a retry of a mention already answered
         place = self.place(event["channel"], event.get("channel_type"))
         conv = SlackConversation(self, place.channel, event.get("user"),
                                  thread_ts=event.get("thread_ts") or event["ts"])

@@ -1,0 +1,111 @@
+"""Issue 12 on Slack, through the real Bolt app over signed HTTP against the loopback Web API
+(tests/fake_slack_api.py): one answer per question across retries and restarts, confirmations
+that survive a restart, answers that cannot ping or phish, names resolved, display names shown."""
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.config import BotConfig
+from bot.core import LurkerBot
+from bot.slack_app import SlackLurker
+from memory.config import Settings
+from memory.service import MemoryService
+from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
+from tests.slack_support import (DB, RATE, SECRET, TEAM, click, command, event, message,
+                                 serving, ts)
+from workers.sinks import InProcessSink
+
+
+@pytest.fixture
+def api():
+    fake = FakeSlackAPI(team=TEAM, domain="acme").start()
+    fake.add_user("U1", "maya")
+    fake.add_user("U2", "sam")
+    fake.add_user("U0BOB", "bob")
+    fake.users["U0BOB"]["profile"]["display_name"] = "Bob"
+    fake.add_user("UCAROL", "carol.w")
+    fake.users["UCAROL"]["profile"].update(display_name="Caz", real_name="Carol Whitfield")
+    fake.add_user("UADA", "ada", admin=True)
+    fake.add_user(BOT_USER, "lurker", bot=True)
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def start(api, tmp_path, embedder):
+    """start() -> a served lurker over the same store and bot state each time: a restart."""
+    services, stack = [], contextlib.ExitStack()
+
+    def start_one():
+        if services:
+            stack.close()
+        settings = Settings(store=f"sqlite:///{tmp_path / 's.sqlite3'}", anthropic_api_key=None)
+        service = MemoryService.from_settings(settings, embedder=embedder)
+        services.append(service)
+        config = BotConfig()
+        config.audit_log = tmp_path / "audit.jsonl"
+        bot = LurkerBot(service, InProcessSink(service), config,
+                        clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
+        lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
+        stack.enter_context(serving(lurker))
+        stack.callback(service.close)
+        return lurker
+
+    yield start_one
+    stack.close()
+
+
+def app_mention(lurker, user, text, at, event_id, retry=None):
+    return event(lurker, {"type": "app_mention", "channel": "CGEN", "user": user,
+                          "text": f"<@{BOT_USER}> {text}", "ts": at, "team": TEAM},
+                 event_id=event_id, retry=retry)
+
+
+def answers(api) -> list[dict]:
+    return [p for p in api.called("chat.postMessage") if p["channel"] == "CGEN"]
+
+
+def test_a_retried_mention_is_answered_once_even_after_a_restart(start, api):
+    slack = start()
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    for retry in (None, 1, 2):
+        assert app_mention(slack, "U2", "what rate limit did we decide?", ts(5), "Ev0ASK",
+                           retry).status_code == 200
+    assert len(answers(api)) == 1 and "500 requests" in answers(api)[0]["text"]
+    slack = start()  # a new process over the same store and state
+    app_mention(slack, "U2", "what rate limit did we decide?", ts(5), "Ev0ASK", 3)
+    assert len(answers(api)) == 1
+    app_mention(slack, "U2", "what rate limit did we decide?", ts(6), "Ev0ASK2")
+    assert len(answers(api)) == 2  # a new question is still answered
+
+
+def test_a_pending_forget_survives_a_restart_and_expiry_is_said_plainly(start, api):
+    slack = start()
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    app_mention(slack, "UADA", "forget staging database", ts(2), "EvF1")
+    [question] = answers(api)
+    actions = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"]
+    question = {**question, "ts": "1800000001.000100"}
+    slack = start()  # restarted while the question waits
+    click(slack, "UADA", question, actions[0]["value"])
+    [update] = api.called("chat.update")
+    assert "Forgotten (1)" in update["text"]
+    assert not any("Postgres" in m.content for m in slack.bot.service.profile(
+        "slack:T1:CGEN").list())
+    # a confirmation past its expiry: said plainly, nothing changed
+    app_mention(slack, "UADA", "forget rate limit", ts(3), "EvF2")
+    question = {**answers(api)[-1], "ts": "1800000002.000100"}
+    value = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"][0]["value"]
+    clock = slack.bot.state.clock
+    slack.bot.state.clock = lambda: clock() + 16 * 60
+    click(slack, "UADA", question, value)
+    said = api.called("chat.postEphemeral")[-1]["text"]
+    assert "nothing waiting" in said and "expired" in said
+    assert any("rate limit" in m.content for m in slack.bot.service.profile(
+        "slack:T1:CGEN").list())
