@@ -172,3 +172,7 @@ class Conversation(ABC):
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         """A user mention in the platform's syntax -> (user id, display name)."""
         return None
+
+    def display_name(self, author: str | None) -> str:
+        """A stored author (`maya (U1)`) as people here know them."""
+        return display_author(author)

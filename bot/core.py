@@ -290,7 +290,7 @@ class LurkerBot:
             if len(text) > SNIPPET_CHARS:
                 text = text[: SNIPPET_CHARS - 1].rstrip() + "…"
             out.append(Source(url=url, when=message.ts.date(),
-                              author=display_author(message.author or message.role),
+                              author=conv.display_name(message.author or message.role),
                               snippet=text, external_id=message.external_id))
             if len(out) >= MAX_SOURCES:
                 break
@@ -416,7 +416,12 @@ class LurkerBot:
         if not self._authorised("purge", place, actor, name, {"user": arg}):
             return Reply(REFUSAL, kind="refusal")
         resolved = conv.resolve_user(arg)
-        target, label = resolved if resolved else (arg.strip(), arg.strip())
+        if resolved is None:  # never purge "0 messages" of a name that is nobody
+            self._audit("purge", "unknown_user", place, actor, name, {"user": arg})
+            return Reply(f"I can't tell who “{arg}” is, so nothing was purged. Mention them "
+                         "(`purge @name`), or give their exact handle, display name or full "
+                         "name.", kind="error")
+        target, label = resolved
         with self.sink.writing(name):
             result = self.service.profile(name).purge_author(target)
         self._audit("purge", "done", place, actor, name,

@@ -169,6 +169,9 @@ class FakeSlackAPI:
             return {"ok": False, "error": "user_not_found"}
         return {"user": user}
 
+    def m_users_list(self, args):
+        return self._page(list(self.users.values()), args, "members")
+
     def m_chat_getPermalink(self, args):
         if self.permalinks_fail:
             return {"ok": False, "error": "message_not_found"}

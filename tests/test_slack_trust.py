@@ -12,7 +12,8 @@ import pytest
 
 from bot.config import BotConfig
 from bot.core import LurkerBot
-from bot.slack_app import SlackLurker
+from bot.contract import Reply
+from bot.slack_app import SlackConversation, SlackLurker
 from memory.config import Settings
 from memory.service import MemoryService
 from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
@@ -109,3 +110,66 @@ def test_a_pending_forget_survives_a_restart_and_expiry_is_said_plainly(start, a
     assert "nothing waiting" in said and "expired" in said
     assert any("rate limit" in m.content for m in slack.bot.service.profile(
         "slack:T1:CGEN").list())
+
+
+LIVE = re.compile(r"<!(channel|here|everyone|subteam)|<@[UW]|<https?://evil|<mailto:")
+
+
+def live_sequences(call: dict) -> list[str]:
+    texts = [call.get("text") or ""] + [json.dumps(call.get("blocks") or [])]
+    return [m.group(0) for t in texts for m in LIVE.finditer(t.replace("\\u003c", "<"))]
+
+
+def test_no_answer_list_or_confirmation_can_ping_or_phish(start, api):
+    slack = start()
+    # what Slack delivers when someone TYPES these (escaped) ends up stored as the characters
+    hostile = ("&lt;!channel&gt; the VPN certificate rotates on Friday, re-enrol at "
+               "&lt;https://evil.example|click to verify&gt; &lt;@U1&gt; &lt;!subteam^S1&gt; "
+               "&lt;!here&gt; &lt;!everyone&gt;")
+    message(slack, "CGEN", "U2", hostile, ts(0))
+    stored = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
+    assert "<!channel>" in stored[0]  # the test is only worth something if this holds
+    app_mention(slack, "U1", "when does the VPN certificate rotate?", ts(5), "EvP1")
+    app_mention(slack, "UADA", "forget VPN certificate", ts(6), "EvP2")
+    command(slack, "UADA", "memories")
+    command(slack, "UADA", "forget <!channel> <https://evil.example|x>")
+    command(slack, "UADA", "purge <!here>")
+    posted = api.posted()
+    assert len(posted) >= 5
+    assert any("VPN" in p["text"] for p in posted)
+    for call in posted:
+        assert live_sequences(call) == [], call
+    assert "&lt;!channel&gt;" in answers(api)[0]["text"]  # shown, not live
+    # the only live link left is the bot's own permalink
+    links = re.findall(r"<([^>]*)>", answers(api)[0]["text"])
+    assert links and all(l.startswith("https://acme.slack.com/archives/CGEN/") for l in links)
+
+
+def test_answers_show_display_names_not_ids(start, api):
+    slack = start()
+    message(slack, "CGEN", "U0BOB", "I will take the December on-call rotation.", ts(0))
+    app_mention(slack, "U1", "who takes the December on-call?", ts(5), "EvN1")
+    [reply] = answers(api)
+    assert "U0BOB" not in reply["text"] and "bob (" not in reply["text"]
+    assert f"|2026-11-16, Bob>" in reply["text"]  # the source says who, by display name
+    # an answer that names its author the way messages are stored (a model's answer may)
+    conv = SlackConversation(slack, "CGEN", "U1", thread_ts=ts(5))
+    conv.send(Reply("bob (U0BOB) said he takes December; maya (U1) agreed."))
+    assert answers(api)[-1]["text"] == "Bob said he takes December; maya agreed."
+
+
+def test_purge_resolves_names_or_refuses_saying_what_to_type(start, api):
+    slack = start()
+    message(slack, "CGEN", "UCAROL", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    command(slack, "UADA", "purge nobody-here")
+    said = api.called("chat.postEphemeral")[-1]["text"]
+    assert "nothing was purged" in said and "purge @name" in said
+    assert len(list(slack.bot.service.store.iter_messages("slack:T1:CGEN"))) == 2
+    for name in ("Carol Whitfield", "@carol.w", "caz"):
+        message(slack, "CGEN", "UCAROL", RATE, ts(2))
+        command(slack, "UADA", f"purge {name}")
+        said = api.called("chat.postEphemeral")[-1]["text"]
+        assert said.startswith("Purged Caz") and "0 messages" not in said, (name, said)
+        left = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
+        assert left == [DB]
