@@ -226,6 +226,9 @@ class LurkerBot:
 
     # ask
     def ask(self, question: str, place: Place, conv: Conversation) -> Reply:
+        readable = conv.readable_places() if place.is_dm else None
+        if readable is not None:
+            return self.ask_readable(question, readable, conv)
         name = self.profile_for(place)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
@@ -239,6 +242,58 @@ class LurkerBot:
         if NO_ANSWER in result.answer:
             return Reply(result.answer, kind="no_answer")
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
+
+    def ask_readable(self, question: str, places: list[Place], conv: Conversation) -> Reply:
+        """A DM: one answer from the profiles of the channels the asker can read right now, and
+        nothing drawn from a channel they cannot (a profile shared with such a channel keeps
+        only what came from the readable ones)."""
+        keys = {p.key for p in places}
+        names = sorted({self.profile_for(p) for p in places})
+        if not names:
+            return Reply("You are not in any channel I am in, so I have nothing to answer from.",
+                         kind="no_answer")
+        timer = threading.Timer(self.ack_after, self._working, (conv,))
+        timer.daemon = True
+        timer.start()
+        try:
+            found = self.service.recall_across(names, question, now=self.clock())
+            result, profile_of = found.result, found.profile_of
+
+            def readable(message: Message) -> bool:
+                parsed = parse_external_id(message.external_id or "")
+                return parsed is not None and channel_key(*parsed[:3]) in keys
+
+            sources: dict[str, list[Message]] = {}
+            for scored in result.memories:
+                ids = scored.memory.source_message_ids
+                sources[scored.memory.id] = self.service.profile(
+                    profile_of[scored.memory.id]).messages(ids) if ids else []
+            memories = [s for s in result.memories
+                        if sources[s.memory.id] and all(readable(m)
+                                                        for m in sources[s.memory.id])]
+            messages = [s for s in result.messages if readable(s.message)]
+            if len(memories) != len(result.memories) or len(messages) != len(result.messages):
+                answer = self.service.answerer.answer(
+                    question, self.clock(), [s.memory for s in memories],
+                    [s.message for s in messages], result.computed)
+                result = RecallResult(answer=answer, memories=memories, messages=messages,
+                                      computed=result.computed)
+        finally:
+            timer.cancel()
+            timer.join()
+        if NO_ANSWER in result.answer:
+            return Reply(result.answer, kind="no_answer")
+        out: list[Source] = []
+        for name in names:  # sources, each looked up in its own profile
+            part = RecallResult(
+                answer=result.answer,
+                memories=[s for s in result.memories if profile_of[s.memory.id] == name],
+                messages=[s for s in result.messages if profile_of[s.message.id] == name],
+                computed=result.computed)
+            if part.memories or part.messages:
+                out += self.sources(name, part, conv)
+        return Reply(result.answer, sources=sorted(out, key=lambda s: s.when)[:MAX_SOURCES],
+                     kind="answer")
 
     @staticmethod
     def _working(conv: Conversation) -> None:

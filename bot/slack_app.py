@@ -54,6 +54,7 @@ EVENTS_PATH = "/slack/events"
 RATE_LIMIT_RETRIES = 8  # 429s waited out per call (Retry-After) before giving up
 HISTORY_PAGE = 200  # conversations.history's recommended page size
 USER_CACHE_S = 600.0  # names and admin flags from users.info
+READABLE_CACHE_S = 60.0  # which channels a DM's asker is in (users.conversations)
 MAX_BLOCK_TEXT = 2900  # a section block holds 3000 characters
 WORKING = "Looking through what this channel has discussed…"
 # message subtypes that are people (or allowed bots) saying something; the rest are notices
@@ -183,6 +184,9 @@ class SlackConversation(Conversation):
     def display_name(self, author: str | None) -> str:
         return self.lurker.named(author) if author else "someone"
 
+    def readable_places(self) -> list[Place] | None:
+        return self.lurker.readable_places(self.user) if self.user else None
+
 
 # --- history ----------------------------------------------------------------------------------
 class SlackHistory:
@@ -236,6 +240,7 @@ class SlackLurker:
         self._users: dict[str, tuple[float, dict | None]] = {}
         self._permalinks: dict[str, str] = {}
         self._directory: tuple[float, list[dict]] | None = None
+        self._readable: dict[str, tuple[float, list[Place]]] = {}
         self._cache_lock = threading.Lock()
         self.lanes = Lanes(PLATFORM, request_threads)
         self.app = App(client=self.client, signing_secret=signing_secret,
@@ -323,6 +328,28 @@ class SlackLurker:
             for user in users:
                 self._users[user["id"]] = (now, user)
         return users
+
+    def readable_places(self, user_id: str) -> list[Place]:
+        """The channels `user_id` is a member of right now (users.conversations for that user,
+        public and private), cached READABLE_CACHE_S: what a DM may be answered from. Any error:
+        none (a DM answers from nothing rather than from a channel they may have left)."""
+        now = time.monotonic()
+        with self._cache_lock:
+            cached = self._readable.get(user_id)
+        if cached and now - cached[0] < READABLE_CACHE_S:
+            return cached[1]
+        places: list[Place] = []
+        try:
+            for page in self.client.users_conversations(
+                    user=user_id, types="public_channel,private_channel", exclude_archived=True,
+                    limit=200):
+                places += [Place(PLATFORM, self.team, c["id"]) for c in page["channels"]]
+        except SlackApiError as exc:
+            log.warning("users.conversations %s: %s", user_id, exc.response.get("error"))
+            return []
+        with self._cache_lock:
+            self._readable[user_id] = (now, places)
+        return places
 
     def is_workspace_admin(self, user_id: str) -> bool:
         user = self.user(user_id) or {}

@@ -173,3 +173,27 @@ def test_purge_resolves_names_or_refuses_saying_what_to_type(start, api):
         assert said.startswith("Purged Caz") and "0 messages" not in said, (name, said)
         left = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
         assert left == [DB]
+
+
+def test_a_dm_is_answered_only_from_channels_the_asker_can_read(start, api):
+    slack = start()
+    api.members["U1"] = ["CPRIV1"]  # maya: in one private channel, not the other
+    api.members["U2"] = ["CPRIV1", "CPRIV2"]
+    message(slack, "CPRIV1", "U2", RATE, ts(0), channel_type="group")
+    message(slack, "CPRIV2", "U2", "The acquisition of Initech closes on 4 December; keep it "
+            "quiet.", ts(1), channel_type="group")
+    dm = {"channel_type": "im"}
+    message(slack, "DU1", "U1", "what rate limit did we decide?", ts(5), **dm)
+    message(slack, "DU1", "U1", "when does the acquisition of Initech close?", ts(6), **dm)
+    command(slack, "U1", "ask what acquisition closes in December?", channel="DU1")
+    rate, secret = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU1"]
+    assert "500 requests" in rate and "CPRIV1" in rate  # from the channel maya can read
+    assert "Initech" not in secret and "December" not in secret
+    slash = api.called("chat.postEphemeral")[-1]["text"]
+    assert "Initech" not in slash
+    # someone in both channels gets both
+    message(slack, "DU2", "U2", "when does the acquisition of Initech close?", ts(7), **dm)
+    both = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU2"][-1]
+    assert "Initech" in both
+    # a DM does not become its own empty profile, and is never ingested
+    assert not list(slack.bot.service.store.iter_messages("slack:T1:DU1"))
