@@ -50,6 +50,7 @@ HELP = ("Ask me anything the channel has discussed: `@lurker what did we decide 
         "limit?`\nAdmins: `forget <memory id | text>`, `purge <user>`, `memories [page]`, "
         "`export`.")
 _MEMORY_ID = re.compile(r"[0-9a-f]{8,32}")
+_USER_ID = re.compile(r"[UW][A-Z0-9]+|[0-9]{15,21}")  # a Slack user id, a Discord snowflake
 
 
 def utcnow() -> datetime:
@@ -471,6 +472,8 @@ class LurkerBot:
         if not self._authorised("purge", place, actor, name, {"user": arg}):
             return Reply(REFUSAL, kind="refusal")
         resolved = conv.resolve_user(arg)
+        if resolved is None and _USER_ID.fullmatch(arg.strip()):
+            resolved = (arg.strip(), arg.strip())  # a platform user id, as stored: `maya (U1)`
         if resolved is None:  # never purge "0 messages" of a name that is nobody
             self._audit("purge", "unknown_user", place, actor, name, {"user": arg})
             return Reply(f"I can't tell who “{arg}” is, so nothing was purged. Mention them "

@@ -10,11 +10,13 @@ store and with Elasticsearch. Every call opens its own connection, so threads sh
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+SWEEP_CHANCE = 0.002
 SEEN_TTL_S = 24 * 3600  # Slack retries within minutes; a day covers a restart and a replay
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS bot_state (
@@ -31,7 +33,9 @@ class BotState:
             db.execute(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable across a crash of the bot
+        return db
 
     def _run(self, fn):
         db = self._connect()
@@ -47,6 +51,8 @@ class BotState:
         def go(db):
             db.execute("BEGIN IMMEDIATE")
             try:
+                if random.random() < SWEEP_CHANCE:  # now and then, everything expired
+                    db.execute("DELETE FROM bot_state WHERE expires < ?", (now,))
                 db.execute("DELETE FROM bot_state WHERE key = ? AND expires < ?", (key, now))
                 cur = db.execute("INSERT OR IGNORE INTO bot_state VALUES (?, '1', ?)",
                                  (key, now + ttl))

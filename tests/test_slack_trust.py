@@ -197,3 +197,22 @@ def test_a_dm_is_answered_only_from_channels_the_asker_can_read(start, api):
     assert "Initech" in both
     # a DM does not become its own empty profile, and is never ingested
     assert not list(slack.bot.service.store.iter_messages("slack:T1:DU1"))
+
+
+def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp_path):
+    from bot.state import BotState
+
+    now = [1000.0]
+    state = BotState(tmp_path / "s.sqlite3", clock=lambda: now[0])
+    assert state.claim("seen:slack:Ev1", ttl=10) and not state.claim("seen:slack:Ev1", ttl=10)
+    again = BotState(tmp_path / "s.sqlite3", clock=lambda: now[0])  # another process
+    assert not again.claim("seen:slack:Ev1", ttl=10)
+    state.put("pending:ab", {"token": "ab"}, ttl=5)
+    assert again.get("pending:ab") == {"token": "ab"}
+    assert [k for k, _ in again.items("pending:")] == ["pending:ab"]
+    assert again.take("pending:ab") == {"token": "ab"} and state.take("pending:ab") is None
+    now[0] += 11
+    assert state.claim("seen:slack:Ev1", ttl=10)  # expired: a new event may reuse the key
+    state.put("pending:cd", {"token": "cd"}, ttl=5)
+    now[0] += 6
+    assert state.get("pending:cd") is None and state.take("pending:cd") is None
