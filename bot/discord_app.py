@@ -207,6 +207,15 @@ class DiscordConversation(Conversation):
     def link(self, message: Message) -> str | None:
         return link_for(message.external_id)
 
+    def readable_places(self) -> list[Place] | None:
+        """In a DM: the guild channels the asker may read now (their roles and the channels'
+        overwrites), so the DM is answered from those channels' profiles only."""
+        asker = self.message.author if self.message is not None else (
+            self.interaction.user if self.interaction is not None else None)
+        if asker is None:
+            return None
+        return self._run(self.lurker.readable_places(asker.id))
+
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         match = _USER_MENTION.fullmatch(text.strip())
         if not match:
@@ -271,6 +280,9 @@ def readable_channels(guild: discord.Guild) -> list:
 
 
 # --- the client --------------------------------------------------------------------------------
+READABLE_CACHE_S = 60.0  # which channels a DM's asker may read
+
+
 class DiscordLurker(discord.Client):
     def __init__(self, bot: LurkerBot, *, sync_commands: bool = True,
                  backfill_on_join: bool = True, **options):
@@ -282,8 +294,30 @@ class DiscordLurker(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(lurker_commands(self))
         self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
+        self._readable: dict[int, tuple[float, list[Place]]] = {}  # user id -> channels, when
         self._tasks: set[asyncio.Task] = set()
         self.lanes = Lanes(PLATFORM)
+
+    async def readable_places(self, user_id: int) -> list[Place]:
+        """Every text channel, in every guild the bot shares with `user_id`, that the member
+        can view now (`permissions_for`: roles and overwrites; members fetched over REST, as
+        the bot asks for no members intent), cached READABLE_CACHE_S. Errors: none."""
+        now = time.monotonic()
+        cached = self._readable.get(user_id)
+        if cached and now - cached[0] < READABLE_CACHE_S:
+            return cached[1]
+        places: list[Place] = []
+        for guild in self.guilds:
+            member = guild.get_member(user_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:
+                    continue  # not a member there (404), or the bot may not look (403)
+            places += [place_of(c) for c in guild.text_channels
+                       if c.permissions_for(member).read_messages]
+        self._readable[user_id] = (now, places)
+        return places
 
     async def setup_hook(self) -> None:
         if self.sync_commands:

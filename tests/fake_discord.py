@@ -142,6 +142,7 @@ class Request:
 class FakeDiscord:
     def __init__(self, guilds: list[dict]):
         self.guilds = guilds
+        self.member_roles: dict[tuple[str, str], list[str]] = {}  # (guild, user) -> role ids
         self.requests: list[Request] = []
         self.history: dict[str, list[dict]] = {}  # channel id -> messages, served by GET
         self.identify: dict | None = None
@@ -247,6 +248,11 @@ class FakeDiscord:
         if path == "/users/@me/guilds":
             return _json([{"id": g["id"], "name": g["name"], "icon": None, "owner": False,
                            "permissions": "0", "features": []} for g in self.guilds])
+        if parts[:1] == ["guilds"] and parts[2:3] == ["members"] and len(parts) == 4:
+            # GET /guilds/{guild}/members/{user}: every known user is a member, with the roles
+            # `member_roles` gives them (none: @everyone only)
+            found = self.member_roles.get((parts[1], parts[3]))
+            return _json({**member(found or []), "user": user(parts[3], f"user{parts[3][-4:]}")})
         if parts[:1] == ["guilds"] and parts[2:] == ["channels"]:
             return _json([c for g in self.guilds if g["id"] == parts[1] for c in g["channels"]])
         if parts[:1] == ["channels"]:

@@ -544,3 +544,28 @@ def test_discord_a_deleted_message_leaves_no_text_in_memories_or_the_export(env)
     (exported,) = wait_followups(env, 1)
     ((_, data),) = exported.files.items()
     assert HOST.encode() not in data and b"Tuesdays" in data
+
+
+def test_a_dm_is_answered_only_from_channels_the_member_can_read(env):
+    """QUIET becomes private to the mods role: alice (a mod) may read it, bob may not."""
+    quiet = {**fd.text_channel(QUIET, GUILD, "quiet", 3), "permission_overwrites": [
+        {"id": GUILD, "type": 0, "allow": "0", "deny": str(1 << 10)},
+        {"id": MODS, "type": 0, "allow": str(1 << 10), "deny": "0"}]}
+    env.send("CHANNEL_UPDATE", quiet)
+    env.fake.member_roles[(GUILD, ALICE["id"])] = [MODS]
+    env.post(QUIET, ALICE, "The acquisition of Initech closes on 4 December; keep it quiet.",
+             at=DAY, roles=[MODS])
+    env.post(BACKEND, ALICE, "The rate limit is 100 requests per minute per token.", at=DAY)
+    env.wait_for(lambda: len(env.sink.events) == 2, what="both messages")
+    bob_dm, alice_dm = "700000000000000032", "700000000000000033"
+    env.send("MESSAGE_CREATE", fd.message(bob_dm, BOB, "when does the Initech acquisition "
+                                          "close?", at=NOW))
+    (secret,) = env.wait_replies(1, bob_dm)
+    assert "Initech" not in secret.json["content"] and QUIET not in secret.json["content"]
+    env.send("MESSAGE_CREATE", fd.message(bob_dm, BOB, "what is the rate limit?", at=NOW))
+    (_, rate) = env.wait_replies(2, bob_dm)
+    assert "100 requests" in rate.json["content"]
+    env.send("MESSAGE_CREATE", fd.message(alice_dm, ALICE, "when does the Initech acquisition "
+                                          "close?", at=NOW))
+    (told,) = env.wait_replies(1, alice_dm)
+    assert "Initech" in told.json["content"]
