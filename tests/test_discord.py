@@ -569,3 +569,20 @@ def test_a_dm_is_answered_only_from_channels_the_member_can_read(env):
                                           "close?", at=NOW))
     (told,) = env.wait_replies(1, alice_dm)
     assert "Initech" in told.json["content"]
+
+
+def test_a_replayed_mention_is_answered_once(env):
+    """A gateway resume may deliver a MESSAGE_CREATE again: one answer (the bot state keeps
+    the message ids, also across a restart)."""
+    env.post(GENERAL, BOB, "The rate limit is 100 requests per minute per token.", at=DAY)
+    asked = env.post(GENERAL, ALICE, f"{MENTION} what is the rate limit?", mentions=[LURKER],
+                     at=NOW)
+    env.wait_replies(1, GENERAL)
+    for _ in range(2):  # the same message, delivered again
+        env.post(GENERAL, ALICE, f"{MENTION} what is the rate limit?", mentions=[LURKER],
+                 at=NOW, message_id=asked["id"])
+    env.post(GENERAL, ALICE, f"{MENTION} and the rate limit again?", mentions=[LURKER], at=NOW)
+    env.wait_replies(2, GENERAL)
+    env.loop.run(asyncio.sleep(1.5))
+    env.settle()
+    assert len(env.replies(GENERAL)) == 2
