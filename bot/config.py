@@ -7,6 +7,7 @@ workspace/guild admins may run admin commands.
     admins = ["slack:U01ADMIN", "discord:81234567890"]   # besides workspace / guild admins
     allowed_bots = ["slack:B0REVIEW"]                    # other bots whose messages are knowledge
     audit_log = "/var/log/lurker/audit.jsonl"            # default: <user data dir>/audit.jsonl
+    state = "/var/lib/lurker/bot-state.sqlite3"          # default: beside audit_log
     sink = "auto"                                        # auto | queue | inprocess
 
     [profiles.team-backend]                              # a shared, named profile
@@ -35,7 +36,7 @@ from memory.ids import check_profile_name
 CONFIG_ENV = "LURKER_BOT_CONFIG"
 SINK_ENV = "LURKER_BOT_SINK"
 SINKS = ("auto", "queue", "inprocess")
-_TOP_KEYS = {"admins", "allowed_bots", "audit_log", "sink", "profiles"}
+_TOP_KEYS = {"admins", "allowed_bots", "audit_log", "state", "sink", "profiles"}
 _PROFILE_KEYS = {"channels", "clients", "admins"}
 
 
@@ -69,9 +70,15 @@ class BotConfig:
     admins: frozenset[str] = frozenset()
     allowed_bots: frozenset[str] = frozenset()
     audit_log: Path = field(default_factory=default_audit_log)
+    state: Path | None = None  # bot/state.py's file; None: bot-state.sqlite3 beside audit_log
     sink: str = "auto"
     profiles: dict[str, ProfileRule] = field(default_factory=dict)
     source: str = "<defaults>"
+
+    @property
+    def state_path(self) -> Path:
+        """bot/state.py's file: handled event ids and pending confirmations."""
+        return self.state or self.audit_log.with_name("bot-state.sqlite3")
 
     # --- loading ----------------------------------------------------------------------------
     @classmethod
@@ -146,6 +153,10 @@ class BotConfig:
             if not isinstance(data["audit_log"], str) or not data["audit_log"].strip():
                 fail("audit_log", "must be a file path")
             config.audit_log = Path(data["audit_log"]).expanduser()
+        if "state" in data:
+            if not isinstance(data["state"], str) or not data["state"].strip():
+                fail("state", "must be a file path")
+            config.state = Path(data["state"]).expanduser()
         if "sink" in data:
             if data["sink"] not in SINKS:
                 fail("sink", f"use one of {', '.join(SINKS)}")

@@ -175,3 +175,12 @@ class Conversation(ABC):
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         """A user mention in the platform's syntax -> (user id, display name)."""
         return None
+
+    def readable_places(self) -> list[Place] | None:
+        """In a DM: the channels the asker can read right now (None: this platform cannot say,
+        and the DM is answered from its own profile only)."""
+        return None
+
+    def display_name(self, author: str | None) -> str:
+        """A stored author (`maya (U1)`) as people here know them."""
+        return display_author(author)

@@ -33,6 +33,7 @@ from workers.events import InvalidEvent, MessageCreated, MessageDeleted, Message
 from workers.sinks import EventSink
 
 from .audit import AuditLog
+from .state import BotState
 from .config import BotConfig, channel_key
 from .contract import (Actor, ChatMessage, Choice, Conversation, Place, Reply, Source,
                        display_author, external_id, parse_external_id, session_id)
@@ -49,6 +50,7 @@ HELP = ("Ask me anything the channel has discussed: `@lurker what did we decide 
         "limit?`\nAdmins: `forget <memory id | text>`, `purge <user>`, `memories [page]`, "
         "`export`.")
 _MEMORY_ID = re.compile(r"[0-9a-f]{8,32}")
+_USER_ID = re.compile(r"[UW][A-Z0-9]+|[0-9]{15,21}")  # a Slack user id, a Discord snowflake
 
 
 def utcnow() -> datetime:
@@ -77,8 +79,35 @@ class LurkerBot:
         self.audit = audit or AuditLog(self.config.audit_log)
         self.ack_after = ack_after
         self.clock = clock
-        self._pending: dict[str, Pending] = {}
+        self._state: BotState | None = None
         self._guard = threading.Lock()
+
+    # --- what survives a restart (bot/state.py) -------------------------------------------
+    @property
+    def state(self) -> BotState:
+        with self._guard:
+            if self._state is None:
+                self._state = BotState(self.config.state_path)
+            return self._state
+
+    def first_time(self, platform: str, event_id: str | None) -> bool:
+        """False when this chat event (Slack `event_id`, Discord message id) was handled before,
+        by this process or an earlier one: Slack's retries and gateway replays get one answer."""
+        if not event_id:
+            return True
+        return self.state.claim(f"seen:{platform}:{event_id}")
+
+    def _pending_put(self, pending: Pending) -> None:
+        self.state.put(f"pending:{pending.token}", vars(pending),
+                       max(1.0, pending.expires - time.time()))
+
+    def _pending_get(self, token: str) -> Pending | None:
+        found = self.state.get(f"pending:{token}") if token else None
+        return Pending(**found) if found else None
+
+    def _pending_take(self, token: str) -> Pending | None:
+        found = self.state.take(f"pending:{token}")
+        return Pending(**found) if found else None
 
     # --- profiles -------------------------------------------------------------------------
     def profile_for(self, place: Place) -> str:
@@ -198,6 +227,9 @@ class LurkerBot:
 
     # ask
     def ask(self, question: str, place: Place, conv: Conversation) -> Reply:
+        readable = conv.readable_places() if place.is_dm else None
+        if readable is not None:
+            return self.ask_readable(question, readable, conv)
         name = self.profile_for(place)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
@@ -211,6 +243,58 @@ class LurkerBot:
         if NO_ANSWER in result.answer:
             return Reply(result.answer, kind="no_answer")
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
+
+    def ask_readable(self, question: str, places: list[Place], conv: Conversation) -> Reply:
+        """A DM: one answer from the profiles of the channels the asker can read right now, and
+        nothing drawn from a channel they cannot (a profile shared with such a channel keeps
+        only what came from the readable ones)."""
+        keys = {p.key for p in places}
+        names = sorted({self.profile_for(p) for p in places})
+        if not names:
+            return Reply("You are not in any channel I am in, so I have nothing to answer from.",
+                         kind="no_answer")
+        timer = threading.Timer(self.ack_after, self._working, (conv,))
+        timer.daemon = True
+        timer.start()
+        try:
+            found = self.service.recall_across(names, question, now=self.clock())
+            result, profile_of = found.result, found.profile_of
+
+            def readable(message: Message) -> bool:
+                parsed = parse_external_id(message.external_id or "")
+                return parsed is not None and channel_key(*parsed[:3]) in keys
+
+            sources: dict[str, list[Message]] = {}
+            for scored in result.memories:
+                ids = scored.memory.source_message_ids
+                sources[scored.memory.id] = self.service.profile(
+                    profile_of[scored.memory.id]).messages(ids) if ids else []
+            memories = [s for s in result.memories
+                        if sources[s.memory.id] and all(readable(m)
+                                                        for m in sources[s.memory.id])]
+            messages = [s for s in result.messages if readable(s.message)]
+            if len(memories) != len(result.memories) or len(messages) != len(result.messages):
+                answer = self.service.answerer.answer(
+                    question, self.clock(), [s.memory for s in memories],
+                    [s.message for s in messages], result.computed)
+                result = RecallResult(answer=answer, memories=memories, messages=messages,
+                                      computed=result.computed)
+        finally:
+            timer.cancel()
+            timer.join()
+        if NO_ANSWER in result.answer:
+            return Reply(result.answer, kind="no_answer")
+        out: list[Source] = []
+        for name in names:  # sources, each looked up in its own profile
+            part = RecallResult(
+                answer=result.answer,
+                memories=[s for s in result.memories if profile_of[s.memory.id] == name],
+                messages=[s for s in result.messages if profile_of[s.message.id] == name],
+                computed=result.computed)
+            if part.memories or part.messages:
+                out += self.sources(name, part, conv)
+        return Reply(result.answer, sources=sorted(out, key=lambda s: s.when)[:MAX_SOURCES],
+                     kind="answer")
 
     @staticmethod
     def _working(conv: Conversation) -> None:
@@ -262,7 +346,7 @@ class LurkerBot:
             if len(text) > SNIPPET_CHARS:
                 text = text[: SNIPPET_CHARS - 1].rstrip() + "…"
             out.append(Source(url=url, when=message.ts.date(),
-                              author=display_author(message.author or message.role),
+                              author=conv.display_name(message.author or message.role),
                               snippet=text, external_id=message.external_id))
             if len(out) >= MAX_SOURCES:
                 break
@@ -313,10 +397,8 @@ class LurkerBot:
             self._audit("forget", "nothing_found", place, actor, name, {"query": arg})
             return Reply(f"Nothing in memory matches “{arg}”; nothing was forgotten.")
         token = secrets.token_hex(4)
-        with self._guard:
-            self._expire()
-            self._pending[token] = Pending(token, "forget", name, [m.id for m in found],
-                                           actor.id, place.key, time.monotonic() + CONFIRM_TTL_S)
+        self._pending_put(Pending(token, "forget", name, [m.id for m in found], actor.id,
+                                  place.key, time.time() + CONFIRM_TTL_S))
         lines = [f"{n}. `{m.id[:12]}` {m.content} ({format_human(_when(m))})"
                  for n, m in enumerate(found, 1)]
         choices = [Choice(str(n), f"Forget {n}") for n in range(1, len(found) + 1)]
@@ -326,28 +408,19 @@ class LurkerBot:
         return Reply(f"These memories match “{arg}”. Forget which?\n" + "\n".join(lines),
                      choices=choices, token=token, kind="confirm")
 
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for token in [t for t, p in self._pending.items() if p.expires < now]:
-            del self._pending[token]
-
     def _token_and_choice(self, rest: str, place: Place, actor: Actor) -> tuple[str | None, str]:
         words = rest.split()
-        with self._guard:
-            self._expire()
-            if len(words) >= 2 and words[0] in self._pending:
-                return words[0], words[1].lower()
-            mine = [p.token for p in self._pending.values()
-                    if p.place == place.key and p.actor == actor.id]
+        if len(words) >= 2 and self._pending_get(words[0]) is not None:
+            return words[0], words[1].lower()
+        mine = [p["token"] for _, p in self.state.items("pending:")
+                if p["place"] == place.key and p["actor"] == actor.id]
         choice = (words[-1] if words else "").lower()  # none given: fine for a single match
         return (mine[-1] if mine else None), choice
 
     def on_choice(self, token: str | None, choice: str, place: Place, actor: Actor,
                   conv: Conversation, send: bool = True) -> Reply:
         """A button, a reaction or `confirm <token> <choice>` answering a confirmation."""
-        with self._guard:
-            self._expire()
-            pending = self._pending.get(token or "")
+        pending = self._pending_get(token or "")
         if pending is None:
             reply = Reply("There is nothing waiting for a confirmation (it may have expired); "
                           "nothing was changed.")
@@ -370,9 +443,8 @@ class LurkerBot:
             picked = [ids[int(choice) - 1]]
         else:
             return Reply(f"Answer with a number from 1 to {len(ids)}, `all` or `cancel`.")
-        with self._guard:
-            if self._pending.pop(pending.token, None) is None:
-                return Reply("That was already answered; nothing more was changed.")
+        if self._pending_take(pending.token) is None:
+            return Reply("That was already answered; nothing more was changed.")
         if not picked:
             self._audit("forget", "cancelled", place, actor, pending.profile,
                         {"token": pending.token, "memory_ids": ids})
@@ -400,7 +472,14 @@ class LurkerBot:
         if not self._authorised("purge", place, actor, name, {"user": arg}):
             return Reply(REFUSAL, kind="refusal")
         resolved = conv.resolve_user(arg)
-        target, label = resolved if resolved else (arg.strip(), arg.strip())
+        if resolved is None and _USER_ID.fullmatch(arg.strip()):
+            resolved = (arg.strip(), arg.strip())  # a platform user id, as stored: `maya (U1)`
+        if resolved is None:  # never purge "0 messages" of a name that is nobody
+            self._audit("purge", "unknown_user", place, actor, name, {"user": arg})
+            return Reply(f"I can't tell who “{arg}” is, so nothing was purged. Mention them "
+                         "(`purge @name`), or give their exact handle, display name or full "
+                         "name.", kind="error")
+        target, label = resolved
         with self.sink.writing(name):
             result = self.service.profile(name).purge_author(target)
         self._audit("purge", "done", place, actor, name,

@@ -29,7 +29,6 @@ import logging
 import os
 import re
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -64,7 +63,6 @@ EMOJI_FOR = {**{str(n): f"{n}{VS16}{KEYCAP}" for n in range(1, 6)},
 CHOICE_EMOJI = {emoji.replace(VS16, ""): value for value, emoji in EMOJI_FOR.items()}
 NAME_TTL_S = 600.0  # a member's display name fetched by id is kept this long
 NAMES_KEPT = 10_000
-ANSWERED_KEPT = 10_000  # message ids answered as questions, kept so an edit is not answered again
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ANY_MENTION = re.compile(r"<@(?P<kind>[!&]?)(?P<id>\d+)>")
 _CHANNEL_MENTION = re.compile(r"<#(\d+)>")
@@ -308,6 +306,15 @@ class DiscordConversation(Conversation):
     def link(self, message: Message) -> str | None:
         return link_for(message.external_id)
 
+    def readable_places(self) -> list[Place] | None:
+        """In a DM: the guild channels the asker may read now (their roles and the channels'
+        overwrites), so the DM is answered from those channels' profiles only."""
+        asker = self.message.author if self.message is not None else (
+            self.interaction.user if self.interaction is not None else None)
+        if asker is None:
+            return None
+        return self._run(self.lurker.readable_places(asker.id))
+
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         match = _USER_MENTION.fullmatch(text.strip())
         if not match:
@@ -372,6 +379,9 @@ def readable_channels(guild: discord.Guild) -> list:
 
 
 # --- the client --------------------------------------------------------------------------------
+READABLE_CACHE_S = 60.0  # which channels a DM's asker may read
+
+
 class DiscordLurker(discord.Client):
     def __init__(self, bot: LurkerBot, *, sync_commands: bool = True,
                  backfill_on_join: bool = True, **options):
@@ -385,10 +395,31 @@ class DiscordLurker(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(lurker_commands(self))
         self._awaiting: dict[int, _Awaiting] = {}  # confirmation message id -> its question
-        self._answered: OrderedDict[int, None] = OrderedDict()  # messages taken as requests
         self._names: dict[tuple[int | None, int], tuple[str, float]] = {}  # -> (name, expiry)
+        self._readable: dict[int, tuple[float, list[Place]]] = {}  # user id -> channels, when
         self._tasks: set[asyncio.Task] = set()
         self.lanes = Lanes(PLATFORM)
+
+    async def readable_places(self, user_id: int) -> list[Place]:
+        """Every text channel, in every guild the bot shares with `user_id`, that the member
+        can view now (`permissions_for`: roles and overwrites; members fetched over REST, as
+        the bot asks for no members intent), cached READABLE_CACHE_S. Errors: none."""
+        now = time.monotonic()
+        cached = self._readable.get(user_id)
+        if cached and now - cached[0] < READABLE_CACHE_S:
+            return cached[1]
+        places: list[Place] = []
+        for guild in self.guilds:
+            member = guild.get_member(user_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:
+                    continue  # not a member there (404), or the bot may not look (403)
+            places += [place_of(c) for c in guild.text_channels
+                       if c.permissions_for(member).read_messages]
+        self._readable[user_id] = (now, places)
+        return places
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
@@ -467,6 +498,8 @@ class DiscordLurker(discord.Client):
             return  # Lurker's own answers are not knowledge
         if message.type not in (discord.MessageType.default, discord.MessageType.reply):
             return  # joins, pins, thread notices (a thread's starter is its parent's message)
+        if not self.bot.first_time("discord", str(message.id)):
+            return  # a replay (gateway resume, restart): answered or ingested already
         if not message.author.bot:
             awaiting = self._awaiting_for(message)
             if awaiting is not None:
@@ -480,11 +513,8 @@ class DiscordLurker(discord.Client):
     def _ask(self, message: discord.Message) -> None:
         """A DM or a mention of the bot: a request, answered once per message (an edit of a
         message already answered is not asked again)."""
-        if message.id in self._answered:
-            return
-        self._answered[message.id] = None
-        while len(self._answered) > ANSWERED_KEPT:
-            self._answered.popitem(last=False)
+        if not self.bot.first_time("discord-ask", str(message.id)):
+            return  # asked already (by this process or before a restart)
         text = message.content if message.guild is None else self._strip_mentions(message.content)
         conv = DiscordConversation(self, message.channel, message=message)
         self._spawn(self._request(text, place_of(message.channel), actor_of(message.author),

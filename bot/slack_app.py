@@ -30,6 +30,7 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from slack_bolt import App
@@ -54,6 +55,7 @@ EVENTS_PATH = "/slack/events"
 RATE_LIMIT_RETRIES = 8  # 429s waited out per call (Retry-After) before giving up
 HISTORY_PAGE = 200  # conversations.history's recommended page size
 USER_CACHE_S = 600.0  # names and admin flags from users.info
+READABLE_CACHE_S = 60.0  # which channels a DM's asker is in (users.conversations)
 MAX_BLOCK_TEXT = 2900  # a section block holds 3000 characters
 WORKING = "Looking through what this channel has discussed…"
 # message subtypes that are people (or allowed bots) saying something; the rest are notices
@@ -63,6 +65,8 @@ _CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
 _LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!(here|channel|everyone)(?:\|[^>]*)?>")
 _CHOICE_ACTION = re.compile(r"^lurker_choice_")
+_PERMALINK = re.compile(r"https://[A-Za-z0-9.-]+/archives/[A-Z0-9]+/p[0-9]+[^<>|\s]*$")
+_AUTHOR = re.compile(r"([^\s()<>]+) \(([UW][A-Z0-9]+)\)")
 
 
 def slack_time(ts: str) -> datetime:
@@ -84,13 +88,17 @@ def rate_limited_client(token: str, base_url: str | None = None) -> WebClient:
 
 # --- rendering --------------------------------------------------------------------------------
 def render_text(reply: Reply) -> str:
-    """The answer, then `• <permalink|2026-11-16, maya> snippet` per source (mrkdwn)."""
-    parts = [reply.text]
+    """The answer, then `• <permalink|2026-11-16, maya> snippet` per source (mrkdwn). Every piece
+    of text is escaped (`&`, `<`, `>`): whatever a stored message or an answer says, nothing the
+    bot posts can be `<!channel>`, `<!here>`, `<!everyone>`, `<@U…>`, `<!subteam^…>` or a
+    disguised `<url|label>` link; the only live links are the permalinks the bot makes itself."""
+    parts = [_escape(reply.text)]
     if reply.sources:
         lines = []
         for s in reply.sources:
-            label = f"{s.when.isoformat()}, {s.author}"
-            where = f"<{s.url}|{label}>" if s.url else f"{label} ({s.external_id})"
+            label = _escape(f"{s.when.isoformat()}, {s.author}").replace("|", "¦")
+            where = f"<{s.url}|{label}>" if s.url and _PERMALINK.match(s.url) else \
+                f"{label} ({_escape(s.external_id or '')})"
             lines.append(f"• {where}: {_escape(s.snippet)}")
         parts.append("*Sources*\n" + "\n".join(lines))
     return "\n\n".join(p for p in parts if p)
@@ -123,6 +131,13 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _defused(text: str) -> str:
+    """Slack text the bot posted before, as it comes back: its own permalinks stay, any other
+    control sequence (had one slipped in) is escaped."""
+    return re.sub(r"<([^<>]*)>", lambda m: m.group(0) if _PERMALINK.match(
+        m.group(1).split("|", 1)[0]) else _escape(m.group(0)), text)
+
+
 # --- talking back -----------------------------------------------------------------------------
 class SlackConversation(Conversation):
     """A channel thread (mentions), a DM, or ephemeral replies to one user (slash commands)."""
@@ -134,6 +149,7 @@ class SlackConversation(Conversation):
         self.client = lurker.client
 
     def send(self, reply: Reply) -> None:
+        reply = replace(reply, text=self.lurker.named(reply.text))
         text, blocks = render_text(reply), render_blocks(reply)
         if self.ephemeral:
             self.client.chat_postEphemeral(channel=self.channel, user=self.user, text=text,
@@ -152,7 +168,7 @@ class SlackConversation(Conversation):
         """To the requester's DM: an export is not for everyone in the channel."""
         dm = self.client.conversations_open(users=self.user)["channel"]["id"]
         self.client.files_upload_v2(channel=dm, content=data, filename=filename, title=filename,
-                                    initial_comment=comment)
+                                    initial_comment=_escape(comment))
         if dm != self.channel:
             self.send(Reply(f"{comment} I sent it to you in a direct message."))
 
@@ -162,9 +178,15 @@ class SlackConversation(Conversation):
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         found = _MENTION.fullmatch(text.strip())
         if not found:
-            return None
+            return self.lurker.find_user(text)
         user_id = found.group(1)
         return user_id, found.group(2) or self.lurker.user_name(user_id) or user_id
+
+    def display_name(self, author: str | None) -> str:
+        return self.lurker.named(author) if author else "someone"
+
+    def readable_places(self) -> list[Place] | None:
+        return self.lurker.readable_places(self.user) if self.user else None
 
 
 # --- history ----------------------------------------------------------------------------------
@@ -218,6 +240,8 @@ class SlackLurker:
         self.backfill_on_join = backfill_on_join
         self._users: dict[str, tuple[float, dict | None]] = {}
         self._permalinks: dict[str, str] = {}
+        self._directory: tuple[float, list[dict]] | None = None
+        self._readable: dict[str, tuple[float, list[Place]]] = {}
         self._cache_lock = threading.Lock()
         self.lanes = Lanes(PLATFORM, request_threads)
         self.app = App(client=self.client, signing_secret=signing_secret,
@@ -264,6 +288,69 @@ class SlackLurker:
             return None
         profile = user.get("profile") or {}
         return profile.get("display_name") or user.get("name") or profile.get("real_name")
+
+    def named(self, text: str) -> str:
+        """`bob (U0BOB)` (how authors are stored) -> `Bob`, the display name users.info gives."""
+        return _AUTHOR.sub(lambda m: self.user_name(m.group(2)) or m.group(1), text)
+
+    def find_user(self, text: str) -> tuple[str, str] | None:
+        """A user by `@handle`, handle, display name or real name (case-insensitive, from
+        users.list, cached like users.info); None unless exactly one person matches."""
+        wanted = " ".join(text.strip().lstrip("@").split()).casefold()
+        if not wanted:
+            return None
+        found = {}
+        for user in self.directory():
+            profile = user.get("profile") or {}
+            names = {user.get("name"), user.get("real_name"), profile.get("display_name"),
+                     profile.get("real_name"), profile.get("display_name_normalized"),
+                     profile.get("real_name_normalized")}
+            if wanted in {" ".join(n.split()).casefold() for n in names if n}:
+                found[user["id"]] = user
+        if len(found) != 1:
+            return None
+        [(user_id, _)] = found.items()
+        return user_id, self.user_name(user_id) or user_id
+
+    def directory(self) -> list[dict]:
+        now = time.monotonic()
+        with self._cache_lock:
+            if self._directory and now - self._directory[0] < USER_CACHE_S:
+                return self._directory[1]
+        users: list[dict] = []
+        try:
+            for page in self.client.users_list(limit=200):
+                users.extend(u for u in page["members"] if not u.get("deleted"))
+        except SlackApiError as exc:
+            log.warning("users.list: %s", exc.response.get("error"))
+            return users
+        with self._cache_lock:
+            self._directory = (now, users)
+            for user in users:
+                self._users[user["id"]] = (now, user)
+        return users
+
+    def readable_places(self, user_id: str) -> list[Place]:
+        """The channels `user_id` is a member of right now (users.conversations for that user,
+        public and private), cached READABLE_CACHE_S: what a DM may be answered from. Any error:
+        none (a DM answers from nothing rather than from a channel they may have left)."""
+        now = time.monotonic()
+        with self._cache_lock:
+            cached = self._readable.get(user_id)
+        if cached and now - cached[0] < READABLE_CACHE_S:
+            return cached[1]
+        places: list[Place] = []
+        try:
+            for page in self.client.users_conversations(
+                    user=user_id, types="public_channel,private_channel", exclude_archived=True,
+                    limit=200):
+                places += [Place(PLATFORM, self.team, c["id"]) for c in page["channels"]]
+        except SlackApiError as exc:
+            log.warning("users.conversations %s: %s", user_id, exc.response.get("error"))
+            return []
+        with self._cache_lock:
+            self._readable[user_id] = (now, places)
+        return places
 
     def is_workspace_admin(self, user_id: str) -> bool:
         user = self.user(user_id) or {}
@@ -343,6 +430,8 @@ class SlackLurker:
         team = body.get("team_id") or event.get("team")
         if team and team != self.team:
             return
+        if not self.bot.first_time(PLATFORM, body.get("event_id")):
+            return  # Slack retried it (X-Slack-Retry-Num), perhaps before a restart
         subtype = event.get("subtype")
         place = self.place(event["channel"], event.get("channel_type"))
         if subtype == "message_changed":
@@ -384,8 +473,8 @@ class SlackLurker:
                            conversation=place.channel)
 
     def _on_mention(self, event: dict, body: dict) -> None:
-        if self.is_me(event):
-            return
+        if self.is_me(event) or not self.bot.first_time(PLATFORM, body.get("event_id")):
+            return  # our own, or a retry of a mention already answered
         place = self.place(event["channel"], event.get("channel_type"))
         conv = SlackConversation(self, place.channel, event.get("user"),
                                  thread_ts=event.get("thread_ts") or event["ts"])
@@ -422,9 +511,12 @@ class SlackLurker:
             asked = question.get("text") or ""
             if reply.kind == "forgotten":
                 asked = asked.split("\n", 1)[0]
-            text = f"{asked}\n\n{reply.text}"
+            # `asked` is what Slack shows already (escaped when it was posted)
+            text = f"{_defused(asked)}\n\n{render_text(reply)}"
             self.client.chat_update(channel=place.channel, ts=question["ts"], text=text,
-                                    blocks=render_blocks(Reply(text)))
+                                    blocks=[{"type": "section",
+                                             "text": {"type": "mrkdwn", "text": chunk}}
+                                            for chunk in _chunks(text, MAX_BLOCK_TEXT)])
         else:
             conv.send(reply)
 

@@ -214,6 +214,49 @@ class MemoryService:
                                                 thread_name_prefix="lurker-embed")
             return self._pool
 
+    def recall_across(self, names: Iterable[str], query: str, now: datetime | None = None,
+                      channels: Iterable[str] = CHANNELS, k: int | None = None
+                      ) -> RecallAcross:
+        """One answer from several profiles (a DM asked of every channel the asker can read):
+        each profile is searched on its own (isolation holds: nothing crosses between them but
+        this answer), the rankings are fused by reciprocal rank, and the answer is written once
+        from the best of them. `profile_of` names the profile of every record used."""
+        names = list(dict.fromkeys(names))
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidMessage("recall needs a non-empty question")
+        settings = self.settings
+        now = now or utcnow()
+        query = clean_text(query.strip())
+        channels, k = tuple(channels), k or settings.recall_k
+        scored: dict[tuple[str, str, str], tuple[float, Fused]] = {}
+        for name in names:
+            for rank, found in enumerate(self.profile(name)._retrieve(query, channels, k, None)):
+                key = (name, *found.key)
+                score = 1.0 / (RRF_K + rank + 1)
+                scored[key] = (scored.get(key, (0.0, found))[0] + score, found)
+        ranked = sorted(scored.items(), key=lambda item: -item[1][0])
+        profile_of = {found.record.id: key[0] for key, (_, found) in ranked}
+        memories = [(s, f) for _, (s, f) in ranked
+                    if isinstance(f.record, Memory)][: settings.answer_memories]
+        messages = [(s, f) for _, (s, f) in ranked
+                    if isinstance(f.record, Message)][: settings.answer_messages]
+        computed = date_questions.compute_for_question(query, now)
+        shown = [f.record for _, f in memories]
+        previous: dict[str, Memory] = {}
+        for memory in shown:
+            if memory.supersedes:
+                previous.update(self.profile(profile_of[memory.id])._previous_versions([memory]))
+        answer = self.answerer.answer(query, now, shown, [f.record for _, f in messages],
+                                      computed, previous=previous)
+        result = RecallResult(
+            answer=answer,
+            memories=[ScoredMemory(memory=f.record, score=s, channels=f.channels)
+                      for s, f in memories],
+            messages=[ScoredMessage(message=f.record, score=s, channels=f.channels)
+                      for s, f in messages],
+            computed=computed)
+        return RecallAcross(result=result, profile_of=profile_of)
+
     def close(self) -> None:
         with self._pool_lock:
             pool, self._pool = self._pool, None
@@ -226,6 +269,15 @@ class MemoryService:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+RRF_K = 60  # recall_across: reciprocal rank fusion's usual constant
+
+
+@dataclass
+class RecallAcross:
+    result: RecallResult
+    profile_of: dict[str, str]  # memory / message id -> the profile it was found in
 
 
 class Profile:

@@ -15,10 +15,16 @@ Environment:
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 from tests.harness import HarnessError
+
+# The default store, audit log and bot state live in the user's data dir (platformdirs, which
+# honours XDG_DATA_HOME): the tests get a fresh one, so a run never reads what an earlier run (or
+# the developer's own bot) left there — the bot state would take repeated event ids as replays.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="lurker-test-data-")
 
 # Store fixtures (`store`, `service`, `profile_name`, `embedder`) parametrised over both stores.
 pytest_plugins = ["tests.store_fixtures"]

@@ -142,6 +142,7 @@ class Request:
 class FakeDiscord:
     def __init__(self, guilds: list[dict]):
         self.guilds = guilds
+        self.member_roles: dict[tuple[str, str], list[str]] = {}  # (guild, user) -> role ids
         self.requests: list[Request] = []
         self.history: dict[str, list[dict]] = {}  # channel id -> messages, served by GET
         self.dm_channels: dict[str, str] = {}  # user id -> the DM channel opened with them
@@ -290,15 +291,19 @@ class FakeDiscord:
     def _member(self, guild_id: str, user_id: str) -> web.Response:
         """GET /guilds/<id>/members/<id>: the guild's member entry, or a user registered in
         `users` (with `member_nicks`) as a plain member."""
+        roles = self.member_roles.get((guild_id, user_id))
         for g in self.guilds:
             if g["id"] != guild_id:
                 continue
             for entry in g.get("members", []):
                 if entry.get("user", {}).get("id") == user_id:
-                    return _json(entry)
+                    return _json(entry if roles is None else {**entry, "roles": roles})
             if user_id in self.users:
-                return _json(member(user=self.users[user_id],
+                return _json(member(roles, user=self.users[user_id],
                                     nick=self.member_nicks.get(user_id)))
+            # any other user is a member with the roles `member_roles` gives them (none:
+            # @everyone only)
+            return _json({**member(roles or []), "user": user(user_id, f"user{user_id[-4:]}")})
         return _json({"message": "Unknown Member", "code": 10007}, status=404)
 
     interaction_channel = "0"  # where follow-ups appear (set by the test before an interaction)

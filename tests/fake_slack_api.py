@@ -38,6 +38,7 @@ class FakeSlackAPI:
     history: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
     replies: dict[tuple[str, str], list[dict]] = field(default_factory=dict)
     member_of: list[str] = field(default_factory=list)
+    members: dict[str, list[str]] = field(default_factory=dict)  # user -> channels they are in
     calls: list[Call] = field(default_factory=list)
     uploads: dict[str, bytes] = field(default_factory=dict)
     rate_limit: dict[str, int] = field(default_factory=dict)  # method -> 429s still to give
@@ -169,6 +170,9 @@ class FakeSlackAPI:
             return {"ok": False, "error": "user_not_found"}
         return {"user": user}
 
+    def m_users_list(self, args):
+        return self._page(list(self.users.values()), args, "members")
+
     def m_chat_getPermalink(self, args):
         if self.permalinks_fail:
             return {"ok": False, "error": "message_not_found"}
@@ -220,5 +224,6 @@ class FakeSlackAPI:
         return self._page(items, args, "messages")
 
     def m_users_conversations(self, args):
-        channels = [{"id": c, "name": c.lower(), "is_channel": True} for c in self.member_of]
+        ids = self.members.get(args["user"], []) if args.get("user") else self.member_of
+        channels = [{"id": c, "name": c.lower(), "is_channel": True} for c in ids]
         return self._page(channels, args, "channels")

@@ -51,9 +51,10 @@ def serving(lurker: SlackLurker):
         lurker.close()
 
 
-def signed_post(lurker, body: str, kind: str, secret: str = SECRET) -> httpx.Response:
+def signed_post(lurker, body: str, kind: str, secret: str = SECRET,
+                headers: dict | None = None) -> httpx.Response:
     stamp = str(int(time.time()))
-    headers = {"Content-Type": kind, "X-Slack-Request-Timestamp": stamp,
+    headers = {**(headers or {}), "Content-Type": kind, "X-Slack-Request-Timestamp": stamp,
                "X-Slack-Signature": SignatureVerifier(secret).generate_signature(
                    timestamp=stamp, body=body)}
     response = httpx.post(lurker.url, content=body.encode(), headers=headers, timeout=30)
@@ -61,10 +62,16 @@ def signed_post(lurker, body: str, kind: str, secret: str = SECRET) -> httpx.Res
     return response
 
 
-def event(lurker, payload: dict, **kw) -> httpx.Response:
+def event(lurker, payload: dict, event_id: str | None = None, retry: int | None = None,
+          **kw) -> httpx.Response:
+    """A signed event_callback; `event_id` fixed and `retry` (X-Slack-Retry-Num) to send what
+    Slack sends when it retries one."""
     team = lurker.team
+    if retry is not None:
+        kw["headers"] = {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"}
     body = json.dumps({"token": "legacy", "team_id": team, "api_app_id": "A1",
-                       "type": "event_callback", "event_id": f"Ev{time.monotonic_ns()}",
+                       "type": "event_callback",
+                       "event_id": event_id or f"Ev{time.monotonic_ns()}",
                        "event_time": DAY, "event": payload,
                        "authorizations": [{"team_id": team, "user_id": BOT_USER,
                                            "is_bot": True}]})

@@ -759,3 +759,45 @@ def test_long_display_names_never_push_a_piece_over_discords_limit(env):
     assert all(ALICE["id"] not in p.json["content"] for p in posts)
     for post in posts:
         assert_unpinging(post)
+
+
+def test_a_dm_is_answered_only_from_channels_the_member_can_read(env):
+    """QUIET becomes private to the mods role: alice (a mod) may read it, bob may not."""
+    quiet = {**fd.text_channel(QUIET, GUILD, "quiet", 3), "permission_overwrites": [
+        {"id": GUILD, "type": 0, "allow": "0", "deny": str(1 << 10)},
+        {"id": MODS, "type": 0, "allow": str(1 << 10), "deny": "0"}]}
+    env.send("CHANNEL_UPDATE", quiet)
+    env.fake.member_roles[(GUILD, ALICE["id"])] = [MODS]
+    env.post(QUIET, ALICE, "The acquisition of Initech closes on 4 December; keep it quiet.",
+             at=DAY, roles=[MODS])
+    env.post(BACKEND, ALICE, "The rate limit is 100 requests per minute per token.", at=DAY)
+    env.wait_for(lambda: len(env.sink.events) == 2, what="both messages")
+    bob_dm, alice_dm = "700000000000000032", "700000000000000033"
+    env.send("MESSAGE_CREATE", fd.message(bob_dm, BOB, "when does the Initech acquisition "
+                                          "close?", at=NOW))
+    (secret,) = env.wait_replies(1, bob_dm)
+    assert "Initech" not in secret.json["content"] and QUIET not in secret.json["content"]
+    env.send("MESSAGE_CREATE", fd.message(bob_dm, BOB, "what is the rate limit?", at=NOW))
+    (_, rate) = env.wait_replies(2, bob_dm)
+    assert "100 requests" in rate.json["content"]
+    env.send("MESSAGE_CREATE", fd.message(alice_dm, ALICE, "when does the Initech acquisition "
+                                          "close?", at=NOW))
+    (told,) = env.wait_replies(1, alice_dm)
+    assert "Initech" in told.json["content"]
+
+
+def test_a_replayed_mention_is_answered_once(env):
+    """A gateway resume may deliver a MESSAGE_CREATE again: one answer (the bot state keeps
+    the message ids, also across a restart)."""
+    env.post(GENERAL, BOB, "The rate limit is 100 requests per minute per token.", at=DAY)
+    asked = env.post(GENERAL, ALICE, f"{MENTION} what is the rate limit?", mentions=[LURKER],
+                     at=NOW)
+    env.wait_replies(1, GENERAL)
+    for _ in range(2):  # the same message, delivered again
+        env.post(GENERAL, ALICE, f"{MENTION} what is the rate limit?", mentions=[LURKER],
+                 at=NOW, message_id=asked["id"])
+    env.post(GENERAL, ALICE, f"{MENTION} and the rate limit again?", mentions=[LURKER], at=NOW)
+    env.wait_replies(2, GENERAL)
+    env.loop.run(asyncio.sleep(1.5))
+    env.settle()
+    assert len(env.replies(GENERAL)) == 2

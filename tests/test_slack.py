@@ -272,7 +272,9 @@ def test_socket_mode_receives_events_over_the_websocket_and_acks_them(api, tmp_p
     service = MemoryService.from_settings(
         Settings(store=f"sqlite:///{tmp_path / 'sm.sqlite3'}", anthropic_api_key=None),
         embedder=embedder)
-    bot = LurkerBot(service, InProcessSink(service), BotConfig.from_toml(CONFIG),
+    config = BotConfig.from_toml(CONFIG)
+    config.audit_log = tmp_path / "audit.jsonl"  # and the bot state beside it, not the user's
+    bot = LurkerBot(service, InProcessSink(service), config,
                     clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
     lurker = SlackLurker(bot, token=TOKEN, base_url=api.base_url)  # no signing secret needed
     handler = lurker.socket_mode_handler(APP_TOKEN)

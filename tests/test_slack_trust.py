@@ -1,0 +1,218 @@
+"""Issue 12 on Slack, through the real Bolt app over signed HTTP against the loopback Web API
+(tests/fake_slack_api.py): one answer per question across retries and restarts, confirmations
+that survive a restart, answers that cannot ping or phish, names resolved, display names shown."""
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.config import BotConfig
+from bot.core import LurkerBot
+from bot.contract import Reply
+from bot.slack_app import SlackConversation, SlackLurker
+from memory.config import Settings
+from memory.service import MemoryService
+from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
+from tests.slack_support import (DB, RATE, SECRET, TEAM, click, command, event, message,
+                                 serving, ts)
+from workers.sinks import InProcessSink
+
+
+@pytest.fixture
+def api():
+    fake = FakeSlackAPI(team=TEAM, domain="acme").start()
+    fake.add_user("U1", "maya")
+    fake.add_user("U2", "sam")
+    fake.add_user("U0BOB", "bob")
+    fake.users["U0BOB"]["profile"]["display_name"] = "Bob"
+    fake.add_user("UCAROL", "carol.w")
+    fake.users["UCAROL"]["profile"].update(display_name="Caz", real_name="Carol Whitfield")
+    fake.add_user("UADA", "ada", admin=True)
+    fake.add_user(BOT_USER, "lurker", bot=True)
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def start(api, tmp_path, embedder):
+    """start() -> a served lurker over the same store and bot state each time: a restart."""
+    services, stack = [], contextlib.ExitStack()
+
+    def start_one():
+        if services:
+            stack.close()
+        settings = Settings(store=f"sqlite:///{tmp_path / 's.sqlite3'}", anthropic_api_key=None)
+        service = MemoryService.from_settings(settings, embedder=embedder)
+        services.append(service)
+        config = BotConfig()
+        config.audit_log = tmp_path / "audit.jsonl"
+        bot = LurkerBot(service, InProcessSink(service), config,
+                        clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
+        lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
+        stack.enter_context(serving(lurker))
+        stack.callback(service.close)
+        return lurker
+
+    yield start_one
+    stack.close()
+
+
+def app_mention(lurker, user, text, at, event_id, retry=None):
+    return event(lurker, {"type": "app_mention", "channel": "CGEN", "user": user,
+                          "text": f"<@{BOT_USER}> {text}", "ts": at, "team": TEAM},
+                 event_id=event_id, retry=retry)
+
+
+def answers(api) -> list[dict]:
+    return [p for p in api.called("chat.postMessage") if p["channel"] == "CGEN"]
+
+
+def test_a_retried_mention_is_answered_once_even_after_a_restart(start, api):
+    slack = start()
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    for retry in (None, 1, 2):
+        assert app_mention(slack, "U2", "what rate limit did we decide?", ts(5), "Ev0ASK",
+                           retry).status_code == 200
+    assert len(answers(api)) == 1 and "500 requests" in answers(api)[0]["text"]
+    slack = start()  # a new process over the same store and state
+    app_mention(slack, "U2", "what rate limit did we decide?", ts(5), "Ev0ASK", 3)
+    assert len(answers(api)) == 1
+    app_mention(slack, "U2", "what rate limit did we decide?", ts(6), "Ev0ASK2")
+    assert len(answers(api)) == 2  # a new question is still answered
+
+
+def test_a_pending_forget_survives_a_restart_and_expiry_is_said_plainly(start, api):
+    slack = start()
+    message(slack, "CGEN", "U1", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    app_mention(slack, "UADA", "forget staging database", ts(2), "EvF1")
+    [question] = answers(api)
+    actions = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"]
+    question = {**question, "ts": "1800000001.000100"}
+    slack = start()  # restarted while the question waits
+    click(slack, "UADA", question, actions[0]["value"])
+    [update] = api.called("chat.update")
+    assert "Forgotten (1)" in update["text"]
+    assert not any("Postgres" in m.content for m in slack.bot.service.profile(
+        "slack:T1:CGEN").list())
+    # a confirmation past its expiry: said plainly, nothing changed
+    app_mention(slack, "UADA", "forget rate limit", ts(3), "EvF2")
+    question = {**answers(api)[-1], "ts": "1800000002.000100"}
+    value = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"][0]["value"]
+    clock = slack.bot.state.clock
+    slack.bot.state.clock = lambda: clock() + 16 * 60
+    click(slack, "UADA", question, value)
+    said = api.called("chat.postEphemeral")[-1]["text"]
+    assert "nothing waiting" in said and "expired" in said
+    assert any("rate limit" in m.content for m in slack.bot.service.profile(
+        "slack:T1:CGEN").list())
+
+
+LIVE = re.compile(r"<!(channel|here|everyone|subteam)|<@[UW]|<https?://evil|<mailto:")
+
+
+def live_sequences(call: dict) -> list[str]:
+    texts = [call.get("text") or ""] + [json.dumps(call.get("blocks") or [])]
+    return [m.group(0) for t in texts for m in LIVE.finditer(t.replace("\\u003c", "<"))]
+
+
+def test_no_answer_list_or_confirmation_can_ping_or_phish(start, api):
+    slack = start()
+    # what Slack delivers when someone TYPES these (escaped) ends up stored as the characters
+    hostile = ("&lt;!channel&gt; the VPN certificate rotates on Friday, re-enrol at "
+               "&lt;https://evil.example|click to verify&gt; &lt;@U1&gt; &lt;!subteam^S1&gt; "
+               "&lt;!here&gt; &lt;!everyone&gt;")
+    message(slack, "CGEN", "U2", hostile, ts(0))
+    stored = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
+    assert "<!channel>" in stored[0]  # the test is only worth something if this holds
+    app_mention(slack, "U1", "when does the VPN certificate rotate?", ts(5), "EvP1")
+    app_mention(slack, "UADA", "forget VPN certificate", ts(6), "EvP2")
+    command(slack, "UADA", "memories")
+    command(slack, "UADA", "forget <!channel> <https://evil.example|x>")
+    command(slack, "UADA", "purge <!here>")
+    posted = api.posted()
+    assert len(posted) >= 5
+    assert any("VPN" in p["text"] for p in posted)
+    for call in posted:
+        assert live_sequences(call) == [], call
+    assert "&lt;!channel&gt;" in answers(api)[0]["text"]  # shown, not live
+    # the only live link left is the bot's own permalink
+    links = re.findall(r"<([^>]*)>", answers(api)[0]["text"])
+    assert links and all(l.startswith("https://acme.slack.com/archives/CGEN/") for l in links)
+
+
+def test_answers_show_display_names_not_ids(start, api):
+    slack = start()
+    message(slack, "CGEN", "U0BOB", "I will take the December on-call rotation.", ts(0))
+    app_mention(slack, "U1", "who takes the December on-call?", ts(5), "EvN1")
+    [reply] = answers(api)
+    assert "U0BOB" not in reply["text"] and "bob (" not in reply["text"]
+    assert f"|2026-11-16, Bob>" in reply["text"]  # the source says who, by display name
+    # an answer that names its author the way messages are stored (a model's answer may)
+    conv = SlackConversation(slack, "CGEN", "U1", thread_ts=ts(5))
+    conv.send(Reply("bob (U0BOB) said he takes December; maya (U1) agreed."))
+    assert answers(api)[-1]["text"] == "Bob said he takes December; maya agreed."
+
+
+def test_purge_resolves_names_or_refuses_saying_what_to_type(start, api):
+    slack = start()
+    message(slack, "CGEN", "UCAROL", RATE, ts(0))
+    message(slack, "CGEN", "U2", DB, ts(1))
+    command(slack, "UADA", "purge nobody-here")
+    said = api.called("chat.postEphemeral")[-1]["text"]
+    assert "nothing was purged" in said and "purge @name" in said
+    assert len(list(slack.bot.service.store.iter_messages("slack:T1:CGEN"))) == 2
+    for name in ("Carol Whitfield", "@carol.w", "caz"):
+        message(slack, "CGEN", "UCAROL", RATE, ts(2))
+        command(slack, "UADA", f"purge {name}")
+        said = api.called("chat.postEphemeral")[-1]["text"]
+        assert said.startswith("Purged Caz") and "0 messages" not in said, (name, said)
+        left = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
+        assert left == [DB]
+
+
+def test_a_dm_is_answered_only_from_channels_the_asker_can_read(start, api):
+    slack = start()
+    api.members["U1"] = ["CPRIV1"]  # maya: in one private channel, not the other
+    api.members["U2"] = ["CPRIV1", "CPRIV2"]
+    message(slack, "CPRIV1", "U2", RATE, ts(0), channel_type="group")
+    message(slack, "CPRIV2", "U2", "The acquisition of Initech closes on 4 December; keep it "
+            "quiet.", ts(1), channel_type="group")
+    dm = {"channel_type": "im"}
+    message(slack, "DU1", "U1", "what rate limit did we decide?", ts(5), **dm)
+    message(slack, "DU1", "U1", "when does the acquisition of Initech close?", ts(6), **dm)
+    command(slack, "U1", "ask what acquisition closes in December?", channel="DU1")
+    rate, secret = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU1"]
+    assert "500 requests" in rate and "CPRIV1" in rate  # from the channel maya can read
+    assert "Initech" not in secret and "December" not in secret
+    slash = api.called("chat.postEphemeral")[-1]["text"]
+    assert "Initech" not in slash
+    # someone in both channels gets both
+    message(slack, "DU2", "U2", "when does the acquisition of Initech close?", ts(7), **dm)
+    both = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU2"][-1]
+    assert "Initech" in both
+    # a DM does not become its own empty profile, and is never ingested
+    assert not list(slack.bot.service.store.iter_messages("slack:T1:DU1"))
+
+
+def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp_path):
+    from bot.state import BotState
+
+    now = [1000.0]
+    state = BotState(tmp_path / "s.sqlite3", clock=lambda: now[0])
+    assert state.claim("seen:slack:Ev1", ttl=10) and not state.claim("seen:slack:Ev1", ttl=10)
+    again = BotState(tmp_path / "s.sqlite3", clock=lambda: now[0])  # another process
+    assert not again.claim("seen:slack:Ev1", ttl=10)
+    state.put("pending:ab", {"token": "ab"}, ttl=5)
+    assert again.get("pending:ab") == {"token": "ab"}
+    assert [k for k, _ in again.items("pending:")] == ["pending:ab"]
+    assert again.take("pending:ab") == {"token": "ab"} and state.take("pending:ab") is None
+    now[0] += 11
+    assert state.claim("seen:slack:Ev1", ttl=10)  # expired: a new event may reuse the key
+    state.put("pending:cd", {"token": "cd"}, ttl=5)
+    now[0] += 6
+    assert state.get("pending:cd") is None and state.take("pending:cd") is None
