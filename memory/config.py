@@ -53,7 +53,9 @@ class Settings(BaseSettings):
     retry_backoff_max_s: float = 30.0  # store errors: exponential backoff 0.5 s, 1 s, ... up to this
     retry_window_s: float = 120.0  # then the batch goes back to the queue and is taken again
     broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
-    worker_lock_timeout_s: float = 60.0  # per-profile write lock (Redis); expires if a worker dies
+    worker_lock_timeout_s: float = 60.0  # how long a worker waits for a profile's write lock
+    worker_lock_lease_s: float = 10.0  # the lock's lease (Redis), renewed while held: a dead
+    # holder's lock frees within this long
     worker_metrics_port: int | None = None  # serve the worker's Prometheus metrics on this port
     # Chat adapters and the API: where events wait while the broker is unreachable (JSON lines;
     # memory if unset)

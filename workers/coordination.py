@@ -56,36 +56,72 @@ class Coordination:
 
 
 class RedisCoordination(Coordination):
-    """The same, shared by every worker through the broker's Redis: the lock expires on its own
-    when its holder dies (LURKER_WORKER_LOCK_TIMEOUT_S), tombstones after 14 days."""
+    """The same, shared by every worker through the broker's Redis. The lock is a short lease
+    (LURKER_WORKER_LOCK_LEASE_S) that a thread renews while it is held, so a holder killed with
+    kill -9 frees it within one lease rather than keeping the next worker waiting; it is released
+    as soon as its batch ends (also on a warm shutdown, which lets the batch finish). Tombstones
+    last 14 days."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, lease: float = 10.0) -> None:
         super().__init__()
         import redis
 
         self.client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
+        self.lease = max(1.0, lease)
 
     @contextlib.contextmanager
     def lock(self, profile: str, timeout: float | None) -> Iterator[Callable[[], None]]:
         from redis.exceptions import LockError
 
-        lock = self.client.lock(f"lurker:lock:{profile}", timeout=timeout,
-                                blocking_timeout=None if timeout is None else timeout + 1)
-        if not lock.acquire():
-            raise ProfileBusy(f"profile {profile!r} stayed locked by another worker for "
-                              f"{timeout + 1:g}s")
+        # thread_local=False: the renewing thread extends the lease the worker's thread holds
+        lock = self.client.lock(f"lurker:lock:{profile}", timeout=self.lease,
+                                thread_local=False)
+        self._acquire(lock, profile, timeout)
+        stop = threading.Event()
 
-        def keepalive() -> None:
-            with contextlib.suppress(LockError):
-                lock.extend(timeout, replace_ttl=True)
+        def renew() -> None:
+            while not stop.wait(self.lease / 3):
+                try:
+                    lock.extend(self.lease, replace_ttl=True)
+                except LockError:  # lost (Redis restarted, or it expired while Redis was away)
+                    log.warning("the write lock of profile %r was lost while its batch ran",
+                                profile)
+                    return
+                except Exception as exc:  # Redis unreachable for a moment: try again
+                    log.debug("renewing the write lock of %r failed: %s", profile, exc)
+        renewer = threading.Thread(target=renew, name=f"lurker-lock-{profile}", daemon=True)
+        renewer.start()
         try:
-            yield keepalive if timeout is not None else (lambda: None)
+            yield lambda: None  # the renewing thread keeps the lease alive
         finally:
+            stop.set()
+            renewer.join()
             try:
                 lock.release()
             except LockError:  # it expired while we worked: someone may hold it now
-                log.warning("the write lock of profile %r expired before its batch finished "
-                            "(LURKER_WORKER_LOCK_TIMEOUT_S=%g)", profile, timeout)
+                log.warning("the write lock of profile %r expired before its batch finished",
+                            profile)
+
+    def _acquire(self, lock, profile: str, timeout: float | None) -> None:
+        """Wait up to `timeout` seconds (forever if None), saying so once while waiting."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        said = False
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            step = 2.0 if left is None else max(0.01, min(2.0, left))
+            if lock.acquire(blocking_timeout=step):
+                if said:
+                    log.info("got the write lock of profile %r", profile)
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                raise ProfileBusy(f"profile {profile!r} stayed locked by another worker for "
+                                  f"{timeout:g}s")
+            if not said:
+                ttl = self.client.pttl(lock.name)
+                log.info("waiting for the write lock of profile %r: another worker holds it "
+                         "(its lease ends in %.1f s unless renewed)", profile,
+                         max(0, ttl) / 1000)
+                said = True
 
     @staticmethod
     def _key(profile: str, external_id: str) -> str:
@@ -110,5 +146,5 @@ def coordination_for(settings: Settings) -> Coordination:
     """Shared through Redis when the broker is a Redis server; else this process's own."""
     url = settings.broker_url
     if is_redis(url) and not is_eager(settings):
-        return RedisCoordination(url)
+        return RedisCoordination(url, lease=settings.worker_lock_lease_s)
     return Coordination()
