@@ -178,10 +178,18 @@ def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(
         wait_until(lambda: "unreachable" in worker.log() or "retry" in worker.log().lower(), 60,
                    "the worker to hit the outage", interval=0.2, on_timeout=worker.tail)
         assert client.hlen("unacked") > 0  # held, not acknowledged, while the store is down
+        time.sleep(15)  # several tries (backoff up to 2 s) while it stays down
     finally:
         es_server.resume()
     settle(reader, client, {p: {f"o{i}" for i in range(70)}}, tmp_path / "worker.log")
     assert_exactly_once(reader, p, {f"o{i}" for i in range(70)})
+    # one line when the store went away, one when it was back: not a line per try, and none of
+    # the client's own per-try warnings
+    log = worker.log()
+    assert log.count("the store is unavailable") == 1, worker.tail()
+    assert re.search(r"the store is back after \d+ s; \d+ events waited", log), worker.tail()
+    warnings = [line for line in log.splitlines() if "WARNING" in line]
+    assert len(warnings) <= 4, "\n".join(warnings)
 
 
 def test_edits_deletes_vectors_poisoning_and_secrets(queue, reader, tmp_path):

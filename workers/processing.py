@@ -21,7 +21,7 @@ from memory.config import Settings
 from .app import app
 from .broker import INDEX_BATCH_TASK, INGEST_TASK, REJECTED_QUEUE, VECTORS_QUEUE, queue
 from .events import ChatEvent, InvalidEvent, parse_event
-from .retry import backoff, is_transient
+from .retry import OUTAGE, backoff, is_transient
 from .rules import Applied, Collected, apply_events
 from .runtime import runtime
 
@@ -72,6 +72,7 @@ def process_events(calls: list, redelivered: list[bool] | None = None,
             report.rejected.append({"index": i, "reason": str(exc), "event": _jsonable(call)})
     collected = Collected()
     deadline = runtime.clock() + settings.retry_window_s
+    waited = False  # this batch counted among the events waiting out an outage
     attempt = 0
     while True:
         try:
@@ -80,10 +81,13 @@ def process_events(calls: list, redelivered: list[bool] | None = None,
                              collected, vectorize=False, redelivered=redelivered,
                              lock_timeout=settings.worker_lock_timeout_s)
             _enqueue_vectors(collected, report)
+            OUTAGE.over()
             break
         except Exception as exc:
             if not is_transient(exc):
                 raise
+            OUTAGE.failed(exc, 0 if waited else len(valid))
+            waited = True
             delay = backoff(attempt, settings)
             attempt += 1
             report.attempts = attempt + 1
@@ -95,8 +99,8 @@ def process_events(calls: list, redelivered: list[bool] | None = None,
                     report.outcomes[i] = "requeue"
                 _record_rejected(report)
                 return report
-            log.warning("batch of %d events, attempt %d failed (%s); retrying in %.1fs",
-                        len(valid), attempt, exc, delay)
+            log.debug("batch of %d events, attempt %d failed (%s); retrying in %.1fs",
+                      len(valid), attempt, exc, delay)
             runtime.sleep(delay)
     for i, reason in collected.failed.items():
         report.outcomes[i] = "rejected"

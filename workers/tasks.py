@@ -21,7 +21,7 @@ from .app import app
 from .batching import BatchTask
 from .broker import INDEX_BATCH_TASK, INDEX_TASK, INGEST_TASK
 from .processing import process_events, run_batch
-from .retry import backoff, is_transient
+from .retry import OUTAGE, backoff, is_transient
 from .runtime import runtime
 
 log = logging.getLogger("lurker.workers")
@@ -79,16 +79,19 @@ def _embed_with_retries(task, embed: Callable[[], int], profile: str) -> int:
     attempt = 0
     while True:
         try:
-            return embed()
+            done = embed()
+            OUTAGE.over()
+            return done
         except Exception as exc:
             if not is_transient(exc):
                 raise
+            OUTAGE.failed(exc, 0)
             delay = backoff(attempt, settings)
             attempt += 1
             if runtime.clock() + delay > deadline:
                 if task.request.is_eager:
                     raise
                 raise task.retry(exc=exc, countdown=backoff(attempt, settings), max_retries=None)
-            log.warning("index_vectors for %r failed (%s); retrying in %.1fs", profile, exc,
-                        delay)
+            log.debug("index_vectors for %r failed (%s); retrying in %.1fs", profile, exc,
+                      delay)
             runtime.sleep(delay)

@@ -39,6 +39,7 @@ generation and starts that alias over. Run one migration at a time per index pre
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import threading
 from collections.abc import Iterable, Iterator
@@ -98,6 +99,15 @@ _KEYWORD = {"type": "keyword"}
 _LONG_KEYWORD = {"type": "keyword", "ignore_above": 8191}  # free text used as a key: never fail
 _DATE = {"type": "date"}
 _DAY = {"type": "date", "format": "strict_date"}
+
+
+def quiet_client_logs() -> None:
+    """elastic_transport logs a WARNING for every failed try and every node put on a timeout:
+    during a 100 s outage that was hundreds of lines. Failures reach our callers as one
+    StoreUnavailable each, and the workers log an outage once when it starts and once when it
+    ends (workers/processing.py), so the client's own lines are kept to errors."""
+    for name in ("elastic_transport.transport", "elastic_transport.node_pool"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 class SchemaOutdated(LurkerError):
@@ -181,8 +191,12 @@ class ElasticsearchStore(Store):
             auth["api_key"] = api_key
         elif user is not None:
             auth["basic_auth"] = (user, password or "")
+        quiet_client_logs()
+        # Our callers wait out an outage with their own backoff (the workers' retry window):
+        # the client's dead-node timeout (doubling up to 30 s by default) would stack on it, so
+        # a node is tried again after at most 2 s.
         self.client = Elasticsearch(url, request_timeout=request_timeout, max_retries=2,
-                                    retry_on_timeout=False, **auth)
+                                    retry_on_timeout=False, max_dead_node_backoff=2.0, **auth)
 
     # --- errors ---------------------------------------------------------------------------
     @contextlib.contextmanager
