@@ -95,6 +95,29 @@ def settle(reader, client, profiles_and_ids: dict[str, set[str]], log_path, time
                on_timeout=lambda: f"backlog {broker_backlog(client)}\n{_logs(log_path)}")
 
 
+def invoices(profile: str, prefix: str, n: int) -> list[dict]:
+    return [created(profile, f"{prefix}{i}", f"Invoice {i} of the ledger export was reconciled "
+                                             f"by team {i % 5}.", session=f"s{i % 4}", at=i)
+            for i in range(n)]
+
+
+# a worker that waits 30 s for a dead worker's events and retries a store error for 90 s
+BROKER_TEST_SETTINGS = dict(worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
+                            broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
+                            retry_backoff_max_s=2, retry_window_s=90)
+
+
+def kill_redis_under_a_busy_worker(worker, reader, profile: str, events: list[dict], port: int,
+                                   data) -> None:
+    """Start the worker on a durable Redis, publish the events, and SIGKILL Redis as soon as a
+    batch is stored and more are held unacknowledged."""
+    with redis_on(port, data, durable=True) as client:
+        worker.start()
+        EventPublisher().publish_many(events)
+        wait_until(lambda: stored_count(reader, profile) > 0 and client.hlen("unacked") > 0,
+                   60, "a batch in flight", interval=0.05, on_timeout=worker.tail)
+
+
 def test_killed_worker_mid_batch_restarted_stores_every_message_exactly_once(
         queue, reader, tmp_path):
     publisher, client, start_worker = queue
@@ -247,19 +270,11 @@ def test_redis_crash_during_a_batch_loses_nothing(es_server, reader, tmp_path):
                                   es_user=es_server.user, es_password=es_server.password,
                                   es_index_prefix=INDEX_PREFIX, anthropic_api_key=None))
     p = f"test:broker-{uuid.uuid4().hex[:8]}"
-    events = [created(p, f"r{i}", f"Invoice {i} of the ledger export was reconciled by team "
-                                  f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(160)]
     env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
-                     worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
-                     broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
-                     retry_backoff_max_s=2, retry_window_s=90)
+                     **BROKER_TEST_SETTINGS)
     worker = WorkerProcess(env, tmp_path / "worker.log", name="rb")
     try:
-        with redis_on(port, data, durable=True) as client:
-            worker.start()
-            EventPublisher().publish_many(events)
-            wait_until(lambda: stored_count(reader, p) > 0 and client.hlen("unacked") > 0,
-                       60, "a batch in flight", interval=0.05, on_timeout=worker.tail)
+        kill_redis_under_a_busy_worker(worker, reader, p, invoices(p, "r", 160), port, data)
         time.sleep(2)  # Redis is dead for a moment; the worker keeps running
         with redis_on(port, data, durable=True) as client:
             settle(reader, client, {p: {f"r{i}" for i in range(160)}},
@@ -284,18 +299,10 @@ def test_a_broker_outage_under_a_busy_worker_is_ridden_out(tmp_path):
     reader = MemoryService.from_settings(Settings(store=store, anthropic_api_key=None))
     p = f"test:outage-{uuid.uuid4().hex[:8]}"
     expected = {f"o{i}" for i in range(300)}
-    events = [created(p, f"o{i}", f"Invoice {i} of the ledger export was reconciled by team "
-                                  f"{i % 5}.", session=f"s{i % 4}", at=i) for i in range(300)]
-    env = worker_env(store, broker, worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
-                     broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
-                     retry_backoff_max_s=2, retry_window_s=90)
+    env = worker_env(store, broker, **BROKER_TEST_SETTINGS)
     worker = WorkerProcess(env, tmp_path / "worker.log", name="outage")
     try:
-        with redis_on(port, data, durable=True) as client:
-            worker.start()
-            EventPublisher().publish_many(events)
-            wait_until(lambda: stored_count(reader, p) > 0 and client.hlen("unacked") > 0,
-                       60, "a batch in flight", interval=0.05, on_timeout=worker.tail)
+        kill_redis_under_a_busy_worker(worker, reader, p, invoices(p, "o", 300), port, data)
         down_until = time.monotonic() + 15
         while time.monotonic() < down_until:
             assert worker.proc.poll() is None, f"the worker exited:\n{worker.tail()}"
