@@ -423,7 +423,11 @@ def _year_detail(d: date, tense: Tense) -> str:
 
 def _day_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     """A day of a named month, with or without its year."""
-    month, day, year = _month_number(m["mon"]), int(m["day"]), _year_of(m)
+    return _month_day(_month_number(m["mon"]), int(m["day"]), _year_of(m), d, tense)
+
+
+def _month_day(month: int, day: int, year: int | None, d: date, tense: Tense) -> Resolution:
+    """A day of a month: in its year if written, else the nearest one the tense points to."""
     if year is not None:
         x = date(year, month, day)
         return x, x, "day", AS_WRITTEN
@@ -444,12 +448,7 @@ def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
         day, month = b, a
     else:
         raise ValueError("ambiguous numeric date")
-    if year is not None:
-        x = date(year, month, day)
-        return x, x, "day", AS_WRITTEN
-    x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
-                  _upcoming(tense))[0]
-    return x, x, "day", _year_detail(d, tense)
+    return _month_day(month, day, year, d, tense)
 
 
 def _iso(m: re.Match, d: date, tense: Tense) -> Resolution:

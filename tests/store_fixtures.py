@@ -53,6 +53,18 @@ def profile_name() -> str:
     return f"test:{uuid.uuid4().hex[:12]}"
 
 
+@pytest.fixture
+def profile(service, profile_name):
+    """A fresh profile of the `service` (on each store)."""
+    return service.profile(profile_name)
+
+
+def chat_event(content: str, ext: str, minute: int = 0, author: str = "maya") -> dict:
+    """One chat message as ingest takes it, with its platform id, on 16 November 2026."""
+    return {"role": "user", "author": author, "content": content, "external_id": ext,
+            "ts": f"2026-11-16T09:{minute:02d}:00Z"}
+
+
 @pytest.fixture(scope="session")
 def embedder():
     from memory.embeddings import default_embedder

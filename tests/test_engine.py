@@ -18,11 +18,6 @@ def conv(*texts, author="maya", day="2026-11-16"):
             for i, t in enumerate(texts)]
 
 
-@pytest.fixture
-def profile(service, profile_name):
-    return service.profile(profile_name)
-
-
 def test_profile_names_are_validated(service):
     for bad in ["", "has space", "x" * 129, "slash/name", "ünï", None]:
         with pytest.raises(InvalidProfileName):

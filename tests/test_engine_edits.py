@@ -1,17 +1,7 @@
 """Chat edits and deletes, deferred vectorising, and out-of-order delivery, on both stores."""
 from __future__ import annotations
 
-import pytest
-
-
-def event(content, ext, minute=0, author="maya"):
-    return {"role": "user", "author": author, "content": content, "external_id": ext,
-            "ts": f"2026-11-16T09:{minute:02d}:00Z"}
-
-
-@pytest.fixture
-def profile(service, profile_name):
-    return service.profile(profile_name)
+from tests.store_fixtures import chat_event as event
 
 
 def active(profile):

@@ -14,6 +14,7 @@ from memory.models import Memory, Message
 from memory.passages import split_passages
 from memory.stores.base import (CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
                                 SearchRequest)
+from tests.store_fixtures import chat_event as event
 from tests.store_fixtures import unit_vectors
 
 SECRET_HOST = "db-stage-7.internal"
@@ -25,16 +26,6 @@ T0 = datetime(2026, 11, 16, 9, tzinfo=timezone.utc)
 def said(result) -> str:
     """Everything a recall hands back: the answer, the memories and the raw messages."""
     return result.model_dump_json()
-
-
-def event(content, ext, minute=0, author="maya"):
-    return {"role": "user", "author": author, "content": content, "external_id": ext,
-            "ts": f"2026-11-16T09:{minute:02d}:00Z"}
-
-
-@pytest.fixture
-def profile(service, profile_name):
-    return service.profile(profile_name)
 
 
 def drawn_from_statement(profile) -> Memory:

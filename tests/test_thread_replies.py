@@ -28,11 +28,6 @@ def said(content: str, author: str, minute: int, external_id: str | None = None,
     return out
 
 
-@pytest.fixture
-def profile(service, profile_name):
-    return service.profile(profile_name)
-
-
 def the_reply_memory(profile):
     (memory,) = [m for m in profile.list() if "first two weeks" in m.content]
     return memory

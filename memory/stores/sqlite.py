@@ -3,6 +3,7 @@ beside it, searched exactly with numpy (fast enough for one machine's profiles: 
 single 10k x 384 matrix product)."""
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import threading
@@ -214,16 +215,29 @@ class SQLiteStore(Store):
 
     def _write(self, statements: Iterable[tuple[str, Iterable]]) -> None:
         """Run several statements as one transaction."""
+        with self._transaction() as db:
+            for sql, params in statements:
+                db.executemany(sql, params)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on any error)."""
         with self._lock:
             db = self.db
             db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    db.executemany(sql, params)
+                yield db
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+
+    @staticmethod
+    def _id_chunks(ids: list[str]) -> Iterator[tuple[list[str], str]]:
+        """The ids in chunks of 500 (SQLite's bound-parameter limit), each with its "?,?,…"."""
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            yield chunk, ",".join("?" * len(chunk))
 
     # --- messages -------------------------------------------------------------------------
     def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
@@ -281,60 +295,40 @@ class SQLiteStore(Store):
         return found
 
     def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
-        ids = list(dict.fromkeys(ids))
         removed: set[str] = set()
-        with self._lock:
-            db = self.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for start in range(0, len(ids), 500):
-                    chunk = ids[start:start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    existing = [i for (i,) in db.execute(
-                        f"SELECT id FROM messages WHERE profile = ? AND id IN ({marks})",
-                        (profile, *chunk))]
-                    if not existing:
-                        continue
-                    marks = ",".join("?" * len(existing))
-                    for table in ("messages", "messages_fts", "passages_fts", "passage_vectors"):
-                        db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
-                                   (profile, *existing))
-                    removed.update(existing)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            for chunk, marks in self._id_chunks(list(dict.fromkeys(ids))):
+                existing = [i for (i,) in db.execute(
+                    f"SELECT id FROM messages WHERE profile = ? AND id IN ({marks})",
+                    (profile, *chunk))]
+                if not existing:
+                    continue
+                marks = ",".join("?" * len(existing))
+                for table in ("messages", "messages_fts", "passages_fts", "passage_vectors"):
+                    db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
+                               (profile, *existing))
+                removed.update(existing)
             if removed:
                 self._passage_cache.pop(profile, None)
         return removed
 
     def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
-        ids = list(dict.fromkeys(ids))
         suppressed: set[str] = set()
-        with self._lock:
-            db = self.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for start in range(0, len(ids), 500):
-                    chunk = ids[start:start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    for message_id_, doc in db.execute(
-                            f"SELECT id, doc FROM messages WHERE profile = ? AND id IN ({marks})",
-                            (profile, *chunk)).fetchall():
-                        message = Message.model_validate_json(doc)
-                        if message.suppressed:
-                            continue
-                        message.suppressed = True
-                        db.execute("UPDATE messages SET doc = ? WHERE profile = ? AND id = ?",
-                                   (message.model_dump_json(), profile, message_id_))
-                        for table in ("messages_fts", "passages_fts", "passage_vectors"):
-                            db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
-                                       (profile, message_id_))
-                        suppressed.add(message_id_)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            for chunk, marks in self._id_chunks(list(dict.fromkeys(ids))):
+                for message_id_, doc in db.execute(
+                        f"SELECT id, doc FROM messages WHERE profile = ? AND id IN ({marks})",
+                        (profile, *chunk)).fetchall():
+                    message = Message.model_validate_json(doc)
+                    if message.suppressed:
+                        continue
+                    message.suppressed = True
+                    db.execute("UPDATE messages SET doc = ? WHERE profile = ? AND id = ?",
+                               (message.model_dump_json(), profile, message_id_))
+                    for table in ("messages_fts", "passages_fts", "passage_vectors"):
+                        db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
+                                   (profile, message_id_))
+                    suppressed.add(message_id_)
             if suppressed:
                 self._passage_cache.pop(profile, None)
         return suppressed
