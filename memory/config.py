@@ -51,9 +51,14 @@ class Settings(BaseSettings):
     batch_size: int = 200  # events taken at once (or fewer after batch_interval_s)
     batch_interval_s: float = 1.0
     retry_backoff_max_s: float = 30.0  # store errors: exponential backoff 0.5 s, 1 s, ... up to this
-    retry_window_s: float = 120.0  # then the batch goes back to the queue and is taken again
-    broker_visibility_timeout_s: float = 3600.0  # unacked events of a dead worker come back after
-    worker_lock_timeout_s: float = 60.0  # how long a worker waits for a profile's write lock
+    retry_window_s: float = 60.0  # then the batch goes back to the queue and is taken again
+    # unacked events of a dead worker come back after this; `lurker worker` refuses a value that a
+    # live worker could outlast with what it holds (workers/broker.py, delivery_rule)
+    broker_visibility_timeout_s: float = 600.0
+    worker_lock_timeout_s: float = 30.0  # how long a worker waits for a profile's write lock
+    # events a second that one pool process settles at the least, their embeddings included
+    # (measured: bench/ingest.py; the delivery rule budgets a batch's work from it)
+    worker_min_rate: float = 20.0
     worker_lock_lease_s: float = 10.0  # the lock's lease (Redis), renewed while held: a dead
     # holder's lock frees within this long
     worker_metrics_port: int | None = None  # serve the worker's Prometheus metrics on this port

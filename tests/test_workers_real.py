@@ -21,12 +21,22 @@ from tests.workers_support import (WorkerProcess, active_memories, assert_exactl
                                    broker_backlog, broker_idle, conversation, created, deleted,
                                    edited, redis_on, snapshot, wait_until, worker_env)
 from workers import app as app_module
+from workers.broker import HOLD_MARGIN, longest_hold_s
 from workers.enqueue import EventPublisher
 
 pytestmark = [pytest.mark.elasticsearch, pytest.mark.redis]
 
 INDEX_PREFIX = "lurker-workers-real"
 _databases = itertools.count(1)  # one Redis database per test: no queue is shared between tests
+
+
+def within_the_rule(**options) -> dict:
+    """Worker settings with the shortest visibility timeout `lurker worker` accepts for them
+    (workers/broker.py, delivery_rule), so a dead worker's events come back as soon as allowed."""
+    if "broker_visibility_timeout_s" not in options:
+        hold = longest_hold_s(Settings(**options))
+        options["broker_visibility_timeout_s"] = int(HOLD_MARGIN * hold) + 1
+    return options
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +66,11 @@ def queue(redis_server, es_settings, es_server, tmp_path):
     workers: list[WorkerProcess] = []
 
     def start_worker(**overrides) -> WorkerProcess:
-        # The visibility timeout must outlast one vector task (which embeds every message's
-        # passages too) on a busy 2-core machine, or a running task is delivered again.
-        options = dict(worker_concurrency=1, batch_size=40, batch_interval_s=0.3,
-                       broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
-                       retry_backoff_max_s=2, retry_window_s=90)
+        # short retry and lock waits, so the rule allows a short visibility timeout (~30 s)
+        options = dict(WORKER_TEST_SETTINGS, batch_size=40)
         options.update(overrides)
         env = worker_env(es_server.url, broker, es=es_server, es_index_prefix=INDEX_PREFIX,
-                         **options)
+                         **within_the_rule(**options))
         worker = WorkerProcess(env, tmp_path / "worker.log", name=f"w{len(workers)}")
         workers.append(worker)
         return worker.start()
@@ -101,10 +108,12 @@ def invoices(profile: str, prefix: str, n: int) -> list[dict]:
             for i in range(n)]
 
 
-# a worker that waits 30 s for a dead worker's events and retries a store error for 90 s
-BROKER_TEST_SETTINGS = dict(worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
-                            broker_visibility_timeout_s=30, worker_lock_timeout_s=5,
-                            retry_backoff_max_s=2, retry_window_s=90)
+# a worker that retries a store error for 3 s and waits 3 s for a lock (leases of 2 s), at least
+# 40 of these short events a second: the rule lets a dead worker's events come back after ~30 s
+WORKER_TEST_SETTINGS = dict(worker_concurrency=1, batch_size=20, batch_interval_s=0.3,
+                            worker_lock_timeout_s=3, worker_lock_lease_s=2, worker_min_rate=40,
+                            retry_backoff_max_s=2, retry_window_s=3)
+BROKER_TEST_SETTINGS = within_the_rule(**WORKER_TEST_SETTINGS)
 
 
 def kill_redis_under_a_busy_worker(worker, reader, profile: str, events: list[dict], port: int,
@@ -188,7 +197,7 @@ def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(
     p = f"test:outage-{uuid.uuid4().hex[:8]}"
     first = [created(p, f"o{i}", f"Ticket {i} about the search latency was triaged by team "
                                   f"{i % 4}.", session=f"s{i % 3}", at=i) for i in range(30)]
-    worker = start_worker()
+    worker = start_worker(retry_window_s=60)  # it waits the outage out
     publisher.publish_many(first)
     wait_until(lambda: stored_count(reader, p) == 30 and broker_idle(client), 90,
                "the first events", interval=0.2, on_timeout=worker.tail)
@@ -213,6 +222,9 @@ def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(
     assert re.search(r"the store is back after \d+ s; \d+ events waited", log), worker.tail()
     warnings = [line for line in log.splitlines() if "WARNING" in line]
     assert len(warnings) <= 4, "\n".join(warnings)
+    # the events it held through the outage were never handed out again (the visibility timeout
+    # follows the rule for a 60 s retry window)
+    assert "were delivered before" not in log, worker.tail()
 
 
 def test_edits_deletes_vectors_poisoning_and_secrets(queue, reader, tmp_path):

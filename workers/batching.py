@@ -47,6 +47,10 @@ class BatchTask(Task):
         """(requests per batch, seconds to wait for a batch to fill)."""
         return 100, 1.0
 
+    def on_batch_taken(self, redelivered: list[bool]) -> None:
+        """Called in the worker's main process as a batch goes to the pool, with whether each of
+        its requests was delivered before (metrics)."""
+
     def on_batch_settled(self, result: Any, outcomes: list[str], headers: list[dict],
                          started: float) -> None:
         """Called in the worker's main process once a batch's requests are settled (metrics)."""
@@ -110,6 +114,8 @@ class Batcher:
         calls = [(list(r.args), dict(r.kwargs)) for r in requests]
         redelivered = [bool((r.delivery_info or {}).get("redelivered")) for r in requests]
         task = self.task
+        with contextlib.suppress(Exception):
+            task.on_batch_taken(redelivered)
 
         def settle(result: Any) -> None:
             outcomes = result.get("outcomes") if isinstance(result, dict) else None

@@ -5,7 +5,11 @@ task names, whether there is a broker at all, and the Celery settings that follo
 - at-least-once: tasks are acknowledged only after their work is stored (task_acks_late), a task
   whose worker process dies is re-queued (task_reject_on_worker_lost), and events held by a worker
   that was killed come back after LURKER_BROKER_VISIBILITY_TIMEOUT_S (Redis transport);
-- the prefetch window holds a batch in progress per process plus the next batch being filled;
+- the prefetch window holds a batch in progress per process plus the next batch being filled, and
+  a worker holds at most one follow-up embedding task per process (workers/transport.py);
+- the delivery rule (`delivery_rule`): everything a live worker holds must be settled well inside
+  the visibility timeout, or the broker hands it out again while the worker still works on it;
+  `lurker worker` refuses settings that break it;
 - LURKER_BROKER_URL=memory:// or LURKER_WORKER_EAGER=true: no broker, the same task code runs
   in-process when an event is published (task_always_eager).
 """
@@ -45,6 +49,45 @@ def prefetch_multiplier(settings: Settings) -> int:
     return max(1, math.ceil(settings.batch_size * (concurrency + 1) / concurrency))
 
 
+# The visibility timeout must be at least this many times the longest a live worker holds an event.
+HOLD_MARGIN = 1.5
+
+
+def batch_work_s(settings: Settings) -> float:
+    """The longest one pool job takes: a batch of events (or one batch's embeddings) at the
+    least rate a process settles events, after waiting out a store outage and a profile lock."""
+    return (settings.retry_window_s + settings.worker_lock_timeout_s
+            + settings.batch_size / settings.worker_min_rate)
+
+
+def longest_hold_s(settings: Settings) -> float:
+    """The longest a live worker holds an event before settling it: the batch interval while its
+    batch fills, then up to two rounds of pool jobs ahead of it (a batch in progress in every
+    process, and at most one embedding task per process) and its own batch."""
+    return settings.batch_interval_s + 3 * batch_work_s(settings)
+
+
+def delivery_rule(settings: Settings) -> str | None:
+    """Why these settings would let the broker redeliver events a live worker still holds, or
+    None when they are safe."""
+    if settings.worker_min_rate <= 0:
+        return "LURKER_WORKER_MIN_RATE must be above 0 (events a second one process settles)"
+    hold = longest_hold_s(settings)
+    needed = HOLD_MARGIN * hold
+    if settings.broker_visibility_timeout_s >= needed:
+        return None
+    return (f"LURKER_BROKER_VISIBILITY_TIMEOUT_S={settings.broker_visibility_timeout_s:g} is too "
+            f"short: a live worker can hold an event for up to {hold:g}s (the batch interval "
+            f"{settings.batch_interval_s:g}s plus three pool jobs of up to "
+            f"{batch_work_s(settings):g}s each: the retry window "
+            f"{settings.retry_window_s:g}s, the lock timeout {settings.worker_lock_timeout_s:g}s "
+            f"and a batch of {settings.batch_size} events at "
+            f"LURKER_WORKER_MIN_RATE={settings.worker_min_rate:g}/s), and the broker would hand "
+            f"its events out again while it works on them. The visibility timeout must be at "
+            f"least {HOLD_MARGIN:g} times that ({needed:g}s): raise it, or lower the retry "
+            f"window, the lock timeout or the batch size")
+
+
 def celery_config(settings: Settings) -> dict:
     eager = is_eager(settings)
     return {
@@ -61,6 +104,8 @@ def celery_config(settings: Settings) -> dict:
             "unacked_restore_interval": max(1, min(10, int(settings.broker_visibility_timeout_s
                                                            // 2))),
             "unacked_restore_throttle": 1,
+            # embedding tasks first, at most one held per pool process (workers/transport.py)
+            "vector_tasks_held": max(1, settings.worker_concurrency),
         },
         "task_always_eager": eager,
         "task_eager_propagates": True,

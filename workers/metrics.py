@@ -6,6 +6,8 @@ Served at http://<host>:<LURKER_WORKER_METRICS_PORT>/metrics when that port is s
 
 - lurker_worker_events_total{outcome}      events settled: done, rejected (malformed or refused),
                                            requeued (store still failing after the retry window)
+- lurker_worker_events_redelivered_total  events the broker had delivered before (a dead worker's,
+                                           requeued ones, or held past the visibility timeout)
 - lurker_worker_messages_total{result}     messages new / skipped (already stored), edits, deletes
 - lurker_worker_batch_size                 events per batch (histogram)
 - lurker_worker_batch_seconds              a batch from hand-off to the pool until settled
@@ -27,6 +29,8 @@ SECONDS_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
 registry = CollectorRegistry(auto_describe=True)
 events = Counter("lurker_worker_events", "Events settled by the worker", ["outcome"],
                  registry=registry)
+redelivered = Counter("lurker_worker_events_redelivered", "Events taken that the broker had "
+                      "delivered before", registry=registry)
 messages = Counter("lurker_worker_messages", "Messages written by the worker", ["result"],
                    registry=registry)
 batch_size = Histogram("lurker_worker_batch_size", "Events per batch", buckets=BATCH_BUCKETS,

@@ -40,6 +40,14 @@ class IngestEvents(BatchTask):
         settings = getattr(app_, "lurker_settings", None) or runtime.settings
         return settings.batch_size, settings.batch_interval_s
 
+    def on_batch_taken(self, redelivered: list[bool]) -> None:
+        again = sum(redelivered)
+        if again:
+            worker_metrics.redelivered.inc(again)
+            log.info("%d of %d events in this batch were delivered before (a worker that died, "
+                     "a batch requeued after an outage, or held past the visibility timeout)",
+                     again, len(redelivered))
+
     def on_batch_settled(self, result: Any, outcomes: list[str], headers: list[dict],
                          started: float) -> None:
         worker_metrics.observe_batch(result, outcomes,

@@ -1,5 +1,7 @@
-"""kombu's Redis transport, with one window closed: an event popped from its queue just as the
-broker goes away is kept and ingested by this worker instead of being dropped.
+"""kombu's Redis transport, with one window closed and one bound added.
+
+The window: an event popped from its queue just as the broker goes away is kept and ingested by
+this worker instead of being dropped.
 
 kombu delivers a Redis message in two steps: BRPOP takes it off the queue, then the QoS records it
 in the broker's `unacked` set (which is what brings it back if the worker dies). When Redis dies
@@ -9,13 +11,24 @@ SIGKILLs Redis under a busy worker). Here the failed recording is logged and the
 to the worker all the same; it is ingested from memory (its ack cannot reach the broker and is
 dropped with the lost connection, see workers/consumer.py). Only if this worker also dies before
 finishing it is the event lost — the transport's limit (BRPOP, not an atomic move).
+
+The bound: a worker takes follow-up embedding tasks (lurker.vectors) before new events, and holds
+at most `vector_tasks_held` of them (one per pool process) reserved at once. kombu's prefetch window
+counts messages, not work: sized for batches of events (hundreds), it would otherwise fill with
+embedding tasks of a whole batch each when that queue has a backlog, and the last of them would
+wait longer than the visibility timeout and be handed out again while this worker still holds it.
+With the bound the embeddings queue waits in Redis, not in the worker, and what a worker holds is
+what the delivery rule (workers/broker.py) budgets for.
 """
 from __future__ import annotations
 
 import logging
 
+from celery.worker import state as worker_state
 from kombu.transport import redis as kombu_redis
 from kombu.transport import virtual
+
+from .broker import INDEX_BATCH_TASK, INDEX_TASK, VECTORS_QUEUE
 
 log = logging.getLogger("lurker.workers")
 
@@ -30,8 +43,54 @@ class QoS(kombu_redis.QoS):
             virtual.QoS.append(self, message, delivery_tag)
 
 
+def vector_tasks_reserved() -> int:
+    """Embedding tasks this worker process has taken and not finished (waiting or running)."""
+    return sum(1 for request in list(worker_state.reserved_requests)
+               if request.name in (INDEX_BATCH_TASK, INDEX_TASK))
+
+
+class EmbeddingsFirst:
+    """The order the worker asks Redis for its queues in (a kombu queue cycle): the embeddings
+    queue first, and not at all while `held` embedding tasks are reserved here."""
+
+    def __init__(self, held: int) -> None:
+        self.held = max(1, held)
+        self.items: list[str] = []
+
+    def update(self, items) -> None:
+        self.items = sorted(items, key=lambda name: (name != VECTORS_QUEUE, name))
+
+    def full(self) -> bool:
+        """Whether the embeddings queue is left out now (this worker holds enough of its tasks)."""
+        return (VECTORS_QUEUE in self.items and len(self.items) > 1
+                and vector_tasks_reserved() >= self.held)
+
+    def consume(self, n: int) -> list[str]:
+        queues = self.items[:n]
+        if self.full():
+            queues = [name for name in queues if name != VECTORS_QUEUE]
+        return queues
+
+    def rotate(self, last_used) -> None:
+        """The order does not rotate."""
+
+
 class Channel(kombu_redis.Channel):
     QoS = QoS
+    from_transport_options = (*kombu_redis.Channel.from_transport_options, "vector_tasks_held")
+    vector_tasks_held = 2
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._queue_cycle = EmbeddingsFirst(self.vector_tasks_held)
+
+    def _brpop_start(self, timeout=None):
+        # A slot for an embedding task frees when one ends, which no BRPOP reply announces: while
+        # the embeddings queue is left out, ask again every quarter second rather than every
+        # brpop_timeout (1 s), or a pool process idles up to a second after each task.
+        if timeout is None and self._queue_cycle.full():
+            timeout = 0.25
+        return super()._brpop_start(timeout)
 
 
 class Transport(kombu_redis.Transport):

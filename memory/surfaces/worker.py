@@ -54,12 +54,15 @@ def run_worker(args: argparse.Namespace) -> int:
         raise LurkerError("--concurrency and --batch-size must be at least 1 and "
                           "--batch-interval above 0")
     from workers.app import configure
-    from workers.broker import EVENTS_QUEUE, VECTORS_QUEUE, is_eager
+    from workers.broker import EVENTS_QUEUE, VECTORS_QUEUE, delivery_rule, is_eager
 
     if is_eager(settings):
         raise LurkerError(f"LURKER_BROKER_URL={settings.broker_url!r} (or LURKER_WORKER_EAGER) "
                           f"ingests in-process when events are published: there is no queue for "
                           f"a worker to consume; set a broker such as redis://127.0.0.1:6379/0")
+    broken = delivery_rule(settings)
+    if broken:
+        raise LurkerError(broken)
     app = configure(settings)
     if settings.worker_metrics_port:
         from workers.metrics import serve
