@@ -202,6 +202,8 @@ def _by_tense(candidates: list[tuple[date, date]], anchor: date, tense: Tense,
     it (starting strictly after it if `future_strict`). Neutral: the one holding the anchor, else
     the closest."""
     candidates = sorted(candidates)
+    if not candidates:  # "June 31": no such day in any year tried
+        raise ValueError("no such day")
     if tense == "past":
         before = [c for c in candidates if c[0] <= anchor]
         return before[-1] if before else candidates[0]
@@ -698,10 +700,25 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
     return out
 
 
+# Every expression the rules read holds a digit, a month or weekday name, or one of these words.
+# Most chat has none (of 3,000 Ubuntu IRC lines, 84 % had no digit and 1 % a date): such a text
+# skips the patterns, one scan instead of forty (tests/test_dates.py checks both agree).
+_MAYBE_A_DATE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
+                           r"thu|fri|tom|tmr|eo[dwmqy])|day|week|month|year|quarter|night|"
+                           r"morning|afternoon|evening", re.IGNORECASE)
+
+
 def find_dates(text: str, anchor: datetime | date) -> list[Found]:
     """Every date expression outside [brackets], in order. An expression already followed by a
     label ("yesterday [2023-05-07]") takes the label's dates, so a text annotated once reads the
     same against any anchor."""
+    if not _MAYBE_A_DATE.search(text):
+        return []
+    return scan_dates(text, anchor)
+
+
+def scan_dates(text: str, anchor: datetime | date) -> list[Found]:
+    """find_dates without the first cheap look: every pattern, always."""
     today = _anchor_date(anchor)
     brackets = [b.span() for b in _BRACKETED.finditer(text)]
     matches = [(m, resolve) for pattern, resolve in _PATTERNS for m in pattern.finditer(text)

@@ -67,3 +67,15 @@ def test_question_arithmetic_through_the_engine(case, service):
         assert result.answer.startswith("I can't work that out") and "no date" in result.answer
     else:
         assert result.answer.startswith(case.expect)
+
+
+def test_the_cheap_first_look_never_hides_a_date():
+    """find_dates skips texts with no digit, month, weekday or date word; on every corpus message
+    (and the words of each, alone) it must answer as the full scan does."""
+    from memory.dates import find_dates, scan_dates
+
+    texts = [case.text for case in RESOLVE]
+    texts += [word for text in texts for word in text.split()]
+    for text in texts:
+        anchor = datetime(2026, 5, 12, 10)
+        assert find_dates(text, anchor) == scan_dates(text, anchor), text

@@ -418,3 +418,24 @@ def test_month_clamp_in_questions():
                                 detail="1 month before 2024-03-31 (2024-02-29)")]
 
 
+
+
+@pytest.mark.parametrize("text", ["the offsite is on June 31", "31 June works for me",
+                                  "we ship April 31st", "see you feb 30", "due Feb 29"])
+def test_a_day_no_month_has_is_not_a_date_and_not_an_error(text, tmp_path):
+    """"June 31" used to raise IndexError in the resolver, so ingesting the message failed (and
+    a worker would have put its batch back on the queue for good)."""
+    from memory.config import Settings
+    from memory.service import MemoryService
+
+    _, found = annotate_dates(text, WED)
+    assert found == []
+    service = MemoryService.from_settings(Settings(store=f"sqlite:///{tmp_path}/d.db",
+                                                   anthropic_api_key=None))
+    try:
+        profile = service.profile("test:dates")
+        profile.ingest([{"role": "user", "content": text, "ts": WED.isoformat()}],
+                       session_id="s")
+        assert any(text in m.content for m in service.store.iter_messages("test:dates"))
+    finally:
+        service.close()
