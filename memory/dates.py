@@ -740,7 +740,10 @@ def scan_dates(text: str, anchor: datetime | date) -> list[Found]:
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    return _join_ranges(text, out)
+    try:
+        return _join_ranges(text, out)
+    except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
+        return out
 
 
 def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]]:

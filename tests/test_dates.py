@@ -439,3 +439,10 @@ def test_a_day_no_month_has_is_not_a_date_and_not_an_error(text, tmp_path):
         assert any(text in m.content for m in service.store.iter_messages("test:dates"))
     finally:
         service.close()
+
+
+def test_dates_at_the_end_of_the_calendar_are_not_an_error():
+    """Found by fuzzing: a range joined near 31 Dec 9999 overflowed."""
+    end = datetime(9999, 12, 30, tzinfo=UTC)
+    for text in ("9999-12-31 – yesterday", "yesterday '26 Dec through 9999-12-31"):
+        annotate_dates(text, end)  # no OverflowError
