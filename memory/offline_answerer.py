@@ -17,6 +17,7 @@ What it says, in order of precedence:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 from .date_questions import parse_date_question
@@ -48,6 +49,7 @@ _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # A record must share at least this share of the question's content words to answer it: one word
 # in common ("What did Gina lose?" / "Gina opened a store") is a different question's answer.
 MIN_SHARED = 0.5
+WHEN_SHARED = 0.3
 
 
 def named(question: str) -> set[str]:
@@ -59,8 +61,27 @@ def named(question: str) -> set[str]:
 
 
 def _names_all(names: set[str], text: str) -> bool:
+    """Whether every name is a word of `text`, or the start of one ("Mel" for Melanie)."""
     low = set(re.findall(r"[a-z0-9]+", text.lower()))
-    return names <= low
+    return all(name in low or (len(name) >= 3 and any(w.startswith(name) for w in low))
+               for name in names)
+
+
+_ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
+
+
+def _names(names: set[str], memory: Memory,
+           speakers: Callable[[Memory], set[str]] | None) -> bool:
+    """Whether the memory is about whoever and whatever the question names: named in it, or
+    (a person) the one who said it ("We're thinking about going camping", said by Melanie,
+    answers "When is Melanie going camping?"; said by Caroline, it does not)."""
+    if _names_all(names, f"{memory.content} {memory.topic_key or ''}"):
+        return True
+    if _ADDRESSED.search(memory.content) or named(memory.content) - names:
+        # "Your store looks great", "That race sounds great, Mel!": about someone else
+        return False
+    return bool(speakers) and _names_all(
+        names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
 def content_stems(text: str) -> set[str]:
@@ -73,10 +94,10 @@ def _memory_stems(memory: Memory) -> set[str]:
     return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
 
 
-def _about(wanted: set[str], stems: set[str]) -> bool:
+def _about(wanted: set[str], stems: set[str], least: float = MIN_SHARED) -> bool:
     """Whether a record shares enough of the question's content words to answer it."""
     shared = len(wanted & stems)
-    return shared > 0 and shared >= MIN_SHARED * len(wanted)
+    return shared > 0 and shared >= least * len(wanted)
 
 
 def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
@@ -173,13 +194,15 @@ class OfflineAnswerer(Answerer):
 
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate],
-               previous: dict[str, Memory] | None = None) -> str:
+               previous: dict[str, Memory] | None = None,
+               speakers: Callable[[Memory], set[str]] | None = None) -> str:
         authors = [m.author for m in messages]
-        text = self._answer(question, memories, messages, computed, previous or {})
+        text = self._answer(question, memories, messages, computed, previous or {}, speakers)
         return without_platform_ids(text, authors)
 
     def _answer(self, question: str, memories: list[Memory], messages: list[Message],
-                computed: list[ComputedDate], previous: dict[str, Memory]) -> str:
+                computed: list[ComputedDate], previous: dict[str, Memory],
+                speakers: Callable[[Memory], set[str]] | None) -> str:
         asked = parse_date_question(question)
         arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
                           None)
@@ -192,12 +215,15 @@ class OfflineAnswerer(Answerer):
         # is not answered by "Gina opened a store".
         wanted = (content_stems(question) - content_stems(" ".join(names))) \
             or content_stems(question)
-        relevant = [m for m in memories if _about(wanted, _memory_stems(m))
-                    and _names_all(names, f"{m.content} {m.topic_key or ''}")]
+        when = _WHEN.match(question)
+        relevant = [m for m in memories
+                    if (_about(wanted, _memory_stems(m))
+                        or (when and names and m.event_dates
+                            and _about(wanted, _memory_stems(m), WHEN_SHARED)))
+                    and _names(names, m, speakers)]
         parts: list[str] = []
         if relevant:
             shown = relevant[: self.max_memories]
-            when = _WHEN.match(question)
             dated = next((m for m in shown if event_date(m, question)), None) if when else None
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous

@@ -11,7 +11,7 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 
 import numpy as np
@@ -26,6 +26,7 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .offline_answerer import content_stems, event_date
 from .ingest_input import clean_text, to_messages
+from .people import display_name
 from .models import (ComputedDate, DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
@@ -87,6 +88,32 @@ def _memory_text(memory: Memory) -> str:
 
 
 FORGOTTEN = "[forgotten]"
+
+
+def speakers_of(memories: list[Memory],
+                profile_of: Callable[[Memory], Profile]) -> Callable[[Memory], set[str]]:
+    """Who said the message each memory was drawn from (its first source), looked up with one
+    store call per profile on first use: the offline answerer asks only when a question names
+    someone the memory itself does not. Made per recall, so no thread shares it."""
+    said: dict[str, set[str]] | None = None
+
+    def speakers(memory: Memory) -> set[str]:
+        nonlocal said
+        if said is None:
+            said = {}
+            firsts: dict[str, tuple[Profile, dict[str, str]]] = {}
+            for m in memories:
+                if m.source_message_ids:
+                    profile = profile_of(m)
+                    firsts.setdefault(profile.name, (profile, {}))[1][m.source_message_ids[0]] \
+                        = m.id
+            for profile, first in firsts.values():
+                for message in profile.messages(first):
+                    name = display_name(message.author)
+                    if name:
+                        said[first[message.id]] = {name}
+        return said.get(memory.id, set())
+    return speakers
 
 
 def forgotten_tombstone(memory: Memory) -> Memory:
@@ -247,7 +274,9 @@ class MemoryService:
             if memory.supersedes:
                 previous.update(self.profile(profile_of[memory.id])._previous_versions([memory]))
         answer = self.answerer.answer(query, now, shown, [f.record for _, f in messages],
-                                      computed, previous=previous)
+                                      computed, previous=previous,
+                                      speakers=speakers_of(
+                                          shown, lambda m: self.profile(profile_of[m.id])))
         result = RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=s, channels=f.channels)
@@ -568,7 +597,8 @@ class Profile:
         shown = [f.record for f in memories]
         answer = self.service.answerer.answer(
             query, now, shown, [f.record for f in messages], computed,
-            previous=self._previous_versions(shown))
+            previous=self._previous_versions(shown),
+            speakers=speakers_of(shown, lambda memory: self))
         return RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)

@@ -6,6 +6,7 @@ memory.llm.answerer. Both also write the hypothetical answer used by the HyDE re
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from datetime import datetime
 
 from .models import ComputedDate, Memory, Message
@@ -29,11 +30,13 @@ class Answerer(ABC):
         messages: list[Message],
         computed: list[ComputedDate],
         previous: dict[str, Memory] | None = None,
+        speakers: Callable[[Memory], set[str]] | None = None,
     ) -> str:
         """A short answer grounded only in the given memories/messages and computed dates, or
         NO_ANSWER when they do not cover the question. `previous` holds, by id, the versions
         that memories in `memories` replaced (their `supersedes`), so the answer can say what
-        changed."""
+        changed; `speakers(memory)` names who said the message a memory was drawn from (looked
+        up in the store on first use)."""
 
     @abstractmethod
     def hypothesize(self, question: str) -> str:

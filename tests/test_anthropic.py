@@ -265,6 +265,7 @@ def test_service_uses_the_anthropic_path_end_to_end(llm_service):
     assert result.answer == "The team uses yarn now [M1]."
     [answer_call] = fake.requests_with(marker(ANSWER_SYSTEM))
     assert "[M1]" in answer_call.user_text and "yarn" in answer_call.user_text
+    assert "[M1] (said by lee " in answer_call.user_text  # who said it, from the store
     assert fake.requests_with(marker(HYPOTHESIZE_SYSTEM))  # the HyDE channel asked the model
     assert all(r.body["system"][0]["cache_control"] == {"type": "ephemeral"}
                for r in fake.requests)

@@ -137,6 +137,26 @@ def test_answers_name_people_never_platform_ids(profile):
         "Who will write the migration guide?", now=NOW).answer
 
 
+def test_an_answer_is_about_the_person_asked_about_even_when_the_memory_does_not_name_them(
+        profile):
+    """A memory drawn from what someone said answers questions about them, though the memory
+    says "we" (LoCoMo dev: a third of answerable questions were declined for this); what one
+    person said *to* another ("sounds great, Mel!", "your store") is not about the speaker."""
+    profile.ingest([
+        {"role": "user", "author": "Melanie", "ts": "2026-11-16T09:00:00Z",
+         "content": "We're thinking about going camping next month."},
+        {"role": "user", "author": "Caroline", "ts": "2026-11-16T09:01:00Z",
+         "content": "That charity race sounds great, Mel!"},
+        {"role": "user", "author": "Caroline", "ts": "2026-11-16T09:02:00Z",
+         "content": "Your pottery looks great, the glaze came out so well."}],
+        session_id="s1")
+    assert "camping" in profile.recall("When is Melanie going camping?", now=NOW).answer
+    for question in ("When is Caroline going camping?",
+                     "What did Caroline realize after her charity race?",
+                     "What did Caroline learn about glaze in her pottery?"):
+        assert "don't have anything" in profile.recall(question, now=NOW).answer, question
+
+
 def test_recall_computes_dates_in_code(profile):
     profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
     result = profile.recall("What did we ship 3 days ago?", now=NOW)

@@ -8,6 +8,7 @@ answer is given instead, so a mention still gets a grounded reply.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from ..dates import ResolvedDate, format_human
@@ -21,10 +22,14 @@ from .prompts import ANSWER_SYSTEM, HYPOTHESIZE_SYSTEM
 log = logging.getLogger(__name__)
 
 
-def _memory_line(n: int, m: Memory, previous: dict[str, Memory]) -> str:
-    """[M1] (said 12 May 2026, event; about 3 June 2026) The launch review is ... and, for a
-    memory that replaced another, what it replaced and when."""
+def _memory_line(n: int, m: Memory, previous: dict[str, Memory],
+                 speakers: Callable[[Memory], set[str]] | None = None) -> str:
+    """[M1] (said by maya 12 May 2026, event; about 3 June 2026) The launch review is ... and,
+    for a memory that replaced another, what it replaced and when."""
     said = format_human((m.event_time or m.created_at).date())
+    who = ", ".join(sorted(speakers(m))) if speakers else ""
+    if who:  # "we're going camping" means something only with who said it
+        said = f"by {who} {said}"
     about = "; ".join(ResolvedDate(e.phrase, e.start, e.end, e.granularity).words
                       for e in m.event_dates)
     line = f"[M{n}] (said {said}, {m.type}{'; about ' + about if about else ''}) {m.content}"
@@ -37,11 +42,13 @@ def _memory_line(n: int, m: Memory, previous: dict[str, Memory]) -> str:
 
 def render_context(question: str, now: datetime, memories: list[Memory],
                    messages: list[Message], computed: list[ComputedDate],
-                   previous: dict[str, Memory] | None = None) -> str:
+                   previous: dict[str, Memory] | None = None,
+                   speakers: Callable[[Memory], set[str]] | None = None) -> str:
     parts = [f"Today is {format_human(now.date())} ({now.date().isoformat()})."]
     if memories:
         parts.append("Memories:")
-        parts += [_memory_line(n, m, previous or {}) for n, m in enumerate(memories, 1)]
+        parts += [_memory_line(n, m, previous or {}, speakers)
+                  for n, m in enumerate(memories, 1)]
     if messages:
         parts.append("Messages:")
         parts += [f"[S{n}] ({format_human(m.ts.date())}) {display_name(m.author) or m.role}: "
@@ -68,15 +75,18 @@ class AnthropicAnswerer(Answerer):
 
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate],
-               previous: dict[str, Memory] | None = None) -> str:
+               previous: dict[str, Memory] | None = None,
+               speakers: Callable[[Memory], set[str]] | None = None) -> str:
         if not memories and not messages and not computed:
             return NO_ANSWER  # nothing retrieved: no call, no guess
-        context = render_context(question, now, memories, messages, computed, previous)
+        context = render_context(question, now, memories, messages, computed, previous,
+                                 speakers)
         try:
             reply = self.client.text(self.model, ANSWER_SYSTEM, context, max_tokens=400)
         except LLMError as exc:
             log.warning("answer synthesis fell back to %s: %s", self.fallback.name, exc)
-            return self.fallback.answer(question, now, memories, messages, computed, previous)
+            return self.fallback.answer(question, now, memories, messages, computed, previous,
+                                        speakers)
         if not reply or reply.strip().rstrip(".").upper() == "NONE":
             return NO_ANSWER
         return without_platform_ids(reply, [m.author for m in messages])
