@@ -104,7 +104,7 @@ def celery_config(settings: Settings) -> dict:
             "unacked_restore_interval": max(1, min(10, int(settings.broker_visibility_timeout_s
                                                            // 2))),
             "unacked_restore_throttle": 1,
-            # embedding tasks first, at most one held per pool process (workers/transport.py)
+            # at most one embedding task held per pool process (workers/transport.py)
             "vector_tasks_held": max(1, settings.worker_concurrency),
         },
         "task_always_eager": eager,

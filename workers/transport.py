@@ -12,8 +12,8 @@ to the worker all the same; it is ingested from memory (its ack cannot reach the
 dropped with the lost connection, see workers/consumer.py). Only if this worker also dies before
 finishing it is the event lost — the transport's limit (BRPOP, not an atomic move).
 
-The bound: a worker takes follow-up embedding tasks (lurker.vectors) before new events, and holds
-at most `vector_tasks_held` of them (one per pool process) reserved at once. kombu's prefetch window
+The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
+one per pool process) reserved at once. kombu's prefetch window
 counts messages, not work: sized for batches of events (hundreds), it would otherwise fill with
 embedding tasks of a whole batch each when that queue has a backlog, and the last of them would
 wait longer than the visibility timeout and be handed out again while this worker still holds it.
@@ -49,16 +49,18 @@ def vector_tasks_reserved() -> int:
                if request.name in (INDEX_BATCH_TASK, INDEX_TASK))
 
 
-class EmbeddingsFirst:
-    """The order the worker asks Redis for its queues in (a kombu queue cycle): the embeddings
-    queue first, and not at all while `held` embedding tasks are reserved here."""
+class CappedEmbeddings:
+    """The order the worker asks Redis for its queues in (a kombu queue cycle): new events first,
+    so they are searchable first and embeddings are taken when no event waits (a worker that
+    keeps up empties the events queue between bursts), and the embeddings queue is left out
+    while `held` of its tasks are reserved here."""
 
     def __init__(self, held: int) -> None:
         self.held = max(1, held)
         self.items: list[str] = []
 
     def update(self, items) -> None:
-        self.items = sorted(items, key=lambda name: (name != VECTORS_QUEUE, name))
+        self.items = sorted(items)
 
     def full(self) -> bool:
         """Whether the embeddings queue is left out now (this worker holds enough of its tasks)."""
@@ -72,7 +74,7 @@ class EmbeddingsFirst:
         return queues
 
     def rotate(self, last_used) -> None:
-        """The order does not rotate."""
+        """The order does not rotate: events first."""
 
 
 class Channel(kombu_redis.Channel):
@@ -82,7 +84,7 @@ class Channel(kombu_redis.Channel):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._queue_cycle = EmbeddingsFirst(self.vector_tasks_held)
+        self._queue_cycle = CappedEmbeddings(self.vector_tasks_held)
 
     def _brpop_start(self, timeout=None):
         # A slot for an embedding task frees when one ends, which no BRPOP reply announces: while
