@@ -39,7 +39,8 @@ def test_the_defaults_keep_within_the_rule():
 @pytest.mark.parametrize("overrides, named", [
     # the pair the issue measured: 81 % of a live worker's work was done twice
     (dict(broker_visibility_timeout_s=30, retry_window_s=90), "the retry window 90s"),
-    (dict(broker_visibility_timeout_s=300, batch_size=2000), "a batch of 2000 events"),
+    (dict(broker_visibility_timeout_s=300, batch_size=2000, worker_lock_timeout_s=100),
+     "a batch of 2000 events"),
     (dict(broker_visibility_timeout_s=100, worker_lock_timeout_s=60), "the lock timeout 60s"),
 ])
 def test_settings_a_live_worker_could_outlast_are_named_with_the_rule(overrides, named):
@@ -48,6 +49,13 @@ def test_settings_a_live_worker_could_outlast_are_named_with_the_rule(overrides,
     assert f"LURKER_BROKER_VISIBILITY_TIMEOUT_S={overrides['broker_visibility_timeout_s']:g} " \
            f"is too short" in broken
     assert named in broken and "must be at least 1.5 times" in broken
+
+
+def test_a_lock_wait_shorter_than_a_batch_is_refused():
+    """Two pool processes writing the same profiles take turns at its lock: a wait shorter than
+    the other's batch sends the batch back to the queue, to be done again."""
+    broken = delivery_rule(Settings(_env_file=None, worker_lock_timeout_s=3))
+    assert "LURKER_WORKER_LOCK_TIMEOUT_S=3 is shorter than a batch of 200 events" in broken
 
 
 def test_a_rate_of_zero_is_refused():

@@ -72,6 +72,13 @@ def delivery_rule(settings: Settings) -> str | None:
     None when they are safe."""
     if settings.worker_min_rate <= 0:
         return "LURKER_WORKER_MIN_RATE must be above 0 (events a second one process settles)"
+    batch_s = settings.batch_size / settings.worker_min_rate
+    if settings.worker_lock_timeout_s < batch_s:
+        return (f"LURKER_WORKER_LOCK_TIMEOUT_S={settings.worker_lock_timeout_s:g} is shorter than "
+                f"a batch of {settings.batch_size} events takes at "
+                f"LURKER_WORKER_MIN_RATE={settings.worker_min_rate:g}/s ({batch_s:g}s): a batch "
+                f"waiting for a profile another process is writing would go back to the queue and "
+                f"be done again; raise the lock timeout or lower the batch size")
     hold = longest_hold_s(settings)
     needed = HOLD_MARGIN * hold
     if settings.broker_visibility_timeout_s >= needed:
