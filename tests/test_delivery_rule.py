@@ -22,7 +22,8 @@ from memory.service import MemoryService
 from tests.workers_support import (ROOT, WorkerProcess, broker_idle, created, wait_until,
                                    worker_env)
 from workers import app as app_module
-from workers.broker import HOLD_MARGIN, VECTORS_QUEUE, delivery_rule, longest_hold_s
+from workers.broker import (EVENTS_QUEUE, HOLD_MARGIN, VECTORS_QUEUE, delivery_rule,
+                            longest_hold_s, prefetch_multiplier)
 from workers.enqueue import EventPublisher
 
 BROKER_DB = 12  # a Redis database of its own (tests/test_workers_real.py counts up from 1)
@@ -56,6 +57,13 @@ def test_a_lock_wait_shorter_than_a_batch_is_refused():
     the other's batch sends the batch back to the queue, to be done again."""
     broken = delivery_rule(Settings(_env_file=None, worker_lock_timeout_s=3))
     assert "LURKER_WORKER_LOCK_TIMEOUT_S=3 is shorter than a batch of 200 events" in broken
+
+
+def test_a_worker_of_the_embeddings_queue_alone_takes_one_task_per_process():
+    """Its tasks are not batched: a window sized for batches of events would hold hundreds."""
+    settings = Settings(_env_file=None)
+    assert prefetch_multiplier(settings, [VECTORS_QUEUE]) == 1
+    assert prefetch_multiplier(settings, [EVENTS_QUEUE, VECTORS_QUEUE]) == 300
 
 
 def test_a_rate_of_zero_is_refused():

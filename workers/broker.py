@@ -42,9 +42,13 @@ def is_redis(url: str) -> bool:
     return url.startswith(("redis://", "rediss://", "unix://"))
 
 
-def prefetch_multiplier(settings: Settings) -> int:
+def prefetch_multiplier(settings: Settings, queues: list[str] | None = None) -> int:
     """Messages each worker process may hold unacknowledged: enough for one batch in progress per
-    process and one more batch filling up, so a batch can reach batch_size before its interval."""
+    process and one more batch filling up, so a batch can reach batch_size before its interval.
+    A worker of the embeddings queue alone takes one task per process (its tasks are not batched,
+    and each embeds a whole batch's memories)."""
+    if queues is not None and set(queues) == {VECTORS_QUEUE}:
+        return 1
     concurrency = max(1, settings.worker_concurrency)
     return max(1, math.ceil(settings.batch_size * (concurrency + 1) / concurrency))
 

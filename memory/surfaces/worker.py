@@ -54,7 +54,8 @@ def run_worker(args: argparse.Namespace) -> int:
         raise LurkerError("--concurrency and --batch-size must be at least 1 and "
                           "--batch-interval above 0")
     from workers.app import configure
-    from workers.broker import EVENTS_QUEUE, VECTORS_QUEUE, delivery_rule, is_eager
+    from workers.broker import (EVENTS_QUEUE, VECTORS_QUEUE, delivery_rule, is_eager,
+                                prefetch_multiplier)
 
     if is_eager(settings):
         raise LurkerError(f"LURKER_BROKER_URL={settings.broker_url!r} (or LURKER_WORKER_EAGER) "
@@ -64,13 +65,16 @@ def run_worker(args: argparse.Namespace) -> int:
     if broken:
         raise LurkerError(broken)
     app = configure(settings)
+    queues = [q.strip() for q in (args.queues or f"{EVENTS_QUEUE},{VECTORS_QUEUE}").split(",")
+              if q.strip()]
+    app.conf.worker_prefetch_multiplier = prefetch_multiplier(settings, queues)
     if settings.worker_metrics_port:
         from workers.metrics import serve
 
         serve(settings.worker_metrics_port)  # in the main process, which settles the batches
     argv = ["worker", f"--loglevel={args.loglevel}",
             f"--concurrency={settings.worker_concurrency}",
-            f"--queues={args.queues or f'{EVENTS_QUEUE},{VECTORS_QUEUE}'}",
+            f"--queues={','.join(queues)}",
             "--without-gossip", "--without-mingle"]
     if args.pool:
         argv.append(f"--pool={args.pool}")
