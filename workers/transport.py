@@ -13,8 +13,7 @@ dropped with the lost connection, see workers/consumer.py). Only if this worker 
 finishing it is the event lost — the transport's limit (BRPOP, not an atomic move).
 
 The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
-one per pool process) reserved at once. kombu's prefetch window
-counts messages, not work: sized for batches of events (hundreds), it would otherwise fill with
+one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized for batches of events (hundreds), it would otherwise fill with
 embedding tasks of a whole batch each when that queue has a backlog, and the last of them would
 wait longer than the visibility timeout and be handed out again while this worker still holds it.
 With the bound the embeddings queue waits in Redis, not in the worker, and what a worker holds is
@@ -60,7 +59,7 @@ class CappedEmbeddings:
         self.items: list[str] = []
 
     def update(self, items) -> None:
-        self.items = sorted(items)
+        self.items = sorted(items, key=lambda name: (name == VECTORS_QUEUE, name))
 
     def full(self) -> bool:
         """Whether the embeddings queue is left out now (this worker holds enough of its tasks)."""
@@ -89,7 +88,8 @@ class Channel(kombu_redis.Channel):
     def _brpop_start(self, timeout=None):
         # A slot for an embedding task frees when one ends, which no BRPOP reply announces: while
         # the embeddings queue is left out, ask again every quarter second rather than every
-        # brpop_timeout (1 s), or a pool process idles up to a second after each task.
+        # brpop_timeout (1 s), or a pool process idles up to a second after each task. (A
+        # fractional BRPOP timeout needs Redis 6.0 or newer.)
         if timeout is None and self._queue_cycle.full():
             timeout = 0.25
         return super()._brpop_start(timeout)
