@@ -148,10 +148,12 @@ def test_killed_worker_mid_batch_restarted_stores_every_message_exactly_once(
     worker.kill()
     stored_at_kill = sum(stored_count(reader, p) for p in profiles)
     assert held > 0 and stored_at_kill < len(events)
-    start_worker()  # its events come back after the visibility timeout
+    second = start_worker()  # its events come back after the visibility timeout
     settle(reader, client, expected, tmp_path / "worker.log")
     for p in profiles:
         assert_exactly_once(reader, p, expected[p])
+    # the second worker saw them come back, and says so (lurker_worker_events_redelivered_total)
+    assert "were delivered before" in second.log(), second.tail()
 
 
 def test_every_event_twice_in_shuffled_order_ends_as_once(queue, reader, tmp_path):
