@@ -71,7 +71,7 @@ def chat_messages(folder: Path, n: int) -> list[dict]:
         day = datetime.strptime(path.name[:10], "%Y-%m-%d").replace(tzinfo=timezone.utc)
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             m = _IRC.match(line)
-            if m:
+            if m and m[4].strip():  # a line of spaces is no message (ingest refuses it)
                 ts = day + timedelta(hours=int(m[1]), minutes=int(m[2]))
                 out.append({"role": "user", "author": m[3], "content": m[4],
                             "ts": ts.isoformat()})
