@@ -13,11 +13,16 @@ dropped with the lost connection, see workers/consumer.py). Only if this worker 
 finishing it is the event lost — the transport's limit (BRPOP, not an atomic move).
 
 The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
-one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized for batches of events (hundreds), it would otherwise fill with
-embedding tasks of a whole batch each when that queue has a backlog, and the last of them would
-wait longer than the visibility timeout and be handed out again while this worker still holds it.
-With the bound the embeddings queue waits in Redis, not in the worker, and what a worker holds is
-what the delivery rule (workers/broker.py) budgets for.
+one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized
+for batches of events (hundreds), it would otherwise fill with embedding tasks of a whole batch
+each when that queue has a backlog, and the last of them would wait longer than the visibility
+timeout and be handed out again while this worker still holds it. With the bound the embeddings
+queue waits in Redis, not in the worker, and what a worker holds is what the delivery rule
+(workers/broker.py) budgets for.
+
+Only plain redis:// brokers get this transport: given a transport class, kombu no longer reads
+the rediss:// scheme as TLS, and unix:// sockets take their own connection setup, so those keep
+kombu's stock transport (neither the window nor the bound).
 """
 from __future__ import annotations
 
