@@ -25,9 +25,10 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .offline_answerer import content_stems, event_date
+from .ingest_batch import IngestItem, Written, ingest_many, write_memories_many
 from .ingest_input import clean_text, to_messages
 from .people import display_name
-from .models import (ComputedDate, DeleteResult, EditResult, EventDate, IngestResult, Memory,
+from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
 from .redaction import redact
@@ -127,13 +128,6 @@ def forgotten_tombstone(memory: Memory) -> Memory:
                                      "source_message_ids": []})
 
 
-@dataclass
-class _Written:
-    created: list[Memory]
-    superseded: int
-    pending: list[str]  # ids to embed later (vectorize=False)
-
-
 class MemoryService:
     def __init__(self, store: Store, embedder: Embedder, extractor: Extractor, answerer: Answerer,
                  settings: Settings | None = None):
@@ -176,6 +170,14 @@ class MemoryService:
 
     def profile(self, name: str) -> Profile:
         return Profile(self, check_profile_name(name))
+
+    def ingest_many(self, items: list[IngestItem], now: datetime | None = None,
+                    vectorize: bool = True) -> list[IngestResult | Exception]:
+        """Several conversations, of one or many profiles, as if each went to Profile.ingest in
+        turn, with the store's round trips shared (memory/ingest_batch.py). An item's result is
+        its IngestResult, or the exception its input or extraction raised (nothing of it
+        written); a store error raises."""
+        return ingest_many(self, items, now or utcnow(), vectorize)
 
     def index_vectors(self, pending: dict[str, Iterable[str]]) -> int:
         """Profile.index_vectors for several profiles at once: one model call for all their
@@ -327,22 +329,10 @@ class Profile:
         platform `external_id`, is already stored is skipped (so a redelivered create after an edit
         does not bring the old text back). With vectorize=False the memories are stored and their
         ids returned in `pending_vector_ids` for a later index_vectors call."""
-        now = now or utcnow()
-        parsed = to_messages(messages, session_id, now, self.service.settings.max_message_bytes)
-        unique = list({m.id: m for m in parsed}.values())
-        external = [m.external_id for m in unique if m.external_id]
-        if external:
-            known = self._store.find_messages_by_external_id(self.name, external)
-            unique = [m for m in unique if m.external_id not in known]
-        created = self._store.insert_messages(self.name, unique)
-        new = [m for m in unique if m.id in created]
-        result = IngestResult(messages_new=len(new), messages_skipped=len(parsed) - len(new),
-                              message_ids=[m.id for m in parsed])
-        if new:
-            written = self._ingest_memories(new, session_id, now, vectorize)
-            result.memories_created, result.memories_superseded = len(written.created), \
-                written.superseded
-            result.pending_vector_ids = written.pending + self._index_passages(new, vectorize)
+        result = self.service.ingest_many([IngestItem(self.name, messages, session_id)], now,
+                                          vectorize)[0]
+        if isinstance(result, Exception):
+            raise result
         return result
 
     def _index_passages(self, messages: list[Message], vectorize: bool) -> list[str]:
@@ -356,21 +346,30 @@ class Profile:
         return []
 
     def _ingest_memories(self, messages: list[Message], session_id: str | None, now: datetime,
-                         vectorize: bool) -> _Written:
-        candidates, lines = self._extract(messages)
-        memories = [self._memory_from(c, lines, session_id, now) for c in candidates]
-        return self._write_memories(memories, vectorize)
+                         vectorize: bool) -> Written:
+        return self._write_memories(self._memories_of(messages, session_id, now), vectorize)
 
-    def _extract(self, messages: list[Message]) -> tuple[list[Candidate], dict[int, Message]]:
+    def _memories_of(self, messages: list[Message], session_id: str | None, now: datetime,
+                     known: dict[str, Message] | None = None) -> list[Memory]:
+        """The memories drawn from new messages (not stored yet): extraction, then records."""
+        candidates, lines = self._extract(messages, known)
+        return [self._memory_from(c, lines, session_id, now) for c in candidates]
+
+    def _extract(self, messages: list[Message], known: dict[str, Message] | None = None
+                 ) -> tuple[list[Candidate], dict[int, Message]]:
         """Transcript with its dates resolved in code (in each message's own local time), then the
         configured extractor. A reply is read with the message it answers (`reply_to`): in the
         batch, its line is marked; stored earlier (a thread's parent in another session, say), it
         joins the transcript as a context line, which may be cited but gives no memory of its own.
-        A suppressed message (a memory drawn from it was forgotten) is never brought back."""
+        A suppressed message (a memory drawn from it was forgotten) is never brought back.
+        `known`: {external id: stored message} looked up beforehand, replies' parents among them."""
         ordered = sorted(messages, key=lambda m: (m.ts, m.seq))
         here = {m.external_id for m in ordered if m.external_id}
         wanted = {m.reply_to for m in ordered if m.reply_to and m.reply_to not in here}
-        found = self._store.find_messages_by_external_id(self.name, wanted) if wanted else {}
+        if known is not None:  # looked up already (ingest_many)
+            found = {k: known[k] for k in wanted if k in known}
+        else:
+            found = self._store.find_messages_by_external_id(self.name, wanted) if wanted else {}
         ids = {m.id for m in ordered}
         context = [m for m in found.values() if not m.suppressed and m.id not in ids]
         context_ids = {m.id for m in context}
@@ -400,30 +399,9 @@ class Profile:
             session_id=session_id, created_at=now, event_time=first.ts if first else None,
             event_dates=event_dates, dates=[_label(e) for e in event_dates])
 
-    def _write_memories(self, memories: list[Memory], vectorize: bool = True) -> _Written:
-        """Store new memories, applying topic-key supersession (in conversation order, so the later
-        statement wins), then index vectors (or return them as pending)."""
-        store = self._store
-        existing = {m.id for m in store.get_memories(self.name, (m.id for m in memories))}
-        fresh = [m for m in dict((m.id, m) for m in memories).values() if m.id not in existing]
-        fresh.sort(key=lambda m: (m.event_time or m.created_at))
-        current = store.active_by_topic(self.name, {m.topic_key for m in fresh if m.topic_key})
-        changed: dict[str, Memory] = {}
-        for memory in fresh:
-            old = current.get(memory.topic_key) if memory.topic_key else None
-            if old is not None:
-                old.status, old.superseded_by = "superseded", memory.id
-                memory.supersedes = old.id
-                changed[old.id] = old
-            if memory.topic_key:
-                current[memory.topic_key] = memory
-        store.upsert_memories(self.name, [*changed.values(), *fresh])
-        if changed:
-            store.delete_vectors(self.name, list(changed))
-        to_embed = [m for m in fresh if m.embeddable]
-        if vectorize:
-            self._index_vectors(to_embed)
-        return _Written(fresh, len(changed), [] if vectorize else [m.id for m in to_embed])
+    def _write_memories(self, memories: list[Memory], vectorize: bool = True) -> Written:
+        """Store new memories with topic-key supersession (memory/ingest_batch.py)."""
+        return write_memories_many(self.service, {self.name: memories}, vectorize)[self.name]
 
     def index_vectors(self, memory_ids: Iterable[str]) -> int:
         """Embed the given memories that are still active and embeddable (idempotent): the
@@ -470,7 +448,7 @@ class Profile:
             return result
         self._store.insert_messages(self.name, [new])
         self._store.delete_messages(self.name, [old.id])
-        written = (_Written([], 0, []) if new.suppressed
+        written = (Written([], 0, []) if new.suppressed
                    else self._ingest_memories([new], old.session_id, now, vectorize))
         result.memories_created = len(written.created)
         result.pending_vector_ids = written.pending + self._index_passages([new], vectorize)

@@ -148,13 +148,13 @@ def test_delete_leaves_a_tombstone_and_stale_edits_are_skipped(rules, profile_na
 
 def test_an_event_the_engine_refuses_does_not_sink_the_batch(rules, profile_name, monkeypatch):
     service, run = rules.service, rules.run
-    real = service.store.insert_messages
+    real = service.store.insert_messages_many
 
-    def refuse_poison(profile, messages):
-        if any("POISON" in m.content for m in messages):
+    def refuse_poison(messages):  # the write of a whole batch's messages
+        if any("POISON" in m.content for ms in messages.values() for m in ms):
             raise LurkerError("Elasticsearch refused a request (HTTP 400): mapper_parsing")
-        return real(profile, messages)
-    monkeypatch.setattr(service.store, "insert_messages", refuse_poison)
+        return real(messages)
+    monkeypatch.setattr(service.store, "insert_messages_many", refuse_poison)
     events = [created(profile_name, f"q{i}", f"Queue number {i} drains every hour.", at=i)
               for i in range(4)]
     events.insert(2, created(profile_name, "qx", "POISON document that the store refuses."))

@@ -221,6 +221,35 @@ class Store(ABC):
         block's own writes). Stores whose writes are searchable at once need nothing."""
         return contextlib.nullcontext()
 
+    # --- many profiles in one call (a worker's batch) --------------------------------------
+    # Each takes and returns {profile: ...} and means the single-profile method called once per
+    # profile. The defaults loop; a networked store overrides them to make one round trip.
+    def find_messages_by_external_id_many(self, wanted: dict[str, Iterable[str]]
+                                          ) -> dict[str, dict[str, Message]]:
+        return {p: self.find_messages_by_external_id(p, ids) for p, ids in wanted.items()}
+
+    def stored_message_ids_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, set[str]]:
+        """{profile: the ids among `wanted[profile]` that are stored}."""
+        return {p: {m.id for m in self.get_messages(p, ids)} for p, ids in wanted.items()}
+
+    def insert_messages_many(self, messages: dict[str, list[Message]]) -> dict[str, set[str]]:
+        return {p: self.insert_messages(p, ms) for p, ms in messages.items()}
+
+    def get_memories_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, list[Memory]]:
+        return {p: self.get_memories(p, ids) for p, ids in wanted.items()}
+
+    def active_by_topic_many(self, wanted: dict[str, Iterable[str]]
+                             ) -> dict[str, dict[str, Memory]]:
+        return {p: self.active_by_topic(p, keys) for p, keys in wanted.items()}
+
+    def upsert_memories_many(self, memories: dict[str, list[Memory]]) -> None:
+        for p, ms in memories.items():
+            self.upsert_memories(p, ms)
+
+    def delete_vectors_many(self, wanted: dict[str, Iterable[str]]) -> None:
+        for p, ids in wanted.items():
+            self.delete_vectors(p, ids)
+
     # --- schema lifecycle -----------------------------------------------------------------
     def migrate(self, embedder, *, dry_run: bool = False,
                 on_phase: PhaseHook | None = None) -> list[MigrationStep]:

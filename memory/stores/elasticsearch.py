@@ -434,11 +434,21 @@ class ElasticsearchStore(Store):
         finally:
             self._deferral.dirty = None
 
-    def _refresh_if_dirty(self, profile: str | None = None) -> None:
-        dirty = getattr(self._deferral, "dirty", None)
-        if dirty and (profile is None or profile in dirty):
+    def _refresh_if_dirty(self, profile: str | None = None, alias: str | None = None) -> None:
+        """Refresh if `profile` (any, if None) was written in `alias` (either index, if None)
+        since the last refresh. Only the written indices are refreshed."""
+        self._refresh_any_dirty(None if profile is None else [profile], alias)
+
+    def _refresh_any_dirty(self, profiles: Iterable[str] | None, alias: str | None = None
+                           ) -> None:
+        dirty: set[tuple[str, str]] | None = getattr(self._deferral, "dirty", None)
+        if not dirty:
+            return
+        wanted = None if profiles is None else set(profiles)
+        if any((wanted is None or p in wanted) and (alias is None or a == alias)
+               for a, p in dirty):
             with self._errors():
-                self.client.indices.refresh(index=f"{self.messages_alias},{self.memories_alias}")
+                self.client.indices.refresh(index=",".join(sorted({a for a, _ in dirty})))
             dirty.clear()
 
     def _bulk(self, actions: list[dict], what: str, ok_statuses: tuple[int, ...] = (),
@@ -453,7 +463,7 @@ class ElasticsearchStore(Store):
         dirty = getattr(self._deferral, "dirty", None)
         if dirty is not None and refresh is None:
             refresh = "false"
-            dirty.update(a["_routing"] for a in actions)
+            dirty.update((a["_index"], a["_routing"]) for a in actions)
         with self._errors():
             for action, (ok, item) in zip(actions, helpers.streaming_bulk(
                     self.client, actions, chunk_size=500, max_chunk_bytes=20 * 1024 * 1024,
@@ -492,7 +502,7 @@ class ElasticsearchStore(Store):
     def _scan(self, alias: str, profile: str, query: dict, sort: list, source: Any = None,
               skip: int = 0, limit: int | None = None) -> Iterator[dict]:
         """Hits in `sort` order (which must be a total order), page by page with search_after."""
-        self._refresh_if_dirty(profile)
+        self._refresh_if_dirty(profile, alias)
         source = {"excludes": _INTERNAL} if source is None else source
         search_after = None
         with self._errors():
@@ -528,12 +538,7 @@ class ElasticsearchStore(Store):
 
     # --- messages -------------------------------------------------------------------------
     def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
-        actions = [{"_op_type": "create", "_index": self.messages_alias,
-                    "_id": self._doc_id(profile, m.id), "_routing": profile,
-                    "_source": self._message_doc(profile, m)} for m in messages]
-        prefix = len(profile) + 1
-        return {action["_id"][prefix:] for action, status in
-                self._bulk(actions, "messages", ok_statuses=(409,)) if status == 201}
+        return self.insert_messages_many({profile: messages})[profile]
 
     def get_messages(self, profile: str, ids: Iterable[str]) -> list[Message]:
         return [self._record(Message, s) for s in self._mget(self.messages_alias, profile, ids)]
@@ -578,11 +583,7 @@ class ElasticsearchStore(Store):
     def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
         # A partial update keeps the stored embedding (vectors are set separately); a memory
         # that is not embeddable any more has it removed (`embedding: null` in its doc).
-        actions = [{"_op_type": "update", "_index": self.memories_alias,
-                    "_id": self._doc_id(profile, m.id), "_routing": profile,
-                    "doc": self._memory_doc(profile, m), "doc_as_upsert": True,
-                    "retry_on_conflict": 3} for m in memories]
-        self._bulk(actions, "memories")
+        self.upsert_memories_many({profile: memories})
 
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
         return [self._record(Memory, s) for s in self._mget(self.memories_alias, profile, ids)]
@@ -599,6 +600,93 @@ class ElasticsearchStore(Store):
                 memory = self._record(Memory, hit["_source"])
                 found[memory.topic_key] = memory  # ascending, so the newest per key wins
         return found
+
+    # --- many profiles in one round trip (a worker's batch) --------------------------------
+    def _newest_by_term_many(self, alias: str, field: str, wanted: dict[str, Iterable[str]],
+                             sort: list, extra: list[dict], model, single
+                             ) -> dict[str, dict[str, Any]]:
+        """{profile: {term: the newest record carrying it}}: one msearch, a search per profile.
+        A profile whose hits fill the page is read again by `single` (which pages)."""
+        keys = {p: list(dict.fromkeys(k for k in ids if k)) for p, ids in wanted.items()}
+        out: dict[str, dict[str, Any]] = {p: {} for p in keys}
+        asked = [p for p, ks in keys.items() if ks and len(ks) <= PAGE]
+        for p, ks in keys.items():
+            if len(ks) > PAGE:
+                out[p] = single(p, ks)
+        if not asked:
+            return out
+        self._refresh_any_dirty(asked, alias)
+        size = {p: min(MAX_WINDOW, 4 * len(keys[p]) + 10) for p in asked}
+        searches: list[dict] = []
+        for p in asked:
+            searches += [{"index": alias, "routing": p},
+                         {"query": {"bool": {"filter": [self._profile_filter(p), *extra,
+                                                        {"terms": {field: keys[p]}}]}},
+                          "sort": sort, "size": size[p], "_source": {"excludes": _INTERNAL},
+                          "track_total_hits": False}]
+        for p, response in zip(asked, self._msearch(searches)):
+            hits = response["hits"]["hits"]
+            if len(hits) >= size[p]:  # more versions than the page holds: page through them
+                out[p] = single(p, keys[p])
+                continue
+            for hit in hits:  # ascending, so the newest per term wins
+                record = self._record(model, hit["_source"])
+                out[p][getattr(record, field)] = record
+        return out
+
+    def find_messages_by_external_id_many(self, wanted: dict[str, Iterable[str]]
+                                          ) -> dict[str, dict[str, Message]]:
+        sort = [{"ts_key": "asc"}, {"session_id": "asc"}, {"seq": "asc"}, {"id": "asc"}]
+        return self._newest_by_term_many(self.messages_alias, "external_id", wanted, sort, [],
+                                         Message, self.find_messages_by_external_id)
+
+    def active_by_topic_many(self, wanted: dict[str, Iterable[str]]
+                             ) -> dict[str, dict[str, Memory]]:
+        return self._newest_by_term_many(
+            self.memories_alias, "topic_key", wanted, [{"created_key": "asc"}, {"id": "asc"}],
+            [{"term": {"status": "active"}}], Memory, self.active_by_topic)
+
+    def _mget_many(self, alias: str, wanted: dict[str, Iterable[str]], **source: Any
+                   ) -> dict[str, list[dict]]:
+        """{profile: the found docs} for the ids of every profile, in pages of PAGE docs."""
+        asked = [(p, i) for p, ids in wanted.items() for i in dict.fromkeys(ids)]
+        out: dict[str, list[dict]] = {p: [] for p in wanted}
+        with self._errors():
+            for start in range(0, len(asked), PAGE):
+                page = asked[start:start + PAGE]
+                docs = [{"_id": self._doc_id(p, i), "routing": p} for p, i in page]
+                response = self.client.mget(index=alias, docs=docs, realtime=True, **source)
+                for (p, _), doc in zip(page, response["docs"]):
+                    if doc.get("found"):
+                        out[p].append(doc)
+        return out
+
+    def stored_message_ids_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, set[str]]:
+        found = self._mget_many(self.messages_alias, wanted, source=False)
+        return {p: {d["_id"][len(p) + 1:] for d in docs} for p, docs in found.items()}
+
+    def get_memories_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, list[Memory]]:
+        found = self._mget_many(self.memories_alias, wanted, source_excludes=_INTERNAL)
+        return {p: [self._record(Memory, d["_source"]) for d in docs]
+                for p, docs in found.items()}
+
+    def insert_messages_many(self, messages: dict[str, list[Message]]) -> dict[str, set[str]]:
+        actions = [{"_op_type": "create", "_index": self.messages_alias,
+                    "_id": self._doc_id(p, m.id), "_routing": p,
+                    "_source": self._message_doc(p, m)} for p, ms in messages.items() for m in ms]
+        created: dict[str, set[str]] = {p: set() for p in messages}
+        for action, status in self._bulk(actions, "messages", ok_statuses=(409,)):
+            if status == 201:
+                p = action["_routing"]
+                created[p].add(action["_id"][len(p) + 1:])
+        return created
+
+    def upsert_memories_many(self, memories: dict[str, list[Memory]]) -> None:
+        self._bulk([{"_op_type": "update", "_index": self.memories_alias,
+                     "_id": self._doc_id(p, m.id), "_routing": p,
+                     "doc": self._memory_doc(p, m), "doc_as_upsert": True,
+                     "retry_on_conflict": 3} for p, ms in memories.items() for m in ms],
+                   "memories")
 
     def list_memories(self, profile: str, types: Iterable[str] | None = None,
                       include_inactive: bool = False, limit: int | None = None,
@@ -660,10 +748,13 @@ class ElasticsearchStore(Store):
         self._bulk(actions, "vectors", ok_statuses=(404,))  # 404: no such memory, nothing to attach
 
     def delete_vectors(self, profile: str, ids: Iterable[str]) -> None:
+        self.delete_vectors_many({profile: ids})
+
+    def delete_vectors_many(self, wanted: dict[str, Iterable[str]]) -> None:
         actions = [{"_op_type": "update", "_index": self.memories_alias,
-                    "_id": self._doc_id(profile, i), "_routing": profile,
+                    "_id": self._doc_id(p, i), "_routing": p,
                     "doc": {"embedding": None}, "retry_on_conflict": 3}
-                   for i in dict.fromkeys(ids)]
+                   for p, ids in wanted.items() for i in dict.fromkeys(ids)]
         self._bulk(actions, "vector deletions", ok_statuses=(404,))
 
     def vector_ids(self, profile: str) -> set[str]:

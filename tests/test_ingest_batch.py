@@ -1,0 +1,106 @@
+"""MemoryService.ingest_many: many conversations in one engine call mean exactly what the same
+conversations ingested one call each mean (on both stores), and on Elasticsearch the batch costs a
+handful of requests, not a few per conversation."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from memory.errors import InvalidMessage
+from memory.ingest_batch import IngestItem
+
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def msg(ext: str, text: str, minutes: int, author: str = "maya", reply_to: str | None = None):
+    return {"role": "user", "author": author, "content": text, "external_id": ext,
+            "ts": (T0 + timedelta(minutes=minutes)).isoformat(), "reply_to": reply_to}
+
+
+def conversations(a: str, b: str, c: str) -> list[IngestItem]:
+    """Profile a twice in one session and once in another (its second conversation supersedes a
+    fact of the first and replies to it), b twice with the same messages, c with nothing to say (an
+    invalid message)."""
+    return [
+        IngestItem(a, [msg("a1", "The rate limit for the billing API is 100 requests per minute.",
+                           0),
+                       msg("a2", "Thanks, noted for the billing runbook.", 1, "tomas")], "d1"),
+        IngestItem(b, [msg("b1", "We deploy the search service every Thursday at noon.", 0),
+                       msg("b2", "I will migrate the search dashboards by Friday.", 2, "li")],
+                   "d1"),
+        IngestItem(c, [msg("c1", "   ", 0)], "d1"),
+        IngestItem(a, [msg("a3", "The rate limit for the billing API is 500 requests per minute "
+                                 "now.", 60 * 24),
+                       msg("a4", "Agreed, 500 is what we load tested.", 60 * 24 + 1, "tomas",
+                           reply_to="a1"),
+                       # a platform id stored already: skipped, whatever the text says now
+                       msg("a2", "Thanks, noted for the billing runbook!!", 60 * 24 + 2,
+                           "tomas")], "d2"),
+        IngestItem(b, [msg("b1", "We deploy the search service every Thursday at noon.", 0),
+                       msg("b2", "I will migrate the search dashboards by Friday.", 2, "li")],
+                   "d1"),
+        IngestItem(a, [msg("a5", "Always page the billing on-call before changing the rate "
+                                 "limit.", 60 * 24 + 5)], "d2"),
+    ]
+
+
+def state(service, name: str) -> tuple[list, list]:
+    messages = sorted((m.id, m.external_id, m.content, m.session_id)
+                      for m in service.store.iter_messages(name))
+    memories = sorted((m.id, m.type, m.content, m.topic_key, m.status, m.supersedes,
+                       m.superseded_by, tuple(m.source_message_ids))
+                      for m in service.store.list_memories(name, include_inactive=True))
+    return messages, memories
+
+
+def outcome(result) -> tuple:
+    if isinstance(result, Exception):
+        return (type(result).__name__,)
+    return (result.messages_new, result.messages_skipped, result.memories_created,
+            result.memories_superseded, tuple(result.message_ids),
+            tuple(sorted(result.pending_vector_ids)))
+
+
+@pytest.mark.parametrize("vectorize", [False, True])
+def test_one_call_means_what_one_call_per_conversation_means(service, profile_name, vectorize):
+    together = [f"{profile_name}-{x}" for x in "abc"]
+    apart = [f"{profile_name}-{x}2" for x in "abc"]
+    with service.store.deferred_refresh():
+        batch = service.ingest_many(conversations(*together), vectorize=vectorize)
+    one_by_one = [service.ingest_many([item], vectorize=vectorize)[0]
+                  for item in conversations(*apart)]
+    assert [outcome(r) for r in batch] == [outcome(r) for r in one_by_one]
+    assert isinstance(batch[2], InvalidMessage)  # c's message: refused, nothing of it stored
+    for x, y in zip(together, apart):
+        assert state(service, x) == state(service, y)
+    messages, memories = state(service, together[0])
+    assert {m[1] for m in messages} == {"a1", "a2", "a3", "a4", "a5"}
+    assert "Thanks, noted for the billing runbook." in {m[2] for m in messages}
+    superseded = [m for m in memories if m[4] == "superseded"]
+    assert superseded and all("100 requests" in m[2] for m in superseded)
+    assert any("500 requests" in m[2] and m[4] == "active" for m in memories)
+    assert state(service, together[2]) == ([], [])
+    assert batch[4].messages_new == 0 and batch[4].messages_skipped == 2  # b again: nothing new
+
+
+@pytest.mark.parametrize("service", ["elasticsearch"], indirect=True)
+def test_a_batch_of_many_profiles_costs_a_few_elasticsearch_requests(service, profile_name,
+                                                                     monkeypatch):
+    transport = service.store.client.transport
+    real = transport.perform_request
+    requests: list[str] = []
+
+    def counting(method, target, *args, **kwargs):
+        requests.append(f"{method} {target.split('?')[0]}")
+        return real(method, target, *args, **kwargs)
+    monkeypatch.setattr(transport, "perform_request", counting)
+    items = [IngestItem(f"{profile_name}-{i}",
+                        [msg(f"m{i}-{k}", f"The cache TTL for service {i} is {k + 5} minutes.", k)
+                         for k in range(4)], "d1") for i in range(20)]
+    with service.store.deferred_refresh():
+        results = service.ingest_many(items, vectorize=False)
+    assert all(r.messages_new == 4 for r in results)
+    # lookups by platform id and by id, the messages' bulk, the memories' get, topic lookup
+    # and bulk, one refresh: 7; one conversation at a time it was 4 or more per conversation
+    assert len(requests) <= 8, "\n".join(requests)
