@@ -15,7 +15,7 @@ import pytest
 
 from memory.config import Settings
 from memory.errors import StoreBusy, StoreUnavailable
-from memory.service import MemoryService, Profile
+from memory.service import MemoryService
 from memory.stores.sqlite import SQLiteStore
 from tests.workers_support import ROOT, assert_exactly_once, created, edited, ts, worker_env
 from workers import app as app_module
@@ -48,24 +48,25 @@ def run(events, redelivered=None):
     return process_events(events, redelivered)
 
 
-def test_one_engine_call_per_profile_and_conversation(eager, profile_name, monkeypatch):
+def test_one_engine_call_for_every_profile_and_conversation(eager, profile_name, monkeypatch):
     service, _, _ = eager
     other = profile_name + "-b"
     calls = []
-    real = Profile.ingest
+    real = MemoryService.ingest_many
 
-    def spy(self, messages, session_id, *args, **kwargs):
-        calls.append((self.name, session_id, len(messages)))
-        return real(self, messages, session_id, *args, **kwargs)
-    monkeypatch.setattr(Profile, "ingest", spy)
+    def spy(self, items, *args, **kwargs):
+        calls.append([(item.profile, item.session_id, len(item.messages)) for item in items])
+        return real(self, items, *args, **kwargs)
+    monkeypatch.setattr(MemoryService, "ingest_many", spy)
     events = [created(p, f"{p}:{i}", f"Task number {i} for {p} is the billing export.",
                       session=f"s{i % 3}", at=i)
               for i in range(12) for p in (profile_name, other)]
     random.Random(1).shuffle(events)
     report = run(events)
     assert report.outcomes == ["done"] * 24 and report.messages_new == 24
-    assert sorted(calls) == sorted((p, f"s{k}", 4) for p in (profile_name, other)
-                                   for k in range(3))
+    assert len(calls) == 1  # the batch's conversations share the store's round trips
+    assert sorted(calls[0]) == sorted((p, f"s{k}", 4) for p in (profile_name, other)
+                                      for k in range(3))
     assert report.vector_tasks == 1  # one index_vectors_batch for both profiles, run eagerly here
     for name in (profile_name, other):  # ...which embedded the memories of each
         embeddable = {m.id for m in service.store.list_memories(name) if m.embeddable}
@@ -99,7 +100,8 @@ def test_store_outage_is_retried_with_backoff_and_the_batch_lands(eager, profile
     service, slept, _ = eager
     store = service.store
     failures = {"left": 4}
-    real_insert, real_upsert = store.insert_messages, store.upsert_memories
+    # (the *_many writes: a batch's conversations are written together on every store)
+    real_insert, real_upsert = store.insert_messages_many, store.upsert_memories_many
 
     def flaky(real):
         def call(*args, **kwargs):
@@ -116,8 +118,8 @@ def test_store_outage_is_retried_with_backoff_and_the_batch_lands(eager, profile
         if calls["n"] == 1:
             return real_insert(*args, **kwargs)
         return flaky(real_insert)(*args, **kwargs)
-    monkeypatch.setattr(store, "insert_messages", first_then_flaky)
-    monkeypatch.setattr(store, "upsert_memories", flaky(real_upsert))
+    monkeypatch.setattr(store, "insert_messages_many", first_then_flaky)
+    monkeypatch.setattr(store, "upsert_memories_many", flaky(real_upsert))
     events = [created(profile_name, f"o{i}", f"Service number {i} moved to the new cluster.",
                       session=f"s{i % 2}", at=i) for i in range(6)]
     report = run(events)
@@ -163,8 +165,8 @@ def test_outage_longer_than_the_window_sends_the_events_back(eager, profile_name
 
     def down(*args, **kwargs):
         raise StoreUnavailable("Elasticsearch at http://es:9200 is unreachable: refused")
-    monkeypatch.setattr(service.store, "find_messages_by_external_id", down)
-    monkeypatch.setattr(service.store, "insert_messages", down)
+    monkeypatch.setattr(service.store, "find_messages_by_external_id_many", down)
+    monkeypatch.setattr(service.store, "insert_messages_many", down)
     report = run([created(profile_name, "k1", "The VPN config changed on Monday."),
                   {"type": "bogus"}])
     assert report.outcomes == ["requeue", "rejected"]

@@ -10,7 +10,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from memory.config import Settings
 
@@ -43,6 +43,19 @@ class Coordination:
         finally:
             lock.release()
 
+    @contextlib.contextmanager
+    def lock_many(self, profiles: Iterable[str], timeout: float | None) -> Iterator[None]:
+        """Hold the write locks of several profiles, taken in name order (so two writers never
+        wait on each other in a circle), each waited for up to `timeout` seconds."""
+        with contextlib.ExitStack() as held:
+            for profile in sorted(set(profiles)):
+                held.enter_context(self.lock(profile, timeout))
+            yield
+
+    def tombstoned_many(self, wanted: dict[str, set[str]]) -> dict[str, set[str]]:
+        """{profile: the external ids among wanted[profile] that were deleted}."""
+        return {p: self.tombstoned(p, ids) for p, ids in wanted.items()}
+
     def tombstoned(self, profile: str, external_ids: set[str]) -> set[str]:
         now = time.time()
         with self._guard:
@@ -71,36 +84,65 @@ class RedisCoordination(Coordination):
 
     @contextlib.contextmanager
     def lock(self, profile: str, timeout: float | None) -> Iterator[Callable[[], None]]:
+        with self.lock_many([profile], timeout):
+            yield lambda: None  # the renewing thread keeps the lease alive
+
+    @contextlib.contextmanager
+    def lock_many(self, profiles: Iterable[str], timeout: float | None) -> Iterator[None]:
+        """The profiles' locks in name order, their leases renewed by one thread while held."""
         from redis.exceptions import LockError
 
-        # thread_local=False: the renewing thread extends the lease the worker's thread holds
-        lock = self.client.lock(f"lurker:lock:{profile}", timeout=self.lease,
-                                thread_local=False)
-        self._acquire(lock, profile, timeout)
+        held: list[tuple[str, object]] = []
         stop = threading.Event()
-
-        def renew() -> None:
-            while not stop.wait(self.lease / 3):
-                try:
-                    lock.extend(self.lease, replace_ttl=True)
-                except LockError:  # lost (Redis restarted, or it expired while Redis was away)
-                    log.warning("the write lock of profile %r was lost while its batch ran",
-                                profile)
-                    return
-                except Exception as exc:  # Redis unreachable for a moment: try again
-                    log.debug("renewing the write lock of %r failed: %s", profile, exc)
-        renewer = threading.Thread(target=renew, name=f"lurker-lock-{profile}", daemon=True)
-        renewer.start()
+        renewer = None
         try:
-            yield lambda: None  # the renewing thread keeps the lease alive
+            for profile in sorted(set(profiles)):
+                # thread_local=False: the renewing thread extends the lease this thread holds
+                lock = self.client.lock(f"lurker:lock:{profile}", timeout=self.lease,
+                                        thread_local=False)
+                self._acquire(lock, profile, timeout)
+                held.append((profile, lock))
+
+            def renew() -> None:
+                lost: set[str] = set()
+                while not stop.wait(self.lease / 3):
+                    for profile, lock in held:
+                        if profile in lost:
+                            continue
+                        try:
+                            lock.extend(self.lease, replace_ttl=True)
+                        except LockError:  # lost (Redis restarted, or expired while away)
+                            lost.add(profile)
+                            log.warning("the write lock of profile %r was lost while its batch "
+                                        "ran", profile)
+                        except Exception as exc:  # Redis unreachable for a moment: try again
+                            log.debug("renewing the write lock of %r failed: %s", profile, exc)
+            renewer = threading.Thread(target=renew, name="lurker-locks", daemon=True)
+            renewer.start()
+            yield
         finally:
             stop.set()
-            renewer.join()
-            try:
-                lock.release()
-            except LockError:  # it expired while we worked: someone may hold it now
-                log.warning("the write lock of profile %r expired before its batch finished",
-                            profile)
+            if renewer is not None:
+                renewer.join()
+            for profile, lock in reversed(held):
+                try:
+                    lock.release()
+                except LockError:  # it expired while we worked: someone may hold it now
+                    log.warning("the write lock of profile %r expired before its batch "
+                                "finished", profile)
+                except Exception as exc:  # Redis away: the lease frees it soon
+                    log.warning("could not release the write lock of profile %r (%s); its "
+                                "lease ends it", profile, exc)
+
+    def tombstoned_many(self, wanted: dict[str, set[str]]) -> dict[str, set[str]]:
+        asked = [(p, e) for p, ids in wanted.items() for e in sorted(ids)]
+        out: dict[str, set[str]] = {p: set() for p in wanted}
+        if asked:
+            found = self.client.mget([self._key(p, e) for p, e in asked])
+            for (p, e), v in zip(asked, found):
+                if v is not None:
+                    out[p].add(e)
+        return out
 
     def _acquire(self, lock, profile: str, timeout: float | None) -> None:
         """Wait up to `timeout` seconds (forever if None), saying so once while waiting."""
@@ -128,11 +170,7 @@ class RedisCoordination(Coordination):
         return f"lurker:deleted:{profile}:{external_id}"
 
     def tombstoned(self, profile: str, external_ids: set[str]) -> set[str]:
-        ids = sorted(external_ids)
-        if not ids:
-            return set()
-        found = self.client.mget([self._key(profile, e) for e in ids])
-        return {e for e, v in zip(ids, found) if v is not None}
+        return self.tombstoned_many({profile: external_ids})[profile]
 
     def bury(self, profile: str, external_ids: set[str]) -> None:
         if external_ids:

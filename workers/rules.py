@@ -3,7 +3,9 @@
 
 Per profile, for the events of one call:
 1. creates: one ingest per conversation, conversations in the order they started, messages in
-   timestamp order (arrival order for equal timestamps); the same create twice is stored once;
+   timestamp order (arrival order for equal timestamps); the same create twice is stored once.
+   The conversations of every profile of the call go to the engine together
+   (MemoryService.ingest_many: its store round trips are shared, not paid per conversation);
 2. edits: the newest edit of each message wins; an edit older than the stored text is stale and
    skipped; an edit that overtook its create is stored as the message when it names its
    conversation (else it is counted as not found);
@@ -19,15 +21,15 @@ event, so one event the engine refuses does not sink the others; it is recorded 
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+from memory.ingest_batch import IngestItem
 
 from .coordination import Coordination
 from .events import ChatEvent, MessageCreated, MessageDeleted, MessageEdited
@@ -82,19 +84,41 @@ def apply_events(service, events: Sequence[tuple[int, ChatEvent]], coordination:
             by_profile[event.profile].append((i, event))
     if not by_profile:
         return
-    with contextlib.ExitStack() as held, service.deferred_refresh():
-        keepalives: list[Callable[[], None]] = []
-        extended = [time.monotonic()]
+    with coordination.lock_many(by_profile, lock_timeout), service.deferred_refresh():
+        profiles = [_ProfileEvents(service.profile(name), coordination, report, collected,
+                                   vectorize, redelivered, by_profile[name])
+                    for name in sorted(by_profile)]
+        gone = coordination.tombstoned_many({p.profile.name: p.maybe_gone() for p in profiles})
+        for p in profiles:
+            p.drop_deleted(gone[p.profile.name])
+        _creates_together(service, profiles, vectorize)
+        for p in profiles:
+            p.edits_and_deletes()
 
-        def keepalive() -> None:  # every lock with a lease, once a third of it has gone by
-            if lock_timeout and time.monotonic() - extended[0] >= lock_timeout / 3:
-                for extend in keepalives:
-                    extend()
-                extended[0] = time.monotonic()
-        for name in sorted(by_profile):
-            keepalives.append(held.enter_context(coordination.lock(name, lock_timeout)))
-            _ProfileEvents(service.profile(name), coordination, report, collected, vectorize,
-                           redelivered, keepalive).apply(by_profile[name])
+
+def _creates_together(service, profiles: list[_ProfileEvents], vectorize: bool) -> None:
+    """Every profile's conversations in one engine call (its store round trips shared); if that
+    call fails, or refuses a conversation, conversation by conversation and then event by event,
+    so one bad event cannot sink the others."""
+    parts = [(p, session_id, part) for p in profiles for session_id, part in p.conversations()]
+    if not parts:
+        return
+    try:
+        results: list[Any] = service.ingest_many(
+            [IngestItem(p.profile.name, [e.message() for _, e in part], session_id)
+             for p, session_id, part in parts], vectorize=vectorize)
+    except Exception as exc:
+        if is_transient(exc):
+            raise
+        log.info("a batch's conversations failed together (%s); applying them one by one", exc)
+        results = [exc] * len(parts)
+    for (p, session_id, part), result in zip(parts, results):
+        if isinstance(result, Exception):
+            if is_transient(result):
+                raise result
+            p.isolating(p.ingest_one(session_id), part)
+        else:
+            p.count(result, part)
 
 
 class _ProfileEvents:
@@ -102,22 +126,28 @@ class _ProfileEvents:
 
     def __init__(self, profile, coordination: Coordination, report: Applied,
                  collected: Collected, vectorize: bool, redelivered: Sequence[bool],
-                 keepalive: Callable[[], None]):
+                 items: list[tuple[int, ChatEvent]]):
         self.profile, self.coordination, self.report = profile, coordination, report
-        self.collected, self.vectorize, self.keepalive = collected, vectorize, keepalive
+        self.collected, self.vectorize = collected, vectorize
         self.redelivered = redelivered
         self.pending = collected.pending[profile.name]
+        self.creates = [(i, e) for i, e in items if isinstance(e, MessageCreated)]
+        self.edits = [(i, e) for i, e in items if isinstance(e, MessageEdited)]
+        self.deletes = [(i, e) for i, e in items if isinstance(e, MessageDeleted)]
+        self.deleted = {e.external_id for _, e in self.deletes}
 
-    def apply(self, items: list[tuple[int, ChatEvent]]) -> None:
-        creates = [(i, e) for i, e in items if isinstance(e, MessageCreated)]
-        edits = [(i, e) for i, e in items if isinstance(e, MessageEdited)]
-        deletes = [(i, e) for i, e in items if isinstance(e, MessageDeleted)]
-        deleted = {e.external_id for _, e in deletes}
-        gone = deleted | self.coordination.tombstoned(
-            self.profile.name, {e.external_id for _, e in creates + edits} - deleted)
-        self._creates([(i, e) for i, e in creates if self._alive(e, gone)])
-        self._edits([(i, e) for i, e in edits if self._alive(e, gone)])
-        self._deletes(deletes)
+    def maybe_gone(self) -> set[str]:
+        """The platform ids whose tombstones decide whether a create or edit still counts."""
+        return {e.external_id for _, e in self.creates + self.edits} - self.deleted
+
+    def drop_deleted(self, tombstoned: set[str]) -> None:
+        gone = self.deleted | tombstoned
+        self.creates = [(i, e) for i, e in self.creates if self._alive(e, gone)]
+        self.edits = [(i, e) for i, e in self.edits if self._alive(e, gone)]
+
+    def edits_and_deletes(self) -> None:
+        self._edits(self.edits)
+        self._deletes(self.deletes)
 
     def _alive(self, event: ChatEvent, gone: set[str]) -> bool:
         if event.external_id in gone:
@@ -128,30 +158,37 @@ class _ProfileEvents:
     def _was_redelivered(self, index: int) -> bool:
         return index < len(self.redelivered) and bool(self.redelivered[index])
 
-    def _creates(self, creates: list[tuple[int, MessageCreated]]) -> None:
+    def conversations(self) -> list[tuple[str, list[tuple[int, MessageCreated]]]]:
+        """The creates as (session id, events): conversations in the order they started,
+        messages in timestamp order (arrival order for equal ones), each platform id once."""
         sessions: dict[str, list[tuple[int, MessageCreated]]] = defaultdict(list)
-        for i, event in creates:
+        for i, event in self.creates:
             sessions[event.session_id].append((i, event))
+        out = []
         for session_id, group in sorted(sessions.items(),
                                         key=lambda kv: min(e.ts for _, e in kv[1])):
             group.sort(key=lambda ie: ie[1].ts)  # stable: arrival order for equal timestamps
             first: dict[str, tuple[int, MessageCreated]] = {}
             for i, event in group:
                 first.setdefault(event.external_id, (i, event))
+            out.append((session_id, list(first.values())))
+        return out
 
-            def ingest(part: list[tuple[int, MessageCreated]], session_id=session_id) -> None:
-                result = self.profile.ingest([e.message() for _, e in part], session_id,
-                                             vectorize=self.vectorize)
-                self.report.messages_new += result.messages_new
-                self.report.messages_skipped += result.messages_skipped
-                self.pending.update(dict.fromkeys(result.pending_vector_ids))
-                if result.messages_skipped and not self.vectorize and any(
-                        self._was_redelivered(i) for i, _ in part):
-                    # An earlier delivery may have stored these without handing on their vectors.
-                    self.pending.update(dict.fromkeys(
-                        self.profile.unindexed_memories(result.message_ids)))
-            self._isolating(ingest, list(first.values()))
-            self.keepalive()
+    def ingest_one(self, session_id: str) -> Callable[[list[tuple[int, MessageCreated]]], None]:
+        def ingest(part: list[tuple[int, MessageCreated]]) -> None:
+            self.count(self.profile.ingest([e.message() for _, e in part], session_id,
+                                           vectorize=self.vectorize), part)
+        return ingest
+
+    def count(self, result, part: list[tuple[int, MessageCreated]]) -> None:
+        self.report.messages_new += result.messages_new
+        self.report.messages_skipped += result.messages_skipped
+        self.pending.update(dict.fromkeys(result.pending_vector_ids))
+        if result.messages_skipped and not self.vectorize and any(
+                self._was_redelivered(i) for i, _ in part):
+            # An earlier delivery may have stored these without handing on their vectors.
+            self.pending.update(dict.fromkeys(
+                self.profile.unindexed_memories(result.message_ids)))
 
     def _edits(self, edits: list[tuple[int, MessageEdited]]) -> None:
         newest: dict[str, tuple[int, MessageEdited]] = {}
@@ -174,8 +211,7 @@ class _ProfileEvents:
                 self.report.edits += 1
                 self.report.edits_not_found += not result.found and result.new_message_id is None
                 self.pending.update(dict.fromkeys(result.pending_vector_ids))
-            self._isolating(edit, [(i, event)])
-            self.keepalive()
+            self.isolating(edit, [(i, event)])
 
     def _deletes(self, deletes: list[tuple[int, MessageDeleted]]) -> None:
         last = {e.external_id: (i, e) for i, e in deletes}
@@ -187,10 +223,9 @@ class _ProfileEvents:
                 (_, e), = part
                 self.profile.delete_message(e.external_id)
                 self.report.deletes += 1
-            self._isolating(delete, [last[external_id]])
-        self.keepalive()
+            self.isolating(delete, [last[external_id]])
 
-    def _isolating(self, call: Callable[[list], None], part: list[tuple[int, Any]]) -> None:
+    def isolating(self, call: Callable[[list], None], part: list[tuple[int, Any]]) -> None:
         """Run one engine call for `part`; if it fails for a reason other than an unavailable
         store, run it event by event so one bad event cannot sink the others."""
         try:
@@ -200,7 +235,7 @@ class _ProfileEvents:
                 raise
             if len(part) > 1:
                 for item in part:
-                    self._isolating(call, [item])
+                    self.isolating(call, [item])
                 return
             index = part[0][0]
             self.collected.failed[index] = (f"the engine refused the event: "
