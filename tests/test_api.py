@@ -294,6 +294,9 @@ def test_queued_ingest_and_readiness_with_a_real_broker(service, tmp_path, profi
         raw = client.lrange(EVENTS_QUEUE, 0, -1)
         payloads = [json.loads(m) for m in raw]
         assert not [m for m in raw if secret.encode() in base64.b64decode(json.loads(m)["body"])]
+        # the task headers (Flower, `celery inspect`, worker logs) name the event, not its text
+        assert not [m for m in raw if secret.encode() in m or b"token" in m]
+        assert all(profile_name in p["headers"]["argsrepr"] for p in payloads)
         calls = [tuple(json.loads(base64.b64decode(p["body"]))[:2]) for p in payloads]
         assert {parse_event(args[0]).profile for args, _ in calls} == {profile_name}
         assert re.search(r'^lurker_queue_length\{queue="lurker.events"\} 2\.0$',

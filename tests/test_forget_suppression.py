@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-import pytest
 
 from memory.ids import message_id
 from memory.models import Memory, Message

@@ -151,7 +151,7 @@ def test_answers_show_display_names_not_ids(start, api):
     app_mention(slack, "U1", "who takes the December on-call?", ts(5), "EvN1")
     [reply] = answers(api)
     assert "U0BOB" not in reply["text"] and "bob (" not in reply["text"]
-    assert f"|2026-11-16, Bob>" in reply["text"]  # the source says who, by display name
+    assert "|2026-11-16, Bob>" in reply["text"]  # the source says who, by display name
     # an answer that names its author the way messages are stored (a model's answer may)
     conv = SlackConversation(slack, "CGEN", "U1", thread_ts=ts(5))
     conv.send(Reply("bob (U0BOB) said he takes December; maya (U1) agreed."))
