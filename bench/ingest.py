@@ -1,6 +1,7 @@
 """End-to-end ingestion through the queue: chat events -> Redis -> `lurker worker` -> Elasticsearch.
 
     python bench/ingest.py [--messages 20000] [--channels 50] [--concurrency 2] [--batch-size 200]
+                           [--prefill]
 
 Publishes N synthetic channel messages (spread over C channel profiles, one conversation per channel
 and day) to a real Redis, lets real `lurker worker` processes batch-ingest them into a real
@@ -9,7 +10,8 @@ Elasticsearch with the offline extractor, and prints:
 - the time until the follow-up embedding tasks are done too (memories in the kNN index);
 - beside a baseline measured in the same run on the same Elasticsearch: the same messages written
   by one plain `elasticsearch.helpers.bulk` call (no queue, no extraction, no embeddings).
-The ratio says what the queue and the pipeline cost. Redis and Elasticsearch are the ones the test
+The ratio says what the queue and the pipeline cost. The machine's load average is printed at the
+start and the end (on 2 cores the publisher, the worker and Elasticsearch share them). Redis and Elasticsearch are the ones the test
 harness starts (or LURKER_TEST_ES_URL/_USER/_PASSWORD and LURKER_TEST_REDIS_URL for running ones).
 """
 from __future__ import annotations
@@ -122,6 +124,9 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
     # the same words twice in one conversation are one message (content-addressed ids)
     distinct = len({(e["profile"], message_id(e["session_id"], e["role"], e["content"]))
                     for e in events})
+    print(f"python bench/ingest.py --messages {args.messages} --channels {args.channels}"
+          f"{' --prefill' if args.prefill else ''}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at start")
     print(f"{len(events)} events ({distinct} distinct messages) over {args.channels} channels; "
           f"workers: "
           f"{args.workers} x concurrency {args.concurrency}, batch {args.batch_size}")
@@ -144,8 +149,10 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
         if not es_user:
             env.pop("LURKER_ES_USER", None)
             env.pop("LURKER_ES_PASSWORD", None)
-        workers = [WorkerProcess(env, Path(tmp) / f"worker{i}.log", name=f"bench{i}").start()
-                   for i in range(args.workers)]
+        def start_workers() -> list:
+            return [WorkerProcess(env, Path(tmp) / f"worker{i}.log", name=f"bench{i}").start()
+                    for i in range(args.workers)]
+        workers = [] if args.prefill else start_workers()
         try:
             alias = f"{prefix}-messages"
             start = time.perf_counter()
@@ -153,6 +160,10 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
             for offset in range(0, len(events), 1000):
                 publisher.publish_many(events[offset:offset + 1000])
             published = time.perf_counter()
+            if args.prefill:  # a backlog: the clock starts when the ready workers take it
+                print(f"  prefilled the queue in {published - start:.1f} s; starting the workers")
+                workers = start_workers()
+                start = published = time.perf_counter()
             searchable = wait(lambda: count_messages(es, alias, run_id) >= distinct,
                               args.timeout, "every message to be stored", workers)
             embedded = wait(lambda: not any(broker_backlog(broker).values()), args.timeout,
@@ -164,14 +175,16 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
     memories = es.count(index=f"{prefix}-memories",
                         query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})["count"]
     e2e = searchable - start
-    print(f"  published in {published - start:.1f} s "
-          f"({len(events) / (published - start):,.0f} events/s to Redis)")
+    if not args.prefill:
+        print(f"  published in {published - start:.1f} s "
+              f"({len(events) / (published - start):,.0f} events/s to Redis)")
     print(f"  queue -> workers -> Elasticsearch: all {stored} messages searchable after "
           f"{e2e:.1f} s ({len(events) / e2e:,.0f} events/s end to end), {memories} memories")
     print(f"  embeddings done (kNN index complete) after {embedded - start:.1f} s "
           f"({len(events) / (embedded - start):,.0f} events/s)")
     print(f"\n  ratio: end-to-end searchable time / plain bulk time = {e2e / base_s:.1f}x; "
           f"with embeddings {(embedded - start) / base_s:.1f}x")
+    print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     with contextlib.suppress(Exception):  # leave nothing behind on a shared cluster
         es.delete_by_query(index=f"{prefix}-*",
                            query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})
@@ -186,6 +199,10 @@ def main() -> None:
     ap.add_argument("--batch-size", type=int, default=200)
     ap.add_argument("--batch-interval", type=float, default=1.0)
     ap.add_argument("--timeout", type=float, default=3600)
+    ap.add_argument("--prefill", action="store_true",
+                    help="queue every event first, then start the workers: their drain rate "
+                         "alone (a backlog after downtime, a backfill), without the publisher "
+                         "sharing the CPU")
     args = ap.parse_args()
     with contextlib.ExitStack() as stack:
         redis_url = os.environ.get("LURKER_TEST_REDIS_URL")

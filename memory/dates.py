@@ -767,8 +767,9 @@ def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]
 def event_dates_in(text: str, anchor: datetime | date) -> list[ResolvedDate]:
     """Every date the text is about, labels included ("... [2026-06-03]" alone counts too),
     without repeats, in order."""
-    found = [f.date for f in find_dates(text, anchor)]
-    covered = [(f.start, f.end) for f in find_dates(text, anchor)]
+    phrases = find_dates(text, anchor)
+    found = [f.date for f in phrases]
+    covered = [(f.start, f.end) for f in phrases]
     for m in re.finditer(rf"\[(?P<label>{LABEL})\]", text):
         if any(s <= m.start() <= e + 1 for s, e in covered):
             continue
