@@ -9,7 +9,8 @@ Elasticsearch with the offline extractor, and prints:
 - messages/s end to end, and the time until every message is searchable (full text);
 - the time until the follow-up embedding tasks are done too (memories in the kNN index);
 - beside a baseline measured in the same run on the same Elasticsearch: the same messages written
-  by one plain `elasticsearch.helpers.bulk` call (no queue, no extraction, no embeddings).
+  by one plain `elasticsearch.helpers.bulk` call (no queue, no extraction, no embeddings);
+- and beside the encoder alone: the texts the workers embedded, embedded again here in one call.
 The ratio says what the queue and the pipeline cost. The machine's load average is printed at the
 start and the end (on 2 cores the publisher, the worker and Elasticsearch share them). Redis and Elasticsearch are the ones the test
 harness starts (or LURKER_TEST_ES_URL/_USER/_PASSWORD and LURKER_TEST_REDIS_URL for running ones).
@@ -87,6 +88,31 @@ def baseline_bulk(client, events: list[dict], index: str) -> float:
     assert ok == len(events) and not errors, errors
     client.indices.delete(index=index)
     return elapsed
+
+
+def encoder_alone(es_url: str, user: str | None, password: str | None, prefix: str, run: str,
+                  channels: int) -> tuple[float, int]:
+    """The baseline for "embedded": the texts the workers embedded (every embeddable memory and
+    every message passage of the run, as MemoryService._embed makes them), embedded here by one
+    call of the same encoder with the machine to itself. Returns (seconds, texts)."""
+    from memory.embeddings import default_embedder
+    from memory.models import embedding_text
+    from memory.passages import passage_embedding_text, split_passages
+    from memory.stores.elasticsearch import ElasticsearchStore
+
+    store = ElasticsearchStore(es_url, user=user, password=password, index_prefix=prefix)
+    texts: list[str] = []
+    for c in range(channels):
+        profile = f"bench-ingest:{run}:c{c}"
+        texts += [embedding_text(m) for m in store.list_memories(profile) if m.embeddable]
+        texts += [passage_embedding_text(m.author or m.role, m.content[a:b])
+                  for m in store.iter_messages(profile) for a, b in split_passages(m.content)]
+    store.close()
+    embedder = default_embedder()
+    embedder.embed(["warm up"])
+    start = time.perf_counter()
+    embedder.embed(texts)
+    return time.perf_counter() - start, len(texts)
 
 
 def count_messages(client, alias: str, run: str) -> int:
@@ -171,6 +197,7 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
         finally:
             for worker in workers:
                 worker.stop()
+    encoder_s, texts = encoder_alone(es_url, es_user, es_password, prefix, run_id, args.channels)
     stored = count_messages(es, alias, run_id)
     memories = es.count(index=f"{prefix}-memories",
                         query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})["count"]
@@ -182,6 +209,9 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
           f"{e2e:.1f} s ({len(events) / e2e:,.0f} events/s end to end), {memories} memories")
     print(f"  embeddings done (kNN index complete) after {embedded - start:.1f} s "
           f"({len(events) / (embedded - start):,.0f} events/s)")
+    print(f"  the encoder alone on the same {texts} texts (memories and passages, one call in "
+          f"this process): {encoder_s:.1f} s ({len(events) / encoder_s:,.0f} events/s); "
+          f"embedded by the queued path at {encoder_s / (embedded - start):.2f}x that")
     print(f"\n  ratio: end-to-end searchable time / plain bulk time = {e2e / base_s:.1f}x; "
           f"with embeddings {(embedded - start) / base_s:.1f}x")
     print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")

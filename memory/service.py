@@ -194,10 +194,10 @@ class MemoryService:
                     message_ids.setdefault(name, []).append(i[len(PENDING_PASSAGES):])
                 else:
                     memory_ids.setdefault(name, []).append(i)
-        found = [(name, m) for name, ids in memory_ids.items()
-                 for m in self.store.get_memories(name, ids) if m.embeddable]
-        messages = [(name, m) for name, ids in message_ids.items()
-                    for m in self.store.get_messages(name, ids)]
+        found = [(name, m) for name, ms in self.store.get_memories_many(memory_ids).items()
+                 for m in ms if m.embeddable]
+        messages = [(name, m) for name, ms in self.store.get_messages_many(message_ids).items()
+                    for m in ms]
         if not found and not messages:
             return 0
         memory_vectors, passage_vectors = self._embed(
@@ -209,10 +209,8 @@ class MemoryService:
         for (name, message), matrix in zip(messages, passage_vectors):
             passages_of.setdefault(name, {})[message.id] = matrix
         with self.store.deferred_refresh():
-            for name, vectors_of in by_profile.items():
-                self.store.set_vectors(name, vectors_of)
-            for name, vectors_of in passages_of.items():
-                self.store.set_passage_vectors(name, vectors_of)
+            self.store.set_vectors_many(by_profile)
+            self.store.set_passage_vectors_many(passages_of)
         return len(found)
 
     def deferred_refresh(self):

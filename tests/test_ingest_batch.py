@@ -1,6 +1,6 @@
 """MemoryService.ingest_many: many conversations in one engine call mean exactly what the same
-conversations ingested one call each mean (on both stores), and on Elasticsearch the batch costs a
-handful of requests, not a few per conversation."""
+conversations ingested one call each mean (on both stores), and on Elasticsearch the batch and its
+follow-up embedding cost a handful of requests, not a few per conversation."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -104,3 +104,29 @@ def test_a_batch_of_many_profiles_costs_a_few_elasticsearch_requests(service, pr
     # lookups by platform id and by id, the messages' bulk, the memories' get, topic lookup
     # and bulk, one refresh: 7; one conversation at a time it was 4 or more per conversation
     assert len(requests) <= 8, "\n".join(requests)
+    # the follow-up embedding of the whole batch: a read of its memories and messages, one
+    # write of each kind of vector, a refresh (it was four requests or more per profile)
+    requests.clear()
+    pending = {item.profile: result.pending_vector_ids for item, result in zip(items, results)}
+    assert service.index_vectors(pending) == sum(
+        not i.startswith("passages:") for ids in pending.values() for i in ids)
+    assert len(requests) <= 6, "\n".join(requests)
+    for item in items:
+        assert len(service.store.passage_vector_ids(item.profile)) == 4
+
+
+@pytest.mark.parametrize("service", ["elasticsearch"], indirect=True)
+def test_a_search_of_a_recovering_cluster_is_an_outage_not_a_refusal(service, profile_name,
+                                                                     monkeypatch):
+    """A node back from a crash answers an msearch item with 503 "all shards failed" until its
+    shards recover: that is the store being unavailable (the worker waits it out), not a refusal
+    of the events (which would set them aside). Seen in test_workers_real's crash test."""
+    from memory.errors import StoreUnavailable
+
+    def recovering(**_):
+        return {"responses": [{"status": 503, "error": {
+            "type": "search_phase_execution_exception", "reason": "all shards failed"}}]}
+    monkeypatch.setattr(service.store.client, "msearch", recovering)
+    with pytest.raises(StoreUnavailable, match="HTTP 503"):
+        service.ingest_many([IngestItem(profile_name, [msg("r1", "The VPN moved to Oslo.", 0)],
+                                        "d1")])

@@ -250,6 +250,17 @@ class Store(ABC):
         for p, ids in wanted.items():
             self.delete_vectors(p, ids)
 
+    def get_messages_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, list[Message]]:
+        return {p: self.get_messages(p, ids) for p, ids in wanted.items()}
+
+    def set_vectors_many(self, vectors: dict[str, dict[str, np.ndarray]]) -> None:
+        for p, of in vectors.items():
+            self.set_vectors(p, of)
+
+    def set_passage_vectors_many(self, vectors: dict[str, dict[str, np.ndarray]]) -> None:
+        for p, of in vectors.items():
+            self.set_passage_vectors(p, of)
+
     # --- schema lifecycle -----------------------------------------------------------------
     def migrate(self, embedder, *, dry_run: bool = False,
                 on_phase: PhaseHook | None = None) -> list[MigrationStep]:

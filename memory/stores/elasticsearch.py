@@ -85,6 +85,7 @@ from .base import (
 SCHEMA_VERSION = 1
 TEMPLATE_PRIORITY = 500  # above the built-in templates (priority 100) whatever the prefix
 PAGE = 1000  # documents per page when scanning a profile
+_NOT_READY = (408, 429, 502, 503, 504)  # statuses that pass: the caller waits and tries again
 MAX_WINDOW = 10_000  # index.max_result_window: deeper pages go through search_after
 QUERY_TERMS = 32  # distinct terms taken from a query (a pasted page must not hit max_clause_count)
 _PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
@@ -224,7 +225,7 @@ class ElasticsearchStore(Store):
         except TransportError as exc:
             raise StoreUnavailable(f"{where} failed: {_short_reason(exc)}") from None
         except ApiError as exc:
-            if exc.meta.status in (408, 429, 502, 503, 504):
+            if exc.meta.status in _NOT_READY:
                 raise StoreUnavailable(f"{where} is not ready or overloaded (HTTP "
                                        f"{exc.meta.status}): {_api_reason(exc)}") from None
             raise LurkerError(f"{where} refused a request (HTTP {exc.meta.status}): "
@@ -475,29 +476,18 @@ class ElasticsearchStore(Store):
                 if not ok and status not in ok_statuses:
                     failures.append(f"{action['_id']}: {_item_reason(result)}")
                     error = result.get("error")
-                    blocked += isinstance(error, dict) and error.get(
+                    blocked += status in _NOT_READY or isinstance(error, dict) and error.get(
                         "type") == "cluster_block_exception"
         if failures and blocked == len(failures):
             raise StoreUnavailable(f"Elasticsearch at {self.location} refused {len(failures)} "
-                                   f"{what} because the index is write-blocked (a migration "
-                                   f"swapping indices, or a full disk): {failures[0]}")
+                                   f"{what} for now (the index write-blocked by a migration "
+                                   f"swapping indices or a full disk, or the node overloaded or "
+                                   f"recovering): {failures[0]}")
         if failures:
             more = f" (and {len(failures) - 3} more)" if len(failures) > 3 else ""
             raise LurkerError(f"Elasticsearch at {self.location} rejected {len(failures)} of "
                               f"{len(actions)} {what}: {'; '.join(failures[:3])}{more}")
         return results
-
-    def _mget(self, alias: str, profile: str, ids: Iterable[str]) -> list[dict]:
-        ids = list(dict.fromkeys(ids))
-        out: list[dict] = []
-        with self._errors():
-            for start in range(0, len(ids), PAGE):
-                docs = [{"_id": self._doc_id(profile, i), "routing": profile}
-                        for i in ids[start:start + PAGE]]
-                response = self.client.mget(index=alias, docs=docs, source_excludes=_INTERNAL,
-                                            realtime=True)
-                out += [d["_source"] for d in response["docs"] if d.get("found")]
-        return out
 
     def _scan(self, alias: str, profile: str, query: dict, sort: list, source: Any = None,
               skip: int = 0, limit: int | None = None) -> Iterator[dict]:
@@ -541,7 +531,7 @@ class ElasticsearchStore(Store):
         return self.insert_messages_many({profile: messages})[profile]
 
     def get_messages(self, profile: str, ids: Iterable[str]) -> list[Message]:
-        return [self._record(Message, s) for s in self._mget(self.messages_alias, profile, ids)]
+        return self.get_messages_many({profile: ids})[profile]
 
     def iter_messages(self, profile: str) -> Iterator[Message]:
         query = {"bool": {"filter": [self._profile_filter(profile)]}}
@@ -586,7 +576,7 @@ class ElasticsearchStore(Store):
         self.upsert_memories_many({profile: memories})
 
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
-        return [self._record(Memory, s) for s in self._mget(self.memories_alias, profile, ids)]
+        return self.get_memories_many({profile: ids})[profile]
 
     def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
         keys = list(dict.fromkeys(k for k in topic_keys if k))
@@ -665,6 +655,11 @@ class ElasticsearchStore(Store):
         found = self._mget_many(self.messages_alias, wanted, source=False)
         return {p: {d["_id"][len(p) + 1:] for d in docs} for p, docs in found.items()}
 
+    def get_messages_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, list[Message]]:
+        found = self._mget_many(self.messages_alias, wanted, source_excludes=_INTERNAL)
+        return {p: [self._record(Message, d["_source"]) for d in docs]
+                for p, docs in found.items()}
+
     def get_memories_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, list[Memory]]:
         found = self._mget_many(self.memories_alias, wanted, source_excludes=_INTERNAL)
         return {p: [self._record(Memory, d["_source"]) for d in docs]
@@ -736,15 +731,19 @@ class ElasticsearchStore(Store):
 
     # --- vectors --------------------------------------------------------------------------
     def set_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        self.set_vectors_many({profile: vectors})
+
+    def set_vectors_many(self, vectors: dict[str, dict[str, np.ndarray]]) -> None:
         actions = []
-        for memory_id, vector in vectors.items():
-            values = np.asarray(vector, dtype=np.float32).ravel()
-            if self.dim is not None and values.shape[0] != self.dim:
-                raise ValueError(f"vector for memory {memory_id} has {values.shape[0]} dimensions;"
-                                 f" the store holds {self.dim}")
-            actions.append({"_op_type": "update", "_index": self.memories_alias,
-                            "_id": self._doc_id(profile, memory_id), "_routing": profile,
-                            "doc": {"embedding": values.tolist()}, "retry_on_conflict": 3})
+        for profile, of in vectors.items():
+            for memory_id, vector in of.items():
+                values = np.asarray(vector, dtype=np.float32).ravel()
+                if self.dim is not None and values.shape[0] != self.dim:
+                    raise ValueError(f"vector for memory {memory_id} has {values.shape[0]} "
+                                     f"dimensions; the store holds {self.dim}")
+                actions.append({"_op_type": "update", "_index": self.memories_alias,
+                                "_id": self._doc_id(profile, memory_id), "_routing": profile,
+                                "doc": {"embedding": values.tolist()}, "retry_on_conflict": 3})
         self._bulk(actions, "vectors", ok_statuses=(404,))  # 404: no such memory, nothing to attach
 
     def delete_vectors(self, profile: str, ids: Iterable[str]) -> None:
@@ -765,18 +764,23 @@ class ElasticsearchStore(Store):
             self.memories_alias, profile, query, [{"id": "asc"}], source=False)}
 
     def set_passage_vectors(self, profile: str, vectors: dict[str, np.ndarray]) -> None:
+        self.set_passage_vectors_many({profile: vectors})
+
+    def set_passage_vectors_many(self, vectors: dict[str, dict[str, np.ndarray]]) -> None:
         actions = []
-        for message in self.get_messages(profile, vectors):
-            matrix = np.asarray(vectors[message.id], dtype=np.float32)
-            matrix = matrix.reshape(-1, self.dim or matrix.shape[-1])
-            count = len(split_passages(message.content))
-            if matrix.shape[0] != count:
-                raise ValueError(f"message {message.id} has {count} passages, not "
-                                 f"{matrix.shape[0]} vectors")
-            actions.append({"_op_type": "update", "_index": self.messages_alias,
-                            "_id": self._doc_id(profile, message.id), "_routing": profile,
-                            "doc": {"passages": self._passage_docs(message.content, matrix)},
-                            "retry_on_conflict": 3})
+        stored = self.get_messages_many({p: list(of) for p, of in vectors.items()})
+        for profile, messages in stored.items():
+            for message in messages:
+                matrix = np.asarray(vectors[profile][message.id], dtype=np.float32)
+                matrix = matrix.reshape(-1, self.dim or matrix.shape[-1])
+                count = len(split_passages(message.content))
+                if matrix.shape[0] != count:
+                    raise ValueError(f"message {message.id} has {count} passages, not "
+                                     f"{matrix.shape[0]} vectors")
+                actions.append({"_op_type": "update", "_index": self.messages_alias,
+                                "_id": self._doc_id(profile, message.id), "_routing": profile,
+                                "doc": {"passages": self._passage_docs(message.content, matrix)},
+                                "retry_on_conflict": 3})
         self._bulk(actions, "passage vectors", ok_statuses=(404,))  # deleted meanwhile
 
     def passage_vector_ids(self, profile: str) -> set[str]:
@@ -791,6 +795,11 @@ class ElasticsearchStore(Store):
         with self._errors():
             responses = self.client.msearch(searches=searches)["responses"]
         for response in responses:
+            if "error" in response and response.get("status") in _NOT_READY:
+                # a search of a cluster still recovering (all shards failed: 503) or overloaded
+                raise StoreUnavailable(f"Elasticsearch at {self.location} is not ready or "
+                                       f"overloaded (HTTP {response.get('status')}): "
+                                       f"{_item_reason(response)}")
             if "error" in response:
                 raise LurkerError(f"Elasticsearch at {self.location} failed a search (HTTP "
                                   f"{response.get('status')}): {_item_reason(response)}")
