@@ -5,6 +5,7 @@ shuffled double delivery, tombstones, stale edits, engine refusals) are tests/te
 run through the worker and the in-process sink alike."""
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import subprocess
@@ -206,3 +207,13 @@ def test_the_one_profile_vectors_task_of_earlier_versions_is_still_served(eager,
     assert tasks.index_vectors.apply(args=(profile_name, result.pending_vector_ids)).get() == 1
     assert service.store.vector_ids(profile_name) == {pending}
     assert service.store.passage_vector_ids(profile_name) == set(result.message_ids)
+
+
+def test_each_pool_process_embeds_with_its_share_of_the_cores():
+    from workers.runtime import pool_embedder
+
+    cores = len(os.sched_getaffinity(0))
+    for concurrency in (1, 2, cores, 4 * cores):
+        threads = pool_embedder(Settings(worker_concurrency=concurrency)).threads
+        assert threads == max(1, cores // concurrency)
+        assert threads * min(concurrency, cores) <= cores  # never more threads than cores

@@ -4,6 +4,7 @@ client. Replaceable in tests (`reset(settings, service=...)`, `sleep`, `clock`).
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -48,7 +49,8 @@ class Runtime:
             if self._service is None:
                 from memory.service import MemoryService
 
-                self._service = MemoryService.from_settings(self.settings)  # StoreUnavailable
+                self._service = MemoryService.from_settings(  # StoreUnavailable
+                    self.settings, embedder=pool_embedder(self.settings))
                 self._owned = True
             return self._service
 
@@ -57,6 +59,16 @@ class Runtime:
             if self._coordination is None:
                 self._coordination = coordination_for(self.settings)
             return self._coordination
+
+
+def pool_embedder(settings: Settings):
+    """The encoder of one pool process: its share of the cores as onnxruntime threads. With one
+    thread per core in every process, two processes embedding at once ran four threads on two
+    cores (measured: see README, Benchmarks)."""
+    from memory.embeddings import MiniLMEmbedder
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return MiniLMEmbedder(threads=max(1, (cores or 1) // max(1, settings.worker_concurrency)))
 
 
 runtime = Runtime()
