@@ -1,7 +1,7 @@
 """Recall latency over 10k memories on each store.
 
     python bench/recall.py [--memories 10000] [--queries 200] [--stores sqlite,elasticsearch]
-                           [--keep DIR]
+                           [--keep DIR [--resume]]
 
 Builds a profile of N synthetic team-chat memories through the real ingest path (offline extractor,
 real embeddings) on each store, then times `recall()` for a set of questions: full fused recall (five
@@ -9,7 +9,9 @@ channels + answer) against a baseline measured in the same run on the same data 
 over memories alone. Prints p50/p95 in milliseconds and the ratio to the baseline. Elasticsearch is
 the one the test harness starts (or LURKER_TEST_ES_URL / _USER / _PASSWORD for a running one).
 `--keep DIR` keeps the SQLite file there and reuses a profile already built in it (and in a
-running Elasticsearch) instead of building it again. Prints the load average and the command.
+running Elasticsearch) instead of building it again; `--resume` goes on building one an earlier
+run left unfinished. Text is ingested first and vectors computed every 5,000 messages in one call,
+as a worker's follow-up task does. Prints the load average and the command.
 """
 from __future__ import annotations
 
@@ -90,17 +92,30 @@ def chat_questions(messages: list[dict], count: int, rng: random.Random) -> list
     return out
 
 
-def build(profile, n: int, batch: int = 500, messages: list[dict] | None = None) -> float:
+def build(profile, n: int, batch: int = 500, messages: list[dict] | None = None,
+          embed_every: int = 5000) -> float:
+    """Ingest in chunks of `batch` messages (one session each), text first and vectors every
+    `embed_every` messages in one model call, as a worker's follow-up task does. Messages stored
+    by an earlier, interrupted build are skipped (content-addressed ids), so it resumes."""
     rng = random.Random(7)
     start = time.perf_counter()
-    created = 0
+    created = new = 0
+    pending: list[str] = []
     for offset in range(0, n, batch):
         msgs = (messages[offset:offset + batch] if messages is not None else
                 [synth(i, rng) for i in range(offset, min(n, offset + batch))])
-        created += profile.ingest(msgs, session_id=f"bench-{offset}").memories_created
+        result = profile.ingest(msgs, session_id=f"bench-{offset}", vectorize=False)
+        created += result.memories_created
+        new += result.messages_new
+        pending += result.pending_vector_ids
+        if len(pending) >= embed_every or offset + batch >= n:
+            profile.index_vectors(pending)
+            pending = []
+        if offset and offset % 20_000 == 0:
+            print(f"  {offset} messages in {time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
-    print(f"  built {created} memories from {n} messages in {elapsed:.1f} s "
-          f"({n / elapsed:.0f} messages/s incl. embedding)")
+    print(f"  built {created} memories from {new} new messages ({n - new} stored before) in "
+          f"{elapsed:.1f} s ({max(new, 1) / elapsed:.0f} new messages/s incl. embedding)")
     return elapsed
 
 
@@ -119,14 +134,16 @@ def time_queries(profile, questions: list[str], **kwargs) -> list[float]:
 
 
 def bench_store(kind: str, store, n: int, questions: list[str], embedder,
-                reuse: bool = False, messages: list[dict] | None = None) -> dict:
+                reuse: bool = False, messages: list[dict] | None = None,
+                resume: bool = False) -> dict:
     settings = Settings(anthropic_api_key=None)
     service = MemoryService.from_settings(settings, store=store, embedder=embedder)
     profile = service.profile(f"bench-{kind}-{'chat-' if messages is not None else ''}{n}")
     print(f"[{kind}]")
     counts = store.count(profile.name)
-    if not (reuse and counts["memories"]):
-        store.delete_profile(profile.name)
+    if resume or not (reuse and counts["memories"]):
+        if not resume:
+            store.delete_profile(profile.name)
         build(profile, n, messages=messages)
         counts = store.count(profile.name)
     print(f"  store holds {counts}")
@@ -157,6 +174,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--stores", default="sqlite,elasticsearch")
     ap.add_argument("--keep", help="keep (and reuse) the SQLite file in this directory")
+    ap.add_argument("--resume", action="store_true", help="with --keep: go on building a "
+                    "profile an earlier run left unfinished (its stored messages are skipped)")
     ap.add_argument("--chat", type=Path, help="build from real chat instead: the first "
                     "--memories lines of this Ubuntu IRC logs folder (../shared/benchdata/"
                     "ubuntu-irc), questions made of words of random lines")
@@ -186,10 +205,12 @@ def main() -> None:
                 from memory.stores.sqlite import SQLiteStore
 
                 rows.append(bench_store(kind, SQLiteStore(where / "bench.sqlite3"),
-                                        args.memories, questions, embedder, reuse, messages))
+                                        args.memories, questions, embedder, reuse, messages,
+                                        args.resume))
             elif kind == "elasticsearch":
                 rows.append(_with_es(lambda store: bench_store(
-                    kind, store, args.memories, questions, embedder, reuse, messages)))
+                    kind, store, args.memories, questions, embedder, reuse, messages,
+                    args.resume)))
     print(f"\nrecall latency, {args.queries} questions (ms), "
           f"{'chat lines of ' + str(args.chat) if args.chat else 'synthetic team chat'}")
     print(f"{'store':<14}{'memories':>9}{'fused p50':>11}{'fused p95':>11}"
