@@ -136,15 +136,19 @@ def split_sentences(text: str) -> list[str]:
 
 
 def third_person(sentence: str, speaker: str) -> str:
-    for pattern, repl in _FIRST_PERSON:
-        sentence = pattern.sub(repl.format(a=speaker), sentence)
-    return sentence
+    return _named(sentence, _FIRST_PERSON, speaker)
 
 
 def addressed_to(sentence: str, listener: str) -> str:
     """Second person to the listener's name: "Which team did you sign with?" -> "... did John ..."."""
-    for pattern, repl in _SECOND_PERSON:
-        sentence = pattern.sub(repl.format(a=listener), sentence)
+    return _named(sentence, _SECOND_PERSON, listener)
+
+
+def _named(sentence: str, rules: list, name: str) -> str:
+    # A function, not a template: a name is text, and an IRC nick such as `foo\2` read as a
+    # template is a group reference (re.error: the whole conversation failed to ingest).
+    for pattern, repl in rules:
+        sentence = pattern.sub(lambda _m, said=repl.format(a=name): said, sentence)
     return sentence
 
 

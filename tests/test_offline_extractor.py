@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from memory.extraction import TranscriptLine
 from memory.offline_extractor import OfflineExtractor, addressed_to, asked_questions
 
@@ -108,3 +110,24 @@ def test_a_long_message_is_capped_lower_than_a_short_one():
     assert len(out) == MAX_MEMORIES_PER_LONG_MESSAGE
     kept = " ".join(c.content for c in out)
     assert "2026-10-30" in kept and "4500 requests" in kept
+
+
+@pytest.mark.parametrize("nick", ["foo\\2", "a\\b", "\\g<0>", "x\\1y", "\\"])
+def test_a_name_is_text_never_a_regex_template(nick, tmp_path):
+    """Real IRC nicks carry backslashes: read as a replacement template, `foo\\2` was a group
+    reference and the whole conversation failed to ingest (seen building the Ubuntu IRC
+    profile)."""
+    from memory.config import Settings
+    from memory.offline_extractor import addressed_to, third_person
+    from memory.service import MemoryService
+
+    assert third_person("I moved my cron job to 3am.", nick) == \
+        f"{nick} moved {nick}'s cron job to 3am."
+    assert addressed_to("Did you restart your router?", nick) == \
+        f"Did {nick} restart {nick}'s router?"
+    with MemoryService.from_settings(Settings(store=f"sqlite:///{tmp_path / 'n.sqlite3'}",
+                                              anthropic_api_key=None)) as service:
+        result = service.profile("irc").ingest(
+            [{"role": "user", "author": nick, "content": "I moved the nightly cron job to 3am."}],
+            session_id="d1", vectorize=False)
+        assert result.messages_new == 1  # stored (memories as the rules decide), not refused
