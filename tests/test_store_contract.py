@@ -453,3 +453,46 @@ def test_sqlite_best_rows_is_the_head_of_a_stable_descending_sort():
             got = best_rows(scores, k)
             assert list(got[:k]) == list(full[:k])
             assert list(got) == list(full[:len(got)])
+
+
+def test_sqlite_memory_full_text_rows_follow_their_memories_by_rowid(tmp_path):
+    """FTS5 cannot index `profile`/`id`: a memory's full-text row is found by the memory's rowid
+    (deleting by profile and id scanned the whole index for every memory written). A file whose
+    rows were numbered otherwise is renumbered once on open, and rewriting a memory then leaves
+    exactly one row for it, with the new text."""
+    import sqlite3
+
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "rows.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    a, b = mem("the cache ttl is 300 seconds"), mem("backups run nightly in Frankfurt", minutes=1)
+    store.upsert_memories("p", [a, b])
+    store.upsert_memories("p", [a.model_copy(update={"content": "the cache ttl is 600 seconds"})])
+
+    def rows(db) -> dict:
+        return {i: (r, body) for r, i, body in db.execute(
+            "SELECT rowid, id, body FROM memories_fts WHERE profile = 'p'")}
+    def rowids(db) -> dict:
+        return dict(db.execute("SELECT id, rowid FROM memories WHERE profile = 'p'").fetchall())
+    got, want = rows(store.db), rowids(store.db)
+    assert {i: r for i, (r, _) in got.items()} == want and "600" in got[a.id][1]
+    store.close()
+    # a file made before: its full-text rows have rowids of their own
+    db = sqlite3.connect(path)
+    db.executescript("DELETE FROM memories_fts;"
+                     "INSERT INTO memories_fts (rowid, profile, id, body) SELECT rowid + 1000, "
+                     "profile, id, 'old ' || id FROM memories;"
+                     "DELETE FROM meta WHERE key = 'memories_fts_rowids';")
+    db.close()
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    assert {i: r for i, (r, _) in rows(store.db).items()} == rowids(store.db)
+    store.upsert_memories("p", [a.model_copy(update={"content": "the cache ttl is 900 seconds"})])
+    got = rows(store.db)
+    assert len(got) == 2 and "900" in got[a.id][1]
+    assert store.db.execute("SELECT count(*) FROM memories_fts").fetchone() == (2,)
+    store.close()
