@@ -496,3 +496,41 @@ def test_sqlite_memory_full_text_rows_follow_their_memories_by_rowid(tmp_path):
     assert len(got) == 2 and "900" in got[a.id][1]
     assert store.db.execute("SELECT count(*) FROM memories_fts").fetchone() == (2,)
     store.close()
+
+
+def test_sqlite_message_full_text_rows_follow_their_messages_by_rowid(tmp_path):
+    """The same for messages (an edit or delete of one message scanned the whole index: 765 ms
+    on a 190k-message profile): rows carry the message's rowid, an old file is renumbered on
+    open, deletes and suppressions remove exactly their rows."""
+    import sqlite3
+
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "mrows.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    a, b, c = msg("alpha words"), msg("bravo words", 1), msg("charlie words", 2)
+    store.insert_messages("p", [a, b, c])
+
+    def check(db, expected: set) -> None:
+        rows = dict(db.execute("SELECT id, rowid FROM messages_fts WHERE profile = 'p'"))
+        own = dict(db.execute("SELECT id, rowid FROM messages WHERE profile = 'p'"))
+        assert set(rows) == expected and all(rows[i] == own[i] for i in rows)
+    check(store.db, {a.id, b.id, c.id})
+    store.close()
+    db = sqlite3.connect(path)
+    db.executescript("DELETE FROM messages_fts;"
+                     "INSERT INTO messages_fts (rowid, profile, id, content) SELECT rowid + 1000, "
+                     "profile, id, 'old' FROM messages;"
+                     "DELETE FROM meta WHERE key = 'messages_fts_rowids';")
+    db.close()
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    check(store.db, {a.id, b.id, c.id})
+    assert store.delete_messages("p", [a.id]) == {a.id}
+    assert store.suppress_messages("p", [b.id]) == {b.id}
+    check(store.db, {c.id})
+    assert store.db.execute("SELECT count(*) FROM messages_fts").fetchone() == (1,)
+    store.close()

@@ -174,8 +174,8 @@ class SQLiteStore(Store):
         """Bring a file made before chat edits/deletes up to the schema (idempotent, cheap when
         nothing is missing): the messages.external_id column and the memory_sources table, both
         filled from the stored documents; the BM25 passages of long messages stored before
-        passages existed (their passage vectors come with a re-import); and memories' full-text
-        rows keyed by their memories' rowids (once, marked in `meta`)."""
+        passages existed (their passage vectors come with a re-import); and the full-text rows of
+        memories and messages keyed by their records' rowids (once each, marked in `meta`)."""
         db.execute("BEGIN IMMEDIATE")
         try:
             columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
@@ -197,16 +197,18 @@ class SQLiteStore(Store):
                         db.executemany("INSERT INTO passages_fts VALUES (?, ?, ?, ?, ?, ?)",
                                        [(profile, id_, i, a, b, content[a:b]) for i, (a, b)
                                         in enumerate(split_passages(content))])
-            if db.execute("SELECT 1 FROM meta WHERE key = 'memories_fts_rowids'").fetchone() \
-                    is None:  # full-text rows of memories renumbered to their memories' rowids
-                db.execute("CREATE TEMP TABLE fts_copy AS SELECT profile, id, body FROM "
-                           "memories_fts")
-                db.execute("DELETE FROM memories_fts")
-                db.execute("INSERT INTO memories_fts (rowid, profile, id, body) SELECT m.rowid, "
-                           "c.profile, c.id, c.body FROM fts_copy c JOIN memories m ON "
-                           "m.profile = c.profile AND m.id = c.id")
-                db.execute("DROP TABLE fts_copy")
-                db.execute("INSERT INTO meta VALUES ('memories_fts_rowids', '1')")
+            for table, text in (("memories", "body"), ("messages", "content")):
+                if db.execute("SELECT 1 FROM meta WHERE key = ?",
+                              (f"{table}_fts_rowids",)).fetchone() is None:
+                    # full-text rows renumbered to the rowids of their memories / messages
+                    db.execute(f"CREATE TEMP TABLE fts_copy AS SELECT profile, id, {text} "
+                               f"FROM {table}_fts")
+                    db.execute(f"DELETE FROM {table}_fts")
+                    db.execute(f"INSERT INTO {table}_fts (rowid, profile, id, {text}) SELECT "
+                               f"t.rowid, c.profile, c.id, c.{text} FROM fts_copy c JOIN {table} "
+                               f"t ON t.profile = c.profile AND t.id = c.id")
+                    db.execute("DROP TABLE fts_copy")
+                    db.execute("INSERT INTO meta VALUES (?, '1')", (f"{table}_fts_rowids",))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -266,8 +268,9 @@ class SQLiteStore(Store):
                     if cur.rowcount == 1:
                         created.add(m.id)
                         if not m.suppressed:  # suppressed ones are never searchable
-                            db.execute("INSERT INTO messages_fts VALUES (?, ?, ?)",
-                                       (profile, m.id, m.content))
+                            db.execute("INSERT INTO messages_fts (rowid, profile, id, content) "
+                                       "VALUES (?, ?, ?, ?)",
+                                       (cur.lastrowid, profile, m.id, m.content))
                             if is_long(m.content):
                                 db.executemany(
                                     "INSERT INTO passages_fts VALUES (?, ?, ?, ?, ?, ?)",
@@ -315,7 +318,9 @@ class SQLiteStore(Store):
                 if not existing:
                     continue
                 marks = ",".join("?" * len(existing))
-                for table in ("messages", "messages_fts", "passages_fts", "passage_vectors"):
+                db.execute("DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages "
+                           f"WHERE profile = ? AND id IN ({marks}))", (profile, *existing))
+                for table in ("messages", "passages_fts", "passage_vectors"):
                     db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
                                (profile, *existing))
                 removed.update(existing)
@@ -336,7 +341,9 @@ class SQLiteStore(Store):
                     message.suppressed = True
                     db.execute("UPDATE messages SET doc = ? WHERE profile = ? AND id = ?",
                                (message.model_dump_json(), profile, message_id_))
-                    for table in ("messages_fts", "passages_fts", "passage_vectors"):
+                    db.execute("DELETE FROM messages_fts WHERE rowid = (SELECT rowid FROM "
+                               "messages WHERE profile = ? AND id = ?)", (profile, message_id_))
+                    for table in ("passages_fts", "passage_vectors"):
                         db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
                                    (profile, message_id_))
                     suppressed.add(message_id_)
