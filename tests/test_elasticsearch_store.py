@@ -20,6 +20,7 @@ from memory.stores.base import (
     CH_MEMORY_TEXT,
     CH_MESSAGE_TEXT,
     CH_PASSAGE_TEXT,
+    CH_SESSION_TEXT,
     CH_TOPIC,
     CH_VECTOR,
     CHANNELS,
@@ -208,7 +209,7 @@ def test_full_search_is_one_msearch_request(store, profile):
     with http_requests(store) as calls:
         hits = store.search(profile, SearchRequest(text="the of and", k=5))
     assert calls == [] and set(hits) == {CH_TOPIC, CH_MEMORY_TEXT, CH_MESSAGE_TEXT,
-                                         CH_PASSAGE_TEXT}
+                                         CH_PASSAGE_TEXT, CH_SESSION_TEXT}
     assert all(h == [] for h in hits.values())
 
 

@@ -12,7 +12,7 @@ from memory.ids import message_id
 from memory.models import Memory, Message
 from memory.passages import split_passages
 from memory.stores.base import (CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
-                                SearchRequest)
+                                CH_SESSION_TEXT, SearchRequest)
 from tests.store_fixtures import chat_event as event
 from tests.store_fixtures import unit_vectors
 
@@ -25,6 +25,13 @@ T0 = datetime(2026, 11, 16, 9, tzinfo=timezone.utc)
 def said(result) -> str:
     """Everything a recall hands back: the answer, the memories and the raw messages."""
     return result.model_dump_json()
+
+
+def conversations_matching(service, profile, text: str) -> list[str]:
+    """The sessions whose conversation document (session_text) matches `text`."""
+    found = service.store.search(profile.name, SearchRequest(text=text,
+                                                             channels=(CH_SESSION_TEXT,)))
+    return [h.id for h in found[CH_SESSION_TEXT]]
 
 
 def drawn_from_statement(profile) -> Memory:
@@ -96,8 +103,11 @@ def test_forget_takes_the_memory_and_its_source_text_out_of_every_answer(profile
                     event(STATEMENT, "c:2", 1),
                     event("The rate limit is 100 requests per minute.", "c:3", 2)], "s1")
     assert SECRET_HOST in profile.recall(QUESTION).answer
+    assert conversations_matching(service, profile, SECRET_HOST) == ["s1"]
     memory = drawn_from_statement(profile)
     profile.forget(memory.id, reason="moved to vault")
+    assert conversations_matching(service, profile, SECRET_HOST) == []  # its text left them too
+    assert conversations_matching(service, profile, "rate limit") == ["s1"]
     for question in (QUESTION, SECRET_HOST, "db-stage-7", "staging database migration"):
         assert SECRET_HOST not in said(profile.recall(question)), question
         assert all(SECRET_HOST not in str(f.record) for f in profile.search(question))
@@ -143,7 +153,9 @@ def test_an_edit_of_a_forgotten_message_stays_forgotten(profile, service):
 # --- deleted platform messages --------------------------------------------------------------------
 def test_a_deleted_message_leaves_no_text_in_memories_or_exports(profile, service):
     profile.ingest([event(STATEMENT, "c:2"), event("Deploys are on Tuesdays.", "c:3", 1)], "s1")
+    assert conversations_matching(service, profile, SECRET_HOST) == ["s1"]
     result = profile.delete_message("c:2")
+    assert conversations_matching(service, profile, SECRET_HOST) == []
     assert result.found and result.memories_forgotten >= 1
     everything = "\n".join([*profile.export(audit=True),
                             *(m.model_dump_json() for m in profile.list(include_inactive=True))])

@@ -6,9 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memory.fusion import DEFAULT_WEIGHTS, RRF_K, fuse
+from memory.fusion import DEFAULT_WEIGHTS, RRF_K, SESSION_PRIOR_DEPTH, fuse
 from memory.models import Memory, Message
-from memory.stores.base import CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_TOPIC, CH_VECTOR, Hit
+from memory.stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_SESSION_TEXT,
+                                CH_TOPIC, CH_VECTOR, Hit)
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -116,3 +117,31 @@ def test_a_message_and_its_passages_are_one_result_showing_the_passage():
     drawn = memory("m", sources=["long"])
     fused = fuse({CH_MEMORY_TEXT: hits(drawn), CH_PASSAGE_VECTOR: hits(part)})
     assert ids(fused) == ["m"] and CH_PASSAGE_VECTOR in fused[0].channels
+
+
+def test_the_best_sessions_lift_their_records_once_and_nominate_nothing():
+    in_best = memory("m1", sources=["x"]).model_copy(update={"session_id": "best"})
+    folded = message("x").model_copy(update={"session_id": "best"})
+    elsewhere = memory("m2").model_copy(update={"session_id": "other"})
+    unseen = Hit("deep", 9.0, None)
+    sessions = [Hit("best", 3.0, None), Hit("unrelated", 2.0, None)]
+    # without sessions: m2 leads (two channels); with them, m1 gains 1/(K+1) once (the message
+    # folded into it is not lifted a second time) and overtakes it
+    plain = fuse({CH_MEMORY_TEXT: hits(elsewhere, in_best), CH_VECTOR: hits(elsewhere),
+                  CH_MESSAGE_TEXT: hits(folded)})
+    assert ids(plain) == ["m2", "m1"]
+    lifted = fuse({CH_MEMORY_TEXT: hits(elsewhere, in_best), CH_VECTOR: hits(elsewhere),
+                   CH_MESSAGE_TEXT: hits(folded), CH_SESSION_TEXT: sessions + [unseen]})
+    assert ids(lifted) == ["m1", "m2"]
+    m1 = lifted[0]
+    assert m1.score == pytest.approx(plain[1].score + 1 / (RRF_K + 1))
+    assert m1.channels.count(CH_SESSION_TEXT) == 1
+    # a session alone finds nothing; sessions deeper than SESSION_PRIOR_DEPTH lift nothing
+    assert fuse({CH_SESSION_TEXT: sessions}) == []
+    deep = [Hit(f"s{i}", 1.0, None) for i in range(SESSION_PRIOR_DEPTH)] + [Hit("best", 1.0, None)]
+    again = fuse({CH_MEMORY_TEXT: hits(in_best), CH_SESSION_TEXT: deep})
+    assert again[0].score == pytest.approx(1 / (RRF_K + 1))
+    # weight 0 turns it off (`--weight session_text=0` in the eval)
+    off = fuse({CH_MEMORY_TEXT: hits(elsewhere, in_best), CH_VECTOR: hits(elsewhere),
+                CH_SESSION_TEXT: sessions}, {**DEFAULT_WEIGHTS, CH_SESSION_TEXT: 0.0})
+    assert ids(off) == ["m2", "m1"]

@@ -127,6 +127,8 @@ def test_model_change_reindexes_behind_the_alias_while_reads_and_writes_go_on(es
     assert memories_step.documents == len(memories) + 1
     messages_step = by_alias[old.messages_alias]  # passage vectors: re-embedded too
     assert messages_step.action == "reindex" and messages_step.new_embedding
+    # conversation documents hold no vectors: a model change leaves them where they are
+    assert by_alias[old.sessions_alias].action == "update"
     assert [p for a, p in seen_phases if a == old.memories_alias] == [
         "copied", "caught-up", "write-blocked", "swapped"]
 
@@ -163,7 +165,7 @@ def test_model_change_reindexes_behind_the_alias_while_reads_and_writes_go_on(es
     # Idempotent: a second run changes nothing and embeds nothing.
     calls = len(new_model.calls)
     again = migrate(make_store(es_server, prefix), new_model)
-    assert [s.action for s in again] == ["update", "update"]
+    assert [s.action for s in again] == ["update", "update", "update"]
     assert len(new_model.calls) == calls
     assert list(client.indices.get_alias(name=old.memories_alias).body) == [
         f"{old.memories_alias}-v2"]
@@ -183,7 +185,8 @@ def test_schema_version_bump_copies_vectors_and_a_failed_run_leaves_the_old_inde
     monkeypatch.setattr(es_module, "SCHEMA_VERSION", 2)
     with pytest.raises(SchemaOutdated, match="lurker migrate"):
         make_store(es_server, prefix).open(OLD_SPEC)
-    assert [s.action for s in plan(store, OLD_SPEC)] == ["reindex", "reindex"]
+    # the conversation documents (session_text) move with the schema too
+    assert [s.action for s in plan(store, OLD_SPEC)] == ["reindex", "reindex", "reindex"]
 
     # A run that dies after blocking writes: the old index stays live and writable.
     def crash(alias: str, phase: str) -> None:
@@ -234,7 +237,7 @@ def test_schema_version_bump_copies_vectors_and_a_failed_run_leaves_the_old_inde
             thread.join()
     assert read_errors == []
     assert len(written) > 5
-    assert [(s.action, s.new_embedding) for s in steps] == [("reindex", False)] * 2
+    assert [(s.action, s.new_embedding) for s in steps] == [("reindex", False)] * 3
     assert model.calls == []  # same model: vectors are copied, not recomputed
     migrated = make_store(es_server, prefix)
     migrated.open(OLD_SPEC)
@@ -257,14 +260,15 @@ def test_cli_migrate_creates_then_reports_up_to_date(es_server, prefix, monkeypa
     monkeypatch.setenv("LURKER_ES_INDEX_PREFIX", prefix)
     assert main(["migrate", "--dry-run", "--json"]) == 0
     dry = json.loads(capsys.readouterr().out)
-    assert dry["dry_run"] and [s["action"] for s in dry["steps"]] == ["create", "create"]
+    assert dry["dry_run"] and [s["action"] for s in dry["steps"]] == ["create"] * 3
     assert main(["migrate"]) == 0
     assert "create" in capsys.readouterr().out
     assert main(["migrate", "--json"]) == 0
     done = json.loads(capsys.readouterr().out)
-    assert [s["action"] for s in done["steps"]] == ["update", "update"]
+    assert [s["action"] for s in done["steps"]] == ["update"] * 3
     assert [s["new_index"] for s in done["steps"]] == [f"{prefix}-messages-v1",
-                                                       f"{prefix}-memories-v1"]
+                                                       f"{prefix}-memories-v1",
+                                                       f"{prefix}-sessions-v1"]
 
 
 def test_cli_migrate_reports_an_unreachable_store(monkeypatch, capsys):

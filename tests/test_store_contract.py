@@ -11,8 +11,8 @@ from memory.ids import memory_id, message_id
 from memory.models import Memory, Message, Passage
 from memory.passages import split_passages
 from memory.stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
-                                CH_PASSAGE_VECTOR, CH_TOPIC, CH_VECTOR, EmbeddingSpec,
-                                SearchRequest)
+                                CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR,
+                                EmbeddingSpec, SearchRequest)
 
 from .store_fixtures import unit_vectors
 
@@ -66,8 +66,9 @@ def test_profiles_never_see_each_other(store, profile_name):
     request = SearchRequest(text="bluebird codename launch", topic_keys=["codename"],
                             query_vector=unit_vectors(1)[0], hyde_vector=unit_vectors(1)[0], k=5)
     hits = store.search(other, request)
-    assert all(not h for ch, h in hits.items() if ch != CH_MESSAGE_TEXT)
+    assert all(not h for ch, h in hits.items() if ch not in (CH_MESSAGE_TEXT, CH_SESSION_TEXT))
     assert [h.id for h in hits[CH_MESSAGE_TEXT]] == [shared.id]
+    assert [h.id for h in hits[CH_SESSION_TEXT]] == [shared.session_id]  # its own copy's
     store.delete_profile(other)
     assert store.count(profile_name)["messages"] == 1 and store.count(other)["messages"] == 0
 
@@ -319,6 +320,51 @@ def test_delete_messages(store, profile_name):
     store.delete_profile(other)
 
 
+def sessions_for(store, profile: str, text: str) -> list[tuple[str, float]]:
+    found = store.search(profile, SearchRequest(text=text, k=10, channels=(CH_SESSION_TEXT,)))
+    assert all(h.record is None for h in found[CH_SESSION_TEXT])
+    return [(h.id, h.score) for h in found[CH_SESSION_TEXT]]
+
+
+def test_session_text_ranks_whole_conversations(store, profile_name):
+    """A session whose messages together carry the question's words outranks sessions where one
+    message carries one of them; the documents grow with each insert, never twice the same."""
+    store.insert_messages(profile_name, [msg("the deploy broke checkout", 0, "incident"),
+                                         msg("lunch at noon?", 1, "incident")])
+    store.insert_messages(profile_name, [msg("we rolled back the release", 2, "incident")])
+    store.insert_messages(profile_name, [msg("deploy went fine today", 0, "calm"),
+                                         msg("nothing rolled back", 1, "other")])
+    ranked = sessions_for(store, profile_name, "deploy rolled back checkout")
+    assert [s for s, _ in ranked][:1] == ["incident"]
+    assert {s for s, _ in ranked} == {"incident", "calm", "other"}
+
+    # a retried batch (the same messages again, with a new one) adds only the new one
+    before = dict(sessions_for(store, profile_name, "checkout"))
+    store.insert_messages(profile_name, [msg("the deploy broke checkout", 0, "incident"),
+                                         msg("lunch at noon?", 1, "incident")])
+    assert dict(sessions_for(store, profile_name, "checkout")) == before
+
+    # another profile's sessions are its own
+    assert sessions_for(store, profile_name + "-other", "deploy") == []
+
+
+def test_session_text_forgets_deleted_and_suppressed_messages(store, profile_name):
+    secret = msg("the vault token is hunter2", 1, "ops")
+    store.insert_messages(profile_name, [msg("rotate the vault soon", 0, "ops"), secret,
+                                         msg("hunter2 lives only here", 0, "solo")])
+    assert [s for s, _ in sessions_for(store, profile_name, "hunter2")] in (
+        ["ops", "solo"], ["solo", "ops"])
+    assert store.suppress_messages(profile_name, [secret.id]) == {secret.id}
+    assert [s for s, _ in sessions_for(store, profile_name, "hunter2")] == ["solo"]
+    assert [s for s, _ in sessions_for(store, profile_name, "vault")] == ["ops"]
+
+    solo = msg("hunter2 lives only here", 0, "solo")
+    assert store.delete_messages(profile_name, [solo.id]) == {solo.id}
+    assert sessions_for(store, profile_name, "hunter2") == []  # no document left for it
+    store.delete_profile(profile_name)
+    assert sessions_for(store, profile_name, "vault") == []
+
+
 def test_memories_by_source(store, profile_name):
     other = profile_name + "-other"
     a = sourced("alpha ships on friday", ["m1"], minutes=0)
@@ -408,6 +454,29 @@ def test_sqlite_delete_messages_leaves_no_full_text_rows(tmp_path):
     assert store.delete_messages("p", [gone.id]) == {gone.id}
     rows = store.db.execute("SELECT profile, id FROM messages_fts ORDER BY profile").fetchall()
     assert rows == [("p", keep.id), ("q", gone.id)]
+    store.close()
+
+
+def test_sqlite_file_without_session_documents_gets_them_on_open(tmp_path):
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "old.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    store.insert_messages("p", [msg("the canary deploy", 0, "s1"), msg("canary rollback", 1, "s1"),
+                                msg("hidden canary", 2, "s2", )])
+    store.suppress_messages("p", [msg("hidden canary", 2, "s2").id])
+    # as a file written before session_text existed: no documents, no mark
+    store.db.execute("DELETE FROM sessions_fts")
+    store.db.execute("DELETE FROM sessions")
+    store.db.execute("DELETE FROM meta WHERE key = 'sessions_fts'")
+    assert sessions_for(store, "p", "canary") == []
+    store.close()
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    assert [s for s, _ in sessions_for(store, "p", "canary")] == ["s1"]  # s2's text suppressed
     store.close()
 
 

@@ -37,8 +37,11 @@ CH_VECTOR = "vector"  # kNN on the query embedding
 CH_HYDE = "hyde"  # kNN on the embedding of a hypothetical answer
 CH_PASSAGE_TEXT = "passage_text"  # BM25 over the passages of long raw messages
 CH_PASSAGE_VECTOR = "passage_vector"  # kNN on the query embedding over raw-message passages
+# BM25 over whole conversations (a session's searchable messages as one document): it ranks
+# sessions, not records; fusion lifts the records of the best sessions (memory.fusion).
+CH_SESSION_TEXT = "session_text"
 CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
-            CH_PASSAGE_VECTOR)
+            CH_PASSAGE_VECTOR, CH_SESSION_TEXT)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class MigrationStep:
 class Hit:
     id: str
     score: float
-    record: Memory | Message | Passage
+    record: Memory | Message | Passage | None  # None on session_text, where `id` is a session id
 
 
 class Store(ABC):
@@ -212,8 +215,13 @@ class Store(ABC):
     def search(self, profile: str, request: SearchRequest) -> dict[str, list[Hit]]:
         """Run the requested channels (in one round trip where the backend allows) and return
         {channel: hits best first}. Memory channels hit Memory records, message_text hits Message,
-        the passage channels hit Passage (one per message). Call request.wait_vectors() before
-        reading the request's vectors."""
+        the passage channels hit Passage (one per message), session_text hits sessions (`id` the
+        session id, no record). Call request.wait_vectors() before reading the request's
+        vectors.
+
+        A store keeps one session_text document per (profile, session id): the text of the
+        session's searchable messages (not suppressed, not deleted), kept up to date by every
+        method that stores, deletes or suppresses messages."""
 
     # --- batching -------------------------------------------------------------------------
     def deferred_refresh(self) -> contextlib.AbstractContextManager[None]:

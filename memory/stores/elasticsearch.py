@@ -39,6 +39,7 @@ generation and starts that alias over. Run one migration at a time per index pre
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import re
 import threading
@@ -69,6 +70,7 @@ from .base import (
     CH_MESSAGE_TEXT,
     CH_PASSAGE_TEXT,
     CH_PASSAGE_VECTOR,
+    CH_SESSION_TEXT,
     CH_TOPIC,
     CH_VECTOR,
     CREATE,
@@ -183,8 +185,11 @@ class ElasticsearchStore(Store):
         self.replicas = replicas
         self.messages_alias = f"{index_prefix}-messages"
         self.memories_alias = f"{index_prefix}-memories"
+        # session_text documents: derived from the messages, so never reindexed by a migration
+        self.sessions_alias = f"{index_prefix}-sessions"
         self.messages_index = f"{self.messages_alias}-v{SCHEMA_VERSION}"
         self.memories_index = f"{self.memories_alias}-v{SCHEMA_VERSION}"
+        self.sessions_index = f"{self.sessions_alias}-v{SCHEMA_VERSION}"
         self.dim: int | None = None
         self._delete_by_query = True  # the bare distribution has no reindex module: then scan+bulk
         auth: dict[str, Any] = {}
@@ -278,9 +283,19 @@ class ElasticsearchStore(Store):
                     "embedding": {"type": "dense_vector", "dims": spec.dim, "index": True,
                                   "similarity": "cosine", "index_options": {"type": "hnsw"}}}}
 
+    def _sessions_mapping(self) -> dict:
+        """One document per (profile, session): the stems of its searchable messages, and
+        which messages those are (not searched; an append skips what is already in)."""
+        return {"dynamic": False, "_meta": {"schema_version": SCHEMA_VERSION},
+                "_routing": {"required": True},
+                "properties": {"profile": _KEYWORD, "session_id": _LONG_KEYWORD,
+                               "stems": {"type": "text", "analyzer": "whitespace"},
+                               "ids": {"type": "keyword", "index": False, "doc_values": False}}}
+
     def index_body(self, alias: str, embedding: EmbeddingSpec) -> dict:
-        """Settings and mappings of a new index behind `alias` (messages or memories)."""
+        """Settings and mappings of a new index behind `alias` (messages, memories, sessions)."""
         mapping = (self._messages_mapping(embedding) if alias == self.messages_alias
+                   else self._sessions_mapping() if alias == self.sessions_alias
                    else self._memories_mapping(embedding))
         return {"settings": self._settings(), "mappings": mapping}
 
@@ -307,8 +322,7 @@ class ElasticsearchStore(Store):
     def open(self, embedding: EmbeddingSpec) -> None:
         client = self.client
         with self._errors():
-            live = {alias: self.live_index(alias)
-                    for alias in (self.messages_alias, self.memories_alias)}
+            live = {alias: self.live_index(alias) for alias in self.aliases}
             for alias, index in live.items():
                 if index is not None:
                     self._check_schema(alias, index, embedding)
@@ -326,11 +340,17 @@ class ElasticsearchStore(Store):
                         alias, self.index_body(alias, embedding)["mappings"]["properties"])
                 if alias == self.messages_alias:
                     self.messages_index = index
+                elif alias == self.sessions_alias:
+                    self.sessions_index = index
                 else:
                     self.memories_index = index
-            client.cluster.health(index=f"{self.messages_alias},{self.memories_alias}",
+            client.cluster.health(index=",".join(self.aliases),
                                   wait_for_status="yellow", timeout=f"{self.request_timeout}s")
         self.dim = embedding.dim
+
+    @property
+    def aliases(self) -> tuple[str, str, str]:
+        return (self.messages_alias, self.memories_alias, self.sessions_alias)
 
     def _check_schema(self, alias: str, index: str, embedding: EmbeddingSpec) -> None:
         """Refuse an index of another schema version, or memories embedded by another model:
@@ -553,21 +573,28 @@ class ElasticsearchStore(Store):
         return found
 
     def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(ids))
+        sessions = {m.session_id for m in self.get_messages(profile, ids)}
         actions = [{"_op_type": "delete", "_index": self.messages_alias,
-                    "_id": self._doc_id(profile, i), "_routing": profile}
-                   for i in dict.fromkeys(ids)]
+                    "_id": self._doc_id(profile, i), "_routing": profile} for i in ids]
         prefix = len(profile) + 1
-        return {action["_id"][prefix:] for action, status in
-                self._bulk(actions, "message deletions", ok_statuses=(404,)) if status == 200}
+        removed = {action["_id"][prefix:] for action, status in
+                   self._bulk(actions, "message deletions", ok_statuses=(404,)) if status == 200}
+        if removed:
+            self._rebuild_sessions(profile, sessions)
+        return removed
 
     def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
-        todo = [m.id for m in self.get_messages(profile, ids) if not m.suppressed]
+        todo = [m for m in self.get_messages(profile, ids) if not m.suppressed]
         actions = [{"_op_type": "update", "_index": self.messages_alias,
-                    "_id": self._doc_id(profile, i), "_routing": profile,
-                    "doc": {"suppressed": True}, "retry_on_conflict": 3} for i in todo]
+                    "_id": self._doc_id(profile, m.id), "_routing": profile,
+                    "doc": {"suppressed": True}, "retry_on_conflict": 3} for m in todo]
         prefix = len(profile) + 1
-        return {action["_id"][prefix:] for action, status in
+        done = {action["_id"][prefix:] for action, status in
                 self._bulk(actions, "message suppressions", ok_statuses=(404,)) if status == 200}
+        if done:  # its text leaves the session's document too
+            self._rebuild_sessions(profile, {m.session_id for m in todo if m.id in done})
+        return done
 
     # --- memories -------------------------------------------------------------------------
     def upsert_memories(self, profile: str, memories: list[Memory]) -> None:
@@ -669,12 +696,88 @@ class ElasticsearchStore(Store):
         actions = [{"_op_type": "create", "_index": self.messages_alias,
                     "_id": self._doc_id(p, m.id), "_routing": p,
                     "_source": self._message_doc(p, m)} for p, ms in messages.items() for m in ms]
+        # their sessions' documents grow in the same bulk request
+        appends = self._session_appends(messages, {(a["_routing"], a["_source"]["id"]):
+                                                   a["_source"]["stems"] for a in actions})
         created: dict[str, set[str]] = {p: set() for p in messages}
-        for action, status in self._bulk(actions, "messages", ok_statuses=(409,)):
-            if status == 201:
-                p = action["_routing"]
+        raced: dict[str, set[str]] = {}
+        for action, status in self._bulk(actions + appends, "messages", ok_statuses=(409,)):
+            p = action["_routing"]
+            if action["_index"] == self.sessions_alias:
+                if status == 409:  # another writer changed it since it was read
+                    raced.setdefault(p, set()).add(action["_source"]["session_id"])
+            elif status == 201:
                 created[p].add(action["_id"][len(p) + 1:])
+        for p, sessions in raced.items():
+            self._rebuild_sessions(p, sessions)
         return created
+
+    # --- session_text documents -------------------------------------------------------------
+    def _session_doc_id(self, profile: str, session_id: str) -> str:
+        return self._doc_id(profile, "session:" + hashlib.sha256(
+            session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+
+    def _session_appends(self, messages: dict[str, list[Message]],
+                         stems: dict[tuple[str, str], str]) -> list[dict]:
+        """Bulk actions adding the searchable messages to their sessions' documents (those not
+        in them yet, so a retried batch whose messages were stored before still lands). Read
+        in real time (mget), written only if unchanged since (if_seq_no): the caller rebuilds
+        a session another writer changed meanwhile (409) from its messages."""
+        by_session: dict[tuple[str, str], list[Message]] = {}
+        for p, ms in messages.items():
+            for m in ms:
+                if not m.suppressed:
+                    by_session.setdefault((p, m.session_id), []).append(m)
+        if not by_session:
+            return []
+        keys = list(by_session)
+        with self._errors():
+            docs = self.client.mget(index=self.sessions_alias, realtime=True, docs=[
+                {"_id": self._session_doc_id(p, s), "routing": p} for p, s in keys])["docs"]
+        actions = []
+        for (p, s), doc in zip(keys, docs):
+            old = doc.get("_source", {}) if doc.get("found") else {}
+            have = set(old.get("ids", []))
+            new = [m for m in dict((m.id, m) for m in by_session[(p, s)]).values()
+                   if m.id not in have]
+            if not new:
+                continue
+            source = {"profile": p, "session_id": s,
+                      "stems": "\n".join([old.get("stems", "")] * bool(old) + [
+                          stems[(p, m.id)] for m in new]),
+                      "ids": [*old.get("ids", []), *(m.id for m in new)]}
+            action = {"_op_type": "index", "_index": self.sessions_alias,
+                      "_id": self._session_doc_id(p, s), "_routing": p, "_source": source}
+            if doc.get("found"):
+                action.update(if_seq_no=doc["_seq_no"], if_primary_term=doc["_primary_term"])
+            else:
+                action["_op_type"] = "create"
+            actions.append(action)
+        return actions
+
+    def _rebuild_sessions(self, profile: str, session_ids: Iterable[str]) -> None:
+        """Rewrite these sessions' documents from their searchable messages (after a delete, a
+        suppression or a race); a session with none left loses its document."""
+        actions = []
+        for session_id in dict.fromkeys(session_ids):
+            query = {"bool": {"filter": [self._profile_filter(profile),
+                                         {"term": {"session_id": session_id}}],
+                              "must_not": [{"term": {"suppressed": True}}]}}
+            sort = [{"ts_key": "asc"}, {"seq": "asc"}, {"id": "asc"}]
+            hits = list(self._scan(self.messages_alias, profile, query, sort,
+                                   source=["id", "stems"]))
+            doc_id = self._session_doc_id(profile, session_id)
+            if hits:
+                actions.append({"_op_type": "index", "_index": self.sessions_alias,
+                                "_id": doc_id, "_routing": profile, "_source": {
+                                    "profile": profile, "session_id": session_id,
+                                    "stems": "\n".join(h["_source"].get("stems", "")
+                                                       for h in hits),
+                                    "ids": [h["_source"]["id"] for h in hits]}})
+            else:
+                actions.append({"_op_type": "delete", "_index": self.sessions_alias,
+                                "_id": doc_id, "_routing": profile})
+        self._bulk(actions, "session documents", ok_statuses=(404,))
 
     def upsert_memories_many(self, memories: dict[str, list[Memory]]) -> None:
         self._bulk([{"_op_type": "update", "_index": self.memories_alias,
@@ -814,6 +917,7 @@ class ElasticsearchStore(Store):
         planned: list[tuple[str, type, dict, dict]] = []  # (channel, model, header, body)
         memories = {"index": self.memories_alias, "routing": profile}
         messages = {"index": self.messages_alias, "routing": profile}
+        sessions = {"index": self.sessions_alias, "routing": profile}
         source = {"excludes": _INTERNAL}
         stems = query_stems(request.text, QUERY_TERMS)
         plain = " ".join(list(dict.fromkeys(
@@ -848,6 +952,15 @@ class ElasticsearchStore(Store):
                                                        "must_not": hidden,
                                                        "minimum_should_match": 1}},
                                     "size": k, "_source": source, "track_total_hits": False}))
+            elif channel == CH_SESSION_TEXT:
+                out[channel] = []
+                if stems and k:
+                    planned.append((channel, None, sessions, {
+                        "query": {"bool": {"filter": [self._profile_filter(profile)],
+                                           "should": [{"match": {"stems": {
+                                               "query": " ".join(stems)}}}],
+                                           "minimum_should_match": 1}},
+                        "size": k, "_source": ["session_id"], "track_total_hits": False}))
             elif channel in (CH_VECTOR, CH_HYDE):
                 vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
                 if vector is None:
@@ -899,6 +1012,10 @@ class ElasticsearchStore(Store):
         for (channel, model, _header, _body), response in zip(planned, self._msearch(searches)):
             request.timings[channel] = response.get("took", 0) / 1000
             hits = []
+            if model is None:  # session_text: sessions, not records
+                out[channel] = [Hit(h["_source"]["session_id"], float(h["_score"]), None)
+                                for h in response["hits"]["hits"]]
+                continue
             for hit in response["hits"]["hits"]:
                 score = hit.get("_score")
                 if channel in (CH_VECTOR, CH_HYDE):
@@ -933,7 +1050,7 @@ class ElasticsearchStore(Store):
             if self._delete_by_query:
                 try:
                     self.client.delete_by_query(
-                        index=f"{self.messages_alias},{self.memories_alias}", query=query,
+                        index=",".join(self.aliases), query=query,
                         routing=profile, refresh=True, conflicts="proceed",
                         wait_for_completion=True)
                     return
@@ -941,8 +1058,8 @@ class ElasticsearchStore(Store):
                     if exc.meta.status not in (400, 404, 405) or "no handler" not in str(exc):
                         raise
                     self._delete_by_query = False
-            self.client.indices.refresh(index=f"{self.messages_alias},{self.memories_alias}")
-        for alias in (self.messages_alias, self.memories_alias):
+            self.client.indices.refresh(index=",".join(self.aliases))
+        for alias in self.aliases:
             while True:  # page by page; refresh=true so the next search sees the deletions
                 with self._errors():
                     hits = self.client.search(index=alias, routing=profile, query=query,
@@ -968,7 +1085,7 @@ def plan_migration(store: ElasticsearchStore, spec: EmbeddingSpec) -> list[Migra
     """What a migration would do to each alias, without changing anything."""
     steps = []
     with store._errors():
-        for alias in (store.messages_alias, store.memories_alias):
+        for alias in store.aliases:
             live = store.live_index(alias)
             if live is None:
                 steps.append(MigrationStep(alias, CREATE, "no index yet", None,
@@ -980,8 +1097,8 @@ def plan_migration(store: ElasticsearchStore, spec: EmbeddingSpec) -> list[Migra
             if meta.get("schema_version") != SCHEMA_VERSION:
                 reasons.append(f"schema version {meta.get('schema_version')} -> {SCHEMA_VERSION}")
             stored = (meta.get("embedding_model"), meta.get("embedding_dims"))
-            # both hold vectors: memories their own, messages their passages'
-            new_embedding = stored != (spec.name, spec.dim)
+            # both hold vectors: memories their own, messages their passages' (sessions none)
+            new_embedding = alias != store.sessions_alias and stored != (spec.name, spec.dim)
             if new_embedding:
                 reasons.append(f"embedding {stored[0]} ({stored[1]} dims) -> {spec.name} "
                                f"({spec.dim} dims)")
@@ -1019,7 +1136,7 @@ def migrate_indices(store: ElasticsearchStore, embedder,
 def _drop_stale_generations(store: ElasticsearchStore) -> None:
     """Delete generations a crashed run left behind an alias's back (older ones kept their data
     only until the swap; newer ones are unfinished copies)."""
-    for alias in (store.messages_alias, store.memories_alias):
+    for alias in store.aliases:
         live = store.live_index(alias)
         if live is None:  # never guess which index holds the data
             continue

@@ -17,7 +17,8 @@ from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
 from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
-                   CH_TOPIC, CH_VECTOR, EmbeddingSpec, Hit, SearchRequest, Store)
+                   CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, EmbeddingSpec, Hit, SearchRequest,
+                   Store)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -53,6 +54,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 CREATE TABLE IF NOT EXISTS passage_vectors (
     profile TEXT NOT NULL, id TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL,
     end INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (profile, id, idx));
+-- One full-text document per session (session_text): the text of its searchable messages,
+-- rebuilt whenever one of them is stored, deleted or suppressed. Its rowid is its session's.
+CREATE TABLE IF NOT EXISTS sessions (
+    profile TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (profile, session_id));
+CREATE VIRTUAL TABLE IF NOT EXISTS sessions_fts USING fts5(
+    profile UNINDEXED, session_id UNINDEXED, body, tokenize = 'porter unicode61');
+CREATE INDEX IF NOT EXISTS messages_session ON messages (profile, session_id);
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words only add noise to an OR query's BM25 ranking.
@@ -209,6 +217,12 @@ class SQLiteStore(Store):
                                f"t ON t.profile = c.profile AND t.id = c.id")
                     db.execute("DROP TABLE fts_copy")
                     db.execute("INSERT INTO meta VALUES (?, '1')", (f"{table}_fts_rowids",))
+            if db.execute("SELECT 1 FROM meta WHERE key = 'sessions_fts'").fetchone() is None:
+                # a file from before session_text: every session's document, once
+                for profile, session_id in db.execute(
+                        "SELECT DISTINCT profile, session_id FROM messages").fetchall():
+                    SQLiteStore._rebuild_sessions(db, profile, [session_id])
+                db.execute("INSERT INTO meta VALUES ('sessions_fts', '1')")
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -252,6 +266,31 @@ class SQLiteStore(Store):
             chunk = ids[start:start + 500]
             yield chunk, ",".join("?" * len(chunk))
 
+    @staticmethod
+    def _rebuild_sessions(db: sqlite3.Connection, profile: str, session_ids: Iterable[str]
+                          ) -> None:
+        """Rewrite the session_text documents of these sessions from their messages' full-text
+        rows (so suppressed and deleted messages are left out); inside the caller's
+        transaction."""
+        for session_id in dict.fromkeys(session_ids):
+            row = db.execute("SELECT rowid FROM sessions WHERE profile = ? AND session_id = ?",
+                             (profile, session_id)).fetchone()
+            if row:
+                db.execute("DELETE FROM sessions_fts WHERE rowid = ?", row)
+            texts = [t for (t,) in db.execute(
+                "SELECT f.content FROM messages m JOIN messages_fts f ON f.rowid = m.rowid "
+                "WHERE m.profile = ? AND m.session_id = ? ORDER BY m.ts, m.seq",
+                (profile, session_id))]
+            if not texts:
+                db.execute("DELETE FROM sessions WHERE profile = ? AND session_id = ?",
+                           (profile, session_id))
+                continue
+            if row is None:
+                row = (db.execute("INSERT INTO sessions VALUES (?, ?)",
+                                  (profile, session_id)).lastrowid,)
+            db.execute("INSERT INTO sessions_fts (rowid, profile, session_id, body) "
+                       "VALUES (?, ?, ?, ?)", (row[0], profile, session_id, "\n".join(texts)))
+
     # --- messages -------------------------------------------------------------------------
     def insert_messages(self, profile: str, messages: list[Message]) -> set[str]:
         created: set[str] = set()
@@ -276,6 +315,8 @@ class SQLiteStore(Store):
                                     "INSERT INTO passages_fts VALUES (?, ?, ?, ?, ?, ?)",
                                     [(profile, m.id, i, a, b, m.content[a:b])
                                      for i, (a, b) in enumerate(split_passages(m.content))])
+                self._rebuild_sessions(db, profile, [m.session_id for m in messages
+                                                     if m.id in created and not m.suppressed])
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -312,9 +353,9 @@ class SQLiteStore(Store):
         removed: set[str] = set()
         with self._transaction() as db:
             for chunk, marks in self._id_chunks(list(dict.fromkeys(ids))):
-                existing = [i for (i,) in db.execute(
-                    f"SELECT id FROM messages WHERE profile = ? AND id IN ({marks})",
-                    (profile, *chunk))]
+                found = db.execute(f"SELECT id, session_id FROM messages WHERE profile = ? AND "
+                                   f"id IN ({marks})", (profile, *chunk)).fetchall()
+                existing = [i for i, _ in found]
                 if not existing:
                     continue
                 marks = ",".join("?" * len(existing))
@@ -323,6 +364,7 @@ class SQLiteStore(Store):
                 for table in ("messages", "passages_fts", "passage_vectors"):
                     db.execute(f"DELETE FROM {table} WHERE profile = ? AND id IN ({marks})",
                                (profile, *existing))
+                self._rebuild_sessions(db, profile, [session for _, session in found])
                 removed.update(existing)
             if removed:
                 self._passage_cache.pop(profile, None)
@@ -346,6 +388,7 @@ class SQLiteStore(Store):
                     for table in ("passages_fts", "passage_vectors"):
                         db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
                                    (profile, message_id_))
+                    self._rebuild_sessions(db, profile, [message.session_id])
                     suppressed.add(message_id_)
             if suppressed:
                 self._passage_cache.pop(profile, None)
@@ -552,6 +595,8 @@ class SQLiteStore(Store):
                     out[channel] = self._knn(profile, vector, request.k)
             elif channel == CH_PASSAGE_TEXT:
                 out[channel] = self._passage_text(profile, request.text, request.k)
+            elif channel == CH_SESSION_TEXT:
+                out[channel] = self._session_text(profile, request.text, request.k)
             elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k)
             if channel in out:
@@ -575,6 +620,14 @@ class SQLiteStore(Store):
                                      f"({marks})", (profile, *(i for i, _ in best))).fetchall())
         return [Hit(i, float(score), model.model_validate_json(found[i]))
                 for i, score in best if i in found]
+
+    def _session_text(self, profile: str, text: str, k: int) -> list[Hit]:
+        query = fts_query(text)
+        if not query:
+            return []
+        return [Hit(session_id, float(score), None) for session_id, score in self.db.execute(
+            "SELECT session_id, -rank FROM sessions_fts WHERE sessions_fts MATCH ? AND "
+            "profile = ? ORDER BY rank LIMIT ?", (query, profile, k))]
 
     def _passage_hits(self, profile: str, best: list[tuple[str, int, int, int, float]]
                       ) -> list[Hit]:
@@ -637,6 +690,7 @@ class SQLiteStore(Store):
         with self._lock:
             self._write([(f"DELETE FROM {t} WHERE profile = ?", [(profile,)]) for t in
                          ("messages", "messages_fts", "memories", "memories_fts",
-                          "memory_sources", "vectors", "passages_fts", "passage_vectors")])
+                          "memory_sources", "vectors", "passages_fts", "passage_vectors",
+                          "sessions", "sessions_fts")])
             self._vector_cache.pop(profile, None)
             self._passage_cache.pop(profile, None)
