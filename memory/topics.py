@@ -52,10 +52,16 @@ def normalize_topic_key(raw: str | None) -> str | None:
     return " ".join(_singular(w) for w in words)
 
 
+# Longest names first ("google cloud"), each with its whole-word pattern: sorted and compiled once.
+_TOOLS = tuple((tool, re.compile(rf"(?<![\w.-]){re.escape(tool)}(?![\w-])"), category)
+               for tool, category in sorted(_TOOL_TO_CATEGORY.items(), key=lambda t: len(t[0]),
+                                            reverse=True))
+
+
 def tool_category(text: str) -> str | None:
     """The category of the first known tool named in `text` (longest names first: "google cloud")."""
     low = text.lower()
-    for tool in sorted(_TOOL_TO_CATEGORY, key=len, reverse=True):
-        if re.search(rf"(?<![\w.-]){re.escape(tool)}(?![\w-])", low):
-            return _TOOL_TO_CATEGORY[tool]
+    for tool, whole_word, category in _TOOLS:
+        if tool in low and whole_word.search(low):  # the substring test skips most patterns
+            return category
     return None

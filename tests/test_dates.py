@@ -446,3 +446,86 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
     end = datetime(9999, 12, 30, tzinfo=UTC)
     for text in ("9999-12-31 – yesterday", "yesterday '26 Dec through 9999-12-31"):
         annotate_dates(text, end)  # no OverflowError
+
+
+# --- the cheap looks that skip rules (memory.dates._families) ----------------------------------
+# One text (or more) for every rule, in odd spellings; each is also tried upper-cased, with a
+# non-ASCII character (the looks take another path then), and with the letters the rules' Unicode
+# case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
+HOSTILE = [
+    "2023-05-08T10:00Z", "June 3-7", "3rd–7th of June 2024", "30 May '23", "May the 3rd, 2024",
+    "30.05.2023", "05/30/2023", "on 3/14", "by 14/3", "the 22nd", "from the 3rd to the 7th",
+    "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
+    "next March", "end of Q3", "Q4 '25", "since 2021", "in 1999", "the day before yesterday",
+    "the day after tomorrow", "yday", "last night", "2morrow", "tmrw", "Tmr", "tonight", "EOD",
+    "end of the day", "this afternoon", "Tuesday last week", "next week's Friday",
+    "this coming Monday", "this past sat", "on Thurs.", "Wed", "Fri.", "SUNDAY", "next weekend",
+    "over the weekend", "start of next quarter", "beginning of the year", "EOW", "EOY",
+    "last month", "three weeks ago", "a couple of months back", "in a few days", "in an hour",
+    "two years from today", "12 days from now", "by ٣/١٤", "on ١٢/٣", "monday.com",
+    "today-ish", "v2023-05-08", "[2023-05-08] yesterday [2023-05-07]", "Mon-Wed next week",
+    "the 3rd floor", "we shipped it last Friday and will review it on the 22nd, or by EOM",
+]
+
+
+def _odd_spellings(text: str) -> list[str]:
+    folded = (text.replace("s", "ſ").replace("k", "\u212a").replace("i", "İ")
+              .replace("S", "ſ").replace("K", "\u212a"))
+    return [text, text.upper(), text.lower(), f"é {text}", folded]
+
+
+def _irc_lines(limit: int) -> list[str]:
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1].parent / "shared/benchdata/ubuntu-irc/train"
+    lines: list[str] = []
+    for path in sorted(folder.glob("*.raw.txt")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("[") and "] <" in line:
+                lines.append(line.split("> ", 1)[-1])
+        if len(lines) >= limit:
+            break
+    return lines[:limit]
+
+
+def _outcome(scan, text: str, anchor: datetime):
+    """The dates found, or the error raised: a folded letter can pass a rule's pattern and then
+    fail its resolver ("laſt week": KeyError); the looks must not change that either."""
+    try:
+        return scan(text, anchor)
+    except Exception as exc:  # noqa: BLE001 - compared, not hidden
+        return type(exc).__name__
+
+
+def test_every_rule_needs_what_its_looks_find():
+    """A rule is skipped unless the text holds every family it names: wherever the rule matches,
+    the looks must find them all. Every rule matches some hostile text, so none goes untested."""
+    from memory.dates import _FAMILIES, _PATTERNS, _families
+
+    texts = [odd for text in HOSTILE for odd in _odd_spellings(text)]
+    matched = set()
+    for text in texts:
+        held = {name for bit, name in enumerate(_FAMILIES) if _families(text) >> bit & 1}
+        for i, (pattern, _, needs) in enumerate(_PATTERNS):
+            if pattern.search(text):
+                matched.add(i)
+                assert set(needs.split()) <= held, (i, text, set(needs.split()) - held)
+    assert matched == set(range(len(_PATTERNS)))
+
+
+def test_the_looks_never_hide_a_date():
+    """find_dates (looks first) answers as scan_dates (every rule) on hostile text and on real
+    chat: Ubuntu IRC lines where the benchmark data is checked out (../shared/benchdata)."""
+    from memory.dates import find_dates, scan_dates
+
+    irc = _irc_lines(5000)
+    texts = [odd for text in HOSTILE for odd in _odd_spellings(text)] + irc
+    anchor = datetime(2026, 5, 12, 10, tzinfo=UTC)
+    with_dates = 0
+    for text in texts:
+        found = _outcome(scan_dates, text, anchor)
+        with_dates += bool(found)
+        assert _outcome(find_dates, text, anchor) == found, text
+    assert with_dates >= len(HOSTILE) * 3
+    if not irc:
+        pytest.skip("no ../shared/benchdata/ubuntu-irc here: hostile text only")

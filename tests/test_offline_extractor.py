@@ -131,3 +131,17 @@ def test_a_name_is_text_never_a_regex_template(nick, tmp_path):
             [{"role": "user", "author": nick, "content": "I moved the nightly cron job to 3am."}],
             session_id="d1", vectorize=False)
         assert result.messages_new == 1  # stored (memories as the rules decide), not refused
+
+
+@pytest.mark.parametrize("text, category", [
+    ("Let's use PNPM for the web repo", "package manager"),
+    ("we moved to Google Cloud last year", "cloud provider"),  # longest names first: not "go"
+    ("tests run on GitHub Actions with pytest", "ci system"),  # longest first, wherever it is
+    ("the x-npm wrapper and npmrc", None),  # whole words only
+    ("c++ it is", "programming language"),
+    ("nothing to see here", None),
+])
+def test_tool_category(text, category):
+    from memory.topics import tool_category
+
+    assert tool_category(text) == category

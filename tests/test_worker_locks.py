@@ -79,3 +79,30 @@ def test_the_lock_is_released_when_its_batch_ends_and_waiting_is_logged(redis_se
         assert not got.is_set()
     waiter.join(10)
     assert got.is_set() and "got the write lock" in caplog.text
+
+
+def test_a_busy_lock_among_many_is_waited_for_holding_only_those_before_it(redis_server, profile,
+                                                                           caplog):
+    """lock_many tries every lock in one round trip; while it waits for a busy one it holds the
+    locks before it in name order and none after it (so two writers never wait in a circle)."""
+    first = RedisCoordination(redis_server.url, lease=LEASE)
+    # (a long lease: the locks taken before a busy one are not renewed while it waits)
+    second = RedisCoordination(redis_server.url, lease=30)
+    a, b, c = (f"{profile}-{x}" for x in "abc")
+    client = redis_server.client()
+    caplog.set_level(logging.INFO, logger="lurker.workers")
+    import threading
+    got = threading.Event()
+    with first.lock(b, 5):
+        def take_all() -> None:
+            with second.lock_many([c, b, a], 30):
+                got.set()
+                assert all(client.exists(f"lurker:lock:{p}") for p in (a, b, c))
+        waiter = threading.Thread(target=take_all)
+        waiter.start()
+        wait_until(lambda: "waiting for the write lock" in caplog.text, 10, "the waiting line")
+        assert client.exists(f"lurker:lock:{a}") and not client.exists(f"lurker:lock:{c}")
+        assert not got.is_set()
+    waiter.join(10)
+    assert got.is_set()
+    assert not any(client.exists(f"lurker:lock:{p}") for p in (a, b, c))  # all released

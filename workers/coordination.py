@@ -10,6 +10,7 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 
 from memory.config import Settings
@@ -96,10 +97,20 @@ class RedisCoordination(Coordination):
         stop = threading.Event()
         renewer = None
         try:
-            for profile in sorted(set(profiles)):
-                # thread_local=False: the renewing thread extends the lease this thread holds
-                lock = self.client.lock(f"lurker:lock:{profile}", timeout=self.lease,
-                                        thread_local=False)
+            names = sorted(set(profiles))
+            # thread_local=False: the renewing thread extends the lease this thread holds
+            locks = [self.client.lock(f"lurker:lock:{profile}", timeout=self.lease,
+                                      thread_local=False) for profile in names]
+            # A batch holds dozens of profiles: every lock is tried in one round trip, and the
+            # ones before the first busy lock kept; the rest are waited for one by one, in name
+            # order, holding only that prefix (so two writers never wait on each other).
+            taken = self._try_many(locks)
+            first_busy = taken.index(False) if False in taken else len(locks)
+            held = list(zip(names[:first_busy], locks[:first_busy]))
+            self._release_many([(name, lock) for name, lock, ok in
+                                zip(names[first_busy:], locks[first_busy:], taken[first_busy:])
+                                if ok])
+            for profile, lock in zip(names[first_busy:], locks[first_busy:]):
                 self._acquire(lock, profile, timeout)
                 held.append((profile, lock))
 
@@ -124,15 +135,40 @@ class RedisCoordination(Coordination):
             stop.set()
             if renewer is not None:
                 renewer.join()
-            for profile, lock in reversed(held):
-                try:
-                    lock.release()
-                except LockError:  # it expired while we worked: someone may hold it now
-                    log.warning("the write lock of profile %r expired before its batch "
-                                "finished", profile)
-                except Exception as exc:  # Redis away: the lease frees it soon
-                    log.warning("could not release the write lock of profile %r (%s); its "
-                                "lease ends it", profile, exc)
+            self._release_many(held)
+
+    def _try_many(self, locks: list) -> list[bool]:
+        """Try to take every lock at once (one round trip); which were taken."""
+        tokens = [uuid.uuid1().hex.encode() for _ in locks]
+        pipe = self.client.pipeline(transaction=False)
+        for lock, token in zip(locks, tokens):
+            pipe.set(lock.name, token, nx=True, px=int(self.lease * 1000))
+        taken = [bool(ok) for ok in pipe.execute()]
+        for lock, token, ok in zip(locks, tokens, taken):
+            if ok:  # as Lock.acquire leaves it: extend and release check this token
+                lock.local.token = token
+        return taken
+
+    def _release_many(self, held: list[tuple[str, object]]) -> None:
+        """Release the locks (one round trip); a lock that expired meanwhile, or a Redis that is
+        away, is logged: someone else may hold it now, or its lease ends it."""
+        if not held:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        for _, lock in held:
+            token, lock.local.token = lock.local.token, None
+            lock.lua_release(keys=[lock.name], args=[token], client=pipe)  # as Lock.release
+        try:
+            released = pipe.execute(raise_on_error=False)
+        except Exception as exc:  # Redis away: the leases free them soon
+            released = [exc] * len(held)
+        for (profile, _), done in zip(held, released):
+            if isinstance(done, Exception):
+                log.warning("could not release the write lock of profile %r (%s); its lease "
+                            "ends it", profile, done)
+            elif not done:
+                log.warning("the write lock of profile %r expired before its batch finished",
+                            profile)
 
     def tombstoned_many(self, wanted: dict[str, set[str]]) -> dict[str, set[str]]:
         asked = [(p, e) for p, ids in wanted.items() for e in sorted(ids)]

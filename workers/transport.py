@@ -89,6 +89,19 @@ class Channel(kombu_redis.Channel):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._queue_cycle = CappedEmbeddings(self.vector_tasks_held)
+        self._sync_client = None
+
+    def _create_client(self, asynchronous=False):
+        # kombu builds a new client for every command it sends outside BRPOP (a publish, and the
+        # record and the ack of each delivered message): ~50 us of redis-py setup each, about a
+        # tenth of the worker's main process. One client serves them all (its connection pool is
+        # thread-safe), made again if kombu replaces the pool.
+        if asynchronous:
+            return super()._create_client(asynchronous=True)
+        client = self._sync_client
+        if client is None or client.connection_pool is not self.pool:
+            client = self._sync_client = super()._create_client()
+        return client
 
     def _brpop_start(self, timeout=None):
         # A slot for an embedding task frees when one ends, which no BRPOP reply announces: while
