@@ -784,7 +784,9 @@ def _scan(text: str, anchor: datetime | date,
         try:
             tense = "future" if _MOVED_TO.search(text, 0, m.start()) else tense_at(text, m.start())
             start, end, granularity, detail = resolve(m, today, tense)
-        except (ValueError, OverflowError):  # ambiguous, impossible, or beyond the calendar
+        # ambiguous, impossible, or beyond the calendar; KeyError: a letter case-insensitive
+        # matching equates with ASCII ("laſt week", Kelvin sign K) that no word table holds
+        except (ValueError, OverflowError, KeyError):
             continue
         out.append(Found(m.start(), m.start() + len(phrase),
                          ResolvedDate(phrase, start, end, granularity), detail,

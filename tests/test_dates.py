@@ -489,12 +489,28 @@ def _irc_lines(limit: int) -> list[str]:
 
 
 def _outcome(scan, text: str, anchor: datetime):
-    """The dates found, or the error raised: a folded letter can pass a rule's pattern and then
-    fail its resolver ("laſt week": KeyError); the looks must not change that either."""
+    """The dates found, or the error raised (none is expected: see the next test); the looks
+    must not change either."""
     try:
         return scan(text, anchor)
     except Exception as exc:  # noqa: BLE001 - compared, not hidden
         return type(exc).__name__
+
+
+def test_look_alike_letters_are_not_dates_and_never_raise():
+    """"laſt week" passes the case-insensitive pattern (ſ folds to s) but no word table holds
+    "laſt": it used to raise KeyError, and the message carrying it failed to ingest."""
+    from memory.dates import event_dates_in, find_dates, scan_dates
+
+    anchor = datetime(2026, 11, 2, 9, tzinfo=timezone.utc)
+    for text in ("laſt week", "neXT \u212aWEEK", "the launch was laſt week", "İn 3 days",
+                 "thiſ month and next month"):
+        for odd in [text, *_odd_spellings(text)]:
+            assert scan_dates(odd, anchor) == find_dates(odd, anchor)
+            event_dates_in(odd, anchor)  # does not raise
+    assert scan_dates("laſt week", anchor) == []
+    assert [d.date.phrase for d in scan_dates("thiſ month and next month", anchor)] == [
+        "next month"]
 
 
 def test_every_rule_needs_what_its_looks_find():
