@@ -86,8 +86,7 @@ def test_a_busy_lock_among_many_is_waited_for_holding_only_those_before_it(redis
     """lock_many tries every lock in one round trip; while it waits for a busy one it holds the
     locks before it in name order and none after it (so two writers never wait in a circle)."""
     first = RedisCoordination(redis_server.url, lease=LEASE)
-    # (a long lease: the locks taken before a busy one are not renewed while it waits)
-    second = RedisCoordination(redis_server.url, lease=30)
+    second = RedisCoordination(redis_server.url, lease=LEASE)
     a, b, c = (f"{profile}-{x}" for x in "abc")
     client = redis_server.client()
     caplog.set_level(logging.INFO, logger="lurker.workers")
@@ -101,6 +100,10 @@ def test_a_busy_lock_among_many_is_waited_for_holding_only_those_before_it(redis
         waiter = threading.Thread(target=take_all)
         waiter.start()
         wait_until(lambda: "waiting for the write lock" in caplog.text, 10, "the waiting line")
+        assert client.exists(f"lurker:lock:{a}") and not client.exists(f"lurker:lock:{c}")
+        # a wait longer than a lease: the lock taken before the busy one is renewed meanwhile
+        # (had it expired, another worker could write to that profile now)
+        time.sleep(LEASE * 1.5)
         assert client.exists(f"lurker:lock:{a}") and not client.exists(f"lurker:lock:{c}")
         assert not got.is_set()
     waiter.join(10)

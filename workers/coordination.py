@@ -110,14 +110,11 @@ class RedisCoordination(Coordination):
             self._release_many([(name, lock) for name, lock, ok in
                                 zip(names[first_busy:], locks[first_busy:], taken[first_busy:])
                                 if ok])
-            for profile, lock in zip(names[first_busy:], locks[first_busy:]):
-                self._acquire(lock, profile, timeout)
-                held.append((profile, lock))
 
             def renew() -> None:
                 lost: set[str] = set()
                 while not stop.wait(self.lease / 3):
-                    for profile, lock in held:
+                    for profile, lock in list(held):  # grows while later locks are waited for
                         if profile in lost:
                             continue
                         try:
@@ -128,8 +125,13 @@ class RedisCoordination(Coordination):
                                         "ran", profile)
                         except Exception as exc:  # Redis unreachable for a moment: try again
                             log.debug("renewing the write lock of %r failed: %s", profile, exc)
+            # Renewed from the start: the locks taken first must outlive a wait for a busy one
+            # longer than a lease (expired, another worker could take them meanwhile).
             renewer = threading.Thread(target=renew, name="lurker-locks", daemon=True)
             renewer.start()
+            for profile, lock in zip(names[first_busy:], locks[first_busy:]):
+                self._acquire(lock, profile, timeout)
+                held.append((profile, lock))
             yield
         finally:
             stop.set()
