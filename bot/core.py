@@ -36,7 +36,7 @@ from .audit import AuditLog
 from .state import BotState
 from .config import BotConfig, channel_key
 from .contract import (Actor, ChatMessage, Choice, Conversation, Place, Reply, Source,
-                       display_author, external_id, parse_external_id, session_id)
+                       external_id, parse_external_id, session_id)
 
 log = logging.getLogger("lurker.bot")
 
