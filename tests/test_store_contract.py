@@ -348,6 +348,28 @@ def test_session_text_ranks_whole_conversations(store, profile_name):
     assert sessions_for(store, profile_name + "-other", "deploy") == []
 
 
+def test_a_session_document_holds_its_first_messages_only(store, profile_name, monkeypatch):
+    """One session written forever (an API client's) must not make each write rewrite an ever
+    larger document: past SESSION_DOC_MESSAGES its messages are stored and searchable, but the
+    session's document stops growing, also when it is rebuilt."""
+    import memory.stores.elasticsearch as es_store
+    import memory.stores.sqlite as sqlite_store
+
+    for module in (es_store, sqlite_store):
+        monkeypatch.setattr(module, "SESSION_DOC_MESSAGES", 3)
+    store.insert_messages(profile_name, [msg("alpha kickoff", 0, "long"), msg("beta", 1, "long")])
+    store.insert_messages(profile_name, [msg("gamma", 2, "long"), msg("zebra crossing", 3, "long")])
+    store.insert_messages(profile_name, [msg("zebra again", 4, "long")])
+    assert [s for s, _ in sessions_for(store, profile_name, "gamma kickoff")] == ["long"]
+    assert sessions_for(store, profile_name, "zebra") == []
+    found = store.search(profile_name, SearchRequest(text="zebra", k=5, channels=(CH_MESSAGE_TEXT,)))
+    assert len(found[CH_MESSAGE_TEXT]) == 2  # the messages themselves are all there
+    beta = msg("beta", 1, "long")
+    store.delete_messages(profile_name, [beta.id])  # rebuilt: the next message moves up
+    assert [s for s, _ in sessions_for(store, profile_name, "zebra crossing")] == ["long"]
+    assert [s for s, _ in sessions_for(store, profile_name, "beta")] == []
+
+
 def test_session_text_forgets_deleted_and_suppressed_messages(store, profile_name):
     secret = msg("the vault token is hunter2", 1, "ops")
     store.insert_messages(profile_name, [msg("rotate the vault soon", 0, "ops"), secret,

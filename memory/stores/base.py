@@ -40,6 +40,11 @@ CH_PASSAGE_VECTOR = "passage_vector"  # kNN on the query embedding over raw-mess
 # BM25 over whole conversations (a session's searchable messages as one document): it ranks
 # sessions, not records; fusion lifts the records of the best sessions (memory.fusion).
 CH_SESSION_TEXT = "session_text"
+# A session's document holds its first messages only: the lift says what a conversation is about,
+# and an unbounded one (an API client writing every message to one session) would make each
+# write rewrite an ever larger document. A chat session (a channel's day, a thread) rarely has
+# more.
+SESSION_DOC_MESSAGES = 500
 CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
             CH_PASSAGE_VECTOR, CH_SESSION_TEXT)
 

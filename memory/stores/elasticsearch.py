@@ -75,6 +75,7 @@ from .base import (
     CH_VECTOR,
     CREATE,
     REINDEX,
+    SESSION_DOC_MESSAGES,
     UPDATE,
     EmbeddingSpec,
     Hit,
@@ -739,7 +740,7 @@ class ElasticsearchStore(Store):
             old = doc.get("_source", {}) if doc.get("found") else {}
             have = set(old.get("ids", []))
             new = [m for m in dict((m.id, m) for m in by_session[(p, s)]).values()
-                   if m.id not in have]
+                   if m.id not in have][:max(0, SESSION_DOC_MESSAGES - len(have))]
             if not new:
                 continue
             source = {"profile": p, "session_id": s,
@@ -765,7 +766,7 @@ class ElasticsearchStore(Store):
                               "must_not": [{"term": {"suppressed": True}}]}}
             sort = [{"ts_key": "asc"}, {"seq": "asc"}, {"id": "asc"}]
             hits = list(self._scan(self.messages_alias, profile, query, sort,
-                                   source=["id", "stems"]))
+                                   source=["id", "stems"], limit=SESSION_DOC_MESSAGES))
             doc_id = self._session_doc_id(profile, session_id)
             if hits:
                 actions.append({"_op_type": "index", "_index": self.sessions_alias,

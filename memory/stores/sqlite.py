@@ -17,8 +17,8 @@ from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
 from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
-                   CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, EmbeddingSpec, Hit, SearchRequest,
-                   Store)
+                   CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, SESSION_DOC_MESSAGES, EmbeddingSpec,
+                   Hit, SearchRequest, Store)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -279,8 +279,8 @@ class SQLiteStore(Store):
                 db.execute("DELETE FROM sessions_fts WHERE rowid = ?", row)
             texts = [t for (t,) in db.execute(
                 "SELECT f.content FROM messages m JOIN messages_fts f ON f.rowid = m.rowid "
-                "WHERE m.profile = ? AND m.session_id = ? ORDER BY m.ts, m.seq",
-                (profile, session_id))]
+                "WHERE m.profile = ? AND m.session_id = ? ORDER BY m.ts, m.seq, m.id LIMIT ?",
+                (profile, session_id, SESSION_DOC_MESSAGES))]
             if not texts:
                 db.execute("DELETE FROM sessions WHERE profile = ? AND session_id = ?",
                            (profile, session_id))
