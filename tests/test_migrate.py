@@ -281,3 +281,47 @@ def test_cli_migrate_on_the_embedded_store_creates_its_schema(tmp_path, capsys):
     path = tmp_path / "lurker.sqlite3"
     assert main(["--store", f"sqlite:///{path}", "migrate"]) == 0
     assert "nothing to migrate" in capsys.readouterr().out and path.exists()
+
+
+def test_an_upgrade_gets_conversation_documents_for_the_messages_stored_before(es_server, prefix):
+    """A deployment from before session_text has no sessions index: the pre-upgrade `lurker
+    migrate` creates it and writes every session's document from the stored messages (without
+    suppressed ones), so old conversations lift their records too."""
+    from memory.stores.base import CH_SESSION_TEXT
+
+    store = make_store(es_server, prefix)
+    store.open(OLD_SPEC)
+    other = Message(id=message_id("s2", "user", "canary looked fine"), session_id="s2",
+                    role="user", author="bo", content="canary looked fine", ts=T0, seq=0)
+    secret = msg("the canary token is hunter2", 2)
+    store.insert_messages("team", [msg("the canary deploy failed", 0), msg("rollback done", 1),
+                                   secret])
+    store.insert_messages("ops", [other])
+    store.suppress_messages("team", [secret.id])
+    client = store.client
+    client.indices.delete(index=f"{store.sessions_alias}-v1")  # as before session_text
+    client.indices.delete_index_template(name=store.sessions_alias)
+
+    def sessions(profile: str, text: str) -> list[str]:
+        found = migrated.search(profile, SearchRequest(text=text, channels=(CH_SESSION_TEXT,)))
+        return [h.id for h in found[CH_SESSION_TEXT]]
+
+    steps = migrate(make_store(es_server, prefix), HashEmbedder(OLD_SPEC.name, OLD_SPEC.dim))
+    by_alias = {s.alias: s for s in steps}
+    assert (by_alias[store.sessions_alias].action, by_alias[store.sessions_alias].documents) == (
+        "create", 2)
+    migrated = make_store(es_server, prefix)
+    migrated.open(OLD_SPEC)
+    assert sessions("team", "canary rollback") == ["s1"]
+    assert sessions("ops", "canary") == ["s2"]
+    assert sessions("team", "hunter2") == []  # suppressed before the upgrade: left out
+    # appends go on from there, without repeating what the backfill wrote
+    before = migrated.search("team", SearchRequest(text="rollback", channels=(CH_SESSION_TEXT,)))
+    migrated.insert_messages("team", [msg("rollback done", 1), msg("postmortem friday", 3)])
+    assert sessions("team", "postmortem") == ["s1"]
+    after = migrated.search("team", SearchRequest(text="rollback", channels=(CH_SESSION_TEXT,)))
+    assert after[CH_SESSION_TEXT][0].score <= before[CH_SESSION_TEXT][0].score  # longer doc
+    again = migrate(make_store(es_server, prefix), HashEmbedder(OLD_SPEC.name, OLD_SPEC.dim))
+    assert [s.action for s in again] == ["update"] * 3
+    store.close()
+    migrated.close()

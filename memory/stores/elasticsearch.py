@@ -1125,6 +1125,9 @@ def migrate_indices(store: ElasticsearchStore, embedder,
     with store._errors():
         _drop_stale_generations(store)
     store.open(spec)  # creates missing indices, puts templates, adds compatible fields
+    for step in steps:
+        if step.alias == store.sessions_alias and step.action == CREATE:
+            step.documents = _backfill_sessions(store)
     with store._errors():
         for step in steps:  # e.g. messages after a model change: keep _meta telling the truth
             if step.action == UPDATE:
@@ -1132,6 +1135,48 @@ def migrate_indices(store: ElasticsearchStore, embedder,
                                                  meta=store.index_body(step.alias, spec)[
                                                      "mappings"]["_meta"])
     return steps
+
+
+def _backfill_sessions(store: ElasticsearchStore) -> int:
+    """The conversation documents (session_text) of messages stored before the sessions index
+    existed: one pass over the messages in (profile, session) order; returns how many were
+    written. (The pre-upgrade hook runs `lurker migrate` before new pods start, so this runs
+    once, when the index is created.)"""
+    query = {"bool": {"must_not": [{"term": {"suppressed": True}}]}}
+    sort = [{"profile": "asc"}, {"session_id": "asc"}, {"ts_key": "asc"}, {"seq": "asc"},
+            {"id": "asc"}]
+    written = 0
+    actions: list[dict] = []
+
+    def flush() -> None:
+        store._bulk(actions, "session documents", refresh="false")
+        actions.clear()
+
+    with store._errors():
+        hits = helpers.scan(store.client, index=store.messages_alias,
+                            query={"query": query, "sort": sort}, preserve_order=True,
+                            size=MIGRATION_BATCH, scroll="10m",
+                            _source=["profile", "session_id", "id", "stems"])
+        key, ids, stems = None, [], []
+        for hit in [*hits, None]:  # None: the end, which closes the last session
+            source = hit["_source"] if hit else {}
+            now = (source.get("profile"), source.get("session_id"))
+            if key is not None and now != key:
+                actions.append({"_op_type": "index", "_index": store.sessions_alias,
+                                "_id": store._session_doc_id(*key), "_routing": key[0],
+                                "_source": {"profile": key[0], "session_id": key[1],
+                                            "stems": "\n".join(stems), "ids": ids}})
+                written += 1
+                if len(actions) == MIGRATION_BATCH:
+                    flush()
+            if key != now:
+                key, ids, stems = now, [], []
+            if hit and len(ids) < SESSION_DOC_MESSAGES:
+                ids.append(source["id"])
+                stems.append(source.get("stems", ""))
+        flush()
+        store.client.indices.refresh(index=store.sessions_alias)
+    return written
 
 
 def _drop_stale_generations(store: ElasticsearchStore) -> None:
