@@ -370,6 +370,47 @@ def test_a_session_document_holds_its_first_messages_only(store, profile_name, m
     assert [s for s, _ in sessions_for(store, profile_name, "beta")] == []
 
 
+def test_session_documents_written_by_many_threads_match_one_writer(store, profile_name):
+    """Eight writers appending to one session at once (each insert reads the document and
+    writes it only if unchanged; a loser rebuilds it from the messages), plus a delete racing
+    them, end with the document one writer alone makes."""
+    import threading
+
+    together, alone = profile_name, profile_name + "-alone"
+    batches = [[msg(f"writer{w} note{i} topic{w * 5 + i}", w * 5 + i, "busy") for i in range(5)]
+               for w in range(8)]
+    doomed = msg("doomed zeppelin line", 99, "busy")
+    store.insert_messages(together, [doomed])
+    start = threading.Barrier(9)
+    errors: list[BaseException] = []
+
+    def run(work) -> None:
+        try:
+            start.wait()
+            work()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    def write(batch: list[Message]) -> None:
+        for m in batch:  # one insert a message: as many read-then-write rounds as possible
+            store.insert_messages(together, [m])
+
+    threads = [threading.Thread(target=run, args=(lambda b=b: write(b),)) for b in batches]
+    threads.append(threading.Thread(target=run, args=(
+        lambda: store.delete_messages(together, [doomed.id]),)))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    for batch in batches:
+        store.insert_messages(alone, batch)
+    for query in ("writer3 note1", "topic7 topic39", "note4", "writer0 writer7 note2"):
+        assert sessions_for(store, together, query) == sessions_for(store, alone, query), query
+    assert sessions_for(store, together, "zeppelin") == []
+    store.delete_profile(alone)
+
+
 def test_session_text_forgets_deleted_and_suppressed_messages(store, profile_name):
     secret = msg("the vault token is hunter2", 1, "ops")
     store.insert_messages(profile_name, [msg("rotate the vault soon", 0, "ops"), secret,

@@ -85,6 +85,7 @@ from .base import (
     Store,
 )
 
+log = logging.getLogger("lurker.store")
 SCHEMA_VERSION = 1
 TEMPLATE_PRIORITY = 500  # above the built-in templates (priority 100) whatever the prefix
 PAGE = 1000  # documents per page when scanning a profile
@@ -758,27 +759,49 @@ class ElasticsearchStore(Store):
 
     def _rebuild_sessions(self, profile: str, session_ids: Iterable[str]) -> None:
         """Rewrite these sessions' documents from their searchable messages (after a delete, a
-        suppression or a race); a session with none left loses its document."""
-        actions = []
-        for session_id in dict.fromkeys(session_ids):
-            query = {"bool": {"filter": [self._profile_filter(profile),
-                                         {"term": {"session_id": session_id}}],
-                              "must_not": [{"term": {"suppressed": True}}]}}
-            sort = [{"ts_key": "asc"}, {"seq": "asc"}, {"id": "asc"}]
-            hits = list(self._scan(self.messages_alias, profile, query, sort,
-                                   source=["id", "stems"], limit=SESSION_DOC_MESSAGES))
-            doc_id = self._session_doc_id(profile, session_id)
-            if hits:
-                actions.append({"_op_type": "index", "_index": self.sessions_alias,
-                                "_id": doc_id, "_routing": profile, "_source": {
-                                    "profile": profile, "session_id": session_id,
-                                    "stems": "\n".join(h["_source"].get("stems", "")
-                                                       for h in hits),
-                                    "ids": [h["_source"]["id"] for h in hits]}})
-            else:
-                actions.append({"_op_type": "delete", "_index": self.sessions_alias,
-                                "_id": doc_id, "_routing": profile})
-        self._bulk(actions, "session documents", ok_statuses=(404,))
+        suppression or a race); a session with none left loses its document. Each is written
+        only if no one changed it since it was read (else read and written again: a concurrent
+        append then lands in the rebuilt document, not under it)."""
+        todo = list(dict.fromkeys(session_ids))
+        for _attempt in range(5):
+            if not todo:
+                return
+            with self._errors():
+                docs = self.client.mget(index=self.sessions_alias, realtime=True, docs=[
+                    {"_id": self._session_doc_id(profile, s), "routing": profile,
+                     "_source": False} for s in todo])["docs"]
+                # what other writers stored up to now is searched too (their bulk refreshes
+                # at its end; this may run before that)
+                self.client.indices.refresh(index=self.messages_alias)
+            actions = []
+            for session_id, doc in zip(todo, docs):
+                query = {"bool": {"filter": [self._profile_filter(profile),
+                                             {"term": {"session_id": session_id}}],
+                                  "must_not": [{"term": {"suppressed": True}}]}}
+                sort = [{"ts_key": "asc"}, {"seq": "asc"}, {"id": "asc"}]
+                hits = list(self._scan(self.messages_alias, profile, query, sort,
+                                       source=["id", "stems"], limit=SESSION_DOC_MESSAGES))
+                action: dict[str, Any] = {"_index": self.sessions_alias, "_routing": profile,
+                                          "_id": self._session_doc_id(profile, session_id),
+                                          "session": session_id}
+                if doc.get("found"):
+                    action.update(if_seq_no=doc["_seq_no"], if_primary_term=doc["_primary_term"])
+                if hits:
+                    action.update(_op_type="index" if doc.get("found") else "create", _source={
+                        "profile": profile, "session_id": session_id,
+                        "stems": "\n".join(h["_source"].get("stems", "") for h in hits),
+                        "ids": [h["_source"]["id"] for h in hits]})
+                elif doc.get("found"):
+                    action["_op_type"] = "delete"
+                else:
+                    continue
+                actions.append(action)
+            todo = [a["session"] for a, status in self._bulk(
+                actions, "session documents", ok_statuses=(404, 409)) if status == 409]
+        if todo:
+            log.warning("the session_text documents of %d sessions of profile %r kept changing "
+                        "while being rebuilt; left as the last writer made them", len(todo),
+                        profile)
 
     def upsert_memories_many(self, memories: dict[str, list[Memory]]) -> None:
         self._bulk([{"_op_type": "update", "_index": self.memories_alias,
