@@ -16,6 +16,7 @@ import pytest
 
 from memory.config import Settings
 from memory.service import MemoryService
+from memory.stores.base import CH_SESSION_TEXT, SearchRequest
 from tests.harness import free_port
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
                                    broker_backlog, broker_idle, conversation, created, deleted,
@@ -250,6 +251,13 @@ def test_edits_deletes_vectors_poisoning_and_secrets(queue, reader, tmp_path):
     # the follow-up task embedded them: they are in the vector index
     assert {m.id for m in old + backups} <= reader.store.vector_ids(p)
 
+    def conversations(text: str) -> list[str]:  # the sessions session_text finds for `text`
+        found = reader.store.search(p, SearchRequest(text=text, channels=(CH_SESSION_TEXT,)))
+        return [h.id for h in found[CH_SESSION_TEXT]]
+
+    assert len(conversations("Frankfurt backups")) == 1  # the worker wrote the conversation
+    assert conversations("hunter2") == conversations("sk-ant-api03") == []  # redacted first
+
     publisher.publish_many([
         edited(p, "e1", "The rate limit for the public API is 500 requests per minute.", at=100),
         deleted(p, "e2"),
@@ -263,6 +271,7 @@ def test_edits_deletes_vectors_poisoning_and_secrets(queue, reader, tmp_path):
     vectors = reader.store.vector_ids(p)
     assert not ({m.id for m in old + backups} & vectors)  # superseded/forgotten: vectors gone
     assert "500" in profile.recall("what is the rate limit of the public API?").answer
+    assert conversations("Frankfurt backups") == []  # the deleted message left its conversation
 
     everything = " ".join(m[4] for m in snapshot(reader, p)[0]) + " ".join(
         m.content for m in profile.list(include_inactive=True))
