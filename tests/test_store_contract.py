@@ -421,6 +421,10 @@ def test_session_text_forgets_deleted_and_suppressed_messages(store, profile_nam
     assert [s for s, _ in sessions_for(store, profile_name, "hunter2")] == ["solo"]
     assert [s for s, _ in sessions_for(store, profile_name, "vault")] == ["ops"]
 
+    # the same message stored again (a redelivered create) does not bring its text back
+    store.insert_messages(profile_name, [secret.model_copy(update={"suppressed": False})])
+    assert [s for s, _ in sessions_for(store, profile_name, "hunter2")] == ["solo"]
+
     solo = msg("hunter2 lives only here", 0, "solo")
     assert store.delete_messages(profile_name, [solo.id]) == {solo.id}
     assert sessions_for(store, profile_name, "hunter2") == []  # no document left for it

@@ -699,8 +699,9 @@ class ElasticsearchStore(Store):
                     "_id": self._doc_id(p, m.id), "_routing": p,
                     "_source": self._message_doc(p, m)} for p, ms in messages.items() for m in ms]
         # their sessions' documents grow in the same bulk request
-        appends = self._session_appends(messages, {(a["_routing"], a["_source"]["id"]):
-                                                   a["_source"]["stems"] for a in actions})
+        appends, appended = self._session_appends(
+            messages, {(a["_routing"], a["_source"]["id"]): a["_source"]["stems"]
+                       for a in actions})
         created: dict[str, set[str]] = {p: set() for p in messages}
         raced: dict[str, set[str]] = {}
         for action, status in self._bulk(actions + appends, "messages", ok_statuses=(409,)):
@@ -710,6 +711,10 @@ class ElasticsearchStore(Store):
                     raced.setdefault(p, set()).add(action["_source"]["session_id"])
             elif status == 201:
                 created[p].add(action["_id"][len(p) + 1:])
+            elif (p, action["_source"]["id"]) in appended:
+                # stored before and not in its session's document: perhaps suppressed since (a
+                # redelivered create after a forget), so the stored messages decide
+                raced.setdefault(p, set()).add(action["_source"]["session_id"])
         for p, sessions in raced.items():
             self._rebuild_sessions(p, sessions)
         return created
@@ -720,23 +725,25 @@ class ElasticsearchStore(Store):
             session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32])
 
     def _session_appends(self, messages: dict[str, list[Message]],
-                         stems: dict[tuple[str, str], str]) -> list[dict]:
+                         stems: dict[tuple[str, str], str]
+                         ) -> tuple[list[dict], set[tuple[str, str]]]:
         """Bulk actions adding the searchable messages to their sessions' documents (those not
         in them yet, so a retried batch whose messages were stored before still lands). Read
         in real time (mget), written only if unchanged since (if_seq_no): the caller rebuilds
-        a session another writer changed meanwhile (409) from its messages."""
+        a session another writer changed meanwhile (409) from its messages. Also returns the
+        (profile, message id) pairs appended."""
         by_session: dict[tuple[str, str], list[Message]] = {}
         for p, ms in messages.items():
             for m in ms:
                 if not m.suppressed:
                     by_session.setdefault((p, m.session_id), []).append(m)
         if not by_session:
-            return []
+            return [], set()
         keys = list(by_session)
         with self._errors():
             docs = self.client.mget(index=self.sessions_alias, realtime=True, docs=[
                 {"_id": self._session_doc_id(p, s), "routing": p} for p, s in keys])["docs"]
-        actions = []
+        actions, appended = [], set()
         for (p, s), doc in zip(keys, docs):
             old = doc.get("_source", {}) if doc.get("found") else {}
             have = set(old.get("ids", []))
@@ -744,6 +751,7 @@ class ElasticsearchStore(Store):
                    if m.id not in have][:max(0, SESSION_DOC_MESSAGES - len(have))]
             if not new:
                 continue
+            appended.update((p, m.id) for m in new)
             source = {"profile": p, "session_id": s,
                       "stems": "\n".join([old.get("stems", "")] * bool(old) + [
                           stems[(p, m.id)] for m in new]),
@@ -755,7 +763,7 @@ class ElasticsearchStore(Store):
             else:
                 action["_op_type"] = "create"
             actions.append(action)
-        return actions
+        return actions, appended
 
     def _rebuild_sessions(self, profile: str, session_ids: Iterable[str]) -> None:
         """Rewrite these sessions' documents from their searchable messages (after a delete, a
