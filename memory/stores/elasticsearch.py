@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import logging
 import re
 import threading
@@ -724,6 +725,14 @@ class ElasticsearchStore(Store):
         return self._doc_id(profile, "session:" + hashlib.sha256(
             session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32])
 
+    def _session_action(self, profile: str, session_id: str, ids: list[str], stems: list[str]
+                        ) -> dict:
+        """A bulk action writing a session's document (its messages' ids and stems, in order)."""
+        return {"_op_type": "index", "_index": self.sessions_alias,
+                "_id": self._session_doc_id(profile, session_id), "_routing": profile,
+                "_source": {"profile": profile, "session_id": session_id,
+                            "stems": "\n".join(stems), "ids": ids}}
+
     def _session_appends(self, messages: dict[str, list[Message]],
                          stems: dict[tuple[str, str], str]
                          ) -> tuple[list[dict], set[tuple[str, str]]]:
@@ -752,12 +761,9 @@ class ElasticsearchStore(Store):
             if not new:
                 continue
             appended.update((p, m.id) for m in new)
-            source = {"profile": p, "session_id": s,
-                      "stems": "\n".join([old.get("stems", "")] * bool(old) + [
-                          stems[(p, m.id)] for m in new]),
-                      "ids": [*old.get("ids", []), *(m.id for m in new)]}
-            action = {"_op_type": "index", "_index": self.sessions_alias,
-                      "_id": self._session_doc_id(p, s), "_routing": p, "_source": source}
+            action = self._session_action(
+                p, s, [*old.get("ids", []), *(m.id for m in new)],
+                [old.get("stems", "")] * bool(old) + [stems[(p, m.id)] for m in new])
             if doc.get("found"):
                 action.update(if_seq_no=doc["_seq_no"], if_primary_term=doc["_primary_term"])
             else:
@@ -789,23 +795,22 @@ class ElasticsearchStore(Store):
                 sort = [{"ts_key": "asc"}, {"seq": "asc"}, {"id": "asc"}]
                 hits = list(self._scan(self.messages_alias, profile, query, sort,
                                        source=["id", "stems"], limit=SESSION_DOC_MESSAGES))
-                action: dict[str, Any] = {"_index": self.sessions_alias, "_routing": profile,
-                                          "_id": self._session_doc_id(profile, session_id),
-                                          "session": session_id}
+                if not hits and not doc.get("found"):
+                    continue
+                action = self._session_action(profile, session_id,
+                                              [h["_source"]["id"] for h in hits],
+                                              [h["_source"].get("stems", "") for h in hits])
+                if not hits:
+                    action = {k: action[k] for k in ("_index", "_id", "_routing")}
+                    action["_op_type"] = "delete"
+                elif not doc.get("found"):
+                    action["_op_type"] = "create"
                 if doc.get("found"):
                     action.update(if_seq_no=doc["_seq_no"], if_primary_term=doc["_primary_term"])
-                if hits:
-                    action.update(_op_type="index" if doc.get("found") else "create", _source={
-                        "profile": profile, "session_id": session_id,
-                        "stems": "\n".join(h["_source"].get("stems", "") for h in hits),
-                        "ids": [h["_source"]["id"] for h in hits]})
-                elif doc.get("found"):
-                    action["_op_type"] = "delete"
-                else:
-                    continue
                 actions.append(action)
-            todo = [a["session"] for a, status in self._bulk(
-                actions, "session documents", ok_statuses=(404, 409)) if status == 409]
+            raced = {a["_id"] for a, status in self._bulk(
+                actions, "session documents", ok_statuses=(404, 409)) if status == 409}
+            todo = [s for s in todo if self._session_doc_id(profile, s) in raced]
         if todo:
             log.warning("the session_text documents of %d sessions of profile %r kept changing "
                         "while being rebuilt; left as the last writer made them", len(todo),
@@ -1189,14 +1194,11 @@ def _backfill_sessions(store: ElasticsearchStore) -> int:
                             size=MIGRATION_BATCH, scroll="10m",
                             _source=["profile", "session_id", "id", "stems"])
         key, ids, stems = None, [], []
-        for hit in [*hits, None]:  # None: the end, which closes the last session
+        for hit in itertools.chain(hits, [None]):  # None: the end closes the last session
             source = hit["_source"] if hit else {}
             now = (source.get("profile"), source.get("session_id"))
             if key is not None and now != key:
-                actions.append({"_op_type": "index", "_index": store.sessions_alias,
-                                "_id": store._session_doc_id(*key), "_routing": key[0],
-                                "_source": {"profile": key[0], "session_id": key[1],
-                                            "stems": "\n".join(stems), "ids": ids}})
+                actions.append(store._session_action(*key, ids, stems))
                 written += 1
                 if len(actions) == MIGRATION_BATCH:
                     flush()

@@ -372,6 +372,7 @@ class SQLiteStore(Store):
 
     def suppress_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
         suppressed: set[str] = set()
+        sessions: set[str] = set()
         with self._transaction() as db:
             for chunk, marks in self._id_chunks(list(dict.fromkeys(ids))):
                 for message_id_, doc in db.execute(
@@ -388,8 +389,9 @@ class SQLiteStore(Store):
                     for table in ("passages_fts", "passage_vectors"):
                         db.execute(f"DELETE FROM {table} WHERE profile = ? AND id = ?",
                                    (profile, message_id_))
-                    self._rebuild_sessions(db, profile, [message.session_id])
+                    sessions.add(message.session_id)
                     suppressed.add(message_id_)
+            self._rebuild_sessions(db, profile, sessions)  # once each, after all are out
             if suppressed:
                 self._passage_cache.pop(profile, None)
         return suppressed
