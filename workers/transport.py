@@ -9,8 +9,12 @@ between the two, the recording fails with a connection error and kombu drops the
 in memory: the event is in neither place and is lost (seen in about one run in four of a test that
 SIGKILLs Redis under a busy worker). Here the failed recording is logged and the message is handed
 to the worker all the same; it is ingested from memory (its ack cannot reach the broker and is
-dropped with the lost connection, see workers/consumer.py). Only if this worker also dies before
-finishing it is the event lost — the transport's limit (BRPOP, not an atomic move).
+dropped with the lost connection, see workers/consumer.py). The transport's limit (BRPOP, not an
+atomic move) remains in two cases: this worker also dies before finishing the event, or Redis dies
+after its BRPOP took the event (written to its append-only file) but before the reply reached the
+worker — then no one holds it and it is lost. The second was seen once in ~8 runs of
+tests/test_workers_real.py's broker-outage test on 25 Nov (one event of 300); closing it needs a
+move into a per-worker processing list (BLMOVE) instead of BRPOP.
 
 The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
 one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized
