@@ -49,3 +49,87 @@ def test_a_batch_is_acknowledged_in_one_round_trip(redis_server):
         assert client.zcard(qos.unacked_index_key) == 0
         qos._flush()  # kombu settles its in-memory side lazily
         assert not qos._delivered and not qos._removed
+
+
+def _publish(conn, queue, bodies):
+    with conn.Producer() as producer:
+        for body in bodies:
+            producer.publish(body, exchange=queue.exchange, routing_key=queue.routing_key,
+                             declare=[queue])
+
+
+def test_a_busy_queue_is_taken_and_recorded_in_one_round_trip(redis_server):
+    """One BRPOP reply brings the queue's next events too (as many as prefetch allows), each in
+    the unacked set before it is delivered, so an outage after the take cannot lose it."""
+    name = f"take-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    client = redis_server.client()
+    with Connection(redis_server.url, transport="workers.transport:Transport") as conn:
+        _publish(conn, queue, [{"n": i} for i in range(8)])
+        got, recorded_at_delivery = [], []
+
+        def on_message(body, message):
+            got.append(message)
+            recorded_at_delivery.append(client.hexists(message.channel.qos.unacked_key,
+                                                       message.delivery_tag))
+
+        with conn.Consumer(queue, callbacks=[on_message], prefetch_count=5):
+            conn.drain_events(timeout=5)  # one read: five events (the prefetch), not one
+            assert [m.payload["n"] for m in got] == [0, 1, 2, 3, 4]
+            assert all(recorded_at_delivery)
+            qos = got[0].channel.qos
+            assert client.hlen(qos.unacked_key) == 5 and client.zcard(qos.unacked_index_key) == 5
+            assert client.llen(name) == 3 and not qos._recorded
+            qos.ack_many([m.delivery_tag for m in got])
+            for message in got:
+                message.ack()
+            while len(got) < 8:
+                conn.drain_events(timeout=5)
+        assert [m.payload["n"] for m in got] == list(range(8))
+        for message in got[5:]:
+            message.ack()
+        assert client.hlen(qos.unacked_key) == 0
+
+
+def test_events_taken_together_are_restored_by_kombu_like_its_own(redis_server):
+    """What the take script records is kombu's own record: a worker that dies holding the events
+    gives them back (restore_by_tag, what the visibility timeout runs) in their order."""
+    name = f"restore-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    client = redis_server.client()
+    with Connection(redis_server.url, transport="workers.transport:Transport") as conn:
+        _publish(conn, queue, [{"n": i, "text": "ünïcode / \"quoted\""} for i in range(4)])
+        got = []
+        with conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)],
+                           prefetch_count=10):
+            conn.drain_events(timeout=5)
+            assert len(got) == 4 and client.llen(name) == 0
+            qos = got[0].channel.qos
+            for message in got:
+                qos.restore_by_tag(message.delivery_tag, leftmost=True)
+            assert client.hlen(qos.unacked_key) == 0 and client.llen(name) == 4
+            qos._delivered.clear()
+            again = []
+            with conn.Consumer(queue, callbacks=[lambda body, message: again.append(body)],
+                               prefetch_count=10):
+                while len(again) < 4:
+                    conn.drain_events(timeout=5)
+    assert sorted(b["n"] for b in again) == [0, 1, 2, 3]
+    assert all(b["text"] == "ünïcode / \"quoted\"" for b in again)
+
+
+def test_an_item_that_is_not_a_message_stops_the_take_and_stays_queued(redis_server):
+    name = f"junk-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    client = redis_server.client()
+    with Connection(redis_server.url, transport="workers.transport:Transport") as conn:
+        _publish(conn, queue, [{"n": 0}, {"n": 1}])
+        client.lpush(name, "not json {")  # behind the two messages
+        _publish(conn, queue, [{"n": 2}])
+        got = []
+        with conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)],
+                           prefetch_count=10):
+            conn.drain_events(timeout=5)
+            assert [m.payload["n"] for m in got] == [0, 1]
+            assert client.lrange(name, -1, -1) == [b"not json {"]  # where it was, next in line
+            assert client.hlen(got[0].channel.qos.unacked_key) == 2
