@@ -54,8 +54,62 @@ class _Work:
     memories: list[Memory] = field(default_factory=list)
 
 
+# Extraction results computed ahead (speculate_many), by what extraction reads; see _extract_key.
+Speculated = dict[tuple, list[Memory]]
+
+
+def _extract_key(profile: str, session_id: str, now: datetime, new: list[Message],
+                 known: dict[str, Message]) -> tuple:
+    """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored messages that
+    replies among them answer (MemoryService._extract's context), the session and the time."""
+    here = {m.external_id for m in new if m.external_id}
+    wanted = sorted({m.reply_to for m in new if m.reply_to and m.reply_to not in here})
+    return (profile, session_id, now.isoformat(), tuple(m.model_dump_json() for m in new),
+            tuple(known[k].model_dump_json() for k in wanted if k in known))
+
+
+def speculate_many(service: MemoryService, items: Sequence[IngestItem], now: datetime
+                   ) -> Speculated:
+    """Extraction of each item's new messages as ingest_many(now=now) would do it, with nothing
+    written: a worker runs this before it takes its profiles' write locks, so the slow part of a
+    batch (extraction: dates, classification, or a model call) does not hold them. ingest_many
+    uses a result only where what extraction read is still the same under the lock (the key);
+    anything else, or anything that failed here, is extracted there as before."""
+    firsts: dict[str, tuple[IngestItem, list[Message]]] = {}
+    for item in items:  # a profile's later conversations depend on its first one's writes
+        try:
+            name = service.profile(item.profile).name
+            if name not in firsts:
+                firsts[name] = (item, to_messages(item.messages, item.session_id, now,
+                                                  service.settings.max_message_bytes))
+        except Exception:  # noqa: BLE001 - ingest_many reports it
+            continue
+    if not firsts:
+        return {}
+    store = service.store
+    unique = {p: list({m.id: m for m in parsed}.values()) for p, (_, parsed) in firsts.items()}
+    known = store.find_messages_by_external_id_many({p: [
+        *(m.external_id for m in ms if m.external_id),
+        *(m.reply_to for m in ms if m.reply_to)] for p, ms in unique.items()})
+    unique = {p: [m for m in ms if not (m.external_id and m.external_id in known[p])]
+              for p, ms in unique.items()}
+    stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
+    out: Speculated = {}
+    for p, (item, _) in firsts.items():
+        new = [m for m in unique[p] if m.id not in stored[p]]
+        if not new:
+            continue
+        try:
+            out[_extract_key(p, item.session_id, now, new, known[p])] = \
+                service.profile(p)._memories_of(new, item.session_id, now, known[p])
+        except Exception:  # noqa: BLE001 - extracted again (and reported) under the lock
+            continue
+    return out
+
+
 def ingest_many(service: MemoryService, items: Sequence[IngestItem], now: datetime,
-                vectorize: bool = True) -> list[IngestResult | Exception]:
+                vectorize: bool = True, speculated: Speculated | None = None
+                ) -> list[IngestResult | Exception]:
     results: list[IngestResult | Exception | None] = [None] * len(items)
     rounds: list[list[_Work]] = []
     seen: dict[str, int] = defaultdict(int)
@@ -73,12 +127,12 @@ def ingest_many(service: MemoryService, items: Sequence[IngestItem], now: dateti
             rounds.append([])
         rounds[turn].append(_Work(i, name, item.session_id, parsed))
     for work in rounds:
-        _round(service, work, now, vectorize, results)
+        _round(service, work, now, vectorize, results, speculated or {})
     return results  # type: ignore[return-value]
 
 
 def _round(service: MemoryService, work: list[_Work], now: datetime, vectorize: bool,
-           results: list) -> None:
+           results: list, speculated: Speculated) -> None:
     """One conversation per profile: lookups, extraction, then the writes, each shared."""
     store = service.store
     for w in work:
@@ -96,6 +150,11 @@ def _round(service: MemoryService, work: list[_Work], now: datetime, vectorize: 
         w.new = [m for m in w.unique if m.id not in stored[w.profile]]
     extracting = [w for w in work if w.new]
     for w in extracting:
+        ahead = speculated.pop(_extract_key(w.profile, w.session_id, now, w.new,
+                                            looked_up[w.profile]), None)
+        if ahead is not None:
+            w.memories = ahead
+            continue
         try:
             w.memories = service.profile(w.profile)._memories_of(w.new, w.session_id, now,
                                                                  looked_up[w.profile])

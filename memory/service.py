@@ -25,7 +25,8 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .offline_answerer import content_stems, event_date
-from .ingest_batch import IngestItem, Written, ingest_many, write_memories_many
+from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
+                           write_memories_many)
 from .ingest_input import clean_text, to_messages
 from .people import display_name
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
@@ -172,12 +173,19 @@ class MemoryService:
         return Profile(self, check_profile_name(name))
 
     def ingest_many(self, items: list[IngestItem], now: datetime | None = None,
-                    vectorize: bool = True) -> list[IngestResult | Exception]:
+                    vectorize: bool = True, speculated: Speculated | None = None
+                    ) -> list[IngestResult | Exception]:
         """Several conversations, of one or many profiles, as if each went to Profile.ingest in
         turn, with the store's round trips shared (memory/ingest_batch.py). An item's result is
         its IngestResult, or the exception its input or extraction raised (nothing of it
-        written); a store error raises."""
-        return ingest_many(self, items, now or utcnow(), vectorize)
+        written); a store error raises. `speculated`: what speculate_many(items, now) extracted
+        ahead, used where it still holds."""
+        return ingest_many(self, items, now or utcnow(), vectorize, speculated)
+
+    def speculate_many(self, items: list[IngestItem], now: datetime) -> Speculated:
+        """The extraction ingest_many(items, now) would do, done now and written nowhere, for a
+        caller that then takes write locks (memory/ingest_batch.py speculate_many)."""
+        return speculate_many(self, items, now)
 
     def index_vectors(self, pending: dict[str, Iterable[str]]) -> int:
         """Profile.index_vectors for several profiles at once: one model call for all their

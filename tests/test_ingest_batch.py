@@ -131,3 +131,74 @@ def test_a_search_of_a_recovering_cluster_is_an_outage_not_a_refusal(service, pr
     with pytest.raises(StoreUnavailable, match="HTTP 503"):
         service.ingest_many([IngestItem(profile_name, [msg("r1", "The VPN moved to Oslo.", 0)],
                                         "d1")])
+
+
+def _counting_extractor(service, monkeypatch) -> list:
+    """Counts the extractor's calls (the real one still runs)."""
+    calls: list = []
+    real = service.extractor.extract
+
+    def extract(lines):
+        calls.append([line.content for line in lines])
+        return real(lines)
+
+    monkeypatch.setattr(service.extractor, "extract", extract)
+    return calls
+
+
+def test_extraction_done_ahead_of_the_locks_means_the_same_and_is_not_done_twice(
+        service, profile_name, monkeypatch):
+    """A worker extracts a batch before taking its profiles' locks (speculate_many), then ingests
+    under them: the result is what ingesting alone gives, and a conversation whose inputs did not
+    change is not extracted again (profile a's second conversation depends on its first one's
+    writes, so it and the third are extracted under the locks, as before)."""
+    now = T0 + timedelta(days=3)
+    ahead = [f"{profile_name}-{x}" for x in "abc"]
+    plain = [f"{profile_name}-{x}2" for x in "abc"]
+    calls = _counting_extractor(service, monkeypatch)
+    speculated = service.speculate_many(conversations(*ahead), now)
+    assert len(speculated) == 2 and len(calls) == 2  # a's and b's first conversations
+    assert state(service, ahead[0]) == ([], [])  # nothing written
+    calls.clear()
+    with service.store.deferred_refresh():
+        batch = service.ingest_many(conversations(*ahead), now=now, speculated=speculated)
+    # a's second and third conversations only: a's first and b's were taken from ahead
+    assert len(calls) == 2 and any("500 requests per minute now" in c for c in calls[0])
+    assert not any("search service" in line for c in calls for line in c)
+    assert not speculated  # each result used once
+    with service.store.deferred_refresh():
+        alone = service.ingest_many(conversations(*plain), now=now)
+    assert [outcome(r) for r in batch] == [outcome(r) for r in alone]
+    for x, y in zip(ahead, plain):
+        assert state(service, x) == state(service, y)
+
+
+@pytest.mark.parametrize("meanwhile", ["the parent", "the parent and a message"])
+def test_what_changed_between_extraction_and_the_locks_is_extracted_again(
+        service, profile_name, monkeypatch, meanwhile):
+    """Another writer got there first: it stored the message a reply answers (and one of the
+    batch's messages). Extraction done before that is not used: the batch is extracted again
+    with what is stored now, and means what it would have meant without the head start."""
+    now = T0 + timedelta(days=3)
+    name, other = f"{profile_name}-x", f"{profile_name}-y"
+
+    def batch(profile: str) -> list[IngestItem]:
+        return [IngestItem(profile, [
+            msg("x2", "Agreed, 500 is what we load tested.", 61, "tomas", reply_to="x1"),
+            msg("x3", "The search timeout is 30 seconds.", 62)], "d1")]
+
+    calls = _counting_extractor(service, monkeypatch)
+    speculated = service.speculate_many(batch(name), now)
+    assert len(speculated) == 1
+    first = [msg("x1", "Can we raise the billing rate limit to 500 requests per minute?", 60)]
+    if meanwhile != "the parent":
+        first.append(msg("x3", "The search timeout is 30 seconds.", 62))
+    for profile in (name, other):  # meanwhile, under the lock of another worker
+        service.ingest_many([IngestItem(profile, first, "d1")], now=now)
+    calls.clear()
+    got = service.ingest_many(batch(name), now=now, speculated=speculated)
+    assert len(calls) == 1 and any("rate limit" in line for line in calls[0])  # parent read
+    want = service.ingest_many(batch(other), now=now)
+    assert outcome(got[0]) == outcome(want[0])
+    assert got[0].messages_new == (2 if meanwhile == "the parent" else 1)
+    assert state(service, name)[1] == state(service, other)[1]
