@@ -91,10 +91,10 @@ def baseline_bulk(client, events: list[dict], index: str) -> float:
 
 
 def encoder_alone(es_url: str, user: str | None, password: str | None, prefix: str, run: str,
-                  channels: int) -> tuple[float, int]:
+                  channels: int) -> tuple[float, int, float]:
     """The baseline for "embedded": the texts the workers embedded (every embeddable memory and
     every message passage of the run, as MemoryService._embed makes them), embedded here by one
-    call of the same encoder with the machine to itself. Returns (seconds, texts)."""
+    call of the same encoder with the machine to itself. Returns (seconds, texts, CPU seconds)."""
     from memory.embeddings import default_embedder
     from memory.models import embedding_text
     from memory.passages import passage_embedding_text, split_passages
@@ -110,9 +110,59 @@ def encoder_alone(es_url: str, user: str | None, password: str | None, prefix: s
     store.close()
     embedder = default_embedder()
     embedder.embed(["warm up"])
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), os.times()
     embedder.embed(texts)
-    return time.perf_counter() - start, len(texts)
+    used = os.times()
+    return (time.perf_counter() - start, len(texts),
+            used.user + used.system - cpu.user - cpu.system)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_cpu(pid: str) -> tuple[int, float] | None:
+    """(process group, CPU seconds used) of a live process, from /proc (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[2]), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def cpu_snapshot(worker_groups: set[int]) -> dict[str, float]:
+    """CPU seconds used so far: the machine's (every core's busy time, /proc/stat), the worker
+    process groups', Elasticsearch's (a JVM on this machine). Empty where /proc is absent."""
+    snap: dict[str, float] = {}
+    try:
+        with open("/proc/stat") as f:
+            cpu = [int(x) for x in f.readline().split()[1:]]
+        snap["machine"] = (sum(cpu) - cpu[3] - cpu[4]) / CLOCK_TICKS  # all but idle and iowait
+    except OSError:
+        return snap
+    snap["workers"] = snap["elasticsearch"] = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        got = _proc_cpu(pid)
+        if got is None:
+            continue
+        group, seconds = got
+        if group in worker_groups:
+            snap["workers"] += seconds
+        else:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"org.elasticsearch" in f.read():
+                    snap["elasticsearch"] += seconds
+    return snap
+
+
+def cpu_between(a: dict, b: dict) -> str:
+    if not a or not b:
+        return "CPU not measured (no /proc)"
+    used = {k: b[k] - a[k] for k in a}
+    rest = used["machine"] - used["workers"] - used["elasticsearch"]
+    return (f"{used['machine']:.0f} CPU-s on the machine: workers {used['workers']:.0f}, "
+            f"Elasticsearch {used['elasticsearch']:.0f}, the rest (publisher, Redis, this "
+            f"process, other load) {rest:.0f}")
 
 
 def count_messages(client, alias: str, run: str) -> int:
@@ -181,7 +231,8 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
         workers = [] if args.prefill else start_workers()
         try:
             alias = f"{prefix}-messages"
-            start = time.perf_counter()
+            groups = {w.proc.pid for w in workers}  # each worker leads its process group
+            start, cpu0 = time.perf_counter(), cpu_snapshot(groups)
             publisher = EventPublisher()
             for offset in range(0, len(events), 1000):
                 publisher.publish_many(events[offset:offset + 1000])
@@ -189,15 +240,19 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
             if args.prefill:  # a backlog: the clock starts when the ready workers take it
                 print(f"  prefilled the queue in {published - start:.1f} s; starting the workers")
                 workers = start_workers()
+                groups = {w.proc.pid for w in workers}
                 start = published = time.perf_counter()
+                cpu0 = cpu_snapshot(groups)
             searchable = wait(lambda: count_messages(es, alias, run_id) >= distinct,
                               args.timeout, "every message to be stored", workers)
+            cpu1 = cpu_snapshot(groups)
             embedded = wait(lambda: not any(broker_backlog(broker).values()), args.timeout,
                             "the embedding tasks", workers)
+            cpu2 = cpu_snapshot(groups)
         finally:
             for worker in workers:
                 worker.stop()
-    encoder_s, texts = encoder_alone(es_url, es_user, es_password, prefix, run_id, args.channels)
+    encoder_s, texts, encoder_cpu = encoder_alone(es_url, es_user, es_password, prefix, run_id, args.channels)
     stored = count_messages(es, alias, run_id)
     memories = es.count(index=f"{prefix}-memories",
                         query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})["count"]
@@ -212,6 +267,14 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
     print(f"  the encoder alone on the same {texts} texts (memories and passages, one call in "
           f"this process): {encoder_s:.1f} s ({len(events) / encoder_s:,.0f} events/s); "
           f"embedded by the queued path at {encoder_s / (embedded - start):.2f}x that")
+    # Where the cores went: the queued path does the encoder's work and more on the same cores
+    # (Elasticsearch indexing the vectors, the searchable phase first), which bounds its pace.
+    print(f"  CPU until searchable: {cpu_between(cpu0, cpu1)}")
+    print(f"  CPU from searchable to embedded: {cpu_between(cpu1, cpu2)}")
+    print(f"  the encoder alone: {encoder_cpu:.0f} CPU-s in {encoder_s:.1f} s "
+          f"({encoder_cpu / encoder_s:.2f} cores busy); the queued run kept "
+          f"{(cpu2['machine'] - cpu0['machine']) / (embedded - start):.2f} cores busy"
+          if cpu0 else "")
     print(f"\n  ratio: end-to-end searchable time / plain bulk time = {e2e / base_s:.1f}x; "
           f"with embeddings {(embedded - start) / base_s:.1f}x")
     print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
