@@ -1,7 +1,7 @@
 """End-to-end ingestion through the queue: chat events -> Redis -> `lurker worker` -> Elasticsearch.
 
-    python bench/ingest.py [--messages 20000] [--channels 50] [--concurrency 2] [--batch-size 200]
-                           [--prefill]
+    python bench/ingest.py [--messages 20000] [--channels 50] [--concurrency 2] [--batch-size 500]
+                           [--prefill] [--searchable-only]
 
 Publishes N synthetic channel messages (spread over C channel profiles, one conversation per channel
 and day) to a real Redis, lets real `lurker worker` processes batch-ingest them into a real
@@ -246,12 +246,25 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
             searchable = wait(lambda: count_messages(es, alias, run_id) >= distinct,
                               args.timeout, "every message to be stored", workers)
             cpu1 = cpu_snapshot(groups)
-            embedded = wait(lambda: not any(broker_backlog(broker).values()), args.timeout,
-                            "the embedding tasks", workers)
-            cpu2 = cpu_snapshot(groups)
+            if args.searchable_only:
+                embedded, cpu2 = searchable, cpu1
+            else:
+                embedded = wait(lambda: not any(broker_backlog(broker).values()), args.timeout,
+                                "the embedding tasks", workers)
+                cpu2 = cpu_snapshot(groups)
         finally:
             for worker in workers:
                 worker.stop()
+    if args.searchable_only:
+        e2e = searchable - start
+        print(f"  queue -> workers -> Elasticsearch: all {count_messages(es, alias, run_id)} "
+              f"messages searchable after {e2e:.1f} s ({len(events) / e2e:,.0f} events/s end "
+              f"to end)\n  CPU until searchable: {cpu_between(cpu0, cpu1)}\n  load average "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+        with contextlib.suppress(Exception):
+            es.delete_by_query(index=f"{prefix}-*",
+                               query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})
+        return
     encoder_s, texts, encoder_cpu = encoder_alone(es_url, es_user, es_password, prefix, run_id, args.channels)
     stored = count_messages(es, alias, run_id)
     memories = es.count(index=f"{prefix}-memories",
@@ -289,14 +302,22 @@ def main() -> None:
     ap.add_argument("--channels", type=int, default=50)
     ap.add_argument("--workers", type=int, default=1, help="worker processes (lurker worker)")
     ap.add_argument("--concurrency", type=int, default=2, help="pool processes per worker")
-    ap.add_argument("--batch-size", type=int, default=200)
+    ap.add_argument("--batch-size", type=int, default=None,
+                    help="events a batch (default: LURKER_BATCH_SIZE's default)")
     ap.add_argument("--batch-interval", type=float, default=1.0)
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--prefill", action="store_true",
                     help="queue every event first, then start the workers: their drain rate "
                          "alone (a backlog after downtime, a backfill), without the publisher "
                          "sharing the CPU")
+    ap.add_argument("--searchable-only", action="store_true",
+                    help="stop once every message is searchable: no embedding figures (quick "
+                         "comparisons of the ingest path)")
     args = ap.parse_args()
+    if args.batch_size is None:
+        from memory.config import Settings
+
+        args.batch_size = Settings().batch_size
     with contextlib.ExitStack() as stack:
         redis_url = os.environ.get("LURKER_TEST_REDIS_URL")
         if not redis_url:

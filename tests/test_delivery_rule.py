@@ -56,14 +56,14 @@ def test_a_lock_wait_shorter_than_a_batch_is_refused():
     """Two pool processes writing the same profiles take turns at its lock: a wait shorter than
     the other's batch sends the batch back to the queue, to be done again."""
     broken = delivery_rule(Settings(_env_file=None, worker_lock_timeout_s=3))
-    assert "LURKER_WORKER_LOCK_TIMEOUT_S=3 is shorter than a batch of 200 events" in broken
+    assert "LURKER_WORKER_LOCK_TIMEOUT_S=3 is shorter than a batch of 500 events" in broken
 
 
 def test_a_worker_of_the_embeddings_queue_alone_takes_one_task_per_process():
     """Its tasks are not batched: a window sized for batches of events would hold hundreds."""
     settings = Settings(_env_file=None)
     assert prefetch_multiplier(settings, [VECTORS_QUEUE]) == 1
-    assert prefetch_multiplier(settings, [EVENTS_QUEUE, VECTORS_QUEUE]) == 300
+    assert prefetch_multiplier(settings, [EVENTS_QUEUE, VECTORS_QUEUE]) == 750
 
 
 def test_a_rate_of_zero_is_refused():
