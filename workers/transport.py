@@ -1,4 +1,5 @@
-"""kombu's Redis transport, with one window closed and one bound added.
+"""kombu's Redis transport, with one window closed, one bound added, and a busy queue's events
+taken many at a time (Channel._brpop_read).
 
 The window: an event popped from its queue just as the broker goes away is kept and ingested by
 this worker instead of being dropped.
@@ -14,7 +15,9 @@ atomic move) remains in two cases: this worker also dies before finishing the ev
 after its BRPOP took the event (written to its append-only file) but before the reply reached the
 worker — then no one holds it and it is lost. The second was seen once in ~8 runs of
 tests/test_workers_real.py's broker-outage test on 25 Nov (one event of 300); closing it needs a
-move into a per-worker processing list (BLMOVE) instead of BRPOP.
+move into a per-worker processing list (BLMOVE) instead of BRPOP. On a busy queue the window is
+now BRPOP's event alone: the events taken beside it (TAKE_MORE, below, up to 99) are recorded in
+the same atomic step that takes them.
 
 The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
 one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized
