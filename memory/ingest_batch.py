@@ -49,7 +49,6 @@ class _Work:
     profile: str  # checked name
     session_id: str
     parsed: list[Message]
-    unique: list[Message] = field(default_factory=list)
     new: list[Message] = field(default_factory=list)
     memories: list[Memory] = field(default_factory=list)
 
@@ -86,17 +85,10 @@ def speculate_many(service: MemoryService, items: Sequence[IngestItem], now: dat
             continue
     if not firsts:
         return {}
-    store = service.store
-    unique = {p: list({m.id: m for m in parsed}.values()) for p, (_, parsed) in firsts.items()}
-    known = store.find_messages_by_external_id_many({p: [
-        *(m.external_id for m in ms if m.external_id),
-        *(m.reply_to for m in ms if m.reply_to)] for p, ms in unique.items()})
-    unique = {p: [m for m in ms if not (m.external_id and m.external_id in known[p])]
-              for p, ms in unique.items()}
-    stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
+    known, new_of = _look_up(service.store, {p: parsed for p, (_, parsed) in firsts.items()})
     out: Speculated = {}
     for p, (item, _) in firsts.items():
-        new = [m for m in unique[p] if m.id not in stored[p]]
+        new = new_of[p]
         if not new:
             continue
         try:
@@ -131,23 +123,28 @@ def ingest_many(service: MemoryService, items: Sequence[IngestItem], now: dateti
     return results  # type: ignore[return-value]
 
 
+def _look_up(store, parsed: dict[str, list[Message]]
+             ) -> tuple[dict[str, dict[str, Message]], dict[str, list[Message]]]:
+    """For each profile's conversation: the stored messages it names by platform id (its own
+    known ones, and those its replies answer), in one lookup; and its messages not stored yet,
+    each id once (a redelivered create after an edit is skipped by its platform id)."""
+    unique = {p: list({m.id: m for m in ms}.values()) for p, ms in parsed.items()}
+    known = store.find_messages_by_external_id_many({p: [
+        *(m.external_id for m in ms if m.external_id),
+        *(m.reply_to for m in ms if m.reply_to)] for p, ms in unique.items()})
+    unique = {p: [m for m in ms if not (m.external_id and m.external_id in known[p])]
+              for p, ms in unique.items()}
+    stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
+    return known, {p: [m for m in ms if m.id not in stored[p]] for p, ms in unique.items()}
+
+
 def _round(service: MemoryService, work: list[_Work], now: datetime, vectorize: bool,
            results: list, speculated: Speculated) -> None:
     """One conversation per profile: lookups, extraction, then the writes, each shared."""
     store = service.store
+    looked_up, new_of = _look_up(store, {w.profile: w.parsed for w in work})
     for w in work:
-        w.unique = list({m.id: m for m in w.parsed}.values())
-    # Known platform ids (a redelivered create after an edit is skipped by its external id)
-    # and the messages replies answer, in one lookup; then which ids are stored already.
-    looked_up = store.find_messages_by_external_id_many({w.profile: [
-        *(m.external_id for m in w.unique if m.external_id),
-        *(m.reply_to for m in w.unique if m.reply_to)] for w in work})
-    for w in work:
-        known = looked_up[w.profile]
-        w.unique = [m for m in w.unique if not (m.external_id and m.external_id in known)]
-    stored = store.stored_message_ids_many({w.profile: [m.id for m in w.unique] for w in work})
-    for w in work:
-        w.new = [m for m in w.unique if m.id not in stored[w.profile]]
+        w.new = new_of[w.profile]
     extracting = [w for w in work if w.new]
     for w in extracting:
         ahead = speculated.pop(_extract_key(w.profile, w.session_id, now, w.new,
