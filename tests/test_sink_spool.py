@@ -88,3 +88,32 @@ def test_a_spool_line_cut_by_a_crash_is_set_aside_not_retried(broker_port, tmp_p
             sink.close()
     assert len(spool.with_suffix(".rejected").read_text().splitlines()) == 2
     assert not spool.exists()
+
+
+def test_many_events_go_to_redis_in_pipelines_in_order(broker_port, tmp_path):
+    """publish_many hands Redis its events in pipelines (kombu's publish batch), not one round
+    trip each: 1,200 events are three LPUSH pipelines' worth of commands, all there in order."""
+    from workers.enqueue import PUBLISH_BATCH
+
+    with redis_on(broker_port, tmp_path) as client:
+        before = client.info("stats")["total_reads_processed"]
+        calls_before = client.info("commandstats").get("cmdstat_lpush", {}).get("calls", 0)
+        events = [created(n % 60) | {"external_id": f"slack:T1:CGEN:{n}", "content": f"M {n}."}
+                  for n in range(1200)]
+        EventPublisher().publish_many(events)
+        assert queued(client) == [e["external_id"] for e in events]
+        assert client.info("commandstats")["cmdstat_lpush"]["calls"] - calls_before == 1200
+        # the lpushes came in pipelines: Redis read its sockets a few dozen times (a pipeline
+        # may take several reads; kombu declares the queue), not once per event
+        assert client.info("stats")["total_reads_processed"] - before < 120
+        assert PUBLISH_BATCH < 1200
+
+
+def test_a_broker_that_goes_away_mid_publish_is_a_clear_error(broker_port, tmp_path):
+    from memory.errors import LurkerError
+
+    with redis_on(broker_port, tmp_path):
+        publisher = EventPublisher()
+        publisher.publish_many([created(1)])
+    with pytest.raises(LurkerError, match="cannot queue events on"):
+        publisher.publish_many([created(n) for n in range(2, 40)])

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kombu import Connection
-from kombu.exceptions import OperationalError
+from kombu.exceptions import BatchPublishError, OperationalError
 
 from memory.errors import LurkerError
 
@@ -26,6 +26,8 @@ from .broker import EVENTS_QUEUE, REJECTED_QUEUE, is_eager, is_redis
 from .events import ChatEvent, InvalidEvent, parse_event
 
 __all__ = ["EventPublisher", "InvalidEvent", "publish", "publish_many"]
+
+PUBLISH_BATCH = 500  # events a Redis pipeline of publish_many carries
 
 EventLike = ChatEvent | dict
 
@@ -76,14 +78,20 @@ class EventPublisher:
         with self.app.producer_or_acquire() as producer:
             from .tasks import ingest_events
 
-            for payload in payloads:
-                try:
-                    ids.append(ingest_events.apply_async((payload,), queue=EVENTS_QUEUE,
-                                                         producer=producer, headers=_stamp(),
-                                                         **_described(payload)).id)
-                except (OSError, OperationalError) as exc:
-                    raise LurkerError(f"cannot queue events on {self._where()} ({len(ids)} of "
-                                      f"{len(payloads)} sent): {exc}") from None
+            errors = (OSError, OperationalError, BatchPublishError,
+                      *producer.connection.connection_errors)
+            try:
+                # kombu's publish batch: Redis gets the events in pipelines of PUBLISH_BATCH
+                # instead of one round trip each (a third of publishing an event, profiled)
+                with producer.batch(max_size=PUBLISH_BATCH):
+                    for payload in payloads:
+                        ids.append(ingest_events.apply_async((payload,), queue=EVENTS_QUEUE,
+                                                             producer=producer, headers=_stamp(),
+                                                             **_described(payload)).id)
+            except errors as exc:
+                raise LurkerError(f"cannot queue events on {self._where()} (of {len(payloads)}, "
+                                  f"the pipelines of {PUBLISH_BATCH} before the failure were "
+                                  f"sent): {exc}") from None
         return ids
 
     def take_rejected(self, limit: int = 100) -> list[dict]:
