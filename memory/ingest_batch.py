@@ -59,8 +59,8 @@ Speculated = dict[tuple, list[Memory]]
 
 def _extract_key(profile: str, session_id: str, now: datetime, new: list[Message],
                  known: dict[str, Message]) -> tuple:
-    """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored messages that
-    replies among them answer (MemoryService._extract's context), the session and the time."""
+    """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored
+    messages that replies among them answer (its _extract's context), the session and the time."""
     here = {m.external_id for m in new if m.external_id}
     wanted = sorted({m.reply_to for m in new if m.reply_to and m.reply_to not in here})
     return (profile, session_id, now.isoformat(), tuple(m.model_dump_json() for m in new),

@@ -37,11 +37,11 @@ import logging
 from time import time
 
 from celery.worker import state as worker_state
-from redis import exceptions as redis_errors
 from kombu.transport import redis as kombu_redis
 from kombu.transport import virtual
 from kombu.utils.encoding import bytes_to_str
 from kombu.utils.json import dumps, loads
+from redis import exceptions as redis_errors
 
 from .broker import INDEX_BATCH_TASK, INDEX_TASK, VECTORS_QUEUE
 
@@ -188,7 +188,6 @@ class Channel(kombu_redis.Channel):
             timeout = 0.25
         return super()._brpop_start(timeout)
 
-
     def _brpop_read(self, **options):
         # kombu's _brpop_read, taking a busy queue's next events in the same round trip that
         # records the first: per event, kombu spends one round trip on BRPOP and one on recording
@@ -207,15 +206,15 @@ class Channel(kombu_redis.Channel):
             key, item = dest__item
             dest = bytes_to_str(key).rsplit(self.sep, 1)[0]
             message = loads(bytes_to_str(item))
-            more = self._take_more(key, dest, message)
-            self._deliver_all(dest, [message, *(loads(bytes_to_str(i)) for i in more)])
+            self._deliver_all(dest, [message, *self._take_more(key, dest, message)])
             return True
         finally:
             self._in_poll = None
             self._flush_brpop_reauth()
 
-    def _take_more(self, key, dest: str, message: dict) -> list:
-        """The events after `message` in its queue, taken and recorded with it (TAKE_MORE); none
+    def _take_more(self, key, dest: str, message: dict) -> list[dict]:
+        """The events after `message` in its queue (decoded), taken and recorded with it
+        (TAKE_MORE); none
         for the embeddings queue (its tasks are held by count, see CappedEmbeddings), for a
         prefixed broker, or when prefetch has no room."""
         room = self.qos.can_consume_max_estimate()
@@ -239,10 +238,9 @@ class Channel(kombu_redis.Channel):
             # timeout); kombu records the first event itself (QoS.append)
             log.warning("could not take more events with %s (%s)", tag, exc)
             return []
-        self.qos._recorded.add(tag)
-        for item in more:
-            self.qos._recorded.add(loads(bytes_to_str(item))["properties"]["delivery_tag"])
-        return more
+        taken = [loads(bytes_to_str(item)) for item in more]
+        self.qos._recorded.update([tag, *(m["properties"]["delivery_tag"] for m in taken)])
+        return taken
 
     def _deliver_all(self, dest: str, messages: list) -> None:
         """Hands each message to its consumer; one whose callback raises does not keep the
