@@ -76,6 +76,23 @@ def stem_tokens(text: str) -> list[str]:
     return out
 
 
+CARRY_SHARE = 0.6  # a source sentence is carried when this share of its word stems is in the memory
+_SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def carries(content: str, source: str) -> bool:
+    """Whether a memory's `content` carries some sentence of its `source` message: at least
+    CARRY_SHARE of that sentence's content-word stems are in the memory. "John signed with the
+    Wolves" carries "I signed with the Wolves!" but not the question "Which team did you sign
+    with?" that it answers."""
+    have = set(stem_tokens(content))
+    for sentence in _SOURCE_SENTENCE.split(source):
+        stems = set(stem_tokens(sentence))
+        if stems and len(stems & have) >= CARRY_SHARE * len(stems):
+            return True
+    return False
+
+
 def query_stems(text: str, limit: int = 32) -> list[str]:
     """Unique stems of a query, first occurrence order, at most `limit`."""
     return list(dict.fromkeys(stem_tokens(text)))[:limit]

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..text import thread_stemmer
+# carries: a memory is credited with a turn only when it carries it, the test fusion folds by
+from ..text import CARRY_SHARE, carries, thread_stemmer  # noqa: F401 (re-exported)
 
 CATEGORY_NAMES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain",
                                   4: "single-hop", 5: "adversarial"}
@@ -116,25 +117,6 @@ def record_dia_ids(record, dia_ids_by_message: Mapping[str, Sequence[str]]) -> l
     sources = getattr(record, "source_message_ids", None)
     ids = sources if sources is not None else [record.id]
     return [d for i in ids for d in dia_ids_by_message.get(i, ())]
-
-
-CARRY_SHARE = 0.6  # a source sentence is carried when this share of its word stems is in the memory
-_SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-def carries(content: str, source: str) -> bool:
-    """Whether a memory's `content` carries some sentence of its `source` message: at least
-    CARRY_SHARE of that sentence's content-word stems (memory.text) are in the memory. "John signed
-    with the Wolves" carries "I signed with the Wolves!" but not the question "Which team did you
-    sign with?" that it answers."""
-    from ..text import stem_tokens
-
-    have = set(stem_tokens(content))
-    for sentence in _SOURCE_SENTENCE.split(source):
-        stems = set(stem_tokens(sentence))
-        if stems and len(stems & have) >= CARRY_SHARE * len(stems):
-            return True
-    return False
 
 
 @dataclass(frozen=True)
