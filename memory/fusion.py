@@ -6,15 +6,20 @@ Raw messages and passages of them are one record per message: a message's passag
 whole-message hit add up, and the entry shows the passage (the part that matched, what the answerer
 reads) rather than the whole message.
 
-Five rules on top of plain RRF, each measured on LoCoMo (README: Evaluation):
+Six rules on top of plain RRF, each measured on LoCoMo or BEAM (README: Evaluation):
 - Evidence channels weigh the same (BM25 over memories, BM25 over raw messages, the query vector):
   each is the best one on some questions, and RRF's strength is agreement between them.
+- The asker's own words weigh most: for a question in the first person whose asker is known,
+  BM25 and kNN over the messages they wrote (memory.stores.base: the asker channels). Other
+  people's and bots' long messages otherwise fill the other channels' first hits.
 - The exact topic-key channel corroborates, it does not nominate: the question's candidate keys are
   every short span of it, so a key alone ("adoption") says little; a memory that a content channel
   also found and whose key the question names is the strongest match there is, and weighs most.
 - One piece of evidence is one result: a raw message that a retrieved memory was drawn from is
   folded into that memory (their scores add up), instead of taking a second place in the ranking
-  with the same turn. The memory cites the message, so nothing is hidden.
+  with the same turn. The asker's own messages fold only into a memory that carries what they
+  say (memory.text.carries): a reply's memory cites the question it answers, and the asker's
+  question is what they said ("I never met Bryan, can you ...?"); it keeps its place.
 - The first results each bring new evidence: a memory drawn from the same messages as one ranked
   above it (another sentence of one message) moves after those that bring new sources, keeping
   its order there.
@@ -29,7 +34,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .models import Memory, Message, Passage
-from .stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+from .text import carries
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
                           CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, Hit)
 
 RRF_K = 60
@@ -42,6 +48,11 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     CH_PASSAGE_TEXT: 1.0,
     CH_PASSAGE_VECTOR: 1.0,
     CH_SESSION_TEXT: 1.0,
+    # The asker's own words: together about as much as all the other channels (BEAM dev, where
+    # the user asks what they said, T@10 by `lurker eval beam`: 0.568 / 0.583 / 0.594 / 0.595 at
+    # 2 / 3 / 4 / 6 each). They run only for a first-person question whose asker is known.
+    CH_ASKER_TEXT: 4.0,
+    CH_ASKER_VECTOR: 4.0,
 }
 # Only the best sessions lift their records: deeper in the ranking are most of a small profile's
 # sessions, and a lift for all of them says nothing (LoCoMo dev T@10 by `lurker eval locomo`,
@@ -81,6 +92,7 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
     nominating = {c for c in active if c not in CORROBORATING} or set(active)
     nominated = {record_key(h.record) for c in nominating for h in active[c]}
     merged: dict[tuple[str, str], Fused] = {}
+    texts: dict[str, str] = {}  # a raw message's whole text (a passage hit shows a part)
     for channel, hits in active.items():
         weight = weights[channel]
         for rank, hit in enumerate(hits, start=1):
@@ -90,16 +102,23 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
             entry = merged.setdefault(entry.key, entry)
             if isinstance(hit.record, Passage) and not isinstance(entry.record, Passage):
                 entry.record = hit.record  # the part of a long message that matched
+            if isinstance(hit.record, Message) and (
+                    not isinstance(hit.record, Passage) or hit.record.id not in texts):
+                texts[hit.record.id] = hit.record.content  # a passage until the whole is seen
             entry.score += weight / (k + rank)
             entry.channels.append(channel)
-    entries = _fold_sources(list(merged.values()))
+    entries = _fold_sources(list(merged.values()), texts)
     if sessions:
         _lift_by_session(entries, sessions, weights[CH_SESSION_TEXT], k)
     return _spread_sources(_rank(entries))
 
 
-def _fold_sources(entries: list[Fused]) -> list[Fused]:
-    """Fold each raw message into the best-scored memory drawn from it."""
+def _fold_sources(entries: list[Fused], messages: dict[str, str]) -> list[Fused]:
+    """Fold each raw message into the best-scored memory citing it. The asker's own message (one
+    the asker channels found) folds only into a memory that carries its content; one that cites
+    it as context only (the question a reply answers) gains its score too, but the message keeps
+    its own place: folded, what the asker said would be hidden behind a memory that does not
+    say it. `messages`: the text of every raw message among the entries, by id."""
     best_citing: dict[str, Fused] = {}
     for entry in sorted(entries, key=lambda f: f.score, reverse=True):
         if isinstance(entry.record, Memory):
@@ -110,9 +129,13 @@ def _fold_sources(entries: list[Fused]) -> list[Fused]:
         citing = best_citing.get(entry.record.id) if isinstance(entry.record, Message) else None
         if citing is None:
             kept.append(entry)
-        else:
-            citing.score += entry.score
+            continue
+        citing.score += entry.score
+        if ASKER_CHANNELS.isdisjoint(entry.channels) \
+                or carries(citing.record.content, messages[entry.record.id]):
             citing.channels += [c for c in entry.channels if c not in citing.channels]
+        else:
+            kept.append(entry)
     return kept
 
 

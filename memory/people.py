@@ -36,3 +36,14 @@ def without_platform_ids(text: str, authors: Iterable[str | None] = ()) -> str:
             names[ident] = name
             text = text.replace(f"{name} ({ident})", name)
     return _MENTION.sub(lambda m: "@" + (m["name"] or names.get(m["id"]) or "someone"), text)
+
+
+# "what did I decide", "my ticket", "remind me", "I'm", "I’ve": the person asking is asked about.
+_FIRST_PERSON = re.compile(r"\b(?:i(?!\.e\.)|me|my|mine|myself)\b|\bi['’](?:m|ve|d|ll)\b",
+                           re.IGNORECASE)
+
+
+def asks_about_self(question: str) -> bool:
+    """Whether a question speaks in the first person singular (the asker channels run for it)."""
+    return bool(_FIRST_PERSON.search(question))
+

@@ -28,13 +28,14 @@ from .offline_answerer import content_stems, event_date
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
-from .people import display_name
+from .people import asks_about_self, display_name
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
-from .stores.base import CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, SearchRequest, Store
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS,
+                          SearchRequest, Store)
 from .synthesis import Answerer
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -250,8 +251,8 @@ class MemoryService:
             return self._pool
 
     def recall_across(self, names: Iterable[str], query: str, now: datetime | None = None,
-                      channels: Iterable[str] = CHANNELS, k: int | None = None
-                      ) -> RecallAcross:
+                      channels: Iterable[str] = CHANNELS, k: int | None = None,
+                      asker: str | None = None) -> RecallAcross:
         """One answer from several profiles (a DM asked of every channel the asker can read):
         each profile is searched on its own (isolation holds: nothing crosses between them but
         this answer), the rankings are fused by reciprocal rank, and the answer is written once
@@ -265,7 +266,8 @@ class MemoryService:
         channels, k = tuple(channels), k or settings.recall_k
         scored: dict[tuple[str, str, str], tuple[float, Fused]] = {}
         for name in names:
-            for rank, found in enumerate(self.profile(name)._retrieve(query, channels, k, None)):
+            ranking = self.profile(name)._retrieve(query, channels, k, None, asker=asker)
+            for rank, found in enumerate(ranking):
                 key = (name, *found.key)
                 score = 1.0 / (RRF_K + rank + 1)
                 scored[key] = (scored.get(key, (0.0, found))[0] + score, found)
@@ -284,7 +286,8 @@ class MemoryService:
         answer = self.answerer.answer(query, now, shown, [f.record for _, f in messages],
                                       computed, previous=previous,
                                       speakers=speakers_of(
-                                          shown, lambda m: self.profile(profile_of[m.id])))
+                                          shown, lambda m: self.profile(profile_of[m.id])),
+                                      asker=asker)
         result = RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=s, channels=f.channels)
@@ -564,7 +567,11 @@ class Profile:
     # --- recall ---------------------------------------------------------------------------
     def recall(self, query: str, now: datetime | None = None,
                channels: Iterable[str] = CHANNELS, k: int | None = None,
-               weights: dict[str, float] | None = None) -> RecallResult:
+               weights: dict[str, float] | None = None, asker: str | None = None
+               ) -> RecallResult:
+        """The answer to `query` and what it was drawn from. `asker`: the stored author
+        (`name (id)`) of the person asking; a question in the first person then also searches
+        their own messages (the asker channels)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("recall needs a non-empty question")
         settings = self.service.settings
@@ -572,7 +579,7 @@ class Profile:
         query = clean_text(query.strip())
         channels = tuple(channels)
         timings: dict[str, float] = {}
-        fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings)
+        fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker)
         memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
@@ -582,7 +589,7 @@ class Profile:
         answer = self.service.answerer.answer(
             query, now, shown, [f.record for f in messages], computed,
             previous=self._previous_versions(shown),
-            speakers=speakers_of(shown, lambda memory: self))
+            speakers=speakers_of(shown, lambda memory: self), asker=asker)
         return RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)
@@ -592,21 +599,28 @@ class Profile:
             computed=computed, channel_seconds=timings)
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
-               weights: dict[str, float] | None = None) -> list[Fused]:
+               weights: dict[str, float] | None = None, asker: str | None = None
+               ) -> list[Fused]:
         """The fused ranking of memories and raw messages, best first, without an answer."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("search needs a non-empty query")
         return self._retrieve(clean_text(query.strip()), tuple(channels),
-                              k or self.service.settings.recall_k, weights)
+                              k or self.service.settings.recall_k, weights, asker=asker)
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,
-                  timings: dict[str, float] | None = None) -> list[Fused]:
+                  timings: dict[str, float] | None = None,
+                  asker: str | None = None) -> list[Fused]:
         embedder = self.service.embedder
+        asker = asker.strip() if isinstance(asker, str) and asker.strip() else None
+        if asker is None or not asks_about_self(query):
+            asker = None
+            channels = tuple(c for c in channels if c not in ASKER_CHANNELS)
         if "hyde" in channels and len(channels) > 1 \
                 and not self.service.answerer.writes_hypotheses:
             channels = tuple(c for c in channels if c != "hyde")
-        wants_query_vec = CH_VECTOR in channels or CH_PASSAGE_VECTOR in channels
+        wants_query_vec = any(c in channels for c in (CH_VECTOR, CH_PASSAGE_VECTOR,
+                                                      CH_ASKER_VECTOR))
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (
             [self.service.answerer.hypothesize(query)] if wants_hyde else [])
@@ -619,7 +633,7 @@ class Profile:
 
         request = SearchRequest(
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
-            k=k, channels=channels)
+            k=k, channels=channels, asker=asker)
         if texts and self._store.text_while_embedding:
             # The store runs its text channels while another thread embeds the question.
             embedding = self.service.embedding_pool().submit(embedder.embed, texts)

@@ -189,11 +189,12 @@ def test_full_search_is_one_msearch_request(store, profile):
     store.set_vectors(profile, dict(zip([m.id for m in memories], unit(2))))
     store.insert_messages(profile, [msg("who runs the deploy?")])
     request = SearchRequest(text="when does the deploy run", topic_keys=["deploy schedule"],
-                            query_vector=unit(1, seed=1)[0], hyde_vector=unit(1, seed=2)[0], k=5)
+                            query_vector=unit(1, seed=1)[0], hyde_vector=unit(1, seed=2)[0], k=5,
+                            asker="ana")
     with http_requests(store) as calls:
         hits = store.search(profile, request)
     assert len(calls) == 1 and calls[0][0] == "POST" and calls[0][1].startswith("/_msearch")
-    assert set(hits) == set(CHANNELS)
+    assert set(hits) == set(CHANNELS)  # the asker's channels too
     assert [h.id for h in hits[CH_TOPIC]] == [memories[0].id]
     assert hits[CH_MEMORY_TEXT][0].id == memories[0].id
     assert [h.record.content for h in hits[CH_MESSAGE_TEXT]] == ["who runs the deploy?"]

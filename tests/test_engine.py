@@ -323,3 +323,47 @@ def test_the_question_is_embedded_while_sqlite_runs_its_text_channels(service, p
         profile.recall("where are the billing dashboards now?", now=NOW)
     monkeypatch.setattr(service.embedder, "embed", real)
     assert profile.search("where are the billing dashboards now?")  # the store is still usable
+
+
+def _crowded_channel(profile):
+    """A short first-person question of maya's among a bot's long write-ups on the same thing,
+    and the bot's reply to her (whose memory cites her question as context)."""
+    runbook = ("The refund service deploy runs in three stages: build the refund service image, "
+               "roll the refund service canary to 5 % of traffic, then promote the deploy. ")
+    long_posts = [f"Deploy report {i}: " + runbook * 6 + f"Deploy {i} of the refund service "
+                  "finished without alarms." for i in range(12)]
+    raw = [{"role": "user", "author": "deploybot", "content": text,
+            "ts": f"2026-11-16T08:{i:02d}:00Z"} for i, text in enumerate(long_posts)]
+    raw += [{"role": "user", "author": "maya (U1)", "ts": "2026-11-16T09:00:00Z",
+             "content": "I've never deployed the refund service on my own, can you walk me "
+                        "through it?"},
+            {"role": "user", "author": "deploybot", "ts": "2026-11-16T09:01:00Z",
+             "content": "Sure. The refund service deploy starts by building the image, then the "
+                        "canary takes 5 % of traffic before the deploy is promoted."}]
+    result = profile.ingest(raw, session_id="s1")
+    return result.message_ids[12]
+
+
+def test_a_first_person_question_searches_the_askers_own_messages(profile):
+    """"Have I ...?" asked by maya: her own short message is found among a bot's long posts that
+    fill every other channel, and is not hidden behind the memory of the reply that cites it."""
+    hers = _crowded_channel(profile)
+    question = "Have I ever deployed the refund service myself?"
+
+    def rank(found):
+        ids = [f.record.id for f in found]
+        return ids.index(hers) if hers in ids else len(ids)
+
+    asked = profile.search(question, asker="maya (U1)")
+    # first, or right after the memory of the reply to her (which her question's score lifts)
+    assert rank(asked) <= 1 and all(hers in f.record.source_message_ids
+                                    for f in asked[:rank(asked)])
+    assert {"asker_text", "asker_vector"} <= set(asked[rank(asked)].channels)
+    without = profile.search(question)
+    assert rank(without) > 3 and all("asker_text" not in f.channels for f in without)
+    # not a first-person question, or someone else asking: the asker channels do not run
+    for other in (profile.search("Has maya deployed the refund service?", asker="maya (U1)"),
+                  profile.search(question, asker="bob (U2)")):
+        assert all(not {"asker_text", "asker_vector"} & set(f.channels) for f in other)
+    result = profile.recall(question, now=NOW, asker="maya (U1)")
+    assert hers in [s.message.id for s in result.messages][:2]

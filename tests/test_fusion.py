@@ -8,15 +8,19 @@ import pytest
 
 from memory.fusion import DEFAULT_WEIGHTS, RRF_K, SESSION_PRIOR_DEPTH, fuse
 from memory.models import Memory, Message
-from memory.stores.base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_SESSION_TEXT,
+from memory.stores.base import (CH_ASKER_TEXT, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_SESSION_TEXT,
                                 CH_TOPIC, CH_VECTOR, Hit)
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
 
 
-def memory(mid: str, sources: list[str] = (), minutes: int = 0, topic: str | None = None) -> Memory:
-    return Memory(id=mid, type="fact", content=f"memory {mid}", topic_key=topic,
-                  source_message_ids=list(sources), created_at=T0 + timedelta(minutes=minutes))
+def memory(mid: str, sources: list[str] = (), minutes: int = 0, topic: str | None = None,
+           context: list[str] = ()) -> Memory:
+    """A memory that carries its sources' text (see message()) and cites `context` only."""
+    said = " ".join(f"message {s}" for s in sources)
+    return Memory(id=mid, type="fact", content=f"memory {mid} {said}".strip(), topic_key=topic,
+                  source_message_ids=[*sources, *context],
+                  created_at=T0 + timedelta(minutes=minutes))
 
 
 def message(mid: str, minutes: int = 0) -> Message:
@@ -77,6 +81,29 @@ def test_a_message_folds_into_the_best_memory_drawn_from_it():
     assert fused[0].score > fused[1].score
 
 
+def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place():
+    """A reply's memory cites the question it answers; the question is not in it. The asker's
+    question ("I never met Bryan, can you ...?") is what they said: folded, it would be hidden.
+    Anyone else's message folds as before (LoCoMo's declines measured it)."""
+    question = message("q").model_copy(update={"content": "I never met Bryan, can you help?"})
+    answer = message("a").model_copy(update={"content": "Here is a statement that clarifies it."})
+    reply = memory("reply", context=["q"]).model_copy(update={
+        "content": "Here is a statement that clarifies it", "source_message_ids": ["a", "q"]})
+    weights = {**DEFAULT_WEIGHTS, CH_ASKER_TEXT: 1.0}
+    fused = fuse({CH_MEMORY_TEXT: hits(reply), CH_MESSAGE_TEXT: hits(question, answer),
+                  CH_ASKER_TEXT: hits(question)}, weights)
+    # the reply's memory gains both messages' scores; the answer it carries folds into it, the
+    # question stays a result of its own, right after it
+    assert ids(fused) == ["reply", "q"]
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 1) * 3 + 1 / (RRF_K + 2))
+    assert fused[1].score == pytest.approx(1 / (RRF_K + 1) * 2)
+    assert fused[0].channels == [CH_MEMORY_TEXT, CH_MESSAGE_TEXT]
+    assert fused[1].channels == [CH_MESSAGE_TEXT, CH_ASKER_TEXT]
+    # found by the other channels only, the question folds into the reply's memory
+    fused = fuse({CH_MEMORY_TEXT: hits(reply), CH_MESSAGE_TEXT: hits(question, answer)}, weights)
+    assert ids(fused) == ["reply"]
+
+
 def test_a_message_no_retrieved_memory_cites_stays_a_result():
     lone = message("lone", minutes=5)
     fused = fuse({CH_MEMORY_TEXT: hits(memory("a", ["elsewhere"])), CH_MESSAGE_TEXT: hits(lone)})
@@ -114,7 +141,7 @@ def test_a_message_and_its_passages_are_one_result_showing_the_passage():
     assert fused[0].channels == [CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR]
     assert fused[0].score == pytest.approx(2 / (RRF_K + 1) + 1 / (RRF_K + 2))
     # and a memory drawn from the message takes it in, as it takes a whole-message hit
-    drawn = memory("m", sources=["long"])
+    drawn = memory("m", sources=["long"]).model_copy(update={"content": "The part that matched."})
     fused = fuse({CH_MEMORY_TEXT: hits(drawn), CH_PASSAGE_VECTOR: hits(part)})
     assert ids(fused) == ["m"] and CH_PASSAGE_VECTOR in fused[0].channels
 

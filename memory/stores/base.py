@@ -45,8 +45,15 @@ CH_SESSION_TEXT = "session_text"
 # write rewrite an ever larger document. A chat session (a channel's day, a thread) rarely has
 # more.
 SESSION_DOC_MESSAGES = 500
+# The asker's own words: BM25 and kNN over the passages of the raw messages the person asking
+# wrote. They run only for a question in the first person ("what did I decide about ...") whose
+# asker is known (SearchRequest.asker); in a busy channel, other people's and bots' long messages
+# would otherwise crowd the asker's short ones out of the other channels' first hits.
+CH_ASKER_TEXT = "asker_text"
+CH_ASKER_VECTOR = "asker_vector"
+ASKER_CHANNELS = frozenset({CH_ASKER_TEXT, CH_ASKER_VECTOR})
 CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
-            CH_PASSAGE_VECTOR, CH_SESSION_TEXT)
+            CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_ASKER_TEXT, CH_ASKER_VECTOR)
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,9 @@ class SearchRequest:
     hyde_vector: np.ndarray | None = None
     k: int = 20
     channels: tuple[str, ...] = CHANNELS  # which channels to run (ablations run one)
+    # The stored author (`name (id)`) of the person asking, for the asker channels; None: they
+    # do not run.
+    asker: str | None = None
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)
@@ -221,7 +231,9 @@ class Store(ABC):
         """Run the requested channels (in one round trip where the backend allows) and return
         {channel: hits best first}. Memory channels hit Memory records, message_text hits Message,
         the passage channels hit Passage (one per message), session_text hits sessions (`id` the
-        session id, no record). Call request.wait_vectors() before reading the request's
+        session id, no record). asker_text (Message) and asker_vector (Passage) are message_text
+        and passage_vector over the messages whose author is exactly request.asker; without an
+        asker they are not run. Call request.wait_vectors() before reading the request's
         vectors.
 
         A store keeps one session_text document per (profile, session id): the text of the

@@ -66,6 +66,8 @@ from ..models import Memory, Message, Passage, embedding_text
 from ..passages import is_long, passage_embedding_text, split_passages
 from ..text import STOP_WORDS, query_stems, stem_tokens, words
 from .base import (
+    CH_ASKER_TEXT,
+    CH_ASKER_VECTOR,
     CH_HYDE,
     CH_MEMORY_TEXT,
     CH_MESSAGE_TEXT,
@@ -969,7 +971,9 @@ class ElasticsearchStore(Store):
                         "collapse": {"field": "topic_key"},  # the newest memory per key
                         "sort": [{"created_key": "desc"}, {"id": "desc"}],
                         "size": k, "_source": source, "track_total_hits": False}))
-            elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT):
+            elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_ASKER_TEXT):
+                if channel == CH_ASKER_TEXT and not request.asker:
+                    continue
                 out[channel] = []
                 if not stems or not k:
                     continue
@@ -981,6 +985,8 @@ class ElasticsearchStore(Store):
                 if plain:
                     should.append(exact)
                 filters = active if is_memory else [self._profile_filter(profile)]
+                if channel == CH_ASKER_TEXT:
+                    filters = [*filters, {"term": {"author": request.asker}}]
                 # a suppressed message (a memory drawn from it was forgotten) is never found
                 hidden = [] if is_memory else [{"term": {"suppressed": True}}]
                 planned.append((channel, Memory if is_memory else Message,
@@ -1015,14 +1021,18 @@ class ElasticsearchStore(Store):
                             "num_candidates": min(MAX_WINDOW, max(100, 10 * k)),
                             "filter": active},
                     "size": min(k, MAX_WINDOW), "_source": source, "track_total_hits": False}))
-            elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR):
-                if channel == CH_PASSAGE_VECTOR and request.query_vector is None:
+            elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR):
+                if channel != CH_PASSAGE_TEXT and request.query_vector is None:
                     continue  # like the vector channels: no vector, no channel
+                if channel == CH_ASKER_VECTOR and not request.asker:
+                    continue
                 out[channel] = []
                 inner = {"size": 1, "_source": ["passages.index", "passages.start",
                                                 "passages.end"]}
                 shown = {"bool": {"filter": [self._profile_filter(profile)],  # never suppressed
                                   "must_not": [{"term": {"suppressed": True}}]}}
+                if channel == CH_ASKER_VECTOR:
+                    shown["bool"]["filter"].append({"term": {"author": request.asker}})
                 if channel == CH_PASSAGE_TEXT and stems and k:
                     planned.append((channel, Passage, messages, {
                         "query": {"bool": {"filter": [shown],
@@ -1032,7 +1042,7 @@ class ElasticsearchStore(Store):
                                                    "query": " ".join(stems)}}},
                                                "inner_hits": inner}}}},
                         "size": k, "_source": source, "track_total_hits": False}))
-                elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None and k:
+                elif channel != CH_PASSAGE_TEXT and request.query_vector is not None and k:
                     values = np.asarray(request.query_vector, dtype=np.float32).ravel()
                     planned.append((channel, Passage, messages, {
                         "knn": {"field": "passages.embedding", "query_vector": values.tolist(),
@@ -1061,7 +1071,7 @@ class ElasticsearchStore(Store):
                     score = 1.0  # topic hits are sorted by recency, not scored
                 if model is Passage:
                     record = self._passage(hit)
-                    if channel == CH_PASSAGE_VECTOR:
+                    if channel != CH_PASSAGE_TEXT:  # kNN: (1 + cos) / 2
                         score = 2.0 * hit["_score"] - 1.0
                 else:
                     record = self._record(model, hit["_source"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from bisect import bisect_left, bisect_right
 import sqlite3
 import threading
 import time
@@ -16,7 +17,7 @@ import numpy as np
 from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
-from .base import (CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
+from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
                    CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, SESSION_DOC_MESSAGES, EmbeddingSpec,
                    Hit, SearchRequest, Store)
 
@@ -61,6 +62,8 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE VIRTUAL TABLE IF NOT EXISTS sessions_fts USING fts5(
     profile UNINDEXED, session_id UNINDEXED, body, tokenize = 'porter unicode61');
 CREATE INDEX IF NOT EXISTS messages_session ON messages (profile, session_id);
+-- The asker channels find a person's own messages by their stored author.
+CREATE INDEX IF NOT EXISTS messages_author ON messages (profile, json_extract(doc, '$.author'));
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words only add noise to an OR query's BM25 ranking.
@@ -142,7 +145,10 @@ class SQLiteStore(Store):
         self._db: sqlite3.Connection | None = None
         self._vector_cache: dict[str, tuple[list[str], np.ndarray]] = {}
         # profile -> ([(message id, idx, start, end)], matrix), until the next passage write
-        self._passage_cache: dict[str, tuple[list[tuple[str, int, int, int]], np.ndarray]] = {}
+        # profile -> (passage keys (message id, idx, start, end) sorted by id, their vectors, the
+        # keys' message ids: a message's passages are one run of rows, found by bisection)
+        self._passage_cache: dict[str, tuple[list[tuple[str, int, int, int]], np.ndarray,
+                                             list[str]]] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def open(self, embedding: EmbeddingSpec) -> None:
@@ -547,7 +553,7 @@ class SQLiteStore(Store):
             keys = [(r[0], r[1], r[2], r[3]) for r in rows]
             matrix = (np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
                       .reshape(len(rows), self.dim) if rows else np.zeros((0, self.dim), np.float32))
-            cached = self._passage_cache[profile] = (keys, matrix)
+            cached = self._passage_cache[profile] = (keys, matrix, [key[0] for key in keys])
         return cached
 
     def _vectors(self, profile: str) -> tuple[list[str], np.ndarray]:
@@ -578,7 +584,7 @@ class SQLiteStore(Store):
 
     def _search_channels(self, profile: str, request: SearchRequest,
                          out: dict[str, list[Hit]]) -> None:
-        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR)
+        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR)
         text_first = [c for c in request.channels if c not in vector_channels]
         for channel in text_first + [c for c in request.channels if c in vector_channels]:
             if channel in vector_channels:
@@ -601,6 +607,11 @@ class SQLiteStore(Store):
                 out[channel] = self._session_text(profile, request.text, request.k)
             elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k)
+            elif channel == CH_ASKER_TEXT and request.asker:
+                out[channel] = self._asker_text(profile, request.text, request.asker, request.k)
+            elif channel == CH_ASKER_VECTOR and request.asker and request.query_vector is not None:
+                out[channel] = self._passage_knn(profile, request.query_vector, request.k,
+                                                 only=self._authored(profile, request.asker))
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -622,6 +633,24 @@ class SQLiteStore(Store):
                                      f"({marks})", (profile, *(i for i, _ in best))).fetchall())
         return [Hit(i, float(score), model.model_validate_json(found[i]))
                 for i, score in best if i in found]
+
+    def _authored(self, profile: str, author: str) -> list[str]:
+        """The ids of the messages `author` wrote (the messages_author index)."""
+        return [i for (i,) in self.db.execute(
+            "SELECT id FROM messages WHERE profile = ? AND json_extract(doc, '$.author') = ?",
+            (profile, author))]
+
+    def _asker_text(self, profile: str, text: str, author: str, k: int) -> list[Hit]:
+        """message_text over the messages `author` wrote."""
+        query = fts_query(text)
+        if not query or k <= 0:
+            return []
+        rows = self.db.execute(
+            "SELECT m.id, -f.rank, m.doc FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
+            "WHERE messages_fts MATCH ? AND f.profile = ? AND m.profile = ? "
+            "AND json_extract(m.doc, '$.author') = ? ORDER BY f.rank LIMIT ?",
+            (query, profile, profile, author, k)).fetchall()
+        return [Hit(i, float(score), Message.model_validate_json(doc)) for i, score, doc in rows]
 
     def _session_text(self, profile: str, text: str, k: int) -> list[Hit]:
         query = fts_query(text)
@@ -657,8 +686,14 @@ class SQLiteStore(Store):
                     break
         return self._passage_hits(profile, list(best.values()))
 
-    def _passage_knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
-        keys, matrix = self._passage_vectors(profile)
+    def _passage_knn(self, profile: str, vector: np.ndarray, k: int,
+                     only: list[str] | None = None) -> list[Hit]:
+        """The k messages with the best passage; `only`: among those message ids."""
+        keys, matrix, ids = self._passage_vectors(profile)
+        if only is not None and keys:
+            rows = [r for i in sorted(set(only))
+                    for r in range(bisect_left(ids, i), bisect_right(ids, i))]
+            keys, matrix = [keys[r] for r in rows], matrix[rows]
         if not keys or k <= 0:
             return []
         scores = similarities(matrix, vector)
