@@ -208,7 +208,8 @@ class LurkerBot:
         if not text or command in ("help", "--help", "-h", "?"):
             return Reply(HELP)
         if command == "ask":
-            return self.ask(rest, place, conv) if rest else Reply("Ask me what? `ask <question>`")
+            return self.ask(rest, place, conv, actor) if rest else \
+                Reply("Ask me what? `ask <question>`")
         if command == "forget":
             return self.forget(rest, place, actor, conv)
         if command == "purge":
@@ -223,20 +224,24 @@ class LurkerBot:
         if command == "cancel":
             token, _ = self._token_and_choice(rest + " cancel", place, actor)
             return self.on_choice(token, "cancel", place, actor, conv, send=False)
-        return self.ask(text, place, conv)
+        return self.ask(text, place, conv, actor)
 
     # ask
-    def ask(self, question: str, place: Place, conv: Conversation) -> Reply:
+    def ask(self, question: str, place: Place, conv: Conversation,
+            actor: Actor | None = None) -> Reply:
+        """`actor`: who asks; a question in the first person ("what did I promise?") also
+        searches their own messages (stored under their author, `name (id)`)."""
+        asker = actor.author if actor is not None else None
         readable = conv.readable_places() if place.is_dm else None
         if readable is not None:
-            return self.ask_readable(question, readable, conv)
+            return self.ask_readable(question, readable, conv, asker)
         name = self.profile_for(place)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
         timer.start()
         try:
-            result = self.service.profile(name).recall(question, now=self.clock())
-            result = self._without_foreign(name, question, result)
+            result = self.service.profile(name).recall(question, now=self.clock(), asker=asker)
+            result = self._without_foreign(name, question, result, asker)
         finally:
             timer.cancel()
             timer.join()
@@ -244,7 +249,8 @@ class LurkerBot:
             return Reply(result.answer, kind="no_answer")
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
 
-    def ask_readable(self, question: str, places: list[Place], conv: Conversation) -> Reply:
+    def ask_readable(self, question: str, places: list[Place], conv: Conversation,
+                     asker: str | None = None) -> Reply:
         """A DM: one answer from the profiles of the channels the asker can read right now, and
         nothing drawn from a channel they cannot (a profile shared with such a channel keeps
         only what came from the readable ones)."""
@@ -257,7 +263,7 @@ class LurkerBot:
         timer.daemon = True
         timer.start()
         try:
-            found = self.service.recall_across(names, question, now=self.clock())
+            found = self.service.recall_across(names, question, now=self.clock(), asker=asker)
             result, profile_of = found.result, found.profile_of
 
             def readable(message: Message) -> bool:
@@ -276,7 +282,7 @@ class LurkerBot:
             if len(memories) != len(result.memories) or len(messages) != len(result.messages):
                 answer = self.service.answerer.answer(
                     question, self.clock(), [s.memory for s in memories],
-                    [s.message for s in messages], result.computed)
+                    [s.message for s in messages], result.computed, asker=asker)
                 result = RecallResult(answer=answer, memories=memories, messages=messages,
                                       computed=result.computed)
         finally:
@@ -303,7 +309,8 @@ class LurkerBot:
         except Exception:  # an acknowledgement must never sink the answer
             log.warning("could not acknowledge a slow request", exc_info=True)
 
-    def _without_foreign(self, name: str, question: str, result: RecallResult) -> RecallResult:
+    def _without_foreign(self, name: str, question: str, result: RecallResult,
+                         asker: str | None = None) -> RecallResult:
         """Answers never quote messages from channels mapped to another profile (the config
         changed after they were stored): drop them, and answer again from the rest if any went."""
         ids = {i for s in result.memories for i in s.memory.source_message_ids}
@@ -317,26 +324,28 @@ class LurkerBot:
             return result
         answer = self.service.answerer.answer(
             question, self.clock(), [s.memory for s in memories], [s.message for s in messages],
-            result.computed)
+            result.computed, asker=asker)
         return RecallResult(answer=answer, memories=memories, messages=messages,
                             computed=result.computed)
 
     def sources(self, name: str, result: RecallResult, conv: Conversation) -> list[Source]:
-        """The original messages behind the answer: of the memories the answer states (else the
-        best three), then raw messages when no memory was used."""
+        """The original messages behind the answer: the raw messages it quotes, those of the
+        memories it states (else of the best three), then raw messages when neither."""
         answer = result.answer
         memories = [s.memory for s in result.memories]
+        quoted = [s.message.id for s in result.messages
+                  if s.message.content and s.message.content in answer]
         used = [m for m in memories if m.content and m.content in answer] or memories[:3]
-        ids = list(dict.fromkeys(i for m in used for i in m.source_message_ids))
+        ids = list(dict.fromkeys([*quoted, *(i for m in used for i in m.source_message_ids)]))
         by_id = {m.id: m for m in self.service.profile(name).messages(ids)} if ids else {}
         # a suppressed message (a memory drawn from it was forgotten) is never quoted
         messages = [by_id[i] for i in ids if i in by_id and not by_id[i].suppressed]
         if not messages:
             messages = [s.message for s in result.messages[:2]]
+        # the first MAX_SOURCES in that order (what the answer quotes first), shown oldest first
+        messages = [m for m in messages if not self._foreign(name, m)][:MAX_SOURCES]
         out: list[Source] = []
         for message in sorted(messages, key=lambda m: m.ts):
-            if self._foreign(name, message):
-                continue
             try:
                 url = conv.link(message)
             except Exception:
@@ -348,8 +357,6 @@ class LurkerBot:
             out.append(Source(url=url, when=message.ts.date(),
                               author=conv.display_name(message.author or message.role),
                               snippet=text, external_id=message.external_id))
-            if len(out) >= MAX_SOURCES:
-                break
         return out
 
     # admin

@@ -23,7 +23,7 @@ from datetime import datetime
 from .date_questions import parse_date_question
 from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
-from .people import display_name, without_platform_ids
+from .people import asks_about_self, display_name, without_platform_ids
 from .synthesis import NO_ANSWER, Answerer
 from .text import stem_words
 
@@ -195,10 +195,24 @@ class OfflineAnswerer(Answerer):
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate],
                previous: dict[str, Memory] | None = None,
-               speakers: Callable[[Memory], set[str]] | None = None) -> str:
+               speakers: Callable[[Memory], set[str]] | None = None,
+               asker: str | None = None) -> str:
         authors = [m.author for m in messages]
         text = self._answer(question, memories, messages, computed, previous or {}, speakers)
+        own = self._own_words(question, messages, asker)
+        if own is not None:  # "have I ...?": what they said themselves comes first
+            said = f"You said: \"{own.content}\" ({format_human(own.ts.date())})."
+            text = said if text == NO_ANSWER else f"{said} {text}"
         return without_platform_ids(text, authors)
+
+    @staticmethod
+    def _own_words(question: str, messages: list[Message], asker: str | None) -> Message | None:
+        """The best-ranked of the asker's own messages about a first-person question."""
+        if not asker or not asks_about_self(question):
+            return None
+        wanted = content_stems(question)
+        return next((m for m in messages if m.author == asker
+                     and _about(wanted, content_stems(m.content))), None)
 
     def _answer(self, question: str, memories: list[Memory], messages: list[Message],
                 computed: list[ComputedDate], previous: dict[str, Memory],

@@ -364,3 +364,27 @@ def slack_delete(lurker, channel, deleted_ts):
                    "ts": ts(30), "deleted_ts": deleted_ts, "team": lurker.team,
                    "previous_message": {"type": "message", "user": "U2", "text": STATEMENT,
                                         "ts": deleted_ts}})
+
+
+def test_a_first_person_question_is_answered_from_the_askers_own_words(slack, api):
+    """maya asks "have I ...?" about something a colleague's long write-ups fill the channel
+    with: her own short message (stored as `maya (U1)`, the author her mention also has) is what
+    the reply quotes and links. sam asking the same words gets no link to her message."""
+    api.add_user("U3", "ravi")
+    runbook = ("The refund service deploy runs in three stages: build the refund service image, "
+               "roll the refund service canary to 5 % of traffic, then promote the deploy. ")
+    for i in range(12):
+        message(slack, "CGEN", "U3", f"Deploy report {i}: " + runbook * 6 +
+                f"Deploy {i} of the refund service finished without alarms.", ts(i))
+    hers = "I've never deployed the refund service on my own, can you walk me through it?"
+    message(slack, "CGEN", "U1", hers, ts(20))
+    message(slack, "CGEN", "U3", "Sure. The refund service deploy starts by building the "
+            "image, then the canary takes 5 % of traffic before the deploy is promoted.", ts(21))
+    link = f"https://acme.slack.com/archives/CGEN/p{ts(20).replace('.', '')}"
+    mention(slack, "CGEN", "U1", "have I ever deployed the refund service myself?", ts(30))
+    [reply] = api.called("chat.postMessage")
+    assert reply["thread_ts"] == ts(30)
+    assert f"<{link}|2026-11-16, maya>" in reply["text"], reply["text"]
+    mention(slack, "CGEN", "U2", "have I ever deployed the refund service myself?", ts(31))
+    other = api.called("chat.postMessage")[1]
+    assert other["thread_ts"] == ts(31) and link not in other["text"], other["text"]

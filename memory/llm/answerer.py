@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ..dates import ResolvedDate, format_human
-from ..people import display_name, without_platform_ids
+from ..people import asks_about_self, display_name, without_platform_ids
 from ..errors import LLMError
 from ..models import ComputedDate, Memory, Message
 from ..synthesis import NO_ANSWER, Answerer
@@ -43,7 +43,8 @@ def _memory_line(n: int, m: Memory, previous: dict[str, Memory],
 def render_context(question: str, now: datetime, memories: list[Memory],
                    messages: list[Message], computed: list[ComputedDate],
                    previous: dict[str, Memory] | None = None,
-                   speakers: Callable[[Memory], set[str]] | None = None) -> str:
+                   speakers: Callable[[Memory], set[str]] | None = None,
+                   asker: str | None = None) -> str:
     parts = [f"Today is {format_human(now.date())} ({now.date().isoformat()})."]
     if memories:
         parts.append("Memories:")
@@ -57,6 +58,9 @@ def render_context(question: str, now: datetime, memories: list[Memory],
         parts.append("Date facts computed in code (use as is):")
         parts += [f"- {c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")
                   for c in computed]
+    if asker and asks_about_self(question):
+        parts.append(f"Asked by {display_name(asker)} (\"I\", \"me\" and \"my\" in the question "
+                     "mean them).")
     parts.append(f"Question: {question}")
     return "\n".join(parts)
 
@@ -76,17 +80,18 @@ class AnthropicAnswerer(Answerer):
     def answer(self, question: str, now: datetime, memories: list[Memory],
                messages: list[Message], computed: list[ComputedDate],
                previous: dict[str, Memory] | None = None,
-               speakers: Callable[[Memory], set[str]] | None = None) -> str:
+               speakers: Callable[[Memory], set[str]] | None = None,
+               asker: str | None = None) -> str:
         if not memories and not messages and not computed:
             return NO_ANSWER  # nothing retrieved: no call, no guess
         context = render_context(question, now, memories, messages, computed, previous,
-                                 speakers)
+                                 speakers, asker)
         try:
             reply = self.client.text(self.model, ANSWER_SYSTEM, context, max_tokens=400)
         except LLMError as exc:
             log.warning("answer synthesis fell back to %s: %s", self.fallback.name, exc)
             return self.fallback.answer(question, now, memories, messages, computed, previous,
-                                        speakers)
+                                        speakers, asker)
         if not reply or reply.strip().rstrip(".").upper() == "NONE":
             return NO_ANSWER
         return without_platform_ids(reply, [m.author for m in messages])

@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("recall", parents=[common], help="answer a question from memory")
     p.add_argument("query")
     p.add_argument("--now", help="answer as of this time (ISO 8601); default: now")
+    p.add_argument("--asker", help="who asks, as their messages' author: a question in the first "
+                                   "person (\"what did I decide?\") also searches their messages")
     p = sub.add_parser("forget", parents=[common], help="mark a memory as no longer true")
     p.add_argument("memory_id")
     p.add_argument("--reason", required=True)
@@ -152,7 +154,7 @@ def _dispatch(args, profile, settings):
             return memory_json(memory)
         print(f"remembered {memory.id} ({memory.type})")
     elif cmd == "recall":
-        result = profile.recall(args.query, now=_parse_now(args.now))
+        result = profile.recall(args.query, now=_parse_now(args.now), asker=args.asker)
         if as_json:
             return recall_json(result)
         _print_recall(result)

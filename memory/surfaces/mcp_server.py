@@ -130,10 +130,15 @@ def build_server(service, bound: str | None = None, key: ApiKey | None = None,
     @server.tool(description="Answer a question from the team's memory. Returns a short answer "
                              "and the memories and messages it is drawn from, with their ids.")
     def recall(query: Annotated[str, Field(min_length=1, max_length=2000)],
-               ctx: Context, profile: Profile = None) -> dict[str, Any]:
+               ctx: Context, profile: Profile = None,
+               asker: Annotated[str | None, Field(
+                   min_length=1, max_length=256,
+                   description="who is asking, as their messages' author: a question in the "
+                               "first person then also searches their own messages")] = None
+               ) -> dict[str, Any]:
         def op(p):
             start = time.perf_counter()
-            result = p.recall(query)
+            result = p.recall(query, asker=asker)
             if metrics is not None:
                 metrics.observe_recall("mcp", time.perf_counter() - start, result)
             return {"profile": p.name, "answer": result.answer,

@@ -108,6 +108,10 @@ class RecallRequest(BaseModel):
     query: str = Field(min_length=1)
     now: datetime | None = Field(default=None, description="answer as of this time (ISO 8601)")
     k: int | None = Field(default=None, ge=1, le=100, description="hits per retrieval channel")
+    asker: str | None = Field(
+        default=None, min_length=1, max_length=256,
+        description="who is asking, as their messages' `author`: a question in the first person "
+                    "(\"what did I decide ...\") then also searches their own messages")
 
 
 class RecallOut(BaseModel):
