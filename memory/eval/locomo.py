@@ -94,6 +94,10 @@ class Conversation:
     sessions: list[Session]
     questions: list[Question]
     evidence_dropped: list[str] = field(default_factory=list)  # evidence naming no turn
+    speakers: tuple[str, ...] = ()  # speaker_a, speaker_b
+    # Who asks the questions, as stored (the author of their turns): BEAM's user asks about
+    # what they said ("Have I ..."); LoCoMo's questions come from an outsider (None).
+    asker: str | None = None
 
     @property
     def profile_name(self) -> str:
@@ -175,7 +179,8 @@ def load_locomo(path: str | Path) -> list[Conversation]:
                 gold=None if gold is None else str(gold),
                 adversarial_answer=qa.get("adversarial_answer"),
                 qtype=qa.get("beam_type")))
-        conversations.append(Conversation(sid, sessions, questions, dropped))
+        speakers = tuple(str(conv[key]) for key in ("speaker_a", "speaker_b") if conv.get(key))
+        conversations.append(Conversation(sid, sessions, questions, dropped, speakers))
     return conversations
 
 
@@ -369,16 +374,16 @@ def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
 
     records = []
     for n, q in enumerate(questions):
-        fused = profile.search(q.question, k=depth, weights=weights)
+        fused = profile.search(q.question, k=depth, weights=weights, asker=conv.asker)
         ranked = {FUSED: scored(fused)}
         for system, rank in rankers.items():
             ranked[system] = raw(rank(n))
         for channel in CHANNELS if ablations else ():
             ranked[channel_system(channel)] = scored(
-                profile.search(q.question, channels=(channel,), k=depth))
+                profile.search(q.question, channels=(channel,), k=depth, asker=conv.asker))
 
         start = time.perf_counter()
-        result = profile.recall(q.question, now=now, weights=weights)
+        result = profile.recall(q.question, now=now, weights=weights, asker=conv.asker)
         latency_ms = (time.perf_counter() - start) * 1000
 
         score = answer_score(result.answer, q.gold, q.category)
@@ -699,6 +704,12 @@ def add_parser(benchmarks) -> None:
                        metavar="CHANNEL=W", help="a fusion weight other than the default "
                        "(memory.fusion.DEFAULT_WEIGHTS), e.g. passage_vector=0 to measure "
                        "without it; repeatable")
+        p.add_argument("--asker", choices=("speaker_a", "none"),
+                       default="speaker_a" if name == "beam" else "none",
+                       help="who asks the questions: speaker_a (BEAM's user, the default for "
+                            "beam: its questions ask what they said) or none (LoCoMo's default: "
+                            "an outsider); with an asker, first-person questions also search "
+                            "the asker's own messages")
         p.add_argument("--limit-conversations", type=_positive,
                        help="only the first N conversations")
         p.add_argument("--limit-questions", type=_positive,
@@ -728,6 +739,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.judge and not settings.anthropic_api_key:
         raise LurkerError("--judge needs ANTHROPIC_API_KEY (the judge is an LLM)")
     conversations = load_locomo(args.data)[:args.limit_conversations]
+    for conv in conversations:
+        conv.asker = conv.speakers[0] if args.asker == "speaker_a" and conv.speakers else None
     judge = _make_judge(settings, args.judge_model) if args.judge else None
     note = (OFFLINE_NOTE if not settings.anthropic_api_key
             else "answers also judged by the LLM (J)" if judge else NO_JUDGE_NOTE)
@@ -751,7 +764,7 @@ def run_command(args: argparse.Namespace) -> int:
                 "limit_conversations": args.limit_conversations,
                 "limit_questions": args.limit_questions,
                 "embedder": service.embedder.name, "e5_baseline": e5.name if e5 else None,
-                "weights": weights, "ablations": args.ablations,
+                "weights": weights, "ablations": args.ablations, "asker": args.asker,
                 "embedding_cache": str(args.embedding_cache) if cache else None,
                 "embedding_cache_hits": cache.hits if cache else None,
                 "embedding_cache_misses": cache.misses if cache else None,
