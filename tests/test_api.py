@@ -459,3 +459,32 @@ def test_ingest_takes_reply_to_and_reads_a_reply_with_the_message_it_answers(api
     bad = api.call("POST", ingest, json={"session_id": "s", "messages": [
         {"content": "x y z", "reply_to": ""}]})
     assert bad.status_code == 422
+
+
+def test_recall_with_an_asker_answers_a_first_person_question_from_their_own_words(api):
+    """`asker` in the body is who asks, as their messages' author: "have I ...?" is answered
+    with what they said, among a colleague's long posts on the same thing; a blank asker is a
+    clear 422, and without one the question is answered as before."""
+    runbook = "The refund service deploy builds the image, then the canary, then promotes it. "
+    messages = [{"author": "ravi", "content": f"Deploy report {i}: " + runbook * 8,
+                 "ts": f"2026-11-16T08:{i:02d}:00Z"} for i in range(10)]
+    messages.append({"author": "maya (U1)", "ts": "2026-11-16T09:00:00Z",
+                     "content": "I've never deployed the refund service on my own, can you "
+                                "walk me through it?"})
+    accepted = api.call("POST", "/v1/profiles/{p}/ingest",
+                        json={"session_id": "deploys", "messages": messages})
+    assert accepted.status_code == 202, accepted.text
+    hers = accepted.json()["message_ids"][-1]
+    question = {"query": "have I ever deployed the refund service myself?",
+                "now": "2026-11-18T09:00:00"}
+    asked = api.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                     json={**question, "asker": "maya (U1)"})
+    assert asked.status_code == 200, asked.text
+    body = asked.json()
+    assert body["answer"].startswith("You said: \"I've never deployed the refund service")
+    assert body["messages"][0]["id"] == hers
+    assert {"asker_text", "asker_vector"} <= set(body["messages"][0]["channels"])
+    plain = api.call("POST", "/v1/profiles/{p}/recall", key="reader", json=question).json()
+    assert not plain["answer"].startswith("You said")
+    assert_error(api.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                          json={**question, "asker": ""}), 422, "invalid_request")

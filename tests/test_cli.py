@@ -68,6 +68,21 @@ def test_ingest_recall_list_forget_export_import(lurker, tmp_path):
         == {"messages": 1, "memories": 2}
 
 
+def test_recall_asker_answers_a_first_person_question_from_their_own_words(lurker, tmp_path):
+    runbook = "The refund service deploy builds the image, then the canary, then promotes it. "
+    rows = [{"role": "user", "author": "ravi", "content": f"Deploy report {i}: " + runbook * 8,
+             "ts": f"2026-11-16T08:{i:02d}:00Z"} for i in range(10)]
+    rows.append({"role": "user", "author": "maya", "ts": "2026-11-16T09:00:00Z",
+                 "content": "I've never deployed the refund service on my own, can you help?"})
+    lurker("ingest", write_jsonl(tmp_path / "d.jsonl", rows), "--session", "s1", "--profile", "ops")
+    asked = ["recall", "have I ever deployed the refund service myself?", "--profile", "ops",
+             "--json", "--now", "2026-11-18T09:00:00Z"]
+    mine = json.loads(lurker(*asked, "--asker", "maya").stdout)
+    assert mine["answer"].startswith("You said: \"I've never deployed the refund service")
+    assert mine["messages"][0]["author"] == "maya"
+    assert not json.loads(lurker(*asked).stdout)["answer"].startswith("You said")
+
+
 def test_errors_are_one_clear_line(lurker, tmp_path):
     bad = write_jsonl(tmp_path / "bad.jsonl", [
         {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])

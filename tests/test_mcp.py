@@ -62,6 +62,12 @@ def test_stdio_server_bound_to_a_profile(tmp_path):
                 "query": "which database runs in prod?"}))
             assert "Postgres 16" in answer["answer"] and answer["profile"] == "team-backend"
             assert kept["id"] in [m["id"] for m in answer["memories"]]
+            recall_tool = next(t for t in tools.tools if t.name == "recall")
+            assert "asker" in recall_tool.input_schema["properties"]  # who asks, for "my ..."
+            mine = data(await client.call_tool("recall", {
+                "query": "which database runs my prod?", "asker": "maya"}))
+            assert "Postgres 16" in mine["answer"]  # no message of maya's: answered as before
+            assert (await client.call_tool("recall", {"query": "x", "asker": ""})).is_error
             listed = data(await client.call_tool("list", {"limit": 10}))
             assert [m["id"] for m in listed["memories"]] == [kept["id"]]
             refused = await client.call_tool("recall", {"query": "x", "profile": "slack:T1:C9"})
