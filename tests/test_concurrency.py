@@ -113,6 +113,21 @@ def test_recall_from_many_threads_matches_one_thread(service, profile_name):
     assert together == alone
 
 
+def test_first_person_recall_from_many_threads_matches_one_thread(service, profile_name):
+    """The asker channels (each thread its own asker) give what one thread gives."""
+    from datetime import datetime, timezone
+
+    profile = _loaded(service, profile_name)
+    now = datetime(2026, 11, 18, 9, tzinfo=timezone.utc)
+    asked = [(q, who) for q in ("what did I decide about the dashboard?", "what is my database?",
+                                "when do I deploy to production?", "what did I say about ruff?")
+             for who in ("maya", "li", "sam")] * 4
+    alone = [_summary(profile.recall(q, now=now, asker=who)) for q, who in asked]
+    assert len(set(alone)) > 4  # the askers' answers differ
+    together = _hammer(lambda qw: _summary(profile.recall(qw[0], now=now, asker=qw[1])), asked)
+    assert together == alone
+
+
 def test_the_embedding_pool_is_made_once_under_many_first_callers(tmp_path, embedder):
     """MemoryService.embedding_pool (shared by every recall thread) is created once even when
     eight threads ask for it at the same moment, and closing the service shuts it down."""
