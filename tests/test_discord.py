@@ -239,6 +239,29 @@ def test_a_mention_is_answered_in_reply_with_jump_urls_and_dates(env):
     assert not env.events_for(question["id"]), "a question to Lurker is not channel knowledge"
 
 
+def test_a_first_person_question_is_answered_from_the_askers_own_words(env):
+    """alice asks "have I ...?" about what bob's long write-ups fill the channel with: her own
+    message (stored under the author her mention has) is quoted and linked; bob asking the same
+    words is not answered with hers."""
+    runbook = ("The refund service deploy builds the refund service image, rolls the refund "
+               "service canary to 5 % of traffic, then promotes the deploy. ")
+    for i in range(10):
+        env.post(GENERAL, BOB, f"Deploy report {i}: " + runbook * 6, at=DAY + timedelta(minutes=i))
+    hers = env.post(GENERAL, ALICE, "I've never deployed the refund service on my own, can you "
+                    "walk me through it?", at=DAY + timedelta(minutes=20))
+    env.wait_for(lambda: len(env.sink.events) >= 11, what="the channel's messages")
+    env.settle()
+    link = f"https://discord.com/channels/{GUILD}/{GENERAL}/{hers['id']}"
+    env.post(GENERAL, ALICE, f"{MENTION} have I ever deployed the refund service myself?",
+             mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert "You said: " in reply.json["content"] and link in reply.json["content"]
+    env.post(GENERAL, BOB, f"{MENTION} have I ever deployed the refund service myself?",
+             mentions=[LURKER], at=NOW)
+    replies = env.wait_replies(2, GENERAL)
+    assert link not in replies[1].json["content"]
+
+
 def test_a_question_in_a_thread_is_answered_in_the_thread(env):
     limit = env.post(THREAD, BOB, "The rate limit is 100 requests per minute per token.",
                      at=DAY)
