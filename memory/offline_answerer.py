@@ -23,7 +23,7 @@ from datetime import datetime
 from .date_questions import parse_date_question
 from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
-from .people import asks_about_self, display_name, without_platform_ids
+from .people import asks_about_self, display_name, same_person, without_platform_ids
 from .synthesis import NO_ANSWER, Answerer
 from .text import stem_words
 
@@ -211,7 +211,7 @@ class OfflineAnswerer(Answerer):
         if not asker or not asks_about_self(question):
             return None
         wanted = content_stems(question)
-        return next((m for m in messages if m.author == asker
+        return next((m for m in messages if same_person(m.author, asker)
                      and _about(wanted, content_stems(m.content))), None)
 
     def _answer(self, question: str, memories: list[Memory], messages: list[Message],

@@ -27,6 +27,15 @@ def platform_id(author: str | None) -> str | None:
     return m.group(1) if m and author and author[:m.start()].strip() else None
 
 
+def same_person(author: str | None, other: str | None) -> bool:
+    """Two stored authors are one person: the same string, or the same platform id under
+    another name ("maya (U1)" renamed "maya.k (U1)")."""
+    if not author or not other:
+        return False
+    ident = platform_id(author)
+    return author == other or (ident is not None and ident == platform_id(other))
+
+
 def without_platform_ids(text: str, authors: Iterable[str | None] = ()) -> str:
     """`text` with every known "name (id)" written as the name, and mention markup as @name."""
     names = {}

@@ -28,7 +28,7 @@ from .offline_answerer import content_stems, event_date
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
-from .people import asks_about_self, display_name
+from .people import asks_about_self, display_name, platform_id, same_person
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text)
@@ -613,8 +613,8 @@ class Profile:
                   asker: str | None = None) -> list[Fused]:
         embedder = self.service.embedder
         asker = asker.strip() if isinstance(asker, str) and asker.strip() else None
-        if asker is None or not asks_about_self(query):
-            asker = None
+        askers = self._askers(asker) if asker and asks_about_self(query) else ()
+        if not askers:
             channels = tuple(c for c in channels if c not in ASKER_CHANNELS)
         if "hyde" in channels and len(channels) > 1 \
                 and not self.service.answerer.writes_hypotheses:
@@ -633,7 +633,7 @@ class Profile:
 
         request = SearchRequest(
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
-            k=k, channels=channels, asker=asker)
+            k=k, channels=channels, askers=askers)
         if texts and self._store.text_while_embedding:
             # The store runs its text channels while another thread embeds the question.
             embedding = self.service.embedding_pool().submit(embedder.embed, texts)
@@ -644,6 +644,13 @@ class Profile:
         if timings is not None:
             timings.update(request.timings)
         return fuse(found, weights or DEFAULT_WEIGHTS)
+
+    def _askers(self, asker: str) -> tuple[str, ...]:
+        """Every author the asker has written under here: their stored `name (id)`, and the
+        older names of the same platform id (a renamed user's earlier messages are theirs too)."""
+        ident = platform_id(asker)
+        renamed = self._store.authors_with_platform_id(self.name, ident) if ident else set()
+        return tuple(sorted({asker} | {a for a in renamed if same_person(a, asker)}))
 
     def _previous_versions(self, memories: list[Memory]) -> dict[str, Memory]:
         """The versions the given memories replaced, by id: an answer says what changed."""

@@ -190,7 +190,7 @@ def test_full_search_is_one_msearch_request(store, profile):
     store.insert_messages(profile, [msg("who runs the deploy?")])
     request = SearchRequest(text="when does the deploy run", topic_keys=["deploy schedule"],
                             query_vector=unit(1, seed=1)[0], hyde_vector=unit(1, seed=2)[0], k=5,
-                            asker="ana")
+                            askers=("ana",))
     with http_requests(store) as calls:
         hits = store.search(profile, request)
     assert len(calls) == 1 and calls[0][0] == "POST" and calls[0][1].startswith("/_msearch")

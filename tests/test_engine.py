@@ -367,3 +367,9 @@ def test_a_first_person_question_searches_the_askers_own_messages(profile):
         assert all(not {"asker_text", "asker_vector"} & set(f.channels) for f in other)
     result = profile.recall(question, now=NOW, asker="maya (U1)")
     assert hers in [s.message.id for s in result.messages][:2]
+    # renamed since (same platform id): what she wrote under the old name is still hers, and the
+    # answer says so; a plain "maya" with no id is someone else
+    renamed = profile.recall(question, now=NOW, asker="maya.k (U1)")
+    assert hers in [s.message.id for s in renamed.messages][:2]
+    assert renamed.answer.startswith("You said: ")
+    assert rank(profile.search(question, asker="maya")) == rank(without)

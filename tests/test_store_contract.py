@@ -413,15 +413,19 @@ def test_session_documents_written_by_many_threads_match_one_writer(store, profi
 
 def test_asker_channels_search_only_the_askers_own_messages(store, profile_name):
     """asker_text and asker_vector are message_text and passage_vector over the messages whose
-    stored author is the asker, exactly; suppressed ones and other profiles are never found, and
-    without an asker the channels do not run."""
+    stored author is one of the askers, exactly; suppressed ones and other profiles are never
+    found, and without askers the channels do not run. authors_with_platform_id finds a renamed
+    user's names."""
     mine = msg("I deployed the refund service on Friday", 0, author="maya (U1)")
     mine_long = msg(long_text("I rolled the refund service back after the alarms."), 1,
                     author="maya (U1)")
     hidden = msg("I pasted the refund service password here", 2, author="maya (U1)")
     theirs = msg("the refund service deploy is done, refund refund", 3, author="bob (U2)")
     namesake = msg("refund service notes", 4, author="maya")  # another person, same name
-    store.insert_messages(profile_name, [mine, mine_long, hidden, theirs, namesake])
+    renamed = msg("refund service runbook, my old notes", 5, author="maya_old (U1)")
+    lookalike = msg("refund service too", 6, author="ann (xU1)")
+    store.insert_messages(profile_name, [mine, mine_long, hidden, theirs, namesake, renamed,
+                                         lookalike])
     store.insert_messages(profile_name + "-x", [mine])
     n = len(split_passages(mine_long.content))
     vectors = unit_vectors(n + 4, seed=11)
@@ -429,13 +433,16 @@ def test_asker_channels_search_only_the_askers_own_messages(store, profile_name)
         mine.id: vectors[:1], mine_long.id: vectors[1:n + 1], hidden.id: vectors[n + 1:n + 2],
         theirs.id: vectors[n + 2:n + 3], namesake.id: vectors[n + 3:n + 4]})
     assert store.suppress_messages(profile_name, [hidden.id]) == {hidden.id}
+    assert store.authors_with_platform_id(profile_name, "U1") == {"maya (U1)", "maya_old (U1)"}
+    assert store.authors_with_platform_id(profile_name, "U9") == set()
+    assert store.authors_with_platform_id(profile_name + "-x", "U1") == {"maya (U1)"}
 
-    def ask(asker, vector, channels=(CH_ASKER_TEXT, CH_ASKER_VECTOR), profile=profile_name):
+    def ask(askers, vector, channels=(CH_ASKER_TEXT, CH_ASKER_VECTOR), profile=profile_name):
         return store.search(profile, SearchRequest(text="refund service", query_vector=vector,
-                                                   k=10, channels=channels, asker=asker))
+                                                   k=10, channels=channels, askers=askers))
 
     for target, expected in ((n + 2, mine.id), (0, mine.id), (3, mine_long.id)):
-        hits = ask("maya (U1)", vectors[target])
+        hits = ask(("maya (U1)",), vectors[target])
         assert {h.id for h in hits[CH_ASKER_TEXT]} == {mine.id, mine_long.id}
         assert all(isinstance(h.record, Message) for h in hits[CH_ASKER_TEXT])
         ranked = hits[CH_ASKER_VECTOR]
@@ -445,14 +452,17 @@ def test_asker_channels_search_only_the_askers_own_messages(store, profile_name)
         assert all(isinstance(h.record, Passage) for h in ranked)
         if expected == mine_long.id:
             assert ranked[0].record.passage == target - 1
+    # several names of one person
+    assert {h.id for h in ask(("maya (U1)", "maya_old (U1)"), vectors[0])[CH_ASKER_TEXT]} == {
+        mine.id, mine_long.id, renamed.id}
     # the author must match exactly: "maya" is someone else
-    assert [h.id for h in ask("maya", vectors[0])[CH_ASKER_TEXT]] == [namesake.id]
-    assert ask("nobody (U9)", vectors[0]) == {CH_ASKER_TEXT: [], CH_ASKER_VECTOR: []}
-    # no asker: the channels are not run; another profile holds only its own
-    assert ask(None, vectors[0]) == {}
-    assert {h.id for h in ask("maya (U1)", vectors[0],
+    assert [h.id for h in ask(("maya",), vectors[0])[CH_ASKER_TEXT]] == [namesake.id]
+    assert ask(("nobody (U9)",), vectors[0]) == {CH_ASKER_TEXT: [], CH_ASKER_VECTOR: []}
+    # no askers: the channels are not run; another profile holds only its own
+    assert ask((), vectors[0]) == {}
+    assert {h.id for h in ask(("maya (U1)",), vectors[0],
                               profile=profile_name + "-x")[CH_ASKER_VECTOR]} == set()
-    assert [h.id for h in ask("maya (U1)", vectors[0], profile=profile_name + "-x")[
+    assert [h.id for h in ask(("maya (U1)",), vectors[0], profile=profile_name + "-x")[
         CH_ASKER_TEXT]] == [mine.id]
 
 

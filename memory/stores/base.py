@@ -47,7 +47,7 @@ CH_SESSION_TEXT = "session_text"
 SESSION_DOC_MESSAGES = 500
 # The asker's own words: BM25 and kNN over the passages of the raw messages the person asking
 # wrote. They run only for a question in the first person ("what did I decide about ...") whose
-# asker is known (SearchRequest.asker); in a busy channel, other people's and bots' long messages
+# asker is known (SearchRequest.askers); in a busy channel, other people's and bots' long messages
 # would otherwise crowd the asker's short ones out of the other channels' first hits.
 CH_ASKER_TEXT = "asker_text"
 CH_ASKER_VECTOR = "asker_vector"
@@ -72,9 +72,9 @@ class SearchRequest:
     hyde_vector: np.ndarray | None = None
     k: int = 20
     channels: tuple[str, ...] = CHANNELS  # which channels to run (ablations run one)
-    # The stored author (`name (id)`) of the person asking, for the asker channels; None: they
-    # do not run.
-    asker: str | None = None
+    # The stored authors (`name (id)`) the person asking has written under (a renamed user has
+    # several), for the asker channels; empty: they do not run.
+    askers: tuple[str, ...] = ()
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)
@@ -196,6 +196,11 @@ class Store(ABC):
         as of the last upsert_memories of each memory."""
 
     @abstractmethod
+    def authors_with_platform_id(self, profile: str, platform_id: str) -> set[str]:
+        """The stored authors `name (platform_id)` of the profile's messages, whatever the name
+        (a user renamed since writes under a new one)."""
+
+    @abstractmethod
     def count(self, profile: str) -> dict[str, int]:
         """{'messages': n, 'memories': n (all statuses), 'vectors': n}."""
 
@@ -232,8 +237,8 @@ class Store(ABC):
         {channel: hits best first}. Memory channels hit Memory records, message_text hits Message,
         the passage channels hit Passage (one per message), session_text hits sessions (`id` the
         session id, no record). asker_text (Message) and asker_vector (Passage) are message_text
-        and passage_vector over the messages whose author is exactly request.asker; without an
-        asker they are not run. Call request.wait_vectors() before reading the request's
+        and passage_vector over the messages whose author is exactly one of request.askers;
+        without askers they are not run. Call request.wait_vectors() before reading the request's
         vectors.
 
         A store keeps one session_text document per (profile, session id): the text of the

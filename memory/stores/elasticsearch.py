@@ -856,6 +856,17 @@ class ElasticsearchStore(Store):
                 found[memory.id] = memory
         return sorted(found.values(), key=lambda m: (sort_key(m.created_at), m.id))
 
+    def authors_with_platform_id(self, profile: str, platform_id: str) -> set[str]:
+        self._refresh_if_dirty(profile)
+        pattern = "*" + re.sub(r"([\\*?])", r"\\\1", f"({platform_id})")
+        (response,) = self._msearch([
+            {"index": self.messages_alias, "routing": profile},
+            {"query": {"bool": {"filter": [self._profile_filter(profile),
+                                           {"wildcard": {"author": {"value": pattern}}}]}},
+             "size": 0, "track_total_hits": False,
+             "aggs": {"authors": {"terms": {"field": "author", "size": 1000}}}}])
+        return {b["key"] for b in response["aggregations"]["authors"]["buckets"]}
+
     def count(self, profile: str) -> dict[str, int]:
         self._refresh_if_dirty(profile)
         header = {"routing": profile}
@@ -972,7 +983,7 @@ class ElasticsearchStore(Store):
                         "sort": [{"created_key": "desc"}, {"id": "desc"}],
                         "size": k, "_source": source, "track_total_hits": False}))
             elif channel in (CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_ASKER_TEXT):
-                if channel == CH_ASKER_TEXT and not request.asker:
+                if channel == CH_ASKER_TEXT and not request.askers:
                     continue
                 out[channel] = []
                 if not stems or not k:
@@ -986,7 +997,7 @@ class ElasticsearchStore(Store):
                     should.append(exact)
                 filters = active if is_memory else [self._profile_filter(profile)]
                 if channel == CH_ASKER_TEXT:
-                    filters = [*filters, {"term": {"author": request.asker}}]
+                    filters = [*filters, {"terms": {"author": list(request.askers)}}]
                 # a suppressed message (a memory drawn from it was forgotten) is never found
                 hidden = [] if is_memory else [{"term": {"suppressed": True}}]
                 planned.append((channel, Memory if is_memory else Message,
@@ -1024,7 +1035,7 @@ class ElasticsearchStore(Store):
             elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR):
                 if channel != CH_PASSAGE_TEXT and request.query_vector is None:
                     continue  # like the vector channels: no vector, no channel
-                if channel == CH_ASKER_VECTOR and not request.asker:
+                if channel == CH_ASKER_VECTOR and not request.askers:
                     continue
                 out[channel] = []
                 inner = {"size": 1, "_source": ["passages.index", "passages.start",
@@ -1032,7 +1043,7 @@ class ElasticsearchStore(Store):
                 shown = {"bool": {"filter": [self._profile_filter(profile)],  # never suppressed
                                   "must_not": [{"term": {"suppressed": True}}]}}
                 if channel == CH_ASKER_VECTOR:
-                    shown["bool"]["filter"].append({"term": {"author": request.asker}})
+                    shown["bool"]["filter"].append({"terms": {"author": list(request.askers)}})
                 if channel == CH_PASSAGE_TEXT and stems and k:
                     planned.append((channel, Passage, messages, {
                         "query": {"bool": {"filter": [shown],

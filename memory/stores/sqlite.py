@@ -607,11 +607,12 @@ class SQLiteStore(Store):
                 out[channel] = self._session_text(profile, request.text, request.k)
             elif channel == CH_PASSAGE_VECTOR and request.query_vector is not None:
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k)
-            elif channel == CH_ASKER_TEXT and request.asker:
-                out[channel] = self._asker_text(profile, request.text, request.asker, request.k)
-            elif channel == CH_ASKER_VECTOR and request.asker and request.query_vector is not None:
+            elif channel == CH_ASKER_TEXT and request.askers:
+                out[channel] = self._asker_text(profile, request.text, request.askers, request.k)
+            elif channel == CH_ASKER_VECTOR and request.askers \
+                    and request.query_vector is not None:
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k,
-                                                 only=self._authored(profile, request.asker))
+                                                 only=self._authored(profile, request.askers))
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -634,23 +635,34 @@ class SQLiteStore(Store):
         return [Hit(i, float(score), model.model_validate_json(found[i]))
                 for i, score in best if i in found]
 
-    def _authored(self, profile: str, author: str) -> list[str]:
-        """The ids of the messages `author` wrote (the messages_author index)."""
+    def _authored(self, profile: str, authors: tuple[str, ...]) -> list[str]:
+        """The ids of the messages the `authors` wrote (the messages_author index)."""
+        marks = ",".join("?" * len(authors))
         return [i for (i,) in self.db.execute(
-            "SELECT id FROM messages WHERE profile = ? AND json_extract(doc, '$.author') = ?",
-            (profile, author))]
+            f"SELECT id FROM messages WHERE profile = ? AND json_extract(doc, '$.author') IN "
+            f"({marks})", (profile, *authors))]
 
-    def _asker_text(self, profile: str, text: str, author: str, k: int) -> list[Hit]:
-        """message_text over the messages `author` wrote."""
+    def _asker_text(self, profile: str, text: str, authors: tuple[str, ...], k: int
+                    ) -> list[Hit]:
+        """message_text over the messages the `authors` wrote."""
         query = fts_query(text)
         if not query or k <= 0:
             return []
+        marks = ",".join("?" * len(authors))
         rows = self.db.execute(
             "SELECT m.id, -f.rank, m.doc FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
             "WHERE messages_fts MATCH ? AND f.profile = ? AND m.profile = ? "
-            "AND json_extract(m.doc, '$.author') = ? ORDER BY f.rank LIMIT ?",
-            (query, profile, profile, author, k)).fetchall()
+            f"AND json_extract(m.doc, '$.author') IN ({marks}) ORDER BY f.rank LIMIT ?",
+            (query, profile, profile, *authors, k)).fetchall()
         return [Hit(i, float(score), Message.model_validate_json(doc)) for i, score, doc in rows]
+
+    def authors_with_platform_id(self, profile: str, platform_id: str) -> set[str]:
+        suffix = re.sub(r"([\\%_])", r"\\\1", f"({platform_id})")
+        with self._lock:  # the messages_author index holds the authors: no document is read
+            return {a for (a,) in self.db.execute(
+                "SELECT DISTINCT json_extract(doc, '$.author') FROM messages WHERE profile = ? "
+                "AND json_extract(doc, '$.author') LIKE ? ESCAPE '\\'",
+                (profile, "%" + suffix)) if a and a.endswith(f"({platform_id})")}
 
     def _session_text(self, profile: str, text: str, k: int) -> list[Hit]:
         query = fts_query(text)
