@@ -284,6 +284,32 @@ def test_date_facts_are_computed_in_code_and_handed_to_the_model(llm_service):
     assert "= 2024-03-04" in answer_call.user_text
 
 
+def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm_service):
+    """A first-person question with an asker: the answer prompt says who "I" is (its display
+    name, no platform id); when the API is down the extractive answer leads with what they
+    said (the memory drawn from it). A question about someone else says nothing of the asker."""
+    def answers_down(body):
+        system = body["system"][0]["text"]
+        return Fail(500, "boom") if system == ANSWER_SYSTEM and "Asked by" in \
+            body["messages"][0]["content"] else team_model(body)
+
+    fake, service = llm_service(answers_down)
+    profile = service.profile("team-web")
+    profile.ingest([{"role": "user", "author": "maria (U7)", "ts": T0.isoformat(),
+                     "content": "I moved the staging database to Postgres 16 last night."},
+                    {"role": "user", "author": "lee (U8)", "ts": T0.isoformat(),
+                     "content": "The staging database backups run hourly."}], session_id="s1")
+    result = profile.recall("What did I do to the staging database?", now=T0 + timedelta(days=1),
+                            asker="maria (U7)")
+    [asked] = [r for r in fake.requests_with(marker(ANSWER_SYSTEM))]
+    assert "Asked by maria (\"I\", \"me\" and \"my\" in the question mean them)." \
+        in asked.user_text and "U7" not in asked.user_text.split("Asked by")[1]
+    assert result.answer.startswith("maria said I moved the staging database to Postgres 16")
+    profile.recall("What does lee run on the staging database?", now=T0 + timedelta(days=1),
+                   asker="maria (U7)")
+    assert "Asked by" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
+
+
 def test_none_from_the_model_means_no_answer(llm_service):
     fake, service = llm_service(team_model)
     profile = service.profile("team-web")
