@@ -435,6 +435,8 @@ def test_asker_channels_search_only_the_askers_own_messages(store, profile_name)
     assert store.suppress_messages(profile_name, [hidden.id]) == {hidden.id}
     assert store.authors_with_platform_id(profile_name, "U1") == {"maya (U1)", "maya_old (U1)"}
     assert store.authors_with_platform_id(profile_name, "U9") == set()
+    for pattern in ("%", "_1", "U_", "*", "?1", "U\\1", "U1) OR (1"):  # never a wildcard
+        assert store.authors_with_platform_id(profile_name, pattern) == set(), pattern
     assert store.authors_with_platform_id(profile_name + "-x", "U1") == {"maya (U1)"}
 
     def ask(askers, vector, channels=(CH_ASKER_TEXT, CH_ASKER_VECTOR), profile=profile_name):
