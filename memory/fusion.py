@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .models import Memory, Message, Passage
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT,
+                          CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_SESSION_TEXT,
+                          CH_TOPIC, CH_VECTOR, Hit)
 from .text import carries
-from .stores.base import (ASKER_CHANNELS, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
-                          CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, Hit)
 
 RRF_K = 60
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -92,7 +93,6 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
     nominating = {c for c in active if c not in CORROBORATING} or set(active)
     nominated = {record_key(h.record) for c in nominating for h in active[c]}
     merged: dict[tuple[str, str], Fused] = {}
-    texts: dict[str, str] = {}  # a raw message's whole text (a passage hit shows a part)
     for channel, hits in active.items():
         weight = weights[channel]
         for rank, hit in enumerate(hits, start=1):
@@ -102,23 +102,20 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
             entry = merged.setdefault(entry.key, entry)
             if isinstance(hit.record, Passage) and not isinstance(entry.record, Passage):
                 entry.record = hit.record  # the part of a long message that matched
-            if isinstance(hit.record, Message) and (
-                    not isinstance(hit.record, Passage) or hit.record.id not in texts):
-                texts[hit.record.id] = hit.record.content  # a passage until the whole is seen
             entry.score += weight / (k + rank)
             entry.channels.append(channel)
-    entries = _fold_sources(list(merged.values()), texts)
+    entries = _fold_sources(list(merged.values()))
     if sessions:
         _lift_by_session(entries, sessions, weights[CH_SESSION_TEXT], k)
     return _spread_sources(_rank(entries))
 
 
-def _fold_sources(entries: list[Fused], messages: dict[str, str]) -> list[Fused]:
+def _fold_sources(entries: list[Fused]) -> list[Fused]:
     """Fold each raw message into the best-scored memory citing it. The asker's own message (one
     the asker channels found) folds only into a memory that carries its content; one that cites
     it as context only (the question a reply answers) gains its score too, but the message keeps
     its own place: folded, what the asker said would be hidden behind a memory that does not
-    say it. `messages`: the text of every raw message among the entries, by id."""
+    say it (what it shows is tested: the passage that matched, for a long message)."""
     best_citing: dict[str, Fused] = {}
     for entry in sorted(entries, key=lambda f: f.score, reverse=True):
         if isinstance(entry.record, Memory):
@@ -132,7 +129,7 @@ def _fold_sources(entries: list[Fused], messages: dict[str, str]) -> list[Fused]
             continue
         citing.score += entry.score
         if ASKER_CHANNELS.isdisjoint(entry.channels) \
-                or carries(citing.record.content, messages[entry.record.id]):
+                or carries(citing.record.content, entry.record.content):
             citing.channels += [c for c in entry.channels if c not in citing.channels]
         else:
             kept.append(entry)

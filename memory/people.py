@@ -55,4 +55,3 @@ _FIRST_PERSON = re.compile(r"\b(?:i(?!\.e\.)|me|my|mine|myself)\b|\bi['’](?:m|
 def asks_about_self(question: str) -> bool:
     """Whether a question speaks in the first person singular (the asker channels run for it)."""
     return bool(_FIRST_PERSON.search(question))
-

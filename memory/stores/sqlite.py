@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-from bisect import bisect_left, bisect_right
 import sqlite3
 import threading
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -17,9 +17,9 @@ import numpy as np
 from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
-from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
-                   CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, SESSION_DOC_MESSAGES, EmbeddingSpec,
-                   Hit, SearchRequest, Store)
+from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT,
+                   CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR,
+                   SESSION_DOC_MESSAGES, EmbeddingSpec, Hit, SearchRequest, Store)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -144,9 +144,9 @@ class SQLiteStore(Store):
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._vector_cache: dict[str, tuple[list[str], np.ndarray]] = {}
-        # profile -> ([(message id, idx, start, end)], matrix), until the next passage write
-        # profile -> (passage keys (message id, idx, start, end) sorted by id, their vectors, the
-        # keys' message ids: a message's passages are one run of rows, found by bisection)
+        # until the next passage write: profile -> (passage keys (message id, idx, start, end)
+        # sorted by id, their vectors, the keys' message ids: a message's passages are one run
+        # of rows, found by bisection)
         self._passage_cache: dict[str, tuple[list[tuple[str, int, int, int]], np.ndarray,
                                              list[str]]] = {}
 
