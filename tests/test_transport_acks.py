@@ -4,10 +4,14 @@ set together, each message's own ack() sends nothing more, and a delivery not ac
 acked by itself as before."""
 from __future__ import annotations
 
+import socket
+import time
 import uuid
 
 import pytest
 from kombu import Connection, Exchange, Queue
+
+from tests.reply_dropper import ReplyDropper
 
 pytestmark = pytest.mark.redis
 
@@ -133,3 +137,83 @@ def test_an_item_that_is_not_a_message_stops_the_take_and_stays_queued(redis_ser
             assert [m.payload["n"] for m in got] == [0, 1]
             assert client.lrange(name, -1, -1) == [b"not json {"]  # where it was, next in line
             assert client.hlen(got[0].channel.qos.unacked_key) == 2
+
+
+def _drain_riding_out_errors(conn, got: list, n: int, deadline_s: float = 10) -> int:
+    """drain_events until `n` messages arrived; a connection error (a lost reply) is what a
+    worker sees on a broker crash: count it and read on, as the worker's consumer reconnects."""
+    errors, deadline = 0, time.monotonic() + deadline_s
+    while len(got) < n and time.monotonic() < deadline:
+        try:
+            conn.drain_events(timeout=1)
+        except socket.timeout:
+            pass
+        except conn.connection_errors:
+            errors += 1
+    return errors
+
+
+def test_a_reply_lost_while_waiting_loses_no_event(redis_server):
+    """The broker ran the worker's wait and the reply never arrived (what a crash right after it
+    looks like; tests/reply_dropper.py): with kombu's BRPOP the event was already off the queue
+    and recorded nowhere, lost. The wait takes nothing, so the event is delivered after the
+    reconnect, once."""
+    name = f"lost-wait-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    client = redis_server.client()
+    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    with ReplyDropper(port, {"BLMOVE": 1, "BRPOP": 1}) as proxy, \
+            Connection(proxy.url(), transport="workers.transport:Transport") as conn:
+        _publish(conn, queue, [{"n": i} for i in range(3)])
+        got = []
+        with conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)],
+                           prefetch_count=10):
+            errors = _drain_riding_out_errors(conn, got, 3)
+        assert len(proxy.dropped) == 1 and errors >= 1
+        assert sorted(m.payload["n"] for m in got) == [0, 1, 2]
+        assert client.llen(name) == 0 and client.hlen(got[0].channel.qos.unacked_key) == 3
+
+
+def test_a_reply_lost_while_taking_leaves_the_events_recorded_for_restore(redis_server):
+    """The reply to the take itself is lost: the events are in the broker's unacked set, not in
+    the air, and kombu's visibility-timeout restore hands them out again."""
+    name = f"lost-take-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    client = redis_server.client()
+    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    with ReplyDropper(port, {"EVALSHA unacked_index": 1, "BRPOP": 1}) as proxy, \
+            Connection(proxy.url(), transport="workers.transport:Transport",
+                       transport_options={"visibility_timeout": 1}) as conn:
+        _publish(conn, queue, [{"n": i, "text": "ünïcode"} for i in range(3)])
+        got = []
+        with conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)],
+                           prefetch_count=10) as consumer:
+            with pytest.raises(conn.connection_errors):  # the lost reply
+                conn.drain_events(timeout=5)
+            assert len(proxy.dropped) == 1 and not got
+            qos = consumer.channel.qos
+            assert client.llen(name) == 0
+            assert client.hlen(qos.unacked_key) == 3 and client.zcard(qos.unacked_index_key) == 3
+            time.sleep(1.2)  # past the visibility timeout
+            qos.restore_visible(num=10, interval=1)
+            _drain_riding_out_errors(conn, got, 3)
+        assert sorted(m.payload["n"] for m in got) == [0, 1, 2]
+        assert all(m.payload["text"] == "ünïcode" for m in got)
+
+
+def test_a_broker_without_blmove_falls_back_to_brpop(redis_server, monkeypatch, caplog):
+    """Redis before 6.2 answers that BLMOVE is unknown: the worker says so and takes events with
+    kombu's BRPOP (the hole named above included) rather than failing every poll."""
+    from workers import transport
+    monkeypatch.setattr(transport.Channel, "wait_command", "NOSUCHWAIT")
+    name = f"old-redis-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, Exchange(name), routing_key=name)
+    with Connection(redis_server.url, transport="workers.transport:Transport") as conn:
+        _publish(conn, queue, [{"n": i} for i in range(3)])
+        got = []
+        with caplog.at_level("WARNING", logger="lurker.workers"), \
+                conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)],
+                              prefetch_count=10):
+            assert _drain_riding_out_errors(conn, got, 3) == 0
+    assert sorted(m.payload["n"] for m in got) == [0, 1, 2]
+    assert "events are taken with BRPOP" in caplog.text

@@ -18,6 +18,7 @@ from memory.config import Settings
 from memory.service import MemoryService
 from memory.stores.base import CH_SESSION_TEXT, SearchRequest
 from tests.harness import free_port
+from tests.reply_dropper import ReplyDropper
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
                                    broker_backlog, broker_idle, conversation, created, deleted,
                                    edited, redis_on, snapshot, wait_until, worker_env)
@@ -340,3 +341,41 @@ def test_a_broker_outage_under_a_busy_worker_is_ridden_out(tmp_path):
         worker.stop()
         reader.close()
         app_module.configure(Settings())
+
+
+def test_replies_lost_to_a_broker_crash_lose_no_event(redis_server, tmp_path):
+    """`lurker worker` reaches Redis through a proxy that loses the first reply to its wait and
+    the first reply to its take, as a broker dying after running each command would
+    (tests/reply_dropper.py): the worker reconnects both times, and every event is stored exactly
+    once. With kombu's BRPOP the event a lost reply carried was off the queue and recorded
+    nowhere: gone."""
+    db = next(_databases)
+    direct = re.sub(r"/\d+$", "", redis_server.url) + f"/{db}"
+    client = type(redis_server.client()).from_url(direct)
+    client.flushdb()
+    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    store = f"sqlite:///{tmp_path}/lurker.db"
+    reader = MemoryService.from_settings(Settings(store=store, anthropic_api_key=None))
+    p = f"test:lost-reply-{uuid.uuid4().hex[:8]}"
+    expected = {f"l{i}" for i in range(120)}
+    with ReplyDropper(port, {"BLMOVE": 1, "EVALSHA unacked_index": 1, "BRPOP": 1}) as proxy:
+        worker = WorkerProcess(worker_env(store, proxy.url(db), **BROKER_TEST_SETTINGS),
+                               tmp_path / "worker.log", name="lostreply")
+        try:
+            app_module.configure(Settings(broker_url=direct, store=store,
+                                          anthropic_api_key=None))
+            worker.start()
+            EventPublisher().publish_many(invoices(p, "l", 120)[:60])
+            wait_until(lambda: len(proxy.dropped) >= 1, 60, "the first reply lost",
+                       on_timeout=worker.tail)
+            EventPublisher().publish_many(invoices(p, "l", 120)[60:])
+            settle(reader, client, {p: expected}, tmp_path / "worker.log", timeout=240)
+            assert_exactly_once(reader, p, expected)
+            assert sorted(kind for kind, _ in proxy.dropped) == ["BLMOVE",
+                                                                 "EVALSHA unacked_index"]
+            assert worker.proc.poll() is None  # the same worker, reconnected
+        finally:
+            worker.stop()
+            reader.close()
+            client.close()
+            app_module.configure(Settings())

@@ -1,23 +1,25 @@
-"""kombu's Redis transport, with one window closed, one bound added, and a busy queue's events
-taken many at a time (Channel._brpop_read).
+"""kombu's Redis transport, with an event never held only by a reply in flight, one bound added,
+and a busy queue's events taken many at a time.
 
-The window: an event popped from its queue just as the broker goes away is kept and ingested by
-this worker instead of being dropped.
+At least once, broker crashes included. kombu takes an event with BRPOP, which removes it from
+its queue in the broker and hands it over in the reply, and only then records it in the broker's
+`unacked` set (what brings it back if the worker dies). A broker that dies after the BRPOP (the
+take written to its append-only file) but before the reply reached the worker lost the event:
+one of 300 in about one run in eight of tests/test_workers_real.py's broker-outage test. Here
+the worker waits with a command that takes nothing (BLMOVE of the queue onto its own tail,
+Channel._brpop_start), then takes the queue's next events with a script (TAKE) that records each
+in the unacked set in the same atomic step. An event is always in its queue or recorded, so a
+lost reply costs a redelivery after the visibility timeout, never the event. The same take
+brings up to `take_at_once` events in one round trip (prefetch allowing) instead of kombu's two
+round trips an event. The wait blocks on one queue (BLMOVE takes one key): the first that has
+events when it starts, else the first; a task that arrives in another queue (the embeddings
+queue) meanwhile waits at most `other_queues_wait` seconds.
 
-kombu delivers a Redis message in two steps: BRPOP takes it off the queue, then the QoS records it
-in the broker's `unacked` set (which is what brings it back if the worker dies). When Redis dies
-between the two, the recording fails with a connection error and kombu drops the message it holds
-in memory: the event is in neither place and is lost (seen in about one run in four of a test that
-SIGKILLs Redis under a busy worker). Here the failed recording is logged and the message is handed
-to the worker all the same; it is ingested from memory (its ack cannot reach the broker and is
-dropped with the lost connection, see workers/consumer.py). The transport's limit (BRPOP, not an
-atomic move) remains in two cases: this worker also dies before finishing the event, or Redis dies
-after its BRPOP took the event (written to its append-only file) but before the reply reached the
-worker — then no one holds it and it is lost. The second was seen once in ~8 runs of
-tests/test_workers_real.py's broker-outage test on 25 Nov (one event of 300); closing it needs a
-move into a per-worker processing list (BLMOVE) instead of BRPOP. On a busy queue the window is
-now BRPOP's event alone: the events taken beside it (TAKE_MORE, below, up to 99) are recorded in
-the same atomic step that takes them.
+A second window: when recording an event that kombu took itself fails with a connection error
+(the fallback below, or an item kombu hands on unrecorded), kombu would drop the message it holds
+in memory. Here the failed recording is logged and the message is handed to the worker all the
+same; it is ingested from memory (its ack cannot reach the broker and is dropped with the lost
+connection, see workers/consumer.py).
 
 The bound: a worker holds at most `vector_tasks_held` follow-up embedding tasks (lurker.vectors;
 one per pool process) reserved at once. kombu's prefetch window counts messages, not work: sized
@@ -29,18 +31,19 @@ queue waits in Redis, not in the worker, and what a worker holds is what the del
 
 Only plain redis:// brokers get this transport: given a transport class, kombu no longer reads
 the rediss:// scheme as TLS, and unix:// sockets take their own connection setup, so those keep
-kombu's stock transport (neither the window nor the bound).
+kombu's stock transport (none of the above). A broker older than Redis 6.2 (no BLMOVE) or with a
+global key prefix gets kombu's BRPOP, with the bound.
 """
 from __future__ import annotations
 
 import logging
-from time import time
+from time import monotonic, time
 
 from celery.worker import state as worker_state
 from kombu.transport import redis as kombu_redis
 from kombu.transport import virtual
 from kombu.utils.encoding import bytes_to_str
-from kombu.utils.json import dumps, loads
+from kombu.utils.json import loads
 from redis import exceptions as redis_errors
 
 from .broker import INDEX_BATCH_TASK, INDEX_TASK, VECTORS_QUEUE
@@ -78,7 +81,7 @@ class QoS(kombu_redis.QoS):
         super().ack(delivery_tag)
 
     def append(self, message, delivery_tag):
-        if delivery_tag in self._recorded:  # taken and recorded together (Channel._take_more)
+        if delivery_tag in self._recorded:  # taken and recorded together (Channel._take)
             self._recorded.discard(delivery_tag)
             virtual.QoS.append(self, message, delivery_tag)
             return
@@ -124,48 +127,61 @@ class CappedEmbeddings:
         """The order does not rotate: events first."""
 
 
-# Takes up to ARGV[1] more events from the list KEYS[1] and records each in the unacked hash
-# KEYS[2] and index KEYS[3] in the same atomic step, after recording the event BRPOP just
-# delivered (tag ARGV[3], record ARGV[4]); ARGV[2] is the time. The records are kombu's own
-# (QoS.append: [message, exchange, routing_key] by delivery tag), so its restore brings any of
-# these back. An item that is not a kombu message is put back where it was and ends the take:
-# BRPOP delivers it next and kombu deals with it as it always did.
-TAKE_MORE = """
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-local taken = {}
-for i = 1, tonumber(ARGV[1]) do
-  local item = redis.call('RPOP', KEYS[1])
-  if not item then break end
-  local ok, message = pcall(cjson.decode, item)
-  local props = ok and type(message) == 'table' and message.properties
-  local tag = type(props) == 'table' and props.delivery_tag
-  if type(tag) ~= 'string' and type(tag) ~= 'number' then
-    redis.call('RPUSH', KEYS[1], item)
-    break
+# Takes the next events of the first of the queues KEYS[3..] that has any, at most ARGV[k - 1]
+# from KEYS[k], and records each in kombu's unacked hash KEYS[1] and index KEYS[2] (time ARGV[1])
+# in the same atomic step, so an event is always either in its queue or recorded: a reply lost
+# to a broker crash leaves the events in the unacked set, and kombu's restore brings them back
+# after the visibility timeout. The records are kombu's own (QoS.append: [message, exchange,
+# routing_key] by delivery tag). Returns {queue, events} or nil. An item that is not a kombu
+# message ends the take and is put back where it was; when it is the first item of its queue it
+# is returned unrecorded as {queue, {}, item}, and kombu deals with it as it always did.
+TAKE = """
+for k = 3, #KEYS do
+  local taken = {}
+  for i = 1, tonumber(ARGV[k - 1]) do
+    local item = redis.call('RPOP', KEYS[k])
+    if not item then break end
+    local ok, message = pcall(cjson.decode, item)
+    local props = ok and type(message) == 'table' and message.properties
+    local tag = type(props) == 'table' and props.delivery_tag
+    if type(tag) ~= 'string' and type(tag) ~= 'number' then
+      if #taken == 0 then return {KEYS[k], taken, item} end
+      redis.call('RPUSH', KEYS[k], item)
+      break
+    end
+    local info = type(props.delivery_info) == 'table' and props.delivery_info or {}
+    redis.call('ZADD', KEYS[2], ARGV[1], tag)
+    redis.call('HSET', KEYS[1], tag, '[' .. item .. ', ' .. cjson.encode(info.exchange or '')
+                                     .. ', ' .. cjson.encode(info.routing_key or '') .. ']')
+    taken[#taken + 1] = item
   end
-  local info = type(props.delivery_info) == 'table' and props.delivery_info or {}
-  redis.call('ZADD', KEYS[3], ARGV[2], tag)
-  redis.call('HSET', KEYS[2], tag, '[' .. item .. ', ' .. cjson.encode(info.exchange or '')
-                                   .. ', ' .. cjson.encode(info.routing_key or '') .. ']')
-  taken[#taken + 1] = item
+  if #taken > 0 then return {KEYS[k], taken} end
 end
-return taken
+return false
 """
 
 
 class Channel(kombu_redis.Channel):
     QoS = QoS
     from_transport_options = (*kombu_redis.Channel.from_transport_options, "vector_tasks_held",
-                              "take_at_once")
+                              "take_at_once", "other_queues_wait")
     vector_tasks_held = 2
-    # Events one BRPOP reply brings at most, with what TAKE_MORE takes beside it (prefetch allowing)
+    # Events one take brings at most (prefetch allowing)
     take_at_once = 100
+    # The wait blocks on one queue (BLMOVE takes one key): a task that arrives in another queue
+    # (the embeddings queue) while the wait is on the first waits at most this long.
+    other_queues_wait = 0.25
+    # A blocking wait that leaves the list as it is: BLMOVE of a list onto its own tail (Redis
+    # 6.2 or newer). Older servers answer "unknown command" and the channel falls back to
+    # kombu's BRPOP (its at-least-once hole included), with a warning.
+    wait_command = "BLMOVE"
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._queue_cycle = CappedEmbeddings(self.vector_tasks_held)
         self._sync_client = None
+        self._waiting_on: list[str] = []
+        self._stock_brpop = False
 
     def _create_client(self, asynchronous=False):
         # kombu builds a new client for every command it sends outside BRPOP (a publish, and the
@@ -180,67 +196,90 @@ class Channel(kombu_redis.Channel):
         return client
 
     def _brpop_start(self, timeout=None):
-        # A slot for an embedding task frees when one ends, which no BRPOP reply announces: while
-        # the embeddings queue is left out, ask again every quarter second rather than every
+        # A slot for an embedding task frees when one ends, which no reply announces: while the
+        # embeddings queue is left out, ask again every quarter second rather than every
         # brpop_timeout (1 s), or a pool process idles up to a second after each task. (A
-        # fractional BRPOP timeout needs Redis 6.0 or newer.)
+        # fractional timeout needs Redis 6.0 or newer.)
         if timeout is None and self._queue_cycle.full():
             timeout = 0.25
-        return super()._brpop_start(timeout)
+        if self._stock_brpop or self.global_keyprefix:
+            return super()._brpop_start(timeout)
+        # kombu's BRPOP takes the event off the queue in the broker and hands it over in the
+        # reply: a broker that dies after the take (written to its append-only file) but before
+        # the reply reaches the worker loses the event. Here the wait takes nothing, and the take
+        # (TAKE, in _brpop_read) records what it takes in the same atomic step.
+        queues = self._queue_cycle.consume(len(self.active_queues))
+        if not queues:
+            return
+        if timeout is None:
+            timeout = self.brpop_timeout
+        self._waiting_on = [self._q_for_pri(queue, pri) for pri in self.priority_steps
+                            for queue in queues]
+        first = self._waiting_on[0]
+        if len(queues) > 1:
+            timeout = min(timeout or self.other_queues_wait, self.other_queues_wait)
+            # the wait blocks on one queue: when the first is empty and another is not, wait on
+            # that one (answered at once) rather than until the timeout
+            with self._create_client().pipeline(transaction=False) as pipe:
+                for key in self._waiting_on:
+                    pipe.llen(key)
+                lengths = pipe.execute()
+            first = next((key for key, n in zip(self._waiting_on, lengths) if n), first)
+        self._in_poll = self.client.connection
+        self._brpop_sent_at = monotonic()
+        self.client.connection.send_command(self.wait_command, first, first, "RIGHT", "RIGHT",
+                                            timeout or 0)
 
     def _brpop_read(self, **options):
-        # kombu's _brpop_read, taking a busy queue's next events in the same round trip that
-        # records the first: per event, kombu spends one round trip on BRPOP and one on recording
-        # it in the unacked set (QoS.append), about a fifth of the worker's main process at
-        # ~900 events/s. The events taken here are recorded in the same atomic step that takes
-        # them, so an outage in between cannot lose them (unlike BRPOP's own event, see above).
+        if self._stock_brpop or self.global_keyprefix:
+            return super()._brpop_read(**options)
         try:
             try:
-                dest__item = self.client.parse_response(self.client.connection, "BRPOP",
-                                                        **options)
+                self.client.parse_response(self.client.connection, self.wait_command, **options)
             except self.connection_errors:
                 self.client.connection.disconnect()
                 raise
-            if not dest__item:
+            except redis_errors.ResponseError as exc:
+                if "unknown command" not in str(exc).lower():
+                    raise
+                log.warning("the broker has no %s (Redis 6.2 or newer): events are taken with "
+                            "BRPOP, which loses one if the broker dies before its reply "
+                            "arrives", self.wait_command)
+                self._stock_brpop = True
+                raise kombu_redis.Empty() from exc
+            dest, messages = self._take(self._waiting_on)
+            if not messages:
                 raise kombu_redis.Empty()
-            key, item = dest__item
-            dest = bytes_to_str(key).rsplit(self.sep, 1)[0]
-            message = loads(bytes_to_str(item))
-            self._deliver_all(dest, [message, *self._take_more(key, dest, message)])
+            self._deliver_all(dest, messages)
             return True
         finally:
             self._in_poll = None
             self._flush_brpop_reauth()
 
-    def _take_more(self, key, dest: str, message: dict) -> list[dict]:
-        """The events after `message` in its queue (decoded), taken and recorded with it
-        (TAKE_MORE); none
-        for the embeddings queue (its tasks are held by count, see CappedEmbeddings), for a
-        prefixed broker, or when prefetch has no room."""
+    def _take(self, keys: list[str]) -> tuple[str | None, list[dict]]:
+        """The next events of the first of these queue keys that has any (TAKE), decoded, each
+        already recorded in the unacked set, except an item that is not a kombu message, which
+        is handed on as kombu's BRPOP would."""
         room = self.qos.can_consume_max_estimate()
-        count = min(self.take_at_once, room if room is not None else self.take_at_once) - 1
-        props = message.get("properties") if isinstance(message, dict) else None
-        if (count < 1 or dest == VECTORS_QUEUE or self.global_keyprefix
-                or not isinstance(props, dict) or "delivery_tag" not in props):
-            return []
-        tag = props["delivery_tag"]
-        info = props.get("delivery_info") or {}
-        record = dumps([message, info.get("exchange"), info.get("routing_key")])
-        try:
-            client = self._create_client()
-            script = getattr(client, "_lurker_take_more", None)
-            if script is None:
-                script = client._lurker_take_more = client.register_script(TAKE_MORE)
-            more = script(keys=[key, self.unacked_key, self.unacked_index_key],
-                          args=[count, time(), tag, record], client=client)
-        except (*self.connection_errors, redis_errors.ResponseError) as exc:
-            # none delivered from here (any taken wait in the unacked set for the visibility
-            # timeout); kombu records the first event itself (QoS.append)
-            log.warning("could not take more events with %s (%s)", tag, exc)
-            return []
-        taken = [loads(bytes_to_str(item)) for item in more]
-        self.qos._recorded.update([tag, *(m["properties"]["delivery_tag"] for m in taken)])
-        return taken
+        count = max(1, min(self.take_at_once, room if room is not None else self.take_at_once))
+        # embedding tasks one at a time: they are held by count (CappedEmbeddings)
+        limits = [1 if key.rsplit(self.sep, 1)[0] == VECTORS_QUEUE else count for key in keys]
+        client = self._create_client()
+        script = getattr(client, "_lurker_take", None)
+        if script is None:
+            script = client._lurker_take = client.register_script(TAKE)
+        # a connection error propagates: whatever the script took is in the unacked set
+        reply = script(keys=[self.unacked_key, self.unacked_index_key, *keys],
+                       args=[time(), *limits], client=client)
+        if not reply:
+            return None, []
+        key, items, *junk = reply
+        dest = bytes_to_str(key).rsplit(self.sep, 1)[0]
+        taken = [loads(bytes_to_str(item)) for item in items]
+        self.qos._recorded.update(m["properties"]["delivery_tag"] for m in taken)
+        if junk and junk[0] is not None:
+            taken.append(loads(bytes_to_str(junk[0])))  # raises as kombu's BRPOP read would
+        return dest, taken
 
     def _deliver_all(self, dest: str, messages: list) -> None:
         """Hands each message to its consumer; one whose callback raises does not keep the
