@@ -15,11 +15,12 @@ from bot.slack_app import SlackLurker
 from memory.config import Settings
 from memory.service import MemoryService
 from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
+from tests.reply_dropper import ReplyDropper
 from tests.slack_support import DB, RATE, SECRET, event, mention, message, serving, ts
 from tests.workers_support import WorkerProcess, broker_idle, wait_until, worker_env
 from workers import app as app_module
 from workers.enqueue import EventPublisher
-from workers.sinks import QueueSink
+from workers.sinks import InProcessSink, QueueSink
 
 pytestmark = [pytest.mark.elasticsearch, pytest.mark.redis]
 
@@ -81,3 +82,49 @@ def test_events_through_redis_and_a_worker_to_elasticsearch_then_a_cited_answer(
         service.close()
         redis.close()
         app_module.configure(Settings())
+
+
+def test_elasticsearch_going_away_under_a_first_person_question(es_server, embedder, tmp_path):
+    """maya's "have I …?" is answered from her own words on Elasticsearch. With Elasticsearch gone
+    (its connections cut and refused, tests/reply_dropper.py as a plain proxy) the same question
+    gets one clear reply in her thread that names no password, and once Elasticsearch is back on
+    the same address the bot answers from her words again, without a restart."""
+    team = f"T{uuid.uuid4().hex[:8].upper()}"
+    es_port = int(es_server.url.rsplit(":", 1)[1])
+    proxy = ReplyDropper(es_port, {})
+    es = {"store": f"http://127.0.0.1:{proxy.port}", "es_user": es_server.user,
+          "es_password": es_server.password, "es_index_prefix": INDEX_PREFIX,
+          "anthropic_api_key": None}
+    api = FakeSlackAPI(team=team).start()
+    for user, name in (("U1", "maya"), ("U2", "sam"), ("U3", "ravi")):
+        api.add_user(user, name)
+    service = MemoryService.from_settings(Settings(**es), embedder=embedder)
+    question = "have I ever deployed the refund service myself?"
+    try:
+        bot = LurkerBot(service, InProcessSink(service),
+                        BotConfig(audit_log=tmp_path / "audit.jsonl"),
+                        clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
+        lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
+        runbook = ("The refund service deploy runs in three stages: build the image, roll the "
+                   "canary to 5 % of traffic, then promote the deploy. ")
+        with serving(lurker):
+            for i in range(6):
+                message(lurker, "CGEN", "U3", f"Deploy report {i}: " + runbook * 5, ts(i))
+            message(lurker, "CGEN", "U1", "I've never deployed the refund service on my own, "
+                    "can you walk me through it?", ts(20))
+            mention(lurker, "CGEN", "U1", question, ts(30))
+            proxy.close()  # Elasticsearch goes away
+            mention(lurker, "CGEN", "U1", question, ts(31))
+            proxy = ReplyDropper(es_port, {}, port=proxy.port)  # and comes back
+            mention(lurker, "CGEN", "U1", question, ts(32))
+        replies = api.called("chat.postMessage")
+        link = f"https://{api.domain}.slack.com/archives/CGEN/p{ts(20).replace('.', '')}"
+        assert [r["thread_ts"] for r in replies] == [ts(30), ts(31), ts(32)]
+        before, during, after = (r["text"] for r in replies)
+        assert link in before and link in after, (before, after)
+        assert "unreachable" in during and link not in during, during
+        assert es_server.password not in during and "Traceback" not in during
+    finally:
+        proxy.close()
+        service.close()
+        api.stop()
