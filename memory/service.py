@@ -34,8 +34,8 @@ from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      embedding_text)
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
-from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS,
-                          SearchRequest, Store)
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_INSTRUCTION, CH_PASSAGE_VECTOR,
+                          CH_VECTOR, CHANNELS, SearchRequest, Store)
 from .synthesis import Answerer
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -620,7 +620,7 @@ class Profile:
                 and not self.service.answerer.writes_hypotheses:
             channels = tuple(c for c in channels if c != "hyde")
         wants_query_vec = any(c in channels for c in (CH_VECTOR, CH_PASSAGE_VECTOR,
-                                                      CH_ASKER_VECTOR))
+                                                      CH_ASKER_VECTOR, CH_INSTRUCTION))
         wants_hyde = "hyde" in channels
         texts = ([query] if wants_query_vec else []) + (
             [self.service.answerer.hypothesize(query)] if wants_hyde else [])

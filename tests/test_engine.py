@@ -8,7 +8,9 @@ from datetime import datetime, timezone
 import pytest
 
 from memory.errors import InputFormatError, InvalidMessage, InvalidProfileName, UnknownMemory
+from memory.fusion import DEFAULT_WEIGHTS
 from memory.ids import message_id
+from memory.stores.base import CH_INSTRUCTION
 
 NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
 
@@ -373,3 +375,33 @@ def test_a_first_person_question_searches_the_askers_own_messages(profile):
     assert hers in [s.message.id for s in renamed.messages][:2]
     assert renamed.answer.startswith("You said: ")
     assert rank(profile.search(question, asker="maya")) == rank(without)
+
+
+def test_a_standing_rule_comes_with_the_requests_it_governs(profile):
+    """maya's "Always include version numbers when I ask about software dependencies" shares no
+    word with "what packages does the login service need?", and the bot's one-off advice about
+    those libraries (also phrased as instructions: "Ensure …", "Use …") fills every other
+    channel: the instruction channel (memory.standing) brings the rule into the first results."""
+    advice = [f"Ensure the login service {lib} library is installed before you run the tests, "
+              f"and use pip to pin the {lib} library in requirements.txt for the login service."
+              for lib in ("Flask-Login", "bcrypt", "itsdangerous", "WTForms", "Jinja2", "PyJWT",
+                          "passlib", "authlib")]
+    raw = [{"role": "user", "author": "maya (U1)", "ts": "2026-11-16T08:00:00Z",
+            "content": "Always include version numbers when I ask about software dependencies."}]
+    raw += [{"role": "user", "author": "helperbot", "content": text,
+             "ts": f"2026-11-16T09:{i:02d}:00Z"} for i, text in enumerate(advice)]
+    profile.ingest(raw, session_id="s1")
+    [rule] = [m for m in profile.list() if "version numbers" in m.content]
+    assert rule.type == "instruction"
+    question = "What packages does the login service need?"
+
+    def rank(found) -> int:
+        ids = [f.record.id for f in found]
+        return ids.index(rule.id) if rule.id in ids else len(ids)
+
+    found = profile.search(question)
+    assert rank(found) < 5 and "instruction" in found[rank(found)].channels
+    without = profile.search(question, weights={**DEFAULT_WEIGHTS, CH_INSTRUCTION: 0.0})
+    assert rank(without) >= 5
+    # the advice is not a standing rule: it never comes through that channel
+    assert all("instruction" not in f.channels for f in found if f.record.id != rule.id)

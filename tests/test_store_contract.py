@@ -10,9 +10,11 @@ from memory.errors import EmbeddingMismatch
 from memory.ids import memory_id, message_id
 from memory.models import Memory, Message, Passage
 from memory.passages import split_passages
-from memory.stores.base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+from memory.stores.base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_INSTRUCTION,
+                                CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
                                 CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR,
-                                EmbeddingSpec, SearchRequest)
+                                INSTRUCTION_K, INSTRUCTION_MIN_SIMILARITY, EmbeddingSpec,
+                                SearchRequest)
 
 from .store_fixtures import unit_vectors
 
@@ -727,3 +729,48 @@ def test_sqlite_message_full_text_rows_follow_their_messages_by_rowid(tmp_path):
     check(store.db, {c.id})
     assert store.db.execute("SELECT count(*) FROM messages_fts").fetchone() == (1,)
     store.close()
+
+
+def test_instruction_channel_finds_the_standing_rules_nearest_the_question(store, profile_name):
+    """CH_INSTRUCTION: the standing rules (memory.standing) among the active instruction
+    memories, nearest the question first, at most INSTRUCTION_K; one-off advice phrased as an
+    instruction, facts, superseded rules, rules not yet embedded and other profiles are never
+    found."""
+    rules = [mem("Always include version numbers when I ask about dependencies.", "instruction"),
+             mem("From now on we squash-merge every pull request.", "instruction"),
+             mem("Never deploy on Fridays.", "instruction"),
+             mem("Whenever someone asks about the API, link the OpenAPI spec.", "instruction")]
+    advice = mem("Ensure the SQLite file exists before you start.", "instruction")
+    fact = mem("Always-on logging is enabled for the gateway.", "fact")
+    old = mem("Always deploy from the release branch.", "instruction", status="superseded")
+    unembedded = mem("Always tag the on-call engineer in incident threads.", "instruction")
+    memories = [*rules, advice, fact, old]
+    vectors = unit_vectors(len(memories) + 1, seed=11)
+    store.upsert_memories(profile_name, [*memories, unembedded])
+    store.set_vectors(profile_name, {m.id: v for m, v in zip(memories, vectors)})
+    store.upsert_memories(f"{profile_name}-other", [rules[0]])
+    store.set_vectors(f"{profile_name}-other", {rules[0].id: vectors[0]})
+
+    def nearest(*weights) -> list[str]:
+        query = sum(w * vectors[i] for i, w in weights)
+        query = query / np.linalg.norm(query)
+        hits = store.search(profile_name, SearchRequest(text="", query_vector=query, k=20,
+                                                        channels=(CH_INSTRUCTION,)))
+        return [h.id for h in hits[CH_INSTRUCTION]]
+
+    # nearest the question first, at most INSTRUCTION_K; the advice, the fact and the superseded
+    # rule lie nearer still
+    assert INSTRUCTION_K == 3
+    assert nearest((4, 1.0), (5, 0.9), (6, 0.8), (2, 0.6), (0, 0.5), (1, 0.4), (3, 0.1)) == [
+        rules[2].id, rules[0].id, rules[1].id]
+    assert nearest((3, 1.0))[0] == rules[3].id
+    # a rule far from the question (cosine ~0.1, below INSTRUCTION_MIN_SIMILARITY) does not come
+    assert INSTRUCTION_MIN_SIMILARITY == 0.15
+    assert nearest((4, 1.0), (3, 0.1)) == []
+    assert not {advice.id, fact.id, old.id, unembedded.id} & set(nearest((4, 1.0), (5, 1.0)))
+    # no question vector: the channel does not run
+    hits = store.search(profile_name, SearchRequest(text="deploy", channels=(CH_INSTRUCTION,)))
+    assert CH_INSTRUCTION not in hits
+    empty = store.search(f"{profile_name}-none", SearchRequest(
+        text="", query_vector=vectors[0], channels=(CH_INSTRUCTION,)))
+    assert empty.get(CH_INSTRUCTION, []) == []

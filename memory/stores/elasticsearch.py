@@ -64,11 +64,13 @@ from elasticsearch import (
 from ..errors import EmbeddingMismatch, LurkerError, StoreUnavailable
 from ..models import Memory, Message, Passage, embedding_text
 from ..passages import is_long, passage_embedding_text, split_passages
+from ..standing import is_standing_rule
 from ..text import STOP_WORDS, query_stems, stem_tokens, words
 from .base import (
     CH_ASKER_TEXT,
     CH_ASKER_VECTOR,
     CH_HYDE,
+    CH_INSTRUCTION,
     CH_MEMORY_TEXT,
     CH_MESSAGE_TEXT,
     CH_PASSAGE_TEXT,
@@ -77,6 +79,9 @@ from .base import (
     CH_TOPIC,
     CH_VECTOR,
     CREATE,
+    INSTRUCTION_K,
+    INSTRUCTION_MIN_SIMILARITY,
+    INSTRUCTION_SCAN,
     REINDEX,
     SESSION_DOC_MESSAGES,
     UPDATE,
@@ -1032,6 +1037,18 @@ class ElasticsearchStore(Store):
                             "num_candidates": min(MAX_WINDOW, max(100, 10 * k)),
                             "filter": active},
                     "size": min(k, MAX_WINDOW), "_source": source, "track_total_hits": False}))
+            elif channel == CH_INSTRUCTION:
+                if request.query_vector is None:
+                    continue
+                out[channel] = []
+                values = np.asarray(request.query_vector, dtype=np.float32).ravel()
+                # the nearest instruction memories; the standing rules among them are kept below
+                planned.append((channel, Memory, memories, {
+                    "knn": {"field": "embedding", "query_vector": values.tolist(),
+                            "k": INSTRUCTION_SCAN,
+                            "num_candidates": min(MAX_WINDOW, 2 * INSTRUCTION_SCAN),
+                            "filter": [*active, {"term": {"type": "instruction"}}]},
+                    "size": INSTRUCTION_SCAN, "_source": source, "track_total_hits": False}))
             elif channel in (CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR):
                 if channel != CH_PASSAGE_TEXT and request.query_vector is None:
                     continue  # like the vector channels: no vector, no channel
@@ -1076,7 +1093,7 @@ class ElasticsearchStore(Store):
                 continue
             for hit in response["hits"]["hits"]:
                 score = hit.get("_score")
-                if channel in (CH_VECTOR, CH_HYDE):
+                if channel in (CH_VECTOR, CH_HYDE, CH_INSTRUCTION):
                     score = 2.0 * score - 1.0  # ES cosine scores are (1 + cos) / 2
                 elif score is None:
                     score = 1.0  # topic hits are sorted by recency, not scored
@@ -1087,6 +1104,9 @@ class ElasticsearchStore(Store):
                 else:
                     record = self._record(model, hit["_source"])
                 hits.append(Hit(record.id, float(score), record))
+            if channel == CH_INSTRUCTION:
+                hits = [h for h in hits if h.score >= INSTRUCTION_MIN_SIMILARITY
+                        and is_standing_rule(h.record.content)][:INSTRUCTION_K]
             out[channel] = hits
         return out
 

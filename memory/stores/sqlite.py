@@ -17,8 +17,10 @@ import numpy as np
 from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
-from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_MEMORY_TEXT, CH_MESSAGE_TEXT,
-                   CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR,
+from ..standing import is_standing_rule
+from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_INSTRUCTION, CH_MEMORY_TEXT,
+                   CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC,
+                   CH_VECTOR, INSTRUCTION_K, INSTRUCTION_MIN_SIMILARITY, INSTRUCTION_SCAN,
                    SESSION_DOC_MESSAGES, EmbeddingSpec, Hit, SearchRequest, Store)
 
 SCHEMA_VERSION = 1
@@ -38,6 +40,7 @@ CREATE TABLE IF NOT EXISTS memories (
     PRIMARY KEY (profile, id));
 CREATE INDEX IF NOT EXISTS memories_topic ON memories (profile, topic_key, status);
 CREATE INDEX IF NOT EXISTS memories_order ON memories (profile, created_at, id);
+CREATE INDEX IF NOT EXISTS memories_type ON memories (profile, type, status);
 -- One row per (memory, source message), rewritten with the memory by upsert_memories.
 CREATE TABLE IF NOT EXISTS memory_sources (
     profile TEXT NOT NULL, memory_id TEXT NOT NULL, message_id TEXT NOT NULL,
@@ -584,7 +587,8 @@ class SQLiteStore(Store):
 
     def _search_channels(self, profile: str, request: SearchRequest,
                          out: dict[str, list[Hit]]) -> None:
-        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR)
+        vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR,
+                           CH_INSTRUCTION)
         text_first = [c for c in request.channels if c not in vector_channels]
         for channel in text_first + [c for c in request.channels if c in vector_channels]:
             if channel in vector_channels:
@@ -613,6 +617,8 @@ class SQLiteStore(Store):
                     and request.query_vector is not None:
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k,
                                                  only=self._authored(profile, request.askers))
+            elif channel == CH_INSTRUCTION and request.query_vector is not None:
+                out[channel] = self._standing_knn(profile, request.query_vector)
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -723,6 +729,32 @@ class SQLiteStore(Store):
             if len(best) == k or len(rows) == len(keys):
                 break
         return self._passage_hits(profile, list(best.values()))
+
+    def _standing_knn(self, profile: str, vector: np.ndarray) -> list[Hit]:
+        """The standing rules (memory.standing) among the INSTRUCTION_SCAN active instruction
+        memories nearest `vector`, the INSTRUCTION_K nearest of them (what Elasticsearch's
+        filtered kNN does; the memories_type index finds the instructions)."""
+        found = sorted(self.db.execute(
+            "SELECT id, json_extract(doc, '$.content') FROM memories WHERE profile = ? AND "
+            "type = 'instruction' AND status = 'active'", (profile,)))
+        if not found:
+            return []
+        ids, matrix = self._vectors(profile)
+        rows, texts = [], []
+        for memory_id, content in found:
+            row = bisect_left(ids, memory_id)
+            if row < len(ids) and ids[row] == memory_id:  # embedded already
+                rows.append(row)
+                texts.append(content or "")
+        if not rows:
+            return []
+        scores = similarities(matrix[rows], vector)
+        nearest = best_rows(scores, INSTRUCTION_SCAN)[:INSTRUCTION_SCAN]
+        top = [i for i in nearest if scores[i] >= INSTRUCTION_MIN_SIMILARITY
+               and is_standing_rule(texts[i])][:INSTRUCTION_K]
+        memories = {m.id: m for m in self.get_memories(profile, (ids[rows[i]] for i in top))}
+        return [Hit(ids[rows[i]], float(scores[i]), memories[ids[rows[i]]]) for i in top
+                if ids[rows[i]] in memories]
 
     def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
         ids, matrix = self._vectors(profile)

@@ -1,0 +1,40 @@
+"""Standing instructions: the rules a team or a person set for every later request ("Always
+include version numbers when I ask about dependencies", "From now on we squash-merge", "Never
+deploy on Fridays"), as opposed to one-off advice ("Ensure the file exists") that is also
+phrased as an instruction.
+
+A request that a standing rule governs rarely shares its words ("show me how to implement a
+login" under "always format code snippets with syntax highlighting when I ask about
+implementation details"), so recall looks for the rules in force in a channel of their own
+(CH_INSTRUCTION): the few standing rules nearest the question, among the profile's active
+instruction memories. The test is on the memory's text, so memories from any extractor qualify.
+"""
+from __future__ import annotations
+
+import re
+
+# What follows a rule's "Always" / "Never" is a verb in its base form ("Always include …"); chat
+# also says "Always here to help!", "Never had a chance", "Always been into jazz".
+_NOT_A_RULE_VERB = (r"(?!\s+(?:here|there|up|down|good|great|happy|glad|nice|fun|ready|so|such|a|an|"
+                    r"the|been|had|was|were|is|are|did|got|went|saw|thought|felt|knew|made|took|"
+                    r"came|said|heard|\w+ed|\w+ing)\b)")
+_STANDING = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:always|never)" + _NOT_A_RULE_VERB + r"|whenever|from now on|"
+    r"going forward|every time|each time|don't ever|do not ever)\b"
+    # mid-sentence, a rule has the team as its subject ("we squash-merge from now on"), not one
+    # person's plan ("Nate will start a diary from now on")
+    r"|\b(?:we|everyone|everybody|the team|all of us)\b[^.!?]*"
+    r"\b(?:from now on|going forward|every time|each time|whenever)\b"
+    r"|\bwhen(?:ever)? (?:i|we|you|they|someone|anyone|somebody|[A-Z][\w'-]*) "
+    r"(?:asks?|requests?|mentions?)\b"
+    r"|\b(?:we|you|everyone|to) (?:should |must )?(?:always|never)\b"
+    r"|\bi (?:should|must) (?:always|never)\b"
+    r"|\brule:\s*(?:always|never)\b"
+    r"|\bthe rule is\b",
+    re.IGNORECASE,
+)
+
+
+def is_standing_rule(text: str) -> bool:
+    """Whether an instruction's text is a rule for every later request (see the module)."""
+    return bool(_STANDING.search(text))

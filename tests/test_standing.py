@@ -1,0 +1,49 @@
+"""Which instructions are standing rules (memory.standing): the ones recall's instruction channel
+looks among."""
+from __future__ import annotations
+
+import pytest
+
+from memory.standing import is_standing_rule
+
+
+@pytest.mark.parametrize("text", [
+    "Always include version numbers when I ask about software dependencies.",
+    "always format code snippets with syntax highlighting",
+    "Please always tag the release manager on deploy PRs.",
+    "Never deploy on Fridays.",
+    "From now on we squash-merge every pull request.",
+    "Going forward, staging gets the nightly build.",
+    "We squash-merge every pull request from now on.",
+    "Whenever someone asks about the API, link the OpenAPI spec.",
+    "When Jordan asks about resume formatting, use bullet points with numbers.",
+    "Every time a migration lands, post it in #db.",
+    "We should never store secrets in the repo.",
+    "The rule is: two approvals before merge.",
+    "- Always answer in British English.",  # a list item
+    "maya asked everyone to always run the linter before pushing.",  # as a model may write it
+    "Team rule: never deploy on Fridays.",
+])
+def test_standing_rules(text):
+    assert is_standing_rule(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Ensure the SQLite database file exists in the expected location.",
+    "Use caching to reduce the load on the database.",
+    "Make sure to disable debug mode in production.",
+    "Switch to the v2 client for this call.",
+    "Maya has never deployed the refund service.",  # a fact about someone, not a rule
+    "I always go hiking in the summer",  # a habit, not a rule: not at the start
+    "Always here to help!",  # chat's elliptical sentences: no verb of a rule after "Always"
+    "Never had a chance to visit it.",
+    "Always been interested in different cultures.",
+    "Always staying filled with self-belief.",
+    "Never saw this coming.",
+    "Nate will start writing down his favourite memories from now on.",  # a plan, not a rule
+    "Take breaks and dance it out when you need to destress!",
+    "Always up for something sweet.",
+    "",
+])
+def test_one_off_advice_and_facts_are_not(text):
+    assert not is_standing_rule(text)
