@@ -373,3 +373,34 @@ def test_worked_examples_are_valid_replies_and_make_the_prompts_cacheable():
     # Prompt caching needs a prefix of at least 1024-2048 tokens (~4 characters a token).
     for system in (EXTRACT_SYSTEM, DETAIL_SYSTEM, VERIFY_SYSTEM):
         assert len(system) > 4 * 2048
+
+
+def test_the_model_is_told_which_memories_are_standing_rules(llm_service):
+    """A standing rule among the memories handed to the model is named as one to apply to the
+    answer; a profile without rules gets no such line."""
+    def rules_model(body):
+        system = "".join(b["text"] for b in body["system"])
+        if system == EXTRACT_SYSTEM:
+            return json.dumps({"memories": [
+                {"type": "instruction" if text.startswith("Always") else "fact",
+                 "content": text, "topic_key": None, "questions": [],
+                 "source_lines": [int(index)], "dates": []}
+                for index, _speaker, text in LINE.findall(body["messages"][0]["content"])]})
+        return team_model(body)
+
+    fake, service = llm_service(rules_model)
+    profile = service.profile("team-web")
+    profile.ingest([{"role": "user", "author": "maria", "ts": T0.isoformat(),
+                     "content": "Always include version numbers when I ask about packages."},
+                    {"role": "user", "author": "lee", "ts": T0.isoformat(),
+                     "content": "The login service needs the bcrypt package."}], session_id="s1")
+    profile.recall("Which packages does the login service need?", now=T0 + timedelta(days=1))
+    asked = fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
+    rule = next(line for line in asked.splitlines() if "Always include version" in line)
+    number = rule.split("]")[0] + "]"
+    assert f"Standing rules in force (apply them to the answer): {number}." in asked
+    other = service.profile("team-api")
+    other.ingest([{"role": "user", "author": "lee", "ts": T0.isoformat(),
+                   "content": "The login service needs the bcrypt package."}], session_id="s1")
+    other.recall("Which packages does the login service need?", now=T0 + timedelta(days=1))
+    assert "Standing rules" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text

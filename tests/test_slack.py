@@ -388,3 +388,22 @@ def test_a_first_person_question_is_answered_from_the_askers_own_words(slack, ap
     mention(slack, "CGEN", "U2", "have I ever deployed the refund service myself?", ts(31))
     other = api.called("chat.postMessage")[1]
     assert other["thread_ts"] == ts(31) and link not in other["text"], other["text"]
+
+
+def test_a_standing_rule_is_cited_for_the_request_it_governs(slack, api):
+    """maya sets a rule once ("Always include version numbers when I ask about software
+    dependencies."); a bot then fills the channel with one-off advice about the login service's
+    libraries. sam's later question shares no word with the rule, and the reply links it."""
+    api.add_user("U3", "helper")
+    message(slack, "CGEN", "U1", "Always include version numbers when I ask about software "
+            "dependencies.", ts(0))
+    for i, lib in enumerate(("Flask-Login", "bcrypt", "itsdangerous", "WTForms", "Jinja2",
+                             "PyJWT", "passlib", "authlib")):
+        message(slack, "CGEN", "U3", f"Ensure the login service {lib} library is installed "
+                f"before you run the tests, and use pip to pin the {lib} library in "
+                f"requirements.txt for the login service.", ts(1 + i))
+    mention(slack, "CGEN", "U2", "what packages does the login service need?", ts(30))
+    [reply] = api.called("chat.postMessage")
+    rule = f"https://acme.slack.com/archives/CGEN/p{ts(0).replace('.', '')}"
+    assert reply["thread_ts"] == ts(30) and f"<{rule}|2026-11-16, maya>" in reply["text"], \
+        reply["text"]
