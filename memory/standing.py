@@ -27,8 +27,9 @@ _STANDING = re.compile(
     r"\b(?:from now on|going forward|every time|each time|whenever)\b"
     r"|\bwhen(?:ever)? (?:i|we|you|they|someone|anyone|somebody|[A-Z][\w'-]*) "
     r"(?:asks?|requests?|mentions?)\b"
-    r"|\b(?:we|you|everyone|to) (?:should |must )?(?:always|never)\b"
-    r"|\bi (?:should|must) (?:always|never)\b"
+    r"|\b(?:everyone|everybody|to) (?:should |must )?(?:always|never)\b"
+    # "we always …" is as often a habit ("We always look forward to our camping trip") as a rule
+    r"|\b(?:we|you|i) (?:should|must) (?:always|never)\b"
     r"|\brule:\s*(?:always|never)\b"
     r"|\bthe rule is\b",
     re.IGNORECASE,

@@ -194,3 +194,33 @@ def test_an_unhandled_error_leaves_as_the_json_error_body(service, profile_name,
     error = response.json()["error"]
     assert error["code"] == "internal_error" and error["message"]
     assert "string index" not in error["message"]  # internals stay in the log
+
+
+def test_standing_rules_from_many_threads_match_one_thread(service, profile_name):
+    """The instruction channel's per-store state (on SQLite: which instructions are rules, and
+    the row of each memory in the vector matrix) filled by many threads at once gives what one
+    thread gives, rules and all."""
+    from datetime import datetime, timezone
+
+    profile = _loaded(service, profile_name)
+    profile.ingest([{"role": "user", "author": "maya", "ts": "2026-11-16T10:00:00Z",
+                     "content": "Always include version numbers when someone asks about "
+                                "dependencies."},
+                    {"role": "user", "author": "li", "ts": "2026-11-16T10:01:00Z",
+                     "content": "Never deploy to production on Fridays."}],
+                   session_id="2026-11-16")
+    now = datetime(2026, 11, 18, 9, tzinfo=timezone.utc)
+    asked = ["what packages does the dashboard need?", "can I ship the release tomorrow?",
+             *QUESTIONS] * 4
+    store = service.store
+
+    def forget_state():
+        for cache in ("_standing", "_vector_rows"):
+            getattr(store, cache, {}).clear()
+
+    forget_state()
+    alone = [_summary(profile.recall(q, now=now)) for q in asked]
+    assert any("Standing rule:" in answer for answer, *_ in alone)
+    forget_state()
+    together = _hammer(lambda q: _summary(profile.recall(q, now=now)), asked)
+    assert together == alone

@@ -40,6 +40,7 @@ def test_standing_rules(text):
     "Always been interested in different cultures.",
     "Always staying filled with self-belief.",
     "Never saw this coming.",
+    "We always look forward to our family camping trip.",  # a habit
     "Nate will start writing down his favourite memories from now on.",  # a plan, not a rule
     "Take breaks and dance it out when you need to destress!",
     "Always up for something sweet.",

@@ -62,8 +62,9 @@ INSTRUCTION_K = 3
 # profile's lone rule came with every question (LoCoMo dev T@10 0.788 -> 0.784); at 0.15 LoCoMo
 # is unchanged and BEAM keeps its gain (0.623; 0.618 at 0.2).
 INSTRUCTION_MIN_SIMILARITY = 0.15
-# Instruction memories a store reads nearest first while it looks for the standing ones.
-INSTRUCTION_SCAN = 200
+# Instruction memories a store reads, nearest first, while it looks for the standing ones (on
+# Elasticsearch each is a document in the msearch reply).
+INSTRUCTION_SCAN = 50
 CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
             CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_INSTRUCTION)
 

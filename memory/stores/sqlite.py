@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS memories (
     PRIMARY KEY (profile, id));
 CREATE INDEX IF NOT EXISTS memories_topic ON memories (profile, topic_key, status);
 CREATE INDEX IF NOT EXISTS memories_order ON memories (profile, created_at, id);
-CREATE INDEX IF NOT EXISTS memories_type ON memories (profile, type, status);
+CREATE INDEX IF NOT EXISTS memories_by_type ON memories (profile, type, status, id);
 -- One row per (memory, source message), rewritten with the memory by upsert_memories.
 CREATE TABLE IF NOT EXISTS memory_sources (
     profile TEXT NOT NULL, memory_id TEXT NOT NULL, message_id TEXT NOT NULL,
@@ -152,6 +152,12 @@ class SQLiteStore(Store):
         # of rows, found by bisection)
         self._passage_cache: dict[str, tuple[list[tuple[str, int, int, int]], np.ndarray,
                                              list[str]]] = {}
+        # profile -> (the ids list of its cached vector matrix, id -> row in it): rebuilt when the
+        # matrix is (a new ids list)
+        self._vector_rows: dict[str, tuple[list[str], dict[str, int]]] = {}
+        # instruction memory id -> whether its text is a standing rule; ids are content-addressed,
+        # so an entry never goes stale (read and written under _lock, by searches)
+        self._standing: dict[str, bool] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def open(self, embedding: EmbeddingSpec) -> None:
@@ -571,6 +577,13 @@ class SQLiteStore(Store):
             cached = self._vector_cache[profile] = (ids, matrix)
         return cached
 
+    def _rows_of(self, profile: str, ids: list[str]) -> dict[str, int]:
+        """id -> row of the profile's cached vector matrix whose ids are `ids`."""
+        cached = self._vector_rows.get(profile)
+        if cached is None or cached[0] is not ids:
+            cached = self._vector_rows[profile] = (ids, {i: row for row, i in enumerate(ids)})
+        return cached[1]
+
     # --- retrieval ------------------------------------------------------------------------
     text_while_embedding = True  # the text channels run first, while the question is embedded
 
@@ -589,6 +602,13 @@ class SQLiteStore(Store):
                          out: dict[str, list[Hit]]) -> None:
         vector_channels = (CH_VECTOR, CH_HYDE, CH_PASSAGE_VECTOR, CH_ASKER_VECTOR,
                            CH_INSTRUCTION)
+        scored: list = []  # the question's similarity to every memory vector, computed once
+
+        def question_scores() -> np.ndarray:
+            if not scored:
+                scored.append(similarities(self._vectors(profile)[1], request.query_vector))
+            return scored[0]
+
         text_first = [c for c in request.channels if c not in vector_channels]
         for channel in text_first + [c for c in request.channels if c in vector_channels]:
             if channel in vector_channels:
@@ -604,7 +624,8 @@ class SQLiteStore(Store):
             elif channel in (CH_VECTOR, CH_HYDE):
                 vector = request.query_vector if channel == CH_VECTOR else request.hyde_vector
                 if vector is not None:
-                    out[channel] = self._knn(profile, vector, request.k)
+                    out[channel] = self._knn(profile, vector, request.k, question_scores()
+                                             if channel == CH_VECTOR else None)
             elif channel == CH_PASSAGE_TEXT:
                 out[channel] = self._passage_text(profile, request.text, request.k)
             elif channel == CH_SESSION_TEXT:
@@ -618,7 +639,7 @@ class SQLiteStore(Store):
                 out[channel] = self._passage_knn(profile, request.query_vector, request.k,
                                                  only=self._authored(profile, request.askers))
             elif channel == CH_INSTRUCTION and request.query_vector is not None:
-                out[channel] = self._standing_knn(profile, request.query_vector)
+                out[channel] = self._standing_knn(profile, question_scores())
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -730,37 +751,44 @@ class SQLiteStore(Store):
                 break
         return self._passage_hits(profile, list(best.values()))
 
-    def _standing_knn(self, profile: str, vector: np.ndarray) -> list[Hit]:
+    def _standing_knn(self, profile: str, question_scores: np.ndarray) -> list[Hit]:
         """The standing rules (memory.standing) among the INSTRUCTION_SCAN active instruction
-        memories nearest `vector`, the INSTRUCTION_K nearest of them (what Elasticsearch's
-        filtered kNN does; the memories_type index finds the instructions)."""
-        found = sorted(self.db.execute(
-            "SELECT id, json_extract(doc, '$.content') FROM memories WHERE profile = ? AND "
-            "type = 'instruction' AND status = 'active'", (profile,)))
+        memories nearest the question (`question_scores`: its similarity to every row of the
+        vector matrix), the INSTRUCTION_K nearest of them at INSTRUCTION_MIN_SIMILARITY
+        or more (what Elasticsearch's filtered kNN does; the memories_by_type index finds the
+        instructions, and each one's text is tested once)."""
+        found = [i for (i,) in self.db.execute(
+            "SELECT id FROM memories WHERE profile = ? AND type = 'instruction' AND "
+            "status = 'active'", (profile,))]
         if not found:
             return []
-        ids, matrix = self._vectors(profile)
-        rows, texts = [], []
-        for memory_id, content in found:
-            row = bisect_left(ids, memory_id)
-            if row < len(ids) and ids[row] == memory_id:  # embedded already
-                rows.append(row)
-                texts.append(content or "")
+        ids, _ = self._vectors(profile)
+        at = self._rows_of(profile, ids)
+        rows = [at[i] for i in found if i in at]  # embedded already
         if not rows:
             return []
-        scores = similarities(matrix[rows], vector)
-        nearest = best_rows(scores, INSTRUCTION_SCAN)[:INSTRUCTION_SCAN]
-        top = [i for i in nearest if scores[i] >= INSTRUCTION_MIN_SIMILARITY
-               and is_standing_rule(texts[i])][:INSTRUCTION_K]
+        scores = question_scores[rows]
+        nearest = [i for i in best_rows(scores, INSTRUCTION_SCAN)[:INSTRUCTION_SCAN]
+                   if scores[i] >= INSTRUCTION_MIN_SIMILARITY]
+        unknown = [ids[rows[i]] for i in nearest if ids[rows[i]] not in self._standing]
+        if unknown:  # the text of rules not tested before, read once
+            marks = ",".join("?" * len(unknown))
+            for memory_id, content in self.db.execute(
+                    f"SELECT id, json_extract(doc, '$.content') FROM memories WHERE profile = ? "
+                    f"AND id IN ({marks})", (profile, *unknown)):
+                self._standing[memory_id] = is_standing_rule(content or "")
+        top = [i for i in nearest if self._standing.get(ids[rows[i]])][:INSTRUCTION_K]
         memories = {m.id: m for m in self.get_memories(profile, (ids[rows[i]] for i in top))}
         return [Hit(ids[rows[i]], float(scores[i]), memories[ids[rows[i]]]) for i in top
                 if ids[rows[i]] in memories]
 
-    def _knn(self, profile: str, vector: np.ndarray, k: int) -> list[Hit]:
+    def _knn(self, profile: str, vector: np.ndarray, k: int,
+             scores: np.ndarray | None = None) -> list[Hit]:
         ids, matrix = self._vectors(profile)
         if not ids:
             return []
-        scores = similarities(matrix, vector)
+        if scores is None:
+            scores = similarities(matrix, vector)
         top = best_rows(scores, k)[:k]
         memories = {m.id: m for m in self.get_memories(profile, (ids[i] for i in top))}
         return [Hit(ids[i], float(scores[i]), memories[ids[i]]) for i in top
