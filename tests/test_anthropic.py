@@ -284,6 +284,12 @@ def test_date_facts_are_computed_in_code_and_handed_to_the_model(llm_service):
     assert "= 2024-03-04" in answer_call.user_text
 
 
+def said(profile, *lines: tuple[str, str]) -> None:
+    """Ingest (author, text) lines as one session at T0."""
+    profile.ingest([{"role": "user", "author": author, "ts": T0.isoformat(), "content": text}
+                    for author, text in lines], session_id="s1")
+
+
 def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm_service):
     """A first-person question with an asker: the answer prompt says who "I" is (its display
     name, no platform id); when the API is down the extractive answer leads with what they
@@ -295,10 +301,8 @@ def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm
 
     fake, service = llm_service(answers_down)
     profile = service.profile("team-web")
-    profile.ingest([{"role": "user", "author": "maria (U7)", "ts": T0.isoformat(),
-                     "content": "I moved the staging database to Postgres 16 last night."},
-                    {"role": "user", "author": "lee (U8)", "ts": T0.isoformat(),
-                     "content": "The staging database backups run hourly."}], session_id="s1")
+    said(profile, ("maria (U7)", "I moved the staging database to Postgres 16 last night."),
+         ("lee (U8)", "The staging database backups run hourly."))
     result = profile.recall("What did I do to the staging database?", now=T0 + timedelta(days=1),
                             asker="maria (U7)")
     [asked] = [r for r in fake.requests_with(marker(ANSWER_SYSTEM))]
@@ -390,17 +394,14 @@ def test_the_model_is_told_which_memories_are_standing_rules(llm_service):
 
     fake, service = llm_service(rules_model)
     profile = service.profile("team-web")
-    profile.ingest([{"role": "user", "author": "maria", "ts": T0.isoformat(),
-                     "content": "Always include version numbers when I ask about packages."},
-                    {"role": "user", "author": "lee", "ts": T0.isoformat(),
-                     "content": "The login service needs the bcrypt package."}], session_id="s1")
+    said(profile, ("maria", "Always include version numbers when I ask about packages."),
+         ("lee", "The login service needs the bcrypt package."))
     profile.recall("Which packages does the login service need?", now=T0 + timedelta(days=1))
     asked = fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
     rule = next(line for line in asked.splitlines() if "Always include version" in line)
     number = rule.split("]")[0] + "]"
     assert f"Standing rules in force (apply them to the answer): {number}." in asked
     other = service.profile("team-api")
-    other.ingest([{"role": "user", "author": "lee", "ts": T0.isoformat(),
-                   "content": "The login service needs the bcrypt package."}], session_id="s1")
+    said(other, ("lee", "The login service needs the bcrypt package."))
     other.recall("Which packages does the login service need?", now=T0 + timedelta(days=1))
     assert "Standing rules" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
