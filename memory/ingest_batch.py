@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from .ingest_input import to_messages
-from .models import IngestResult, Memory, Message
+from .models import IngestResult, Memory, Message, parents_elsewhere
 
 MemoryService = Any  # memory.service.MemoryService (which imports this module)
 
@@ -61,8 +61,7 @@ def _extract_key(profile: str, session_id: str, now: datetime, new: list[Message
                  known: dict[str, Message]) -> tuple:
     """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored
     messages that replies among them answer (its _extract's context), the session and the time."""
-    here = {m.external_id for m in new if m.external_id}
-    wanted = sorted({m.reply_to for m in new if m.reply_to and m.reply_to not in here})
+    wanted = sorted(parents_elsewhere(new))
     return (profile, session_id, now.isoformat(), tuple(m.model_dump_json() for m in new),
             tuple(known[k].model_dump_json() for k in wanted if k in known))
 

@@ -101,6 +101,13 @@ class Memory(BaseModel):
         return self.type != "task" and self.status == "active"
 
 
+def parents_elsewhere(messages: list[Message]) -> set[str]:
+    """The external ids of the messages that replies among `messages` answer, when those are not
+    among them: the stored messages extraction reads beside them."""
+    here = {m.external_id for m in messages if m.external_id}
+    return {m.reply_to for m in messages if m.reply_to and m.reply_to not in here}
+
+
 def embedding_text(memory: Memory) -> str:
     """What gets embedded: the questions a memory answers, then the memory itself."""
     return "\n".join([*memory.questions, memory.content])

@@ -31,7 +31,7 @@ from .ingest_input import clean_text, to_messages
 from .people import asks_about_self, display_name, platform_id, same_person
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
-                     embedding_text)
+                     embedding_text, parents_elsewhere)
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_INSTRUCTION, CH_PASSAGE_VECTOR,
@@ -373,8 +373,7 @@ class Profile:
         A suppressed message (a memory drawn from it was forgotten) is never brought back.
         `known`: {external id: stored message} looked up beforehand, replies' parents among them."""
         ordered = sorted(messages, key=lambda m: (m.ts, m.seq))
-        here = {m.external_id for m in ordered if m.external_id}
-        wanted = {m.reply_to for m in ordered if m.reply_to and m.reply_to not in here}
+        wanted = parents_elsewhere(ordered)
         if known is not None:  # looked up already (ingest_many)
             found = {k: known[k] for k in wanted if k in known}
         else:
