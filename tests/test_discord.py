@@ -262,6 +262,27 @@ def test_a_first_person_question_is_answered_from_the_askers_own_words(env):
     assert link not in replies[1].json["content"]
 
 
+def test_a_standing_rule_is_cited_for_the_request_it_governs(env):
+    """alice sets a rule once; bob's one-off advice about the login service's libraries fills
+    the channel; a later question that shares no word with the rule gets a reply that says the
+    rule and links alice's message."""
+    rule = env.post(GENERAL, ALICE, "Always include version numbers when I ask about software "
+                    "dependencies.", at=DAY)
+    libs = ("Flask-Login", "bcrypt", "itsdangerous", "WTForms", "Jinja2", "PyJWT", "passlib")
+    for i, lib in enumerate(libs):
+        env.post(GENERAL, BOB, f"Ensure the login service {lib} library is installed before you "
+                 f"run the tests, and use pip to pin the {lib} library in requirements.txt for "
+                 f"the login service.", at=DAY + timedelta(minutes=1 + i))
+    env.wait_for(lambda: len(env.sink.events) >= 1 + len(libs), what="the channel's messages")
+    env.settle()
+    env.post(GENERAL, BOB, f"{MENTION} what packages does the login service need?",
+             mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    content = reply.json["content"]
+    assert "Standing rule: Always include version numbers" in content, content
+    assert f"https://discord.com/channels/{GUILD}/{GENERAL}/{rule['id']}" in content, content
+
+
 def test_a_question_in_a_thread_is_answered_in_the_thread(env):
     limit = env.post(THREAD, BOB, "The rate limit is 100 requests per minute per token.",
                      at=DAY)
