@@ -24,7 +24,7 @@ from .date_questions import parse_date_question
 from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
 from .people import asks_about_self, display_name, same_person, without_platform_ids
-from .standing import is_standing_rule
+from .standing import is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .text import stem_words
 
@@ -204,8 +204,8 @@ class OfflineAnswerer(Answerer):
         if own is not None:  # "have I ...?": what they said themselves comes first
             said = f"You said: \"{own.content}\" ({format_human(own.ts.date())})."
             text = said if text == NO_ANSWER else f"{said} {text}"
-        rule = next((m for m in memories if m.type == "instruction" and m.content not in text
-                     and is_standing_rule(m.content)), None)
+        rule = next((m for m in memories if m.content not in text
+                     and is_standing_instruction(m)), None)
         if rule is not None:  # a rule in force for this request is said beside the answer
             text = f"{text} Standing rule: {_dated(rule)}."
         return without_platform_ids(text, authors)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .models import Memory
+
 # What follows a rule's "Always" / "Never" is a verb in its base form ("Always include …"); chat
 # also says "Always here to help!", "Never had a chance", "Always been into jazz".
 _NOT_A_RULE_VERB = (r"(?!\s+(?:here|there|up|down|good|great|happy|glad|nice|fun|ready|so|such|a|an|"
@@ -39,3 +41,9 @@ _STANDING = re.compile(
 def is_standing_rule(text: str) -> bool:
     """Whether an instruction's text is a rule for every later request (see the module)."""
     return bool(_STANDING.search(text))
+
+
+def is_standing_instruction(memory: Memory) -> bool:
+    """Whether a memory is an instruction whose text is a standing rule (what the answerers say
+    or name as a rule in force)."""
+    return memory.type == "instruction" and is_standing_rule(memory.content)

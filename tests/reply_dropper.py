@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import socket
 import threading
+from urllib.parse import urlsplit
 
 from tests.harness import free_port
 
 # RESP nil replies (RESP2 bulk / array, RESP3 null): a wait that timed out, a take of nothing
 _NIL = (b"$-1\r\n", b"*-1\r\n", b"_\r\n")
+
+
+def port_of(url: str) -> int:
+    """The port of a server's URL (a harness-started or an external one)."""
+    return urlsplit(url).port
 
 
 class ReplyDropper:

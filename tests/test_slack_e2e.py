@@ -15,7 +15,7 @@ from bot.slack_app import SlackLurker
 from memory.config import Settings
 from memory.service import MemoryService
 from tests.fake_slack_api import BOT_USER, TOKEN, FakeSlackAPI
-from tests.reply_dropper import ReplyDropper
+from tests.reply_dropper import ReplyDropper, port_of
 from tests.slack_support import DB, RATE, SECRET, event, mention, message, serving, ts
 from tests.workers_support import WorkerProcess, broker_idle, wait_until, worker_env
 from workers import app as app_module
@@ -90,7 +90,7 @@ def test_elasticsearch_going_away_under_a_first_person_question(es_server, embed
     gets one clear reply in her thread that names no password, and once Elasticsearch is back on
     the same address the bot answers from her words again, without a restart."""
     team = f"T{uuid.uuid4().hex[:8].upper()}"
-    es_port = int(es_server.url.rsplit(":", 1)[1])
+    es_port = port_of(es_server.url)
     proxy = ReplyDropper(es_port, {})
     es = {"store": f"http://127.0.0.1:{proxy.port}", "es_user": es_server.user,
           "es_password": es_server.password, "es_index_prefix": INDEX_PREFIX,

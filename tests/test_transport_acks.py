@@ -11,7 +11,7 @@ import uuid
 import pytest
 from kombu import Connection, Exchange, Queue
 
-from tests.reply_dropper import ReplyDropper
+from tests.reply_dropper import ReplyDropper, port_of
 
 pytestmark = pytest.mark.redis
 
@@ -161,7 +161,7 @@ def test_a_reply_lost_while_waiting_loses_no_event(redis_server):
     name = f"lost-wait-{uuid.uuid4().hex[:8]}"
     queue = Queue(name, Exchange(name), routing_key=name)
     client = redis_server.client()
-    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    port = port_of(redis_server.url)
     with ReplyDropper(port, {"BLMOVE": 1, "BRPOP": 1}) as proxy, \
             Connection(proxy.url(), transport="workers.transport:Transport") as conn:
         _publish(conn, queue, [{"n": i} for i in range(3)])
@@ -180,7 +180,7 @@ def test_a_reply_lost_while_taking_leaves_the_events_recorded_for_restore(redis_
     name = f"lost-take-{uuid.uuid4().hex[:8]}"
     queue = Queue(name, Exchange(name), routing_key=name)
     client = redis_server.client()
-    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    port = port_of(redis_server.url)
     with ReplyDropper(port, {"EVALSHA unacked_index": 1, "BRPOP": 1}) as proxy, \
             Connection(proxy.url(), transport="workers.transport:Transport",
                        transport_options={"visibility_timeout": 1}) as conn:

@@ -18,7 +18,7 @@ from memory.config import Settings
 from memory.service import MemoryService
 from memory.stores.base import CH_SESSION_TEXT, SearchRequest
 from tests.harness import free_port
-from tests.reply_dropper import ReplyDropper
+from tests.reply_dropper import ReplyDropper, port_of
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
                                    broker_backlog, broker_idle, conversation, created, deleted,
                                    edited, redis_on, snapshot, wait_until, worker_env)
@@ -353,7 +353,7 @@ def test_replies_lost_to_a_broker_crash_lose_no_event(redis_server, tmp_path):
     direct = re.sub(r"/\d+$", "", redis_server.url) + f"/{db}"
     client = type(redis_server.client()).from_url(direct)
     client.flushdb()
-    port = int(redis_server.url.rsplit(":", 1)[1].split("/")[0])
+    port = port_of(redis_server.url)
     store = f"sqlite:///{tmp_path}/lurker.db"
     reader = MemoryService.from_settings(Settings(store=store, anthropic_api_key=None))
     p = f"test:lost-reply-{uuid.uuid4().hex[:8]}"

@@ -15,7 +15,7 @@ from ..dates import ResolvedDate, format_human
 from ..people import asks_about_self, display_name, without_platform_ids
 from ..errors import LLMError
 from ..models import ComputedDate, Memory, Message
-from ..standing import is_standing_rule
+from ..standing import is_standing_instruction
 from ..synthesis import NO_ANSWER, Answerer
 from .client import LLMClient
 from .prompts import ANSWER_SYSTEM, HYPOTHESIZE_SYSTEM
@@ -51,8 +51,7 @@ def render_context(question: str, now: datetime, memories: list[Memory],
         parts.append("Memories:")
         parts += [_memory_line(n, m, previous or {}, speakers)
                   for n, m in enumerate(memories, 1)]
-    rules = [f"[M{n}]" for n, m in enumerate(memories, 1)
-             if m.type == "instruction" and is_standing_rule(m.content)]
+    rules = [f"[M{n}]" for n, m in enumerate(memories, 1) if is_standing_instruction(m)]
     if rules:
         parts.append(f"Standing rules in force (apply them to the answer): {', '.join(rules)}.")
     if messages:
