@@ -23,7 +23,8 @@ from datetime import datetime
 from .date_questions import parse_date_question
 from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
-from .people import asks_about_self, display_name, same_person, without_platform_ids
+from .people import (asks_about_self, asks_what_you_said, display_name, same_person,
+                     without_platform_ids)
 from .standing import is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .text import stem_words
@@ -51,6 +52,7 @@ _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # in common ("What did Gina lose?" / "Gina opened a store") is a different question's answer.
 MIN_SHARED = 0.5
 WHEN_SHARED = 0.3
+PUT_TO_SHARED = 0.3  # what "you" said, among the addressee's own words (_what_you_said)
 
 
 def named(question: str) -> set[str]:
@@ -93,6 +95,20 @@ def content_stems(text: str) -> set[str]:
 def _memory_stems(memory: Memory) -> set[str]:
     """What a memory is about: its content, topic key and the questions it answers."""
     return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
+
+
+def _quoted(message: Message) -> str:
+    return f"\"{message.content}\" ({format_human(message.ts.date())})"
+
+
+def _leading(said: str, text: str) -> str:
+    """`said` ("You said: …") first, then the rest of the answer without a second copy of what
+    it quotes (the extractive answer may have picked the same message or memory)."""
+    if text == NO_ANSWER:
+        return said
+    quoted = said.split(": ", 1)[1].rstrip(".")
+    rest = re.sub(r"(?:[^.:\"]{1,80} said: )?" + re.escape(quoted) + r"\.?\s*", "", text, count=1)
+    return f"{said} {rest}".strip()
 
 
 def _about(wanted: set[str], stems: set[str], least: float = MIN_SHARED) -> bool:
@@ -197,18 +213,40 @@ class OfflineAnswerer(Answerer):
                messages: list[Message], computed: list[ComputedDate],
                previous: dict[str, Memory] | None = None,
                speakers: Callable[[Memory], set[str]] | None = None,
-               asker: str | None = None) -> str:
+               asker: str | None = None, addressee: str | None = None) -> str:
         authors = [m.author for m in messages]
         text = self._answer(question, memories, messages, computed, previous or {}, speakers)
-        own = self._own_words(question, messages, asker)
+        put_to = bool(addressee) and asks_what_you_said(question)
+        # "what did you recommend?" is answered with what the addressee said, never the asker's
+        said = self._what_you_said(question, memories, messages, addressee,
+                                   speakers) if put_to else ""
+        own = None if put_to else self._own_words(question, messages, asker)
         if own is not None:  # "have I ...?": what they said themselves comes first
-            said = f"You said: \"{own.content}\" ({format_human(own.ts.date())})."
-            text = said if text == NO_ANSWER else f"{said} {text}"
+            said = f"You said: {_quoted(own)}."
+        if said:
+            text = _leading(said, text)
         rule = next((m for m in memories if m.content not in text
                      and is_standing_instruction(m)), None)
         if rule is not None:  # a rule in force for this request is said beside the answer
             text = f"{text} Standing rule: {_dated(rule)}."
         return without_platform_ids(text, authors)
+
+    @staticmethod
+    def _what_you_said(question: str, memories: list[Memory], messages: list[Message],
+                       addressee: str, speakers: Callable[[Memory], set[str]] | None) -> str:
+        """"What did you recommend ...?" put to an addressee: the best-ranked memory drawn from
+        what they said about it, else their best-ranked message, in their name. The ranking
+        searched their words already, so a looser share of the question's words will do (a
+        recommendation rarely repeats the question), but in what they said: a reply's memory
+        also carries the question it answers, which is the asker's words."""
+        wanted, name = content_stems(question), display_name(addressee)
+        memory = next((m for m in memories if speakers and name in speakers(m)
+                       and _about(wanted, content_stems(m.content), PUT_TO_SHARED)), None)
+        if memory is not None:
+            return f"{name} said: {_dated(memory)}."
+        said = next((m for m in messages if same_person(m.author, addressee)
+                     and _about(wanted, content_stems(m.content), PUT_TO_SHARED)), None)
+        return "" if said is None else f"{name} said: {_quoted(said)}."
 
     @staticmethod
     def _own_words(question: str, messages: list[Message], asker: str | None) -> Message | None:
@@ -260,8 +298,7 @@ class OfflineAnswerer(Answerer):
             hit = next((m for m in messages if _about(wanted, content_stems(m.content))
                         and _names_all(names, f"{m.author or ''} {m.content}")), None)
             if hit is not None:
-                parts.append(f"{display_name(hit.author) or hit.role} said: \"{hit.content}\" "
-                             f"({format_human(hit.ts.date())})")
+                parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

@@ -55,3 +55,18 @@ _FIRST_PERSON = re.compile(r"\b(?:i(?!\.e\.)|me|my|mine|myself)\b|\bi['’](?:m|
 def asks_about_self(question: str) -> bool:
     """Whether a question speaks in the first person singular (the asker channels run for it)."""
     return bool(_FIRST_PERSON.search(question))
+
+
+# "what did you recommend", "have you mentioned", "you told me": what the one asked said before.
+# Requests ("can you", "would you suggest") ask for something new, and "did you know" asks nothing.
+_WHAT_YOU_SAID = re.compile(
+    r"\b(?:did|have|had)\s+you\b(?!\s+(?:ever\s+)?(?:know|hear|see|notice)\b)"
+    r"|\byou(?:['’]ve)?\s+(?:recommended|suggested|said|mentioned|told|advised|explained|"
+    r"proposed|gave|shared|showed|wrote|promised)\b",
+    re.IGNORECASE)
+
+
+def asks_what_you_said(question: str) -> bool:
+    """Whether a question asks what the one it is put to said before ("How did you recommend
+    …?"): with a known addressee, the asker channels search the addressee's messages."""
+    return bool(_WHAT_YOU_SAID.search(question))

@@ -28,7 +28,7 @@ from .offline_answerer import content_stems, event_date
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
-from .people import asks_about_self, display_name, platform_id, same_person
+from .people import asks_about_self, asks_what_you_said, display_name, platform_id, same_person
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text, parents_elsewhere)
@@ -311,6 +311,10 @@ class MemoryService:
         self.close()
 
 
+def _author(author: str | None) -> str | None:
+    return author.strip() if isinstance(author, str) and author.strip() else None
+
+
 RRF_K = 60  # recall_across: reciprocal rank fusion's usual constant
 
 
@@ -566,11 +570,13 @@ class Profile:
     # --- recall ---------------------------------------------------------------------------
     def recall(self, query: str, now: datetime | None = None,
                channels: Iterable[str] = CHANNELS, k: int | None = None,
-               weights: dict[str, float] | None = None, asker: str | None = None
-               ) -> RecallResult:
+               weights: dict[str, float] | None = None, asker: str | None = None,
+               addressee: str | None = None) -> RecallResult:
         """The answer to `query` and what it was drawn from. `asker`: the stored author
         (`name (id)`) of the person asking; a question in the first person then also searches
-        their own messages (the asker channels)."""
+        their own messages (the asker channels). `addressee`: the stored author of the one the
+        question is put to (an agent that writes into this profile); a question asking what
+        "you" said searches the addressee's messages instead."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("recall needs a non-empty question")
         settings = self.service.settings
@@ -578,7 +584,8 @@ class Profile:
         query = clean_text(query.strip())
         channels = tuple(channels)
         timings: dict[str, float] = {}
-        fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker)
+        fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
+                               addressee)
         memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
@@ -588,7 +595,7 @@ class Profile:
         answer = self.service.answerer.answer(
             query, now, shown, [f.record for f in messages], computed,
             previous=self._previous_versions(shown),
-            speakers=speakers_of(shown, lambda memory: self), asker=asker)
+            speakers=speakers_of(shown, lambda memory: self), asker=asker, addressee=addressee)
         return RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)
@@ -598,21 +605,21 @@ class Profile:
             computed=computed, channel_seconds=timings)
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
-               weights: dict[str, float] | None = None, asker: str | None = None
-               ) -> list[Fused]:
+               weights: dict[str, float] | None = None, asker: str | None = None,
+               addressee: str | None = None) -> list[Fused]:
         """The fused ranking of memories and raw messages, best first, without an answer."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("search needs a non-empty query")
         return self._retrieve(clean_text(query.strip()), tuple(channels),
-                              k or self.service.settings.recall_k, weights, asker=asker)
+                              k or self.service.settings.recall_k, weights, asker=asker,
+                              addressee=addressee)
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,
                   timings: dict[str, float] | None = None,
-                  asker: str | None = None) -> list[Fused]:
+                  asker: str | None = None, addressee: str | None = None) -> list[Fused]:
         embedder = self.service.embedder
-        asker = asker.strip() if isinstance(asker, str) and asker.strip() else None
-        askers = self._askers(asker) if asker and asks_about_self(query) else ()
+        askers = self._whose_words(query, asker, addressee)
         if not askers:
             channels = tuple(c for c in channels if c not in ASKER_CHANNELS)
         if "hyde" in channels and len(channels) > 1 \
@@ -643,6 +650,19 @@ class Profile:
         if timings is not None:
             timings.update(request.timings)
         return fuse(found, weights or DEFAULT_WEIGHTS)
+
+    def _whose_words(self, query: str, asker: str | None, addressee: str | None
+                     ) -> tuple[str, ...]:
+        """The authors whose own messages the asker channels search: the addressee's for a
+        question asking what "you" said (BEAM dev: "How did you recommend …?" finds the
+        recommendation, not the asker's own questions about it), else the asker's for a question
+        in the first person; none otherwise."""
+        asker, addressee = _author(asker), _author(addressee)
+        if addressee and asks_what_you_said(query):
+            return self._askers(addressee)
+        if asker and asks_about_self(query):
+            return self._askers(asker)
+        return ()
 
     def _askers(self, asker: str) -> tuple[str, ...]:
         """Every author the asker has written under here: their stored `name (id)`, and the

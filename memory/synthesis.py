@@ -32,13 +32,14 @@ class Answerer(ABC):
         previous: dict[str, Memory] | None = None,
         speakers: Callable[[Memory], set[str]] | None = None,
         asker: str | None = None,
+        addressee: str | None = None,
     ) -> str:
         """A short answer grounded only in the given memories/messages and computed dates, or
         NO_ANSWER when they do not cover the question. `previous` holds, by id, the versions
         that memories in `memories` replaced (their `supersedes`), so the answer can say what
         changed; `speakers(memory)` names who said the message a memory was drawn from (looked
         up in the store on first use); `asker`: who asks, as their messages' author ("I" in the
-        question is them)."""
+        question is them); `addressee`: who the question is put to ("you")."""
 
     @abstractmethod
     def hypothesize(self, question: str) -> str:

@@ -314,6 +314,29 @@ def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm
     assert "Asked by" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
 
 
+def test_the_model_is_told_who_you_is_and_the_fallback_quotes_the_addressee(llm_service):
+    """"What did you recommend …?" put to an agent: the prompt says who "you" is, and when the
+    API is down the extractive answer quotes the agent, not the asker's own words."""
+    def answers_down(body):
+        system = body["system"][0]["text"]
+        return Fail(500, "boom") if system == ANSWER_SYSTEM and "Put to" in \
+            body["messages"][0]["content"] else team_model(body)
+
+    fake, service = llm_service(answers_down)
+    profile = service.profile("team-web")
+    said(profile, ("maria (U7)", "My staging database is slow again, what should I do about it?"),
+         ("db-agent", "I recommend adding an index on orders.created_at for the staging "
+                      "database."))
+    result = profile.recall("What did you recommend for my staging database?",
+                            now=T0 + timedelta(days=1), asker="maria (U7)", addressee="db-agent")
+    [asked] = [r for r in fake.requests_with(marker(ANSWER_SYSTEM))]
+    assert "Put to db-agent (\"you\" in the question means them" in asked.user_text
+    assert result.answer.startswith("db-agent said: ") and "index on orders" in result.answer
+    profile.recall("Can you recommend something for my staging database?",
+                   now=T0 + timedelta(days=1), asker="maria (U7)", addressee="db-agent")
+    assert "Put to" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
+
+
 def test_none_from_the_model_means_no_answer(llm_service):
     fake, service = llm_service(team_model)
     profile = service.profile("team-web")

@@ -461,6 +461,39 @@ def test_ingest_takes_reply_to_and_reads_a_reply_with_the_message_it_answers(api
     assert bad.status_code == 422
 
 
+def test_recall_put_to_an_agent_answers_what_did_you_recommend_from_its_words(api):
+    """An agent writes into the profile through the API as `review-bot`; maya asks "what did
+    you recommend …?" with `addressee`: the answer is the agent's recommendation, not her own
+    questions about it (which answer it without an addressee). A blank addressee is a 422."""
+    messages = [{"role": "user", "author": "maya (U1)", "ts": f"2026-11-16T08:{i:02d}:00Z",
+                 "content": f"My rate limiter keeps failing when the retries burst ({what}), how "
+                            f"should I handle the flow of requests in my app?"}
+                for i, what in enumerate(("429s on login", "the export job", "the nightly sync",
+                                          "the webhooks", "the search box", "mobile clients"))]
+    messages += [{"role": "assistant", "author": "review-bot",
+                  "ts": f"2026-11-16T09:{i:02d}:00Z",
+                  "content": f"Review {i}: the {part} handler reads the request body twice; move "
+                             f"the parsing into one helper."}
+                 for i, part in enumerate(("login", "export"))]
+    messages.append({"role": "assistant", "author": "review-bot", "ts": "2026-11-16T09:30:00Z",
+                     "content": "I recommend a token bucket in front of the client: refill 10 "
+                                "tokens a second, allow a burst of 20, back off with jitter."})
+    accepted = api.call("POST", "/v1/profiles/{p}/ingest",
+                        json={"session_id": "reviews", "messages": messages})
+    assert accepted.status_code == 202, accepted.text
+    question = {"query": "How did you recommend handling the flow of requests when my retries "
+                         "burst?", "now": "2026-11-18T09:00:00", "asker": "maya (U1)"}
+    put = api.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                   json={**question, "addressee": "review-bot"})
+    assert put.status_code == 200, put.text
+    assert put.json()["answer"].startswith("review-bot said: ") \
+        and "token bucket" in put.json()["answer"]
+    mine = api.call("POST", "/v1/profiles/{p}/recall", key="reader", json=question).json()
+    assert "token bucket" not in mine["answer"].split(". ")[0]
+    assert_error(api.call("POST", "/v1/profiles/{p}/recall", key="reader",
+                          json={**question, "addressee": " " * 0}), 422, "invalid_request")
+
+
 def test_recall_with_an_asker_answers_a_first_person_question_from_their_own_words(api):
     """`asker` in the body is who asks, as their messages' author: "have I ...?" is answered
     with what they said, among a colleague's long posts on the same thing; a blank asker is a

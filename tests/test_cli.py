@@ -83,6 +83,26 @@ def test_recall_asker_answers_a_first_person_question_from_their_own_words(lurke
     assert not json.loads(lurker(*asked).stdout)["answer"].startswith("You said")
 
 
+def test_recall_addressee_answers_what_did_you_recommend_from_their_words(lurker, tmp_path):
+    rows = [{"role": "assistant", "author": "review-bot", "ts": f"2026-11-16T07:0{i}:00Z",
+             "content": f"Review {i}: the {part} handler reads the request body twice."}
+            for i, part in enumerate(("login", "export"))]
+    rows += [{"role": "user", "author": "maya", "ts": f"2026-11-16T08:{i:02d}:00Z",
+              "content": f"My rate limiter keeps failing when the retries burst ({what}), how "
+                         f"should I handle the flow of requests?"}
+             for i, what in enumerate(("login", "export", "sync", "webhooks"))]
+    rows.append({"role": "assistant", "author": "review-bot", "ts": "2026-11-16T09:30:00Z",
+                 "content": "I recommend a token bucket: refill 10 tokens a second, allow a burst "
+                            "of 20, back off with jitter."})
+    lurker("ingest", write_jsonl(tmp_path / "d.jsonl", rows), "--session", "s1", "--profile", "ops")
+    asked = ["recall", "What did you recommend for the flow of requests when my retries burst?",
+             "--profile", "ops", "--json", "--now", "2026-11-18T09:00:00Z", "--asker", "maya"]
+    put = json.loads(lurker(*asked, "--addressee", "review-bot").stdout)
+    assert put["answer"].startswith("review-bot said: ") and "token bucket" in put["answer"]
+    # without it, "my" makes it maya's question: her own words lead
+    assert json.loads(lurker(*asked).stdout)["answer"].startswith("You said: \"My rate limiter")
+
+
 def test_errors_are_one_clear_line(lurker, tmp_path):
     bad = write_jsonl(tmp_path / "bad.jsonl", [
         {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])

@@ -377,6 +377,58 @@ def test_a_first_person_question_searches_the_askers_own_messages(profile):
     assert rank(profile.search(question, asker="maya")) == rank(without)
 
 
+def _review_thread(profile) -> str:
+    """maya asks about her rate limiter again and again; the review agent recommended a token
+    bucket once, among its other long reviews. Returns the recommendation's message id."""
+    raw = [{"role": "user", "author": "maya (U1)", "ts": f"2026-11-16T08:{i:02d}:00Z",
+            "content": f"My rate limiter keeps failing when the retries burst ({what}), how should "
+                       f"I handle the flow of requests in my app?"}
+           for i, what in enumerate(("429s on login", "the export job", "the nightly sync",
+                                     "the webhook retries", "the search box", "mobile clients"))]
+    reviews = [{"role": "assistant", "author": "review-bot", "ts": f"2026-11-16T09:{i:02d}:00Z",
+                "content": f"Review {i}: the handler for {part} reads the request body twice and "
+                           f"the logging of requests is verbose; move the parsing into one helper."}
+               for i, part in enumerate(("login", "export", "sync", "webhooks"), start=10)]
+    raw += reviews[:2]
+    raw.append({"role": "assistant", "author": "review-bot", "ts": "2026-11-16T09:30:00Z",
+                "content": "I recommend a token bucket in front of the client: refill 10 tokens a "
+                           "second, allow a burst of 20, and back off exponentially with jitter "
+                           "when the bucket is empty."})
+    raw += reviews[2:]
+    return profile.ingest(raw, session_id="reviews").message_ids[8]
+
+
+def test_a_question_asking_what_you_said_searches_the_addressees_messages(profile):
+    """"How did you recommend …?" put to the review agent (the addressee) by maya: the asker
+    channels search the agent's messages, so its one recommendation comes first, not maya's own
+    questions about the same thing, which fill the asker channels when they search hers."""
+    rec = _review_thread(profile)
+    question = "How did you recommend handling the flow of requests when my retries burst?"
+
+    def rank(found) -> int:
+        ids = [f.record.id for f in found]
+        return ids.index(rec) if rec in ids else len(ids)
+
+    def first_sources(found) -> set[str]:
+        f = found[0]
+        return {f.record.id} if not hasattr(f.record, "source_message_ids") \
+            else set(f.record.source_message_ids)
+
+    put = profile.search(question, asker="maya (U1)", addressee="review-bot")
+    assert rec in first_sources(put), [f.record.content[:60] for f in put[:3]]
+    assert "asker_vector" in put[0].channels
+    asked = profile.search(question, asker="maya (U1)")  # her words, not the agent's
+    assert rank(asked) > 2 and rec not in first_sources(asked)
+    # a request for something new, or a question in the first person only: the addressee's
+    # messages are not searched (an addressee alone changes nothing)
+    for other in ("Can you recommend how to handle the flow of requests when my retries burst?",
+                  "How should I handle the flow of requests when my retries burst?"):
+        assert [f.key for f in profile.search(other, asker="maya (U1)", addressee="review-bot")
+                ] == [f.key for f in profile.search(other, asker="maya (U1)")]
+    result = profile.recall(question, now=NOW, asker="maya (U1)", addressee="review-bot")
+    assert "token bucket" in result.answer
+
+
 def test_a_standing_rule_comes_with_the_requests_it_governs(profile):
     """maya's "Always include version numbers when I ask about software dependencies" shares no
     word with "what packages does the login service need?", and the bot's one-off advice about

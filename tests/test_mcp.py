@@ -68,6 +68,12 @@ def test_stdio_server_bound_to_a_profile(tmp_path):
                 "query": "which database runs my prod?", "asker": "maya"}))
             assert "Postgres 16" in mine["answer"]  # no message of maya's: answered as before
             assert (await client.call_tool("recall", {"query": "x", "asker": ""})).is_error
+            # who "you" is, for "what did you recommend ...?" (an agent writing into the profile)
+            assert "addressee" in recall_tool.input_schema["properties"]
+            put = data(await client.call_tool("recall", {
+                "query": "which database did you say runs prod?", "addressee": "helper"}))
+            assert "Postgres 16" in put["answer"]  # no message of helper's: answered as before
+            assert (await client.call_tool("recall", {"query": "x", "addressee": ""})).is_error
             listed = data(await client.call_tool("list", {"limit": 10}))
             assert [m["id"] for m in listed["memories"]] == [kept["id"]]
             refused = await client.call_tool("recall", {"query": "x", "profile": "slack:T1:C9"})

@@ -98,6 +98,9 @@ class Conversation:
     # Who asks the questions, as stored (the author of their turns): BEAM's user asks about
     # what they said ("Have I ..."); LoCoMo's questions come from an outsider (None).
     asker: str | None = None
+    # Who the questions are put to: BEAM's assistant ("How did you recommend ...?" asks what it
+    # said); None for LoCoMo.
+    addressee: str | None = None
 
     @property
     def profile_name(self) -> str:
@@ -372,18 +375,19 @@ def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
         return [Shown(tuple(by_message[i]), tuple(by_message[i]), len(ing.contents[i]))
                 for i in message_ids]
 
+    whose = {"asker": conv.asker, "addressee": conv.addressee}
     records = []
     for n, q in enumerate(questions):
-        fused = profile.search(q.question, k=depth, weights=weights, asker=conv.asker)
+        fused = profile.search(q.question, k=depth, weights=weights, **whose)
         ranked = {FUSED: scored(fused)}
         for system, rank in rankers.items():
             ranked[system] = raw(rank(n))
         for channel in CHANNELS if ablations else ():
             ranked[channel_system(channel)] = scored(
-                profile.search(q.question, channels=(channel,), k=depth, asker=conv.asker))
+                profile.search(q.question, channels=(channel,), k=depth, **whose))
 
         start = time.perf_counter()
-        result = profile.recall(q.question, now=now, weights=weights, asker=conv.asker)
+        result = profile.recall(q.question, now=now, weights=weights, **whose)
         latency_ms = (time.perf_counter() - start) * 1000
 
         score = answer_score(result.answer, q.gold, q.category)
@@ -710,6 +714,11 @@ def add_parser(benchmarks) -> None:
                             "beam: its questions ask what they said) or none (LoCoMo's default: "
                             "an outsider); with an asker, first-person questions also search "
                             "the asker's own messages")
+        p.add_argument("--addressee", choices=("speaker_b", "none"),
+                       default="speaker_b" if name == "beam" else "none",
+                       help="who the questions are put to: speaker_b (BEAM's assistant, the "
+                            "default for beam: \"How did you recommend ...?\") or none; with an "
+                            "addressee, a question asking what 'you' said searches their messages")
         p.add_argument("--limit-conversations", type=_positive,
                        help="only the first N conversations")
         p.add_argument("--limit-questions", type=_positive,
@@ -741,6 +750,8 @@ def run_command(args: argparse.Namespace) -> int:
     conversations = load_locomo(args.data)[:args.limit_conversations]
     for conv in conversations:
         conv.asker = conv.speakers[0] if args.asker == "speaker_a" and conv.speakers else None
+        conv.addressee = (conv.speakers[1] if args.addressee == "speaker_b"
+                          and len(conv.speakers) > 1 else None)
     judge = _make_judge(settings, args.judge_model) if args.judge else None
     note = (OFFLINE_NOTE if not settings.anthropic_api_key
             else "answers also judged by the LLM (J)" if judge else NO_JUDGE_NOTE)
@@ -765,6 +776,7 @@ def run_command(args: argparse.Namespace) -> int:
                 "limit_questions": args.limit_questions,
                 "embedder": service.embedder.name, "e5_baseline": e5.name if e5 else None,
                 "weights": weights, "ablations": args.ablations, "asker": args.asker,
+                "addressee": args.addressee,
                 "embedding_cache": str(args.embedding_cache) if cache else None,
                 "embedding_cache_hits": cache.hits if cache else None,
                 "embedding_cache_misses": cache.misses if cache else None,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ..dates import ResolvedDate, format_human
-from ..people import asks_about_self, display_name, without_platform_ids
+from ..people import asks_about_self, asks_what_you_said, display_name, without_platform_ids
 from ..errors import LLMError
 from ..models import ComputedDate, Memory, Message
 from ..standing import is_standing_instruction
@@ -45,7 +45,7 @@ def render_context(question: str, now: datetime, memories: list[Memory],
                    messages: list[Message], computed: list[ComputedDate],
                    previous: dict[str, Memory] | None = None,
                    speakers: Callable[[Memory], set[str]] | None = None,
-                   asker: str | None = None) -> str:
+                   asker: str | None = None, addressee: str | None = None) -> str:
     parts = [f"Today is {format_human(now.date())} ({now.date().isoformat()})."]
     if memories:
         parts.append("Memories:")
@@ -69,6 +69,9 @@ def render_context(question: str, now: datetime, memories: list[Memory],
     if asker and asks_about_self(question):
         parts.append(f"Asked by {display_name(asker)} (\"I\", \"me\" and \"my\" in the question "
                      "mean them).")
+    if addressee and asks_what_you_said(question):
+        parts.append(f"Put to {display_name(addressee)} (\"you\" in the question means them: "
+                     "the answer is what they said).")
     parts.append(f"Question: {question}")
     return "\n".join(parts)
 
@@ -89,17 +92,17 @@ class AnthropicAnswerer(Answerer):
                messages: list[Message], computed: list[ComputedDate],
                previous: dict[str, Memory] | None = None,
                speakers: Callable[[Memory], set[str]] | None = None,
-               asker: str | None = None) -> str:
+               asker: str | None = None, addressee: str | None = None) -> str:
         if not memories and not messages and not computed:
             return NO_ANSWER  # nothing retrieved: no call, no guess
         context = render_context(question, now, memories, messages, computed, previous,
-                                 speakers, asker)
+                                 speakers, asker, addressee)
         try:
             reply = self.client.text(self.model, ANSWER_SYSTEM, context, max_tokens=400)
         except LLMError as exc:
             log.warning("answer synthesis fell back to %s: %s", self.fallback.name, exc)
             return self.fallback.answer(question, now, memories, messages, computed, previous,
-                                        speakers, asker)
+                                        speakers, asker, addressee)
         if not reply or reply.strip().rstrip(".").upper() == "NONE":
             return NO_ANSWER
         return without_platform_ids(reply, [m.author for m in messages])

@@ -85,8 +85,9 @@ class SearchRequest:
     hyde_vector: np.ndarray | None = None
     k: int = 20
     channels: tuple[str, ...] = CHANNELS  # which channels to run (ablations run one)
-    # The stored authors (`name (id)`) the person asking has written under (a renamed user has
-    # several), for the asker channels; empty: they do not run.
+    # The stored authors (`name (id)`) whose own words the question asks about, for the asker
+    # channels: the person asking's (a renamed user has several), or, for "what did you say?",
+    # the addressee's (Profile._whose_words); empty: they do not run.
     askers: tuple[str, ...] = ()
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.

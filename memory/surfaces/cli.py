@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--now", help="answer as of this time (ISO 8601); default: now")
     p.add_argument("--asker", help="who asks, as their messages' author: a question in the first "
                                    "person (\"what did I decide?\") also searches their messages")
+    p.add_argument("--addressee", help="who the question is put to, as their messages' author (an "
+                                       "agent writing into the profile): \"what did you "
+                                       "recommend?\" searches their messages")
     p = sub.add_parser("forget", parents=[common], help="mark a memory as no longer true")
     p.add_argument("memory_id")
     p.add_argument("--reason", required=True)
@@ -154,7 +157,8 @@ def _dispatch(args, profile, settings):
             return memory_json(memory)
         print(f"remembered {memory.id} ({memory.type})")
     elif cmd == "recall":
-        result = profile.recall(args.query, now=_parse_now(args.now), asker=args.asker)
+        result = profile.recall(args.query, now=_parse_now(args.now), asker=args.asker,
+                                addressee=args.addressee)
         if as_json:
             return recall_json(result)
         _print_recall(result)

@@ -134,11 +134,16 @@ def build_server(service, bound: str | None = None, key: ApiKey | None = None,
                asker: Annotated[str | None, Field(
                    min_length=1, max_length=256,
                    description="who is asking, as their messages' author: a question in the "
-                               "first person then also searches their own messages")] = None
+                               "first person then also searches their own messages")] = None,
+               addressee: Annotated[str | None, Field(
+                   min_length=1, max_length=256,
+                   description="who the question is put to, as their messages' author (you, "
+                               "the agent, when you write into the profile): \"what did you "
+                               "recommend?\" then searches their messages")] = None
                ) -> dict[str, Any]:
         def op(p):
             start = time.perf_counter()
-            result = p.recall(query, asker=asker)
+            result = p.recall(query, asker=asker, addressee=addressee)
             if metrics is not None:
                 metrics.observe_recall("mcp", time.perf_counter() - start, result)
             return {"profile": p.name, "answer": result.answer,

@@ -468,7 +468,8 @@ def create_app(service, keys: KeyFile, settings: Settings | None = None,
         drew on (each with the retrieval channels that found it)."""
         as_of = _aware(body.now, "now") if body.now else now()
         start = time.perf_counter()
-        result = service.profile(name).recall(body.query, now=as_of, k=body.k, asker=body.asker)
+        result = service.profile(name).recall(body.query, now=as_of, k=body.k, asker=body.asker,
+                                              addressee=body.addressee)
         metrics.observe_recall("api", time.perf_counter() - start, result)
         return recall_json(result)
 

@@ -112,6 +112,11 @@ class RecallRequest(BaseModel):
         default=None, min_length=1, max_length=256,
         description="who is asking, as their messages' `author`: a question in the first person "
                     "(\"what did I decide ...\") then also searches their own messages")
+    addressee: str | None = Field(
+        default=None, min_length=1, max_length=256,
+        description="who the question is put to, as their messages' `author` (an agent that "
+                    "writes into this profile): a question asking what they said (\"what did "
+                    "you recommend ...\") then searches their messages")
 
 
 class RecallOut(BaseModel):
