@@ -2,6 +2,8 @@
 
 score(doc) = sum over channels c that returned doc of  weight[c] / (K + rank_c(doc))
 
+(the asker channels decay faster down their ranking: CHANNEL_RRF_K).
+
 Raw messages and passages of them are one record per message: a message's passage hits and its
 whole-message hit add up, and the entry shows the passage (the part that matched, what the answerer
 reads) rather than the whole message.
@@ -63,6 +65,12 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 # sessions, and a lift for all of them says nothing (LoCoMo dev T@10 by `lurker eval locomo`,
 # SQLite: top 3 / 5 / 7 / 10 sessions 0.787 / 0.788 / 0.784 / 0.775, none 0.761).
 SESSION_PRIOR_DEPTH = 5
+# The asker channels' hits count less fast down their ranking than the others' (a channel's first
+# hit is still worth weight / (RRF_K + 1)): at weight 4 and the usual constant their 20th hit
+# (4 / 80) outweighed any other channel's first (1 / 61), so all twenty of the asker's messages
+# came before the best of everything else. BEAM dev T@5 by `lurker eval beam` (SQLite):
+# 0.460 -> 0.49-0.50 at 15 / 20 / 30, T@10 and T@20 within a question; LoCoMo has no asker.
+CHANNEL_RRF_K: dict[str, int] = {CH_ASKER_TEXT: 20, CH_ASKER_VECTOR: 20}
 # Channels whose hits only count for a record some other channel returned too.
 CORROBORATING = frozenset({CH_TOPIC})
 
@@ -98,7 +106,8 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
     nominated = {record_key(h.record) for c in nominating for h in active[c]}
     merged: dict[tuple[str, str], Fused] = {}
     for channel, hits in active.items():
-        weight = weights[channel]
+        own_k = CHANNEL_RRF_K.get(channel, k)
+        weight = weights[channel] * (own_k + 1) / (k + 1)  # the first hit weighs as at k
         for rank, hit in enumerate(hits, start=1):
             entry = Fused(hit.record)
             if entry.key not in nominated:
@@ -106,7 +115,7 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
             entry = merged.setdefault(entry.key, entry)
             if isinstance(hit.record, Passage) and not isinstance(entry.record, Passage):
                 entry.record = hit.record  # the part of a long message that matched
-            entry.score += weight / (k + rank)
+            entry.score += weight / (own_k + rank)
             entry.channels.append(channel)
     entries = _fold_sources(list(merged.values()))
     if sessions:

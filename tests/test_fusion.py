@@ -104,6 +104,22 @@ def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place():
     assert ids(fused) == ["reply"]
 
 
+def test_the_askers_messages_decay_down_their_ranking_faster_than_other_channels():
+    """The asker's first message still weighs most (weight 4), but their twentieth no longer
+    outweighs a record that the other channels rank first with as much weight together (3): at
+    the usual constant it did (4 / 80 against 3 / 61), so all twenty of the asker's messages
+    came first."""
+    theirs = [message(f"m{i}", minutes=i) for i in range(20)]
+    best = memory("best")
+    fused = fuse({CH_MEMORY_TEXT: hits(best), CH_VECTOR: hits(best), CH_ASKER_TEXT: hits(*theirs)},
+                 {CH_MEMORY_TEXT: 1.5, CH_VECTOR: 1.5, CH_ASKER_TEXT: 4.0})
+    order = ids(fused)
+    assert order[0] == "m0" and fused[0].score == pytest.approx(4 / (RRF_K + 1))
+    assert fused[order.index("best")].score == pytest.approx(3 / (RRF_K + 1))
+    assert order.index("best") < order.index("m19")
+    assert order == sorted(order, key=lambda i: -next(f.score for f in fused if f.record.id == i))
+
+
 def test_a_message_no_retrieved_memory_cites_stays_a_result():
     lone = message("lone", minutes=5)
     fused = fuse({CH_MEMORY_TEXT: hits(memory("a", ["elsewhere"])), CH_MESSAGE_TEXT: hits(lone)})
