@@ -374,6 +374,9 @@ def test_a_first_person_question_searches_the_askers_own_messages(profile):
     renamed = profile.recall(question, now=NOW, asker="maya.k (U1)")
     assert hers in [s.message.id for s in renamed.messages][:2]
     assert renamed.answer.startswith("You said: ")
+    # what it quotes is said once, though the extractive answer picked the same message (BEAM
+    # dev had 13 such answers: 'You said: "X" (date). maya said: "X" (date).')
+    assert renamed.answer.count("I've never deployed the refund service") == 1, renamed.answer
     assert rank(profile.search(question, asker="maya")) == rank(without)
 
 
