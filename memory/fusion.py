@@ -97,8 +97,9 @@ def record_key(record: Memory | Message) -> tuple[str, str]:
 
 
 def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
-         k: int = RRF_K) -> list[Fused]:
+         k: int = RRF_K, channel_k: dict[str, int] | None = None) -> list[Fused]:
     weights = DEFAULT_WEIGHTS if weights is None else weights
+    channel_k = CHANNEL_RRF_K if channel_k is None else channel_k
     active = {c: hits for c, hits in results.items() if weights.get(c, 0.0) > 0}
     sessions = active.pop(CH_SESSION_TEXT, [])
     # A corroborating channel asked for alone (an ablation) still ranks on its own.
@@ -106,7 +107,7 @@ def fuse(results: dict[str, list[Hit]], weights: dict[str, float] | None = None,
     nominated = {record_key(h.record) for c in nominating for h in active[c]}
     merged: dict[tuple[str, str], Fused] = {}
     for channel, hits in active.items():
-        own_k = CHANNEL_RRF_K.get(channel, k)
+        own_k = channel_k.get(channel, k)
         weight = weights[channel] * (own_k + 1) / (k + 1)  # the first hit weighs as at k
         for rank, hit in enumerate(hits, start=1):
             entry = Fused(hit.record)

@@ -35,7 +35,7 @@ from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_INSTRUCTION, CH_PASSAGE_VECTOR,
-                          CH_VECTOR, CHANNELS, SearchRequest, Store)
+                          CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -608,16 +608,30 @@ class Profile:
                weights: dict[str, float] | None = None, asker: str | None = None,
                addressee: str | None = None) -> list[Fused]:
         """The fused ranking of memories and raw messages, best first, without an answer."""
+        return fuse(self.channel_hits(query, channels, k, asker=asker, addressee=addressee),
+                    weights or DEFAULT_WEIGHTS)
+
+    def channel_hits(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
+                     asker: str | None = None, addressee: str | None = None
+                     ) -> dict[str, list[Hit]]:
+        """Each retrieval channel's hits before fusion (what `search` fuses; the eval keeps them
+        to replay the fusion with other settings, memory/eval/replay.py)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("search needs a non-empty query")
-        return self._retrieve(clean_text(query.strip()), tuple(channels),
-                              k or self.service.settings.recall_k, weights, asker=asker,
-                              addressee=addressee)
+        return self._channel_hits(clean_text(query.strip()), tuple(channels),
+                                  k or self.service.settings.recall_k, asker=asker,
+                                  addressee=addressee)
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,
                   timings: dict[str, float] | None = None,
                   asker: str | None = None, addressee: str | None = None) -> list[Fused]:
+        return fuse(self._channel_hits(query, channels, k, timings, asker, addressee),
+                    weights or DEFAULT_WEIGHTS)
+
+    def _channel_hits(self, query: str, channels: tuple[str, ...], k: int,
+                      timings: dict[str, float] | None = None, asker: str | None = None,
+                      addressee: str | None = None) -> dict[str, list[Hit]]:
         embedder = self.service.embedder
         askers = self._whose_words(query, asker, addressee)
         if not askers:
@@ -649,7 +663,7 @@ class Profile:
         found = self._store.search(self.name, request)
         if timings is not None:
             timings.update(request.timings)
-        return fuse(found, weights or DEFAULT_WEIGHTS)
+        return found
 
     def _whose_words(self, query: str, asker: str | None, addressee: str | None
                      ) -> tuple[str, ...]:

@@ -295,3 +295,31 @@ def test_lurker_eval_beam_prints_budgets_and_a_table_per_question_type(tmp_path)
     assert report["config"]["embedding_cache_misses"] > 0
     by_type = report["systems"][FUSED]["recall"]["T@3"]["by_type"]
     assert by_type["abstention"] is None and by_type["knowledge_update"] == 1.0
+
+
+def test_captured_channel_hits_replay_the_fusion_of_the_run(tmp_path):
+    """`--capture` keeps every question's channel hits; `python -m memory.eval.replay` fuses them
+    again: at the defaults it gives the run's own fused figures, and a changed setting moves them
+    (every weight 0: nothing is ranked)."""
+    data, out, cap = tmp_path / "beam-tiny.json", tmp_path / "beam.json", tmp_path / "cap.jsonl"
+    data.write_text(json.dumps(BEAM_SAMPLE), encoding="utf-8")
+    env = {**__import__("os").environ, "LURKER_STORE": f"sqlite:///{tmp_path / 'beam.db'}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "memory.cli", "eval", "beam", "--data", str(data), "--turns", "1,3",
+         "--e5", "off", "--out", str(out), "--capture", str(cap)],
+        capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    fused = json.loads(out.read_text(encoding="utf-8"))["systems"][FUSED]["recall"]
+    first = json.loads(cap.read_text(encoding="utf-8").splitlines()[0])
+    assert first["conversation"] == BEAM_SAMPLE[0]["sample_id"] and "D1:1" in sum(
+        first["dia_ids_by_message"].values(), [])
+    from memory.fusion import DEFAULT_WEIGHTS
+    off = [a for channel in DEFAULT_WEIGHTS for a in ("--weight", f"{channel}=0")]
+    replay = subprocess.run([sys.executable, "-m", "memory.eval.replay", str(cap), "--turns",
+                             "1,3", *off], capture_output=True, text=True, timeout=120, env=env)
+    assert replay.returncode == 0, replay.stderr
+    lines = dict(line.split(maxsplit=1) for line in replay.stdout.splitlines()
+                 if line.startswith("T@"))
+    for budget in ("T@1", "T@3"):
+        assert lines[budget] == f"{fused[budget]['overall']:.3f} -> 0.000"
+    assert fused["T@3"]["overall"] > 0

@@ -35,12 +35,14 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ..errors import LurkerError
+from ..fusion import DEFAULT_WEIGHTS, fuse
 from ..stores.base import CHANNELS
 from .baselines import (RRF_DEPTH, CachedEmbedder, DenseIndex, E5Encoder, ElasticsearchHybrid,
                         EmbeddingCache, TurnIndex, rrf)
 from .metrics import (ADVERSARIAL, CATEGORY_NAMES, Shown, answer_score, char_budget,
                       covered_recall, decline_rates, evidence_recall, is_decline, mean,
                       percentile, shown, turn_budget)
+from .replay import Capture
 
 DEFAULT_KS = (5, 10, 20)
 DEFAULT_TURNS = (5, 10, 20)
@@ -360,7 +362,8 @@ class Baselines:
 def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
                           limit_questions: int | None = None, judge: Judge | None = None,
                           progress: Progress | None = None, ablations: bool = True,
-                          weights: dict[str, float] | None = None) -> list[dict]:
+                          weights: dict[str, float] | None = None,
+                          capture: Capture | None = None) -> list[dict]:
     """One record per question: the recall of every system at every budget, the answer, its score
     and latency."""
     conv, profile, by_message = ing.conversation, ing.profile, ing.dia_ids_by_message
@@ -376,9 +379,14 @@ def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
                 for i in message_ids]
 
     whose = {"asker": conv.asker, "addressee": conv.addressee}
+    if capture is not None:
+        capture.conversation(ing)
     records = []
     for n, q in enumerate(questions):
-        fused = profile.search(q.question, k=depth, weights=weights, **whose)
+        hits = profile.channel_hits(q.question, k=depth, **whose)
+        fused = fuse(hits, weights or DEFAULT_WEIGHTS)
+        if capture is not None:
+            capture.question(q, hits)
         ranked = {FUSED: scored(fused)}
         for system, rank in rankers.items():
             ranked[system] = raw(rank(n))
@@ -601,7 +609,7 @@ def run_locomo(service, conversations: list[Conversation],
                budgets: Budgets | tuple[int, ...] = Budgets(),
                limit_questions: int | None = None, judge: Judge | None = None,
                stream=None, e5: E5Encoder | None = None, ablations: bool = True,
-               weights: dict[str, float] | None = None) -> dict:
+               weights: dict[str, float] | None = None, capture: Capture | None = None) -> dict:
     """Ingest, evaluate and summarise; returns the report (without printing it)."""
     if not isinstance(budgets, Budgets):
         budgets = Budgets(ks=tuple(budgets))
@@ -616,7 +624,8 @@ def run_locomo(service, conversations: list[Conversation],
     baselines = Baselines(service, e5)
     try:
         records = [r for ing in ingested for r in evaluate_conversation(
-            ing, budgets, baselines, limit_questions, judge, progress, ablations, weights)]
+            ing, budgets, baselines, limit_questions, judge, progress, ablations, weights,
+            capture)]
     finally:
         baselines.close()
     progress.close()
@@ -719,6 +728,10 @@ def add_parser(benchmarks) -> None:
                        help="who the questions are put to: speaker_b (BEAM's assistant, the "
                             "default for beam: \"How did you recommend ...?\") or none; with an "
                             "addressee, a question asking what 'you' said searches their messages")
+        p.add_argument("--capture", type=Path, metavar="FILE",
+                       help="also write every question's channel hits before fusion (JSON lines), "
+                            "to replay the fusion with other weights: python -m "
+                            "memory.eval.replay FILE")
         p.add_argument("--limit-conversations", type=_positive,
                        help="only the first N conversations")
         p.add_argument("--limit-questions", type=_positive,
@@ -756,8 +769,6 @@ def run_command(args: argparse.Namespace) -> int:
     note = (OFFLINE_NOTE if not settings.anthropic_api_key
             else "answers also judged by the LLM (J)" if judge else NO_JUDGE_NOTE)
     budgets = Budgets(args.k, args.turns, args.chars)
-    from ..fusion import DEFAULT_WEIGHTS
-
     weights = {**DEFAULT_WEIGHTS, **dict(args.weight)}
     cache = EmbeddingCache(args.embedding_cache) if args.embedding_cache else None
     embedder = CachedEmbedder(default_embedder(), cache) if cache else default_embedder()
@@ -766,8 +777,10 @@ def run_command(args: argparse.Namespace) -> int:
     wall = time.perf_counter()
     try:
         with MemoryService.from_settings(settings, embedder=embedder) as service:
-            report = run_locomo(service, conversations, budgets, args.limit_questions, judge,
-                                e5=e5, ablations=args.ablations, weights=weights)
+            with Capture.to(args.capture) as capture:
+                report = run_locomo(service, conversations, budgets, args.limit_questions,
+                                    judge, e5=e5, ablations=args.ablations, weights=weights,
+                                    capture=capture)
             config = {
                 "benchmark": args.benchmark, "data": str(args.data), "store": settings.store,
                 "ks": list(budgets.ks), "turns": list(budgets.turns),
