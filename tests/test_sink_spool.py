@@ -104,8 +104,9 @@ def test_many_events_go_to_redis_in_pipelines_in_order(broker_port, tmp_path):
         assert queued(client) == [e["external_id"] for e in events]
         assert client.info("commandstats")["cmdstat_lpush"]["calls"] - calls_before == 1200
         # the lpushes came in pipelines: Redis read its sockets a few dozen times (a pipeline
-        # may take several reads; kombu declares the queue), not once per event
-        assert client.info("stats")["total_reads_processed"] - before < 120
+        # may take several reads, more of them on a busy machine, where 207 were seen; kombu
+        # declares the queue), not once per event as one round trip each would need
+        assert client.info("stats")["total_reads_processed"] - before < len(events) / 4
         assert PUBLISH_BATCH < 1200
 
 
