@@ -21,7 +21,7 @@ from tests.harness import free_port
 from tests.reply_dropper import ReplyDropper, port_of
 from tests.workers_support import (WorkerProcess, active_memories, assert_exactly_once,
                                    broker_backlog, broker_idle, conversation, created, deleted,
-                                   edited, redis_on, snapshot, wait_until, worker_env)
+                                   edited, redis_on, snapshot, ts, wait_until, worker_env)
 from workers import app as app_module
 from workers.broker import HOLD_MARGIN, longest_hold_s
 from workers.enqueue import EventPublisher
@@ -379,3 +379,37 @@ def test_replies_lost_to_a_broker_crash_lose_no_event(redis_server, tmp_path):
             reader.close()
             client.close()
             app_module.configure(Settings())
+
+
+def test_a_parent_stored_while_the_worker_waits_for_the_lock_is_read_with_its_reply(
+        queue, reader, tmp_path):
+    """The speculation race, on a real worker: it extracts its batch before it takes the
+    profile's lock (memory.ingest_batch.speculate_many). While it waits for the lock, another
+    writer holding it stores the message the batch's reply answers. Under the lock the worker
+    must see that and extract again: the reply's memory reads the question it answers, as it
+    would have had the worker started later. (A result extracted ahead and used anyway would
+    cite the reply alone.)"""
+    from workers.coordination import RedisCoordination
+
+    publisher, client, start_worker = queue
+    profile = f"test:race-{uuid.uuid4().hex[:8]}"
+    kwargs = client.connection_pool.connection_kwargs
+    other_writer = RedisCoordination(
+        f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}", lease=2)
+    worker = start_worker(worker_lock_timeout_s=60)
+    with other_writer.lock(profile, 10):
+        publisher.publish(created(profile, "r1", "Agreed, 500 is what we load tested.",
+                                  session="d1", at=61, author="tomas") | {"reply_to": "p1"})
+        wait_until(lambda: client.hlen("unacked") > 0, 60, "the worker to take the reply",
+                   interval=0.05, on_timeout=worker.tail)
+        time.sleep(2)  # extraction ahead of the lock takes milliseconds: it now waits
+        assert stored_count(reader, profile) == 0, worker.tail()
+        reader.profile(profile).ingest([{
+            "role": "user", "author": "maya", "external_id": "p1", "ts": ts(60),
+            "content": "Can we raise the billing rate limit to 500 requests per minute?"}],
+            session_id="d1")
+    settle(reader, client, {profile: {"p1", "r1"}}, tmp_path / "worker.log")
+    by_ext = {m.external_id: m.id for m in reader.store.iter_messages(profile)}
+    drawn = [m for m in reader.profile(profile).list() if by_ext["r1"] in m.source_message_ids]
+    assert drawn and all(by_ext["p1"] in m.source_message_ids for m in drawn), (
+        [(m.content, m.source_message_ids) for m in drawn], worker.tail())
