@@ -290,16 +290,21 @@ def said(profile, *lines: tuple[str, str]) -> None:
                     for author, text in lines], session_id="s1")
 
 
+def answers_down_when(words: str):
+    """The team's model, but its answer calls fail (500) when the answer prompt holds `words`:
+    the extractive fallback answers them."""
+    def handler(body):
+        system = body["system"][0]["text"]
+        return Fail(500, "boom") if system == ANSWER_SYSTEM and words in \
+            body["messages"][0]["content"] else team_model(body)
+    return handler
+
+
 def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm_service):
     """A first-person question with an asker: the answer prompt says who "I" is (its display
     name, no platform id); when the API is down the extractive answer leads with what they
     said (the memory drawn from it). A question about someone else says nothing of the asker."""
-    def answers_down(body):
-        system = body["system"][0]["text"]
-        return Fail(500, "boom") if system == ANSWER_SYSTEM and "Asked by" in \
-            body["messages"][0]["content"] else team_model(body)
-
-    fake, service = llm_service(answers_down)
+    fake, service = llm_service(answers_down_when("Asked by"))
     profile = service.profile("team-web")
     said(profile, ("maria (U7)", "I moved the staging database to Postgres 16 last night."),
          ("lee (U8)", "The staging database backups run hourly."))
@@ -317,12 +322,7 @@ def test_the_model_is_told_who_i_is_and_the_fallback_quotes_the_askers_words(llm
 def test_the_model_is_told_who_you_is_and_the_fallback_quotes_the_addressee(llm_service):
     """"What did you recommend …?" put to an agent: the prompt says who "you" is, and when the
     API is down the extractive answer quotes the agent, not the asker's own words."""
-    def answers_down(body):
-        system = body["system"][0]["text"]
-        return Fail(500, "boom") if system == ANSWER_SYSTEM and "Put to" in \
-            body["messages"][0]["content"] else team_model(body)
-
-    fake, service = llm_service(answers_down)
+    fake, service = llm_service(answers_down_when("Put to"))
     profile = service.profile("team-web")
     said(profile, ("maria (U7)", "My staging database is slow again, what should I do about it?"),
          ("db-agent", "I recommend adding an index on orders.created_at for the staging "
