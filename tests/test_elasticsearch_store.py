@@ -214,6 +214,36 @@ def test_full_search_is_one_msearch_request(store, profile):
     assert all(h == [] for h in hits.values())
 
 
+def test_a_session_document_names_only_messages_already_stored(store, profile):
+    """New messages and their session's document are two bulk requests, the messages first. In one
+    request the two indices are written in parallel, so the document could name a message not yet
+    stored, and a rebuild racing it (another writer's, a delete's) dropped that message for good:
+    8 writers on one session lost a message's words about 1 run in 40."""
+    import json
+
+    bulks: list[list[str]] = []
+    nodes = store.client.transport.node_pool.all()
+    for node in nodes:
+        original = node.perform_request
+
+        def recording(method, target, *args, _original=original, **kwargs):
+            if target.split("?")[0].endswith("/_bulk"):
+                lines = [json.loads(x) for x in bytes(kwargs.get("body") or b"").splitlines() if x]
+                bulks.append(sorted({next(iter(x.values()))["_index"] for x in lines
+                                     if len(x) == 1 and next(iter(x)) in ("create", "index",
+                                                                          "update", "delete")}))
+            return _original(method, target, *args, **kwargs)
+
+        node.perform_request = recording
+    try:
+        store.insert_messages(profile, [msg("the deploy broke checkout", 0, "incident"),
+                                        msg("we rolled back", 1, "incident")])
+    finally:
+        for node in nodes:
+            del node.perform_request
+    assert bulks == [[store.messages_alias], [store.sessions_alias]], bulks
+
+
 def test_records_carry_no_internal_fields(store, profile):
     m = mem("records are plain models")
     store.upsert_memories(profile, [m])
