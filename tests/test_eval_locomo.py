@@ -323,3 +323,6 @@ def test_captured_channel_hits_replay_the_fusion_of_the_run(tmp_path):
     for budget in ("T@1", "T@3"):
         assert lines[budget] == f"{fused[budget]['overall']:.3f} -> 0.000"
     assert fused["T@3"]["overall"] > 0
+    misspelt = subprocess.run([sys.executable, "-m", "memory.eval.replay", str(cap), "--weight",
+                               "memory_txt=1"], capture_output=True, text=True, timeout=120, env=env)
+    assert misspelt.returncode == 2 and "--weight wants CHANNEL=VALUE" in misspelt.stderr

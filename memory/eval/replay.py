@@ -24,7 +24,7 @@ from typing import IO
 
 from ..fusion import CHANNEL_RRF_K, DEFAULT_WEIGHTS, RRF_K, fuse
 from ..models import Memory, Message, Passage
-from ..stores.base import Hit
+from ..stores.base import CHANNELS, Hit
 from .metrics import CATEGORY_NAMES, covered_recall, shown, turn_budget
 
 _KINDS = {"memory": Memory, "passage": Passage, "message": Message}
@@ -108,20 +108,30 @@ def score(questions: list[dict], weights: dict[str, float], channel_k: dict[str,
     return {budget: {group: mean(vs) for group, vs in by.items()} for budget, by in values.items()}
 
 
-def _pair(text: str, cast) -> tuple[str, float | int]:
-    name, _, value = text.partition("=")
-    if not name or not value:
-        raise argparse.ArgumentTypeError(f"expected CHANNEL=VALUE, got {text!r}")
-    return name, cast(value)
+def channel_arg(option: str, cast, least: float):
+    """An argparse type for CHANNEL=VALUE: a known channel, a value of at least `least` (a
+    misspelt channel would otherwise change nothing, silently)."""
+    def parse(text: str) -> tuple[str, float | int]:
+        channel, _, raw = text.partition("=")
+        try:
+            value = cast(raw)
+        except ValueError:
+            value = None
+        if channel not in CHANNELS or value is None or value < least:
+            raise argparse.ArgumentTypeError(
+                f"{option} wants CHANNEL=VALUE with a channel of {', '.join(CHANNELS)} and a "
+                f"value of at least {least}, not {text!r}")
+        return channel, value
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m memory.eval.replay", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("capture", type=Path, help="a file written by lurker eval ... --capture")
-    p.add_argument("--weight", action="append", default=[], type=lambda t: _pair(t, float),
-                   metavar="CHANNEL=W")
-    p.add_argument("--rank-k", action="append", default=[], type=lambda t: _pair(t, int),
+    p.add_argument("--weight", action="append", default=[],
+                   type=channel_arg("--weight", float, 0), metavar="CHANNEL=W")
+    p.add_argument("--rank-k", action="append", default=[], type=channel_arg("--rank-k", int, 1),
                    metavar="CHANNEL=K", help="a channel's own rank constant")
     p.add_argument("--rrf-k", type=int, default=RRF_K, help="the rank constant of the others")
     p.add_argument("--turns", default="5,10,20")
