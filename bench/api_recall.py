@@ -119,7 +119,9 @@ def main() -> None:
                     help="sqlite (a fresh file) or an Elasticsearch URL (LURKER_ES_* for auth)")
     ap.add_argument("--reuse", help="an existing store URL already holding the bench profile")
     args = ap.parse_args()
-    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    from memory.stores.elasticsearch import redact_url  # a store URL's password stays unprinted
+
+    command = "python " + " ".join(shlex.quote(redact_url(a)) for a in sys.argv)
     rng = random.Random(5)
     questions = [rng.choice(recall_bench.QUESTIONS).format(
         thing=rng.choice(recall_bench.THINGS), service=rng.choice(recall_bench.SERVICES),
@@ -129,7 +131,7 @@ def main() -> None:
         store_url = args.reuse or (f"sqlite:///{tmp}/api.sqlite3" if args.store == "sqlite"
                                    else args.store)
         if not args.reuse:
-            print(f"[build] {args.messages} messages into {store_url}")
+            print(f"[build] {args.messages} messages into {redact_url(store_url)}")
             build(store_url, args.messages)
         env = {**os.environ, "PYTHONPATH": str(ROOT), "LURKER_STORE": store_url,
                "LURKER_API_KEYS_FILE": f"{tmp}/keys.json", "LURKER_BROKER_URL": "memory://",

@@ -143,7 +143,7 @@ def sort_key(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds")
 
 
-def _redact(url: str) -> str:
+def redact_url(url: str) -> str:
     """The URL without a password in it, for messages."""
     parts = urlsplit(url)
     if parts.password is None:
@@ -194,7 +194,7 @@ class ElasticsearchStore(Store):
             raise LurkerError(f"invalid Elasticsearch refresh {refresh!r}: use true, wait_for or "
                               f"false")
         self.url = url
-        self.location = _redact(url)
+        self.location = redact_url(url)
         self.prefix = index_prefix
         self.refresh = refresh
         self.request_timeout = request_timeout
