@@ -32,7 +32,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path[:0] = [str(BENCH.parent), str(BENCH)]
 
-from ingest import cpu_between, cpu_snapshot
+from ingest import cpu_between, cpu_snapshot, running_servers
 from recall import _bm25_request, chat_messages, chat_questions, percentiles
 
 from tests.workers_support import WorkerProcess, broker_backlog, worker_env
@@ -218,20 +218,7 @@ def main() -> None:
         args.batch_size = Settings().batch_size
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     with contextlib.ExitStack() as stack:
-        redis_url = os.environ.get("LURKER_TEST_REDIS_URL")
-        if not redis_url:
-            from tests.harness.redis import RedisServer
-
-            redis_url = stack.enter_context(RedisServer()).url
-        es_url = os.environ.get("LURKER_TEST_ES_URL")
-        if es_url:
-            user = os.environ.get("LURKER_TEST_ES_USER")
-            password = os.environ.get("LURKER_TEST_ES_PASSWORD")
-        else:
-            from tests.harness.elasticsearch import ElasticsearchServer
-
-            es = stack.enter_context(ElasticsearchServer())
-            es_url, user, password = es.url, es.user, es.password
+        es_url, user, password, redis_url = running_servers(stack)
         rows = run(es_url, user, password, redis_url, args, command)
     report(rows, args.queries, command)
 

@@ -295,6 +295,25 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
         es.delete_by_query(index=f"{prefix}-*",
                            query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})
 
+def running_servers(stack: contextlib.ExitStack) -> tuple[str, str | None, str | None, str]:
+    """(Elasticsearch URL, user, password, Redis URL): the running ones that
+    LURKER_TEST_ES_URL / _USER / _PASSWORD and LURKER_TEST_REDIS_URL name, else ones the test
+    harness starts here (stopped when `stack` closes)."""
+    redis_url = os.environ.get("LURKER_TEST_REDIS_URL")
+    if not redis_url:
+        from tests.harness.redis import RedisServer
+
+        redis_url = stack.enter_context(RedisServer()).url
+    es_url = os.environ.get("LURKER_TEST_ES_URL")
+    if es_url:
+        return (es_url, os.environ.get("LURKER_TEST_ES_USER"),
+                os.environ.get("LURKER_TEST_ES_PASSWORD"), redis_url)
+    from tests.harness.elasticsearch import ElasticsearchServer
+
+    es = stack.enter_context(ElasticsearchServer())
+    return es.url, es.user, es.password, redis_url
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -319,20 +338,7 @@ def main() -> None:
 
         args.batch_size = Settings().batch_size
     with contextlib.ExitStack() as stack:
-        redis_url = os.environ.get("LURKER_TEST_REDIS_URL")
-        if not redis_url:
-            from tests.harness.redis import RedisServer
-
-            redis_url = stack.enter_context(RedisServer()).url
-        es_url = os.environ.get("LURKER_TEST_ES_URL")
-        if es_url:
-            user = os.environ.get("LURKER_TEST_ES_USER")
-            password = os.environ.get("LURKER_TEST_ES_PASSWORD")
-        else:
-            from tests.harness.elasticsearch import ElasticsearchServer
-
-            es = stack.enter_context(ElasticsearchServer())
-            es_url, user, password = es.url, es.user, es.password
+        es_url, user, password, redis_url = running_servers(stack)
         run(es_url, user, password, redis_url, args)
 
 
