@@ -81,7 +81,7 @@ def test_a_message_folds_into_the_best_memory_drawn_from_it():
     assert fused[0].score > fused[1].score
 
 
-def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place():
+def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place_and_lends_nothing():
     """A reply's memory cites the question it answers; the question is not in it. The asker's
     question ("I never met Bryan, can you ...?") is what they said: folded, it would be hidden.
     Anyone else's message folds as before (LoCoMo's declines measured it)."""
@@ -92,13 +92,13 @@ def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place():
     weights = {**DEFAULT_WEIGHTS, CH_ASKER_TEXT: 1.0}
     fused = fuse({CH_MEMORY_TEXT: hits(reply), CH_MESSAGE_TEXT: hits(question, answer),
                   CH_ASKER_TEXT: hits(question)}, weights)
-    # the reply's memory gains both messages' scores; the answer it carries folds into it, the
-    # question stays a result of its own, right after it
-    assert ids(fused) == ["reply", "q"]
-    assert fused[0].score == pytest.approx(1 / (RRF_K + 1) * 3 + 1 / (RRF_K + 2))
-    assert fused[1].score == pytest.approx(1 / (RRF_K + 1) * 2)
-    assert fused[0].channels == [CH_MEMORY_TEXT, CH_MESSAGE_TEXT]
-    assert fused[1].channels == [CH_MESSAGE_TEXT, CH_ASKER_TEXT]
+    # the answer the reply's memory carries folds into it; the question stays a result of its
+    # own and lends the memory nothing (the memory does not say it), so it comes first
+    assert ids(fused) == ["q", "reply"]
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 1) * 2)
+    assert fused[1].score == pytest.approx(1 / (RRF_K + 1) + 1 / (RRF_K + 2))
+    assert fused[0].channels == [CH_MESSAGE_TEXT, CH_ASKER_TEXT]
+    assert fused[1].channels == [CH_MEMORY_TEXT, CH_MESSAGE_TEXT]
     # found by the other channels only, the question folds into the reply's memory
     fused = fuse({CH_MEMORY_TEXT: hits(reply), CH_MESSAGE_TEXT: hits(question, answer)}, weights)
     assert ids(fused) == ["reply"]
