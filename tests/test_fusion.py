@@ -104,6 +104,27 @@ def test_the_askers_message_a_memory_cites_as_context_only_keeps_its_place_and_l
     assert ids(fused) == ["reply"]
 
 
+def test_the_askers_message_folds_only_into_a_memory_drawn_from_it_alone():
+    """What the asker said is shown as itself: a memory of that one message that says it stands
+    in for it; a memory drawn from it and another message (their answer, read with the question
+    it answers) is another reading of the exchange, and gains nothing from the asker's weight."""
+    said = message("s").model_copy(update={"content": "I use Flask routes for the budget app."})
+    alone = memory("alone").model_copy(update={
+        "content": "Jordan uses Flask routes for the budget app.", "source_message_ids": ["s"]})
+    exchange = alone.model_copy(update={"id": "exchange", "source_message_ids": ["s", "a"]})
+    weights = {**DEFAULT_WEIGHTS, CH_ASKER_TEXT: 4.0}
+    for cited_by, expected in ((alone, ["alone"]), (exchange, ["s", "exchange"])):
+        fused = fuse({CH_MEMORY_TEXT: hits(cited_by), CH_ASKER_TEXT: hits(said)}, weights)
+        assert ids(fused) == expected
+    # the exchange's memory keeps its own score; the asker's message comes first with theirs
+    assert fused[0].score == pytest.approx(4 / (RRF_K + 1))
+    assert fused[1].score == pytest.approx(1 / (RRF_K + 1))
+    assert fused[0].channels == [CH_ASKER_TEXT] and fused[1].channels == [CH_MEMORY_TEXT]
+    # anyone else's message still folds into a memory of several messages
+    fused = fuse({CH_MEMORY_TEXT: hits(exchange), CH_MESSAGE_TEXT: hits(said)}, weights)
+    assert ids(fused) == ["exchange"] and fused[0].score == pytest.approx(2 / (RRF_K + 1))
+
+
 def test_the_askers_messages_decay_down_their_ranking_faster_than_other_channels():
     """The asker's first message still weighs most (weight 4), but their twentieth no longer
     outweighs a record that the other channels rank first with as much weight together (3): at
