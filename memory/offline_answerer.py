@@ -111,6 +111,19 @@ def _leading(said: str, text: str) -> str:
     return f"{said} {rest}".strip()
 
 
+def _distinct(memories: list[Memory]) -> list[Memory]:
+    """The first memory of each wording: a runbook pasted into twelve posts is twelve memories of
+    one sentence, and an answer that quotes it twice says nothing more."""
+    seen: set[str] = set()
+    out = []
+    for memory in memories:
+        wording = " ".join(memory.content.casefold().split())
+        if wording not in seen:
+            seen.add(wording)
+            out.append(memory)
+    return out
+
+
 def _about(wanted: set[str], stems: set[str], least: float = MIN_SHARED) -> bool:
     """Whether a record shares enough of the question's content words to answer it."""
     shared = len(wanted & stems)
@@ -280,7 +293,7 @@ class OfflineAnswerer(Answerer):
                     and _names(names, m, speakers)]
         parts: list[str] = []
         if relevant:
-            shown = relevant[: self.max_memories]
+            shown = _distinct(relevant)[: self.max_memories]
             dated = next((m for m in shown if event_date(m, question)), None) if when else None
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous

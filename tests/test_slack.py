@@ -385,6 +385,9 @@ def test_a_first_person_question_is_answered_from_the_askers_own_words(slack, ap
     [reply] = api.called("chat.postMessage")
     assert reply["thread_ts"] == ts(30)
     assert f"<{link}|2026-11-16, maya>" in reply["text"], reply["text"]
+    # the runbook that twelve reports repeat is quoted once, not once per report
+    answer = reply["text"].split("*Sources*")[0]
+    assert answer.count("The refund service deploy runs in three stages") <= 1, reply["text"]
     mention(slack, "CGEN", "U2", "have I ever deployed the refund service myself?", ts(31))
     other = api.called("chat.postMessage")[1]
     assert other["thread_ts"] == ts(31) and link not in other["text"], other["text"]
