@@ -295,6 +295,7 @@ def run(es_url: str, es_user: str | None, es_password: str | None, redis_url: st
         es.delete_by_query(index=f"{prefix}-*",
                            query={"prefix": {"profile": f"bench-ingest:{run_id}:"}})
 
+
 def running_servers(stack: contextlib.ExitStack) -> tuple[str, str | None, str | None, str]:
     """(Elasticsearch URL, user, password, Redis URL): the running ones that
     LURKER_TEST_ES_URL / _USER / _PASSWORD and LURKER_TEST_REDIS_URL name, else ones the test
