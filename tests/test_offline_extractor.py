@@ -112,6 +112,26 @@ def test_a_long_message_is_capped_lower_than_a_short_one():
     assert "2026-10-30" in kept and "4500 requests" in kept
 
 
+@pytest.mark.parametrize("said, kept", [
+    ("i dont like grub", "dabear dont like grub"),
+    ("i'm on dapper now", "dabear is on dapper now"),
+    ("im going to reinstall tonight", "dabear is going to reinstall tonight"),
+    ("ive tried that already", "dabear has tried that already"),
+    ("i'll file the bug", "dabear will file the bug"),
+    ("i think the kernel is patched", "dabear think the kernel is patched"),
+    # code and other lowercase i's are not the speaker
+    ("for i in range(3): print(i)", "for i in range(3): print(i)"),
+    ("x[i] = i + 1", "x[i] = i + 1"),
+    ("i.e. the driver from i386", "i.e. the driver from i386"),
+])
+def test_chats_lowercase_i_is_the_speaker(said, kept):
+    """Real chat writes "i" for "I" (13 % of the Ubuntu IRC lines): a memory of "i dont like
+    grub" did not say who."""
+    from memory.offline_extractor import third_person
+
+    assert third_person(said, "dabear") == kept
+
+
 @pytest.mark.parametrize("nick", ["foo\\2", "a\\b", "\\g<0>", "x\\1y", "\\"])
 def test_a_name_is_text_never_a_regex_template(nick, tmp_path):
     """Real IRC nicks carry backslashes: read as a replacement template, `foo\\2` was a group
