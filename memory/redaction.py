@@ -14,9 +14,12 @@ Three kinds of evidence, each found as a span of the text, merged, then replaced
 - **Labelled values**: `password=…`, `DB_PASSWORD: …`, `"client_secret": "…"`, `Authorization:
   Bearer …`, `postgres://user:…@host`, "the grafana admin password is …", `mysql -p…`. A value
   after `=`/`:`/`is` must look like a credential (letters with digits or symbols, not a placeholder
-  such as `${DB_PASSWORD}`, `<your key>`, `xxxxxxxx`, `os.environ[...]`); a value that follows a
-  label with no operator ("webhook signing secret …", "the token for the metrics endpoint …") must
-  also be a high-entropy string by detect-secrets' Shannon entropy measure.
+  such as `${DB_PASSWORD}`, `<your key>`, `xxxxxxxx`, `os.environ[...]`). Letters alone are a
+  password in an environment variable (`DB_PASSWORD=supersecret`), a quoted literal, or when
+  they are no English word ("my password is bluefrog", not "the password is wrong":
+  pyspellchecker's word list decides). A value that follows a label with no operator ("webhook
+  signing secret …", "the token for the metrics endpoint …") must also be a high-entropy string
+  by detect-secrets' Shannon entropy measure.
 
 Random-looking strings with neither a known shape nor a label are kept: in technical chat they are
 commit SHAs, digests, UUIDs and base64 in pasted code far more often than secrets. What this costs
@@ -51,7 +54,8 @@ class _Rule:
     pattern: re.Pattern[str]
     group: int | str = 0  # the part of the match that is the secret
     extend: bool = False  # the pattern may stop short of the token's end (detect-secrets' do)
-    value: str = "token"  # how the value is checked: token | credential | strong | any
+    # how the value is checked: token | credential | strong | unknown-word | assigned | any
+    value: str = "token"
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
     # (_LONG_TOKEN), "label" a label word (_LABEL_HINT), "url" a "://", "" nothing.
@@ -142,17 +146,27 @@ _OURS = [
 # --- labelled values ----------------------------------------------------------------------------
 # A credential label, possibly inside a longer identifier (DB_PASSWORD, PGPASSWORD, X-API-Key,
 # SecretAccessKey); in prose only the unambiguous words (not "pass", which is mostly a verb).
-_LABEL_WORD = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|"
-               r"access[_ -]?key|auth[_ -]?key|private[_ -]?key|client[_ -]?secret|credentials?)"
-               r"[A-Za-z0-9_-]*")
+_LABEL_CORE = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|"
+               r"access[_ -]?key|auth[_ -]?key|private[_ -]?key|client[_ -]?secret|credentials?)")
+_LABEL_WORD = _LABEL_CORE + r"[A-Za-z0-9_-]*"
 # `pass`, `pwd` and `pw` only as whole parts of an identifier (ansible_become_pass, PWD, db-pw).
 _LABEL = (r"(?P<label>" + _LABEL_WORD +
           r"|(?:(?<![A-Za-z0-9])|(?<=[_-]))(?:pass|pwd|pw)(?![A-Za-z0-9]))")
 _PROSE_LABEL = r"(?P<label>" + _LABEL_WORD + r"|(?<![A-Za-z0-9])pw(?![A-Za-z0-9]))"
+# Before a value of letters only, the identifier must end with the credential word (not
+# `tokenizer: wordpiece`, `password_hash: bcrypt`).
+_LETTERS_LABEL = (r"(?P<label>" + _LABEL_CORE + r"|(?:(?<![A-Za-z0-9])|(?<=[_-]))(?:pass|pwd|pw))"
+                  r"(?![A-Za-z0-9_-])")
+# In prose a value of letters only is taken after a password's label alone ("the secret to fast
+# builds is caching" is advice).
+_PASSWORD_PROSE_LABEL = r"(?P<label>\b(?:password|passwd|passphrase|pw)\b)"
 # The value: up to a space, quote, comma, semicolon, ampersand or closing bracket.
 _VALUE = r"(?P<secret>[^\s\"'`,;&<>)\]}]+(?:[^\s\"'`,;&)\]}]*[^\s\"'`,;&.)\]}:!?])?)"
 # The same, holding a digit or a symbol (so the regex itself moves on past plain words).
 _CREDENTIAL = r"(?=[^\s\"'`,;&]*[0-9!@#$%^&*?~+=/\\|])" + _VALUE
+# A value of letters only ("letmein", "CorrectHorseBattery"): after "password is" a credential
+# only if it is no English word (_unknown_word), which is what follows it in chat far more often.
+_LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@./:+=-])"
 # A random-looking token of 16+ characters with a digit in it.
 _RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
            r"[A-Za-z0-9+/=_~-])")
@@ -166,6 +180,19 @@ _LABELLED = [
     # "the grafana admin password is X", "password for the staging db: X"
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
+    # the same two shapes with a value of letters only
+    ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)[ \t]*"
+                   + _QUOTE + _LETTERS, "unknown-word"),
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _QUOTE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _LETTERS, "unknown-word"),
+    # an environment variable's value whatever it says: DB_PASSWORD=supersecret, PGPASSWORD=qwerty
+    # (the name ends with the credential word: not TOKENIZER=wordpiece or BYPASS=enabled)
+    ("credential", r"(?<![A-Za-z0-9_])(?P<label>[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|"
+                   r"TOKEN|API_?KEY|ACCESS_?KEY|AUTH_?KEY|PRIVATE_?KEY|SECRET_?KEY|CREDENTIALS?)"
+                   r"|(?:[A-Z0-9_]*_)?(?:PASS|PWD|PW))=[\"']?" + _LETTERS, "assigned"),
+    # a quoted literal in code or config is a value whatever it says: password = "hunter"
+    ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|==?|:)[ \t]*"
+                   r"(?P<q>[\"'`])(?P<secret>[A-Za-z]{4,64})(?P=q)", "assigned"),
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
                    r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
@@ -250,6 +277,42 @@ def _credential(value: str) -> bool:
     return letters and (any(c.isdigit() for c in value) or any(c in _SPECIAL for c in value))
 
 
+_english_words: frozenset[str] | None = None
+_english_lock = threading.Lock()
+# Participles the word list lacks are still what a password "is" in technical chat: hardcoded,
+# autogenerated, gitignored, templated.
+_PARTICIPLE = re.compile(r"(?i)(?:ed|ing)$")
+# A camelCase value naming what it holds is a variable in code, not the value: apiKey,
+# userPassword (but "supersecret" and "CorrectHorseBattery" are values).
+_NAMES_ITSELF = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def _variable(value: str) -> bool:
+    return bool(_CAMEL.search(value) and _NAMES_ITSELF.search(value))
+
+
+def _english(word: str) -> bool:
+    """A word of pyspellchecker's English list (read on first use, once, and then shared
+    read-only between threads). Rare words count too: "caching", "unset" and "deprecated" are
+    what a password is said to be; the price is that "qwerty" is kept."""
+    global _english_words
+    if _english_words is None:
+        with _english_lock:
+            if _english_words is None:
+                from spellchecker import SpellChecker
+                _english_words = frozenset(  # the lengths _LETTERS takes
+                    w for w in SpellChecker(language="en", distance=1).word_frequency.dictionary
+                    if len(w) >= 4)
+    return word.lower() in _english_words
+
+
+def _unknown_word(value: str) -> bool:
+    """A run of letters after a credential label that is no English word: a password."""
+    return not (_placeholder(value) or _PARTICIPLE.search(value) or _variable(value)
+                or _english(value))
+
+
 def _strong(value: str) -> bool:
     """A random-looking token: long, letters and digits, high Shannon entropy."""
     return (len(value) >= 16 and _credential(value) and any(c.isdigit() for c in value)
@@ -261,6 +324,10 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _credential(value)
     if rule.value == "strong":
         return _strong(value)
+    if rule.value == "unknown-word":
+        return _unknown_word(value)
+    if rule.value == "assigned":  # a literal, not a variable named for what it holds
+        return not (_placeholder(value) or _variable(value))
     if rule.value == "any":
         return not _placeholder(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example

@@ -71,6 +71,17 @@ def _password(rng: random.Random) -> str:
         rng.choice("!?.")
 
 
+def _word_password(rng: random.Random) -> str:
+    """Letters only, no English word: what "password is X" holds when X is not a predicate."""
+    words = ["blue", "frog", "maple", "orbit", "violet", "copper", "tiger", "lemon", "storm"]
+    style = rng.randrange(3)
+    if style == 0:
+        return "".join(rng.sample(words, 3))
+    if style == 1:
+        return "".join(w.capitalize() for w in rng.sample(words, 3))
+    return rng.choice(["letmein", "iloveyou", "trustno", "opensesame", "zaqxswcde"])
+
+
 def _uuid(rng: random.Random) -> str:
     h = _pick(rng, HEX, 32)
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
@@ -122,6 +133,7 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "newrelic": lambda r: "NRAK-" + _pick(r, string.ascii_uppercase + string.digits, 27),
     "age": lambda r: "AGE-SECRET-KEY-1" + _pick(r, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
     "password": _password,
+    "word_password": _word_password,
     "hex32": lambda r: _pick(r, HEX, 32),
     "hex40": lambda r: _pick(r, HEX, 40),
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from memory import redaction
 from memory.redaction import redact
 from tests.secret_corpus import leaked, load, score
 
@@ -31,10 +32,10 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     tuning = score(shipped, [c for c in CASES if c.set == "tuning"])
     heldout = score(shipped, [c for c in CASES if c.set == "heldout"])
     everything = score(shipped, CASES)
-    assert (tuning.caught, tuning.secrets) == (123, 123), [c.text for c in tuning.missed]
+    assert (tuning.caught, tuning.secrets) == (130, 130), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 38 / 43 and heldout.false_positives <= 2
-    assert everything.caught >= 161 and everything.false_positives <= 2
+    assert everything.caught >= 168 and everything.false_positives <= 2
 
 
 @pytest.mark.parametrize("template", [
@@ -76,11 +77,54 @@ def test_the_scanner_never_reaches_the_network(monkeypatch):
     assert score(shipped, CASES).caught > 0
 
 
-def test_threads_share_nothing_mutable():
+def test_threads_share_nothing_mutable(monkeypatch):
     expected = [shipped(c.text) for c in CASES]
+    # the English word list is read on first use: eight threads may all ask for it at once
+    monkeypatch.setattr(redaction, "_english_words", None)
     with ThreadPoolExecutor(max_workers=8) as pool:
         for _ in range(3):
             assert list(pool.map(shipped, [c.text for c in CASES])) == expected
+
+
+@pytest.mark.parametrize("text, value", [
+    ("my password is bluefrogmaple btw lol", "bluefrogmaple"),
+    ("wifi pw is letmein", "letmein"),
+    ("DB_PASSWORD=supersecret", "supersecret"),
+    ("PGPASSWORD=qwerty psql -h db -U app", "qwerty"),
+    ('password = "hunter"', "hunter"),
+    ("the password is CorrectHorseBattery", "CorrectHorseBattery"),
+])
+def test_a_password_of_letters_is_redacted(text, value):
+    out, kinds = redact(text)
+    assert value not in out and kinds == ["password"], out
+
+
+@pytest.mark.parametrize("text", [
+    "the password is wrong, try again",
+    "password is locked in the keyring",
+    "the password is hardcoded in the installer",  # a participle the word list lacks
+    "root password is unset on a fresh install",
+    "the secret to fast builds is caching",  # prose takes letters after a password label only
+    "password = userPassword",  # a variable named for what it holds
+    "TOKENIZER=wordpiece",  # the name does not end with the credential word
+    "password_hash: bcryptish",
+    "my password is Fluffy",  # an English word: kept, the price of the rule
+])
+def test_a_word_after_a_password_label_is_kept(text):
+    assert redact(text) == (text, [])
+
+
+def test_a_password_of_letters_is_never_stored_exported_or_said(service, profile_name):
+    profile = service.profile(profile_name)
+    profile.ingest([{"role": "user", "author": "li",
+                     "content": "the launch is next Friday. my password is bluefrogmaple btw"},
+                    {"role": "user", "author": "li",
+                     "content": "and the staging env has DB_PASSWORD=violetorbit"}], "s1")
+    exported = "\n".join(profile.export())
+    said = profile.recall("what is li's password?").model_dump_json()
+    for text in (exported, said):
+        assert "bluefrogmaple" not in text and "violetorbit" not in text
+    assert exported.count("[REDACTED:password]") >= 2
 
 
 def test_the_aws_pair_is_never_stored_exported_or_said(service, profile_name):
