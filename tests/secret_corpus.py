@@ -134,6 +134,9 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "age": lambda r: "AGE-SECRET-KEY-1" + _pick(r, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
     "password": _password,
     "word_password": _word_password,
+    "discord_webhook": lambda r: _pick(r, string.digits, 18) + "/" + _pick(r, URLSAFE, 68),
+    "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
+                                      for _ in range(3)),
     "hex32": lambda r: _pick(r, HEX, 32),
     "hex40": lambda r: _pick(r, HEX, 40),
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),
