@@ -71,7 +71,18 @@ _KEY_VALUE = re.compile(
 _COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<value>\S.+)$")
 _SET_TO = re.compile(r"\bset (?:the |our )?(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
 _FOR_SUBJECT = re.compile(r"\bfor (?:the |our |all )?(?P<subject>[a-z][\w\s/-]{1,30}?)(?:[.,;!]|$)")
-_CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|but|so)\s+")
+_CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|but|so)\s+"
+                      r"|\s+(?:decided|agreed|confirmed)\s+")  # "we decided the limit is 600"
+# "FYI: …", "Quick one: …": how a message opens, not what it is about. Without this a later "FYI:
+# we decided the billing service owns invoices" took the key "fyi" and superseded "FYI: we
+# decided the rate limit is 600".
+_OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa|update|reminder|"
+                     r"note|btw|ps|re|question|q|tl;?dr|summary|context|edit|also|ok(?:ay)?|so|"
+                     r"hey(?: \w+)?|hi(?: \w+)?|hello(?: \w+)?|all|team|folks|everyone|"
+                     r"good news|bad news|decision|update \d+)$")
+# The value after "subject:" reads as a sentence of its own: not a key's value.
+_SENTENCE_VALUE = re.compile(r"(?i)^(?:we|i|i'm|i've|you|they|he|she|it|there|this|that|let's|"
+                             r"please|can|could|should|would|will|just|so)\b")
 # Concrete values the detail pass looks for: prices, quantities with a unit, versions, ticket ids.
 _CONCRETE = re.compile(
     r"[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|ms|s|sec|secs|seconds|minutes|mins|hours|hrs|days|weeks|"
@@ -211,7 +222,8 @@ def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
         if key:
             return key
     m = _COLON_VALUE.match(text)
-    if m and len(m.group("subject").split()) <= 4:
+    if m and len(m.group("subject").split()) <= 4 and not _OPENER.match(m.group("subject")) \
+            and not _SENTENCE_VALUE.match(m.group("value")):
         return normalize_topic_key(m.group("subject"))
     return None
 

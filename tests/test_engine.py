@@ -75,6 +75,26 @@ def test_supersession_within_one_batch_keeps_the_later(profile):
     assert [m.content for m in active] == ["The rate limit is 300 requests per minute."]
 
 
+def test_a_message_opener_is_no_topic_and_supersedes_nothing(profile):
+    """"FYI:" and "Quick one:" open a message; they were once its topic key, so any later "FYI: …"
+    superseded the decision an earlier one announced."""
+    profile.ingest(conv("FYI: we decided the public API rate limit is 600 requests/min per key."),
+                   session_id="s1")
+    r = profile.ingest(conv("FYI: we decided the billing service owns invoices.",
+                            "Quick one: the staging deploy freeze is moved to Friday.",
+                            author="sam", day="2026-11-17"), session_id="s2")
+    assert r.memories_superseded == 0
+    assert not [m for m in profile.list(include_inactive=True) if m.status == "superseded"]
+    keys = {m.topic_key for m in profile.list()}
+    assert "public api rate limit" in keys and not keys & {"fyi", "quick one"}
+    # the same subject said again does supersede
+    r = profile.ingest(conv("Quick one: we decided the public API rate limit is 900 requests/min.",
+                            day="2026-11-18"), session_id="s3")
+    assert r.memories_superseded == 1
+    active = [m for m in profile.list() if m.topic_key == "public api rate limit"]
+    assert len(active) == 1 and "900" in active[0].content
+
+
 def test_relative_dates_resolved_at_ingest(profile):
     profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
     event = next(m for m in profile.list() if m.type == "event")
