@@ -64,12 +64,15 @@ _PAST_EVENT = re.compile(
     r"\w+ed)\b",
     re.IGNORECASE,
 )
+# The owner is a whole word: "there are a few areas" once read as "the" + "re".
 _KEY_VALUE = re.compile(
-    r"^(?P<owner>the|our|my|your|their|team's)?\s*(?P<subject>[a-z][\w\s/-]{1,40}?)\s+"
+    r"^(?:(?P<owner>the|our|my|your|their|team's)\s+)?(?P<subject>[a-z][\w\s/-]{1,40}?)\s+"
     r"(?:is|are|will be|should be|must be|has been|have been|is now|are now|=)\s+(?P<value>.+)$",
 )
 _COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<value>\S.+)$")
-_SET_TO = re.compile(r"\bset (?:the |our )?(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
+# (not the phrasal "set up to": "is set up to use HTTPS" once keyed "up")
+_SET_TO = re.compile(r"\bset (?!up\b|out\b|off\b|aside\b|back\b)(?:the |our )?"
+                     r"(?P<subject>[a-z][\w\s/-]{1,40}?) to\b", re.IGNORECASE)
 _FOR_SUBJECT = re.compile(r"\bfor (?:the |our |all )?(?P<subject>[a-z][\w\s/-]{1,30}?)(?:[.,;!]|$)")
 _CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|but|so)\s+"
                       r"|\s+(?:decided|agreed|confirmed)\s+")  # "we decided the limit is 600"
@@ -217,8 +220,8 @@ def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
         return normalize_topic_key(m.group("subject"))
     # A decision often comes as a preamble then the statement: "after the test we decided: the
     # rate limit is 300", so each clause gets a try.
-    for clause in _CLAUSES.split(text):
-        key = _key_value_topic(clause.strip(), speaker)
+    for n, clause in enumerate(_CLAUSES.split(text)):
+        key = _key_value_topic(clause.strip(), speaker, owned=n > 0)
         if key:
             return key
     m = _COLON_VALUE.match(text)
@@ -228,15 +231,18 @@ def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
     return None
 
 
-def _key_value_topic(clause: str, speaker: str) -> str | None:
+def _key_value_topic(clause: str, speaker: str, owned: bool = False) -> str | None:
     """"The rate limit is 100/s", "our staging URL is ...": lower-case subjects only, so person
-    attributes ("Caroline is a counselor") do not collapse into one key per person."""
+    attributes ("Caroline is a counselor") do not collapse into one key per person. `owned`: a
+    clause split from within a sentence must name its subject with "the"/"our"/… ("we decided:
+    the rate limit is 300"), since after "and" a bare noun is the end of a coordination ("stretching
+    and breathing is having an effect" keyed "breathing", and superseded the next such memory)."""
     first, _, rest = clause.partition(" ")
     if first in ("The", "Our", "My", "Your", "Their"):
         clause = first.lower() + " " + rest
     m = _KEY_VALUE.match(clause)
     if not m or re.search(r"\b(i|it|he|she|they|we|you|this|that|there|what|which|who)\b",
-                          m.group("subject")):
+                          m.group("subject")) or (owned and not m.group("owner")):
         return None
     key = m.group("subject")
     if m.group("owner") == "my":

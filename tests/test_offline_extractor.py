@@ -165,3 +165,27 @@ def test_tool_category(text, category):
     from memory.topics import tool_category
 
     assert tool_category(text) == category
+
+
+@pytest.mark.parametrize("text, kind, key", [
+    ("The rate limit is 300 requests per minute.", "fact", "rate limit"),
+    ("After the load test we decided: the rate limit is 300.", "fact", "rate limit"),
+    ("we decided the public API rate limit is 600 requests/min", "instruction",
+     "public api rate limit"),
+    ("We set the retry budget to 5.", "fact", "retry budget"),
+    ("Rate limit: 600/min", "fact", "rate limit"),
+    # how a message opens is not what it is about
+    ("FYI: we decided the billing service owns invoices.", "instruction", None),
+    ("Heads up: the dashboard is down.", "fact", "dashboard"),
+    ("Quick one: can we move standup?", "fact", None),
+    # the end of a coordination, split at "and", is not a subject
+    ("Simple stretching and breathing is having a positive effect.", "fact", None),
+    ("That kind of determination and heart is why John loves basketball.", "fact", None),
+    # "there" is not "the" + "re"; "set up to" is a phrasal verb
+    ("However, there are several areas where you can improve.", "fact", None),
+    ("Ensure your Gunicorn configuration is set up to use HTTPS.", "instruction", None),
+])
+def test_topic_keys(text, kind, key):
+    from memory.offline_extractor import topic_for
+
+    assert topic_for(text, kind, "maya") == key
