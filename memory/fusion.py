@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .models import Memory, Message, Passage
-from .stores.base import (ASKER_CHANNELS, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_INSTRUCTION,
-                          CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
-                          CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, Hit)
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_DATE, CH_HYDE,
+                          CH_INSTRUCTION, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+                          CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, Hit)
 from .text import carries
 
 RRF_K = 60
@@ -62,6 +62,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # T@10 0.594 -> 0.618 / 0.623 / 0.615 / 0.611 at 3 / 4 / 5 / 8 (instruction-following
     # questions 0.475 -> 0.738 at 4); LoCoMo dev unchanged (its chats hold almost no rules).
     CH_INSTRUCTION: 4.0,
+    # The messages said within the span of time a question names (memory.time_scope).
+    CH_DATE: 1.0,
 }
 # Only the best sessions lift their records: deeper in the ranking are most of a small profile's
 # sessions, and a lift for all of them says nothing (LoCoMo dev T@10 by `lurker eval locomo`,

@@ -27,6 +27,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, same_per
                      without_platform_ids)
 from .standing import is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
+from .time_scope import asked_span, in_span
 from .text import stem_words
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -47,6 +48,10 @@ _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "l
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
+# "What happened last Friday?" asks for anything in that span: these words narrow nothing.
+_ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
+                             "done", "occurred", "doing", "plan", "planned", "scheduled",
+                             "coming", "upcoming"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # A record must share at least this share of the question's content words to answer it: one word
 # in common ("What did Gina lose?" / "Gina opened a store") is a different question's answer.
@@ -228,7 +233,8 @@ class OfflineAnswerer(Answerer):
                speakers: Callable[[Memory], set[str]] | None = None,
                asker: str | None = None, addressee: str | None = None) -> str:
         authors = [m.author for m in messages]
-        text = self._answer(question, memories, messages, computed, previous or {}, speakers)
+        text = self._answer(question, memories, messages, computed, previous or {}, speakers,
+                            asked_span(question, now))
         put_to = bool(addressee) and asks_what_you_said(question)
         # "what did you recommend?" is answered with what the addressee said, never the asker's
         said = self._what_you_said(question, memories, messages, addressee,
@@ -272,7 +278,8 @@ class OfflineAnswerer(Answerer):
 
     def _answer(self, question: str, memories: list[Memory], messages: list[Message],
                 computed: list[ComputedDate], previous: dict[str, Memory],
-                speakers: Callable[[Memory], set[str]] | None) -> str:
+                speakers: Callable[[Memory], set[str]] | None,
+                span: ResolvedDate | None = None) -> str:
         asked = parse_date_question(question)
         arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
                           None)
@@ -285,12 +292,18 @@ class OfflineAnswerer(Answerer):
         # is not answered by "Gina opened a store".
         wanted = (content_stems(question) - content_stems(" ".join(names))) \
             or content_stems(question)
+        # "What happened last Friday?" asks for anything in the span; with more words the
+        # question must share them as before (its date words included: fewer words to share
+        # let LoCoMo's adversarial questions, which name the other person, be answered)
+        anything = span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT
         when = _WHEN.match(question)
         relevant = [m for m in memories
-                    if (_about(wanted, _memory_stems(m))
+                    if (anything or _about(wanted, _memory_stems(m))
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
-                    and _names(names, m, speakers)]
+                    and _names(names, m, speakers)
+                    # "what happened last Friday?" is not answered by another Friday's event
+                    and (span is None or in_span(m, span))]
         parts: list[str] = []
         if relevant:
             shown = _distinct(relevant)[: self.max_memories]
@@ -308,8 +321,10 @@ class OfflineAnswerer(Answerer):
             else:
                 parts += [_dated(m) for m in shown]
         else:
-            hit = next((m for m in messages if _about(wanted, content_stems(m.content))
-                        and _names_all(names, f"{m.author or ''} {m.content}")), None)
+            hit = next((m for m in messages if (anything
+                                                or _about(wanted, content_stems(m.content)))
+                        and _names_all(names, f"{m.author or ''} {m.content}")
+                        and (span is None or in_span(m, span))), None)
             if hit is not None:
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
         facts = [c for c in computed if c is not arithmetic]

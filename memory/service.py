@@ -34,9 +34,10 @@ from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      embedding_text, parents_elsewhere)
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
-from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_INSTRUCTION, CH_PASSAGE_VECTOR,
-                          CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
+from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
+                          CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
+from .time_scope import asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 
@@ -266,7 +267,8 @@ class MemoryService:
         channels, k = tuple(channels), k or settings.recall_k
         scored: dict[tuple[str, str, str], tuple[float, Fused]] = {}
         for name in names:
-            ranking = self.profile(name)._retrieve(query, channels, k, None, asker=asker)
+            ranking = self.profile(name)._retrieve(query, channels, k, None, asker=asker,
+                                                   now=now)
             for rank, found in enumerate(ranking):
                 key = (name, *found.key)
                 score = 1.0 / (RRF_K + rank + 1)
@@ -585,7 +587,7 @@ class Profile:
         channels = tuple(channels)
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
-                               addressee)
+                               addressee, now)
         memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
@@ -612,26 +614,34 @@ class Profile:
                     weights or DEFAULT_WEIGHTS)
 
     def channel_hits(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
-                     asker: str | None = None, addressee: str | None = None
-                     ) -> dict[str, list[Hit]]:
+                     asker: str | None = None, addressee: str | None = None,
+                     now: datetime | None = None) -> dict[str, list[Hit]]:
         """Each retrieval channel's hits before fusion (what `search` fuses; the eval keeps them
-        to replay the fusion with other settings, memory/eval/replay.py)."""
+        to replay the fusion with other settings, memory/eval/replay.py). `now`: the time a
+        question's "last Friday" is counted from (the date channel)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("search needs a non-empty query")
         return self._channel_hits(clean_text(query.strip()), tuple(channels),
                                   k or self.service.settings.recall_k, asker=asker,
-                                  addressee=addressee)
+                                  addressee=addressee, span=asked_span(query, now or utcnow()))
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,
                   timings: dict[str, float] | None = None,
-                  asker: str | None = None, addressee: str | None = None) -> list[Fused]:
-        return fuse(self._channel_hits(query, channels, k, timings, asker, addressee),
-                    weights or DEFAULT_WEIGHTS)
+                  asker: str | None = None, addressee: str | None = None,
+                  now: datetime | None = None) -> list[Fused]:
+        """The fused ranking; given `now`, a question that names a span of time ("what happened
+        last Friday?") also searches the messages said then, and the records of the span come
+        first (memory.time_scope)."""
+        span = asked_span(query, now) if now is not None else None
+        fused = fuse(self._channel_hits(query, channels, k, timings, asker, addressee, span),
+                     weights or DEFAULT_WEIGHTS)
+        return in_span_first(fused, span, fused_record)
 
     def _channel_hits(self, query: str, channels: tuple[str, ...], k: int,
                       timings: dict[str, float] | None = None, asker: str | None = None,
-                      addressee: str | None = None) -> dict[str, list[Hit]]:
+                      addressee: str | None = None, span: dates.ResolvedDate | None = None
+                      ) -> dict[str, list[Hit]]:
         embedder = self.service.embedder
         askers = self._whose_words(query, asker, addressee)
         if not askers:
@@ -651,9 +661,12 @@ class Profile:
             return (vectors[0] if wants_query_vec else None,
                     vectors[-1] if wants_hyde else None)
 
+        if span is None:
+            channels = tuple(c for c in channels if c != CH_DATE)
         request = SearchRequest(
             text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
-            k=k, channels=channels, askers=askers)
+            k=k, channels=channels, askers=askers,
+            span=(span.start, span.end) if span is not None else None)
         if texts and self._store.text_while_embedding:
             # The store runs its text channels while another thread embeds the question.
             embedding = self.service.embedding_pool().submit(embedder.embed, texts)

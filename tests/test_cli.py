@@ -103,6 +103,26 @@ def test_recall_addressee_answers_what_did_you_recommend_from_their_words(lurker
     assert json.loads(lurker(*asked).stdout)["answer"].startswith("You said: \"My rate limiter")
 
 
+def test_recall_of_a_named_day_answers_from_that_day(lurker, tmp_path):
+    """What a user typing `lurker recall "what happened last Friday?"` on a Monday sees."""
+    conv = write_jsonl(tmp_path / "week.jsonl", [
+        {"role": "user", "author": "maya", "ts": "2026-11-17T09:00:00Z",
+         "content": "The billing deploy went out last Friday, no incidents."},
+        {"role": "user", "author": "tomas", "ts": "2026-11-20T16:00:00Z",
+         "content": "We rolled back the search service today after the latency spike."},
+        {"role": "user", "author": "sam", "ts": "2026-11-19T23:30:00-08:00",
+         "content": "Just migrated the auth DB tonight, all green."}])
+    lurker("ingest", conv, "--session", "week")
+    out = json.loads(lurker("recall", "what happened last Friday?", "--now",
+                            "2026-11-23T12:00:00Z", "--json").stdout)
+    assert "rolled back the search service" in out["answer"]
+    assert "billing deploy" not in out["answer"]
+    assert out["computed"][0]["value"] == "2026-11-20"
+    out = json.loads(lurker("recall", "what happened on Thursday?", "--now",
+                            "2026-11-23T12:00:00Z", "--json").stdout)
+    assert "migrated the auth DB" in out["answer"]  # 23:30 in Seattle: Thursday there
+
+
 def test_errors_are_one_clear_line(lurker, tmp_path):
     bad = write_jsonl(tmp_path / "bad.jsonl", [
         {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])

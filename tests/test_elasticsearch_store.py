@@ -6,7 +6,7 @@ import contextlib
 import socket
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -190,11 +190,11 @@ def test_full_search_is_one_msearch_request(store, profile):
     store.insert_messages(profile, [msg("who runs the deploy?")])
     request = SearchRequest(text="when does the deploy run", topic_keys=["deploy schedule"],
                             query_vector=unit(1, seed=1)[0], hyde_vector=unit(1, seed=2)[0], k=5,
-                            askers=("ana",))
+                            askers=("ana",), span=(date(2024, 5, 1), date(2024, 5, 1)))
     with http_requests(store) as calls:
         hits = store.search(profile, request)
     assert len(calls) == 1 and calls[0][0] == "POST" and calls[0][1].startswith("/_msearch")
-    assert set(hits) == set(CHANNELS)  # the asker's channels too
+    assert set(hits) == set(CHANNELS)  # the asker's channels and the date channel too
     assert [h.id for h in hits[CH_TOPIC]] == [memories[0].id]
     assert hits[CH_MEMORY_TEXT][0].id == memories[0].id
     assert [h.record.content for h in hits[CH_MESSAGE_TEXT]] == ["who runs the deploy?"]

@@ -95,6 +95,31 @@ def test_a_message_opener_is_no_topic_and_supersedes_nothing(profile):
     assert len(active) == 1 and "900" in active[0].content
 
 
+def test_a_question_naming_a_day_is_answered_from_that_day(profile):
+    """"What happened last Friday?" on Monday 23 November: the rollback of Friday 20 November,
+    not the deploy said on Tuesday to have gone out "last Friday" (the 13th), which shares the
+    question's words; found though the rollback shares none, among a week of other chat."""
+    noise = [f"the {s} dashboard needs a new owner" for s in
+             ("billing", "search", "auth", "ledger", "pricing", "reports", "export", "ingest")]
+    profile.ingest(conv("The billing deploy went out last Friday, no incidents.", *noise,
+                        day="2026-11-17"), session_id="tue")
+    profile.ingest(conv("We rolled back the search service today after the latency spike.",
+                        author="tomas", day="2026-11-20"), session_id="fri")
+    profile.ingest(conv(*[f"{n} are green again" for n in noise], day="2026-11-21"),
+                   session_id="sat")
+    monday = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+    result = profile.recall("what happened last Friday?", now=monday)
+    assert "rolled back the search service" in result.answer
+    assert "billing deploy" not in result.answer
+    assert "rolled back" in result.memories[0].memory.content
+    # the deploy is what happened on the 13th
+    result = profile.recall("what happened on November 13?", now=monday)
+    assert "billing deploy" in result.answer and "rolled back" not in result.answer
+    # nothing was said or planned for that Monday: no other day's news instead
+    result = profile.recall("what happened last Monday?", now=monday)
+    assert "rolled back" not in result.answer and "billing deploy" not in result.answer
+
+
 def test_relative_dates_resolved_at_ingest(profile):
     profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
     event = next(m for m in profile.list() if m.type == "event")

@@ -10,8 +10,8 @@ from memory.errors import EmbeddingMismatch
 from memory.ids import memory_id, message_id
 from memory.models import Memory, Message, Passage
 from memory.passages import split_passages
-from memory.stores.base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_INSTRUCTION,
-                                CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
+from memory.stores.base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_DATE, CH_HYDE,
+                                CH_INSTRUCTION, CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
                                 CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR,
                                 INSTRUCTION_K, INSTRUCTION_MIN_SIMILARITY, EmbeddingSpec,
                                 SearchRequest)
@@ -774,3 +774,41 @@ def test_instruction_channel_finds_the_standing_rules_nearest_the_question(store
     empty = store.search(f"{profile_name}-none", SearchRequest(
         text="", query_vector=vectors[0], channels=(CH_INSTRUCTION,)))
     assert empty.get(CH_INSTRUCTION, []) == []
+
+
+def test_date_channel_finds_the_messages_said_on_the_spans_local_days(store, profile_name):
+    friday, thursday = datetime(2026, 11, 20, tzinfo=timezone.utc), datetime(2026, 11, 19,
+                                                                             tzinfo=timezone.utc)
+
+    def said(content: str, ts: datetime, offset: int | None = None) -> Message:
+        return Message(id=message_id("s", "user", content), session_id="s", role="user",
+                       author="ana", content=content, ts=ts, utc_offset_minutes=offset)
+
+    rollback = said("we rolled back the search service", friday + timedelta(hours=16))
+    standup = said("standup notes: nothing new", friday + timedelta(hours=9))
+    # 23:30 on Thursday in Seattle is Friday 07:30 UTC: a Thursday message
+    late = said("migrated the auth db tonight", friday + timedelta(hours=7, minutes=30), -480)
+    # 08:30 on Saturday in Tokyo is Friday 23:30 UTC: a Saturday message
+    early = said("saturday brunch rollback jokes", friday + timedelta(hours=23, minutes=30), 540)
+    other = said("the billing rollback went fine", thursday + timedelta(hours=10))
+    secret = said("friday rollback creds are hunter2", friday + timedelta(hours=12))
+    store.insert_messages(profile_name, [rollback, standup, late, early, other, secret])
+    store.suppress_messages(profile_name, [secret.id])
+
+    def date_hits(text: str, first, last=None, k: int = 20) -> list[str]:
+        found = store.search(profile_name, SearchRequest(
+            text=text, k=k, channels=(CH_DATE,), span=(first, last or first)))
+        return [h.id for h in found[CH_DATE]]
+
+    day = friday.date()
+    # the question's words first, then the rest of the day; never another day, never suppressed
+    assert date_hits("what did we roll back?", day) == [rollback.id, standup.id]
+    assert date_hits("what happened?", day) == [rollback.id, standup.id]  # newest first
+    assert set(date_hits("rollback", thursday.date())) == {other.id, late.id}
+    assert date_hits("brunch", day + timedelta(days=1)) == [early.id]
+    assert set(date_hits("anything", thursday.date(), day)) == {rollback.id, standup.id,
+                                                                late.id, other.id}
+    assert len(date_hits("anything", thursday.date(), day, k=2)) == 2
+    # no span, no channel
+    found = store.search(profile_name, SearchRequest(text="rollback", k=20, channels=(CH_DATE,)))
+    assert found.get(CH_DATE, []) == []

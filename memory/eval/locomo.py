@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from ..errors import LurkerError
 from ..fusion import DEFAULT_WEIGHTS, fuse
 from ..stores.base import CHANNELS
+from ..time_scope import scoped
 from .baselines import (RRF_DEPTH, CachedEmbedder, DenseIndex, E5Encoder, ElasticsearchHybrid,
                         EmbeddingCache, TurnIndex, rrf)
 from .metrics import (ADVERSARIAL, CATEGORY_NAMES, Shown, answer_score, char_budget,
@@ -383,8 +384,8 @@ def evaluate_conversation(ing: Ingested, budgets: Budgets, baselines: Baselines,
         capture.conversation(ing)
     records = []
     for n, q in enumerate(questions):
-        hits = profile.channel_hits(q.question, k=depth, **whose)
-        fused = fuse(hits, weights or DEFAULT_WEIGHTS)
+        hits = profile.channel_hits(q.question, k=depth, now=now, **whose)
+        fused = scoped(fuse(hits, weights or DEFAULT_WEIGHTS), q.question, now)  # as recall()
         if capture is not None:
             capture.question(q, hits)
         ranked = {FUSED: scored(fused)}

@@ -24,6 +24,7 @@ import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
 
 import numpy as np
 
@@ -65,8 +66,32 @@ INSTRUCTION_MIN_SIMILARITY = 0.15
 # Instruction memories a store reads, nearest first, while it looks for the standing ones (on
 # Elasticsearch each is a document in the msearch reply).
 INSTRUCTION_SCAN = 50
+# The raw messages said within the span of time the question names ("what happened last
+# Friday?", memory.time_scope; SearchRequest.span), BM25 over the question first, then the rest
+# of the span's messages, newest first. It runs only for such a question: what it asks for shares
+# no word with the question.
+CH_DATE = "date"
 CHANNELS = (CH_TOPIC, CH_MEMORY_TEXT, CH_VECTOR, CH_HYDE, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT,
-            CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_INSTRUCTION)
+            CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_INSTRUCTION,
+            CH_DATE)
+
+
+# UTC offsets reach -12 h and +14 h: a local day's messages lie within these UTC bounds.
+_EARLIEST_OFFSET, _LATEST_OFFSET = timedelta(hours=14), timedelta(hours=12)
+
+
+def span_utc_bounds(span: tuple[date, date]) -> tuple[datetime, datetime]:
+    """UTC instants that hold every message said on the span's local days, wherever it was said
+    (a store reads between them, then keeps those whose local day is in the span)."""
+    first, last = span
+    return (datetime.combine(first, time(), timezone.utc) - _EARLIEST_OFFSET,
+            datetime.combine(last + timedelta(days=1), time(), timezone.utc) + _LATEST_OFFSET)
+
+
+def said_within(message: Message, span: tuple[date, date]) -> bool:
+    """Whether the message was said on one of the span's days, in its own local time."""
+    local = message.ts + timedelta(minutes=message.utc_offset_minutes or 0)
+    return span[0] <= local.date() <= span[1]
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,9 @@ class SearchRequest:
     # channels: the person asking's (a renamed user has several), or, for "what did you say?",
     # the addressee's (Profile._whose_words); empty: they do not run.
     askers: tuple[str, ...] = ()
+    # The local days (first, last) the question names (memory.time_scope.asked_span); None: the
+    # date channel does not run.
+    span: tuple[date, date] | None = None
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)

@@ -71,6 +71,7 @@ from ..text import STOP_WORDS, query_stems, stem_tokens, words
 from .base import (
     CH_ASKER_TEXT,
     CH_ASKER_VECTOR,
+    CH_DATE,
     CH_HYDE,
     CH_INSTRUCTION,
     CH_MEMORY_TEXT,
@@ -93,6 +94,8 @@ from .base import (
     PhaseHook,
     SearchRequest,
     Store,
+    said_within,
+    span_utc_bounds,
 )
 
 log = logging.getLogger("lurker.store")
@@ -1024,6 +1027,24 @@ class ElasticsearchStore(Store):
                                                        "must_not": hidden,
                                                        "minimum_should_match": 1}},
                                     "size": k, "_source": source, "track_total_hits": False}))
+            elif channel == CH_DATE:
+                if request.span is None:
+                    continue
+                out[channel] = []
+                if not k:
+                    continue
+                low, high = span_utc_bounds(request.span)
+                # the question's words score the span's messages; the rest follow, newest first
+                planned.append((channel, Message, messages, {
+                    "query": {"bool": {
+                        "filter": [self._profile_filter(profile), {"range": {"ts": {
+                            "gte": low.isoformat(), "lt": high.isoformat()}}}],
+                        "must_not": [{"term": {"suppressed": True}}],
+                        "should": [{"match": {"stems": {"query": " ".join(stems)}}}]
+                        if stems else []}},
+                    "sort": ["_score", {"ts": "desc"}], "track_scores": True,
+                    "size": min(2 * k, MAX_WINDOW), "_source": source,
+                    "track_total_hits": False}))
             elif channel == CH_SESSION_TEXT:
                 out[channel] = []
                 if stems and k:
@@ -1120,6 +1141,8 @@ class ElasticsearchStore(Store):
             if channel == CH_INSTRUCTION:
                 hits = [h for h in hits if h.score >= INSTRUCTION_MIN_SIMILARITY
                         and is_standing_rule(h.record.content)][:INSTRUCTION_K]
+            elif channel == CH_DATE:  # read in UTC bounds: keep the span's local days
+                hits = [h for h in hits if said_within(h.record, request.span)][:k]
             out[channel] = hits
         return out
 

@@ -10,6 +10,7 @@ import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +19,11 @@ from ..errors import EmbeddingMismatch, StoreBusy, StoreUnavailable
 from ..models import Memory, Message, Passage
 from ..passages import PASSAGE_CHARS, is_long, split_passages
 from ..standing import is_standing_rule
-from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_HYDE, CH_INSTRUCTION, CH_MEMORY_TEXT,
-                   CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR, CH_SESSION_TEXT, CH_TOPIC,
-                   CH_VECTOR, INSTRUCTION_K, INSTRUCTION_MIN_SIMILARITY, INSTRUCTION_SCAN,
-                   SESSION_DOC_MESSAGES, EmbeddingSpec, Hit, SearchRequest, Store)
+from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_DATE, CH_HYDE, CH_INSTRUCTION,
+                   CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
+                   CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, INSTRUCTION_K,
+                   INSTRUCTION_MIN_SIMILARITY, INSTRUCTION_SCAN, SESSION_DOC_MESSAGES,
+                   EmbeddingSpec, Hit, SearchRequest, Store, said_within, span_utc_bounds)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -640,6 +642,9 @@ class SQLiteStore(Store):
                                                  only=self._authored(profile, request.askers))
             elif channel == CH_INSTRUCTION and request.query_vector is not None:
                 out[channel] = self._standing_knn(profile, question_scores())
+            elif channel == CH_DATE and request.span is not None:
+                out[channel] = self._date_messages(profile, request.text, request.span,
+                                                   request.k)
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -661,6 +666,29 @@ class SQLiteStore(Store):
                                      f"({marks})", (profile, *(i for i, _ in best))).fetchall())
         return [Hit(i, float(score), model.model_validate_json(found[i]))
                 for i, score in best if i in found]
+
+    def _date_messages(self, profile: str, text: str, span: tuple[date, date], k: int
+                       ) -> list[Hit]:
+        """The date channel: the messages said on the span's days (local time), those matching
+        the question's words first (BM25), then the rest newest first."""
+        if k <= 0:
+            return []
+        low, high = (t.isoformat() for t in span_utc_bounds(span))
+        query = fts_query(text)
+        rows = self.db.execute(
+            "SELECT m.id, -f.rank, m.doc FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
+            "WHERE messages_fts MATCH ? AND f.profile = ? AND m.profile = ? AND m.ts >= ? "
+            "AND m.ts < ? ORDER BY f.rank LIMIT ?",
+            (query, profile, profile, low, high, 2 * k)).fetchall() if query else []
+        rows += [(i, 0.0, doc) for i, doc in self.db.execute(
+            "SELECT id, doc FROM messages WHERE profile = ? AND ts >= ? AND ts < ? "
+            "ORDER BY ts DESC LIMIT ?", (profile, low, high, 2 * k))]
+        hits: dict[str, Hit] = {}
+        for i, score, doc in rows:
+            message = Message.model_validate_json(doc)
+            if i not in hits and not message.suppressed and said_within(message, span):
+                hits[i] = Hit(i, float(score), message)
+        return list(hits.values())[:k]
 
     def _authored(self, profile: str, authors: tuple[str, ...]) -> list[str]:
         """The ids of the messages the `authors` wrote (the messages_author index)."""

@@ -1,0 +1,95 @@
+"""The time a question is about, and which records belong to it.
+
+"What happened last Friday?" asked on Monday 23 November is about Friday 20 November. A memory of
+"the billing deploy went out last Friday", said on 17 November, shares the question's words but is
+about 13 November: shown as the answer, it is the wrong Friday. So when a question names one span
+of time (a day, a week, a month or a quarter: "yesterday", "last week", "on 3 May", "in
+October"), the records said in that span or about it come first in the ranking, and the offline
+answerer answers from those only. A question that asks for a date ("when …?") or for date
+arithmetic ("how many days until …") names none: memory.date_questions computes those.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, timedelta
+from typing import TypeVar
+
+from .date_questions import parse_date_question
+from .dates import ResolvedDate, find_dates
+from .fusion import Fused
+from .models import Memory, Message
+
+# Spans a question narrows to; a year ("in 2023") is most of a profile's history.
+_NARROW = frozenset({"day", "week", "month", "quarter"})
+# "by July 10", "the week before August 3", "since May": a bound, not the span asked about.
+_OPEN_ENDED = re.compile(r"(?i)\b(?:by|before|after|since|until|till|as of|prior to|up to|"
+                         r"through|from)\s+(?:the\s+)?$|^(?:by|before|after|since|until|till|"
+                         r"from)\s")
+# A question that asks for the date names dates only as context ("when in May did we …?").
+_ASKS_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
+                        r"(since )?how long\b)", re.IGNORECASE)
+
+
+def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
+    """The one span of time the question is about, or None (none, several, too wide, or a
+    question that asks for a date)."""
+    if _ASKS_WHEN.match(question) or parse_date_question(question) is not None:
+        return None
+    today = now.date() if isinstance(now, datetime) else now
+    found = find_dates(question, today)
+    if len(found) != 1 or found[0].date.granularity not in _NARROW \
+            or _OPEN_ENDED.search(question[:found[0].start]) \
+            or _OPEN_ENDED.match(found[0].date.phrase + " "):
+        return None
+    return found[0].date
+
+
+def _overlaps(start: date, end: date, span: ResolvedDate) -> bool:
+    return start <= span.end and end >= span.start
+
+
+def _said_on(record: Memory | Message) -> date | None:
+    """The local day a record was said on (a message's own UTC offset; a memory's UTC day)."""
+    if isinstance(record, Message):
+        offset = timedelta(minutes=record.utc_offset_minutes or 0)
+        return (record.ts + offset).date()
+    when = record.event_time or record.created_at
+    return when.date() if when else None
+
+
+def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
+    """Said within the span, or about a date within it (a memory's event dates resolved at
+    ingest; a raw message's date expressions resolved here against the day it was said on).
+    Both count: "what did Maria share on 16 June?" asks when it was said, "what happened last
+    Friday?" what it is about (LoCoMo dev, said only: 6 more answerable questions declined)."""
+    said = _said_on(record)
+    if said is not None and span.start <= said <= span.end:
+        return True
+    if isinstance(record, Memory):
+        return any(_overlaps(e.start, e.end, span) for e in record.event_dates)
+    if said is None:
+        return False
+    return any(_overlaps(f.date.start, f.date.end, span) for f in find_dates(record.content, said))
+
+
+T = TypeVar("T")
+
+
+def in_span_first(ranked: Sequence[T], span: ResolvedDate | None,
+                  record: Callable[[T], Memory | Message | None]) -> list[T]:
+    """The ranking with the records of the span first, each group in its own order."""
+    if span is None:
+        return list(ranked)
+    inside = [(x := record(r)) is not None and in_span(x, span) for r in ranked]
+    return ([r for r, i in zip(ranked, inside) if i]
+            + [r for r, i in zip(ranked, inside) if not i])
+
+
+def fused_record(entry: Fused) -> Memory | Message | None:
+    return entry.record if isinstance(entry.record, (Memory, Message)) else None
+
+
+def scoped(fused: Sequence[Fused], question: str, now: datetime | date) -> list[Fused]:
+    """A fused ranking (memory.fusion) with the records of the question's span first."""
+    return in_span_first(fused, asked_span(question, now), fused_record)

@@ -1,0 +1,74 @@
+"""The span of time a question names, and which records belong to it (memory/time_scope.py)."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from memory.models import EventDate, Memory, Message
+from memory.time_scope import asked_span, in_span, in_span_first
+
+MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("question, first, last", [
+    ("what happened last Friday?", date(2026, 11, 20), date(2026, 11, 20)),
+    ("What did we roll back on Friday?", date(2026, 11, 20), date(2026, 11, 20)),
+    ("what did we ship last week?", date(2026, 11, 16), date(2026, 11, 22)),
+    ("What did Maria share on 16 June, 2023?", date(2023, 6, 16), date(2023, 6, 16)),
+    ("what did we decide in October?", date(2026, 10, 1), date(2026, 10, 31)),
+    ("what's planned for next week?", date(2026, 11, 30), date(2026, 12, 6)),
+])
+def test_the_one_span_a_question_names(question, first, last):
+    span = asked_span(question, MONDAY)
+    assert span is not None and (span.start, span.end) == (first, last)
+
+
+@pytest.mark.parametrize("question", [
+    "when did we ship the billing webhooks?",  # asks for a date
+    "how many days until the launch review?",  # date arithmetic: memory.date_questions
+    "How many tournaments has Nate won by July 10, 2022?",  # a bound, not a span
+    "what did John do the week before August 3, 2023?",
+    "what did we ship since Monday?",
+    "what happened in 2023?",  # a year is most of a profile
+    "what changed between Monday and Friday last week?",  # two dates
+    "what is the rate limit?",
+])
+def test_no_span(question):
+    assert asked_span(question, MONDAY) is None
+
+
+def _memory(content: str, said: datetime, *events: tuple[date, date]) -> Memory:
+    return Memory(id=content[:8], type="event", content=content, created_at=said, event_time=said,
+                  event_dates=[EventDate(start=a, end=b) for a, b in events])
+
+
+def test_a_record_belongs_to_the_span_it_was_said_in_or_is_about():
+    friday = asked_span("what happened last Friday?", MONDAY)
+    said_friday = datetime(2026, 11, 20, 16, 0, tzinfo=timezone.utc)
+    said_tuesday = datetime(2026, 11, 17, 9, 0, tzinfo=timezone.utc)
+    assert in_span(_memory("rolled back search today", said_friday,
+                           (date(2026, 11, 20), date(2026, 11, 20))), friday)
+    # said on Tuesday about the Friday before: not last Friday's
+    assert not in_span(_memory("the deploy went out last Friday", said_tuesday,
+                               (date(2026, 11, 13), date(2026, 11, 13))), friday)
+    # said on Tuesday about this coming Friday: it is about last Friday now
+    assert in_span(_memory("the demo is on Friday", said_tuesday,
+                           (date(2026, 11, 20), date(2026, 11, 20))), friday)
+    # a raw message: its local day (23:30 on Thursday in Seattle is Friday in UTC)
+    late = Message(id="m1", session_id="s", role="user", content="migrated the db",
+                   ts=datetime(2026, 11, 20, 7, 30, tzinfo=timezone.utc), utc_offset_minutes=-480)
+    assert not in_span(late, friday)
+    # or a date it names, resolved against the day it was said
+    plan = Message(id="m2", session_id="s", role="user", content="the demo is on Friday",
+                   ts=said_tuesday)
+    assert in_span(plan, friday)
+
+
+def test_the_spans_records_come_first_each_group_in_its_order():
+    friday = asked_span("what happened last Friday?", MONDAY)
+    said = [datetime(2026, 11, d, 12, 0, tzinfo=timezone.utc) for d in (17, 20, 18, 20)]
+    ranked = [_memory(f"memory {i}", s) for i, s in enumerate(said)]
+    assert [m.content for m in in_span_first(ranked, friday, lambda m: m)] == \
+        ["memory 1", "memory 3", "memory 0", "memory 2"]
+    assert in_span_first(ranked, None, lambda m: m) == ranked
