@@ -327,6 +327,14 @@ class OfflineAnswerer(Answerer):
                         and (span is None or in_span(m, span))), None)
             if hit is not None:
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
+            elif span is not None and not anything:
+                # "what was the rate limit last week?": nothing said then, so what stood then
+                before = next((m for m in memories if _about(wanted, _memory_stems(m))
+                               and _names(names, m, speakers)
+                               and (m.event_time or m.created_at).date() <= span.end), None)
+                if before is not None:
+                    parts += [f"Nothing in memory is from {span.phrase}; before it:",
+                              _dated(before)]
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

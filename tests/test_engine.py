@@ -118,6 +118,12 @@ def test_a_question_naming_a_day_is_answered_from_that_day(profile):
     # nothing was said or planned for that Monday: no other day's news instead
     result = profile.recall("what happened last Monday?", now=monday)
     assert "rolled back" not in result.answer and "billing deploy" not in result.answer
+    # a state asked as of a day nothing was said about it: what stood then, said so
+    profile.ingest(conv("The public API rate limit is 600 requests per minute.",
+                        day="2026-11-03"), session_id="nov3")
+    result = profile.recall("what was the API rate limit last Thursday?", now=monday)
+    assert result.answer.startswith("Nothing in memory is from last Thursday; before it: The "
+                                    "public API rate limit is 600")
 
 
 def test_relative_dates_resolved_at_ingest(profile):
