@@ -52,7 +52,8 @@ _INSTRUCTION_START = re.compile(
     re.IGNORECASE,
 )
 _INSTRUCTION_ANY = re.compile(
-    r"\b(we decided|decided to|decision is|the rule is|we should always|we should never|"
+    r"\b(we decided|decided to|decision is|we (?:have |'ve )?agreed|(?:we have|we've) decided|"
+    r"the rule is|we should always|we should never|"
     r"we must|we always|we never|going forward|from now on|switch(?:ed|ing)? to|mov(?:e|ed|ing) to|"
     r"migrat(?:e|ed|ing) to|going with|we use|we're using|we are using|standardi[sz]e on)\b",
     re.IGNORECASE,

@@ -189,3 +189,15 @@ def test_topic_keys(text, kind, key):
     from memory.offline_extractor import topic_for
 
     assert topic_for(text, kind, "maya") == key
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("we decided the freeze starts Friday", "instruction"),
+    ("Quick one: we agreed the standup moves to 10:30 on Mondays.", "instruction"),
+    ("we've decided to squash-merge", "instruction"),
+    ("I agreed to help her move", "event"),  # a person's promise, not a team decision
+])
+def test_a_team_decision_is_an_instruction(text, kind):
+    from memory.offline_extractor import classify
+
+    assert classify(text, False) == kind
