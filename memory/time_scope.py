@@ -4,8 +4,9 @@
 "the billing deploy went out last Friday", said on 17 November, shares the question's words but is
 about 13 November: shown as the answer, it is the wrong Friday. So when a question names one span
 of time (a day, a week, a month or a quarter: "yesterday", "last week", "on 3 May", "in
-October"), the records said in that span or about it come first in the ranking, and the offline
-answerer answers from those only. A question that asks for a date ("when …?") or for date
+October"), the stores' `date` channel brings the messages said on its days (the rollback of that
+Friday shares no word with the question), the records said in that span or about it come first
+in the ranking, and the offline answerer answers from those only. A question that asks for a date ("when …?") or for date
 arithmetic ("how many days until …") names none: memory.date_questions computes those.
 """
 from __future__ import annotations
