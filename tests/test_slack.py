@@ -417,3 +417,18 @@ def test_a_standing_rule_is_cited_for_the_request_it_governs(slack, api):
     assert reply["thread_ts"] == ts(30) and f"<{rule}|2026-11-16, maya>" in reply["text"], \
         reply["text"]
     assert token not in reply["text"] and "<!channel>" not in reply["text"], reply["text"]
+
+
+def test_a_question_about_a_day_is_answered_from_that_day(slack, api):
+    """Asked on Wednesday 18 November (the bot's clock): Monday's rollback for "Monday", the
+    deploy said on Tuesday to have gone out "last Friday" for that Friday, never the other."""
+    message(slack, "CGEN", "U1", "We rolled back the search service today after the latency spike.",
+            ts(0))  # Monday 16th
+    message(slack, "CGEN", "U2", "The billing deploy went out last Friday, no incidents.",
+            ts(24 * 60))  # Tuesday 17th, about Friday 13th
+    mention(slack, "CGEN", "U2", "what happened on Monday?", ts(2 * 24 * 60))
+    mention(slack, "CGEN", "U1", "what happened last Friday?", ts(2 * 24 * 60 + 1))
+    monday, friday = (r["text"] for r in api.called("chat.postMessage"))
+    assert "rolled back the search service" in monday and "billing deploy" not in monday
+    assert "billing deploy" in friday and "rolled back" not in friday
+    assert "2026-11-13" in friday  # the Friday it was about, computed, not the day it was said
