@@ -63,7 +63,8 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     """Said within the span, or about a date within it (a memory's event dates resolved at
     ingest; a raw message's date expressions resolved here against the day it was said on).
     Both count: "what did Maria share on 16 June?" asks when it was said, "what happened last
-    Friday?" what it is about (LoCoMo dev, said only: 6 more answerable questions declined)."""
+    Friday?" what it is about (LoCoMo dev, a memory with event dates counted as of those only:
+    T@10 0.797 against 0.799, two more answerable questions declined)."""
     said = _said_on(record)
     if said is not None and span.start <= said <= span.end:
         return True
