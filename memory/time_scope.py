@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import TypeVar
 
@@ -39,11 +40,14 @@ def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
         return None
     today = now.date() if isinstance(now, datetime) else now
     found = find_dates(question, today)
-    if len(found) != 1 or found[0].date.granularity not in _NARROW \
-            or _OPEN_ENDED.search(question[:found[0].start]) \
-            or _OPEN_ENDED.match(found[0].date.phrase + " "):
+    # "on Friday, November 20th" is one day written twice
+    if len({(f.date.start, f.date.end) for f in found}) != 1 \
+            or found[0].date.granularity not in _NARROW \
+            or any(_OPEN_ENDED.search(question[:f.start]) or _OPEN_ENDED.match(f.date.phrase + " ")
+                   for f in found):
         return None
-    return found[0].date
+    # the whole of what the question wrote for it ("on Friday, November 20th")
+    return replace(found[0].date, phrase=question[found[0].start:found[-1].end])
 
 
 def _overlaps(start: date, end: date, span: ResolvedDate) -> bool:

@@ -18,6 +18,7 @@ MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
     ("What did Maria share on 16 June, 2023?", date(2023, 6, 16), date(2023, 6, 16)),
     ("what did we decide in October?", date(2026, 10, 1), date(2026, 10, 31)),
     ("what's planned for next week?", date(2026, 11, 30), date(2026, 12, 6)),
+    ("what happened on Friday, November 20th?", date(2026, 11, 20), date(2026, 11, 20)),
 ])
 def test_the_one_span_a_question_names(question, first, last):
     span = asked_span(question, MONDAY)
@@ -32,6 +33,7 @@ def test_the_one_span_a_question_names(question, first, last):
     "what did we ship since Monday?",
     "what happened in 2023?",  # a year is most of a profile
     "what changed between Monday and Friday last week?",  # two dates
+    "what happened last Friday the 13th?",  # two different days
     "what is the rate limit?",
 ])
 def test_no_span(question):
