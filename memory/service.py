@@ -410,7 +410,9 @@ class Profile:
         return Memory(
             id=memory_id(c.type, c.content, source_ids), type=c.type, content=c.content,
             topic_key=topic, questions=c.questions[:5], source_message_ids=source_ids,
-            session_id=session_id, created_at=now, event_time=first.ts if first else None,
+            # said when its first source was, in that message's own timezone: "tonight" at 23:30
+            # in Seattle is Thursday's, to its event dates and to "what happened on Thursday?"
+            session_id=session_id, created_at=now, event_time=_local(first) if first else None,
             event_dates=event_dates, dates=[_label(e) for e in event_dates])
 
     def _write_memories(self, memories: list[Memory], vectorize: bool = True) -> Written:

@@ -117,10 +117,13 @@ def test_recall_of_a_named_day_answers_from_that_day(lurker, tmp_path):
                             "2026-11-23T12:00:00Z", "--json").stdout)
     assert "rolled back the search service" in out["answer"]
     assert "billing deploy" not in out["answer"]
+    # said at 23:30 on Thursday in Seattle (Friday in UTC): Thursday's, memory and message alike
+    assert "migrated the auth DB" not in out["answer"]
     assert out["computed"][0]["value"] == "2026-11-20"
     out = json.loads(lurker("recall", "what happened on Thursday?", "--now",
                             "2026-11-23T12:00:00Z", "--json").stdout)
     assert "migrated the auth DB" in out["answer"]  # 23:30 in Seattle: Thursday there
+    assert "(19 November 2026)" in out["answer"]  # said on Thursday, where it was said
 
 
 def test_errors_are_one_clear_line(lurker, tmp_path):
