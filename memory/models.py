@@ -71,7 +71,8 @@ class Memory(BaseModel):
     source_message_ids: list[str] = Field(default_factory=list)
     session_id: str | None = None
     created_at: datetime  # when Lurker stored it
-    event_time: datetime | None = None  # when it was said (its earliest source message's time)
+    # when it was said: its earliest source message's time, in that message's own UTC offset
+    event_time: datetime | None = None
     # What it is about in time: every date expression of its content, resolved at ingest.
     event_dates: list[EventDate] = Field(default_factory=list)
     dates: list[str] = Field(default_factory=list)  # the event dates' labels ("2023-05-07", ...)
