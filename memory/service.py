@@ -623,9 +623,10 @@ class Profile:
         question's "last Friday" is counted from (the date channel)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidMessage("search needs a non-empty query")
-        return self._channel_hits(clean_text(query.strip()), tuple(channels),
-                                  k or self.service.settings.recall_k, asker=asker,
-                                  addressee=addressee, span=asked_span(query, now or utcnow()))
+        query = clean_text(query.strip())
+        return self._channel_hits(query, tuple(channels), k or self.service.settings.recall_k,
+                                  asker=asker, addressee=addressee,
+                                  span=asked_span(query, now or utcnow()))
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,

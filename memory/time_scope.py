@@ -6,28 +6,30 @@ about 13 November: shown as the answer, it is the wrong Friday. So when a questi
 of time (a day, a week, a month or a quarter: "yesterday", "last week", "on 3 May", "in
 October"), the stores' `date` channel brings the messages said on its days (the rollback of that
 Friday shares no word with the question), the records said in that span or about it come first
-in the ranking, and the offline answerer answers from those only. A question that asks for a date ("when …?") or for date
-arithmetic ("how many days until …") names none: memory.date_questions computes those.
+in the ranking, and the offline answerer answers from those only. A question that asks for a
+date ("when …?") or for date arithmetic ("how many days until …") names none:
+memory.date_questions computes those.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import TypeVar
 
 from .date_questions import parse_date_question
-from .dates import ResolvedDate, find_dates
+from .dates import ResolvedDate, find_dates, local_time
 from .fusion import Fused
 from .models import Memory, Message
 
 # Spans a question narrows to; a year ("in 2023") is most of a profile's history.
 _NARROW = frozenset({"day", "week", "month", "quarter"})
-# "by July 10", "the week before August 3", "since May": a bound, not the span asked about.
-_OPEN_ENDED = re.compile(r"(?i)\b(?:by|before|after|since|until|till|as of|prior to|up to|"
-                         r"through|from)\s+(?:the\s+)?$|^(?:by|before|after|since|until|till|"
-                         r"from)\s")
+# "by July 10", "the week before August 3", "since May": a bound, not the span asked about,
+# written before the date or as the start of its phrase
+_BOUND_BEFORE = re.compile(r"(?i)\b(?:by|before|after|since|until|till|as of|prior to|up to|"
+                           r"through|from)\s+(?:the\s+)?$")
+_BOUND_PHRASE = re.compile(r"(?i)^(?:by|before|after|since|until|till|from)\s")
 # A question that asks for the date names dates only as context ("when in May did we …?").
 _ASKS_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                         r"(since )?how long\b)", re.IGNORECASE)
@@ -43,7 +45,7 @@ def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
     # "on Friday, November 20th" is one day written twice
     if len({(f.date.start, f.date.end) for f in found}) != 1 \
             or found[0].date.granularity not in _NARROW \
-            or any(_OPEN_ENDED.search(question[:f.start]) or _OPEN_ENDED.match(f.date.phrase + " ")
+            or any(_BOUND_BEFORE.search(question[:f.start]) or _BOUND_PHRASE.match(f.date.phrase)
                    for f in found):
         return None
     # the whole of what the question wrote for it ("on Friday, November 20th")
@@ -55,10 +57,10 @@ def _overlaps(start: date, end: date, span: ResolvedDate) -> bool:
 
 
 def _said_on(record: Memory | Message) -> date | None:
-    """The local day a record was said on (a message's own UTC offset; a memory's UTC day)."""
+    """The local day a record was said on: a message's in its own UTC offset, a memory's in its
+    first message's (its event_time keeps that offset)."""
     if isinstance(record, Message):
-        offset = timedelta(minutes=record.utc_offset_minutes or 0)
-        return (record.ts + offset).date()
+        return local_time(record.ts, record.utc_offset_minutes).date()
     when = record.event_time or record.created_at
     return when.date() if when else None
 

@@ -19,6 +19,8 @@ MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
     ("what did we decide in October?", date(2026, 10, 1), date(2026, 10, 31)),
     ("what's planned for next week?", date(2026, 11, 30), date(2026, 12, 6)),
     ("what happened on Friday, November 20th?", date(2026, 11, 20), date(2026, 11, 20)),
+    # a bound elsewhere in the question is not one on its date
+    ("Before the launch, what happened last Friday?", date(2026, 11, 20), date(2026, 11, 20)),
 ])
 def test_the_one_span_a_question_names(question, first, last):
     span = asked_span(question, MONDAY)

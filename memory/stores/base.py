@@ -28,6 +28,7 @@ from datetime import date, datetime, time, timedelta, timezone
 
 import numpy as np
 
+from ..dates import local_time
 from ..models import Memory, Message, Passage
 
 # Retrieval channel names, shared by stores, fusion and the eval harness.
@@ -90,8 +91,7 @@ def span_utc_bounds(span: tuple[date, date]) -> tuple[datetime, datetime]:
 
 def said_within(message: Message, span: tuple[date, date]) -> bool:
     """Whether the message was said on one of the span's days, in its own local time."""
-    local = message.ts + timedelta(minutes=message.utc_offset_minutes or 0)
-    return span[0] <= local.date() <= span[1]
+    return span[0] <= local_time(message.ts, message.utc_offset_minutes).date() <= span[1]
 
 
 @dataclass(frozen=True)

@@ -675,19 +675,24 @@ class SQLiteStore(Store):
             return []
         low, high = (t.isoformat() for t in span_utc_bounds(span))
         query = fts_query(text)
-        rows = self.db.execute(
-            "SELECT m.id, -f.rank, m.doc FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
-            "WHERE messages_fts MATCH ? AND f.profile = ? AND m.profile = ? AND m.ts >= ? "
-            "AND m.ts < ? ORDER BY f.rank LIMIT ?",
-            (query, profile, profile, low, high, 2 * k)).fetchall() if query else []
-        rows += [(i, 0.0, doc) for i, doc in self.db.execute(
-            "SELECT id, doc FROM messages WHERE profile = ? AND ts >= ? AND ts < ? "
-            "ORDER BY ts DESC LIMIT ?", (profile, low, high, 2 * k))]
         hits: dict[str, Hit] = {}
-        for i, score, doc in rows:
-            message = Message.model_validate_json(doc)
-            if i not in hits and not message.suppressed and said_within(message, span):
-                hits[i] = Hit(i, float(score), message)
+
+        def keep(rows) -> None:
+            for i, score, doc in rows:
+                message = Message.model_validate_json(doc)
+                if i not in hits and not message.suppressed and said_within(message, span):
+                    hits[i] = Hit(i, float(score), message)
+
+        if query:
+            keep(self.db.execute(
+                "SELECT m.id, -f.rank, m.doc FROM messages_fts f JOIN messages m ON "
+                "m.rowid = f.rowid WHERE messages_fts MATCH ? AND f.profile = ? AND m.profile = ? "
+                "AND m.ts >= ? AND m.ts < ? ORDER BY f.rank LIMIT ?",
+                (query, profile, profile, low, high, 2 * k)))
+        if len(hits) < k:  # the rest of the span, newest first
+            keep((i, 0.0, doc) for i, doc in self.db.execute(
+                "SELECT id, doc FROM messages WHERE profile = ? AND ts >= ? AND ts < ? "
+                "ORDER BY ts DESC LIMIT ?", (profile, low, high, 2 * k)))
         return list(hits.values())[:k]
 
     def _authored(self, profile: str, authors: tuple[str, ...]) -> list[str]:
