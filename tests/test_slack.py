@@ -432,3 +432,20 @@ def test_a_question_about_a_day_is_answered_from_that_day(slack, api):
     assert "rolled back the search service" in monday and "billing deploy" not in monday
     assert "billing deploy" in friday and "rolled back" not in friday
     assert "2026-11-13" in friday  # the Friday it was about, computed, not the day it was said
+
+
+def test_pasted_passwords_of_letters_and_command_lines_never_reach_the_store(slack, api):
+    """Through the real Bolt app: what people paste in a channel, stored and answered redacted."""
+    pasted = ["fyi my password is bluefrogmaple btw",
+              "ci uses `curl -u deploy:S3cretPass! https://ci.internal/api/json`",
+              "staging: PGPASSWORD=violetorbit psql -h db.internal",
+              "alerts webhook https://discord.com/api/webhooks/123456789012345678/"
+              "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUv"]
+    for n, text in enumerate(pasted):
+        message(slack, "CGEN", "U1", text, ts(n))
+    mention(slack, "CGEN", "U2", "what is maya's password?", ts(10))
+    held = json.dumps(stored(slack)) + json.dumps(memories(slack))
+    said = json.dumps(api.called("chat.postMessage"))
+    for secret in ("bluefrogmaple", "S3cretPass", "violetorbit", "AbCdEfGhIjKlMnOp"):
+        assert secret not in held and secret not in said
+    assert held.count("[REDACTED:") >= 4
