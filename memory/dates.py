@@ -165,9 +165,12 @@ _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
                      r"although|though|that)\s|$)", re.IGNORECASE)
-# A date something was moved to is one to come, whatever the tense: "the retro got moved to Friday".
+# A date something was moved to, or a change starts from, is one to come, whatever the tense: "the
+# retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
 _MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)\w*\s+"
-                       r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$", re.IGNORECASE)
+                       r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$"
+                       r"|\b(?:starting|beginning|effective|commencing)\s+(?:on\s+|from\s+)?$",
+                       re.IGNORECASE)
 
 
 def _tense_of(text: str) -> Tense:
