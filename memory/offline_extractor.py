@@ -83,7 +83,11 @@ _CLAUSES = re.compile(r"\s*[:;]\s+|,\s+(?:and\s+|so\s+)?|\s+(?:that|because|and|
 _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa|update|reminder|"
                      r"note|btw|ps|re|question|q|tl;?dr|summary|context|edit|also|ok(?:ay)?|so|"
                      r"hey(?: \w+)?|hi(?: \w+)?|hello(?: \w+)?|all|team|folks|everyone|"
-                     r"good news|bad news|decision|update \d+)$")
+                     r"good news|bad news|decision|update \d+|correction|clarification|"
+                     r"announcement|(?:standing |new |house |team )?rules?|policy|guideline|"
+                     r"action items?|to-?dos?|follow[- ]?ups?|status(?: update)?|recap|outcome|"
+                     r"proposal|warning|important|urgent|nb|til|change of plans?|revised|"
+                     r"actually|scratch that|agenda|notes?)$")
 # The value after "subject:" reads as a sentence of its own: not a key's value.
 _SENTENCE_VALUE = re.compile(r"(?i)^(?:we|i|i'm|i've|you|they|he|she|it|there|this|that|let's|"
                              r"please|can|could|should|would|will|just|so)\b")
@@ -326,7 +330,10 @@ class OfflineExtractor(Extractor):
             return None
         dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
         dates += [d.isoformat() for _, d in parse_date_text(bare)]
-        memory_type = classify(bare, bool(dates))
+        # "Standing rule: never deploy on Fridays" is classified by what follows its label
+        labelled = _COLON_VALUE.match(bare)
+        memory_type = classify(labelled.group("value") if labelled and _OPENER.match(
+            labelled.group("subject").strip()) else bare, bool(dates))
         content = third_person(sentence, line.speaker) if line.author else sentence
         if short:  # "The Minnesota Wolves!" only means something next to its question
             content = f"{asked[-1]} {line.speaker}: {content}"

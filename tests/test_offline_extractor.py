@@ -178,6 +178,10 @@ def test_tool_category(text, category):
     ("FYI: we decided the billing service owns invoices.", "instruction", None),
     ("Heads up: the dashboard is down.", "fact", "dashboard"),
     ("Quick one: can we move standup?", "fact", None),
+    ("Correction: the offsite moved to December 10th, still Denver.", "instruction", None),
+    ("Standing rule: never deploy on Fridays after 3pm.", "instruction", None),
+    ("Action items: Li adds cert expiry alerts.", "fact", None),
+    ("Deploy freeze: starts December 20.", "fact", "deploy freeze"),
     # the end of a coordination, split at "and", is not a subject
     ("Simple stretching and breathing is having a positive effect.", "fact", None),
     ("That kind of determination and heart is why John loves basketball.", "fact", None),
@@ -201,3 +205,15 @@ def test_a_team_decision_is_an_instruction(text, kind):
     from memory.offline_extractor import classify
 
     assert classify(text, False) == kind
+
+
+def test_a_labelled_rule_is_classified_by_what_follows_its_label():
+    """"Standing rule: never deploy on Fridays" is a rule, and "standing rule" is no subject: with
+    it as a key, the next "Standing rule: ..." superseded this one."""
+    out = OfflineExtractor().extract(lines(
+        ("li", "Standing rule: never deploy on Fridays after 3pm."),
+        ("li", "Standing rule: every PR needs two reviews before merge.")))
+    rules = [c for c in out if c.content.startswith("Standing rule")]
+    assert len(rules) == 2
+    assert {c.topic_key for c in rules} == {None}
+    assert rules[0].type == "instruction"
