@@ -171,6 +171,10 @@ _MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?
                        r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$"
                        r"|\b(?:starting|beginning|effective|commencing)\s+(?:on\s+|from\s+)?$",
                        re.IGNORECASE)
+# Chat markup (Slack's *bold* _italic_ ~strike~, Markdown's `code`) read as spaces, which keeps
+# every position: "moved to *December 10th*" was read without its "moved to" (December 2025),
+# and "_Thursday_" was no date at all (an underscore is part of a word).
+_MARKUP_AS_SPACE = str.maketrans("*_~`", "    ")
 
 
 def _tense_of(text: str) -> Tense:
@@ -611,6 +615,7 @@ LABEL = (rf"(?:(?:week of |weekend of ){_ISO_RE}|{_ISO_RE}(?: to {_ISO_RE})?|"
          r"(?:January|February|March|April|May|June|July|August|September|October|November|"
          r"December) \d{4}|Q[1-4] \d{4}|\d{4})")
 _LABEL_AFTER = re.compile(rf"\s*\[(?P<label>{LABEL})\]")
+ANNOTATED = re.compile(rf"\[({LABEL})\]")  # a label written after a date phrase at ingest
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
 
@@ -773,6 +778,7 @@ def scan_dates(text: str, anchor: datetime | date) -> list[Found]:
 def _scan(text: str, anchor: datetime | date,
           patterns: tuple[tuple[re.Pattern, Resolver], ...]) -> list[Found]:
     today = _anchor_date(anchor)
+    text = text.translate(_MARKUP_AS_SPACE)
     brackets = [b.span() for b in _BRACKETED.finditer(text)]
     matches = [(m, resolve) for pattern, resolve in patterns for m in pattern.finditer(text)
                if not any(s < m.end() and m.start() < e for s, e in brackets)]

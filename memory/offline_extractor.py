@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .dates import LABEL, parse_date_text
+from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .passages import is_long
@@ -39,7 +39,7 @@ _CHITCHAT = re.compile(
     r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
     re.IGNORECASE,
 )
-_ANNOTATED = re.compile(rf"\[({LABEL})\]")  # a date resolved at ingest (memory.dates)
+_ANNOTATED = ANNOTATED  # a date resolved at ingest (memory.dates)
 
 _TASK = re.compile(
     r"\b(todo|to-do|action item|follow[- ]up|i'll|i will|we need to|need to|needs to|have to|"
