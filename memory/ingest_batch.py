@@ -23,6 +23,7 @@ from typing import Any
 
 from .ingest_input import to_messages
 from .models import IngestResult, Memory, Message, parents_elsewhere
+from .revisions import link_revisions
 
 MemoryService = Any  # memory.service.MemoryService (which imports this module)
 
@@ -181,7 +182,8 @@ def _round(service: MemoryService, work: list[_Work], now: datetime, vectorize: 
 def write_memories_many(service: MemoryService, memories: dict[str, list[Memory]],
                         vectorize: bool = True) -> dict[str, Written]:
     """Store new memories of each profile, applying topic-key supersession (in conversation
-    order, so the later statement wins), then index vectors (or return them as pending)."""
+    order, so the later statement wins) and then corrections' (memory.revisions), then index
+    vectors (or return them as pending)."""
     store = service.store
     existing = store.get_memories_many({p: [m.id for m in ms] for p, ms in memories.items()})
     fresh: dict[str, list[Memory]] = {}
@@ -201,6 +203,7 @@ def write_memories_many(service: MemoryService, memories: dict[str, list[Memory]
                 changed[p][old.id] = old
             if memory.topic_key:
                 current[p][memory.topic_key] = memory
+        link_revisions(store, p, ms, changed[p])
     store.upsert_memories_many({p: [*changed[p].values(), *ms] for p, ms in fresh.items()
                                 if ms or changed[p]})
     store.delete_vectors_many({p: list(old) for p, old in changed.items() if old})

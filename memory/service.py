@@ -516,8 +516,11 @@ class Profile:
         store = self._store
         changed: dict[str, Memory] = {}
         erased: set[str] = set()
+        current: set[str] = set()  # erased while they were the current version
 
         def erase(memory: Memory) -> None:
+            if memory.status == "active":
+                current.add(memory.id)
             memory.status, memory.forgotten_reason = "forgotten", reason
             memory.forgotten_at = now
             memory.content, memory.questions, memory.dates = placeholder, [], []
@@ -544,9 +547,44 @@ class Profile:
                 break
             for memory in older:
                 erase(memory)
+        restored = self._restore_predecessors(changed, current, erased)
         store.upsert_memories(self.name, list(changed.values()))
         store.delete_vectors(self.name, list(erased))
+        self._index_vectors([m for m in restored if m.embeddable])
         return changed, erased
+
+    def _restore_predecessors(self, changed: dict[str, Memory], current: set[str],
+                              erased: set[str]) -> list[Memory]:
+        """The versions that erased current memories had superseded stand again (added to
+        `changed`): a deleted correction must not take the fact it corrected with it. The chain
+        is walked past versions whose messages were deleted before; not restored: one whose
+        messages are gone, or one whose topic has another current version."""
+        store = self._store
+        restored = []
+        for memory in [changed[i] for i in current]:
+            link, seen = memory.supersedes, {memory.id}
+            while link and link not in seen:
+                seen.add(link)
+                old = changed.get(link) or next(iter(store.get_memories(self.name, [link])), None)
+                if old is None or old.id in erased or (old.status == "forgotten" and old.content
+                                                       in (self.PURGED, self.DELETED)):
+                    link = old.supersedes if old is not None else None
+                    continue  # erased now or before: its own predecessor is the one to restore
+                if old.status == "superseded" and self._may_stand_again(old, erased):
+                    old.status, old.superseded_by = "active", None
+                    changed[old.id] = old
+                    restored.append(old)
+                break
+        return restored
+
+    def _may_stand_again(self, old: Memory, erased: set[str]) -> bool:
+        store = self._store
+        if old.source_message_ids and not store.get_messages(self.name, old.source_message_ids):
+            return False
+        if old.topic_key:
+            now_current = store.active_by_topic(self.name, [old.topic_key]).get(old.topic_key)
+            return now_current is None or now_current.id in erased
+        return True
 
     # --- remember -------------------------------------------------------------------------
     def remember(self, content: str, session_id: str | None = None,

@@ -126,6 +126,36 @@ def test_recall_of_a_named_day_answers_from_that_day(lurker, tmp_path):
     assert "(19 November 2026)" in out["answer"]  # said on Thursday, where it was said
 
 
+def test_a_correction_is_what_recall_answers(lurker, tmp_path):
+    """A team's week typed into `lurker ingest`, then asked from the shell: the corrected date
+    and the raised limit are the answers, the stale ones are history (`list --all`), and the
+    labelled rule is said only where it governs."""
+    conv = write_jsonl(tmp_path / "team.jsonl", [
+        {"role": "user", "author": "priya", "ts": "2026-11-02T09:05:00-08:00",
+         "content": "Reminder: the payments API rate limit is 100 requests per minute per key."},
+        {"role": "user", "author": "li", "ts": "2026-11-02T09:10:00-08:00",
+         "content": "Standing rule: never deploy on Fridays after 3pm."},
+        {"role": "user", "author": "priya", "ts": "2026-11-03T10:00:00-08:00",
+         "content": "Update: we decided to raise the rate limit to 250 requests per minute, "
+                    "starting Monday."},
+        {"role": "user", "author": "li", "ts": "2026-11-04T14:00:00-08:00",
+         "content": "The customer offsite is on December 3rd in Denver."},
+        {"role": "user", "author": "li", "ts": "2026-11-09T09:30:00-08:00",
+         "content": "Correction: the offsite moved to December 10th, still Denver."}])
+    ingested = json.loads(lurker("ingest", conv, "--session", "week", "--json").stdout)
+    assert ingested["memories_superseded"] == 2
+    now = ("--now", "2026-11-16T18:00:00Z", "--json")
+    answer = json.loads(lurker("recall", "when is the customer offsite?", *now).stdout)["answer"]
+    assert answer.startswith("10 December 2026") and "December 3rd" not in answer, answer
+    answer = json.loads(lurker("recall", "what is the payments API rate limit?",
+                               *now).stdout)["answer"]
+    assert answer.startswith("250 requests per minute — raised from 100"), answer
+    assert "starting Monday [2026-11-09]" in answer  # said on Tuesday the 3rd: the Monday after
+    assert "never deploy" not in answer
+    history = lurker("list", "--all").stdout
+    assert "(superseded)  The customer offsite is on December 3rd" in history
+
+
 def test_errors_are_one_clear_line(lurker, tmp_path):
     bad = write_jsonl(tmp_path / "bad.jsonl", [
         {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])

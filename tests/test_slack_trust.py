@@ -199,6 +199,36 @@ def test_a_dm_is_answered_only_from_channels_the_asker_can_read(start, api):
     assert not list(slack.bot.service.store.iter_messages("slack:T1:DU1"))
 
 
+def test_a_correction_is_the_answer_in_its_channel_only(start, api):
+    """A date corrected in #general is answered corrected there; #dev, which heard only the
+    first date, still has it (a correction supersedes within its own channel's profile); the
+    correction deleted, the first date is #general's answer again."""
+    slack = start()
+    first = "The customer offsite is on December 3rd in Denver."
+    message(slack, "CGEN", "U1", first, ts(0))
+    message(slack, "CDEV", "U2", first, ts(1))
+    message(slack, "CGEN", "U2", "Can't wait for the offsite, booked my flight already!", ts(2))
+    message(slack, "CGEN", "U1", "Correction: the offsite moved to *December 10th*, still "
+            "Denver.", ts(30))
+    app_mention(slack, "U2", "when is the customer offsite?", ts(40), "EvOff1")
+    [general] = answers(api)
+    assert "10 December 2026" in general["text"] and "December 3rd" not in general["text"]
+    event(slack, {"type": "app_mention", "channel": "CDEV", "user": "U2",
+                  "text": f"<@{BOT_USER}> when is the customer offsite?", "ts": ts(41),
+                  "team": TEAM}, event_id="EvOff2")
+    [dev] = [p for p in api.called("chat.postMessage") if p["channel"] == "CDEV"]
+    assert "3 December 2026" in dev["text"] and "10th" not in dev["text"]
+    # maya deletes her correction: the date it corrected is the answer again, not nothing
+    fix = "Correction: the offsite moved to *December 10th*, still Denver."
+    event(slack, {"type": "message", "subtype": "message_deleted", "channel": "CGEN",
+                  "ts": ts(50), "deleted_ts": ts(30), "team": TEAM,
+                  "previous_message": {"type": "message", "user": "U1", "text": fix,
+                                       "ts": ts(30)}})
+    app_mention(slack, "U2", "when is the customer offsite?", ts(60), "EvOff3")
+    again = answers(api)[-1]["text"]
+    assert again.startswith("3 December 2026") and "10th" not in again, again
+
+
 def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp_path):
     from bot.state import BotState
 

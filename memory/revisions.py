@@ -1,0 +1,120 @@
+"""A correction supersedes what it corrects.
+
+Topic keys link a new statement to an old one only when both name their subject the same way
+("the rate limit is 100" / "the rate limit is 250"). Corrections rarely do: "Correction: the
+offsite moved to December 10th" follows "The customer offsite is on December 3rd in Denver" (an
+event, which has no key), and "we decided to raise the rate limit to 250" states no "X is Y".
+Both stayed live, and "when is the customer offsite?" was answered with the stale date first.
+
+A memory *revises* an earlier one when its text says a change (a change verb with "to": moved,
+pushed, raised, lowered, ...; "X is now"; or a correction label before "the X is") and names the
+subject it changed. The earlier memory is the newest live one of the same profile, said before
+it from another message, that carries every word of that subject and a value of the same kind
+(a date where a date changed, a number where a number did). Nothing else is linked: a wrong link
+hides a true fact, while a missed one only leaves both visible, as before.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .dates import ANNOTATED
+from .models import Memory
+from .stores.base import CH_MEMORY_TEXT, SearchRequest, Store
+from .text import stem_tokens
+
+_LABEL = re.compile(r"^(?:correction|update|updated|change of plans?|scratch that|actually|"
+                    r"revised|clarification|heads[ -]up|fyi)\s*[:,\u2013\u2014-]\s*")
+_OWNER = r"(?:the|our|this|this week's|next week's|today's|tomorrow's|team's|their)"
+_SUBJECT = rf"(?!{_OWNER}\s)(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)"
+# ... to a new value: a number or a date (its ingest label), within two words ("to December
+# 10th", "to next week [week of ...]"); "moved to Berlin" changes no value
+_TO_VALUE = r"\s+(?:to|until|till)\s+(?:[^\s\d\[]+\s+){0,2}?[\d\[$€£]"
+_CHANGED = (r"(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|raised|lowered|"
+            r"increased|decreased|reduced|cut|extended|changed|updated|upped|moves|shifts)")
+_CHANGE = (r"(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|"
+           r"delay|delayed|shift|shifted|bump|bumped|bumping|raise|raised|raising|lower|lowered|"
+           r"lowering|increase|increased|increasing|decrease|decreased|reduce|reduced|cut|extend|"
+           r"extended|change|changed|changing|update|updated|up|upped)")
+# "the offsite moved to ...", "standup got pushed back to ...": the subject before the change
+# (without "the"/"our" only at the start, and not a name: "Caroline moved to ...")
+_SUBJECT_CHANGED = re.compile(
+    rf"(?:^|\b{_OWNER}\s+){_SUBJECT}\s+(?:(?:has|have)\s+been\s+|(?:is|are|was|were|got|gets|"
+    rf"been|will\s+be)\s+)?{_CHANGED}(?:\s+(?:back|out|up|forward|again))?{_TO_VALUE}")
+# "we decided to raise the rate limit to 250", "bumped our timeout to 30s": the changed object
+_CHANGE_OBJECT = re.compile(rf"\b{_CHANGE}\s+{_OWNER}\s+{_SUBJECT}{_TO_VALUE}")
+# "the rate limit is now 250"
+_IS_NOW = re.compile(rf"(?:^|\b{_OWNER}\s+){_SUBJECT}\s+(?:is|are)\s+now\b")
+# after a correction label: "Correction: the offsite is on December 10th"
+_LABELLED_IS = re.compile(rf"^{_OWNER}\s+{_SUBJECT}\s+(?:is|are|will\s+be)\b")
+_DIGIT = re.compile(r"\d")
+
+
+def revised_subject(content: str) -> frozenset[str] | None:
+    """The word stems of the subject `content` says was changed, or None when it says no change
+    (or names no subject: "it moved to Friday")."""
+    original = content.strip()
+    labelled = _LABEL.match(original.lower())
+    if labelled:
+        original = original[labelled.end():]
+    text = original.lower()
+    patterns = (_CHANGE_OBJECT, _SUBJECT_CHANGED, _IS_NOW) + ((_LABELLED_IS,) if labelled else ())
+    for pattern in patterns:
+        m = pattern.search(text)
+        if m is None or (m.start("subject") == 0 and original[:1].isupper()):
+            continue  # a capital with no "the" before it: a name ("Caroline moved to ...")
+        stems = frozenset(stem_tokens(m.group("subject")))
+        if stems:
+            return stems
+    return None
+
+
+def value_kinds(memory: Memory) -> set[str]:
+    """What a memory states that a correction could change: a date, a number."""
+    kinds = {"date"} if memory.event_dates else set()
+    if _DIGIT.search(ANNOTATED.sub("", memory.content)):
+        kinds.add("number")
+    return kinds
+
+
+def revised_memory(revision: Memory, subject: frozenset[str],
+                   candidates: Iterable[Memory]) -> Memory | None:
+    """The newest candidate `revision` revises (see the module), or None."""
+    kinds = value_kinds(revision)
+    said = revision.event_time or revision.created_at
+    best = None
+    for old in candidates:
+        when = old.event_time or old.created_at
+        if (old.id == revision.id or old.status != "active" or when >= said
+                or set(old.source_message_ids) & set(revision.source_message_ids)
+                or not subject <= set(stem_tokens(old.content))
+                or not kinds & value_kinds(old)):
+            continue
+        if best is None or when > (best.event_time or best.created_at):
+            best = old
+    return best
+
+
+def link_revisions(store: Store, profile: str, fresh: list[Memory],
+                   changed: dict[str, Memory]) -> None:
+    """Supersede what each of `fresh` (this write's memories, in the order said) revises: an
+    earlier memory of the same write, or a stored one found by its subject's words. `changed`
+    collects the superseded memories to write back (topic-key supersession's already there)."""
+    for i, memory in enumerate(fresh):
+        if memory.supersedes or memory.status != "active":
+            continue
+        subject = revised_subject(memory.content)
+        if subject is None:
+            continue
+        hits = store.search(profile, SearchRequest(text=" ".join(sorted(subject)),
+                                                   channels=(CH_MEMORY_TEXT,), k=20))
+        stored = [changed.get(h.record.id, h.record) for h in hits.get(CH_MEMORY_TEXT, [])
+                  if isinstance(h.record, Memory)]
+        old = revised_memory(memory, subject, [*fresh[:i], *stored])
+        if old is None:
+            continue
+        old.status, old.superseded_by = "superseded", memory.id
+        memory.supersedes = old.id
+        if memory.topic_key is None and memory.type in ("fact", "instruction"):
+            memory.topic_key = old.topic_key  # later statements of the old key supersede this
+        changed[old.id] = old
