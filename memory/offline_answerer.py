@@ -25,7 +25,7 @@ from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, forma
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, same_person,
                      without_platform_ids)
-from .standing import is_standing_instruction
+from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span
 from .text import stem_words
@@ -45,6 +45,7 @@ _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|wa
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok"}
+_SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
@@ -234,7 +235,7 @@ class OfflineAnswerer(Answerer):
                asker: str | None = None, addressee: str | None = None) -> str:
         authors = [m.author for m in messages]
         text = self._answer(question, memories, messages, computed, previous or {}, speakers,
-                            asked_span(question, now))
+                            asked_span(question, now), now)
         put_to = bool(addressee) and asks_what_you_said(question)
         # "what did you recommend?" is answered with what the addressee said, never the asker's
         said = self._what_you_said(question, memories, messages, addressee,
@@ -245,9 +246,11 @@ class OfflineAnswerer(Answerer):
         if said:
             text = _leading(said, text)
         rule = next((m for m in memories if m.content not in text
-                     and is_standing_instruction(m)), None)
+                     and is_standing_instruction(m) and governs(m, question)), None)
         if rule is not None:  # a rule in force for this request is said beside the answer
-            text = f"{text} Standing rule: {_dated(rule)}."
+            said = _dated(rule)
+            text = f"{text} {said}." if said.lower().startswith("standing rule") \
+                else f"{text} Standing rule: {said}."
         return without_platform_ids(text, authors)
 
     @staticmethod
@@ -279,7 +282,7 @@ class OfflineAnswerer(Answerer):
     def _answer(self, question: str, memories: list[Memory], messages: list[Message],
                 computed: list[ComputedDate], previous: dict[str, Memory],
                 speakers: Callable[[Memory], set[str]] | None,
-                span: ResolvedDate | None = None) -> str:
+                span: ResolvedDate | None = None, now: datetime | None = None) -> str:
         asked = parse_date_question(question)
         arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
                           None)
@@ -333,8 +336,10 @@ class OfflineAnswerer(Answerer):
                                and _names(names, m, speakers)
                                and (m.event_time or m.created_at).date() <= span.end), None)
                 if before is not None:
-                    parts += [f"Nothing in memory is from {span.phrase}; before it:",
-                              _dated(before)]
+                    day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"
+                    parts += [f"Nothing in memory is about {day} yet; what stands:"
+                              if now is not None and span.start > now.date() else
+                              f"Nothing in memory is from {day}; before it:", _dated(before)]
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .models import Memory
+from .text import stem_tokens
 
 # What follows a rule's "Always" / "Never" is a verb in its base form ("Always include …"); chat
 # also says "Always here to help!", "Never had a chance", "Always been into jazz".
@@ -47,3 +48,24 @@ def is_standing_instruction(memory: Memory) -> bool:
     """Whether a memory is an instruction whose text is a standing rule (what the answerers say
     or name as a rule in force)."""
     return memory.type == "instruction" and is_standing_rule(memory.content)
+
+
+# When a rule is worth saying beside an answer. A rule for a kind of request ("always include
+# version numbers when I ask about dependencies") governs what the instruction channel found
+# nearest to it, though the words differ ("what packages does it need?"). A rule for an action
+# ("never deploy on Fridays") governs a request for something to be done or advised, or a
+# question that shares its words; a question for a fact ("what is the rate limit?", "when is the
+# offsite?") it does not: said beside every answer, it was noise.
+_CONDITIONAL = re.compile(r"\bwhen(?:ever)?\b[^.!?]*\b(?:asks?|asked|requests?|mentions?|talks?|"
+                          r"discuss(?:es)?)\b", re.IGNORECASE)
+_REQUEST = re.compile(
+    r"\b(?:should|shall|could|would|can|may|recommend|suggest|advise|advice|help|show|write|"
+    r"implement|make|create|build|draft|explain|fix|set up|configure|deploy|tips?|best way|"
+    r"how (?:do|to|can|should|would))\b|^(?!\W*(?:what|when|where|who|whom|whose|which|why|how|"
+    r"is|are|was|were|did|does|do|has|have|had)\b)", re.IGNORECASE)
+
+
+def governs(rule: Memory, question: str) -> bool:
+    """Whether a standing rule is worth saying beside the answer to `question` (see above)."""
+    return bool(_CONDITIONAL.search(rule.content) or _REQUEST.search(question)
+                or set(stem_tokens(rule.content)) & set(stem_tokens(question)))

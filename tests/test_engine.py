@@ -126,6 +126,22 @@ def test_a_question_naming_a_day_is_answered_from_that_day(profile):
                                     "public API rate limit is 600")
 
 
+def test_a_rule_is_said_once_where_it_governs_and_a_day_to_come_is_no_day_gone(profile):
+    """A labelled rule was said as "Standing rule: Standing rule: ...", beside every answer
+    (the rate limit's too), and "can I deploy on Friday?" was answered "Nothing in memory is
+    from on Friday", a day still to come."""
+    profile.ingest(conv("Standing rule: never deploy on Fridays after 3pm.",
+                        "The payments API rate limit is 100 requests per minute.",
+                        author="li", day="2026-11-02"), session_id="s1")
+    monday = datetime(2026, 11, 16, 18, 0, tzinfo=timezone.utc)
+    answer = profile.recall("can I deploy on Friday at 4pm?", now=monday).answer
+    assert answer.startswith("Nothing in memory is about Friday yet; what stands: Standing rule: "
+                             "never deploy on Fridays after 3pm."), answer
+    assert "Standing rule: Standing rule" not in answer
+    answer = profile.recall("what is the payments API rate limit?", now=monday).answer
+    assert "100 requests per minute" in answer and "never deploy" not in answer
+
+
 def test_relative_dates_resolved_at_ingest(profile):
     profile.ingest(conv("We shipped the billing webhooks yesterday."), session_id="s1")
     event = next(m for m in profile.list() if m.type == "event")

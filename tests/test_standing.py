@@ -48,3 +48,30 @@ def test_standing_rules(text):
 ])
 def test_one_off_advice_and_facts_are_not(text):
     assert not is_standing_rule(text)
+
+
+def _rule(text):
+    from datetime import datetime, timezone
+
+    from memory.models import Memory
+
+    return Memory(id="r", type="instruction", content=text,
+                  created_at=datetime(2026, 11, 2, tzinfo=timezone.utc))
+
+
+@pytest.mark.parametrize("rule, question, said", [
+    # a rule for a kind of request: what the instruction channel found nearest, whatever words
+    ("Always include version numbers when I ask about software dependencies.",
+     "what packages does the login service need?", True),
+    # a rule for an action: a request, or a question sharing its words
+    ("Never deploy on Fridays after 3pm.", "can I ship the release tomorrow?", True),
+    ("Never deploy on Fridays after 3pm.", "Is a deploy on Friday fine?", True),
+    ("Never deploy on Fridays after 3pm.", "how do I roll back the search service?", True),
+    # ... not a question for an unrelated fact
+    ("Never deploy on Fridays after 3pm.", "what is the payments API rate limit?", False),
+    ("Standing rule: never deploy on Fridays after 3pm.", "when is the customer offsite?", False),
+])
+def test_a_rule_is_said_beside_the_answers_it_governs(rule, question, said):
+    from memory.standing import governs
+
+    assert governs(_rule(rule), question) is said
