@@ -103,7 +103,14 @@ _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(i
 _FIRST_PERSON = [
     (re.compile(r"\bI'm\b"), "{a} is"), (re.compile(r"\bI am\b"), "{a} is"),
     (re.compile(r"\bI've\b"), "{a} has"), (re.compile(r"\bI'd\b"), "{a} would"),
-    (re.compile(r"\bI'll\b"), "{a} will"), (re.compile(r"\bI\b"), "{a}"),
+    (re.compile(r"\bI'll\b"), "{a} will"),
+    # the verb agrees with the name: "I think it's Tom" -> "priya thinks it's Tom"
+    (re.compile(r"\bI have\b"), "{a} has"), (re.compile(r"\bI do\b"), "{a} does"),
+    *[(re.compile(rf"\bI {verb}\b"), f"{{a}} {verb}s") for verb in (
+        "think", "want", "need", "like", "know", "feel", "hope", "love", "hate", "prefer",
+        "believe", "guess", "mean", "remember", "agree", "wonder", "plan", "work", "live", "use",
+        "own", "see", "say", "suggest", "expect", "get", "run", "take")],
+    (re.compile(r"\bI\b"), "{a}"),
     (re.compile(r"\b[Mm]y\b"), "{a}'s"), (re.compile(r"\b[Mm]ine\b"), "{a}'s"),
     (re.compile(r"\b[Mm]yself\b"), "{a}"), (re.compile(r"\bme\b"), "{a}"),
     # chat's lowercase "i" ("i dont like grub": 25,642 of the 196,125 Ubuntu IRC lines hold an
@@ -122,6 +129,10 @@ _STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "fo
          "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
          "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
 _MIN_WORDS = 4
+# A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
+_WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
+_ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
+                 r"i'll|mine|myself|that's me|that would be me|that'd be me)\b[\s!.]*$")
 _SECOND_PERSON = [
     (re.compile(r"\b[Yy]ou're\b"), "{a} is"), (re.compile(r"\b[Yy]ou've\b"), "{a} has"),
     (re.compile(r"\b[Yy]ou'd\b"), "{a} would"), (re.compile(r"\b[Yy]ou'll\b"), "{a} will"),
@@ -323,6 +334,11 @@ class OfflineExtractor(Extractor):
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],
                    context: TranscriptLine | None) -> Candidate | None:
         bare = _ANNOTATED.sub("", sentence).strip()
+        who = next((q for q in asked if _WHO.match(q)), None)
+        if who and _ME.match(bare):  # "Who's on call this week?" "Yes me." (no chitchat)
+            return Candidate(type="fact", content=f"{who} {line.speaker}.",
+                             questions=search_questions(None, asked),
+                             source_lines=[line.index] + ([context.index] if context else []))
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
         short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare)

@@ -217,3 +217,24 @@ def test_a_labelled_rule_is_classified_by_what_follows_its_label():
     assert len(rules) == 2
     assert {c.topic_key for c in rules} == {None}
     assert rules[0].type == "instruction"
+
+
+def test_me_answering_a_who_question_is_who():
+    """"Who's on call this week?" answered "Yes me." was dropped as chit-chat, so "who is on
+    call?" was answered with the reply's other sentence ("Pager is set up.")."""
+    out = OfflineExtractor().extract(lines(
+        ("priya", "Who's on call this week? I think it's Tom."),
+        ("tom", "Yes me. Pager is set up."),
+        ("priya", "Who owns the billing service?"), ("li", "I am not")))
+    contents = [c.content for c in out]
+    assert "Who's on call this week? tom." in contents
+    assert "priya thinks it's Tom." in contents  # the verb agrees with the name
+    assert not [c for c in contents if "billing" in c]  # "I am not" names nobody
+
+
+def test_first_person_verbs_agree_with_the_name():
+    from memory.offline_extractor import third_person
+
+    assert third_person("I think I have a fix, I do care and I know it", "sam") == \
+        "sam thinks sam has a fix, sam does care and sam knows it"
+    assert third_person("I went home and I love it", "sam") == "sam went home and sam loves it"
