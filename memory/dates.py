@@ -615,7 +615,9 @@ LABEL = (rf"(?:(?:week of |weekend of ){_ISO_RE}|{_ISO_RE}(?: to {_ISO_RE})?|"
          r"(?:January|February|March|April|May|June|July|August|September|October|November|"
          r"December) \d{4}|Q[1-4] \d{4}|\d{4})")
 _LABEL_AFTER = re.compile(rf"\s*\[(?P<label>{LABEL})\]")
-ANNOTATED = re.compile(rf"\[({LABEL})\]")  # a label written after a date phrase at ingest
+# a label written after a date phrase at ingest, with the space before it ("this week ?" was
+# left where a label was taken out of "this week [week of 2026-11-09]?")
+ANNOTATED = re.compile(rf" ?\[({LABEL})\]")
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
 

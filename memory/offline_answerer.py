@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, same_per
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span
-from .text import stem_words
+from .text import stem_words, words
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -93,9 +93,15 @@ def _names(names: set[str], memory: Memory,
         names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
+# "what's", "Caroline's", "don't": the word without its ending. Split at the apostrophe, the "s"
+# was a content word shared by every question and memory with a possessive, so "what's the
+# budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
+_CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
+
+
 def content_stems(text: str) -> set[str]:
-    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _QUESTION_WORDS]
-    return set(stem_words(words))
+    bare = (_CONTRACTION.sub("", w) for w in words(text))
+    return set(stem_words([w for w in bare if w and w not in _QUESTION_WORDS]))
 
 
 def _memory_stems(memory: Memory) -> set[str]:

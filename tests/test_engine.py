@@ -11,6 +11,7 @@ from memory.errors import InputFormatError, InvalidMessage, InvalidProfileName, 
 from memory.fusion import DEFAULT_WEIGHTS
 from memory.ids import message_id
 from memory.stores.base import CH_INSTRUCTION
+from memory.synthesis import NO_ANSWER
 
 NOW = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc)
 
@@ -140,6 +141,19 @@ def test_a_rule_is_said_once_where_it_governs_and_a_day_to_come_is_no_day_gone(p
     assert "Standing rule: Standing rule" not in answer
     answer = profile.recall("what is the payments API rate limit?", now=monday).answer
     assert "100 requests per minute" in answer and "never deploy" not in answer
+
+
+def test_who_answered_me_and_a_possessive_shares_no_word(profile):
+    """"Yes me." answers who is on call; "what's the budget?" was answered with it, since
+    "what's" and "who's" shared the word "s"."""
+    profile.ingest([{"role": "user", "author": "priya", "ts": "2026-11-10T17:30:00Z",
+                     "content": "Who's on call this week? I think it's Tom."},
+                    {"role": "user", "author": "tom", "ts": "2026-11-10T17:31:00Z",
+                     "content": "Yes me. Pager is set up."}], session_id="s1")
+    monday = datetime(2026, 11, 16, 18, 0, tzinfo=timezone.utc)
+    assert profile.recall("who is on call?", now=monday).answer.startswith(
+        "Who's on call this week? tom.")
+    assert profile.recall("what's the budget?", now=monday).answer == NO_ANSWER
 
 
 def test_relative_dates_resolved_at_ingest(profile):
