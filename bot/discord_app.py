@@ -67,6 +67,9 @@ _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ANY_MENTION = re.compile(r"<@(?P<kind>[!&]?)(?P<id>\d+)>")
 _CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 _MASS_MENTION = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
+# `<t:1765353600:D>`: a time each reader sees in their own zone; stored as its UTC date (and time),
+# so it is a date to recall and to date questions, not markup no one can search.
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
 ZWSP = "\N{ZERO WIDTH SPACE}"
 
 
@@ -125,7 +128,21 @@ def readable(text: str, guild=None, names: dict[int, str] | None = None, client=
             (client.get_channel(ident) if client is not None else None)
         return "#" + (getattr(where, "name", None) or "some-channel")
 
-    return _CHANNEL_MENTION.sub(channel, _ANY_MENTION.sub(mention, text))
+    return _TIMESTAMP.sub(_timestamp, _CHANNEL_MENTION.sub(channel, _ANY_MENTION.sub(mention,
+                                                                                   text)))
+
+
+def _timestamp(found: re.Match) -> str:
+    """`<t:1765353600:D>` -> "2025-12-10"; a style with a time (t, T, f, F, R, none) adds it, in
+    UTC: "2025-12-10 08:00 UTC". Out of range: left as written."""
+    try:
+        when = datetime.fromtimestamp(int(found.group(1)), tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return found.group(0)
+    style = found.group(2) or "f"
+    if style in "dD":
+        return when.strftime("%Y-%m-%d")
+    return when.strftime("%H:%M UTC" if style in "tT" else "%Y-%m-%d %H:%M UTC")
 
 
 def unpinging(text: str, guild=None, client=None, names: dict[int, str] | None = None) -> str:

@@ -64,8 +64,22 @@ _MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
 _CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
 _LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!(here|channel|everyone)(?:\|[^>]*)?>")
+# `<!date^1765353600^{date_short}|Dec 10, 2025>`: the fallback text is what its writer read;
+# `<!subteam^S1|@oncall>`: a user group, by its handle
+_DATE = re.compile(r"<!date\^(-?\d{1,12})\^[^|>]*(?:\|([^>]*))?>")
+_SUBTEAM = re.compile(r"<!subteam\^[A-Z0-9]+(?:\|@?([^>]*))?>")
 _CHOICE_ACTION = re.compile(r"^lurker_choice_")
 _PERMALINK = re.compile(r"https://[A-Za-z0-9.-]+/archives/[A-Z0-9]+/p[0-9]+[^<>|\s]*$")
+
+
+def _slack_date(found: re.Match) -> str:
+    """A `<!date^…>` as its fallback text, else its UTC date; unparseable: as written."""
+    if found.group(2):
+        return found.group(2)
+    try:
+        return datetime.fromtimestamp(int(found.group(1)), tz=timezone.utc).strftime("%Y-%m-%d")
+    except (OverflowError, OSError, ValueError):
+        return found.group(0)
 _AUTHOR = re.compile(r"([^\s()<>]+) \(([UW][A-Z0-9]+)\)")
 
 
@@ -377,6 +391,8 @@ class SlackLurker:
         text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) else m.group(1),
                          text)
         text = _SPECIAL.sub(lambda m: "@" + m.group(1), text)
+        text = _DATE.sub(_slack_date, text)
+        text = _SUBTEAM.sub(lambda m: "@" + (m.group(1) or "some-group"), text)
         return html.unescape(text)
 
     def permalink(self, external_id: str) -> str | None:

@@ -239,6 +239,20 @@ def test_a_mention_is_answered_in_reply_with_jump_urls_and_dates(env):
     assert not env.events_for(question["id"]), "a question to Lurker is not channel knowledge"
 
 
+def test_a_discord_timestamp_is_a_date_to_recall(env):
+    """`<t:…:D>` (what Discord's date picker writes; each reader sees their own zone) was stored
+    as markup: no event date, and "when is the offsite?" had nothing to compute from."""
+    env.post(GENERAL, ALICE, "The customer offsite is on <t:1765353600:D> in Denver, kickoff "
+             "<t:1765357200:t>.", at=DAY)
+    env.wait_for(lambda: len(env.sink.events) >= 1, what="the message")
+    env.settle()
+    [stored] = [m.content for m in env.messages(f"discord:{GUILD}:{GENERAL}")]
+    assert stored == "The customer offsite is on 2025-12-10 in Denver, kickoff 09:00 UTC."
+    env.post(GENERAL, BOB, f"{MENTION} when is the customer offsite?", mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert reply.json["content"].startswith("10 December 2025"), reply.json["content"]
+
+
 def test_a_first_person_question_is_answered_from_the_askers_own_words(env):
     """alice asks "have I ...?" about what bob's long write-ups fill the channel with: her own
     message (stored under the author her mention has) is quoted and linked; bob asking the same

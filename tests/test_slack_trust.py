@@ -229,6 +229,20 @@ def test_a_correction_is_the_answer_in_its_channel_only(start, api):
     assert again.startswith("3 December 2026") and "10th" not in again, again
 
 
+def test_slack_dates_and_user_groups_are_stored_as_people_read_them(start, api):
+    """`<!date^…|Dec 10, 2025>` (what apps and the date picker write) and `<!subteam^…|@crew>`
+    were stored as markup: no date to answer "when" from, and a group no one could search."""
+    slack = start()
+    message(slack, "CGEN", "U1", "The customer offsite is on <!date^1765353600^{date_short}|"
+            "Dec 10, 2025> in Denver, <!subteam^S0CREW|@offsite-crew> please book.", ts(0))
+    [stored] = list(slack.bot.service.store.iter_messages(f"slack:{TEAM}:CGEN"))
+    assert stored.content == ("The customer offsite is on Dec 10, 2025 in Denver, @offsite-crew "
+                              "please book.")
+    app_mention(slack, "U2", "when is the customer offsite?", ts(5), "EvDate1")
+    [reply] = answers(api)
+    assert reply["text"].startswith("10 December 2025"), reply["text"]
+
+
 def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp_path):
     from bot.state import BotState
 
