@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, same_per
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span
-from .text import stem_words, words
+from .text import stem_words
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -97,10 +97,12 @@ def _names(names: set[str], memory: Memory,
 # was a content word shared by every question and memory with a possessive, so "what's the
 # budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
 _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 
 
 def content_stems(text: str) -> set[str]:
-    bare = (_CONTRACTION.sub("", w) for w in words(text))
+    low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
+    bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     return set(stem_words([w for w in bare if w and w not in _QUESTION_WORDS]))
 
 
@@ -189,8 +191,9 @@ _VALUE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:is|are)\s+(?:now\s+)?(?P<v>[^,;!?]+)",
     r":\s+(?P<v>[^,;!?]+)",
 )]
-_VALUE_TAIL = re.compile(r"\s+(?:now|from now on|instead|going forward|for (?:the|our|all) .*|"
-                         r"(?:on|in|by|since|from) .*|(?:,|\.|and|but) .*)$", re.IGNORECASE)
+_VALUE_TAIL = re.compile(r"\s+(?:now|from now on|for now|instead|going forward|for (?:the|our|all) .*|"
+                         r"(?:on|in|by|since|from|because|after|due to|as of|starting|"
+                         r"effective) .*|(?:,|\.|and|but) .*)$", re.IGNORECASE)
 
 
 def value_of(memory: Memory) -> str | None:

@@ -154,6 +154,7 @@ def test_who_answered_me_and_a_possessive_shares_no_word(profile):
     assert profile.recall("who is on call?", now=monday).answer.startswith(
         "Who's on call this week? tom.")
     assert profile.recall("what's the budget?", now=monday).answer == NO_ANSWER
+    assert profile.recall("what\u2019s the budget?", now=monday).answer == NO_ANSWER  # a phone's
 
 
 def test_relative_dates_resolved_at_ingest(profile):
@@ -205,6 +206,22 @@ def test_a_supersession_answer_says_the_current_value_plainly(profile):
                         day="2026-11-17"), session_id="s2")
     result = profile.recall("Which package manager do we use for the dashboard?", now=NOW)
     assert result.answer.startswith("yarn — switched from pnpm on 17 November 2026.")
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("The max upload size is 100MB for now.",
+     "We're lowering the max upload size to 50MB because of the storage bill.",
+     "50MB — lowered from 100MB on 17 November 2026."),
+    ("The API timeout is 30 seconds.", "We bumped the API timeout to 60 seconds after the "
+     "import incident.", "60 seconds — bumped from 30 seconds on 17 November 2026."),
+])
+def test_a_changed_value_is_said_without_the_reason_around_it(profile, old, new, said):
+    """"50MB because of the storage bill — lowered from 100MB for on …" read the reason and the
+    "for now" as part of the values."""
+    profile.ingest(conv(old, day="2026-11-16"), session_id="s1")
+    profile.ingest(conv(new, day="2026-11-17"), session_id="s2")
+    question = "What is the " + ("max upload size?" if "upload" in old else "API timeout?")
+    assert profile.recall(question, now=NOW).answer.startswith(said)
 
 
 def test_answers_name_people_never_platform_ids(profile):
