@@ -26,7 +26,7 @@ from .text import stem_tokens
 _LABEL = re.compile(r"^(?:correction|update|updated|change of plans?|scratch that|actually|"
                     r"revised|clarification|heads[ -]up|fyi)\s*[:,\u2013\u2014-]\s*")
 _OWNER = r"(?:the|our|this|this week's|next week's|today's|tomorrow's|team's|their)"
-_SUBJECT = rf"(?!{_OWNER}\s)(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)"
+_SUBJECT = rf"(?!{_OWNER}\s)(?P<subject>(?!to\b)[a-z][\w-]*(?:\s+(?!to\b)[a-z][\w-]*){{0,3}}?)"
 # ... to a new value: a number or a date (its ingest label), within two words ("to December
 # 10th", "to next week [week of ...]"); "moved to Berlin" changes no value
 _TO_VALUE = r"\s+(?:to|until|till)\s+(?:[^\s\d\[]+\s+){0,2}?[\d\[$€£]"
@@ -35,7 +35,7 @@ _CHANGED = (r"(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|raise
 _CHANGE = (r"(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|"
            r"delay|delayed|shift|shifted|bump|bumped|bumping|raise|raised|raising|lower|lowered|"
            r"lowering|increase|increased|increasing|decrease|decreased|reduce|reduced|cut|extend|"
-           r"extended|change|changed|changing|update|updated|up|upped)")
+           r"extended|change|changed|changing|update|updated|upped)")
 # "the offsite moved to ...", "standup got pushed back to ...": the subject before the change
 # (without "the"/"our" only at the start, and not a name: "Caroline moved to ...")
 _SUBJECT_CHANGED = re.compile(

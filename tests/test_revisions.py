@@ -38,6 +38,8 @@ def test_a_change_names_its_subject(text, subject):
     "it moved to Friday [2026-11-20]",  # no subject
     "we moved the team to the new office",
     "I changed my mind about the design",
+    # "sets up the server to bind to port 10000": no change, and "to" is no subject's word
+    "Your Gunicorn config sets up the server to bind to port 10000 and use 3 workers.",
 ])
 def test_what_is_not_a_change_of_a_value(text):
     assert revised_subject(text) is None
