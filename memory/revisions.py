@@ -30,17 +30,16 @@ _SUBJECT = rf"(?!{_OWNER}\s)(?P<subject>(?!to\b)[a-z][\w-]*(?:\s+(?!to\b)[a-z][\
 # ... to a new value: a number or a date (its ingest label), within two words ("to December
 # 10th", "to next week [week of ...]"); "moved to Berlin" changes no value
 _TO_VALUE = r"\s+(?:to|until|till)\s+(?:[^\s\d\[]+\s+){0,2}?[\d\[$€£]"
-_CHANGED = (r"(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|raised|lowered|"
-            r"increased|decreased|reduced|cut|extended|changed|updated|upped|moves|shifts)")
-_CHANGE = (r"(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|"
-           r"delay|delayed|shift|shifted|bump|bumped|bumping|raise|raised|raising|lower|lowered|"
-           r"lowering|increase|increased|increasing|decrease|decreased|reduce|reduced|cut|extend|"
-           r"extended|change|changed|changing|update|updated|upped)")
+# every form: "the offsite moved to", "we're moving standup to", "raise the limit to"
+_CHANGE = (r"(?:move|moves|moved|moving|push|pushes|pushed|pushing|postpone|postponed|reschedule|"
+           r"rescheduled|delay|delayed|shift|shifts|shifted|bump|bumped|bumping|raise|raised|"
+           r"raising|lower|lowered|lowering|increase|increased|increasing|decrease|decreased|"
+           r"reduce|reduced|cut|extend|extended|change|changed|changing|update|updated|upped)")
 # "the offsite moved to ...", "standup got pushed back to ...": the subject before the change
 # (without "the"/"our" only at the start, and not a name: "Caroline moved to ...")
 _SUBJECT_CHANGED = re.compile(
     rf"(?:^|\b{_OWNER}\s+){_SUBJECT}\s+(?:(?:has|have)\s+been\s+|(?:is|are|was|were|got|gets|"
-    rf"been|will\s+be)\s+)?{_CHANGED}(?:\s+(?:back|out|up|forward|again))?{_TO_VALUE}")
+    rf"been|will\s+be)\s+)?{_CHANGE}(?:\s+(?:back|out|up|forward|again))?{_TO_VALUE}")
 # "we decided to raise the rate limit to 250", "bumped our timeout to 30s": the changed object
 _CHANGE_OBJECT = re.compile(rf"\b{_CHANGE}\s+{_OWNER}\s+{_SUBJECT}{_TO_VALUE}")
 # "the rate limit is now 250"
