@@ -70,6 +70,7 @@ _DATE = re.compile(r"<!date\^(-?\d{1,12})\^[^|>]*(?:\|([^>]*))?>")
 _SUBTEAM = re.compile(r"<!subteam\^[A-Z0-9]+(?:\|@?([^>]*))?>")
 _CHOICE_ACTION = re.compile(r"^lurker_choice_")
 _PERMALINK = re.compile(r"https://[A-Za-z0-9.-]+/archives/[A-Z0-9]+/p[0-9]+[^<>|\s]*$")
+_AUTHOR = re.compile(r"([^\s()<>]+) \(([UW][A-Z0-9]+)\)")
 
 
 def _slack_date(found: re.Match) -> str:
@@ -80,7 +81,6 @@ def _slack_date(found: re.Match) -> str:
         return datetime.fromtimestamp(int(found.group(1)), tz=timezone.utc).strftime("%Y-%m-%d")
     except (OverflowError, OSError, ValueError):
         return found.group(0)
-_AUTHOR = re.compile(r"([^\s()<>]+) \(([UW][A-Z0-9]+)\)")
 
 
 def slack_time(ts: str) -> datetime:

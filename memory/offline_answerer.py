@@ -191,9 +191,9 @@ _VALUE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:is|are)\s+(?:now\s+)?(?P<v>[^,;!?]+)",
     r":\s+(?P<v>[^,;!?]+)",
 )]
-_VALUE_TAIL = re.compile(r"\s+(?:now|from now on|for now|instead|going forward|for (?:the|our|all) .*|"
-                         r"(?:on|in|by|since|from|because|after|due to|as of|starting|"
-                         r"effective) .*|(?:,|\.|and|but) .*)$", re.IGNORECASE)
+_VALUE_TAIL = re.compile(r"\s+(?:now|from now on|for now|instead|going forward|"
+                         r"for (?:the|our|all) .*|(?:on|in|by|since|from|because|after|due to|"
+                         r"as of|starting|effective) .*|(?:,|\.|and|but) .*)$", re.IGNORECASE)
 
 
 def value_of(memory: Memory) -> str | None:
@@ -257,9 +257,9 @@ class OfflineAnswerer(Answerer):
         rule = next((m for m in memories if m.content not in text
                      and is_standing_instruction(m) and governs(m, question)), None)
         if rule is not None:  # a rule in force for this request is said beside the answer
-            said = _dated(rule)
-            text = f"{text} {said}." if said.lower().startswith("standing rule") \
-                else f"{text} Standing rule: {said}."
+            rule_text = _dated(rule)
+            text = f"{text} {rule_text}." if rule_text.lower().startswith("standing rule") \
+                else f"{text} Standing rule: {rule_text}."
         return without_platform_ids(text, authors)
 
     @staticmethod
