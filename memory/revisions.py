@@ -26,7 +26,10 @@ from .text import stem_tokens
 _LABEL = re.compile(r"^(?:correction|update|updated|change of plans?|scratch that|actually|"
                     r"revised|clarification|heads[ -]up|fyi)\s*[:,\u2013\u2014-]\s*")
 _OWNER = r"(?:the|our|this|this week's|next week's|today's|tomorrow's|team's|their)"
-_SUBJECT = rf"(?!{_OWNER}\s)(?P<subject>(?!to\b)[a-z][\w-]*(?:\s+(?!to\b)[a-z][\w-]*){{0,3}}?)"
+# up to four words, none of them "the"/"our"/... or "to" ("FYI the session TTL is now" is about
+# "session ttl", not "fyi the session ttl")
+_WORD = rf"(?!(?:{_OWNER}|to)\b)[a-z][\w-]*"
+_SUBJECT = rf"(?P<subject>{_WORD}(?:\s+{_WORD}){{0,3}}?)"
 # ... to a new value: a number or a date (its ingest label), within two words ("to December
 # 10th", "to next week [week of ...]"); "moved to Berlin" changes no value
 _TO_VALUE = r"\s+(?:to|until|till)\s+(?:[^\s\d\[]+\s+){0,2}?[\d\[$€£]"
@@ -59,12 +62,12 @@ def revised_subject(content: str) -> frozenset[str] | None:
     text = original.lower()
     patterns = (_CHANGE_OBJECT, _SUBJECT_CHANGED, _IS_NOW) + ((_LABELLED_IS,) if labelled else ())
     for pattern in patterns:
-        m = pattern.search(text)
-        if m is None or (m.start("subject") == 0 and original[:1].isupper()):
-            continue  # a capital with no "the" before it: a name ("Caroline moved to ...")
-        stems = frozenset(stem_tokens(m.group("subject")))
-        if stems:
-            return stems
+        for m in pattern.finditer(text):
+            if m.start("subject") == 0 and original[:1].isupper():
+                continue  # a capital with no "the" before it: a name ("Caroline moved to ...")
+            stems = frozenset(stem_tokens(m.group("subject")))
+            if stems:
+                return stems
     return None
 
 

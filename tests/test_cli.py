@@ -156,6 +156,23 @@ def test_a_correction_is_what_recall_answers(lurker, tmp_path):
     assert "(superseded)  The customer offsite is on December 3rd" in history
 
 
+def test_a_reader_that_stops_early_gets_no_error(lurker, tmp_path):
+    """`lurker export | head -1`: the export is cut short by the reader, which is not an error to
+    print ("lurker: error: Broken pipe" was)."""
+    conv = write_jsonl(tmp_path / "many.jsonl", [
+        {"role": "user", "author": "maya", "content": f"Service {i} listens on port {8000 + i} "
+         f"and its owner is team {i % 7}; its runbook is at https://wiki.example/run/{i}."}
+        for i in range(400)])
+    lurker("ingest", conv, "--session", "many")
+    env = {**os.environ, "LURKER_STORE": f"sqlite:///{tmp_path / 'cli.sqlite3'}"}
+    proc = subprocess.Popen([sys.executable, "-m", "memory.cli", "export"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b'{"kind": "header"')
+    proc.stdout.close()  # more than a pipe's buffer is still to come
+    _, err = proc.communicate(timeout=120)
+    assert err == b"" and proc.returncode == 1
+
+
 def test_errors_are_one_clear_line(lurker, tmp_path):
     bad = write_jsonl(tmp_path / "bad.jsonl", [
         {"role": "user", "content": "fine"}, "{broken", {"role": "user", "content": "ok too"}, "[1"])

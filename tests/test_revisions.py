@@ -26,6 +26,7 @@ def said(author, day, text, hour=9):
     ("standup moved to 10am", "standup"),
     ("Correction: the demo is on Thursday [2026-11-19]", "demo"),
     ("bumped our request timeout to 30s", "request timeout"),
+    ("FYI the session TTL is now 7200 after the SSO change.", "session ttl"),  # no "fyi" in it
 ])
 def test_a_change_names_its_subject(text, subject):
     assert revised_subject(text) == frozenset(stem_tokens(subject))

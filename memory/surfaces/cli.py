@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import datetime
 
@@ -221,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     except LurkerError as exc:
         print(f"lurker: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `lurker export | head`: the reader has what it wanted. Said nothing ("lurker: error:
+        # Broken pipe" was printed), and Python's flush at exit must not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
         print(f"lurker: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
               file=sys.stderr)
