@@ -129,6 +129,10 @@ _STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "fo
          "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
          "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
 _MIN_WORDS = 4
+# A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
+_SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
+                           r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
+                           r"\s*[.!]?$")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -291,13 +295,21 @@ class OfflineExtractor(Extractor):
             asked, context = self._question_context(parent, line)
             if not asked:
                 asked, context = self._question_context(previous, line)
+            last = None  # this message's latest memory
             for sentence in split_sentences(_CODE_BLOCK.sub("\n", line.content)):
                 candidate = self._candidate(sentence, line, asked, context)
-                if candidate is None:
+                if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
+                    # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
+                    # too short alone, the advice belongs to what it answers
+                    seen.discard((last.type, last.content))
+                    last.content = f"{last.content} {sentence.strip()}"
+                    seen.add((last.type, last.content))
+                elif candidate is None:
                     let_go.append((sentence, line))
                 elif (candidate.type, candidate.content) not in seen:
                     seen.add((candidate.type, candidate.content))
                     out.append(candidate)
+                    last = candidate
             previous = line
         long_lines = {line.index for line in lines if is_long(line.content)}
         if len(lines) < DETAIL_PASS_MIN_MESSAGES:

@@ -238,3 +238,16 @@ def test_first_person_verbs_agree_with_the_name():
     assert third_person("I think I have a fix, I do care and I know it", "sam") == \
         "sam thinks sam has a fix, sam does care and sam knows it"
     assert third_person("I went home and I love it", "sam") == "sam went home and sam loves it"
+
+
+def test_short_advice_stays_with_the_statement_it_answers():
+    """A review bot's "… compares tokens with `==`, which leaks timing. Use `hmac.compare_digest`."
+    lost its advice: two words are too short for a memory of their own."""
+    out = OfflineExtractor().extract(lines(
+        ("review-bot", "Review of PR #812: `refresh_token()` compares tokens with `==`, which "
+                       "leaks timing. Use `hmac.compare_digest`. The session TTL is hard-coded "
+                       "to 3600."),
+        ("maya", "Use it.")))  # advice with nothing before it in its message: still nothing
+    assert [c.content for c in out] == [
+        "Review of PR #812: `refresh_token()` compares tokens with `==`, which leaks timing. "
+        "Use `hmac.compare_digest`.", "The session TTL is hard-coded to 3600."]
