@@ -9,7 +9,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 
 from memory.models import Message
 
@@ -45,6 +45,13 @@ class Actor:
     is_bot: bool = False
     bot_ids: tuple[str, ...] = ()  # other ids a bot is known by (Slack bot_id, app id)
     platform_admin: Callable[[], bool] = field(default=lambda: False, repr=False)
+    # the person's time zone where the platform says it (Slack's users.info): what "tonight" in
+    # their message and "last Friday" in their question are counted in; None: UTC
+    zone: tzinfo | None = None
+
+    def local(self, when: datetime) -> datetime:
+        """`when` in this person's time zone (unchanged without one)."""
+        return when.astimezone(self.zone) if self.zone is not None else when
 
     @property
     def author(self) -> str | None:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 
 from memory.dates import format_human
 from memory.errors import LurkerError, UnknownMemory
@@ -234,14 +234,17 @@ class LurkerBot:
         asker = actor.author if actor is not None else None
         readable = conv.readable_places() if place.is_dm else None
         if readable is not None:
-            return self.ask_readable(question, readable, conv, asker)
+            return self.ask_readable(question, readable, conv, asker,
+                                     actor.zone if actor is not None else None)
         name = self.profile_for(place)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
         timer.start()
         try:
-            result = self.service.profile(name).recall(question, now=self.clock(), asker=asker)
-            result = self._without_foreign(name, question, result, asker)
+            # "last Friday" is counted from the asker's own day, where their zone is known
+            now = actor.local(self.clock()) if actor is not None else self.clock()
+            result = self.service.profile(name).recall(question, now=now, asker=asker)
+            result = self._without_foreign(name, question, result, asker, now)
         finally:
             timer.cancel()
             timer.join()
@@ -250,7 +253,7 @@ class LurkerBot:
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
 
     def ask_readable(self, question: str, places: list[Place], conv: Conversation,
-                     asker: str | None = None) -> Reply:
+                     asker: str | None = None, zone: tzinfo | None = None) -> Reply:
         """A DM: one answer from the profiles of the channels the asker can read right now, and
         nothing drawn from a channel they cannot (a profile shared with such a channel keeps
         only what came from the readable ones)."""
@@ -263,7 +266,8 @@ class LurkerBot:
         timer.daemon = True
         timer.start()
         try:
-            found = self.service.recall_across(names, question, now=self.clock(), asker=asker)
+            now = self.clock().astimezone(zone) if zone is not None else self.clock()
+            found = self.service.recall_across(names, question, now=now, asker=asker)
             result, profile_of = found.result, found.profile_of
 
             def readable(message: Message) -> bool:
@@ -281,7 +285,7 @@ class LurkerBot:
             messages = [s for s in result.messages if readable(s.message)]
             if len(memories) != len(result.memories) or len(messages) != len(result.messages):
                 answer = self.service.answerer.answer(
-                    question, self.clock(), [s.memory for s in memories],
+                    question, now, [s.memory for s in memories],
                     [s.message for s in messages], result.computed, asker=asker)
                 result = RecallResult(answer=answer, memories=memories, messages=messages,
                                       computed=result.computed)
@@ -310,7 +314,7 @@ class LurkerBot:
             log.warning("could not acknowledge a slow request", exc_info=True)
 
     def _without_foreign(self, name: str, question: str, result: RecallResult,
-                         asker: str | None = None) -> RecallResult:
+                         asker: str | None = None, now: datetime | None = None) -> RecallResult:
         """Answers never quote messages from channels mapped to another profile (the config
         changed after they were stored): drop them, and answer again from the rest if any went."""
         ids = {i for s in result.memories for i in s.memory.source_message_ids}
@@ -323,8 +327,8 @@ class LurkerBot:
         if len(memories) == len(result.memories) and len(messages) == len(result.messages):
             return result
         answer = self.service.answerer.answer(
-            question, self.clock(), [s.memory for s in memories], [s.message for s in messages],
-            result.computed, asker=asker)
+            question, now or self.clock(), [s.memory for s in memories],
+            [s.message for s in messages], result.computed, asker=asker)
         return RecallResult(answer=answer, memories=memories, messages=messages,
                             computed=result.computed)
 

@@ -31,7 +31,8 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -85,6 +86,20 @@ def _slack_date(found: re.Match) -> str:
 
 def slack_time(ts: str) -> datetime:
     return datetime.fromtimestamp(float(ts), timezone.utc)
+
+
+def user_zone(user: dict) -> tzinfo | None:
+    """The time zone users.info gives a person: `tz` ("America/Los_Angeles", its daylight saving
+    included), else the fixed `tz_offset` (seconds), if the machine has no zone database."""
+    if isinstance(user.get("tz"), str) and user["tz"]:
+        try:
+            return ZoneInfo(user["tz"])
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    offset = user.get("tz_offset")
+    if isinstance(offset, int) and not isinstance(offset, bool) and abs(offset) < 86_400:
+        return timezone(timedelta(seconds=offset))
+    return None
 
 
 def constructed_permalink(team_url: str, channel: str, ts: str, thread: str | None = None) -> str:
@@ -372,12 +387,13 @@ class SlackLurker:
 
     def actor(self, user_id: str | None, bot_id: str | None = None,
               username: str | None = None) -> Actor:
-        is_bot = bool(bot_id) or (bool(user_id) and bool((self.user(user_id) or {}).get("is_bot")))
+        user = (self.user(user_id) or {}) if user_id else {}
+        is_bot = bool(bot_id) or bool(user.get("is_bot"))
         name = (self.user_name(user_id) if user_id else None) or username
         return Actor(PLATFORM, user_id or bot_id, name, is_bot=is_bot,
                      bot_ids=tuple(i for i in (bot_id,) if i),
                      platform_admin=(lambda: self.is_workspace_admin(user_id)) if user_id
-                     else (lambda: False))
+                     else (lambda: False), zone=user_zone(user))
 
     def is_me(self, raw: dict) -> bool:
         return raw.get("user") == self.bot_user_id or (
@@ -419,10 +435,9 @@ class SlackLurker:
 
     def chat_message(self, place: Place, raw: dict) -> ChatMessage:
         thread = raw.get("thread_ts")
+        author = self.actor(raw.get("user"), raw.get("bot_id"), raw.get("username"))
         return ChatMessage(place=place, id=raw["ts"], text=self.readable(raw.get("text") or ""),
-                           ts=slack_time(raw["ts"]),
-                           author=self.actor(raw.get("user"), raw.get("bot_id"),
-                                             raw.get("username")),
+                           ts=author.local(slack_time(raw["ts"])), author=author,
                            thread=thread if thread and thread != raw["ts"] else None,
                            reply_to=external_id_of(place, thread) if thread and thread != raw["ts"]
                            else None)
@@ -479,8 +494,8 @@ class SlackLurker:
         author = self.actor(new.get("user"), new.get("bot_id"), new.get("username"))
         thread = new.get("thread_ts")
         self.bot.on_edit(place, new["ts"], self.readable(new.get("text") or ""),
-                         edited_at=slack_time(edited), author=author,
-                         posted_at=slack_time(new["ts"]),
+                         edited_at=author.local(slack_time(edited)), author=author,
+                         posted_at=author.local(slack_time(new["ts"])),
                          thread=thread if thread and thread != new["ts"] else None)
 
     # --- requests -------------------------------------------------------------------------

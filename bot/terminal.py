@@ -86,8 +86,9 @@ class TerminalChat:
         self._last: datetime | None = None
 
     def actor(self) -> Actor:
-        # the person at the terminal owns the store: an admin of it
-        return Actor(PLATFORM, self.user, self.user, platform_admin=lambda: True)
+        # the person at the terminal owns the store: an admin of it, in this machine's time zone
+        return Actor(PLATFORM, self.user, self.user, platform_admin=lambda: True,
+                     zone=datetime.now().astimezone().tzinfo)
 
     def _now(self) -> datetime:
         """Strictly increasing times: each line is its own message (and external id)."""
@@ -117,9 +118,9 @@ class TerminalChat:
         if mention:
             return self.bot.on_request(stripped[mention.end():], self.place, self.actor(),
                                        self.conv)
-        now = self._now()
-        self.bot.on_message(ChatMessage(self.place, f"{now.timestamp():.6f}", stripped, now,
-                                        self.actor()))
+        now, actor = self._now(), self.actor()
+        self.bot.on_message(ChatMessage(self.place, f"{now.timestamp():.6f}", stripped,
+                                        actor.local(now), actor))
         return None
 
     def run(self, lines: Iterable[str] | None = None, interactive: bool | None = None) -> int:

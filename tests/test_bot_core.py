@@ -66,6 +66,26 @@ def texts(bot, name) -> list[str]:
 
 
 # --- config ---------------------------------------------------------------------------------
+def test_a_question_counts_days_from_the_askers_own_day(svc, tmp_path):
+    """At 05:00 UTC on Wednesday it is still Tuesday evening in Seattle: "what happened
+    yesterday?" from there asks about Monday, not Tuesday."""
+    from zoneinfo import ZoneInfo
+
+    wednesday_early = datetime(2026, 11, 18, 5, 0, tzinfo=timezone.utc)
+    config = BotConfig.from_toml(CONFIG)
+    config.audit_log = tmp_path / "audit.jsonl"
+    bot = LurkerBot(svc, InProcessSink(svc), config, clock=lambda: wednesday_early)
+    bot.on_message(said("We rolled back the search service after the latency spike.",
+                        ts=datetime(2026, 11, 16, 18, 0, tzinfo=timezone.utc)))
+    bot.on_message(said("We renamed the billing queue to invoices.", author=SAM, mid="2",
+                        ts=datetime(2026, 11, 17, 18, 0, tzinfo=timezone.utc)))
+    seattle = Actor("slack", "UPDX", "jun", zone=ZoneInfo("America/Los_Angeles"))
+    there = bot.ask("what happened yesterday?", place(), Recorded(), seattle).text
+    here = bot.ask("what happened yesterday?", place(), Recorded(), MAYA).text
+    assert "rolled back" in there and "billing queue" not in there, there
+    assert "billing queue" in here and "rolled back" not in here, here
+
+
 def test_config_maps_channels_patterns_admins_and_bots():
     config = BotConfig.from_toml(CONFIG)
     assert config.profile_for("slack:T1:CBACK") == "team-backend"

@@ -50,6 +50,21 @@ def test_chat_lines_are_messages_and_mentions_are_answered(run, tmp_path):
     assert listing.count("deploy freeze") == 1
 
 
+def test_chat_lines_are_dated_in_the_terminals_time_zone(run, tmp_path):
+    """The person at the terminal is where the machine is: a line is stored with that zone's
+    offset, so "tonight" typed at 23:30 in Seattle is that evening's, not the next UTC day's."""
+    import json
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    run("chat", "--profile", "tz", stdin="We shipped the migration tonight.\n",
+        TZ="America/Los_Angeles")
+    exported = run("export", "--profile", "tz").stdout.splitlines()
+    [message] = [json.loads(line) for line in exported if '"kind": "message"' in line]
+    seattle = datetime.now(ZoneInfo("America/Los_Angeles")).utcoffset().total_seconds() // 60
+    assert message["utc_offset_minutes"] == seattle
+
+
 def test_chat_demo_works_without_a_terminal(run):
     proc = run("chat", "--demo", stdin="")
     assert "Loaded the sample team conversation (9 new messages" in proc.stdout

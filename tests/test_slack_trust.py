@@ -243,6 +243,24 @@ def test_slack_dates_and_user_groups_are_stored_as_people_read_them(start, api):
     assert reply["text"].startswith("10 December 2025"), reply["text"]
 
 
+def test_a_message_is_dated_in_its_writers_time_zone(start, api):
+    """"We shipped the billing migration tonight" at 23:30 on Tuesday in Seattle is 07:30 on
+    Wednesday in UTC: dated in UTC (the adapter knew no zone) it was Wednesday's, and "what
+    happened on Tuesday?" missed it. users.info gives the zone."""
+    api.add_user("UPDX", "jun")
+    api.users["UPDX"].update(tz="America/Los_Angeles", tz_offset=-28800)
+    slack = start()
+    late = "1794987000.000100"  # 2026-11-18 07:30 UTC = 23:30 on the 17th in Seattle
+    message(slack, "CGEN", "UPDX", "We shipped the billing migration tonight.", late)
+    [stored] = list(slack.bot.service.store.iter_messages(f"slack:{TEAM}:CGEN"))
+    assert stored.utc_offset_minutes == -480
+    [memory] = slack.bot.service.profile(f"slack:{TEAM}:CGEN").list()
+    assert memory.event_time.isoformat().startswith("2026-11-17T23:30:00")
+    app_mention(slack, "U1", "what happened on Tuesday?", ts(5), "EvTz1")
+    [reply] = answers(api)
+    assert "billing migration" in reply["text"] and "(17 November 2026)" in reply["text"]
+
+
 def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp_path):
     from bot.state import BotState
 

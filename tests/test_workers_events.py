@@ -23,7 +23,12 @@ def test_created_event_parses_timestamps_and_defaults_role():
     event = parse_event(created())
     assert isinstance(event, MessageCreated) and event.role == "user"
     assert event.ts == datetime(2024, 5, 8, 12, 56, 0, 200, tzinfo=timezone.utc)
-    assert parse_event(created(ts="2026-11-16T09:00:00+01:00")).ts.hour == 8
+    # the same instant, with the offset it was written with (the poster's zone dates "tonight")
+    local = parse_event(created(ts="2026-11-16T09:00:00+01:00")).ts
+    assert local == datetime(2026, 11, 16, 8, 0, tzinfo=timezone.utc)
+    assert local.utcoffset().total_seconds() == 3600
+    assert parse_event(parse_event(created(ts=local.isoformat())).to_json()).ts.utcoffset() == \
+        local.utcoffset()  # kept through the queue's JSON
     assert parse_event(event.to_json()) == event  # round-trips through JSON
     assert event.message()["external_id"] == "slack:C42:1715172960.000200"
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from memory.dates import parse_timestamp
+from memory.dates import parse_local_timestamp
 from memory.errors import InvalidProfileName, LurkerError
 from memory.ids import check_profile_name
 from memory.ingest_input import clean_text
@@ -79,7 +79,9 @@ class _Event(BaseModel):
             return None
         if isinstance(value, bool):
             raise ValueError("ts must be ISO 8601, epoch seconds or a Slack ts, not a boolean")
-        return parse_timestamp(value)  # ValueError names what was wrong
+        # the offset it was written with is kept (the poster's zone, where the adapter knows
+        # it): dates said in the message are resolved in it. ValueError names what was wrong.
+        return parse_local_timestamp(value)
 
     def to_json(self) -> dict:
         return self.model_dump(mode="json")
