@@ -30,7 +30,8 @@ from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .passages import is_long
-from .topics import normalize_topic_key, tool_category
+from .text import english_word
+from .topics import chosen_tool_category, normalize_topic_key
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
 _CHITCHAT = re.compile(
@@ -222,14 +223,16 @@ def classify(sentence: str, has_date: bool) -> str:
     return "fact"
 
 
-def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
-    """The subject a fact/instruction is about, or None when it has no stable one."""
+def topic_for(sentence: str, memory_type: str, speaker: str,
+              people: Collection[str] = ()) -> str | None:
+    """The subject a fact/instruction is about, or None when it has no stable one. `people`:
+    the conversation's speakers (lower case), whom "nick: …" addresses rather than keys."""
     if memory_type not in ("fact", "instruction"):
         return None
     text = sentence.strip().rstrip(".!")
     if memory_type == "instruction":
         # Tool choices key on the tool's category, so "use pnpm" and "switch to yarn" collide.
-        category = tool_category(text)
+        category = chosen_tool_category(text)
         if category:
             return category
         m = _FOR_SUBJECT.search(text)  # "Always use UTC for timestamps" -> "timestamp"
@@ -246,9 +249,23 @@ def topic_for(sentence: str, memory_type: str, speaker: str) -> str | None:
             return key
     m = _COLON_VALUE.match(text)
     if m and len(m.group("subject").split()) <= 4 and not _OPENER.match(m.group("subject")) \
-            and not _SENTENCE_VALUE.match(m.group("value")):
+            and not _SENTENCE_VALUE.match(m.group("value")) \
+            and not _addressed(m.group("subject").strip(), people):
         return normalize_topic_key(m.group("subject"))
     return None
+
+
+def _addressed(subject: str, people: Collection[str]) -> bool:
+    """"quitte: try unstable" addresses someone (chat's, IRC's above all, way of replying); it
+    is no subject. Every reply to quitte took the key "quitte" and superseded the one before: 41
+    of a 900-line Ubuntu IRC day's 574 memories. One word before the colon is a key only when it
+    is an English word ("Owner:", "Status:") or an acronym ("ETA:", "SLA:"), and not a name of
+    the conversation's speakers."""
+    if " " in subject:
+        return False
+    if subject.lower() in people:
+        return True
+    return not ((subject.isupper() and subject.isalpha()) or english_word(subject))
 
 
 def _key_value_topic(clause: str, speaker: str, owned: bool = False) -> str | None:
@@ -288,6 +305,7 @@ class OfflineExtractor(Extractor):
         let_go: list[tuple[str, TranscriptLine]] = []
         previous: TranscriptLine | None = None
         by_index = {line.index: line for line in lines}
+        people = {line.speaker.lower() for line in lines if line.author}
         for line in lines:
             if line.context:
                 continue  # an earlier message a reply answers: read with that reply only
@@ -297,7 +315,7 @@ class OfflineExtractor(Extractor):
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
             for sentence in split_sentences(_CODE_BLOCK.sub("\n", line.content)):
-                candidate = self._candidate(sentence, line, asked, context)
+                candidate = self._candidate(sentence, line, asked, context, people)
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
                     # too short alone, the advice belongs to what it answers
@@ -344,7 +362,8 @@ class OfflineExtractor(Extractor):
         return (asked, previous) if asked else ([], None)
 
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],
-                   context: TranscriptLine | None) -> Candidate | None:
+                   context: TranscriptLine | None,
+                   people: Collection[str] = ()) -> Candidate | None:
         bare = _ANNOTATED.sub("", sentence).strip()
         who = next((q for q in asked if _WHO.match(q)), None)
         if who and _ME.match(bare):  # "Who's on call this week?" "Yes me." (no chitchat)
@@ -365,7 +384,7 @@ class OfflineExtractor(Extractor):
         content = third_person(sentence, line.speaker) if line.author else sentence
         if short:  # "The Minnesota Wolves!" only means something next to its question
             content = f"{asked[-1]} {line.speaker}: {content}"
-        topic = topic_for(bare, memory_type, line.speaker)
+        topic = topic_for(bare, memory_type, line.speaker, people)
         sources = [line.index] + ([context.index] if context is not None else [])
         return Candidate(
             type=memory_type,

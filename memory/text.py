@@ -96,3 +96,23 @@ def carries(content: str, source: str) -> bool:
 def query_stems(text: str, limit: int = 32) -> list[str]:
     """Unique stems of a query, first occurrence order, at most `limit`."""
     return list(dict.fromkeys(stem_tokens(text)))[:limit]
+
+
+_english_words: frozenset[str] | None = None
+_english_lock = threading.Lock()
+
+
+def english_word(word: str) -> bool:
+    """A word of four letters or more in pyspellchecker's English list (read on first use, once,
+    and then shared read-only between threads). Rare words count too: "caching", "unset" and
+    "deprecated" (what a password is said to be, memory.redaction); "owner", "status" (what a
+    "Word: value" topic key is about, memory.offline_extractor). Shorter words never count."""
+    global _english_words
+    if _english_words is None:
+        with _english_lock:
+            if _english_words is None:
+                from spellchecker import SpellChecker
+                _english_words = frozenset(
+                    w for w in SpellChecker(language="en", distance=1).word_frequency.dictionary
+                    if len(w) >= 4)
+    return word.lower() in _english_words

@@ -65,3 +65,24 @@ def tool_category(text: str) -> str | None:
         if tool in low and whole_word.search(low):  # the substring test skips most patterns
             return category
     return None
+
+
+# A choice of tool: the tool right after a verb of choosing ("use pnpm", "switch to yarn", "we're
+# going with Postgres"). A tool merely named in an instruction is no choice: "Make sure the Redis
+# cache is flushed before the demo" took the key "database" and superseded "We decided to use
+# Postgres for the billing service".
+_CHOICE = re.compile(
+    r"\b(?:use|uses|using|switch(?:ed|ing)? (?:over )?to|mov(?:e|ed|ing) (?:over )?to|"
+    r"migrat(?:e|ed|ing) to|go(?:ing)? with|went with|stick(?:ing)? with|stay(?:ing)? (?:on|with)|"
+    r"adopt(?:ed|ing)?|standardi[sz](?:e|ed|ing) on|prefer|chose|choose|pick(?:ed)?|"
+    r"replac(?:e|ed|ing) \S+ with|(?:we're|we are) on)\s+(?:the |our )?")
+
+
+def chosen_tool_category(text: str) -> str | None:
+    """The category of a tool the text chooses (see above), or None."""
+    low = text.lower()
+    for choice in _CHOICE.finditer(low):
+        for tool, whole_word, category in _TOOLS:
+            if low.startswith(tool, choice.end()) and whole_word.match(low, choice.end()):
+                return category
+    return None

@@ -68,6 +68,17 @@ def test_topic_supersession_and_version_chain(profile):
     assert old.id not in [s.memory.id for s in result.memories]
 
 
+def test_a_tool_named_in_passing_supersedes_no_choice_of_tool(profile):
+    """"Make sure the Redis cache is flushed" took the key "database" and superseded "We decided
+    to use Postgres for the billing service"."""
+    profile.ingest(conv("We decided to use Postgres for the billing service."), session_id="s1")
+    r = profile.ingest(conv("Make sure the Redis cache is flushed before the demo.",
+                            author="sam", day="2026-11-17"), session_id="s2")
+    assert r.memories_superseded == 0
+    assert profile.recall("Which database do we use for billing?", now=NOW).answer.startswith(
+        "We decided to use Postgres for the billing service.")
+
+
 def test_supersession_within_one_batch_keeps_the_later(profile):
     r = profile.ingest(conv("The rate limit is 100 requests per minute.",
                             "The rate limit is 300 requests per minute."), session_id="s1")

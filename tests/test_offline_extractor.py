@@ -182,6 +182,16 @@ def test_tool_category(text, category):
     ("Standing rule: never deploy on Fridays after 3pm.", "instruction", None),
     ("Action items: Li adds cert expiry alerts.", "fact", None),
     ("Deploy freeze: starts December 20.", "fact", "deploy freeze"),
+    # "nick: …" addresses someone (IRC's way of replying): every reply to quitte was keyed
+    # "quitte" and superseded the one before
+    ("quitte: sudo apt-get install linux-i386", "fact", None),
+    ("MM2: sudo -s -H is better way", "fact", None),
+    ("Owner: tom", "fact", "owner"),
+    ("ETA: Friday", "fact", "eta"),
+    # a tool named in passing is no choice of tool
+    ("Make sure the Redis cache is flushed before the demo.", "instruction", None),
+    ("We decided to use Postgres for the billing service.", "instruction", "database"),
+    ("we replaced Jenkins with Buildkite", "instruction", "ci system"),
     # the end of a coordination, split at "and", is not a subject
     ("Simple stretching and breathing is having a positive effect.", "fact", None),
     ("That kind of determination and heart is why John loves basketball.", "fact", None),
@@ -251,3 +261,13 @@ def test_short_advice_stays_with_the_statement_it_answers():
     assert [c.content for c in out] == [
         "Review of PR #812: `refresh_token()` compares tokens with `==`, which leaks timing. "
         "Use `hmac.compare_digest`.", "The session TTL is hard-coded to 3600."]
+
+
+def test_a_name_before_a_colon_is_whom_a_line_addresses_not_a_key():
+    """A speaker's name that is also an English word ("Scooter: nope") is known from the
+    conversation."""
+    out = OfflineExtractor().extract(lines(
+        ("scooter", "is there a gentoo-like distro without the compiling?"),
+        ("agrajag", "Scooter: gentoo without the gentoo part is debian unstable really"),
+        ("agrajag", "Scooter: try the unstable repositories for newer packages")))
+    assert {c.topic_key for c in out} == {None}

@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from memory import redaction
 from memory.redaction import redact
 from tests.secret_corpus import leaked, load, score
 
@@ -80,7 +79,9 @@ def test_the_scanner_never_reaches_the_network(monkeypatch):
 def test_threads_share_nothing_mutable(monkeypatch):
     expected = [shipped(c.text) for c in CASES]
     # the English word list is read on first use: eight threads may all ask for it at once
-    monkeypatch.setattr(redaction, "_english_words", None)
+    from memory import text
+
+    monkeypatch.setattr(text, "_english_words", None)
     with ThreadPoolExecutor(max_workers=8) as pool:
         for _ in range(3):
             assert list(pool.map(shipped, [c.text for c in CASES])) == expected
