@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone, tzinfo
+from datetime import date, datetime, timezone
 
 from memory.dates import format_human
 from memory.errors import LurkerError, UnknownMemory
@@ -232,17 +232,16 @@ class LurkerBot:
         """`actor`: who asks; a question in the first person ("what did I promise?") also
         searches their own messages (stored under their author, `name (id)`)."""
         asker = actor.author if actor is not None else None
+        # "last Friday" is counted from the asker's own day, where their zone is known
+        now = actor.local(self.clock()) if actor is not None else self.clock()
         readable = conv.readable_places() if place.is_dm else None
         if readable is not None:
-            return self.ask_readable(question, readable, conv, asker,
-                                     actor.zone if actor is not None else None)
+            return self.ask_readable(question, readable, conv, asker, now)
         name = self.profile_for(place)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
         timer.start()
         try:
-            # "last Friday" is counted from the asker's own day, where their zone is known
-            now = actor.local(self.clock()) if actor is not None else self.clock()
             result = self.service.profile(name).recall(question, now=now, asker=asker)
             result = self._without_foreign(name, question, result, asker, now)
         finally:
@@ -253,7 +252,7 @@ class LurkerBot:
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
 
     def ask_readable(self, question: str, places: list[Place], conv: Conversation,
-                     asker: str | None = None, zone: tzinfo | None = None) -> Reply:
+                     asker: str | None = None, now: datetime | None = None) -> Reply:
         """A DM: one answer from the profiles of the channels the asker can read right now, and
         nothing drawn from a channel they cannot (a profile shared with such a channel keeps
         only what came from the readable ones)."""
@@ -266,7 +265,7 @@ class LurkerBot:
         timer.daemon = True
         timer.start()
         try:
-            now = self.clock().astimezone(zone) if zone is not None else self.clock()
+            now = now or self.clock()
             found = self.service.recall_across(names, question, now=now, asker=asker)
             result, profile_of = found.result, found.profile_of
 
