@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import date
 
-from .dates import ANNOTATED
+from .dates import ANNOTATED, find_dates
 from .models import Memory
 from .stores.base import CH_MEMORY_TEXT, SearchRequest, Store
 from .text import stem_tokens
@@ -30,9 +31,12 @@ _OWNER = r"(?:the|our|this|this week's|next week's|today's|tomorrow's|team's|the
 # "session ttl", not "fyi the session ttl")
 _WORD = rf"(?!(?:{_OWNER}|to)\b)[a-z][\w-]*"
 _SUBJECT = rf"(?P<subject>{_WORD}(?:\s+{_WORD}){{0,3}}?)"
-# ... to a new value: a number or a date (its ingest label), within two words ("to December
-# 10th", "to next week [week of ...]"); "moved to Berlin" changes no value
-_TO_VALUE = r"\s+(?:to|until|till)\s+(?:[^\s\d\[]+\s+){0,2}?[\d\[$€£]"
+# ... to a new value, right after "to": a number ("to 250", "to $5k") or a date phrase ("to
+# December 10th", "to next week"), checked by _to_a_value; "moved to Berlin" and "pushed the fix
+# to staging yesterday" change no value
+_TO_VALUE = r"\s+(?:to|until|till)\s+(?=\S)"
+_NUMBER = re.compile(r"[\d$€£]")
+_ANCHOR = date(2000, 1, 3)  # any day: only where a date phrase starts is asked
 # every form: "the offsite moved to", "we're moving standup to", "raise the limit to"
 _CHANGE = (r"(?:move|moves|moved|moving|push|pushes|pushed|pushing|postpone|postponed|reschedule|"
            r"rescheduled|delay|delayed|shift|shifts|shifted|bump|bumped|bumping|raise|raised|"
@@ -65,10 +69,22 @@ def revised_subject(content: str) -> frozenset[str] | None:
         for m in pattern.finditer(text):
             if m.start("subject") == 0 and original[:1].isupper():
                 continue  # a capital with no "the" before it: a name ("Caroline moved to ...")
+            if pattern in (_CHANGE_OBJECT, _SUBJECT_CHANGED) and not _to_a_value(original,
+                                                                                 m.end()):
+                continue
             stems = frozenset(stem_tokens(m.group("subject")))
             if stems:
                 return stems
     return None
+
+
+def _to_a_value(text: str, at: int) -> bool:
+    """Whether a number or a date phrase starts at `at` (right after "to"; chat markup before
+    it, "to *December 10th*", is skipped)."""
+    while at < len(text) and text[at] in "*_~`":
+        at += 1
+    return bool(_NUMBER.match(text, at)) or any(
+        found.start == at for found in find_dates(text, _ANCHOR))
 
 
 def value_kinds(memory: Memory) -> set[str]:

@@ -24,6 +24,7 @@ def said(author, day, text, hour=9):
     ("the rate limit is now 250", "rate limit"),
     ("The launch got pushed back to Dec 3", "launch"),
     ("standup moved to 10am", "standup"),
+    ("The offsite moved to next week [week of 2026-11-30]", "offsite"),
     ("Correction: the demo is on Thursday [2026-11-19]", "demo"),
     ("bumped our request timeout to 30s", "request timeout"),
     ("FYI the session TTL is now 7200 after the SSO change.", "session ttl"),  # no "fyi" in it
@@ -41,6 +42,9 @@ def test_a_change_names_its_subject(text, subject):
     "I changed my mind about the design",
     # "sets up the server to bind to port 10000": no change, and "to" is no subject's word
     "Your Gunicorn config sets up the server to bind to port 10000 and use 3 workers.",
+    # "to" a place, with a date or number after it: the value must follow "to" itself
+    "I pushed the fix to main 2 hours ago [2026-11-26]",
+    "we pushed the fix to staging yesterday [2026-11-25]",
 ])
 def test_what_is_not_a_change_of_a_value(text):
     assert revised_subject(text) is None
