@@ -206,7 +206,7 @@ _LABELLED = [
                    r"|(?:[A-Z0-9_]*_)?(?:PASS|PWD|PW))=[\"']?" + _LETTERS, "assigned"),
     # a quoted value of up to four words that looks like a credential: PGPASSWORD="p@ss w0rd"
     ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|==?|:)[ \t]*"
-                   r"(?P<q>[\"'`])(?P<secret>[^\s\"'`]+(?:[ \t][^\s\"'`]+){1,3})(?P=q)",
+                   r"(?P<q>[\"'`])(?P<secret>[^\s\"'`]+(?:[ \t][^\s\"'`]+){0,3})(?P=q)",
      "credential"),
     # a quoted literal in code or config is a value whatever it says: password = "hunter"
     ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|==?|:)[ \t]*"
@@ -393,13 +393,26 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
 _GENERIC = {"credential", "password"}  # what a label says, when a token's shape says more
 
 
+# Chat markup around a word (Slack's *bold* _italic_ ~strike~, Markdown's **bold**): "the admin
+# password is _wombatcarrot_" kept its password, the underscores being part of a word to the
+# patterns. The delimiters of a pair are read as spaces (every position kept, so the spans found
+# are the text's own); a lone or inner one (DB_PASSWORD, p@ss*word) stays.
+_PAIRED_MARKUP = re.compile(r"(?<![\w*~])([*_~]{1,2})(?=[^\s*_~])([^\n]*?[^\s*_~])\1(?![\w*~])")
+
+
+def _without_markup(text: str) -> str:
+    if not any(c in text for c in "*_~"):
+        return text
+    return _PAIRED_MARKUP.sub(lambda m: " " * len(m[1]) + m[2] + " " * len(m[1]), text)
+
+
 def redact(text: str) -> tuple[str, list[str]]:
     """The text with secrets replaced, and the kinds found in order (for counts and logs, never
     values). Idempotent: markers are never matched again."""
     if not text:
         return text, []
     markers = [m.span() for m in MARKER.finditer(text)]
-    spans = sorted((s for s in _spans(text)
+    spans = sorted((s for s in _spans(_without_markup(text))
                     if not any(s[0] < b and a < s[1] for a, b in markers)),
                    key=lambda s: (s[0], -s[1], s[2] in _GENERIC))
     merged: list[list] = []

@@ -31,10 +31,10 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     tuning = score(shipped, [c for c in CASES if c.set == "tuning"])
     heldout = score(shipped, [c for c in CASES if c.set == "heldout"])
     everything = score(shipped, CASES)
-    assert (tuning.caught, tuning.secrets) == (138, 138), [c.text for c in tuning.missed]
+    assert (tuning.caught, tuning.secrets) == (142, 142), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 38 / 43 and heldout.false_positives <= 2
-    assert everything.caught >= 176 and everything.false_positives <= 2
+    assert everything.caught >= 180 and everything.false_positives <= 2
 
 
 @pytest.mark.parametrize("template", [
@@ -175,3 +175,15 @@ def test_chat_events_carry_no_secret_to_the_broker_or_the_spool(tmp_path):
     finally:
         sink.close()
         app_module.configure(Settings())
+
+
+@pytest.mark.parametrize("text, value", [
+    # chat markup around it: the underscores read as part of a word, and a code span's "&" ended
+    # the value ("`[REDACTED:password]&3`")
+    ("the admin password is _wombatcarrot_", "wombatcarrot"),
+    ("password: `Tr0ub4dor&3`", "&3"),
+    ("db password is *S3cretP@ss*", "S3cretP@ss"),
+])
+def test_a_password_in_chat_markup_is_redacted_whole(text, value):
+    out, kinds = redact(text)
+    assert value not in out and kinds == ["password"], out
