@@ -440,12 +440,15 @@ def test_pasted_passwords_of_letters_and_command_lines_never_reach_the_store(sla
               "ci uses `curl -u deploy:S3cretPass! https://ci.internal/api/json`",
               "staging: PGPASSWORD=violetorbit psql -h db.internal",
               "alerts webhook https://discord.com/api/webhooks/123456789012345678/"
-              "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUv"]
+              "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUv",
+              "the grafana admin password is _wombatcarrot_ (italics, so nobody misreads it)",
+              "db password: `Tr0ub4dor&3`"]
     for n, text in enumerate(pasted):
         message(slack, "CGEN", "U1", text, ts(n))
     mention(slack, "CGEN", "U2", "what is maya's password?", ts(10))
     held = json.dumps(stored(slack)) + json.dumps(memories(slack))
     said = json.dumps(api.called("chat.postMessage"))
-    for secret in ("bluefrogmaple", "S3cretPass", "violetorbit", "AbCdEfGhIjKlMnOp"):
+    for secret in ("bluefrogmaple", "S3cretPass", "violetorbit", "AbCdEfGhIjKlMnOp",
+                   "wombatcarrot", "Tr0ub4dor", "&amp;3`", "&3`"):
         assert secret not in held and secret not in said
-    assert held.count("[REDACTED:") >= 4
+    assert held.count("[REDACTED:") >= 6
