@@ -75,10 +75,17 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     if said is not None and span.start <= said <= span.end:
         return True
     if isinstance(record, Memory):
-        return any(_overlaps(e.start, e.end, span) for e in record.event_dates)
+        return any(_about(e.start, e.end, span) for e in record.event_dates)
     if said is None:
         return False
-    return any(_overlaps(f.date.start, f.date.end, span) for f in find_dates(record.content, said))
+    return any(_about(f.date.start, f.date.end, span) for f in find_dates(record.content, said))
+
+
+def _about(start: date, end: date, span: ResolvedDate) -> bool:
+    """A date is about the span when it overlaps it and is no wider: "who's on call this week?"
+    is not about last Thursday, though that week holds it ("what happened last Thursday?" led
+    with it); a day is about its week."""
+    return _overlaps(start, end, span) and (end - start) <= (span.end - span.start)
 
 
 T = TypeVar("T")

@@ -67,6 +67,15 @@ def test_a_record_belongs_to_the_span_it_was_said_in_or_is_about():
     plan = Message(id="m2", session_id="s", role="user", content="the demo is on Friday",
                    ts=said_tuesday)
     assert in_span(plan, friday)
+    # a date wider than the span is not about it: "who's on call this week?" is not last
+    # Friday's, though its week holds it; a day is about its week
+    week = (date(2026, 11, 16), date(2026, 11, 22))
+    on_call = _memory("who's on call this week? tom.", said_tuesday, week)
+    assert not in_span(on_call, friday)
+    assert in_span(on_call, asked_span("what happened last week?", MONDAY))
+    assert in_span(_memory("the demo is on Friday", said_tuesday,
+                           (date(2026, 11, 20), date(2026, 11, 20))),
+                   asked_span("what happened last week?", MONDAY))
 
 
 def test_the_spans_records_come_first_each_group_in_its_order():
