@@ -21,6 +21,7 @@ from datetime import date
 
 from .dates import ANNOTATED, find_dates
 from .models import Memory
+from .people import display_name
 from .stores.base import CH_MEMORY_TEXT, SearchRequest, Store
 from .text import stem_tokens
 
@@ -122,8 +123,8 @@ def link_revisions(store: Store, profile: str, fresh: list[Memory],
         if memory.supersedes or memory.status != "active":
             continue
         subject = revised_subject(memory.content)
-        if subject is None:
-            continue
+        if subject is None or subject & _speakers(store, profile, memory):
+            continue  # "tom moved to 2.6.10" (tom's "I moved to ..."): a person, no subject
         hits = store.search(profile, SearchRequest(text=" ".join(sorted(subject)),
                                                    channels=(CH_MEMORY_TEXT,), k=20))
         stored = [changed.get(h.record.id, h.record) for h in hits.get(CH_MEMORY_TEXT, [])
@@ -136,3 +137,10 @@ def link_revisions(store: Store, profile: str, fresh: list[Memory],
         if memory.topic_key is None and memory.type in ("fact", "instruction"):
             memory.topic_key = old.topic_key  # later statements of the old key supersede this
         changed[old.id] = old
+
+
+def _speakers(store: Store, profile: str, memory: Memory) -> set[str]:
+    """The word stems of the names of whoever said the memory's messages (a first-person
+    sentence is stored with its speaker's name: "tom moved to 2.6.10")."""
+    messages = store.get_messages(profile, memory.source_message_ids)
+    return set(stem_tokens(" ".join(display_name(m.author) or "" for m in messages)))

@@ -124,3 +124,14 @@ def test_deleting_a_correction_brings_back_what_it_corrected(profile):
     profile.delete_message("r2")
     assert [m.content for m in profile.list() if m.topic_key == "rate limit"] == [
         "The rate limit is 100 requests per minute."]
+
+
+def test_a_speaker_moving_to_a_version_supersedes_nothing_of_theirs(profile):
+    """"I moved to 2.6.10" is stored as "tom moved to 2.6.10": tom is who said it, no subject
+    whose value changed (it superseded "tom's new number is ...")."""
+    profile.ingest([said("tom", 3, "My new number is 415 555 0199 if anyone needs me.")],
+                   session_id="s1")
+    r = profile.ingest([said("tom", 5, "I moved to 2.6.10 this morning, inotify works now.")],
+                       session_id="s2")
+    assert r.memories_superseded == 0
+    assert [m for m in profile.list() if "415 555 0199" in m.content]
