@@ -1,10 +1,10 @@
 """Validation of incoming conversation messages: clear errors, nothing half-written.
 
-Rules (documented in README): role must be user/assistant/system; content must be a non-empty string;
-content above the size limit is truncated on a UTF-8 boundary with a visible marker; lone surrogates
-and NUL characters (which no store can keep) are replaced; secrets are redacted
-(memory.redaction) before anything is stored or hashed; `ts` may be ISO 8601, epoch seconds or
-a Slack-style "1715172960.000200" and defaults to the ingest time."""
+Rules (documented in README): role must be user/assistant/system (user when left out); content
+must be a non-empty string; content above the size limit is truncated on a UTF-8 boundary with a
+visible marker; lone surrogates and NUL characters (which no store can keep) are replaced;
+secrets are redacted (memory.redaction) before anything is stored or hashed; `ts` may be ISO
+8601, epoch seconds or a Slack-style "1715172960.000200" and defaults to the ingest time."""
 from __future__ import annotations
 
 import re
@@ -50,12 +50,16 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
         if not isinstance(raw, dict):
             problems.append(f"message {i}: expected an object with role and content")
             continue
-        role, content = raw.get("role"), raw.get("content")
+        # a chat export has no roles: its messages are people's (as the API and events default)
+        role, content = raw.get("role", "user"), raw.get("content")
         if role not in ROLES:
             problems.append(f"message {i}: invalid role {role!r} (use one of {', '.join(ROLES)})")
             continue
         if not isinstance(content, str) or not content.strip():
-            problems.append(f"message {i}: content must be a non-empty string")
+            other = next((k for k in ("text", "message", "body", "msg") if k in raw), None)
+            problems.append(f"message {i}: content must be a non-empty string" + (
+                f" (it has {other!r}: the text goes in \"content\")" if other and content is None
+                else ""))
             continue
         author = raw.get("author")
         if author is not None and not isinstance(author, str):

@@ -156,6 +156,20 @@ def test_a_correction_is_what_recall_answers(lurker, tmp_path):
     assert "(superseded)  The customer offsite is on December 3rd" in history
 
 
+def test_a_chat_export_without_roles_is_ingested_and_a_misnamed_text_is_named(lurker,
+                                                                             tmp_path):
+    """A newcomer's first file: no roles (they are people), and the text under "text". It was
+    refused as "invalid role None" for every line."""
+    plain = write_jsonl(tmp_path / "plain.jsonl", [
+        {"author": "li", "ts": "2026-11-02T09:10:00-08:00",
+         "content": "The staging database moves to Postgres 16 next sprint."}])
+    assert "messages new: 1" in lurker("ingest", plain, "--session", "s").stdout
+    misnamed = write_jsonl(tmp_path / "misnamed.jsonl", [{"author": "li", "text": "hi there"}])
+    err = lurker("ingest", misnamed, "--session", "s", expect=2).stderr
+    assert "message 0: content must be a non-empty string (it has 'text'" in err, err
+    assert "invalid role" not in err
+
+
 def test_a_reader_that_stops_early_gets_no_error(lurker, tmp_path):
     """`lurker export | head -1`: the export is cut short by the reader, which is not an error to
     print ("lurker: error: Broken pipe" was)."""
