@@ -174,7 +174,8 @@ _MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?
 # Chat markup (Slack's *bold* _italic_ ~strike~, Markdown's `code`) read as spaces, which keeps
 # every position: "moved to *December 10th*" was read without its "moved to" (December 2025),
 # and "_Thursday_" was no date at all (an underscore is part of a word).
-_MARKUP_AS_SPACE = str.maketrans("*_~`", "    ")
+MARKUP = "*_~`"
+_MARKUP_AS_SPACE = str.maketrans(MARKUP, " " * len(MARKUP))
 
 
 def _tense_of(text: str) -> Tense:

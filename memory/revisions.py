@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from .dates import ANNOTATED, find_dates
+from .dates import ANNOTATED, MARKUP, find_dates
 from .models import Memory
 from .people import display_name
 from .stores.base import CH_MEMORY_TEXT, SearchRequest, Store
@@ -82,7 +82,7 @@ def revised_subject(content: str) -> frozenset[str] | None:
 def _to_a_value(text: str, at: int) -> bool:
     """Whether a number or a date phrase starts at `at` (right after "to"; chat markup before
     it, "to *December 10th*", is skipped)."""
-    while at < len(text) and text[at] in "*_~`":
+    while at < len(text) and text[at] in MARKUP:
         at += 1
     return bool(_NUMBER.match(text, at)) or any(
         found.start == at for found in find_dates(text, _ANCHOR))
