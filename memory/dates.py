@@ -646,7 +646,7 @@ def parse_label(label: str) -> ResolvedDate | None:
             a = date.fromisoformat(m[2])
             if m[1] == "weekend":
                 return ResolvedDate(label, a, a + timedelta(days=1), "day")
-            return ResolvedDate(label, a, a, "week")
+            return ResolvedDate(label, a, a + timedelta(days=6), "week")
         if m := re.fullmatch(r"([A-Z][a-z]+) (\d{4})", label):
             start, end = _month_span(date(int(m[2]), MONTH_NAMES.index(m[1]) + 1, 1))
             return ResolvedDate(label, start, end, "month")

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from memory.date_questions import compute_for_question
-from memory.dates import (ResolvedDate, add_months, annotate_dates, days_between,
+from memory.dates import (ResolvedDate, add_months, parse_label, annotate_dates, days_between,
                           describe_duration, describe_span, format_human, parse_date_text,
                           parse_timestamp)
 from memory.models import ComputedDate
@@ -40,6 +40,16 @@ def only(text, anchor):
 ])
 def test_labels(start, end, granularity, label):
     assert ResolvedDate("x", start, end, granularity).label == label
+
+
+@pytest.mark.parametrize("phrase", ["yesterday", "this week", "last week", "next weekend",
+                                    "next month", "Q3", "last year", "from the 3rd to the 7th"])
+def test_a_stored_label_reads_back_as_the_span_it_was_written_for(phrase):
+    # a memory's event dates are read back from its labels: "this week" stored as its Monday
+    # alone made "cancelled this week" about Monday, not about Thursday's review
+    found = only(f"we talked about it {phrase}", MON)
+    back = parse_label(found.label)
+    assert (back.start, back.end, back.granularity) == (found.start, found.end, found.granularity)
 
 
 def test_resolved_date_is_frozen():
