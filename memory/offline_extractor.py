@@ -71,6 +71,17 @@ _KEY_VALUE = re.compile(
     r"^(?:(?P<owner>the|our|my|your|their|team's)\s+)?(?P<subject>[a-z][\w\s/-]{1,40}?)\s+"
     r"(?:is|are|will be|should be|must be|has been|have been|is now|are now|=)\s+(?P<value>.+)$",
 )
+# "the staging database is slow for now" says how the thing is, not what it is: keyed, it
+# superseded "the staging database is db-stg-2.internal" (answered "slow — changed from
+# db-stg-2.internal"). A value that starts with a state word keys the subject's status.
+_STATE = re.compile(
+    r"^(?:(?:still|really|very|super|so|too|pretty|quite|a bit|kind of|kinda|currently|now|"
+    r"totally|completely|mostly|partly|back|not)\s+)*(?:slow|down|up|broken|flaky|failing|"
+    r"red|green|degraded|(?:un)?healthy|fine|ok|okay|stuck|blocked|busy|full|empty|offline|"
+    r"online|unreachable|(?:un)?available|late|behind|noisy|quiet|laggy|overloaded|(?:un)?stable|"
+    r"dead|ready|done|finished|complete|wrong|weird|fixed|gone|great|good|bad|awful|"
+    r"fast|faster|slower|better|worse|happy|sad|annoying|painful|expensive|cheap)\b",
+    re.IGNORECASE)
 _COLON_VALUE = re.compile(r"^(?P<subject>[A-Za-z][\w\s/-]{1,40}?)\s*:\s+(?P<value>\S.+)$")
 # (not the phrasal "set up to": "is set up to use HTTPS" once keyed "up")
 _SET_TO = re.compile(r"\bset (?!up\b|out\b|off\b|aside\b|back\b)(?:the |our )?"
@@ -282,6 +293,9 @@ def _key_value_topic(clause: str, speaker: str, owned: bool = False) -> str | No
                           m.group("subject")) or (owned and not m.group("owner")):
         return None
     key = m.group("subject")
+    if _STATE.match(re.sub(r"[*_~`]+", "", m.group("value"))) \
+            and not re.search(r"\b(?:status|state|health)$", key):
+        key += " status"  # "the dashboard is down", then "... is up again": its status changed
     if m.group("owner") == "my":
         key = f"{speaker} {key}"
     return normalize_topic_key(key)

@@ -176,7 +176,11 @@ def test_tool_category(text, category):
     ("Rate limit: 600/min", "fact", "rate limit"),
     # how a message opens is not what it is about
     ("FYI: we decided the billing service owns invoices.", "instruction", None),
-    ("Heads up: the dashboard is down.", "fact", "dashboard"),
+    ("Heads up: the dashboard is down.", "fact", "dashboard status"),
+    # how a thing is keys its status, not the thing: "slow" is no new staging database
+    ("The staging database is *slow* for now.", "fact", "staging database status"),
+    ("the build status is still red", "fact", "build status"),
+    ("The staging database is db-stg-2.internal", "fact", "staging database"),
     ("Quick one: can we move standup?", "fact", None),
     ("Correction: the offsite moved to December 10th, still Denver.", "instruction", None),
     ("Standing rule: never deploy on Fridays after 3pm.", "instruction", None),
