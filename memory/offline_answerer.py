@@ -29,6 +29,7 @@ from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span
 from .text import stem_words
+from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -319,6 +320,11 @@ class OfflineAnswerer(Answerer):
         parts: list[str] = []
         if relevant:
             shown = _distinct(relevant)[: self.max_memories]
+            latest = update_of(shown[0], memories, question, wanted, content_stems,
+                               speakers)
+            if latest is not None:  # what changed since leads; the answer is what stood before
+                parts += [f"Latest: {_dated(latest)}.", "Before that:"]
+                shown = [shown[0]]
             dated = next((m for m in shown if event_date(m, question)), None) if when else None
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous

@@ -156,6 +156,42 @@ def test_a_correction_is_what_recall_answers(lurker, tmp_path):
     assert "(superseded)  The customer offsite is on December 3rd" in history
 
 
+def test_what_changed_since_leads_what_recall_answers(lurker, tmp_path):
+    """A handover, a migration, a cancelled meeting and a state ("slow for now") typed into
+    `lurker ingest`: each question is answered with what changed first and what stood before
+    it after; the state leaves the host it does not replace alone."""
+    conv = write_jsonl(tmp_path / "ops.jsonl", [
+        {"author": "maya", "ts": "2026-11-02T09:00:00Z",
+         "content": "Priya owns the billing service for now."},
+        {"author": "lee", "ts": "2026-11-03T10:00:00Z",
+         "content": "The staging database is `db-stg-2.internal`"},
+        {"author": "lee", "ts": "2026-11-05T10:00:00Z",
+         "content": "The staging database is *slow* for now, db-stg-2 is at 90% disk."},
+        {"author": "maya", "ts": "2026-11-12T10:00:00Z",
+         "content": "Heads up: billing ownership moves to Sam starting Monday, Priya is going "
+                    "on leave."},
+        {"author": "lee", "ts": "2026-11-14T10:00:00Z",
+         "content": "we migrated staging to db-stg-3.internal last night, db-stg-2 is gone"},
+        {"author": "maya", "ts": "2026-11-16T10:00:00Z",
+         "content": "The design review is on Thursday at 3pm."},
+        {"author": "maya", "ts": "2026-11-17T10:00:00Z",
+         "content": "Design review is cancelled this week."}])
+    ingested = json.loads(lurker("ingest", conv, "--session", "ops", "--json").stdout)
+    assert ingested["memories_superseded"] == 0  # nothing hidden on a guess
+    now = ("--now", "2026-11-18T18:00:00Z", "--json")
+
+    def ask(question):
+        return json.loads(lurker("recall", question, *now).stdout)["answer"]
+    answer = ask("who owns the billing service?")
+    assert answer.startswith("Latest: Heads up: billing ownership moves to Sam"), answer
+    assert "Before that: Priya owns the billing service" in answer
+    answer = ask("what is the staging database host?")
+    assert answer.startswith("Latest: we migrated staging to db-stg-3.internal"), answer
+    assert "Before that: The staging database is `db-stg-2.internal`" in answer
+    answer = ask("when is the design review?")
+    assert answer.startswith("Latest: Design review is cancelled this week"), answer
+
+
 def test_a_chat_export_without_roles_is_ingested_and_a_misnamed_text_is_named(lurker,
                                                                              tmp_path):
     """A newcomer's first file: no roles (they are people), and the text under "text". It was

@@ -1,0 +1,84 @@
+"""What changed since leads the answer (memory.updates), on both stores: an ownership handed on,
+a host migrated, a meeting cancelled, an on-call swap. None of them is a revision memory/revisions
+links (no value of the same kind after "to"), so both memories stay; the newer one must lead."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+NOW = datetime(2026, 11, 18, 18, 0, tzinfo=timezone.utc)
+
+
+def said(author, day, text, hour=9):
+    return {"role": "user", "author": author, "content": text,
+            "ts": f"2026-11-{day:02d}T{hour:02d}:00:00+00:00"}
+
+
+@pytest.mark.parametrize("old, new, question", [
+    ("Priya owns the billing service for now.",
+     "Heads up: billing ownership moves to Sam starting Monday, Priya is going on leave.",
+     "who owns the billing service?"),
+    ("The staging database is db-stg-2.internal",
+     "we migrated staging to db-stg-3.internal last night, db-stg-2 is gone",
+     "what is the staging database host?"),
+    ("The on-call for payments is Dan.",
+     "Swapped with Dan, I'm on call for payments now.",
+     "who is on call for payments?"),
+    ("The design review is on Thursday at 3pm.",  # said Monday 16th: Thursday the 19th
+     "Design review is cancelled this week.",
+     "when is the design review?"),
+])
+def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, question):
+    profile.ingest([said("maya", 16, old)], session_id="s1")
+    profile.ingest([said("tomas", 17, new)], session_id="s2")
+    assert len(profile.list()) == 2  # nothing hidden on a guess
+    answer = profile.recall(question, now=NOW).answer
+    assert answer.startswith("Latest: "), answer
+    latest, before = answer.split(" Before that: ")
+    assert new.split(",")[0].rstrip(".").replace("I'm", "tomas is") in latest
+    assert old.split(" at ")[0].rstrip(".") in before
+
+
+@pytest.mark.parametrize("old, new, question", [
+    # said later, about the same thing, but no change
+    ("Priya owns the billing service.", "Priya says the billing service had a quiet week.",
+     "who owns the billing service?"),
+    # "for now" is tentative, not a change
+    ("The staging database is db-stg-2.internal",
+     "The staging database is slow for now, db-stg-2 is at 90% disk.",
+     "what is the staging database host?"),
+    # a cancellation of another day: tomorrow's (the 18th), not Thursday's review
+    ("The design review is on Thursday at 3pm.", "Tomorrow's design review is cancelled.",
+     "what time is the design review on Thursday?"),
+])
+def test_a_later_memory_that_changes_nothing_does_not_lead(profile, old, new, question):
+    profile.ingest([said("maya", 16, old)], session_id="s1")
+    profile.ingest([said("tomas", 17, new)], session_id="s2")
+    answer = profile.recall(question, now=NOW).answer
+    assert not answer.startswith("Latest"), answer
+    assert old.split(" at ")[0].rstrip(".") in answer
+
+
+def test_a_change_in_another_profile_does_not_lead(profile, service):
+    other = service.profile(profile.name + "-other")
+    profile.ingest([said("maya", 16, "Priya owns the billing service.")], session_id="s1")
+    other.ingest([said("maya", 16, "Priya owns the billing service."),
+                  said("tomas", 17, "billing ownership moves to Sam, Priya is going on leave.")],
+                 session_id="s1")
+    assert "Sam" not in profile.recall("who owns the billing service?", now=NOW).answer
+    assert other.recall("who owns the billing service?", now=NOW).answer.startswith(
+        "Latest: billing ownership moves to Sam")
+
+
+def test_how_a_thing_is_keys_its_status_not_the_thing(profile):
+    """"The staging database is slow for now" is its status: it superseded the host (the answer
+    was "slow — changed from db-stg-2.internal"); the next status supersedes it instead."""
+    profile.ingest([said("lee", 3, "The staging database is db-stg-2.internal")], session_id="s1")
+    profile.ingest([said("lee", 5, "The staging database is *slow* for now.")], session_id="s2")
+    r = profile.ingest([said("lee", 6, "the staging database is fine again")], session_id="s3")
+    assert r.memories_superseded == 1
+    assert sorted(m.content for m in profile.list()) == [
+        "The staging database is db-stg-2.internal", "the staging database is fine again"]
+    answer = profile.recall("what is the staging database host?", now=NOW).answer
+    assert answer.startswith("The staging database is db-stg-2.internal"), answer
