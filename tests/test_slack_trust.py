@@ -278,3 +278,24 @@ def test_bot_state_claims_once_expires_and_hands_a_confirmation_to_one_taker(tmp
     state.put("pending:cd", {"token": "cd"}, ttl=5)
     now[0] += 6
     assert state.get("pending:cd") is None and state.take("pending:cd") is None
+
+
+def test_a_handover_leads_the_answer_in_its_channel_only(start, api):
+    """Ownership handed on in #general with Slack mentions: #general's answer leads with the
+    handover and keeps who owned it before; #dev, which never heard of it, answers as before."""
+    slack = start()
+    message(slack, "CGEN", "U1", "<@UCAROL> owns the billing service for now.", ts(0))
+    message(slack, "CDEV", "U1", "<@UCAROL> owns the billing service for now.", ts(1))
+    message(slack, "CGEN", "U1", "Heads up: billing ownership moves to <@UADA>, <@UCAROL> is "
+            "going on leave.", ts(30))
+    app_mention(slack, "U2", "who owns the billing service?", ts(40), "EvOwn1")
+    [general] = answers(api)
+    text = general["text"]
+    assert text.startswith("Latest: Heads up: billing ownership moves to"), text
+    assert "@ada" in text.split("Before that:")[0] and "Before that: @Caz owns the billing" in text
+    assert "<@" not in text  # people named, never pinged
+    event(slack, {"type": "app_mention", "channel": "CDEV", "user": "U2",
+                  "text": f"<@{BOT_USER}> who owns the billing service?", "ts": ts(41),
+                  "team": TEAM}, event_id="EvOwn2")
+    [dev] = [p for p in api.called("chat.postMessage") if p["channel"] == "CDEV"]
+    assert dev["text"].startswith("@Caz owns the billing service") and "ada" not in dev["text"]
