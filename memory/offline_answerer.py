@@ -17,7 +17,7 @@ What it says, in order of precedence:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from .date_questions import parse_date_question
@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, same_per
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span
-from .text import stem_words
+from .text import english_word, stem_words
 from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -75,6 +75,34 @@ def _names_all(names: set[str], text: str) -> bool:
     low = set(re.findall(r"[a-z0-9]+", text.lower()))
     return all(name in low or (len(name) >= 3 and any(w.startswith(name) for w in low))
                for name in names)
+
+
+# "what did priya say", "does tom want": who a person's verb is put to (a thing's too, "does
+# redis support streams?", so only verbs people do)
+_PERSON_SLOT = re.compile(
+    r"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'-]*)\s+(?:say|said|"
+    r"think|thought|want|wanted|suggest|suggested|propose|proposed|recommend|recommended|decide|"
+    r"decided|mention|mentioned|ask|asked|prefer|preferred|vote|voted|like|feel|felt|agree|"
+    r"agreed|disagree|tell|told|promise|promised|offer|offered|volunteer|pick|picked|choose|"
+    r"chose|mean|meant|write|wrote|post|posted|share|shared|plan|planned|need|needed|complain|"
+    r"object|approve|approved|review|reviewed)\b")
+_SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
+
+
+def asked_names(question: str, people: Iterable[str] = ()) -> set[str]:
+    """Whom the question names: its capitalised words (`named`), and, as chat is typed in lower
+    case, a known person's name ("what did priya say": `people`, the names of who said what was
+    retrieved) or a word that is no English word where a person goes ("what did sam say").
+    Without them "what did sam say about the rate limit?" was answered with what priya and tom
+    said."""
+    low = question.lower()
+    known = set(people) - _NOT_NAMES
+    found = named(question) | {w for w in re.findall(r"[a-z0-9]+", low) if w in known}
+    for m in _PERSON_SLOT.finditer(low):
+        word = m.group(1).rstrip("'")
+        if word not in _NOT_NAMES and word not in _SLANG_PEOPLE and not english_word(word):
+            found.add(word)
+    return found
 
 
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
@@ -300,7 +328,11 @@ class OfflineAnswerer(Answerer):
             if arithmetic.value == "not computed":
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
-        names = named(question)
+        people = {w for m in messages if (n := display_name(m.author))
+                  for w in n.lower().split()}
+        if speakers:
+            people |= {w for m in memories for n in speakers(m) for w in n.lower().split()}
+        names = asked_names(question, people)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
         wanted = (content_stems(question) - content_stems(" ".join(names))) \

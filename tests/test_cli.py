@@ -192,6 +192,26 @@ def test_what_changed_since_leads_what_recall_answers(lurker, tmp_path):
     assert answer.startswith("Latest: Design review is cancelled this week"), answer
 
 
+def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
+    """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
+    said, and "what did priya say …" with tom's words beside hers."""
+    conv = write_jsonl(tmp_path / "votes.jsonl", [
+        {"author": "priya", "ts": "2026-11-10T09:00:00Z",
+         "content": "I think we should cap the rate limit at 300 per minute."},
+        {"author": "tom", "ts": "2026-11-10T09:05:00Z",
+         "content": "I'd rather keep the rate limit at 100 until the cache lands."}])
+    lurker("ingest", conv, "--session", "votes")
+
+    def ask(question):
+        return json.loads(lurker("recall", question, "--json").stdout)["answer"]
+    answer = ask("what did priya say about the rate limit?")
+    assert answer.startswith("priya thinks we should cap the rate limit at 300"), answer
+    assert "tom" not in answer
+    assert "100" not in ask("what did Priya say about the rate limit?")
+    answer = ask("what did sam say about the rate limit?")
+    assert "300" not in answer and "100" not in answer, answer
+
+
 def test_a_chat_export_without_roles_is_ingested_and_a_misnamed_text_is_named(lurker,
                                                                              tmp_path):
     """A newcomer's first file: no roles (they are people), and the text under "text". It was

@@ -33,3 +33,24 @@ def test_requests_and_other_questions_are_not(question):
 def test_first_person():
     assert asks_about_self("Have I deployed it?") and asks_about_self("what's my quota")
     assert not asks_about_self("What did maya decide, i.e. which option?")
+
+
+@pytest.mark.parametrize("question, people, names", [
+    ("what did priya say about the rate limit?", {"priya", "tom"}, {"priya"}),
+    ("what's tom's vote for the venue?", {"priya", "tom"}, {"tom"}),
+    # a person no one in memory is, typed in lower case where a person goes
+    ("what did sam say about the rate limit?", {"priya", "tom"}, {"sam"}),
+    ("does sam want the Lisbon venue?", set(), {"sam", "lisbon"}),
+    # a known name that is an English word too
+    ("did mark approve the deploy?", {"mark"}, {"mark"}),
+    # no person: a thing's verb, a pronoun, slang, an English word
+    ("does redis support streams?", {"priya"}, set()),
+    ("what did u say about the rate limit?", {"priya"}, set()),
+    ("what did everyone decide about the venue?", {"priya"}, set()),
+    ("what did legal say about the contract?", {"priya"}, set()),
+    ("What did Priya decide?", set(), {"priya"}),
+])
+def test_whom_a_lower_case_question_names(question, people, names):
+    from memory.offline_answerer import asked_names
+
+    assert asked_names(question, people) == names
