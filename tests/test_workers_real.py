@@ -201,14 +201,20 @@ def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(
     p = f"test:outage-{uuid.uuid4().hex[:8]}"
     first = [created(p, f"o{i}", f"Ticket {i} about the search latency was triaged by team "
                                   f"{i % 4}.", session=f"s{i % 3}", at=i) for i in range(30)]
+    first.append(created(p, "off1", "The customer offsite is on December 3rd in Denver.",
+                         at=29.5))
+    expected = {f"o{i}" for i in range(70)} | {"off1", "off2"}
     worker = start_worker(retry_window_s=60)  # it waits the outage out
     publisher.publish_many(first)
-    wait_until(lambda: stored_count(reader, p) == 30 and broker_idle(client), 90,
+    wait_until(lambda: stored_count(reader, p) == 31 and broker_idle(client), 90,
                "the first events", interval=0.2, on_timeout=worker.tail)
     es_server.halt()
     try:
         later = [created(p, f"o{i}", f"Ticket {i} about the search latency was closed by team "
                                       f"{i % 4}.", session=f"s{i % 3}", at=i) for i in range(30, 70)]
+        # a correction in the batch the outage hits: its lookup of what it corrects is retried
+        later.append(created(p, "off2", "Correction: the offsite moved to December 10th, still "
+                                        "Denver.", at=69.5))
         publisher.publish_many(later)
         # the worker takes the batch, finds the store gone and keeps retrying with backoff
         wait_until(lambda: "unreachable" in worker.log() or "retry" in worker.log().lower(), 60,
@@ -217,8 +223,12 @@ def test_elasticsearch_crash_during_a_batch_is_retried_and_nothing_is_lost(
         time.sleep(15)  # several tries (backoff up to 2 s) while it stays down
     finally:
         es_server.resume()
-    settle(reader, client, {p: {f"o{i}" for i in range(70)}}, tmp_path / "worker.log")
-    assert_exactly_once(reader, p, {f"o{i}" for i in range(70)})
+    settle(reader, client, {p: expected}, tmp_path / "worker.log")
+    assert_exactly_once(reader, p, expected)
+    offsite = [m for m in reader.profile(p).list(include_inactive=True) if "offsite" in m.content]
+    [old] = [m for m in offsite if "December 3rd" in m.content]
+    [new] = [m for m in offsite if "December 10th" in m.content]
+    assert (old.status, old.superseded_by, new.status) == ("superseded", new.id, "active")
     # one line when the store went away, one when it was back: not a line per try, and none of
     # the client's own per-try warnings
     log = worker.log()
