@@ -9,6 +9,8 @@ workspace/guild admins may run admin commands.
     audit_log = "/var/log/lurker/audit.jsonl"            # default: <user data dir>/audit.jsonl
     state = "/var/lib/lurker/bot-state.sqlite3"          # default: beside audit_log
     sink = "auto"                                        # auto | queue | inprocess
+    time_zone = "America/Los_Angeles"                    # the team's, for people the platform
+                                                         # gives none (Discord gives no one's)
 
     [profiles.team-backend]                              # a shared, named profile
     channels = ["slack:T01:C42", "slack:T01:C43", "discord:9001:1234"]
@@ -26,7 +28,9 @@ import fnmatch
 import os
 import tomllib
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from platformdirs import user_data_dir
 
@@ -36,7 +40,7 @@ from memory.ids import check_profile_name
 CONFIG_ENV = "LURKER_BOT_CONFIG"
 SINK_ENV = "LURKER_BOT_SINK"
 SINKS = ("auto", "queue", "inprocess")
-_TOP_KEYS = {"admins", "allowed_bots", "audit_log", "state", "sink", "profiles"}
+_TOP_KEYS = {"admins", "allowed_bots", "audit_log", "state", "sink", "time_zone", "profiles"}
 _PROFILE_KEYS = {"channels", "clients", "admins"}
 
 
@@ -74,6 +78,10 @@ class BotConfig:
     sink: str = "auto"
     profiles: dict[str, ProfileRule] = field(default_factory=dict)
     source: str = "<defaults>"
+    # the team's time zone, for a person the platform gives none (Discord gives no one's; Slack
+    # a user's from users.info): what "tonight" in their message and "last Friday" in their
+    # question are counted in. None: UTC
+    zone: tzinfo | None = None
 
     @property
     def state_path(self) -> Path:
@@ -161,6 +169,15 @@ class BotConfig:
             if data["sink"] not in SINKS:
                 fail("sink", f"use one of {', '.join(SINKS)}")
             config.sink = data["sink"]
+        if "time_zone" in data:
+            name = data["time_zone"]
+            try:
+                config.zone = ZoneInfo(name) if isinstance(name, str) and name.strip() else None
+            except (ZoneInfoNotFoundError, ValueError):
+                config.zone = None
+            if config.zone is None:
+                fail("time_zone", f"{name!r} is not a time zone: use an IANA name such as "
+                                  "\"America/Los_Angeles\" or \"Europe/Berlin\"")
         profiles = data.get("profiles") or {}
         if not isinstance(profiles, dict):
             fail("profiles", "must be a table of [profiles.<name>] tables")

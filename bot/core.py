@@ -135,11 +135,18 @@ class LurkerBot:
             return False
         return True
 
+    def local(self, actor: Actor | None, when: datetime) -> datetime:
+        """`when` in the person's time zone (Slack's users.info), else the team's (the config's
+        `time_zone`; Discord gives no one's), else as it is (UTC)."""
+        zone = (actor.zone if actor is not None else None) or self.config.zone
+        return when.astimezone(zone) if zone is not None and when is not None else when
+
     def created_event(self, msg: ChatMessage) -> MessageCreated | None:
         try:
             return MessageCreated(profile=self.profile_for(msg.place), session_id=msg.session_id,
                                   external_id=msg.external_id, author=msg.author.author,
-                                  content=msg.text, ts=msg.ts, reply_to=msg.reply_to)
+                                  content=msg.text, ts=self.local(msg.author, msg.ts),
+                                  reply_to=msg.reply_to)
         except (InvalidEvent, ValueError, LurkerError) as exc:
             log.warning("not ingesting %s: %s", msg.external_id, exc)
             return None
@@ -165,7 +172,7 @@ class LurkerBot:
         try:
             event = MessageEdited(
                 profile=self.profile_for(place), external_id=external_id(place, message_id),
-                content=text, ts=edited_at,
+                content=text, ts=self.local(author, edited_at),
                 session_id=session_id(place, posted_at, thread) if posted_at else None,
                 author=author.author if author else None)
         except (ValueError, LurkerError) as exc:
@@ -232,8 +239,8 @@ class LurkerBot:
         """`actor`: who asks; a question in the first person ("what did I promise?") also
         searches their own messages (stored under their author, `name (id)`)."""
         asker = actor.author if actor is not None else None
-        # "last Friday" is counted from the asker's own day, where their zone is known
-        now = actor.local(self.clock()) if actor is not None else self.clock()
+        # "last Friday" is counted from the asker's own day, in their zone or the team's
+        now = self.local(actor, self.clock())
         readable = conv.readable_places() if place.is_dm else None
         if readable is not None:
             return self.ask_readable(question, readable, conv, asker, now)

@@ -105,6 +105,9 @@ def test_config_yaml_file_and_env(tmp_path, monkeypatch):
     config = BotConfig.load()
     assert config.profile_for("slack:T1:C2") == "shared" and config.sink == "inprocess"
     assert config.is_admin("discord", "U9")  # no platform prefix: any platform
+    assert config.zone is None  # no time_zone: UTC
+    assert str(BotConfig.from_toml("time_zone = 'America/Los_Angeles'").zone) == \
+        "America/Los_Angeles"
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -115,6 +118,8 @@ def test_config_yaml_file_and_env(tmp_path, monkeypatch):
      "already mapped to profile 'a'"),
     ("sink = 'kafka'", "sink: use one of"),
     ("[profiles", "invalid TOML"),
+    ("time_zone = 'Pacific Time'", "time_zone: 'Pacific Time' is not a time zone"),
+    ("time_zone = 8", "time_zone: 8 is not a time zone"),
 ])
 def test_config_errors_name_the_key(text, fragment):
     with pytest.raises(ConfigError) as err:

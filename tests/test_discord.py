@@ -253,6 +253,28 @@ def test_a_discord_timestamp_is_a_date_to_recall(env):
     assert reply.json["content"].startswith("10 December 2025"), reply.json["content"]
 
 
+def test_a_message_is_dated_in_the_teams_time_zone(env):
+    """Discord gives no one's time zone: "we shipped the billing migration tonight" at 18:30 on
+    Monday in Seattle (02:30 UTC on Tuesday) was a Tuesday shipment, and "what did we ship on
+    Monday?" found nothing. The config's time_zone dates it, and the question, in Seattle."""
+    from zoneinfo import ZoneInfo
+
+    env.bot.config.zone = ZoneInfo("America/Los_Angeles")
+    env.post(GENERAL, ALICE, "We shipped the billing migration tonight.",
+             at=datetime(2026, 11, 17, 2, 30, tzinfo=timezone.utc))
+    env.wait_for(lambda: len(env.sink.events) >= 1, what="the message")
+    env.settle()
+    [stored] = env.messages(f"discord:{GUILD}:{GENERAL}")
+    assert stored.utc_offset_minutes == -480
+    env.post(GENERAL, BOB, f"{MENTION} when did we ship the billing migration?",
+             mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    assert reply.json["content"].startswith("16 November 2026"), reply.json["content"]
+    env.post(GENERAL, BOB, f"{MENTION} what did we ship on Monday?", mentions=[LURKER], at=NOW)
+    replies = env.wait_replies(2, GENERAL)
+    assert "billing migration" in replies[1].json["content"], replies[1].json["content"]
+
+
 def test_a_first_person_question_is_answered_from_the_askers_own_words(env):
     """alice asks "have I ...?" about what bob's long write-ups fill the channel with: her own
     message (stored under the author her mention has) is quoted and linked; bob asking the same
