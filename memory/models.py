@@ -2,7 +2,7 @@
 share one serialisation."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -48,6 +48,13 @@ class EventDate(BaseModel):
     start: date
     end: date
     granularity: Literal["day", "week", "month", "quarter", "year"] = "day"
+
+    @model_validator(mode="after")
+    def _a_whole_week(self) -> EventDate:
+        # stored before the labels read back whole, a week was its Monday alone
+        if self.granularity == "week" and self.start == self.end and self.start.weekday() == 0:
+            self.end = self.start + timedelta(days=6)
+        return self
 
 
 class Passage(Message):

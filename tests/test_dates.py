@@ -555,3 +555,14 @@ def test_the_looks_never_hide_a_date():
     assert with_dates >= len(HOSTILE) * 3
     if not irc:
         pytest.skip("no ../shared/benchdata/ubuntu-irc here: hostile text only")
+
+
+def test_a_week_stored_as_its_monday_reads_back_whole():
+    """Memories stored before the fix above carry "this week" as its Monday alone."""
+    from memory.models import EventDate
+
+    old = EventDate(phrase="this week", start=date(2026, 11, 16), end=date(2026, 11, 16),
+                    granularity="week")
+    assert old.end == date(2026, 11, 22)
+    day = EventDate(phrase="on Monday", start=date(2026, 11, 16), end=date(2026, 11, 16))
+    assert day.end == date(2026, 11, 16)
