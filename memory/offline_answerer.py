@@ -96,11 +96,15 @@ def asked_names(question: str, people: Iterable[str] = ()) -> set[str]:
     Without them "what did sam say about the rate limit?" was answered with what priya and tom
     said."""
     low = question.lower()
-    known = set(people) - _NOT_NAMES
-    found = named(question) | {w for w in re.findall(r"[a-z0-9]+", low) if w in known}
+    known = set(people) - _NOT_NAMES - _SLANG_PEOPLE
+    # a known name that is an English word too ("mark", "grace") only where a person goes:
+    # "how do we mark a ticket done?" names no one
+    found = named(question) | {w for w in re.findall(r"[a-z0-9]+", low)
+                               if w in known and not english_word(w)}
     for m in _PERSON_SLOT.finditer(low):
         word = m.group(1).rstrip("'")
-        if word not in _NOT_NAMES and word not in _SLANG_PEOPLE and not english_word(word):
+        if word in known or (word not in _NOT_NAMES and word not in _SLANG_PEOPLE
+                             and not english_word(word)):
             found.add(word)
     return found
 
