@@ -32,16 +32,19 @@ from .dates import ANNOTATED
 from .models import Memory
 from .text import english_word
 
-# the words that say something changed hands, place or date; not "now" or "change" alone
+# the words that say something changed hands, place or date: not "now" or "change" alone, and
+# verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
+_CANCEL_WORDS = (r"cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)? off|scrap(?:s|ped|ping)?|"
+                 r"not happening")
 _CHANGE = re.compile(
-    r"\b(?:no longer|not anymore|instead|gone|swap\w*|switch\w*|took over|"
-    r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|handover|replac\w*|retir\w*|"
-    r"deprecat\w*|decommission\w*|migrat\w*|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
-    r"postpon\w*|reschedul\w*|push(?:ed|es|ing)? back|"
-    r"cancel\w*|call(?:ed|ing)? off|scrap(?:s|ped|ping)?|not happening)\b",
+    r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
+    r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
+    r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
+    r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
+    r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
+    rf"{_CANCEL_WORDS})\b",
     re.IGNORECASE)
-_CANCEL = re.compile(r"\b(?:cancel\w*|call(?:ed|ing)? off|scrap(?:s|ped|ping)?|not happening)\b",
-                     re.IGNORECASE)
+_CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
 
 

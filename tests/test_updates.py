@@ -40,6 +40,24 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     assert old.split(" at ")[0].rstrip(".") in before
 
 
+@pytest.mark.parametrize("text, change", [
+    ("billing ownership moves to Sam", True), ("we migrated staging last night", True),
+    ("Design review is cancelled this week", True), ("Swapped with Dan", True),
+    ("Dan is no longer on call", True), ("Sam took over the pager", True),
+    # nouns and everyday words say no change
+    ("drawing 2 aces from the deck without replacement", False),
+    ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
+    ("the dance studio is on tenuous grounds right now", False),
+    ("our group is about positive changes", False),
+])
+def test_what_says_a_change(text, change):
+    from memory.models import Memory
+    from memory.updates import says_change
+
+    memory = Memory(id="m", type="fact", content=text, created_at=NOW)
+    assert says_change(memory) is change
+
+
 @pytest.mark.parametrize("old, new, question", [
     # said later, about the same thing, but no change
     ("Priya owns the billing service.", "Priya says the billing service had a quiet week.",
