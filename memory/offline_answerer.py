@@ -89,20 +89,25 @@ _PERSON_SLOT = re.compile(
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
-def asked_names(question: str, people: Iterable[str] = ()) -> set[str]:
+def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str]] = ()
+                ) -> set[str]:
     """Whom the question names: its capitalised words (`named`), and, as chat is typed in lower
     case, a known person's name ("what did priya say": `people`, the names of who said what was
-    retrieved) or a word that is no English word where a person goes ("what did sam say").
-    Without them "what did sam say about the rate limit?" was answered with what priya and tom
-    said."""
+    retrieved, or a function giving them, asked only when a word could be one) or a word that
+    is no English word where a person goes ("what did sam say"). Without them "what did sam say
+    about the rate limit?" was answered with what priya and tom said."""
     low = question.lower()
-    known = set(people) - _NOT_NAMES - _SLANG_PEOPLE
     # a known name that is an English word too ("mark", "grace") only where a person goes:
     # "how do we mark a ticket done?" names no one
-    found = named(question) | {w for w in re.findall(r"[a-z0-9]+", low)
-                               if w in known and not english_word(w)}
-    for m in _PERSON_SLOT.finditer(low):
-        word = m.group(1).rstrip("'")
+    loose = {w for w in re.findall(r"[a-z0-9]+", low)
+             if w not in _NOT_NAMES and w not in _SLANG_PEOPLE and not english_word(w)}
+    slots = [m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)]
+    found = named(question)
+    if not loose and not slots:
+        return found
+    known = set(people() if callable(people) else people)
+    found |= loose & known
+    for word in slots:
         if word in known or (word not in _NOT_NAMES and word not in _SLANG_PEOPLE
                              and not english_word(word)):
             found.add(word)
@@ -332,10 +337,12 @@ class OfflineAnswerer(Answerer):
             if arithmetic.value == "not computed":
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
-        people = {w for m in messages if (n := display_name(m.author))
-                  for w in n.lower().split()}
-        if speakers:
-            people |= {w for m in memories for n in speakers(m) for w in n.lower().split()}
+        def people() -> set[str]:  # looked up only when a lower-case word could be a name
+            said = {n for m in messages if (n := display_name(m.author))}
+            if speakers:
+                said |= {n for m in memories for n in speakers(m)}
+            return {w for n in said for w in n.lower().split()}
+
         names = asked_names(question, people)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
