@@ -17,8 +17,8 @@ first, and the older one as what stood before it: both stay visible, the current
 A memory *updates* the answer when it was said later, from another message, says a change (the
 cue words below), is about the question (a third of its words, as a "when" answer must be), and
 names what the answer states: a name or an identifier of the answer's that the question does not
-have and that is not the update's own speaker ("Priya", "db-stg-2"), or, for a cancellation,
-every question word the answer has. A cancellation with a date updates only an answer about a
+have and that is not the update's own speaker ("Priya", "db-stg-2"), or every question word the
+answer has ("Billing is now owned by Sam" for "who owns billing?"). A cancellation with a date updates only an answer about a
 date within it ("standup is cancelled tomorrow" leaves next week's standup alone). On LoCoMo dev
 this leads no answer (of 999); looser rules led 30, all wrongly ("right now", "positive
 changes").
@@ -42,6 +42,9 @@ _CHANGE = re.compile(
     r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
+    # "billing is now owned by Sam", "the alias now points to db-3": "now" as a change, not a time
+    r"(?:is|are) now|now (?:own|owns|owned|lead|leads|led|run|runs|handle|handles|handled|"
+    r"manage|manages|managed|point|points|use|uses|used|live|lives)|"
     rf"{_CANCEL_WORDS})\b",
     re.IGNORECASE)
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
@@ -94,12 +97,12 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         asked = wanted & own
         if not asked or len(asked) < ABOUT_SHARE * len(wanted):
             continue
-        # names what the answer states ("Priya", "db-stg-2"), or, for a cancellation, every
-        # question word the answer has
+        # names what the answer states ("Priya", "db-stg-2"), or every question word the answer
+        # has ("Billing is now owned by Sam" for "who owns billing?")
         said_by = {w for name in (speakers(memory) if speakers else ()) for w in
                    re.findall(r"[a-z0-9]+", name.lower())}
         values = (answer_values & _values(memory.content)) - asked_words - said_by
-        if not values and not (_CANCEL.search(memory.content) and wanted & answer_stems <= own):
+        if not values and not wanted & answer_stems <= own:
             continue
         if _dated_elsewhere(memory, answer):
             continue

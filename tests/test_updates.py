@@ -25,6 +25,9 @@ def said(author, day, text, hour=9):
     ("The on-call for payments is Dan.",
      "Swapped with Dan, I'm on call for payments now.",
      "who is on call for payments?"),
+    ("Priya owns the billing service.", "Billing is now owned by Sam.", "who owns billing?"),
+    ("The db alias points to db-2.internal", "the db alias now points to db-3.internal",
+     "where does the db alias point?"),
     ("The design review is on Thursday at 3pm.",  # said Monday 16th: Thursday the 19th
      "Design review is cancelled this week.",
      "when is the design review?"),
@@ -44,6 +47,8 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("billing ownership moves to Sam", True), ("we migrated staging last night", True),
     ("Design review is cancelled this week", True), ("Swapped with Dan", True),
     ("Dan is no longer on call", True), ("Sam took over the pager", True),
+    ("Billing is now owned by Sam", True), ("the alias now points to db-3", True),
+    ("I'm at the office now", False),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
