@@ -105,3 +105,28 @@ def test_how_a_thing_is_keys_its_status_not_the_thing(profile):
         "The staging database is db-stg-2.internal", "the staging database is fine again"]
     answer = profile.recall("what is the staging database host?", now=NOW).answer
     assert answer.startswith("The staging database is db-stg-2.internal"), answer
+
+
+def test_a_remark_that_shares_one_question_word_is_not_an_answer_to_update():
+    """On Elasticsearch "Can't wait for the offsite, booked my flight already!" ranked first for
+    "When is the customer offsite?", and the correction led as its update, hiding the dated
+    answer: a change leads only an answer that states something it changes."""
+    from datetime import timedelta
+
+    from memory.models import Memory
+    from memory.offline_answerer import content_stems
+    from memory.updates import update_of
+
+    question = "When is the customer offsite?"
+    remark = Memory(id="a", type="fact", content="Can't wait for the offsite, booked priya's "
+                    "flight already!", source_message_ids=["m1"], created_at=NOW)
+    fix = Memory(id="b", type="event", content="Correction: the offsite moved to December 10th, "
+                 "still Denver.", source_message_ids=["m2"], created_at=NOW + timedelta(days=1))
+    wanted = content_stems(question)
+    assert update_of(remark, [remark, fix], question, wanted, content_stems) is None
+    # the same change leads an answer that states what it changes
+    stated = Memory(id="c", type="event", content="The customer offsite is on December 3rd.",
+                    source_message_ids=["m0"], created_at=NOW - timedelta(days=1))
+    moved = fix.model_copy(update={"content": "Correction: the customer offsite moved to "
+                                              "December 10th, still Denver."})
+    assert update_of(stated, [stated, remark, moved], question, wanted, content_stems) is moved
