@@ -99,18 +99,16 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
     low = question.lower()
     # a known name that is an English word too ("mark", "grace") only where a person goes:
     # "how do we mark a ticket done?" names no one
-    loose = {w for w in re.findall(r"[a-z0-9]+", low)
-             if w not in _NOT_NAMES and w not in _SLANG_PEOPLE and not english_word(w)}
-    slots = [m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)]
-    found = named(question)
-    if not loose and not slots:
-        return found
-    known = set(people() if callable(people) else people)
-    found |= loose & known
-    for word in slots:
-        if word in known or (word not in _NOT_NAMES and word not in _SLANG_PEOPLE
-                             and not english_word(word)):
-            found.add(word)
+    loose = {w for w in re.findall(r"[a-z]+(?![\w.-])", low)  # names hold no digit ("v42")
+             if len(w) > 1 and w not in _NOT_NAMES and w not in _SLANG_PEOPLE
+             and not english_word(w)}
+    slots = {m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)} - _NOT_NAMES \
+        - _SLANG_PEOPLE
+    found = named(question) | {w for w in slots if not english_word(w)}  # "did sam say"
+    unsure = (loose | slots) - found  # names only if someone of that name said something
+    if unsure:
+        known = set(people() if callable(people) else people)
+        found |= unsure & known
     return found
 
 
