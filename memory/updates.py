@@ -86,14 +86,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     def stems(memory: Memory) -> set[str]:  # its words, not the dates labelled at ingest
         return content_stems(f"{ANNOTATED.sub('', memory.content)} {memory.topic_key or ''}")
 
+    said, sources = _when(answer), set(answer.source_message_ids)
+    changes = [m for m in candidates if m.id != answer.id and _when(m) > said
+               and not set(m.source_message_ids) & sources and says_change(m)]
+    if not changes:  # most answers: nothing later says a change, nothing more to read
+        return None
     answer_stems, answer_values = stems(answer), _values(answer.content)
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
-    said, sources = _when(answer), set(answer.source_message_ids)
     best = None
-    for memory in candidates:
-        if (memory.id == answer.id or _when(memory) <= said
-                or set(memory.source_message_ids) & sources or not says_change(memory)):
-            continue
+    for memory in changes:
         own = stems(memory)
         asked = wanted & own
         if not asked or len(asked) < ABOUT_SHARE * len(wanted):
