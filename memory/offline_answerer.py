@@ -87,6 +87,11 @@ _PERSON_SLOT = re.compile(
     r"chose|mean|meant|write|wrote|post|posted|share|shared|plan|planned|need|needed|complain|"
     r"object|approve|approved|review|reviewed)\b")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
+# "what did priya say about …": her words, not a memory that mentions her
+_SAID_BY = re.compile(
+    r"\b(?:did|does|do|has|have)\s+([a-z][a-z'-]*)\s+(?:say|said|mention|mentioned|suggest|"
+    r"suggested|propose|proposed|recommend|recommended|tell|told|promise|promised|ask|asked|"
+    r"write|wrote|post|posted)\b")
 
 
 def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str]] = ()
@@ -110,6 +115,11 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
         known = set(people() if callable(people) else people)
         found |= unsure & known
     return found
+
+
+def said_by(question: str, names: set[str]) -> set[str]:
+    """Of the question's names, whoever it asks the words of ("what did priya say …")."""
+    return {m.group(1).rstrip("'") for m in _SAID_BY.finditer(question.lower())} & names
 
 
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
@@ -342,6 +352,7 @@ class OfflineAnswerer(Answerer):
             return {w for n in said for w in n.lower().split()}
 
         names = asked_names(question, people)
+        speaking = said_by(question, names)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
         wanted = (content_stems(question) - content_stems(" ".join(names))) \
@@ -351,18 +362,25 @@ class OfflineAnswerer(Answerer):
         # let LoCoMo's adversarial questions, which name the other person, be answered)
         anything = span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT
         when = _WHEN.match(question)
+        def fits(m: Memory) -> bool:  # of whom and when the question asks
+            return (_names(names, m, speakers)
+                    # "what did sam say": said by sam ("billing moves to Sam" was maya's)
+                    and (not speaking or not speakers
+                         or _names_all(speaking, " ".join(speakers(m))))
+                    # "what happened last Friday?" is not answered by another Friday's event
+                    and (span is None or in_span(m, span)))
+
         relevant = [m for m in memories
                     if (anything or _about(wanted, _memory_stems(m))
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
-                    and _names(names, m, speakers)
-                    # "what happened last Friday?" is not answered by another Friday's event
-                    and (span is None or in_span(m, span))]
+                    and fits(m)]
         parts: list[str] = []
         if relevant:
             shown = _distinct(relevant)[: self.max_memories]
-            latest = update_of(shown[0], memories, question, wanted, content_stems,
-                               speakers)
+            # a change leads only where it is of whom and when the question asks, as the answer
+            latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
+                               content_stems, speakers)
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
@@ -383,6 +401,7 @@ class OfflineAnswerer(Answerer):
             hit = next((m for m in messages if (anything
                                                 or _about(wanted, content_stems(m.content)))
                         and _names_all(names, f"{m.author or ''} {m.content}")
+                        and _names_all(speaking, display_name(m.author) or "")
                         and (span is None or in_span(m, span))), None)
             if hit is not None:
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")

@@ -199,7 +199,9 @@ def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
         {"author": "priya", "ts": "2026-11-10T09:00:00Z",
          "content": "I think we should cap the rate limit at 300 per minute."},
         {"author": "tom", "ts": "2026-11-10T09:05:00Z",
-         "content": "I'd rather keep the rate limit at 100 until the cache lands."}])
+         "content": "I'd rather keep the rate limit at 100 until the cache lands."},
+        {"author": "maya", "ts": "2026-11-10T09:10:00Z",
+         "content": "The rate limit review moves to sam next week."}])
     lurker("ingest", conv, "--session", "votes")
 
     def ask(question):
@@ -210,6 +212,8 @@ def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     assert "100" not in ask("what did Priya say about the rate limit?")
     answer = ask("what did sam say about the rate limit?")
     assert "300" not in answer and "100" not in answer, answer
+    assert "review moves to sam" not in answer, answer  # maya's words that name him, not his
+    assert "review moves to sam" in ask("what did maya say about the rate limit review?")
 
 
 def test_a_chat_export_without_roles_is_ingested_and_a_misnamed_text_is_named(lurker,

@@ -55,3 +55,16 @@ def test_whom_a_lower_case_question_names(question, people, names):
     from memory.offline_answerer import asked_names
 
     assert asked_names(question, people) == names
+
+
+@pytest.mark.parametrize("question, names, speaking", [
+    ("what did sam say about the rate limit?", {"sam"}, {"sam"}),
+    ("What did Priya suggest for the venue?", {"priya"}, {"priya"}),
+    ("has tom mentioned the deadline?", {"tom"}, {"tom"}),
+    ("what does sam like?", {"sam"}, set()),  # what he likes may be said by anyone
+    ("what did we say about sam?", {"sam"}, set()),
+])
+def test_whose_words_a_question_asks_for(question, names, speaking):
+    from memory.offline_answerer import said_by
+
+    assert said_by(question, names) == speaking

@@ -67,6 +67,9 @@ def test_what_says_a_change(text, change):
     # said later, about the same thing, but no change
     ("Priya owns the billing service.", "Priya says the billing service had a quiet week.",
      "who owns the billing service?"),
+    # a change of another thing that carries the question's words
+    ("The payments rate limit is 100 requests per minute.",
+     "The rate limit review moves to next week.", "what is the payments rate limit?"),
     # "for now" is tentative, not a change
     ("The staging database is db-stg-2.internal",
      "The staging database is slow for now, db-stg-2 is at 90% disk.",
