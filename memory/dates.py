@@ -618,6 +618,8 @@ LABEL = (rf"(?:(?:week of |weekend of ){_ISO_RE}|{_ISO_RE}(?: to {_ISO_RE})?|"
 _LABEL_AFTER = re.compile(rf"\s*\[(?P<label>{LABEL})\]")
 # a label written after a date phrase at ingest, with the space before it ("this week ?" was
 # left where a label was taken out of "this week [week of 2026-11-09]?")
+# any day, for asking only where a text's date phrases are (not what they resolve to)
+ANY_DAY = date(2000, 1, 3)
 ANNOTATED = re.compile(rf" ?\[({LABEL})\]")
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)

@@ -78,20 +78,17 @@ def _names_all(names: set[str], text: str) -> bool:
 
 
 # "what did priya say", "does tom want": who a person's verb is put to (a thing's too, "does
-# redis support streams?", so only verbs people do)
+# redis support streams?", so only verbs people do). Those of speech ask for the person's own
+# words ("what did priya say about …": hers, not a memory that mentions her).
+_SPEECH_VERBS = ("say|said|mention|mentioned|suggest|suggested|propose|proposed|recommend|"
+                 "recommended|tell|told|promise|promised|ask|asked|write|wrote|post|posted")
 _PERSON_SLOT = re.compile(
-    r"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'-]*)\s+(?:say|said|"
-    r"think|thought|want|wanted|suggest|suggested|propose|proposed|recommend|recommended|decide|"
-    r"decided|mention|mentioned|ask|asked|prefer|preferred|vote|voted|like|feel|felt|agree|"
-    r"agreed|disagree|tell|told|promise|promised|offer|offered|volunteer|pick|picked|choose|"
-    r"chose|mean|meant|write|wrote|post|posted|share|shared|plan|planned|need|needed|complain|"
-    r"object|approve|approved|review|reviewed)\b")
+    rf"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'-]*)\s+"
+    rf"(?:(?P<speech>{_SPEECH_VERBS})|think|thought|want|wanted|decide|decided|prefer|preferred|"
+    r"vote|voted|like|feel|felt|agree|agreed|disagree|offer|offered|volunteer|pick|picked|"
+    r"choose|chose|mean|meant|share|shared|plan|planned|need|needed|complain|object|approve|"
+    r"approved|review|reviewed)\b")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
-# "what did priya say about …": her words, not a memory that mentions her
-_SAID_BY = re.compile(
-    r"\b(?:did|does|do|has|have)\s+([a-z][a-z'-]*)\s+(?:say|said|mention|mentioned|suggest|"
-    r"suggested|propose|proposed|recommend|recommended|tell|told|promise|promised|ask|asked|"
-    r"write|wrote|post|posted)\b")
 
 
 def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str]] = ()
@@ -119,7 +116,8 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
 
 def said_by(question: str, names: set[str]) -> set[str]:
     """Of the question's names, whoever it asks the words of ("what did priya say …")."""
-    return {m.group(1).rstrip("'") for m in _SAID_BY.finditer(question.lower())} & names
+    return {m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(question.lower())
+            if m["speech"]} & names
 
 
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)

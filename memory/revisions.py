@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date
 
-from .dates import ANNOTATED, MARKUP, find_dates
+from .dates import ANNOTATED, ANY_DAY, MARKUP, find_dates
 from .models import Memory
 from .people import display_name
 from .stores.base import CH_MEMORY_TEXT, SearchRequest, Store
@@ -37,7 +36,6 @@ _SUBJECT = rf"(?P<subject>{_WORD}(?:\s+{_WORD}){{0,3}}?)"
 # to staging yesterday" change no value
 _TO_VALUE = r"\s+(?:to|until|till)\s+(?=\S)"
 _NUMBER = re.compile(r"[\d$€£]")
-_ANCHOR = date(2000, 1, 3)  # any day: only where a date phrase starts is asked
 # every form: "the offsite moved to", "we're moving standup to", "raise the limit to"
 _CHANGE = (r"(?:move|moves|moved|moving|push|pushes|pushed|pushing|postpone|postponed|reschedule|"
            r"rescheduled|delay|delayed|shift|shifts|shifted|bump|bumped|bumping|raise|raised|"
@@ -85,7 +83,7 @@ def _to_a_value(text: str, at: int) -> bool:
     while at < len(text) and text[at] in MARKUP:
         at += 1
     return bool(_NUMBER.match(text, at)) or any(
-        found.start == at for found in find_dates(text, _ANCHOR))
+        found.start == at for found in find_dates(text, ANY_DAY))
 
 
 def value_kinds(memory: Memory) -> set[str]:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
+from datetime import datetime
 
-from .dates import ANNOTATED, find_dates
+from .dates import ANNOTATED, ANY_DAY, find_dates
 from .models import Memory
 from .text import english_word
 
@@ -52,7 +52,6 @@ _CHANGE = re.compile(
     re.IGNORECASE)
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
-_ANCHOR = date(2000, 1, 3)  # any day: only where a date phrase is matters
 
 
 def says_change(memory: Memory) -> bool:
@@ -81,7 +80,7 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
     # without its dates ("From Monday [2026-11-16] billing is now owned by …")
     before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s",
                                         memory.content[:found.start()])[-1])
-    for phrase in reversed(find_dates(before, _ANCHOR)):
+    for phrase in reversed(find_dates(before, ANY_DAY)):
         before = before[:phrase.start] + " " + before[phrase.end:]
     return content_stems(before)
 
