@@ -174,8 +174,12 @@ _LETTERS_LABEL = (r"(?P<label>" + _LABEL_CORE + r"|(?:(?<![A-Za-z0-9])|(?<=[_-])
 # In prose a value of letters only is taken after a password's label alone ("the secret to fast
 # builds is caching" is advice).
 _PASSWORD_PROSE_LABEL = r"(?P<label>\b(?:password|passwd|passphrase|pw)\b)"
-# The value: up to a space, quote, comma, semicolon, ampersand or closing bracket.
-_VALUE = r"(?P<secret>[^\s\"'`,;&<>)\]}]+(?:[^\s\"'`,;&)\]}]*[^\s\"'`,;&.)\]}:!?])?)"
+# The value: up to a space, quote, comma or closing bracket, or a semicolon or ampersand that
+# starts the next value (`?token=X&user=bob`, `Password=X;Server=db`); one inside it stays in it
+# ("Tr0ub4dor&3": cut at the "&", the redaction left "&3" beside its marker).
+_INNER_SEP = r"[;&](?![A-Za-z_][\w.-]*=)(?=[^\s\"'`,;&<>)\]}])"
+_VALUE = (r"(?P<secret>(?:[^\s\"'`,;&<>)\]}]|" + _INNER_SEP + r")+"
+          r"(?:[^\s\"'`,;&)\]}]*[^\s\"'`,;&.)\]}:!?])?)")
 # The same, holding a digit or a symbol (so the regex itself moves on past plain words).
 _CREDENTIAL = r"(?=[^\s\"'`,;&]*[0-9!@#$%^&*?~+=/\\|])" + _VALUE
 # A value of letters only ("letmein", "CorrectHorseBattery"): after "password is" a credential

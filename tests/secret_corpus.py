@@ -71,6 +71,13 @@ def _password(rng: random.Random) -> str:
         rng.choice("!?.")
 
 
+def _symbol_password(rng: random.Random) -> str:
+    """A password holding "&" or ";", which also separate a query string's or a config line's
+    values ("Tr0ub4dor&3"): the redaction must not stop inside it."""
+    word = rng.choice(["Tr0ub4dor", "Sn0wfall", "Gr4nite", "Pa55word", "M4ple", "K1ngfisher"])
+    return word + rng.choice("&;") + str(rng.randrange(1, 999)) + rng.choice(["", "!", "x"])
+
+
 def _word_password(rng: random.Random) -> str:
     """Letters only, no English word: what "password is X" holds when X is not a predicate."""
     words = ["blue", "frog", "maple", "orbit", "violet", "copper", "tiger", "lemon", "storm"]
@@ -134,6 +141,7 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "age": lambda r: "AGE-SECRET-KEY-1" + _pick(r, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
     "password": _password,
     "word_password": _word_password,
+    "symbol_password": _symbol_password,
     "discord_webhook": lambda r: _pick(r, string.digits, 18) + "/" + _pick(r, URLSAFE, 68),
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
                                       for _ in range(3)),
@@ -192,10 +200,16 @@ def load(path: Path = CORPUS) -> list[Case]:
 
 
 def leaked(value: str, output: str, window: int = 10) -> bool:
-    """Whether any `window`-character run of the secret is still in the output."""
+    """Whether any `window`-character run of the secret is still in the output, or a piece of it
+    beside a redaction marker (`pass=[REDACTED:password]&3` leaked "&3" of "Tr0ub4dor&3": the
+    redaction stopped inside the value)."""
     if len(value) <= window:
-        return value in output
-    return any(value[i:i + window] in output for i in range(len(value) - window + 1))
+        if value in output:
+            return True
+    elif any(value[i:i + window] in output for i in range(len(value) - window + 1)):
+        return True
+    return any(f"]{value[-k:]}" in output or f"{value[:k]}[REDACTED" in output
+               for k in range(2, len(value)))
 
 
 @dataclass

@@ -31,7 +31,7 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     tuning = score(shipped, [c for c in CASES if c.set == "tuning"])
     heldout = score(shipped, [c for c in CASES if c.set == "heldout"])
     everything = score(shipped, CASES)
-    assert (tuning.caught, tuning.secrets) == (142, 142), [c.text for c in tuning.missed]
+    assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 38 / 43 and heldout.false_positives <= 2
     assert everything.caught >= 180 and everything.false_positives <= 2
