@@ -461,6 +461,42 @@ def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
     return _month_day(month, day, year, d, tense)
 
 
+def _weekday_date(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"Tuesday 17 November", "Tue, Nov 17th", "Friday 20/11", "Tuesday the 17th": the date
+    within half a year of the anchor that falls on the weekday written (said on 26 Nov 2026,
+    "Tue 17 Nov" is 17 Nov 2026, not the coming Tuesday and 17 Nov 2027); the weekday also
+    orders 20/11 and 11/20. A date on no such weekday is read without its weekday, and an
+    ambiguous 3/4 as the weekday alone."""
+    groups = m.groupdict()
+    target, year, day = _weekday_index(m["wd"]), _year_of(m), int(groups.get("day") or 0)
+    years = [year] if year is not None else [d.year - 1, d.year, d.year + 1]
+    if groups.get("mon"):
+        days = [(y, _month_number(m["mon"]), day) for y in years]
+    elif groups.get("a"):
+        a, b = int(m["a"]), int(m["b"])
+        days = [(y, month, n) for y in years for n, month in dict.fromkeys([(a, b), (b, a)])]
+    else:  # "the 17th": of the months around the anchor
+        days = [(x.year, x.month, day) for k in (-1, 0, 1)
+                if (x := add_months(d.replace(day=1), k))]
+    matching = [c for y, month, n in days for c in _valid_days([(y, month)], n)
+                if c[0].weekday() == target and abs((c[0] - d).days) <= _WEEKDAY_DATE_REACH]
+    if matching:
+        x = _by_tense(matching, d, "neutral")[0]
+        return x, x, "day", (AS_WRITTEN if year is not None else
+                             f"the {WEEKDAYS[target].capitalize()} {x} nearest {d}")
+    try:
+        if groups.get("mon"):
+            return _day_month(m, d, tense)
+        if groups.get("a"):
+            return _numeric(m, d, tense)
+        return _ordinal_day(m, d, tense)
+    except ValueError:  # "Friday 3/4", neither order a Friday near: the Friday
+        return _bare_weekday(m, d, tense)
+
+
+_WEEKDAY_DATE_REACH = 183  # days from the anchor a weekday's date is looked for
+
+
 def _iso(m: re.Match, d: date, tense: Tense) -> Resolution:
     x = date(int(m["year"]), int(m["month"]), int(m["day"]))
     return x, x, "day", AS_WRITTEN
@@ -555,6 +591,15 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
     (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
      rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
+    # a weekday with its date: one date (the weekday picks its year, or the order of 20/11)
+    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME})"
+     rf"{_YEAR_OPT}", _weekday_date, "weekday month digit"),
+    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d)"
+     rf"{_YEAR_OPT}", _weekday_date, "weekday month digit"),
+    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
+     rf"(?:(?P=sep)(?P<year>\d{{4}}))?(?![\d/.]\d)", _weekday_date, "weekday digit-sep-digit"),
+    (rf"(?:on\s+)?{_WEEKDAY},?\s+the\s+(?P<day>[0-3]?\d){_ORD}"
+     rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)", _weekday_date, "weekday ordinal"),
     (rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}", _day_month, "month digit"),
     (rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}", _day_month,
      "month digit"),

@@ -475,6 +475,7 @@ HOSTILE = [
     "two years from today", "12 days from now", "by ٣/١٤", "on ١٢/٣", "monday.com",
     "today-ish", "v2023-05-08", "[2023-05-08] yesterday [2023-05-07]", "Mon-Wed next week",
     "the 3rd floor", "we shipped it last Friday and will review it on the 22nd, or by EOM",
+    "on Tue, 17th Nov '26", "Fri., Nov the 20th", "Friday 20/11/2026", "sunday the 3rd",
 ]
 
 
@@ -566,3 +567,26 @@ def test_a_week_stored_as_its_monday_reads_back_whole():
     assert old.end == date(2026, 11, 22)
     day = EventDate(phrase="on Monday", start=date(2026, 11, 16), end=date(2026, 11, 16))
     assert day.end == date(2026, 11, 16)
+
+
+@pytest.mark.parametrize("text,expected", [
+    # said on Thursday 26 Nov 2026: the weekday picks the year (not 17 Nov 2027 and the coming
+    # Tuesday as two dates) and the order of 20/11 and 11/20
+    ("what did we decide on Tuesday 17 November?", ["2026-11-17"]),
+    ("Tue 17 Nov", ["2026-11-17"]),
+    ("on Tuesday, November 17th", ["2026-11-17"]),
+    ("Tuesday the 17th", ["2026-11-17"]),
+    ("Friday 20/11", ["2026-11-20"]),
+    ("Friday 11/20", ["2026-11-20"]),
+    ("Friday 20/11/2026", ["2026-11-20"]),
+    ("see you Monday 30 Nov", ["2026-11-30"]),
+    ("on Friday, the 4th of December", ["2026-12-04"]),
+    # no such weekday near: the date as it would be read alone; an ambiguous 3/4 as the weekday
+    ("Friday 3/4", ["2026-11-27"]),
+    ("Monday the 3rd floor", ["2026-11-30"]),
+])
+def test_a_weekday_with_its_date_is_one_date_on_that_weekday(text, expected):
+    from memory.dates import find_dates
+
+    said = datetime(2026, 11, 26, 10, tzinfo=timezone.utc)
+    assert [str(f.date.start) for f in find_dates(text, said)] == expected
