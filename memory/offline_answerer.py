@@ -23,11 +23,11 @@ from datetime import datetime
 from .date_questions import parse_date_question
 from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
-from .people import (asks_about_self, asks_what_you_said, display_name, same_person,
-                     without_platform_ids)
+from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
+                     same_person, without_platform_ids)
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
-from .time_scope import asked_span, in_span
+from .time_scope import asked_span, in_span, said_in_span
 from .text import english_word, stem_words
 from .updates import update_of
 
@@ -65,14 +65,14 @@ PUT_TO_SHARED = 0.3  # what "you" said, among the addressee's own words (_what_y
 def named(question: str) -> set[str]:
     """Capitalised words after the first ("When did Priya move the Grafana boards?" -> Priya,
     Grafana), without question words, weekdays and months: who or what the question is about."""
-    rest = question.strip().split(None, 1)[1:]
+    rest = name_letters(question).strip().split(None, 1)[1:]
     words = _NAME.findall(rest[0]) if rest else []
     return {w.lower() for w in words if w.lower() not in _NOT_NAMES}
 
 
 def _names_all(names: set[str], text: str) -> bool:
     """Whether every name is a word of `text`, or the start of one ("Mel" for Melanie)."""
-    low = set(re.findall(r"[a-z0-9]+", text.lower()))
+    low = set(re.findall(r"[a-z0-9]+", name_letters(text).lower()))
     return all(name in low or (len(name) >= 3 and any(w.startswith(name) for w in low))
                for name in names)
 
@@ -98,7 +98,7 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
     retrieved, or a function giving them, asked only when a word could be one) or a word that
     is no English word where a person goes ("what did sam say"). Without them "what did sam say
     about the rate limit?" was answered with what priya and tom said."""
-    low = question.lower()
+    low = name_letters(question).lower()
     # a known name that is an English word too ("mark", "grace") only where a person goes:
     # "how do we mark a ticket done?" names no one
     loose = {w for w in re.findall(r"[a-z]+(?![\w.-])", low)  # names hold no digit ("v42")
@@ -116,7 +116,7 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
 
 def said_by(question: str, names: set[str]) -> set[str]:
     """Of the question's names, whoever it asks the words of ("what did priya say …")."""
-    return {m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(question.lower())
+    return {m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(name_letters(question).lower())
             if m["speech"]} & names
 
 
@@ -347,18 +347,20 @@ class OfflineAnswerer(Answerer):
             said = {n for m in messages if (n := display_name(m.author))}
             if speakers:
                 said |= {n for m in memories for n in speakers(m)}
-            return {w for n in said for w in n.lower().split()}
+            return {w for n in said for w in name_letters(n).lower().split()}
 
         names = asked_names(question, people)
         speaking = said_by(question, names)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
-        wanted = (content_stems(question) - content_stems(" ".join(names))) \
-            or content_stems(question)
+        topic = content_stems(question) - content_stems(" ".join(names))
+        wanted = topic or content_stems(question)
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
-        # let LoCoMo's adversarial questions, which name the other person, be answered)
-        anything = span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT
+        # let LoCoMo's adversarial questions, which name the other person, be answered).
+        # "What did priya say?" asks for anything she said.
+        anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT) \
+            or bool(speaking and not topic)
         when = _WHEN.match(question)
         def fits(m: Memory) -> bool:  # of whom and when the question asks
             return (_names(names, m, speakers)
@@ -408,11 +410,22 @@ class OfflineAnswerer(Answerer):
                 before = next((m for m in memories if _about(wanted, _memory_stems(m))
                                and _names(names, m, speakers)
                                and (m.event_time or m.created_at).date() <= span.end), None)
-                if before is not None:
-                    day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"
-                    parts += [f"Nothing in memory is about {day} yet; what stands:"
-                              if now is not None and span.start > now.date() else
-                              f"Nothing in memory is from {day}; before it:", _dated(before)]
+                day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"
+                ahead = now is not None and span.start > now.date()
+                # "what did we decide about the rate limit last Tuesday?": that Tuesday's
+                # "paid keys go to 600/min" shares none of its words, yet retrieval (the date
+                # and vector channels) ranked it first: "nothing is from that day" was false.
+                # Shown only where the question's subject is in memory before the day (else
+                # LoCoMo dev's adversarial declines fell from 0.709 to 0.641).
+                then = None if ahead or before is None else next(
+                    (m for m in memories if said_in_span(m, span) and _names(names, m, speakers)),
+                    None)
+                if then is not None:
+                    parts += [f"Nothing from {day} uses the question's words; said then:",
+                              _dated(then), "Before it:", _dated(before)]
+                elif before is not None:
+                    parts += [f"Nothing in memory is about {day} yet; what stands:" if ahead
+                              else f"Nothing in memory is from {day}; before it:", _dated(before)]
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from anyascii import anyascii
+
 _AUTHOR_ID = re.compile(r"\s+\([^()]*\)$")
 _MENTION = re.compile(r"<@!?(?P<id>[A-Z0-9]+)(?:\|(?P<name>[^>]*))?>")
 
@@ -19,6 +21,12 @@ def display_name(author: str | None) -> str | None:
     if not author:
         return author
     return _AUTHOR_ID.sub("", author).strip() or author
+
+
+def name_letters(text: str) -> str:
+    """The text with its names as people type them on any keyboard: "zoe" asks for Zoë, "soren"
+    for Søren, "sasha" for Саша (anyascii's transliteration; ASCII text comes back as it is)."""
+    return text if text.isascii() else anyascii(text)
 
 
 def platform_id(author: str | None) -> str | None:

@@ -56,7 +56,7 @@ def _overlaps(start: date, end: date, span: ResolvedDate) -> bool:
     return start <= span.end and end >= span.start
 
 
-def _said_on(record: Memory | Message) -> date | None:
+def said_on(record: Memory | Message) -> date | None:
     """The local day a record was said on: a message's in its own UTC offset, a memory's in its
     first message's (its event_time keeps that offset)."""
     if isinstance(record, Message):
@@ -65,13 +65,19 @@ def _said_on(record: Memory | Message) -> date | None:
     return when.date() if when else None
 
 
+def said_in_span(record: Memory | Message, span: ResolvedDate) -> bool:
+    """Said within the span (what it is about aside)."""
+    said = said_on(record)
+    return said is not None and span.start <= said <= span.end
+
+
 def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     """Said within the span, or about a date within it (a memory's event dates resolved at
     ingest; a raw message's date expressions resolved here against the day it was said on).
     Both count: "what did Maria share on 16 June?" asks when it was said, "what happened last
     Friday?" what it is about (LoCoMo dev, a memory with event dates counted as of those only:
     T@10 0.797 against 0.799, two more answerable questions declined)."""
-    said = _said_on(record)
+    said = said_on(record)
     if said is not None and span.start <= said <= span.end:
         return True
     if isinstance(record, Memory):

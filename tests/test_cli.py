@@ -192,6 +192,45 @@ def test_what_changed_since_leads_what_recall_answers(lurker, tmp_path):
     assert answer.startswith("Latest: Design review is cancelled this week"), answer
 
 
+def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
+    """A week of a team's channel typed into `lurker ingest` and asked as people ask, on
+    Thursday 26 Nov: a password holding "&" is not quoted back in part, "zoe" is Zoë, "what
+    did priya say?" is answered with her words, "last Tuesday" (the 24th) shows what was said
+    that day though it shares no word with the question, and "Tuesday 17 November" is one day."""
+    conv = write_jsonl(tmp_path / "week.jsonl", [
+        {"author": "maya", "ts": "2026-11-16T09:05:00Z",
+         "content": "Proposal for the public API rate limit: bump it from 300 to 500 requests/min "
+                    "per key. Thoughts?"},
+        {"author": "maya", "ts": "2026-11-17T14:30:00Z",
+         "content": "ok decision: paid keys get 500/min, free tier stays at 300/min."},
+        {"author": "zoë", "ts": "2026-11-17T15:00:00Z",
+         "content": "deploy freeze starts Friday 18:00 UTC until Monday, no merges to main"},
+        {"author": "priya", "ts": "2026-11-18T11:00:00Z",
+         "content": "staging creds for the load test: user=loadtest pass=Gr4nite&31x "
+                    "host=stg-db-3"},
+        {"author": "maya", "ts": "2026-11-24T09:00:00Z",
+         "content": "Update: paid keys go to 600/min instead of 500, customers kept hitting the "
+                    "cap."}])
+    lurker("ingest", conv, "--session", "team")
+    now = ("--now", "2026-11-26T10:00:00Z", "--json")
+
+    def ask(question):
+        return json.loads(lurker("recall", question, *now).stdout)["answer"]
+    exported = lurker("export").stdout
+    assert "Gr4nite" not in exported and "&31x" not in exported, exported
+    answer = ask("what's the staging password?")
+    assert "&31x" not in answer and "[REDACTED:password]" in answer, answer
+    answer = ask("what did zoe say?")
+    assert answer.startswith("deploy freeze starts Friday"), answer
+    answer = ask("what did priya say?")
+    assert answer.startswith("staging creds for the load test"), answer
+    answer = ask("what did we decide about the rate limit last Tuesday?")
+    assert answer.startswith("Nothing from last Tuesday uses the question's words; said then: "
+                             "Update: paid keys go to 600/min"), answer
+    answer = ask("what did we decide on Tuesday 17 November?")
+    assert "paid keys get 500/min" in answer and "600/min" not in answer, answer
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
