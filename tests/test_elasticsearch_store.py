@@ -485,3 +485,59 @@ def test_event_dates_reach_an_index_made_before_them(es_server, monkeypatch):
     finally:
         drop(old)
         old.close()
+
+
+def test_vectors_travel_packed_where_every_node_reads_them(es_server, store, profile,
+                                                          monkeypatch):
+    """Since 9.3 a document's vector may be base64 of big-endian float32, since 9.4 a kNN query's
+    too: JSON arrays of floats cost the client and the cluster several times the CPU (README,
+    "Benchmarks"). Packed and unpacked vectors find the same memories with the same cosines, and
+    a cluster with one older node, or one that will not say its nodes' versions, gets arrays."""
+    import base64
+    import json
+
+    assert store.packed_vectors and store.packed_query_vectors  # the harness runs 9.5.3
+    memories = [mem(f"packed vector {i}") for i in range(3)]
+    store.upsert_memories(profile, memories)
+    vectors = unit(3, seed=7)
+    bodies: list[bytes] = []
+    nodes = store.client.transport.node_pool.all()
+    for node in nodes:
+        def recording(method, target, *args, _original=node.perform_request, **kwargs):
+            bodies.append(kwargs.get("body") or b"")
+            return _original(method, target, *args, **kwargs)
+        monkeypatch.setattr(node, "perform_request", recording)
+    store.set_vectors(profile, {m.id: v for m, v in zip(memories, vectors)})
+    query = SearchRequest(text="packed", query_vector=unit(1, seed=8)[0], k=3)
+    packed_hits = store.search(profile, query)[CH_VECTOR]
+    sent = b"".join(bodies).decode()
+    docs = [json.loads(line)["doc"]["embedding"] for line in sent.splitlines()
+            if '"doc"' in line]
+    assert len(docs) == 3 and all(isinstance(d, str) for d in docs)
+    assert np.allclose(np.frombuffer(base64.b64decode(docs[0]), dtype=">f4"), vectors[0])
+    assert '"query_vector":"' in sent.replace(" ", "")
+
+    expected = {m.id: float(v @ query.query_vector) for m, v in zip(memories, vectors)}
+    assert {h.id: round(h.score, 4) for h in packed_hits} == {
+        i: round(s, 4) for i, s in expected.items()}
+    store.packed_vectors = store.packed_query_vectors = False  # as to a 9.2 cluster
+    try:
+        store.set_vectors(profile, {m.id: v for m, v in zip(memories, vectors)})
+        unpacked_hits = store.search(profile, query)[CH_VECTOR]
+    finally:
+        store.packed_vectors = store.packed_query_vectors = True
+    assert [(h.id, round(h.score, 4)) for h in unpacked_hits] == [
+        (h.id, round(h.score, 4)) for h in packed_hits]
+
+    mixed = make_store(es_server, store.prefix)
+    monkeypatch.setattr(mixed.client.nodes, "info", lambda **kw: type("R", (), {"body": {
+        "nodes": {"a": {"version": "9.5.3"}, "b": {"version": "9.2.0"}}}})())
+    mixed.open(SPEC)
+    assert not mixed.packed_vectors and not mixed.packed_query_vectors
+
+    def refuse(**kw):
+        raise RuntimeError("403: action [cluster:monitor/nodes/info] is unauthorized")
+    monkeypatch.setattr(mixed.client.nodes, "info", refuse)
+    mixed.open(SPEC)
+    assert not mixed.packed_vectors
+    mixed.close()

