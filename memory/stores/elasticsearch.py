@@ -118,9 +118,9 @@ SESSION_REBUILD_ATTEMPTS = 12
 _PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
 _REFRESH = ("true", "false", "wait_for")
 # Fields we add to the documents: never part of the returned records.
-# Vectors as base64 (`pack_dense_vector`) in documents since 9.3, in kNN queries since 9.4: on
-# 17,500 memory vectors attached by bulk update, 9.5.3 used 4.9-5.2 CPU-s against 13.8-17.4 for
-# float arrays, the client 0.7 against 4.8-5.5 (README, "Benchmarks").
+# Vectors as base64 (`pack_dense_vector`) in documents since 9.3, in kNN queries since 9.4: for
+# 17,500 memory vectors attached, 9.5.3 used 0.31x the CPU of float arrays and the client 0.14x
+# (bench/vector_writes.py; README, "Benchmarks").
 PACKED_VECTORS_SINCE = (9, 3)
 PACKED_QUERY_VECTORS_SINCE = (9, 4)
 _INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key", "passages"]
