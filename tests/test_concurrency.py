@@ -69,6 +69,21 @@ def test_stemming_from_many_threads_matches_one_thread():
     assert _hammer(metrics.answer_tokens, sentences) == alone
 
 
+def test_name_letters_from_many_threads_match_one_thread():
+    """anyascii fills a module-level table of Unicode blocks on first use: names of many scripts
+    transliterated by many threads at once, from an empty table, read as they do alone."""
+    import anyascii
+
+    from memory.people import name_letters
+
+    names = [f"{a} {b}" for a in ("Zoë", "Søren", "Łukasz", "Саша", "Ngô Bảo", "İlkay", "Þóra")
+             for b in ("Müller", "Ødegaard", "Ñúñez", "Οδυσσέας", "Ďurica", "Ærø", "Żółw")] * 40
+    alone = [name_letters(n) for n in names]
+    anyascii._blocks.clear()
+    assert _hammer(name_letters, names) == alone
+    assert "Zoe Muller" in alone and "Sasha Odysseas" in alone
+
+
 CONVERSATION = [
     ("maya", "We decided to use pnpm for the dashboard"),
     ("li", "The rate limit for the public API is 100 requests per minute"),

@@ -50,6 +50,11 @@ def test_first_person():
     ("what did everyone decide about the venue?", {"priya"}, set()),
     ("what did legal say about the contract?", {"priya"}, set()),
     ("What did Priya decide?", set(), {"priya"}),
+    # names as typed on any keyboard: "zoe" and "zoë" are Zoë
+    ("what did zoë say?", set(), {"zoe"}),
+    ("What did Zoë decide?", set(), {"zoe"}),
+    ("did søren approve the deploy?", set(), {"soren"}),
+    ("what's zoe's vote for the venue?", {"zoe"}, {"zoe"}),
 ])
 def test_whom_a_lower_case_question_names(question, people, names):
     from memory.offline_answerer import asked_names
