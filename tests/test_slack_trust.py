@@ -299,3 +299,35 @@ def test_a_handover_leads_the_answer_in_its_channel_only(start, api):
                   "team": TEAM}, event_id="EvOwn2")
     [dev] = [p for p in api.called("chat.postMessage") if p["channel"] == "CDEV"]
     assert dev["text"].startswith("@Caz owns the billing service") and "ada" not in dev["text"]
+
+
+def test_last_tuesdays_decision_names_and_passwords_over_slack(start, api):
+    """The week's outsider findings, through the Bolt app: asked on Wednesday 18 Nov, "what did
+    we decide about the rate limit last Tuesday?" shows Tuesday's decision in #general (it
+    shares no word with the question; the answer had said nothing was from that day) and never
+    #dev's Tuesday; "what did zoe say?" finds Zoë's words; a password holding "&" is not
+    posted back in part."""
+    api.add_user("UZOE", "zoë")
+    slack = start()
+    day = 24 * 60
+    message(slack, "CGEN", "U1", "Proposal for the public API rate limit: bump it from 300 to 500 "
+            "requests/min per key.", ts(0))
+    message(slack, "CGEN", "U1", "ok decision: paid keys get 500/min, free tier stays at "
+            "300/min.", ts(day + 300))  # Tuesday 17 Nov, 14:00 UTC
+    message(slack, "CDEV", "U2", "paid keys get 900/min in the dev sandbox", ts(day + 310))
+    message(slack, "CGEN", "UZOE", "deploy freeze starts Friday 18:00 UTC, no merges to main",
+            ts(day + 320))
+    message(slack, "CGEN", "U2", "staging creds: user=loadtest pass=Gr4nite&31x host=stg-db-3",
+            ts(day + 330))
+    app_mention(slack, "U2", "what did we decide about the rate limit last Tuesday?",
+                ts(2 * day - 60), "EvTue1")  # Wednesday 08:00 UTC
+    [reply] = answers(api)
+    text = reply["text"]
+    assert text.startswith("Nothing from last Tuesday uses the question's words; said then: ok "
+                           "decision: paid keys get 500/min"), text
+    assert "Before it: Proposal for the public API rate limit" in text and "900" not in text
+    app_mention(slack, "U1", "what did zoe say?", ts(2 * day - 50), "EvZoe1")
+    assert answers(api)[-1]["text"].startswith("deploy freeze starts Friday"), answers(api)[-1]
+    app_mention(slack, "U1", "what's the staging password?", ts(2 * day - 40), "EvPw1")
+    text = answers(api)[-1]["text"]
+    assert "[REDACTED:password]" in text and "&amp;31x" not in text and "31x" not in text, text
