@@ -38,6 +38,9 @@ Conventions (dates are calendar dates in the anchor's own timezone; weeks run Mo
   the anchor in the past tense, the next one on or after it in the future tense, else the closest.
   A month alone or a year alone needs a preposition ("in June", "since 2021"); a numeric date
   without a year needs one too ("on 3/14", "by 14/3"), so "2/5 tests" is not a date.
+- A weekday with its date ("Tue 17 Nov", "Tuesday the 17th", "Friday 20/11") is one date: the
+  one within half a year of the anchor on that weekday, which also orders 20/11 and 11/20;
+  with none, the date as it would be read alone ("Friday 3/4", ambiguous: the weekday).
 - Ranges: "from A to B", "between A and B", "A-B", "June 3-7", "3-7 June": one range of days; an end
   without a month takes the start's ("from June 3 to the 7th").
 """
@@ -581,6 +584,9 @@ def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
 _DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
 _YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
+_DAY_MONTH = rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}"  # 17 Nov, 3rd of June 2024
+_MONTH_DAY = rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}"  # Nov 17th
+_WEEKDAY_BEFORE = rf"(?:on\s+)?{_WEEKDAY},?\s+"  # "on Tuesday, " before its date
 # (pattern, resolver, the families of words a text it matches holds: see _families)
 _RULES: list[tuple[str, Resolver, str]] = [
     # absolute days
@@ -592,17 +598,14 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
      rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
     # a weekday with its date: one date (the weekday picks its year, or the order of 20/11)
-    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME})"
-     rf"{_YEAR_OPT}", _weekday_date, "weekday month digit"),
-    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d)"
-     rf"{_YEAR_OPT}", _weekday_date, "weekday month digit"),
-    (rf"(?:on\s+)?{_WEEKDAY},?\s+(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
+    (rf"{_WEEKDAY_BEFORE}(?:the\s+)?{_DAY_MONTH}", _weekday_date, "weekday month digit"),
+    (rf"{_WEEKDAY_BEFORE}{_MONTH_DAY}", _weekday_date, "weekday month digit"),
+    (rf"{_WEEKDAY_BEFORE}(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
      rf"(?:(?P=sep)(?P<year>\d{{4}}))?(?![\d/.]\d)", _weekday_date, "weekday digit-sep-digit"),
-    (rf"(?:on\s+)?{_WEEKDAY},?\s+the\s+(?P<day>[0-3]?\d){_ORD}"
+    (rf"{_WEEKDAY_BEFORE}the\s+(?P<day>[0-3]?\d){_ORD}"
      rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)", _weekday_date, "weekday ordinal"),
-    (rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}", _day_month, "month digit"),
-    (rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}", _day_month,
-     "month digit"),
+    (_DAY_MONTH, _day_month, "month digit"),
+    (_MONTH_DAY, _day_month, "month digit"),
     (r"(?<![\d.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>\d{4})(?![\d.])",
      _numeric, "digit-sep-digit"),
     (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
