@@ -77,11 +77,11 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     Both count: "what did Maria share on 16 June?" asks when it was said, "what happened last
     Friday?" what it is about (LoCoMo dev, a memory with event dates counted as of those only:
     T@10 0.797 against 0.799, two more answerable questions declined)."""
-    said = said_on(record)
-    if said is not None and span.start <= said <= span.end:
+    if said_in_span(record, span):
         return True
     if isinstance(record, Memory):
         return any(_about(e.start, e.end, span) for e in record.event_dates)
+    said = said_on(record)
     if said is None:
         return False
     return any(_about(f.date.start, f.date.end, span) for f in find_dates(record.content, said))
