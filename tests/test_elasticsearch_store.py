@@ -536,7 +536,11 @@ def test_vectors_travel_packed_where_every_node_reads_them(es_server, store, pro
     assert not mixed.packed_vectors and not mixed.packed_query_vectors
 
     def refuse(**kw):
-        raise RuntimeError("403: action [cluster:monitor/nodes/info] is unauthorized")
+        from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
+
+        meta = ApiResponseMeta(403, "1.1", HttpHeaders(), 0.0, NodeConfig("http", "localhost", 9200))
+        raise es_module.AuthorizationException(
+            "action [cluster:monitor/nodes/info] is unauthorized", meta, {})
     monkeypatch.setattr(mixed.client.nodes, "info", refuse)
     mixed.open(SPEC)
     assert not mixed.packed_vectors

@@ -14,7 +14,7 @@
 - Memory vectors live in the memory document's `embedding` (dense_vector, cosine, float32 HNSW).
   To a cluster whose every node is 9.3 or newer they are sent as base64 of big-endian float32
   (the client's `pack_dense_vector`), query vectors too from 9.4: JSON arrays of floats cost
-  both sides far more to write and parse (bench/ingest.py, README "Benchmarks").
+  both sides far more to write and parse (bench/vector_writes.py, README "Benchmarks").
 - The passages of a message (memory.passages) are nested objects of its document: offsets, stems
   for those of long messages (passage_text, a nested BM25 query) and vectors (passage_vector, a
   nested kNN), each answering with the best passage per message through inner_hits.
@@ -117,12 +117,12 @@ QUERY_TERMS = 32  # distinct terms taken from a query (a pasted page must not hi
 SESSION_REBUILD_ATTEMPTS = 12
 _PREFIX = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
 _REFRESH = ("true", "false", "wait_for")
-# Fields we add to the documents: never part of the returned records.
 # Vectors as base64 (`pack_dense_vector`) in documents since 9.3, in kNN queries since 9.4: for
 # 17,500 memory vectors attached, 9.5.3 used 0.31x the CPU of float arrays and the client 0.14x
 # (bench/vector_writes.py; README, "Benchmarks").
 PACKED_VECTORS_SINCE = (9, 3)
 PACKED_QUERY_VECTORS_SINCE = (9, 4)
+# Fields we add to the documents: never part of the returned records.
 _INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key", "passages"]
 # A record's fields, read once (pydantic's `model_fields` is a computed property: ~1 ms a recall
 # when asked for every key of every hit).
@@ -393,7 +393,7 @@ class ElasticsearchStore(Store):
         cluster will not say, which keeps vectors as float arrays every version reads."""
         try:
             nodes = self.client.nodes.info(filter_path="nodes.*.version").body.get("nodes", {})
-        except Exception:  # noqa: BLE001 - a user without the monitor privilege: be compatible
+        except (ApiError, TransportError):  # a user without the monitor privilege: be safe
             return (0,)
         versions = [version_tuple(n.get("version", "")) for n in nodes.values()]
         return min(versions) if versions else (0,)
