@@ -375,6 +375,8 @@ class OfflineAnswerer(Answerer):
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)]
+        if speaking and not topic:  # "what did priya say?": what she said last, first
+            relevant.sort(key=lambda m: m.event_time or m.created_at, reverse=True)
         parts: list[str] = []
         if relevant:
             shown = _distinct(relevant)[: self.max_memories]

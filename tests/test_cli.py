@@ -203,6 +203,8 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
                     "per key. Thoughts?"},
         {"author": "maya", "ts": "2026-11-17T14:30:00Z",
          "content": "ok decision: paid keys get 500/min, free tier stays at 300/min."},
+        {"author": "zoë", "ts": "2026-11-16T11:00:00Z",
+         "content": "Zoë says: we should say yes to the search cluster resize."},
         {"author": "zoë", "ts": "2026-11-17T15:00:00Z",
          "content": "deploy freeze starts Friday 18:00 UTC until Monday, no merges to main"},
         {"author": "priya", "ts": "2026-11-18T11:00:00Z",
@@ -220,8 +222,9 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
     assert "Gr4nite" not in exported and "&31x" not in exported, exported
     answer = ask("what's the staging password?")
     assert "&31x" not in answer and "[REDACTED:password]" in answer, answer
-    answer = ask("what did zoe say?")
+    answer = ask("what did zoe say?")  # what she said last, first
     assert answer.startswith("deploy freeze starts Friday"), answer
+    assert "say yes to the search cluster resize" in answer.split("deploy freeze")[1], answer
     answer = ask("what did priya say?")
     assert answer.startswith("staging creds for the load test"), answer
     answer = ask("what did we decide about the rate limit last Tuesday?")
