@@ -587,6 +587,7 @@ _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _DAY_MONTH = rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}"  # 17 Nov, 3rd of June 2024
 _MONTH_DAY = rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}"  # Nov 17th
 _WEEKDAY_BEFORE = rf"(?:on\s+)?{_WEEKDAY},?\s+"  # "on Tuesday, " before its date
+_NOT_AN_ORDINAL_DATE = rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)"  # the 3rd floor
 # (pattern, resolver, the families of words a text it matches holds: see _families)
 _RULES: list[tuple[str, Resolver, str]] = [
     # absolute days
@@ -602,8 +603,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_WEEKDAY_BEFORE}{_MONTH_DAY}", _weekday_date, "weekday month digit"),
     (rf"{_WEEKDAY_BEFORE}(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
      rf"(?:(?P=sep)(?P<year>\d{{4}}))?(?![\d/.]\d)", _weekday_date, "weekday digit-sep-digit"),
-    (rf"{_WEEKDAY_BEFORE}the\s+(?P<day>[0-3]?\d){_ORD}"
-     rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)", _weekday_date, "weekday ordinal"),
+    (rf"{_WEEKDAY_BEFORE}the\s+(?P<day>[0-3]?\d){_ORD}{_NOT_AN_ORDINAL_DATE}", _weekday_date,
+     "weekday ordinal"),
     (_DAY_MONTH, _day_month, "month digit"),
     (_MONTH_DAY, _day_month, "month digit"),
     (r"(?<![\d.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>\d{4})(?![\d.])",
@@ -612,7 +613,7 @@ _RULES: list[tuple[str, Resolver, str]] = [
      r"(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric,
      "digit-sep-digit"),
     (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?the\s+(?P<day>[0-3]?\d){_ORD}"
-     rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)", _ordinal_day, "ordinal"),
+     rf"{_NOT_AN_ORDINAL_DATE}", _ordinal_day, "ordinal"),
     # months, quarters, years
     (rf"(?:(?P<part>early|mid|late|(?:the\s+)?(?:end|start|beginning)\s+of)[\s-]+)"
      rf"(?P<mon>{_MONTH_NAME})(?:\s+(?P<year>\d{{4}}))?", _month_part, "month"),
