@@ -37,6 +37,7 @@ from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
+from .text import carries
 from .time_scope import asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -405,12 +406,18 @@ class Profile:
         sources = [lines[i] for i in c.source_lines if i in lines]
         source_ids = list(dict.fromkeys(m.id for m in sources))
         topic = normalize_topic_key(c.topic_key) if c.type in ("fact", "instruction") else None
-        first = min(sources, key=lambda m: m.ts, default=None)
+        # said when the message whose words it carries was, not the question a reply cites as
+        # context ("ok decision: paid keys get 500/min", the 17th's reply to the 16th's "maybe
+        # 500 for paid?", is the 17th's: dated the 16th, "what did we decide on Tuesday the
+        # 17th?" missed it)
+        carried = [m for m in sources if carries(c.content, m.content)] \
+            if len(sources) > 1 else sources
+        first = min(carried or sources, key=lambda m: m.ts, default=None)
         event_dates = _event_dates(c, _local(first) if first else now)
         return Memory(
             id=memory_id(c.type, c.content, source_ids), type=c.type, content=c.content,
             topic_key=topic, questions=c.questions[:5], source_message_ids=source_ids,
-            # said when its first source was, in that message's own timezone: "tonight" at 23:30
+            # said when that message was, in its own timezone: "tonight" at 23:30
             # in Seattle is Thursday's, to its event dates and to "what happened on Thursday?"
             session_id=session_id, created_at=now, event_time=_local(first) if first else None,
             event_dates=event_dates, dates=[_label(e) for e in event_dates])

@@ -199,11 +199,15 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
     that day though it shares no word with the question, and "Tuesday 17 November" is one day."""
     conv = write_jsonl(tmp_path / "week.jsonl", [
         {"author": "maya", "ts": "2026-11-16T09:05:00Z",
-         "content": "Proposal for the public API rate limit: bump it from 300 to 500 requests/min "
-                    "per key. Thoughts?"},
+         "content": "Morning! Proposal for the public API rate limit: bump it from 300 to 500 "
+                    "requests/min per key. Thoughts?"},
+        {"author": "tomas", "ts": "2026-11-16T09:12:00Z",
+         "content": "500 feels high for the free tier, maybe 500 for paid and keep 300 for "
+                    "free?"},
         {"author": "maya", "ts": "2026-11-17T14:30:00Z",
-         "content": "ok decision: paid keys get 500/min, free tier stays at 300/min."},
-        {"author": "zoë", "ts": "2026-11-16T11:00:00Z",
+         "content": "ok decision: paid keys get 500/min, free tier stays at 300/min. Rolling "
+                    "out Thursday."},
+        {"author": "zoë", "ts": "2026-11-16T08:00:00Z",
          "content": "Zoë says: we should say yes to the search cluster resize."},
         {"author": "zoë", "ts": "2026-11-17T15:00:00Z",
          "content": "deploy freeze starts Friday 18:00 UTC until Monday, no merges to main"},
@@ -215,6 +219,11 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
                     "cap."}])
     lurker("ingest", conv, "--session", "team")
     now = ("--now", "2026-11-26T10:00:00Z", "--json")
+    # the decision, a reply citing Monday's question, was said on Tuesday
+    [decision] = [m for m in json.loads(lurker("list", "--json").stdout)["memories"]
+                  if m["content"].startswith("ok decision")]
+    assert len(decision["source_message_ids"]) == 2, decision
+    assert decision["event_time"].startswith("2026-11-17T14:30"), decision
 
     def ask(question):
         return json.loads(lurker("recall", question, *now).stdout)["answer"]
