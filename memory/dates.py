@@ -164,6 +164,16 @@ _NOT_PAST = re.compile(
     r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|intended|hoped|aimed|"
     r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
     re.IGNORECASE)
+# A headline's bare participle says how a thing will be, not what happened: "Reminder: office
+# closed Friday", "heads up: standup cancelled on Thursday" (said on the Monday before). Someone
+# or a determiner before it ("we closed", "the office closed"), or an object after it ("Jun
+# cancelled standup on Thursday"), keeps it past.
+_HEADLINE_STATE = re.compile(
+    r"^\W*(?:(?!(?:i|we|you|they|he|she|it|someone|somebody|everyone|the|a|an|this|that|our|"
+    r"my|your|their|his|her)\b)[a-z][\w-]*\s+){1,3}"
+    r"(?:closed|cancell?ed|postponed|suspended|paused|reserved|confirmed|rescheduled|delayed)"
+    r"(?=\s+(?:on|for|this|next|from|until|till|through|today|tomorrow|tonight|mon|tue|wed|thu|"
+    r"fri|sat|sun)|\s*[,.!;:)]|\s*$)", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
@@ -184,7 +194,8 @@ _MARKUP_AS_SPACE = str.maketrans(MARKUP, " " * len(MARKUP))
 def _tense_of(text: str) -> Tense:
     if _FUTURE.search(text):
         return "future"
-    past = len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
+    past = (len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
+            - (1 if _HEADLINE_STATE.search(text) else 0))
     return "past" if past > 0 else "neutral"
 
 

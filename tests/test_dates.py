@@ -195,6 +195,26 @@ def test_future_marker_applies_per_sentence():
     assert text == "We met on Monday [2026-11-16]. We will meet again on Monday [2026-11-23]."
 
 
+MON_23 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
+
+
+@pytest.mark.parametrize("text,anchor,day", [
+    # an announcement's bare participle is how a thing will be: the day to come
+    ("Reminder: office closed Friday for the offsite", WED, date(2026, 11, 20)),
+    ("heads up: standup cancelled on Thursday, async updates instead", MON_23, date(2026, 11, 26)),
+    ("Standup cancelled Thursday", MON_23, date(2026, 11, 26)),
+    ("demo confirmed for Tuesday", WED, date(2026, 11, 24)),
+    # someone who did it, a determiner, or an object after it: what happened
+    ("we closed the office on Friday", MON_23, date(2026, 11, 20)),
+    ("the office closed on Friday because of snow", MON_23, date(2026, 11, 20)),
+    ("Jun cancelled standup on Thursday", MON_23, date(2026, 11, 19)),
+    ("standup was cancelled on Thursday", MON_23, date(2026, 11, 19)),
+])
+def test_a_headlines_bare_participle_is_not_past(text, anchor, day):
+    found = only(text, anchor)
+    assert (found.start, found.end) == (day, day)
+
+
 @pytest.mark.parametrize("text", [
     "I went there yesterday and will go again next Friday.",
     "the day before yesterday, 3 weeks ago, last weekend, this month, a couple of days ago",
