@@ -161,6 +161,10 @@ _QUESTION_CONTEXT_CHARS = 200  # longer "questions" are monologues, not a questi
 MAX_MEMORIES_PER_MESSAGE = 6
 MAX_MEMORIES_PER_LONG_MESSAGE = 3  # a message of several passages (memory.passages.is_long)
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+# A KEY=value line of a pasted config (dotenv, shell exports); a value that is only a redaction
+# marker says nothing.
+_SETTING_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=[^\s\[]\S*.*$", re.MULTILINE)
+_LEAD_IN = re.compile(r"([^\n.!?]+):\s*$")
 _KIND_RANK = {"instruction": 3, "event": 1, "fact": 1, "task": 0}
 
 
@@ -184,6 +188,18 @@ def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE,
         ranked = sorted(indices, key=lambda i: (-durability(candidates[i]), i))
         keep.update(ranked[:long_limit if line in long_lines else limit])
     return [c for i, c in enumerate(candidates) if i in keep]
+
+
+def without_code(text: str) -> str:
+    """The message without its code blocks (pasted code states nothing), except a block's
+    KEY=value lines, each on a line of its own after the words that brought the block in: "here's
+    the staging env: DATABASE_URL=postgres://…" is what people later ask for."""
+    def settings(m: re.Match) -> str:
+        lead = _LEAD_IN.search(text, 0, m.start())
+        prefix = f"{lead.group(1).strip()}: " if lead else ""
+        return "\n" + "".join(f"\n{prefix}{setting.strip()}\n"
+                               for setting in _SETTING_LINE.findall(m.group(0))) + "\n"
+    return _CODE_BLOCK.sub(settings, text)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -328,7 +344,7 @@ class OfflineExtractor(Extractor):
             if not asked:
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
-            for sentence in split_sentences(_CODE_BLOCK.sub("\n", line.content)):
+            for sentence in split_sentences(without_code(line.content)):
                 candidate = self._candidate(sentence, line, asked, context, people)
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":

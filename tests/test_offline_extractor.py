@@ -90,6 +90,24 @@ def test_a_long_message_gives_a_bounded_number_of_its_most_durable_memories():
     assert len(short) == 1  # a short message is untouched
 
 
+def test_a_pasted_configs_settings_are_memories_with_the_words_that_brought_them():
+    """Code gives no memories, but a pasted config's KEY=value lines are what people ask for
+    later ("what's the staging database url?"); each keeps the words before the block, and a
+    value that is only a redaction marker gives nothing."""
+    out = OfflineExtractor().extract(lines(("alex", (
+        "here's the staging env if anyone needs it:\n```\n"
+        "DATABASE_URL=postgres://svc:[REDACTED:url-password]@staging-db.internal:5432/app\n"
+        "export REDIS_HOST=redis-stg.internal\n"
+        "AWS_SECRET_ACCESS_KEY=[REDACTED:credential]\n"
+        "for x in range(3): print(x)\n```"))))
+    kept = [m.content for m in out]
+    assert "here's the staging env if anyone needs it: DATABASE_URL=postgres://svc:" \
+        "[REDACTED:url-password]@staging-db.internal:5432/app" in kept, kept
+    assert "here's the staging env if anyone needs it: export REDIS_HOST=redis-stg.internal" \
+        in kept, kept
+    assert not any("AWS_SECRET" in k or "print(x)" in k for k in kept), kept
+
+
 def test_a_long_message_is_capped_lower_than_a_short_one():
     """Six statements in one short message (one passage) give six memories; the same six inside a
     message of several passages give MAX_MEMORIES_PER_LONG_MESSAGE, the most durable ones."""
