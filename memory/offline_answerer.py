@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
-from .text import english_word, stem_words
+from .text import STOP_WORDS, english_word, stem_words
 from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -46,6 +46,7 @@ _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|wa
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok"}
+_WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
@@ -216,6 +217,21 @@ def _said(memory: Memory) -> str:
 
 def _dated(memory: Memory) -> str:
     return f"{memory.content} ({_said(memory)})"
+
+
+def _dated_by(memory: Memory, speakers: Callable[[Memory], set[str]]) -> str:
+    """The memory with who said it, for a question asking who."""
+    said = speakers(memory)
+    return f"{', '.join(sorted(said))} said: {_dated(memory)}" if said else _dated(memory)
+
+
+def _names_someone(text: str, known: set[str]) -> bool:
+    """Whether `text` names a person: one of the `known` (lower-case) names, an @mention, or a
+    capitalised word that is no English word ("Priya owns billing"; "Postmortem" is a word)."""
+    if "@" in text or known & set(re.findall(r"[a-z0-9]+", name_letters(text).lower())):
+        return True
+    return any(w.lower() not in STOP_WORDS and not english_word(w)
+               for w in re.findall(r"\b[A-Z][a-z]+\b", name_letters(text)))
 
 
 # --- what changed: "Postgres 16 — upgraded from Postgres 15 on 4 June 2026" -------------------
@@ -397,6 +413,12 @@ class OfflineAnswerer(Answerer):
                           shown[0].content]
             elif changed is not None:  # the current value plainly, then where it comes from
                 parts += [changed + ".", _dated(shown[0])]
+            elif _WHO.match(question) and speakers:
+                # "who owns the cert alerts?": "action item: cert alerts …" names nobody; who
+                # said it does (jun, who wrote "I'll own that")
+                known = people()
+                parts += [_dated(m) if _names_someone(m.content, known)
+                          else _dated_by(m, speakers) for m in shown]
             else:
                 parts += [_dated(m) for m in shown]
         else:

@@ -243,6 +243,49 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
     assert "paid keys get 500/min" in answer and "600/min" not in answer, answer
 
 
+def test_an_ops_channels_fortnight_asked_from_the_shell(lurker, tmp_path):
+    """An ops channel's fortnight through `lurker ingest`, asked on Thursday 26 Nov: the
+    announcements "office closed Friday" (said Wednesday) and "standup cancelled on Thursday"
+    (said Monday) are the days to come, "who owns …?" names who took it on, and a pasted
+    staging env answers "what's the staging database url?" without its password."""
+    conv = write_jsonl(tmp_path / "ops.jsonl", [
+        {"author": "alex", "ts": "2026-11-16T08:55:00Z",
+         "content": "Postmortem draft is up. The outage on Nov 12 was caused by the expired TLS "
+                    "cert on the edge proxy."},
+        {"author": "jun", "ts": "2026-11-16T09:10:00Z",
+         "content": "thanks! action item: cert-manager alerts 14 days before expiry. I'll own "
+                    "that."},
+        {"author": "alex", "ts": "2026-11-17T16:20:00Z",
+         "content": "here's the staging env if anyone needs it:\n```\nDATABASE_URL=postgres://"
+                    "svc_app:Wint3r!sComing@staging-db.internal:5432/app\nAWS_ACCESS_KEY_ID="
+                    "AKIAZ7QX3MPLE4T2RW9Q\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiC"
+                    "Yz9Q2lLmT0p\n```"},
+        {"author": "priya", "ts": "2026-11-18T09:30:00Z",
+         "content": "Reminder: office closed Friday for the offsite, we meet at the Harbour "
+                    "Hall at 10"},
+        {"author": "priya", "ts": "2026-11-23T09:00:00Z",
+         "content": "heads up: standup cancelled on Thursday, async updates in #eng-standup "
+                    "instead"}])
+    lurker("ingest", conv, "--session", "ops")
+    listed = lurker("list").stdout
+    assert "office closed Friday [2026-11-20]" in listed, listed
+    assert "standup cancelled on Thursday [2026-11-26]" in listed, listed
+    exported = lurker("export").stdout
+    for secret in ("Wint3r", "AKIAZ7QX3MPLE4T2RW9Q", "wJalrXUtnFEMI"):
+        assert secret not in exported
+
+    def ask(question):
+        return json.loads(lurker("recall", question, "--now", "2026-11-26T10:00:00Z",
+                                 "--json").stdout)["answer"]
+    assert ask("who owns the cert alerts?").startswith("jun said: thanks! action item")
+    answer = ask("what's the staging database url?")
+    assert "postgres://svc_app:[REDACTED:url-password]@staging-db.internal:5432/app" in answer, \
+        answer
+    assert "Wint3r" not in answer
+    assert ask("when is the offsite?").startswith("20 November 2026:")
+    assert "standup cancelled on Thursday [2026-11-26]" in ask("is there standup today?")
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
