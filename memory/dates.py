@@ -681,8 +681,12 @@ _LABEL_AFTER = re.compile(rf"\s*\[(?P<label>{LABEL})\]")
 # any day, for asking only where a text's date phrases are (not what they resolve to)
 ANY_DAY = date(2000, 1, 3)
 ANNOTATED = re.compile(rf" ?\[({LABEL})\]")
-_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
+# a time of day may come between ("from Friday 18:00 UTC until Monday")
+_RANGE_JOIN = re.compile(r"(?:\s*\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?)?"
+                         r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
+# a weekday's or a day's phrase holds its preposition ("from Friday", "until Monday")
+_RANGE_WORD_IN = re.compile(r"(?:from|until|till|through|thru|to)\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -762,7 +766,8 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
         if (prev is not None and prev.date.granularity == "day" == f.date.granularity
                 and prev.date.start == prev.date.end and f.date.start == f.date.end
                 and not prev.labelled and not f.labelled):
-            gap = text[prev.end:f.start]
+            held = _RANGE_WORD_IN.match(text, f.start, f.end)
+            gap = text[prev.end:held.end() if held else f.start]
             joined = _RANGE_JOIN.fullmatch(gap)
             opened = _RANGE_OPEN.search(text[:prev.start])
             if joined and (opened or "and" not in gap.lower()):

@@ -198,6 +198,21 @@ def test_future_marker_applies_per_sentence():
 MON_23 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
 
+@pytest.mark.parametrize("text,expected", [
+    # the weekday holds its preposition ("until Monday"); a time of day may come between
+    ("deploy freeze from tomorrow until Monday 9:00 UTC",
+     "deploy freeze from tomorrow until Monday [2026-11-19 to 2026-11-23] 9:00 UTC"),
+    ("freeze from Friday until Monday", "freeze from Friday until Monday [2026-11-20 to 2026-11-23]"),
+    ("freeze starts Friday 18:00 UTC until Monday",
+     "freeze starts Friday 18:00 UTC until Monday [2026-11-20 to 2026-11-23]"),
+    ("between Friday and Monday", "between Friday and Monday [2026-11-20 to 2026-11-23]"),
+    # two days, not a range
+    ("I am off Friday and Monday", "I am off Friday [2026-11-20] and Monday [2026-11-23]"),
+])
+def test_a_range_of_days_is_one_date(text, expected):
+    assert annotate_dates(text, WED)[0] == expected
+
+
 @pytest.mark.parametrize("text,anchor,day", [
     # an announcement's bare participle is how a thing will be: the day to come
     ("Reminder: office closed Friday for the offsite", WED, date(2026, 11, 20)),
