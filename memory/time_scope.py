@@ -80,18 +80,21 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     if said_in_span(record, span):
         return True
     if isinstance(record, Memory):
-        return any(_about(e.start, e.end, span) for e in record.event_dates)
+        return any(_about(e, span) for e in record.event_dates)
     said = said_on(record)
     if said is None:
         return False
-    return any(_about(f.date.start, f.date.end, span) for f in find_dates(record.content, said))
+    return any(_about(f.date, span) for f in find_dates(record.content, said))
 
 
-def _about(start: date, end: date, span: ResolvedDate) -> bool:
+def _about(date_: ResolvedDate, span: ResolvedDate) -> bool:
     """A date is about the span when it overlaps it and is no wider: "who's on call this week?"
     is not about last Thursday, though that week holds it ("what happened last Thursday?" led
-    with it); a day is about its week."""
-    return _overlaps(start, end, span) and (end - start) <= (span.end - span.start)
+    with it); a day is about its week. A range of days someone named ("deploy freeze from
+    Friday until Monday") is about each day in it: "is there a freeze on Saturday?"."""
+    ranged = date_.granularity == "day" and date_.start < date_.end
+    return _overlaps(date_.start, date_.end, span) and (
+        ranged or (date_.end - date_.start) <= (span.end - span.start))
 
 
 T = TypeVar("T")

@@ -246,8 +246,9 @@ def test_a_teams_week_asked_from_the_shell(lurker, tmp_path):
 def test_an_ops_channels_fortnight_asked_from_the_shell(lurker, tmp_path):
     """An ops channel's fortnight through `lurker ingest`, asked on Thursday 26 Nov: the
     announcements "office closed Friday" (said Wednesday) and "standup cancelled on Thursday"
-    (said Monday) are the days to come, "who owns …?" names who took it on, and a pasted
-    staging env answers "what's the staging database url?" without its password."""
+    (said Monday) are the days to come, "who owns …?" names who took it on, a pasted staging
+    env answers "what's the staging database url?" without its password, and a freeze "from
+    tomorrow until Monday" holds on Saturday."""
     conv = write_jsonl(tmp_path / "ops.jsonl", [
         {"author": "alex", "ts": "2026-11-16T08:55:00Z",
          "content": "Postmortem draft is up. The outage on Nov 12 was caused by the expired TLS "
@@ -265,7 +266,9 @@ def test_an_ops_channels_fortnight_asked_from_the_shell(lurker, tmp_path):
                     "Hall at 10"},
         {"author": "priya", "ts": "2026-11-23T09:00:00Z",
          "content": "heads up: standup cancelled on Thursday, async updates in #eng-standup "
-                    "instead"}])
+                    "instead"},
+        {"author": "kofi", "ts": "2026-11-25T17:30:00Z",
+         "content": "@everyone deploy freeze from tomorrow until Monday 9:00 UTC"}])
     lurker("ingest", conv, "--session", "ops")
     listed = lurker("list").stdout
     assert "office closed Friday [2026-11-20]" in listed, listed
@@ -284,6 +287,9 @@ def test_an_ops_channels_fortnight_asked_from_the_shell(lurker, tmp_path):
     assert "Wint3r" not in answer
     assert ask("when is the offsite?").startswith("20 November 2026:")
     assert "standup cancelled on Thursday [2026-11-26]" in ask("is there standup today?")
+    # Saturday is inside the freeze's days (it was "nothing in memory is about saturday")
+    assert ask("is there a deploy freeze on saturday?").startswith(
+        "@everyone deploy freeze from tomorrow until Monday [2026-11-26 to 2026-11-30]")
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):

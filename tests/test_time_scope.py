@@ -42,9 +42,11 @@ def test_no_span(question):
     assert asked_span(question, MONDAY) is None
 
 
-def _memory(content: str, said: datetime, *events: tuple[date, date]) -> Memory:
+def _memory(content: str, said: datetime, *events: tuple) -> Memory:
+    """events: (start, end) days, or (start, end, granularity)."""
     return Memory(id=content[:8], type="event", content=content, created_at=said, event_time=said,
-                  event_dates=[EventDate(start=a, end=b) for a, b in events])
+                  event_dates=[EventDate(start=e[0], end=e[1], granularity=e[2] if len(e) > 2
+                                         else "day") for e in events])
 
 
 def test_a_record_belongs_to_the_span_it_was_said_in_or_is_about():
@@ -69,13 +71,33 @@ def test_a_record_belongs_to_the_span_it_was_said_in_or_is_about():
     assert in_span(plan, friday)
     # a date wider than the span is not about it: "who's on call this week?" is not last
     # Friday's, though its week holds it; a day is about its week
-    week = (date(2026, 11, 16), date(2026, 11, 22))
+    week = (date(2026, 11, 16), date(2026, 11, 22), "week")
     on_call = _memory("who's on call this week? tom.", said_tuesday, week)
     assert not in_span(on_call, friday)
     assert in_span(on_call, asked_span("what happened last week?", MONDAY))
     assert in_span(_memory("the demo is on Friday", said_tuesday,
                            (date(2026, 11, 20), date(2026, 11, 20))),
                    asked_span("what happened last week?", MONDAY))
+
+
+def test_a_range_of_days_someone_named_is_about_each_of_its_days():
+    """"deploy freeze from tomorrow until Monday" (said Wednesday 25 Nov) is about Saturday;
+    a week that holds Saturday is not ("who's on call this week?"), nor is a range that ends
+    before it."""
+    said = datetime(2026, 11, 25, 17, 30, tzinfo=timezone.utc)
+    saturday = asked_span("is there a deploy freeze on Saturday?", said)
+    assert (saturday.start, saturday.end) == (date(2026, 11, 28), date(2026, 11, 28))
+    freeze = _memory("deploy freeze from tomorrow until Monday", said,
+                     (date(2026, 11, 26), date(2026, 11, 30)))
+    assert in_span(freeze, saturday)
+    assert not in_span(_memory("on call this week: tom", said,
+                               (date(2026, 11, 23), date(2026, 11, 29), "week")), saturday)
+    assert not in_span(_memory("freeze from Monday until Wednesday", said,
+                               (date(2026, 11, 23), date(2026, 11, 25))), saturday)
+    # a raw message's range, resolved against the day it was said
+    message = Message(id="m1", session_id="s", role="user", ts=said,
+                      content="deploy freeze from tomorrow until Monday 9:00 UTC")
+    assert in_span(message, saturday)
 
 
 def test_the_spans_records_come_first_each_group_in_its_order():
