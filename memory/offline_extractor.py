@@ -141,6 +141,9 @@ _STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "fo
          "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
          "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
 _MIN_WORDS = 4
+# A sentence that leans on the one a message starts with: a label and its value ("Owner:
+# tomas.", "Target: end of Q1."), a numbered point ("(2) The Redis key has no TTL …").
+_FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
 # A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
@@ -344,8 +347,14 @@ class OfflineExtractor(Extractor):
             if not asked:
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
-            for sentence in split_sentences(without_code(line.content)):
+            sentences = split_sentences(without_code(line.content))
+            for n, sentence in enumerate(sentences):
                 candidate = self._candidate(sentence, line, asked, context, people)
+                if candidate is not None and n and _FRAGMENT.match(sentence) \
+                        and sentences[0] not in candidate.questions:
+                    # "Owner: tomas." means nothing without the note it ends: its first
+                    # sentence is what it is found by ("who owns the JWT change?")
+                    candidate.questions = [*candidate.questions[:4], sentences[0]]
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
                     # too short alone, the advice belongs to what it answers

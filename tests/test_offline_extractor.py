@@ -108,6 +108,22 @@ def test_a_pasted_configs_settings_are_memories_with_the_words_that_brought_them
     assert not any("AWS_SECRET" in k or "print(x)" in k for k in kept), kept
 
 
+def test_a_point_that_leans_on_its_first_sentence_is_found_by_it():
+    """"Owner: tomas." and "(2) The key has no TTL" mean nothing without the note they end:
+    the message's first sentence becomes one of their search questions; a sentence that
+    stands alone gets none."""
+    out = OfflineExtractor().extract(lines(("tomas", (
+        "Design note: we'll move sessions to signed JWTs with refresh tokens. Owner: tomas. "
+        "(2) The Redis key has no TTL, so abandoned buckets leak memory. The rollout starts "
+        "with the admin console first."))))
+    by_content = {m.content: m.questions for m in out}
+    lead = "Design note: we'll move sessions to signed JWTs with refresh tokens."
+    assert lead in by_content["Owner: tomas."]
+    assert by_content["(2) The Redis key has no TTL, so abandoned buckets leak memory."] == [lead]
+    assert by_content["The rollout starts with the admin console first."] == []
+    assert lead not in by_content[lead]
+
+
 def test_a_long_message_is_capped_lower_than_a_short_one():
     """Six statements in one short message (one passage) give six memories; the same six inside a
     message of several passages give MAX_MEMORIES_PER_LONG_MESSAGE, the most durable ones."""
