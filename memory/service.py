@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
+from typing import TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -119,6 +120,24 @@ def speakers_of(memories: list[Memory],
                         said[first[message.id]] = {name}
         return said.get(memory.id, set())
     return speakers
+
+
+T = TypeVar("T")
+
+
+def points_together(entries: list[T], memory_of: Callable[[T], Memory]) -> list[T]:
+    """The ranked memories an answer reads, with the points of the first one right after it:
+    the memories of the same message that lean on it (their search questions hold its words,
+    memory.offline_extractor: "(1) …", "Owner: tomas."). Fusion moves them after new evidence
+    (a retrieval budget is best spent on other turns), but an answer reads "PR #482 review: 2
+    blocking issues." with its points, which came ninth and tenth."""
+    if not entries:
+        return entries
+    first = memory_of(entries[0])
+    points = [e for e in entries[1:] if first.content in memory_of(e).questions
+              and memory_of(e).source_message_ids[:1] == first.source_message_ids[:1]]
+    moved = {id(e) for e in points}
+    return [entries[0], *points, *(e for e in entries[1:] if id(e) not in moved)]
 
 
 def forgotten_tombstone(memory: Memory) -> Memory:
@@ -276,8 +295,9 @@ class MemoryService:
                 scored[key] = (scored.get(key, (0.0, found))[0] + score, found)
         ranked = sorted(scored.items(), key=lambda item: -item[1][0])
         profile_of = {found.record.id: key[0] for key, (_, found) in ranked}
-        memories = [(s, f) for _, (s, f) in ranked
-                    if isinstance(f.record, Memory)][: settings.answer_memories]
+        memories = points_together([(s, f) for _, (s, f) in ranked
+                                    if isinstance(f.record, Memory)],
+                                   lambda entry: entry[1].record)[: settings.answer_memories]
         messages = [(s, f) for _, (s, f) in ranked
                     if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(query, now)
@@ -635,7 +655,8 @@ class Profile:
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
-        memories = [f for f in fused if isinstance(f.record, Memory)][: settings.answer_memories]
+        memories = points_together([f for f in fused if isinstance(f.record, Memory)],
+                                   lambda f: f.record)[: settings.answer_memories]
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or

@@ -379,6 +379,41 @@ def test_import_reports_bad_lines_and_imports_nothing(profile):
     assert profile.service.store.count(profile.name)["messages"] == 0
 
 
+def test_a_reviews_points_come_with_it_to_the_answer(service, profile_name):
+    """A review's numbered points lean on its first sentence: each is found by it ("what were
+    the blocking issues on PR 482?") and is handed to the answer right after it (fusion moves
+    memories of the same message after new evidence, and the points came ninth and tenth)."""
+    profile = service.profile(profile_name)
+    raw = [
+        {"role": "user", "author": "reviewbot", "ts": "2026-11-19T10:00:00Z", "content": (
+            "PR #482 review: 2 blocking issues. (1) `TokenBucket.refill()` reads the clock "
+            "twice, so a burst at the boundary can exceed the limit. (2) The Redis key has no "
+            "TTL, so abandoned buckets leak memory. Non-blocking: rename `rl_cfg` to "
+            "`rate_limit_config`.")},
+        {"role": "user", "author": "maya", "ts": "2026-11-19T10:30:00Z",
+         "content": "fixed both blocking ones in 3f2a9c1, TTL is 2x the window now"},
+        {"role": "user", "author": "tomas", "ts": "2026-11-20T09:00:00Z", "content": (
+            "Design note: we'll move sessions from sticky cookies to signed JWTs (15 min "
+            "expiry, refresh tokens in httpOnly cookies). Target: end of Q1. Owner: tomas. "
+            "Open question: do we need revocation lists? Leaning no for v1.")},
+        {"role": "user", "author": "maya", "ts": "2026-11-20T09:40:00Z",
+         "content": "+1, but I'd want revocation for admin sessions at least"},
+        {"role": "user", "author": "tomas", "ts": "2026-11-23T14:00:00Z", "content":
+         "ok revised: revocation list only for admin sessions, stored in redis with TTL = token "
+         "expiry"},
+        {"role": "user", "author": "priya", "ts": "2026-11-24T11:00:00Z", "content":
+         "EOD reminder: the security review for the JWT change is Dec 3 at 15:00 CET"},
+        {"role": "user", "author": "tomas", "ts": "2026-11-25T10:00:00Z",
+         "content": "correction: target is end of February, not end of Q1"}]
+    profile.ingest(raw, session_id="design")
+    owner = next(m for m in profile.list() if m.content == "Owner: tomas.")
+    assert any(q.startswith("Design note: we'll move sessions") for q in owner.questions)
+    result = profile.recall("what were the blocking issues on PR 482?", now=NOW)
+    shown = [m.memory.content for m in result.memories]
+    assert shown[0] == "PR #482 review: 2 blocking issues.", shown
+    assert {c[:4] for c in shown[1:4]} == {"(1) ", "(2) ", "Non-"}, shown
+
+
 def test_recall_embeds_once_when_the_hypothesis_is_the_question(service, profile_name,
                                                                   monkeypatch):
     """An answerer whose hypothesis is the question itself gets one embedding for the vector and
