@@ -417,7 +417,7 @@ def test_asker_channels_search_only_the_askers_own_messages(store, profile_name)
     """asker_text and asker_vector are message_text and passage_vector over the messages whose
     stored author is one of the askers, exactly; suppressed ones and other profiles are never
     found, and without askers the channels do not run. authors_with_platform_id finds a renamed
-    user's names."""
+    user's names, authors every author."""
     mine = msg("I deployed the refund service on Friday", 0, author="maya (U1)")
     mine_long = msg(long_text("I rolled the refund service back after the alarms."), 1,
                     author="maya (U1)")
@@ -440,6 +440,11 @@ def test_asker_channels_search_only_the_askers_own_messages(store, profile_name)
     for pattern in ("%", "_1", "U_", "*", "?1", "U\\1", "U1) OR (1"):  # never a wildcard
         assert store.authors_with_platform_id(profile_name, pattern) == set(), pattern
     assert store.authors_with_platform_id(profile_name + "-x", "U1") == {"maya (U1)"}
+    # every author, for "what did maya say?" (a suppressed message's author too: it was said)
+    assert store.authors(profile_name) == {"maya (U1)", "bob (U2)", "maya", "maya_old (U1)",
+                                           "ann (xU1)"}
+    assert store.authors(profile_name + "-x") == {"maya (U1)"}
+    assert store.authors(profile_name + "-none") == set()
 
     def ask(askers, vector, channels=(CH_ASKER_TEXT, CH_ASKER_VECTOR), profile=profile_name):
         return store.search(profile, SearchRequest(text="refund service", query_vector=vector,

@@ -243,6 +243,10 @@ class Store(ABC):
         (a user renamed since writes under a new one)."""
 
     @abstractmethod
+    def authors(self, profile: str) -> set[str]:
+        """Every stored author of the profile's messages (`name` or `name (platform_id)`)."""
+
+    @abstractmethod
     def count(self, profile: str) -> dict[str, int]:
         """{'messages': n, 'memories': n (all statuses), 'vectors': n}."""
 

@@ -108,6 +108,7 @@ TEMPLATE_PRIORITY = 500  # above the built-in templates (priority 100) whatever 
 PAGE = 1000  # documents per page when scanning a profile
 _NOT_READY = (408, 429, 502, 503, 504)  # statuses that pass: the caller waits and tries again
 MAX_WINDOW = 10_000  # index.max_result_window: deeper pages go through search_after
+MAX_AUTHORS = 10_000  # authors() reads at most this many of a profile's (a terms aggregation)
 QUERY_TERMS = 32  # distinct terms taken from a query (a pasted page must not hit max_clause_count)
 # A session document rebuilt after a race is written only if no one changed it since it was read.
 # With eight writers appending to one session, five tries back to back all lost to them 388 times
@@ -926,6 +927,15 @@ class ElasticsearchStore(Store):
                                            {"wildcard": {"author": {"value": pattern}}}]}},
              "size": 0, "track_total_hits": False,
              "aggs": {"authors": {"terms": {"field": "author", "size": 1000}}}}])
+        return {b["key"] for b in response["aggregations"]["authors"]["buckets"]}
+
+    def authors(self, profile: str) -> set[str]:
+        self._refresh_if_dirty(profile)
+        (response,) = self._msearch([
+            {"index": self.messages_alias, "routing": profile},
+            {"query": {"bool": {"filter": [self._profile_filter(profile)]}},
+             "size": 0, "track_total_hits": False,
+             "aggs": {"authors": {"terms": {"field": "author", "size": MAX_AUTHORS}}}}])
         return {b["key"] for b in response["aggregations"]["authors"]["buckets"]}
 
     def count(self, profile: str) -> dict[str, int]:

@@ -724,6 +724,12 @@ class SQLiteStore(Store):
                 "AND json_extract(doc, '$.author') LIKE ? ESCAPE '\\'",
                 (profile, "%" + suffix)) if a and a.endswith(f"({platform_id})")}
 
+    def authors(self, profile: str) -> set[str]:
+        with self._lock:  # read from the messages_author index alone
+            return {a for (a,) in self.db.execute(
+                "SELECT DISTINCT json_extract(doc, '$.author') FROM messages WHERE profile = ?",
+                (profile,)) if a}
+
     def _session_text(self, profile: str, text: str, k: int) -> list[Hit]:
         query = fts_query(text)
         if not query:
