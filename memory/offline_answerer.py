@@ -89,6 +89,9 @@ _PERSON_SLOT = re.compile(
     r"vote|voted|like|feel|felt|agree|agreed|disagree|offer|offered|volunteer|pick|picked|"
     r"choose|chose|mean|meant|share|shared|plan|planned|need|needed|complain|object|approve|"
     r"approved|review|reviewed)\b")
+# "what is kofi working on?", "what's sam up to?": what they took on and said, latest first
+_AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on|doing|"
+                      r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on)\b")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
@@ -121,6 +124,35 @@ def said_by(question: str, names: set[str]) -> set[str]:
             if m["speech"]} & names
 
 
+def at_work(question: str, names: set[str]) -> set[str]:
+    """Of the question's names, whoever it asks the work of ("what is kofi working on?")."""
+    return {m.group(1) for m in _AT_WORK.finditer(name_letters(question).lower())} & names
+
+
+def _name_stems(question: str, names: set[str]) -> set[str]:
+    """The stems of the question's words that are the names, as written ("zoë" is "zo" to the
+    ASCII word rule, "zoe" to the names)."""
+    written = [w for w in re.findall(r"[^\W_]+", question)
+               if name_letters(w).lower() in names]
+    return content_stems(" ".join([*names, *written]))
+
+
+def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set[str]:
+    """The names a question asks for everything said or taken on by, and nothing more: "what did
+    zoe say?", "what is kofi working on?" (not "what did zoe say about the rate limit?").
+    `people`: the lower-case name words of who could be meant, looked up only when needed."""
+    low = name_letters(question).lower()
+    if not (_PERSON_SLOT.search(low) or _AT_WORK.search(low)):
+        return set()
+    names = asked_names(question, people)
+    working = at_work(question, names)
+    whose = said_by(question, names) | working
+    topic = content_stems(question) - _name_stems(question, names)
+    if working:
+        topic -= _AT_WORK_STEMS
+    return set() if topic else whose
+
+
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
 
 
@@ -149,6 +181,9 @@ def content_stems(text: str) -> set[str]:
     low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     return set(stem_words([w for w in bare if w and w not in _QUESTION_WORDS]))
+
+
+_AT_WORK_STEMS = content_stems("working doing up busy handling focused focusing")
 
 
 def _memory_stems(memory: Memory) -> set[str]:
@@ -369,7 +404,12 @@ class OfflineAnswerer(Answerer):
         speaking = said_by(question, names)
         # Sharing only the person's name is not being about the question: "What did Gina lose?"
         # is not answered by "Gina opened a store".
-        topic = content_stems(question) - content_stems(" ".join(names))
+        topic = content_stems(question) - _name_stems(question, names)
+        working = at_work(question, names)
+        if working and not topic - _AT_WORK_STEMS:
+            # "what is kofi working on?" asks for anything he took on or said ("what project is
+            # Joanna working on?" asks for the project, whoever said it)
+            speaking, topic = speaking | working, set()
         wanted = topic or content_stems(question)
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share

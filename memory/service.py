@@ -25,11 +25,12 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
-from .offline_answerer import content_stems, event_date
+from .offline_answerer import content_stems, event_date, whose_words_asked
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
-from .people import asks_about_self, asks_what_you_said, display_name, platform_id, same_person
+from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
+                     platform_id, same_person)
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      embedding_text, parents_elsewhere)
@@ -758,7 +759,27 @@ class Profile:
             return self._askers(addressee)
         if asker and asks_about_self(query):
             return self._askers(asker)
-        return ()
+        return self._named_authors(query)
+
+    def _named_authors(self, query: str) -> tuple[str, ...]:
+        """For "what did zoe say?" or "what is kofi working on?" (a person's words or work and
+        nothing else), every stored author of that name: their messages hold no word of the
+        question, so only the asker channels over them find what they said. A question with a
+        subject ("what did zoe say about the rate limit?") runs none (LoCoMo dev: those channels
+        for "What did Melanie …?" cost adversarial declines, README: Evaluation)."""
+        authors: set[str] | None = None
+
+        def known() -> set[str]:
+            nonlocal authors
+            authors = self._store.authors(self.name) if authors is None else authors
+            return {w for a in authors for w in name_letters(display_name(a) or "").lower().split()}
+
+        whose = whose_words_asked(query, known)
+        if not whose:
+            return ()
+        known()
+        return tuple(sorted(a for a in authors or ()
+                            if set(name_letters(display_name(a) or "").lower().split()) & whose))
 
     def _askers(self, asker: str) -> tuple[str, ...]:
         """Every author the asker has written under here: their stored `name (id)`, and the

@@ -414,6 +414,37 @@ def test_a_reviews_points_come_with_it_to_the_answer(service, profile_name):
     assert {c[:4] for c in shown[1:4]} == {"(1) ", "(2) ", "Non-"}, shown
 
 
+def test_what_a_named_person_said_or_works_on_is_found_by_their_own_messages(service,
+                                                                           profile_name):
+    """"what did zoe say?" and "what's kofi up to?" share no word with what Zoë and Kofi wrote:
+    their own messages are searched for them (the asker channels over every stored author of
+    that name), and the answer is theirs, the latest first. A question with a subject ("what did
+    zoe say about the rate limit?") runs no such channel."""
+    profile = service.profile(profile_name)
+    profile.ingest([
+        {"role": "user", "author": "zoë (U7)", "ts": "2026-11-17T15:00:00Z",
+         "content": "deploy freeze starts Friday 18:00 UTC until Monday, no merges to main"},
+        {"role": "user", "author": "kofi (U8)", "ts": "2026-11-18T10:00:00Z",
+         "content": "I'll take the flaky checkout test (test_refund_race), should have a fix "
+                    "by tomorrow"},
+        {"role": "user", "author": "maya (U1)", "ts": "2026-11-19T09:00:00Z",
+         "content": "Proposal: raise the public API rate limit from 300 to 500 per minute"},
+        {"role": "user", "author": "zoë (U7)", "ts": "2026-11-20T10:00:00Z",
+         "content": "shipped webhooks v2.3 to prod, p99 latency budget is 250ms"},
+        {"role": "user", "author": "kofi (U8)", "ts": "2026-11-20T11:00:00Z",
+         "content": "test_refund_race fixed in #4412, it was a missing lock around the ledger"},
+    ], session_id="team")
+    asked = profile.channel_hits("what did zoe say?")
+    assert {h.record.author for h in asked["asker_text"] + asked["asker_vector"]} == {"zoë (U7)"}
+    assert "asker_text" not in profile.channel_hits("what did zoe say about the rate limit?")
+    answer = profile.recall("what did zoë say?", now=NOW).answer
+    assert answer.startswith("shipped webhooks v2.3 to prod"), answer
+    answer = profile.recall("what's kofi up to?", now=NOW).answer
+    assert answer.startswith("test_refund_race fixed in #4412"), answer
+    assert "kofi will take the flaky checkout test" in answer, answer
+    assert "webhooks" not in answer and "rate limit" not in answer
+
+
 def test_recall_embeds_once_when_the_hypothesis_is_the_question(service, profile_name,
                                                                   monkeypatch):
     """An answerer whose hypothesis is the question itself gets one embedding for the vector and
