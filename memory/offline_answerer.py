@@ -260,13 +260,14 @@ def _dated_by(memory: Memory, speakers: Callable[[Memory], set[str]]) -> str:
     return f"{', '.join(sorted(said))} said: {_dated(memory)}" if said else _dated(memory)
 
 
-def _names_someone(text: str, known: set[str]) -> bool:
-    """Whether `text` names a person: one of the `known` (lower-case) names, an @mention, or a
-    capitalised word that is no English word ("Priya owns billing"; "Postmortem" is a word)."""
-    if "@" in text or known & set(re.findall(r"[a-z0-9]+", name_letters(text).lower())):
+def _names_someone(text: str, known: Callable[[], set[str]]) -> bool:
+    """Whether `text` names a person: an @mention, a capitalised word that is no English word
+    ("Priya owns billing"; "Postmortem" is a word), or one of the `known` (lower-case) names,
+    looked up last (it reads the memories' messages from the store)."""
+    if "@" in text or any(w.lower() not in STOP_WORDS and not english_word(w)
+                          for w in re.findall(r"\b[A-Z][a-z]+\b", name_letters(text))):
         return True
-    return any(w.lower() not in STOP_WORDS and not english_word(w)
-               for w in re.findall(r"\b[A-Z][a-z]+\b", name_letters(text)))
+    return bool(known() & set(re.findall(r"[a-z0-9]+", name_letters(text).lower())))
 
 
 # --- what changed: "Postgres 16 — upgraded from Postgres 15 on 4 June 2026" -------------------
@@ -456,8 +457,7 @@ class OfflineAnswerer(Answerer):
             elif _WHO.match(question) and speakers:
                 # "who owns the cert alerts?": "action item: cert alerts …" names nobody; who
                 # said it does (jun, who wrote "I'll own that")
-                known = people()
-                parts += [_dated(m) if _names_someone(m.content, known)
+                parts += [_dated(m) if _names_someone(m.content, people)
                           else _dated_by(m, speakers) for m in shown]
             else:
                 parts += [_dated(m) for m in shown]
