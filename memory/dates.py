@@ -321,6 +321,11 @@ def _weekday_of_week(m: re.Match, d: date, tense: Tense) -> Resolution:
 _DEADLINE = re.compile(r"^(?:by|until|till|due|before)\b", re.IGNORECASE)
 
 
+# "Monday's gateway incident": something that went wrong is past, whatever the clause's tense
+# ("the RCA for Monday's incident is in the wiki", said on Wednesday, was the Monday to come)
+_INCIDENT_AFTER = re.compile(r"(?:['’]s)?\s+(?!planned\b|scheduled\b)(?:[\w-]+\s+){0,2}?(?:incident|"
+                             r"outage|downtime|breach|crash|failure|sev[ -]?\d|page|pages)\b",
+                             re.IGNORECASE)
 _RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+$", re.IGNORECASE)
 _RECURRING_AFTER = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.IGNORECASE)
 
@@ -331,6 +336,9 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
+    possessive = re.search(r"['’]s$", m.group(0)) or re.match(r"['’]s\b", m.string[m.end():])
+    if possessive and _INCIDENT_AFTER.match(m.string, m.end()):
+        tense = "past"  # "the RCA for Monday's gateway incident is in the wiki"
     if tense != "past" and _DEADLINE.match(m["phrase"]):
         tense = "future"
     if tense == "past":

@@ -198,6 +198,23 @@ def test_future_marker_applies_per_sentence():
 MON_23 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
 
+WED_25 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.mark.parametrize("text,day", [
+    # an incident is past whatever the clause's tense
+    ("RCA for Monday's gateway incident is in the wiki", date(2026, 11, 23)),
+    ("Monday’s sev2 postmortem is up", date(2026, 11, 23)),
+    # a planned one, anything else, or no possessive: as before
+    ("Saturday's planned outage is 2h", date(2026, 11, 28)),
+    ("Friday's demo is at 3", date(2026, 11, 27)),
+    ("on Friday the outage window opens", date(2026, 11, 27)),
+])
+def test_a_weekdays_incident_is_past(text, day):
+    found = only(text, WED_25)
+    assert (found.start, found.end) == (day, day)
+
+
 @pytest.mark.parametrize("text,expected", [
     # the weekday holds its preposition ("until Monday"); a time of day may come between
     ("deploy freeze from tomorrow until Monday 9:00 UTC",
