@@ -432,10 +432,19 @@ class OfflineAnswerer(Answerer):
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)]
-        if speaking and not topic:  # "what did priya say?": what she said last, first
-            relevant.sort(key=lambda m: m.event_time or m.created_at, reverse=True)
         parts: list[str] = []
-        if relevant:
+        if speaking and not topic and (relevant or messages):
+            # "what did priya say?": what she said last, first, from her memories and from her
+            # messages that none of them was drawn from (the asker channels find those)
+            drawn = {i for m in relevant for i in m.source_message_ids}
+            said = [(m.event_time or m.created_at, _dated(m)) for m in _distinct(relevant)]
+            said += [(msg.ts, f"{display_name(msg.author)} said: {_quoted(msg)}")
+                     for msg in messages if msg.id not in drawn
+                     and _names_all(speaking, display_name(msg.author) or "")
+                     and (span is None or in_span(msg, span))]
+            said.sort(key=lambda item: item[0], reverse=True)
+            parts += [text for _, text in said[: self.max_memories]]
+        elif relevant:
             shown = _distinct(relevant)[: self.max_memories]
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,

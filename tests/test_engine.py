@@ -418,8 +418,9 @@ def test_what_a_named_person_said_or_works_on_is_found_by_their_own_messages(ser
                                                                            profile_name):
     """"what did zoe say?" and "what's kofi up to?" share no word with what Zoë and Kofi wrote:
     their own messages are searched for them (the asker channels over every stored author of
-    that name), and the answer is theirs, the latest first. A question with a subject ("what did
-    zoe say about the rate limit?") runs no such channel."""
+    that name), and the answer is theirs, the latest first, a message no memory was drawn from
+    included. A question with a subject ("what did zoe say about the rate limit?") runs no such
+    channel."""
     profile = service.profile(profile_name)
     profile.ingest([
         {"role": "user", "author": "zoë (U7)", "ts": "2026-11-17T15:00:00Z",
@@ -433,12 +434,16 @@ def test_what_a_named_person_said_or_works_on_is_found_by_their_own_messages(ser
          "content": "shipped webhooks v2.3 to prod, p99 latency budget is 250ms"},
         {"role": "user", "author": "kofi (U8)", "ts": "2026-11-20T11:00:00Z",
          "content": "test_refund_race fixed in #4412, it was a missing lock around the ledger"},
+        {"role": "user", "author": "zoë (U7)", "ts": "2026-11-21T09:00:00Z",  # no memory
+         "content": "is anyone looking at the flaky login test?"},
     ], session_id="team")
     asked = profile.channel_hits("what did zoe say?")
     assert {h.record.author for h in asked["asker_text"] + asked["asker_vector"]} == {"zoë (U7)"}
     assert "asker_text" not in profile.channel_hits("what did zoe say about the rate limit?")
     answer = profile.recall("what did zoë say?", now=NOW).answer
-    assert answer.startswith("shipped webhooks v2.3 to prod"), answer
+    # her latest words are a message no memory was drawn from (a question)
+    assert answer.startswith('zoë said: "is anyone looking at the flaky login test?"'), answer
+    assert "shipped webhooks v2.3 to prod" in answer, answer
     answer = profile.recall("what's kofi up to?", now=NOW).answer
     assert answer.startswith("test_refund_race fixed in #4412"), answer
     assert "kofi will take the flaky checkout test" in answer, answer
