@@ -331,3 +331,24 @@ def test_last_tuesdays_decision_names_and_passwords_over_slack(start, api):
     app_mention(slack, "U1", "what's the staging password?", ts(2 * day - 40), "EvPw1")
     text = answers(api)[-1]["text"]
     assert "[REDACTED:password]" in text and "&amp;31x" not in text and "31x" not in text, text
+
+
+def test_what_a_named_person_said_over_slack_stays_in_its_channel(start, api):
+    """"what did zoe say?" in #general: her words there, the latest first, a question of hers
+    that made no memory included, and never what she wrote in #dev (each channel is its own
+    profile, and the authors searched are that profile's)."""
+    api.add_user("UZOE", "zoë")
+    slack = start()
+    day = 24 * 60
+    message(slack, "CGEN", "UZOE", "shipped webhooks v2.3 to prod, p99 budget is 250ms",
+            ts(day + 10))
+    message(slack, "CGEN", "UZOE", "anyone looking at the flaky login test?", ts(day + 15))
+    message(slack, "CDEV", "UZOE", "the dev sandbox key is rotated, new one in 1password",
+            ts(day + 20))
+    message(slack, "CGEN", "U1", "Proposal: raise the rate limit to 500 per minute",
+            ts(day + 25))
+    app_mention(slack, "U2", "what did zoe say?", ts(2 * day), "EvZoeGen")
+    text = answers(api)[-1]["text"]
+    assert text.startswith("zoë said: \"anyone looking at the flaky login test?\""), text
+    assert "shipped webhooks v2.3 to prod" in text, text
+    assert "sandbox" not in text and "rate limit" not in text, text
