@@ -165,8 +165,11 @@ MAX_MEMORIES_PER_MESSAGE = 6
 MAX_MEMORIES_PER_LONG_MESSAGE = 3  # a message of several passages (memory.passages.is_long)
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # A KEY=value line of a pasted config (dotenv, shell exports); a value that is only a redaction
-# marker says nothing.
-_SETTING_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=[^\s\[]\S*.*$", re.MULTILINE)
+# marker says nothing, and a name that says secret is never kept, whatever redaction made of its
+# value (memory.redaction catches what it recognises; this is the line it might not).
+_SETTING_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?(?![A-Z0-9_]*(?:SECRET|TOKEN|PASS|PWD|KEY|"
+                           r"CRED|AUTH|PRIVATE|SALT|SIGNATURE|COOKIE|SESSION))[A-Z][A-Z0-9_]*="
+                           r"[^\s\[]\S*.*$", re.MULTILINE)
 _LEAD_IN = re.compile(r"([^\n.!?]+):\s*$")
 _KIND_RANK = {"instruction": 3, "event": 1, "fact": 1, "task": 0}
 

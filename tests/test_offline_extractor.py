@@ -93,19 +93,21 @@ def test_a_long_message_gives_a_bounded_number_of_its_most_durable_memories():
 def test_a_pasted_configs_settings_are_memories_with_the_words_that_brought_them():
     """Code gives no memories, but a pasted config's KEY=value lines are what people ask for
     later ("what's the staging database url?"); each keeps the words before the block, and a
-    value that is only a redaction marker gives nothing."""
+    value that is only a redaction marker, or a name that says secret, gives nothing."""
     out = OfflineExtractor().extract(lines(("alex", (
         "here's the staging env if anyone needs it:\n```\n"
         "DATABASE_URL=postgres://svc:[REDACTED:url-password]@staging-db.internal:5432/app\n"
         "export REDIS_HOST=redis-stg.internal\n"
         "AWS_SECRET_ACCESS_KEY=[REDACTED:credential]\n"
+        "SIGNING_SECRET=looksLikeNothingSpecial42\nexport GH_TOKEN=plainwords\n"
         "for x in range(3): print(x)\n```"))))
     kept = [m.content for m in out]
     assert "here's the staging env if anyone needs it: DATABASE_URL=postgres://svc:" \
         "[REDACTED:url-password]@staging-db.internal:5432/app" in kept, kept
     assert "here's the staging env if anyone needs it: export REDIS_HOST=redis-stg.internal" \
         in kept, kept
-    assert not any("AWS_SECRET" in k or "print(x)" in k for k in kept), kept
+    assert not any(word in k for k in kept for word in ("AWS_SECRET", "print(x)",
+                                                         "looksLikeNothing", "plainwords")), kept
 
 
 def test_a_point_that_leans_on_its_first_sentence_is_found_by_it():
