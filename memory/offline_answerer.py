@@ -137,10 +137,20 @@ def _name_stems(question: str, names: set[str]) -> set[str]:
     return content_stems(" ".join([*names, *written]))
 
 
+# "what did @zoe say?": chat's @mention (Slack's <@U…> arrives as "@zoë") is the name
+_AT_NAME = re.compile(r"(?<![\w@])@(?=[^\W\d_])")
+
+
+def plain_names(question: str) -> str:
+    """The question with its @mentions as plain names."""
+    return _AT_NAME.sub("", question)
+
+
 def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set[str]:
     """The names a question asks for everything said or taken on by, and nothing more: "what did
     zoe say?", "what is kofi working on?" (not "what did zoe say about the rate limit?").
     `people`: the lower-case name words of who could be meant, looked up only when needed."""
+    question = plain_names(question)
     low = name_letters(question).lower()
     if not (_PERSON_SLOT.search(low) or _AT_WORK.search(low)):
         return set()
@@ -388,6 +398,7 @@ class OfflineAnswerer(Answerer):
                 computed: list[ComputedDate], previous: dict[str, Memory],
                 speakers: Callable[[Memory], set[str]] | None,
                 span: ResolvedDate | None = None, now: datetime | None = None) -> str:
+        question = plain_names(question)
         asked = parse_date_question(question)
         arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
                           None)
