@@ -179,6 +179,11 @@ class Conversation(ABC):
         """A link to the original message, if it is on this platform."""
         return None
 
+    def plain_text(self, text: str) -> str:
+        """A question's platform markup as people read it (`<@U1>` -> `@maya`), as messages are
+        stored: "what did <@U1> say?" asks about maya."""
+        return text
+
     def resolve_user(self, text: str) -> tuple[str, str] | None:
         """A user mention in the platform's syntax -> (user id, display name)."""
         return None

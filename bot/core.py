@@ -239,6 +239,7 @@ class LurkerBot:
         """`actor`: who asks; a question in the first person ("what did I promise?") also
         searches their own messages (stored under their author, `name (id)`)."""
         asker = actor.author if actor is not None else None
+        question = conv.plain_text(question)  # "what did <@U7> say?" asks about zoë
         # "last Friday" is counted from the asker's own day, in their zone or the team's
         now = self.local(actor, self.clock())
         readable = conv.readable_places() if place.is_dm else None

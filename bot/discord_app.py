@@ -252,6 +252,11 @@ class DiscordConversation(Conversation):
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.lurker.loop).result(LOOP_WAIT_S)
 
+    def plain_text(self, text: str) -> str:
+        if self.message is not None:  # the message's own mention data names its users
+            return message_text(self.message, text, client=self.lurker)
+        return readable(text, getattr(self.channel, "guild", None), client=self.lurker)
+
     def send(self, reply: Reply) -> None:
         self._run(self._send(reply))
 

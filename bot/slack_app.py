@@ -177,6 +177,9 @@ class SlackConversation(Conversation):
         self.thread_ts, self.ephemeral = thread_ts, ephemeral
         self.client = lurker.client
 
+    def plain_text(self, text: str) -> str:
+        return self.lurker.readable(text)
+
     def send(self, reply: Reply) -> None:
         reply = replace(reply, text=self.lurker.named(reply.text))
         text, blocks = render_text(reply), render_blocks(reply)

@@ -880,3 +880,20 @@ def test_a_replayed_mention_is_answered_once(env):
     env.loop.run(asyncio.sleep(1.5))
     env.settle()
     assert len(env.replies(GENERAL)) == 2
+
+
+def test_what_a_mentioned_member_said_is_answered_with_their_words(env):
+    """"what did <@bob> say?" asks about bob: the question's mention is read as people read it
+    (as stored messages are), and bob's words, which share none of the question's, are found by
+    his own messages."""
+    env.post(GENERAL, BOB, "shipped webhooks v2.3 to prod, p99 budget is 250ms", at=DAY)
+    env.post(GENERAL, ALICE, "Proposal: raise the rate limit to 500 per minute",
+             at=DAY + timedelta(minutes=5))
+    env.wait_for(lambda: len(env.sink.events) >= 2, what="the channel's messages")
+    env.settle()
+    env.post(GENERAL, CARLA, f"{MENTION} what did <@{BOB['id']}> say?", mentions=[LURKER, BOB],
+             at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    text = reply.json["content"]
+    assert text.startswith("shipped webhooks v2.3 to prod"), text
+    assert "rate limit" not in text.split("\n")[0], text

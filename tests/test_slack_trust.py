@@ -336,7 +336,7 @@ def test_last_tuesdays_decision_names_and_passwords_over_slack(start, api):
 def test_what_a_named_person_said_over_slack_stays_in_its_channel(start, api):
     """"what did zoe say?" in #general: her words there, the latest first, a question of hers
     that made no memory included, and never what she wrote in #dev (each channel is its own
-    profile, and the authors searched are that profile's)."""
+    profile, and the authors searched are that profile's); "what did <@UZOE> say?" the same."""
     api.add_user("UZOE", "zoë")
     slack = start()
     day = 24 * 60
@@ -352,3 +352,6 @@ def test_what_a_named_person_said_over_slack_stays_in_its_channel(start, api):
     assert text.startswith("zoë said: \"anyone looking at the flaky login test?\""), text
     assert "shipped webhooks v2.3 to prod" in text, text
     assert "sandbox" not in text and "rate limit" not in text, text
+    # asked with a Slack mention of her (<@UZOE> arrives as "@zoë"): the same answer
+    app_mention(slack, "U2", "what did <@UZOE> say?", ts(2 * day + 1), "EvZoeAt")
+    assert answers(api)[-1]["text"] == text
