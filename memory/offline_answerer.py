@@ -193,7 +193,7 @@ def content_stems(text: str) -> set[str]:
     return set(stem_words([w for w in bare if w and w not in _QUESTION_WORDS]))
 
 
-_AT_WORK_STEMS = content_stems("working doing up busy handling focused focusing")
+_AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
 
 
 def _memory_stems(memory: Memory) -> set[str]:
