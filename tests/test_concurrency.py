@@ -84,6 +84,20 @@ def test_name_letters_from_many_threads_match_one_thread():
     assert "Zoe Muller" in alone and "Sasha Odysseas" in alone
 
 
+def test_whose_words_asked_from_many_threads_match_one_thread():
+    """Which person a question asks for the words or work of (stemmers, transliteration, the
+    spelling list, all shared by the API's threads): many threads read what one thread does."""
+    from memory.offline_answerer import whose_words_asked
+
+    people = {"zoe", "kofi", "priya", "soren"}
+    questions = [q.format(n=n) for n in ("zoë", "@kofi", "Priya", "søren", "sam")
+                 for q in ("what did {n} say?", "what's {n} up to?", "what is {n} working on?",
+                           "what did {n} say about the rate limit?", "who owns billing?")] * 30
+    alone = [whose_words_asked(q, lambda: people) for q in questions]
+    assert _hammer(lambda q: whose_words_asked(q, lambda: people), questions) == alone
+    assert alone[0] == {"zoe"} and alone[5] == {"kofi"} and alone[3] == set()
+
+
 CONVERSATION = [
     ("maya", "We decided to use pnpm for the dashboard"),
     ("li", "The rate limit for the public API is 100 requests per minute"),
