@@ -538,4 +538,4 @@ class LurkerBot:
 
 
 def _when(memory: Memory) -> date:
-    return (memory.event_time or memory.created_at).date()
+    return memory.said_at.date()

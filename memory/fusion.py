@@ -92,7 +92,7 @@ class Fused:
     @property
     def timestamp(self) -> datetime:
         r = self.record
-        return r.ts if isinstance(r, Message) else (r.event_time or r.created_at)
+        return r.ts if isinstance(r, Message) else r.said_at
 
 
 def record_key(record: Memory | Message) -> tuple[str, str]:

@@ -190,7 +190,7 @@ def write_memories_many(service: MemoryService, memories: dict[str, list[Memory]
     for p, ms in memories.items():
         have = {m.id for m in existing[p]}
         fresh[p] = [m for m in dict((m.id, m) for m in ms).values() if m.id not in have]
-        fresh[p].sort(key=lambda m: (m.event_time or m.created_at))
+        fresh[p].sort(key=lambda m: m.said_at)
     current = store.active_by_topic_many(
         {p: {m.topic_key for m in ms if m.topic_key} for p, ms in fresh.items()})
     changed: dict[str, dict[str, Memory]] = {p: {} for p in fresh}

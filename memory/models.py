@@ -104,6 +104,11 @@ class Memory(BaseModel):
         return self
 
     @property
+    def said_at(self) -> datetime:
+        """When it was said: its source's time, or when it was stored if it has none."""
+        return self.event_time or self.created_at
+
+    @property
     def embeddable(self) -> bool:
         """Tasks stay out of the vector index (found by full text only); so do inactive memories."""
         return self.type != "task" and self.status == "active"

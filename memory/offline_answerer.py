@@ -242,7 +242,7 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
     if len(events) > 1 and question:
         wanted = content_stems(question)
-        placed = find_dates(memory.content, memory.event_time or memory.created_at)
+        placed = find_dates(memory.content, memory.said_at)
         spots = [m.start() for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
                  if content_stems(m.group(0)) & wanted]
         if placed and spots:
@@ -257,7 +257,7 @@ def resolved_date(memory: Memory) -> str | None:
 
 
 def _said(memory: Memory) -> str:
-    return format_human((memory.event_time or memory.created_at).date())
+    return format_human(memory.said_at.date())
 
 
 def _dated(memory: Memory) -> str:
@@ -448,7 +448,7 @@ class OfflineAnswerer(Answerer):
             # "what did priya say?": what she said last, first, from her memories and from her
             # messages that none of them was drawn from (the asker channels find those)
             drawn = {i for m in relevant for i in m.source_message_ids}
-            said = [(m.event_time or m.created_at, _dated(m)) for m in _distinct(relevant)]
+            said = [(m.said_at, _dated(m)) for m in _distinct(relevant)]
             said += [(msg.ts, f"{display_name(msg.author)} said: {_quoted(msg)}")
                      for msg in messages if msg.id not in drawn
                      and _names_all(speaking, display_name(msg.author) or "")
@@ -493,7 +493,7 @@ class OfflineAnswerer(Answerer):
                 # "what was the rate limit last week?": nothing said then, so what stood then
                 before = next((m for m in memories if _about(wanted, _memory_stems(m))
                                and _names(names, m, speakers)
-                               and (m.event_time or m.created_at).date() <= span.end), None)
+                               and m.said_at.date() <= span.end), None)
                 day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"
                 ahead = now is not None and span.start > now.date()
                 # "what did we decide about the rate limit last Tuesday?": that Tuesday's

@@ -98,16 +98,16 @@ def revised_memory(revision: Memory, subject: frozenset[str],
                    candidates: Iterable[Memory]) -> Memory | None:
     """The newest candidate `revision` revises (see the module), or None."""
     kinds = value_kinds(revision)
-    said = revision.event_time or revision.created_at
+    said = revision.said_at
     best = None
     for old in candidates:
-        when = old.event_time or old.created_at
+        when = old.said_at
         if (old.id == revision.id or old.status != "active" or when >= said
                 or set(old.source_message_ids) & set(revision.source_message_ids)
                 or not subject <= set(stem_tokens(old.content))
                 or not kinds & value_kinds(old)):
             continue
-        if best is None or when > (best.event_time or best.created_at):
+        if best is None or when > best.said_at:
             best = old
     return best
 

@@ -61,8 +61,7 @@ def said_on(record: Memory | Message) -> date | None:
     first message's (its event_time keeps that offset)."""
     if isinstance(record, Message):
         return local_time(record.ts, record.utc_offset_minutes).date()
-    when = record.event_time or record.created_at
-    return when.date() if when else None
+    return record.said_at.date()
 
 
 def said_in_span(record: Memory | Message, span: ResolvedDate) -> bool:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime
 
 from .dates import ANNOTATED, ANY_DAY, find_dates
 from .models import Memory
@@ -56,10 +55,6 @@ ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer
 
 def says_change(memory: Memory) -> bool:
     return bool(_CHANGE.search(memory.content))
-
-
-def _when(memory: Memory) -> datetime:
-    return memory.event_time or memory.created_at
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
@@ -103,8 +98,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     def stems(memory: Memory) -> set[str]:  # its words, not the dates labelled at ingest
         return content_stems(f"{ANNOTATED.sub('', memory.content)} {memory.topic_key or ''}")
 
-    said, sources = _when(answer), set(answer.source_message_ids)
-    changes = [m for m in candidates if m.id != answer.id and _when(m) > said
+    said, sources = answer.said_at, set(answer.source_message_ids)
+    changes = [m for m in candidates if m.id != answer.id and m.said_at > said
                and not set(m.source_message_ids) & sources and says_change(m)]
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
@@ -127,6 +122,6 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             continue
         if _dated_elsewhere(memory, answer):
             continue
-        if best is None or _when(memory) > _when(best):
+        if best is None or memory.said_at > best.said_at:
             best = memory
     return best

@@ -27,7 +27,7 @@ def _memory_line(n: int, m: Memory, previous: dict[str, Memory],
                  speakers: Callable[[Memory], set[str]] | None = None) -> str:
     """[M1] (said by maya 12 May 2026, event; about 3 June 2026) The launch review is ... and,
     for a memory that replaced another, what it replaced and when."""
-    said = format_human((m.event_time or m.created_at).date())
+    said = format_human(m.said_at.date())
     who = ", ".join(sorted(speakers(m))) if speakers else ""
     if who:  # "we're going camping" means something only with who said it
         said = f"by {who} {said}"
@@ -37,7 +37,7 @@ def _memory_line(n: int, m: Memory, previous: dict[str, Memory],
     old = previous.get(m.supersedes or "")
     if old is not None:
         line += (f" [current; replaced \"{old.content}\" "
-                 f"(said {format_human((old.event_time or old.created_at).date())})]")
+                 f"(said {format_human(old.said_at.date())})]")
     return line
 
 

@@ -41,7 +41,7 @@ def _print_recall(result: RecallResult) -> None:
         print("\nsources:")
         for s in result.memories:
             m = s.memory
-            when = (m.event_time or m.created_at).date().isoformat()
+            when = m.said_at.date().isoformat()
             print(f"  [{m.id[:12]}] {m.type:<11} {when}  {m.content}")
 
 
