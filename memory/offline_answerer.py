@@ -154,13 +154,24 @@ def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set
     low = name_letters(question).lower()
     if not (_PERSON_SLOT.search(low) or _AT_WORK.search(low)):
         return set()
+    _, speaking, topic = _whose_and_about(question, people)
+    return set() if topic else speaking
+
+
+def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterable[str]]
+                     ) -> tuple[set[str], set[str], set[str]]:
+    """(names, speaking, topic): whom the question names, whose own words or work it asks for,
+    and its content stems beyond the names. Sharing only the person's name is not being about the
+    question: "What did Gina lose?" is not answered by "Gina opened a store". "what is kofi
+    working on?" asks for anything he took on or said; "what project is Joanna working on?" for
+    the project, whoever said it."""
     names = asked_names(question, people)
-    working = at_work(question, names)
-    whose = said_by(question, names) | working
+    speaking = said_by(question, names)
     topic = content_stems(question) - _name_stems(question, names)
-    if working:
-        topic -= _AT_WORK_STEMS
-    return set() if topic else whose
+    working = at_work(question, names)
+    if working and not topic - _AT_WORK_STEMS:
+        speaking, topic = speaking | working, set()
+    return names, speaking, topic
 
 
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
@@ -412,16 +423,7 @@ class OfflineAnswerer(Answerer):
                 said |= {n for m in memories for n in speakers(m)}
             return {w for n in said for w in name_letters(n).lower().split()}
 
-        names = asked_names(question, people)
-        speaking = said_by(question, names)
-        # Sharing only the person's name is not being about the question: "What did Gina lose?"
-        # is not answered by "Gina opened a store".
-        topic = content_stems(question) - _name_stems(question, names)
-        working = at_work(question, names)
-        if working and not topic - _AT_WORK_STEMS:
-            # "what is kofi working on?" asks for anything he took on or said ("what project is
-            # Joanna working on?" asks for the project, whoever said it)
-            speaking, topic = speaking | working, set()
+        names, speaking, topic = _whose_and_about(question, people)
         wanted = topic or content_stems(question)
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
