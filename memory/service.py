@@ -767,19 +767,18 @@ class Profile:
         question, so only the asker channels over them find what they said. A question with a
         subject ("what did zoe say about the rate limit?") runs none (LoCoMo dev: those channels
         for "What did Melanie …?" cost adversarial declines, README: Evaluation)."""
-        authors: set[str] | None = None
+        fetched: list[set[str]] = []  # the profile's authors, read once and only if needed
 
-        def known() -> set[str]:
-            nonlocal authors
-            authors = self._store.authors(self.name) if authors is None else authors
-            return {w for a in authors for w in name_letters(display_name(a) or "").lower().split()}
+        def authors() -> set[str]:
+            if not fetched:
+                fetched.append(self._store.authors(self.name))
+            return fetched[0]
 
-        whose = whose_words_asked(query, known)
-        if not whose:
-            return ()
-        known()
-        return tuple(sorted(a for a in authors or ()
-                            if set(name_letters(display_name(a) or "").lower().split()) & whose))
+        def words(author: str) -> set[str]:
+            return set(name_letters(display_name(author) or "").lower().split())
+
+        whose = whose_words_asked(query, lambda: {w for a in authors() for w in words(a)})
+        return tuple(sorted(a for a in authors() if words(a) & whose)) if whose else ()
 
     def _askers(self, asker: str) -> tuple[str, ...]:
         """Every author the asker has written under here: their stored `name (id)`, and the
