@@ -2,13 +2,15 @@
 before a message or memory is stored, and before ids are computed, so not even a hash of a secret
 is kept.
 
-Three kinds of evidence, each found as a span of the text, merged, then replaced:
+Four kinds of evidence, each found as a span of the text, merged, then replaced:
 - **Provider token shapes**: the patterns of Yelp's detect-secrets plugins (AWS key ids, GitHub,
   GitLab, Slack, Stripe, OpenAI, Discord, Telegram, Twilio, SendGrid, Mailchimp, npm, PyPI, Square,
   Azure storage, JWT, IBM, Cloudant, SoftLayer, Artifactory), read from the installed package so
   they follow its releases, plus the providers it lacks (Anthropic, Google, Hugging Face, Vault,
   DigitalOcean, Shopify, Linear, Postman, Databricks, Grafana, New Relic, age, GitHub fine-grained
-  tokens) and whole private-key blocks (detect-secrets reports only their header line).
+  tokens, Stripe webhook secrets, Sentry, PlanetScale, Pulumi, RubyGems, Terraform Cloud,
+  Supabase, Mailgun, Brevo, Atlassian, GitLab runner tokens, Fly.io; shapes as gitleaks lists
+  them) and whole private-key blocks (detect-secrets reports only their header line).
 - **AWS secret access keys**, which have no prefix: a 40-character key after an AWS key id in the
   same message (`AKIA… / <key>`, `(secret <key>)`) or after an AWS secret label.
 - **Labelled values**: `password=…`, `DB_PASSWORD: …`, `"client_secret": "…"`, `Authorization:
@@ -20,9 +22,11 @@ Three kinds of evidence, each found as a span of the text, merged, then replaced
   pyspellchecker's word list decides). A value that follows a label with no operator ("webhook
   signing secret …", "the token for the metrics endpoint …") must also be a high-entropy string
   by detect-secrets' Shannon entropy measure.
+- **A message about a credential** ("the key leaked in the build output, it was X"): a
+  random-looking token of mixed case and digits anywhere in it.
 
-Random-looking strings with neither a known shape nor a label are kept: in technical chat they are
-commit SHAs, digests, UUIDs and base64 in pasted code far more often than secrets. What this costs
+Random-looking strings with neither a known shape, nor a label, nor a credential word in their
+message are kept: in technical chat they are commit SHAs, digests, UUIDs and base64 in pasted code far more often than secrets. What this costs
 and catches is measured on the labelled corpus in tests/data/secret_corpus.jsonl
 (`python bench/redaction.py`; the README has the figures).
 """
@@ -152,6 +156,20 @@ _OURS = [
     ("age-key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
     ("doppler-token", r"dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,}"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # providers found missing from outside (26 Nov; gitleaks' rules give the shapes): a Stripe
+    # webhook signing secret pasted from a CI log reached memory
+    ("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{32,}"),
+    ("sentry-token", r"sntry[su]_[A-Za-z0-9+/=_-]{40,}"),
+    ("planetscale-token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
+    ("pulumi-token", r"pul-[a-f0-9]{40}"),
+    ("rubygems-key", r"rubygems_[a-f0-9]{48}"),
+    ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"),
+    ("supabase-token", r"sbp_[a-f0-9]{40}"),
+    ("mailgun-key", r"key-[a-f0-9]{32}"),
+    ("sendinblue-key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    ("atlassian-token", r"ATATT3[A-Za-z0-9_=-]{150,}"),
+    ("gitlab-token", r"gl(?:rt|dt|ptt|cbt|imt|ft|soat|agent)-[A-Za-z0-9_-]{20,}"),
+    ("flyio-token", r"fm[12][ar]?_[A-Za-z0-9+/=_-]{100,}"),
     # a Discord webhook's URL is its credential: whoever holds it posts as the webhook
     ("discord-webhook", r"(?<=/api/webhooks/)\d{15,22}/[A-Za-z0-9_-]{50,}"),
 ]
@@ -189,7 +207,11 @@ _LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@./:+=-])"
 _RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
            r"[A-Za-z0-9+/=_~-])")
 _QUOTE = r"[\"'`*\]]*"
-_WORDS = r"(?:[ \t]+[\w.@/-]+){0,5}?"  # "password for the staging db", "token for the endpoint"
+# "password for the staging db", "token for the endpoint": what the credential is for, led by a
+# preposition; "password manager migration ticket is OPS-4411" and "token refresh fix landed in
+# <sha>" name something else.
+_WORDS = (r"(?:[ \t]+(?:for|of|on|to|at|from|in|we|i|you|that|now|here)\b"
+          r"(?:[ \t]+[\w.@/-]+){0,4}?)?")
 # (kind, pattern, how the value is checked)
 _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
@@ -305,8 +327,11 @@ def _credential(value: str) -> bool:
     placeholder or a code reference."""
     if len(value) < 4 or _placeholder(value):
         return False
-    letters = any(c.isalpha() for c in value)
-    return letters and (any(c.isdigit() for c in value) or any(c in _SPECIAL for c in value))
+    # a sentence's own end is no symbol of the value: "the password you are providing is
+    # correct?" (the value then taken whole, "qwerty123?", when the rest is a credential)
+    core = value.rstrip("?!.")
+    letters = any(c.isalpha() for c in core)
+    return letters and (any(c.isdigit() for c in core) or any(c in _SPECIAL for c in core))
 
 
 # Participles the word list lacks are still what a password "is" in technical chat: hardcoded,
@@ -391,7 +416,27 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             if any(c.isupper() for c in value) and any(c.isdigit() for c in value) \
                     and _shannon(value) >= _STRONG_BITS["base64"]:
                 found.append((key.end() + m.start(), key.end() + m.end(), "aws-secret-key"))
+    if gates["token"]:
+        found += _context_spans(text)
     return found
+
+
+# A message that speaks of a credential ("the key leaked in the build output, it was X", "pasted
+# the prod token in #general: X") makes a random-looking token anywhere in it one, not only one
+# right after its label. Mixed case, digits and high entropy (not a hex SHA, digest or trace id,
+# not a UUID, not part of a path or URL, and not in a message about a public key).
+_CONTEXT_WORD = re.compile(r"(?i)\b(?:secret|token|key|password|passwd|credentials?|creds|"
+                           r"api[ _-]?key|leaked)s?\b")
+_PUBLIC_KEY = re.compile(r"(?i)public[ _-]?key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2")
+_MIXED_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*[0-9])"
+                          r"[A-Za-z0-9_-]{24,}(?![\w/+=@-]|\.\w)")
+
+
+def _context_spans(text: str) -> list[tuple[int, int, str]]:
+    if not _CONTEXT_WORD.search(text) or _PUBLIC_KEY.search(text):
+        return []
+    return [(m.start(), m.end(), "credential") for m in _MIXED_TOKEN.finditer(text)
+            if _shannon(m.group()) >= _STRONG_BITS["base64"]]
 
 
 _GENERIC = {"credential", "password"}  # what a label says, when a token's shape says more

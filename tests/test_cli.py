@@ -292,6 +292,45 @@ def test_an_ops_channels_fortnight_asked_from_the_shell(lurker, tmp_path):
         "@everyone deploy freeze from tomorrow until Monday [2026-11-26 to 2026-11-30]")
 
 
+SPRINT = [
+    {"author": "maya", "ts": "2026-11-23T09:02:00Z",
+     "content": "Sprint 48 kickoff. Goals: ship the billing export, fix the flaky login test, "
+                "migrate the docs site."},
+    {"author": "maya", "ts": "2026-11-23T09:05:00Z",
+     "content": "TODO: @raj please write the release notes for 3.2 by Wednesday"},
+    {"author": "lena", "ts": "2026-11-23T09:20:00Z",
+     "content": "I'll take the flaky login test, looks like a race in the session fixture."},
+    {"author": "omar", "ts": "2026-11-23T10:00:00Z",
+     "content": "I'm going to migrate the docs site to the new theme this week."},
+    {"author": "maya", "ts": "2026-11-23T11:30:00Z",
+     "content": "Can someone rotate the Stripe webhook secret before Friday? It leaked into a CI "
+                "log: whsec_" + "5f3a9c1e7b2d4f6a8c0e1b3d5f7a9c2e"},
+    {"author": "omar", "ts": "2026-11-23T11:45:00Z",
+     "content": "I can do the webhook rotation tomorrow morning."},
+    {"author": "omar", "ts": "2026-11-24T09:30:00Z",
+     "content": "Stripe webhook secret rotated, the old one is revoked."},
+    {"author": "lena", "ts": "2026-11-24T15:10:00Z",
+     "content": "Fixed the flaky login test, PR #1290 merged. It was the shared session fixture."},
+    {"author": "raj", "ts": "2026-11-25T17:00:00Z",
+     "content": "release notes for 3.2 are still in progress, will finish tomorrow"},
+    {"author": "omar", "ts": "2026-11-26T08:40:00Z",
+     "content": "Docs site migration is about half done, the search page is left."}]
+
+
+def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
+    """A sprint's week through `lurker ingest`, asked on Thursday 26 Nov. A Stripe webhook
+    signing secret pasted from a CI log was stored, listed, exported and shown among recall's
+    sources (detect-secrets has no rule for `whsec_`)."""
+    conv = write_jsonl(tmp_path / "sprint.jsonl", SPRINT)
+    lurker("ingest", conv, "--session", "sprint")
+    secret = "5f3a9c1e7b2d4f6a8c0e1b3d5f7a9c2e"
+    for out in (lurker("list").stdout, lurker("export").stdout,
+                lurker("recall", "what is the stripe webhook secret?", "--now",
+                       "2026-11-26T10:00:00Z", "--json").stdout):
+        assert secret[:10] not in out
+    assert "[REDACTED:stripe-webhook-secret]" in lurker("list").stdout
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""

@@ -33,8 +33,21 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     everything = score(shipped, CASES)
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
-    assert heldout.recall >= 38 / 43 and heldout.false_positives <= 2
-    assert everything.caught >= 180 and everything.false_positives <= 2
+    assert heldout.recall >= 40 / 43 and heldout.false_positives <= 1
+    assert everything.caught >= 206 and everything.false_positives <= 1
+
+
+def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
+    """Lines written after a Stripe webhook secret pasted from a CI log reached memory (26 Nov):
+    the providers the rules lacked (Stripe webhook, Sentry, PlanetScale, Pulumi, RubyGems,
+    Terraform Cloud, Supabase, Mailgun, Brevo, Atlassian, GitLab runner, Doppler, Fly.io), a
+    token a message calls a key or token away from its label, and ordinary lines that hold a
+    SHA, a digest or a trace id beside the word "token" or "secret", and two Ubuntu IRC lines
+    whose "password … is correct?" lost its word. Before: 6 of 18 caught, 5 of 9 ordinary lines
+    changed."""
+    found = score(shipped, [c for c in CASES if c.set == "found"])
+    assert (found.caught, found.secrets) == (18, 18), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
 
 
 @pytest.mark.parametrize("template", [
