@@ -26,6 +26,7 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id
 from .offline_answerer import content_stems, event_date, whose_words_asked
+from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
@@ -653,6 +654,8 @@ class Profile:
         now = now or utcnow()
         query = clean_text(query.strip())
         channels = tuple(channels)
+        if open_tasks.asks_open_work(query):
+            return self._open_work(now)
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
@@ -674,6 +677,24 @@ class Profile:
             messages=[ScoredMessage(message=f.record, score=f.score, channels=f.channels)
                       for f in messages],
             computed=computed, channel_seconds=timings)
+
+    def _open_work(self, now: datetime) -> RecallResult:
+        """"What tasks are still open?": the commitments among the profile's newest memories that
+        no later memory says are done (memory.open_tasks), each cited with what followed it."""
+        total = self._store.count(self.name)["memories"]
+        newest = [m for m in self._store.list_memories(
+                      self.name, include_inactive=True, offset=max(0, total - open_tasks.RECENT))
+                  if m.status == "active" and now - open_tasks.WINDOW <= m.said_at <= now]
+        people = {w for author in self._store.authors(self.name)
+                  for w in name_letters(display_name(author) or "").lower().split()}
+        names = content_stems(" ".join(people)) if people else set()
+        work = open_tasks.open_work(newest, now, lambda memory: names)
+        still, done = open_tasks.shown(work)
+        cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
+                [m for w in done for m in (w.commitment, w.closed_by)]
+        return RecallResult(answer=open_tasks.answer(work, now),
+                            memories=[ScoredMemory(memory=m, score=1.0, channels=["open_work"])
+                                      for m in cited])
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
                weights: dict[str, float] | None = None, asker: str | None = None,

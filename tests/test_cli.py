@@ -320,7 +320,8 @@ SPRINT = [
 def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
     """A sprint's week through `lurker ingest`, asked on Thursday 26 Nov. A Stripe webhook
     signing secret pasted from a CI log was stored, listed, exported and shown among recall's
-    sources (detect-secrets has no rule for `whsec_`)."""
+    sources (detect-secrets has no rule for `whsec_`), and "what tasks are still open?" found
+    nothing."""
     conv = write_jsonl(tmp_path / "sprint.jsonl", SPRINT)
     lurker("ingest", conv, "--session", "sprint")
     secret = "5f3a9c1e7b2d4f6a8c0e1b3d5f7a9c2e"
@@ -329,6 +330,13 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
                        "2026-11-26T10:00:00Z", "--json").stdout):
         assert secret[:10] not in out
     assert "[REDACTED:stripe-webhook-secret]" in lurker("list").stdout
+    # "what tasks are still open?" was "I don't have anything about that in memory"
+    answer = lurker("recall", "what tasks are still open?", "--now", "2026-11-26T10:00:00Z").stdout
+    still, _, done = answer.partition("\nDone:\n")
+    assert "release notes for 3.2" in still and "migrate the docs site" in still, answer
+    assert 'latest: "Docs site migration is about half done' in still, answer
+    assert "Fixed the flaky login test" in done and "Stripe webhook secret rotated" in done, answer
+    assert "flaky login test" not in still and secret[:10] not in answer
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):

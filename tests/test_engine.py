@@ -450,6 +450,48 @@ def test_what_a_named_person_said_or_works_on_is_found_by_their_own_messages(ser
     assert "webhooks" not in answer and "rate limit" not in answer
 
 
+def test_what_is_still_open_lists_the_work_no_later_message_closed(service, profile_name):
+    """"What tasks are still open?" was "I don't have anything about that in memory": no task
+    shares a word with it, and nothing related "Fixed the flaky login test" to the task it
+    closes. The open work is listed with its latest word, the done work with what closed it,
+    and another channel's work is not in it."""
+    profile = service.profile(profile_name)
+    said = [("maya (U1)", "2026-11-23T09:05:00Z",
+             "TODO: @raj please write the release notes for 3.2 by Wednesday"),
+            ("lena (U2)", "2026-11-23T09:20:00Z",
+             "I'll take the flaky login test, looks like a race in the session fixture."),
+            ("omar (U3)", "2026-11-23T10:00:00Z",
+             "I'm going to migrate the docs site to the new theme this week."),
+            ("omar (U3)", "2026-11-23T11:45:00Z", "I can do the webhook rotation tomorrow morning."),
+            ("omar (U3)", "2026-11-24T09:30:00Z",
+             "Stripe webhook secret rotated, the old one is revoked."),
+            ("lena (U2)", "2026-11-24T15:10:00Z", "Fixed the flaky login test, PR #1290 merged."),
+            ("raj (U4)", "2026-11-25T17:00:00Z",
+             "release notes for 3.2 are still in progress, will finish tomorrow"),
+            ("omar (U3)", "2026-11-26T08:40:00Z",
+             "Docs site migration is about half done, the search page is left.")]
+    profile.ingest([{"role": "user", "author": a, "ts": ts, "content": c} for a, ts, c in said],
+                   session_id="sprint")
+    other = service.profile(profile_name + "-other")
+    other.ingest([{"role": "user", "author": "kim (U9)", "ts": "2026-11-24T10:00:00Z",
+                   "content": "I'll renew the payroll vendor contract this week."}],
+                 session_id="hr")
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+    result = profile.recall("what tasks are still open?", now=now)
+    still, _, done = result.answer.partition("\nDone:\n")
+    assert still.startswith("Still open (26 November 2026):"), result.answer
+    assert "release notes for 3.2" in still and "migrate the docs site" in still, result.answer
+    assert 'latest: "Docs site migration is about half done' in still, result.answer
+    assert 'latest: "release notes for 3.2 are still in progress' in still, result.answer
+    assert "flaky login test" not in still and "webhook" not in still, result.answer
+    assert 'done: "Fixed the flaky login test, PR #1290 merged."' in done, result.answer
+    assert 'done: "Stripe webhook secret rotated' in done, result.answer
+    assert "payroll" not in result.answer
+    assert {m.memory.content for m in result.memories} >= {
+        "Fixed the flaky login test, PR #1290 merged."}
+    assert "payroll" in other.recall("what's still open?", now=now).answer
+
+
 def test_recall_embeds_once_when_the_hypothesis_is_the_question(service, profile_name,
                                                                   monkeypatch):
     """An answerer whose hypothesis is the question itself gets one embedding for the vector and

@@ -355,3 +355,21 @@ def test_what_a_named_person_said_over_slack_stays_in_its_channel(start, api):
     # asked with a Slack mention of her (<@UZOE> arrives as "@zoë"): the same answer
     app_mention(slack, "U2", "what did <@UZOE> say?", ts(2 * day + 1), "EvZoeAt")
     assert answers(api)[-1]["text"] == text
+
+
+def test_what_is_still_open_over_slack_lists_this_channels_work_and_pings_nobody(start, api):
+    """"@lurker what's still open?" in #general: the work taken on there that no later message
+    closed, with what closed the rest; never #dev's work; a task that mentions someone
+    (<@U2>) or the channel (<!channel>) is quoted without pinging them."""
+    slack = start()
+    message(slack, "CGEN", "U1", "TODO: <@U2> please update the on-call runbook by Friday",
+            ts(10))
+    message(slack, "CGEN", "UZED", "<!channel> I'll take the flaky login test today", ts(20))
+    message(slack, "CDEV", "U1", "I'll rotate the dev sandbox keys this week", ts(30))
+    message(slack, "CGEN", "UZED", "Fixed the flaky login test, PR #1290 merged", ts(60))
+    app_mention(slack, "U2", "what's still open?", ts(90), "EvOpen")
+    text = answers(api)[-1]["text"]
+    assert "update the on-call runbook" in text and "sandbox" not in text, text
+    still, _, done = text.partition("Done:")
+    assert "flaky login test" not in still and "Fixed the flaky login test" in done, text
+    assert "<@U2>" not in text and "<!channel>" not in text, text

@@ -1,0 +1,202 @@
+"""What is still open: the work a channel took on or asked for that no later message says is done.
+
+"What tasks are still open?" was answered "I don't have anything about that in memory": the
+question shares no word with "lena will take the flaky login test" or "TODO: @raj please write
+the release notes", and nothing related a later "Fixed the flaky login test, PR #1290 merged" to
+the task it closes. Like date arithmetic, this is worked out in code before the answer:
+
+- a **commitment** is a task memory, or a memory that says someone will do, is going to do, can
+  do or must do something ("omar can do the webhook rotation tomorrow morning");
+- a later memory about the same work (two content words in common and at least SHARED of the
+  smaller one's, names and the words of commitment and time aside; no version, ticket or PR
+  named by both that differs) **closes** it when it says the work is done ("fixed", "merged",
+  "rotated", "done" …) and not that it is partly done or still going ("about half done",
+  "still in progress", "blocked"); otherwise it is the commitment's **latest word** (a later
+  commitment to the same work too: "will finish tomorrow");
+- the answer lists what is open, each with its latest word, then what was closed and by what.
+
+Only the profile's newest memories are read (RECENT, said within WINDOW of the question): an
+open question is about the work in flight, and reading a whole year's profile for it would cost
+more than every other recall. Nothing is changed in the store: a commitment someone forgot to
+close stays open here, and stays visible to every other question.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .dates import format_human
+from .models import Memory
+from .offline_answerer import content_stems
+
+RECENT = 1000  # the newest memories read for an open-work question
+WINDOW = timedelta(days=60)  # and of those, the ones said this long before it
+
+_ASKS_OPEN = re.compile(
+    r"(?i)\b(?:open|outstanding|pending|unfinished|remaining|unresolved)\s+(?:tasks?|action items?|"
+    r"todos?|to-dos?|items?|work|tickets?|follow[- ]ups?)\b"
+    r"|\b(?:tasks?|action items?|todos?|to-dos?|follow[- ]ups?)\b[^?.!]*\b(?:open|outstanding|"
+    r"pending|left|remaining|not done|unfinished|unresolved)\b"
+    r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:still\s+)?(?:open|outstanding|pending|unfinished)\s*"
+    r"(?:right now|now|today|this week|for (?:the|this) (?:sprint|week|release))?\s*\??\s*$"
+    r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?left(?:\s+to\s+do|\s+for\s+(?:the|this)\s+"
+    r"(?:sprint|week|release|milestone))?\s*\??\s*$"
+    r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
+    r"|\bto-?do list\b")
+
+_COMMITS = re.compile(
+    r"(?i)\b(?:todo|to-do|action item|follow[- ]up)\b"
+    r"|\b(?:will|'ll|is going to|are going to|am going to|can do|can take|needs? to|has to|"
+    r"have to|is on it|are on it|owns?)\s+\w"
+    # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
+    r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
+    r"|\b(?:is|are) blocked\b|\bwaiting (?:on|for)\b")  # blocked work is open work
+_DONE = re.compile(
+    r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
+    r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
+    r"sorted out|all set)\b")
+_NOT_YET = re.compile(
+    r"(?i)\b(?:not|half|halfway|partly|partially|mostly|almost|still|in progress|wip|blocked|"
+    r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b")
+# words of commitment, time and filler: two memories sharing only these share no work
+_NOT_WORK = frozenset(content_stems(
+    "will going can do take taking took need needs has have please todo to-do action item follow "
+    "up own owns on it this next week today tomorrow morning afternoon evening monday tuesday "
+    "wednesday thursday friday saturday sunday by before after still now done fixed looks like "
+    "the a an is are was utc gmt cet pst est am pm"))
+_NUMBER = re.compile(r"^[\d:.,/-]+$")  # a time or count is no work in common ("18:00", "14")
+_DATE_NOTE = re.compile(r"\s*\[[^\]]*\d{4}-\d\d-\d\d[^\]]*\]")
+# what names one piece of work among many alike: a version, ticket, PR or region ("v9920",
+# "3.2", "#1290", "OPS-12"); not a time or a count
+_IDENTIFIER = re.compile(r"(?<![\w.])#?[A-Za-z]*[A-Za-z-]?\d+(?:[.-]\w+)*\b")
+_TIME_OR_COUNT = re.compile(r"^\d+$|^\d{1,2}[:.]\d\d$")
+SHARED = 0.4  # the share of the smaller memory's work words two memories about one work have
+
+
+def asks_open_work(question: str) -> bool:
+    """Whether the question asks what work is still open ("what tasks are still open?",
+    "what's left for the sprint?", "any outstanding action items?")."""
+    return bool(_ASKS_OPEN.search(question.strip()))
+
+
+def is_commitment(memory: Memory, now: datetime) -> bool:
+    """Said as work someone will do; a task-typed memory whose days are all past and that says
+    no commitment is an announcement ("deploy freeze … until Monday, no merges please")."""
+    if _COMMITS.search(memory.content):
+        return True
+    return memory.type == "task" and not (
+        memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
+
+
+def says_done(memory: Memory) -> bool:
+    return bool(_DONE.search(memory.content)) and not _NOT_YET.search(memory.content)
+
+
+@dataclass
+class OpenWork:
+    commitment: Memory
+    latest: list[Memory] = field(default_factory=list)  # later words on it, oldest first
+    closed_by: Memory | None = None
+
+
+def open_work(memories: list[Memory], now: datetime,
+              names: Callable[[Memory], set[str]] = lambda m: set()) -> list[OpenWork]:
+    """Each commitment among `memories` with the later memories about the same work: the one
+    that closes it, or its latest words. `names`: the stems of the people a memory names (its
+    speakers), which are no work in common."""
+    said = sorted(memories, key=lambda m: (m.said_at, m.id))
+    work: list[OpenWork] = []
+    stems: dict[str, set[str]] = {}
+
+    ids: dict[str, set[str]] = {}
+
+    def about(m: Memory) -> set[str]:
+        if m.id not in stems:
+            text = _DATE_NOTE.sub("", m.content)
+            stems[m.id] = {s for s in content_stems(text)
+                           if not _NUMBER.match(s)} - _NOT_WORK - names(m)
+            ids[m.id] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
+                         if not _TIME_OR_COUNT.match(i.lstrip("#"))}
+        return stems[m.id]
+
+    def same_work(a: Memory, b: Memory) -> bool:
+        shared = about(a) & about(b)
+        if len(shared) < 2 or len(shared) < SHARED * min(len(about(a)), len(about(b))):
+            return False
+        # "migrate the ingest v9920 dashboards to region a7" is not "migrate the auth v9840
+        # dashboards to region a7": where both name versions, tickets or PRs, the one that names
+        # fewer names nothing the other does not
+        fewer, more = sorted((ids[a.id], ids[b.id]), key=len)
+        return not fewer or fewer <= more
+
+    # What to compare a memory with. One that names identifiers: the open work that names one of
+    # them (work naming others cannot be the same) and the work naming none that shares a word
+    # with it. One that names none: the work that shares a word with it.
+    by_id: dict[str, list[OpenWork]] = {}
+    by_stem: dict[str, list[OpenWork]] = {}
+    by_stem_unnamed: dict[str, list[OpenWork]] = {}
+    for memory in said:
+        words = about(memory)
+        if ids[memory.id]:
+            near = {id(w): w for i in ids[memory.id] for w in by_id.get(i, ())}
+            near.update((id(w), w) for s in words for w in by_stem_unnamed.get(s, ()))
+        else:
+            near = {id(w): w for s in words for w in by_stem.get(s, ())}
+        same = [w for w in near.values() if w.closed_by is None and w.commitment.id != memory.id
+                and w.commitment.said_at <= memory.said_at and same_work(w.commitment, memory)]
+        if same:
+            for w in same:
+                if says_done(memory):
+                    w.closed_by = memory
+                else:
+                    w.latest.append(memory)
+            continue
+        if is_commitment(memory, now) and not says_done(memory):
+            work.append(OpenWork(memory))
+            for i in ids[memory.id]:
+                by_id.setdefault(i, []).append(work[-1])
+            for s in words:
+                by_stem.setdefault(s, []).append(work[-1])
+                if not ids[memory.id]:
+                    by_stem_unnamed.setdefault(s, []).append(work[-1])
+    return work
+
+
+OPEN_SHOWN, DONE_SHOWN = 15, 5  # an answer is read in a chat thread: the newest of each
+
+
+def shown(work: list[OpenWork]) -> tuple[list[OpenWork], list[OpenWork]]:
+    """The open and the done work an answer shows, the newest first."""
+    still = [w for w in reversed(work) if w.closed_by is None]
+    done = [w for w in reversed(work) if w.closed_by is not None]
+    return still[:OPEN_SHOWN], done[:DONE_SHOWN]
+
+
+def answer(work: list[OpenWork], now: datetime) -> str:
+    """The open work first, each with its latest word, then what was closed."""
+    if not work:
+        return "I don't have any tasks or commitments in memory from the last two months."
+    still, done = shown(work)
+    more_open = sum(w.closed_by is None for w in work) - len(still)
+    more_done = sum(w.closed_by is not None for w in work) - len(done)
+    lines = [f"Still open ({format_human(now.date())}):" if still
+             else "Nothing is still open: everything taken on was said to be done."]
+    for w in still:
+        line = f"- {w.commitment.content.rstrip('.')} ({format_human(w.commitment.said_at.date())})"
+        if w.latest:
+            last = w.latest[-1]
+            line += f"; latest: \"{last.content}\" ({format_human(last.said_at.date())})"
+        lines.append(line)
+    if more_open:
+        lines.append(f"… and {more_open} more still open, said earlier.")
+    if done:
+        lines.append("Done:")
+        for w in done:
+            lines.append(f"- {w.commitment.content.rstrip('.')} "
+                         f"({format_human(w.commitment.said_at.date())}); done: "
+                         f"\"{w.closed_by.content}\" ({format_human(w.closed_by.said_at.date())})")
+    if more_done:
+        lines.append(f"… and {more_done} more done, said earlier.")
+    return "\n".join(lines)

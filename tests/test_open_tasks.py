@@ -1,0 +1,95 @@
+"""memory.open_tasks: which questions ask what is still open, and how later words close work."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from memory.models import EventDate, Memory
+from memory.open_tasks import asks_open_work, open_work
+
+NOW = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("question", [
+    "what tasks are still open?", "What's still open?", "what's left for the sprint?",
+    "any outstanding action items?", "what is left to do?", "open tasks?",
+    "which todos are not done?", "what’s open right now?", "show me the to-do list",
+    "what do we still need to do?", "are there any pending tasks for this week?"])
+def test_questions_that_ask_what_is_still_open(question):
+    assert asks_open_work(question)
+
+
+@pytest.mark.parametrize("question", [
+    "is port 8080 open?", "what's left in the budget?", "who opened the incident?",
+    "when does the office open?", "is the flaky login test fixed?",
+    "what did we decide about the open source license?", "what ports are open on the db host?",
+    "how many tasks did the worker run?"])
+def test_questions_that_do_not(question):
+    assert not asks_open_work(question)
+
+
+def _memory(content: str, day: int, kind: str = "event", dates=()) -> Memory:
+    said = datetime(2026, 11, day, 9, tzinfo=timezone.utc)
+    return Memory(id=f"m{day}{len(content)}", content=content, type=kind, created_at=said,
+                  event_time=said,
+                  event_dates=[EventDate(phrase="p", start=s, end=e) for s, e in dates])
+
+
+def test_done_closes_partly_done_does_not_and_names_are_no_shared_work():
+    work = open_work([
+        _memory("lena will take the flaky login test.", 23, "task"),
+        _memory("lena will review the billing export spec.", 23, "task"),
+        _memory("The flaky login test is half done, the fixture is left.", 24),
+        _memory("lena fixed the cache warmup.", 25),  # shares only her name
+        _memory("Billing export spec reviewed and done.", 25),
+    ], NOW, names=lambda m: {"lena"})
+    by = {w.commitment.content: w for w in work}
+    flaky = by["lena will take the flaky login test."]
+    assert flaky.closed_by is None
+    assert [m.content for m in flaky.latest] == [
+        "The flaky login test is half done, the fixture is left."]
+    assert by["lena will review the billing export spec."].closed_by.content == \
+        "Billing export spec reviewed and done."
+    assert len(work) == 2  # "lena fixed the cache warmup." closed nothing and is no commitment
+
+
+def test_a_closing_word_said_before_the_work_was_taken_on_closes_nothing():
+    work = open_work([
+        _memory("Fixed the docs site search.", 20),
+        _memory("omar is going to fix the docs site search again.", 23),
+    ], NOW)
+    assert [(w.commitment.content, w.closed_by) for w in work] == [
+        ("omar is going to fix the docs site search again.", None)]
+
+
+def test_an_announcement_whose_days_are_past_is_no_open_work():
+    freeze = _memory("deploy freeze until Monday, no merges to main please", 17, "task",
+                     [(date(2026, 11, 20), date(2026, 11, 23))])
+    request = _memory("TODO: @raj please write the release notes by Wednesday", 23, "task",
+                      [(date(2026, 11, 25), date(2026, 11, 25))])  # overdue: still open
+    assert [w.commitment.content for w in open_work([freeze, request], NOW)] == [
+        request.content]
+
+
+def test_blocked_work_is_open_and_a_later_commitment_to_it_is_its_latest_word():
+    work = open_work([
+        _memory("Billing export is blocked on the finance team's CSV spec.", 24),
+        _memory("maya will start the billing export once the CSV spec arrives.", 25),
+    ], NOW)
+    assert len(work) == 1 and work[0].closed_by is None
+    assert work[0].latest[0].content.startswith("maya will start the billing export")
+
+
+def test_versions_tell_alike_work_apart_and_a_closing_word_need_not_repeat_them():
+    work = open_work([
+        _memory("sam will migrate the ingest v9920 dashboards to region a7 by Friday", 20),
+        _memory("li will migrate the auth v9840 dashboards to region a7 by Friday", 21),
+        _memory("We migrated the auth v9840 dashboards to region a7.", 23),
+        _memory("TODO: @raj please write the release notes for 3.2", 23, "task"),
+        _memory("Release notes written and published on the blog.", 25),
+    ], NOW)
+    by = {w.commitment.content.split()[0]: w.closed_by for w in work}
+    assert by["sam"] is None
+    assert by["li"].content.startswith("We migrated the auth v9840")
+    assert by["TODO:"].content.startswith("Release notes written")
