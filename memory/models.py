@@ -183,6 +183,14 @@ class RecallResult(BaseModel):
     channel_seconds: dict[str, float] = Field(default_factory=dict)
 
 
+class ScrubResult(BaseModel):
+    """What Profile.scrub changed: stored text that today's redaction rules would not have kept."""
+
+    messages_redacted: int = 0  # replaced by their redacted text, their memories drawn afresh
+    memories_erased: int = 0  # drawn only from those messages: content blanked, forgotten
+    memories_redacted: int = 0  # whose own text (a remembered memory's) held a secret
+
+
 class PurgeResult(BaseModel):
     """What Profile.purge_author removed (a data deletion request)."""
 

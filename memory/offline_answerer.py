@@ -108,8 +108,9 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
     loose = {w for w in re.findall(r"[a-z]+(?![\w.-])", low)  # names hold no digit ("v42")
              if len(w) > 1 and w not in _NOT_NAMES and w not in _SLANG_PEOPLE
              and not english_word(w)}
-    slots = {m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)} - _NOT_NAMES \
-        - _SLANG_PEOPLE
+    # "what is omar working on?": a person goes there too (omar is in the word list)
+    slots = ({m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)}
+             | {m.group(1) for m in _AT_WORK.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
     found = named(question) | {w for w in slots if not english_word(w)}  # "did sam say"
     unsure = (loose | slots) - found  # names only if someone of that name said something
     if unsure:

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from .dates import format_human
 from .models import Memory
 from .offline_answerer import content_stems
+from .people import name_letters
 
 RECENT = 1000  # the newest memories read for an open-work question
 WINDOW = timedelta(days=60)  # and of those, the ones said this long before it
@@ -46,10 +47,16 @@ _ASKS_OPEN = re.compile(
     r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
     r"|\bto-?do list\b")
 
+# Someone at the start of a clause (a name, "I", "we", "he", "she", "someone"; not "the cache",
+# "it", "you") who will, is going to, can or must do something (not "be" or "have": "maya will
+# be out tomorrow" is no work)
 _COMMITS = re.compile(
     r"(?i)\b(?:todo|to-do|action item|follow[- ]up)\b"
-    r"|\b(?:will|'ll|is going to|are going to|am going to|can do|can take|needs? to|has to|"
-    r"have to|is on it|are on it|owns?)\s+\w"
+    r"|(?:^|[,;:.!?(]\s*|\b(?:and|so|then|ok|okay|also|fyi|btw)\s+|@\w+\s+|@)"
+    r"(?!(?:it|this|that|there|these|those|which|what|you|they)\b)"
+    r"[a-z][\w.-]*(?:\s+will|['\u2019]ll|\s+(?:is|are|am) going to|\s+can (?:do|take|handle)|"
+    r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b)\w"
+    r"|\b(?:is|are) on it\b"
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
     r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
     r"|\b(?:is|are) blocked\b|\bwaiting (?:on|for)\b")  # blocked work is open work
@@ -199,4 +206,33 @@ def answer(work: list[OpenWork], now: datetime) -> str:
                          f"\"{w.closed_by.content}\" ({format_human(w.closed_by.said_at.date())})")
     if more_done:
         lines.append(f"… and {more_done} more done, said earlier.")
+    return "\n".join(lines)
+
+
+def work_of(work: list[OpenWork], names: set[str]) -> list[OpenWork]:
+    """The work a person took on or was asked to do: their name (lower-case name words) in the
+    commitment ("kofi will take …", "TODO: @raj please …") or in its latest word."""
+    def named(memory: Memory) -> bool:
+        return bool(names & set(name_letters(memory.content).lower().replace("@", " ").split()))
+
+    return [w for w in work if named(w.commitment) or any(named(m) for m in w.latest)]
+
+
+def person_answer(person: str, work: list[OpenWork]) -> str | None:
+    """"what is omar working on?": the work still open that names them, newest first, then the
+    last they finished; None when none of theirs is open (what they said answers instead)."""
+    still, done = shown(work)
+    if not still:
+        return None
+    lines = [f"{person} is on:"]
+    for w in still:
+        line = f"- {w.commitment.content.rstrip('.')} ({format_human(w.commitment.said_at.date())})"
+        if w.latest:
+            last = w.latest[-1]
+            line += f"; latest: \"{last.content}\" ({format_human(last.said_at.date())})"
+        lines.append(line)
+    if done:
+        w = done[0]
+        lines.append(f"Done lately: {w.commitment.content.rstrip('.')}; \"{w.closed_by.content}\" "
+                     f"({format_human(w.closed_by.said_at.date())})")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import TypeVar
 
 import numpy as np
@@ -24,8 +24,8 @@ from .embeddings import Embedder, default_embedder
 from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
-from .ids import check_profile_name, memory_id
-from .offline_answerer import content_stems, event_date, whose_words_asked
+from .ids import check_profile_name, memory_id, message_id
+from .offline_answerer import at_work, content_stems, event_date, plain_names, whose_words_asked
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -34,6 +34,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
                      platform_id, same_person)
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
+                     ScrubResult,
                      embedding_text, parents_elsewhere)
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
@@ -535,6 +536,55 @@ class Profile:
         result.memories_updated = len(changed) - len(erased)
         return result
 
+    def scrub(self, now: datetime | None = None) -> ScrubResult:
+        """Apply today's redaction rules (memory/redaction.py) to what older rules let through:
+        a redaction release learns shapes (a Stripe webhook secret, 26 Nov) that profiles stored
+        before it still hold. A message whose text changes is replaced as a deleted message is
+        (the memories drawn only from it erased, its vectors and passages gone) and ingested
+        again as its redacted text, so its id and memories are drawn from that text, never from
+        the secret; a forgotten (suppressed) message is kept redacted and suppressed, with no
+        memories. A memory whose own text holds a secret (one remembered directly) is rewritten
+        and embedded again. Idempotent: a second run changes nothing."""
+        return self._scrub(self._store.iter_messages(self.name), None, now or utcnow())
+
+    def _scrub(self, messages: Iterable[Message], memory_ids: list[str] | None,
+               now: datetime) -> ScrubResult:
+        """Scrub the given messages and memories (None: every memory of the profile)."""
+        store, result = self._store, ScrubResult()
+        for message in [m for m in messages if redact(m.content)[0] != m.content]:
+            clean = redact(message.content)[0]
+            store.delete_messages(self.name, [message.id])
+            _, erased = self._erase_drawn_from({message.id, *message.replaces}, self.DELETED,
+                                               "redacted again", now)
+            result.messages_redacted += 1
+            result.memories_erased += len(erased)
+            if message.suppressed:
+                store.insert_messages(self.name, [message.model_copy(update={
+                    "id": message_id(message.session_id, message.role, clean), "content": clean,
+                    "replaces": []})])
+                continue
+            offset = timezone(timedelta(minutes=message.utc_offset_minutes or 0))
+            self.ingest([{"role": message.role, "author": message.author, "content": clean,
+                          "ts": message.ts.astimezone(offset).isoformat(),
+                          "external_id": message.external_id, "reply_to": message.reply_to}],
+                        session_id=message.session_id, now=now)
+        rewritten = []
+        # read after the messages' step: a memory drawn from a scrubbed message is erased now
+        for memory in (store.list_memories(self.name, include_inactive=True) if memory_ids is None
+                       else store.get_memories(self.name, memory_ids)):
+            content = redact(memory.content)[0]
+            questions = [redact(q)[0] for q in memory.questions]
+            if content != memory.content or questions != memory.questions:
+                rewritten.append(memory.model_copy(update={"content": content,
+                                                           "questions": questions}))
+        if rewritten:
+            store.upsert_memories(self.name, rewritten)
+            self._index_vectors([m for m in rewritten if m.embeddable])
+            result.memories_redacted = len(rewritten)
+        if result.messages_redacted or result.memories_redacted:
+            store.expunge(self.name)
+        return result
+
     def _erase_drawn_from(self, gone: set[str], placeholder: str, reason: str, now: datetime,
                           legacy_versions: bool = False) -> tuple[dict[str, Memory], set[str]]:
         """Erase the memories (any status) drawn only from the messages `gone`, and drop those
@@ -666,10 +716,17 @@ class Profile:
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
                                                               settings.recall_k, weights, now))
         shown = [f.record for f in memories]
-        answer = self.service.answerer.answer(
-            query, now, shown, [f.record for f in messages], computed,
-            previous=self._previous_versions(shown),
-            speakers=speakers_of(shown, lambda memory: self), asker=asker, addressee=addressee)
+        answer, working = None, self._working(query, now)
+        if working is not None:
+            answer, cited = working
+            memories = [Fused(record=m, score=1.0, channels=["open_work"]) for m in cited] + \
+                [f for f in memories if f.record.id not in {m.id for m in cited}]
+        if answer is None:
+            answer = self.service.answerer.answer(
+                query, now, shown, [f.record for f in messages], computed,
+                previous=self._previous_versions(shown),
+                speakers=speakers_of(shown, lambda memory: self), asker=asker,
+                addressee=addressee)
         return RecallResult(
             answer=answer,
             memories=[ScoredMemory(memory=f.record, score=f.score, channels=f.channels)
@@ -678,17 +735,38 @@ class Profile:
                       for f in messages],
             computed=computed, channel_seconds=timings)
 
+    def _work(self, now: datetime) -> list[open_tasks.OpenWork]:
+        """The commitments among the profile's newest memories, each with what followed it
+        (memory.open_tasks)."""
+        newest = [m for m in self._store.list_memories(self.name, limit=open_tasks.RECENT,
+                                                        newest_first=True)
+                  if now - open_tasks.WINDOW <= m.said_at <= now]
+        names = content_stems(" ".join(self._people())) if newest else set()
+        return open_tasks.open_work(newest, now, lambda memory: names)
+
+    def _people(self) -> set[str]:
+        """The lower-case name words of the profile's authors."""
+        return {w for author in self._store.authors(self.name)
+                for w in name_letters(display_name(author) or "").lower().split()}
+
+    def _working(self, query: str, now: datetime) -> tuple[str | None, list[Memory]] | None:
+        """"what is omar working on?": the work still open that names them, when any does."""
+        whose = whose_words_asked(query, self._people)
+        person = at_work(plain_names(query), whose) if whose else set()
+        if not person:
+            return None
+        mine = open_tasks.work_of(self._work(now), person)
+        answer = open_tasks.person_answer(sorted(person)[0], mine)
+        if answer is None:
+            return None
+        still, done = open_tasks.shown(mine)
+        return answer, [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
+            [m for w in done[:1] for m in (w.commitment, w.closed_by)]
+
     def _open_work(self, now: datetime) -> RecallResult:
-        """"What tasks are still open?": the commitments among the profile's newest memories that
-        no later memory says are done (memory.open_tasks), each cited with what followed it."""
-        total = self._store.count(self.name)["memories"]
-        newest = [m for m in self._store.list_memories(
-                      self.name, include_inactive=True, offset=max(0, total - open_tasks.RECENT))
-                  if m.status == "active" and now - open_tasks.WINDOW <= m.said_at <= now]
-        people = {w for author in self._store.authors(self.name)
-                  for w in name_letters(display_name(author) or "").lower().split()}
-        names = content_stems(" ".join(people)) if people else set()
-        work = open_tasks.open_work(newest, now, lambda memory: names)
+        """"What tasks are still open?": the commitments no later memory says are done, each
+        cited with what followed it."""
+        work = self._work(now)
         still, done = open_tasks.shown(work)
         cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
                 [m for w in done for m in (w.commitment, w.closed_by)]
@@ -907,7 +985,12 @@ class Profile:
         self._store.upsert_memories(self.name, memories)
         self._index_vectors([m for m in memories if m.embeddable])
         self._index_passages([m for m in messages if m.id in created], vectorize=True)
-        return {"messages": len(created), "memories": len(memories)}
+        # an export written under older redaction rules brings what they let through: today's
+        # rules apply to it as they do to what is ingested
+        scrubbed = self._scrub([m for m in messages if m.id in created], [m.id for m in memories],
+                               utcnow())
+        return {"messages": len(created), "memories": len(memories),
+                "redacted": scrubbed.messages_redacted + scrubbed.memories_redacted}
 
     # --- data deletion --------------------------------------------------------------------
     PURGED = "[purged]"

@@ -136,7 +136,7 @@ def test_operations_round_trip(api, service, profile_name):
                         content=exported.content,
                         headers={"Content-Type": "application/x-ndjson"})
     assert imported.status_code == 200, imported.text
-    assert imported.json() == {"messages": 2, "memories": len(lines) - 3}
+    assert imported.json() == {"messages": 2, "memories": len(lines) - 3, "redacted": 0}
     assert service.profile(copy).export().__next__() != lines[0]  # header names the new profile
     assert list(service.profile(copy).export(audit=True))[1:] == lines[1:]
     broken = api.call("POST", f"/v1/profiles/{copy}/import", key="admin",

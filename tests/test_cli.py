@@ -61,11 +61,11 @@ def test_ingest_recall_list_forget_export_import(lurker, tmp_path):
     export = tmp_path / "team.jsonl"  # the audit export: everything, the forgotten text too
     lurker("export", "--profile", "team", "--out", str(export), "--audit")
     imported = json.loads(lurker("import", str(export), "--profile", "copy", "--json").stdout)
-    assert imported == {"messages": 2, "memories": 2}
+    assert imported == {"messages": 2, "memories": 2, "redacted": 0}
     ordinary = tmp_path / "ordinary.jsonl"  # without the message the forgotten memory came from
     lurker("export", "--profile", "team", "--out", str(ordinary))
     assert json.loads(lurker("import", str(ordinary), "--profile", "copy2", "--json").stdout) \
-        == {"messages": 1, "memories": 2}
+        == {"messages": 1, "memories": 2, "redacted": 0}
 
 
 def test_recall_asker_answers_a_first_person_question_from_their_own_words(lurker, tmp_path):
@@ -317,6 +317,25 @@ SPRINT = [
      "content": "Docs site migration is about half done, the search page is left."}]
 
 
+def unredacted(export: str, marker: str, secret: str) -> str:
+    """The export as the code before the rule for `secret` wrote it: the secret whole, and the
+    content-addressed ids computed from that text."""
+    from memory.ids import memory_id, message_id
+
+    records, renamed = [json.loads(line) for line in export.splitlines()], {}
+    for r in records:
+        if r.get("kind") == "message" and marker in r["content"]:
+            r["content"] = r["content"].replace(marker, secret)
+            renamed[r["id"]] = r["id"] = message_id(r["session_id"], r["role"], r["content"])
+    for r in records:
+        if r.get("kind") == "memory":
+            r["source_message_ids"] = [renamed.get(i, i) for i in r["source_message_ids"]]
+            if marker in r["content"]:
+                r["content"] = r["content"].replace(marker, secret)
+                r["id"] = memory_id(r["type"], r["content"], r["source_message_ids"])
+    return "\n".join(json.dumps(r) for r in records) + "\n"
+
+
 def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
     """A sprint's week through `lurker ingest`, asked on Thursday 26 Nov. A Stripe webhook
     signing secret pasted from a CI log was stored, listed, exported and shown among recall's
@@ -337,6 +356,18 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
     assert 'latest: "Docs site migration is about half done' in still, answer
     assert "Fixed the flaky login test" in done and "Stripe webhook secret rotated" in done, answer
     assert "flaky login test" not in still and secret[:10] not in answer
+    # an export written under older rules (the secret whole) is redacted as it is imported, and
+    # `lurker scrub` then finds nothing left
+    (tmp_path / "old.jsonl").write_text(
+        unredacted(lurker("export").stdout, "[REDACTED:stripe-webhook-secret]", "whsec_" + secret),
+        encoding="utf-8")
+    imported = lurker("import", tmp_path / "old.jsonl", "--profile", "copy").stdout
+    assert "redacted 1 that held secrets" in imported, imported
+    assert secret[:10] not in lurker("export", "--audit", "--profile", "copy").stdout
+    assert "It leaked into a CI log: [REDACTED:stripe-webhook-secret]" in lurker(
+        "list", "--profile", "copy").stdout
+    assert lurker("scrub", "--profile", "copy").stdout.strip() == \
+        "messages redacted: 0, memories erased: 0, memories redacted: 0"
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):

@@ -361,7 +361,8 @@ def test_export_import_round_trip(service, profile_name, tmp_path):
     assert json.loads(lines[0])["format"] == "lurker-profile-export"
     dst = service.profile(profile_name + "-copy")
     counts = dst.import_lines(lines)
-    assert counts == {"messages": 3, "memories": len(src.list(include_inactive=True))}
+    assert counts == {"messages": 3, "memories": len(src.list(include_inactive=True)),
+                      "redacted": 0}
     assert dst.list(include_inactive=True) == src.list(include_inactive=True)
     assert list(dst.export(audit=True))[1:] == lines[1:]
     assert list(dst.export())[1:] == list(src.export())[1:]  # the suppression came along
@@ -682,3 +683,53 @@ def test_a_standing_rule_comes_with_the_requests_it_governs(profile):
     assert rank(without) >= 5
     # the advice is not a standing rule: it never comes through that channel
     assert all("instruction" not in f.channels for f in found if f.record.id != rule.id)
+
+
+def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monkeypatch,
+                                                     tmp_path):
+    """A Stripe webhook secret pasted from a CI log was stored whole before the redaction rules
+    knew `whsec_`: `scrub` applies today's rules to a profile stored under older ones. The message
+    is ingested again as its redacted text (its memory drawn afresh), the memory drawn from the
+    secret is erased, a remembered memory holding one is rewritten, and nothing else changes; a
+    second scrub changes nothing."""
+    import memory.ingest_input
+    import memory.service
+
+    secret = "whsec_" + "5f3a9c1e7b2d4f6a8c0e1b3d5f7a9c2e"
+    profile = service.profile(profile_name)
+    with monkeypatch.context() as older_rules:  # what a profile stored before 26 Nov holds
+        older_rules.setattr(memory.ingest_input, "redact", lambda text: (text, []))
+        older_rules.setattr(memory.service, "redact", lambda text: (text, []))
+        profile.ingest([
+            {"role": "user", "author": "maya (U1)", "ts": "2026-11-23T11:30:00Z",
+             "external_id": "slack:C1:1.1",
+             "content": "Can someone rotate the Stripe webhook secret before Friday? It leaked "
+                        f"into a CI log: {secret}"},
+            {"role": "user", "author": "omar (U3)", "ts": "2026-11-23T11:45:00Z",
+             "content": "I can do the webhook rotation tomorrow morning."}], session_id="s")
+        profile.remember(f"The staging webhook signing secret is {secret}")
+    assert secret in "\n".join(profile.export(audit=True))
+
+    scrubbed = profile.scrub()
+    assert (scrubbed.messages_redacted, scrubbed.memories_erased,
+            scrubbed.memories_redacted) == (1, 1, 1)
+    exported = "\n".join(profile.export(audit=True))
+    assert secret[6:16] not in exported
+    listed = [m.content for m in profile.list(include_inactive=True)]
+    assert "It leaked into a CI log: [REDACTED:stripe-webhook-secret]" in listed, listed
+    assert "omar can do the webhook rotation tomorrow [2026-11-24] morning." in listed
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+    for question in ("what is the stripe webhook secret?", "what leaked into the CI log?",
+                     "what's the staging webhook signing secret?"):
+        result = profile.recall(question, now=now)
+        shown = [result.answer, *(m.memory.content for m in result.memories),
+                 *(m.message.content for m in result.messages)]
+        assert not any(secret[6:16] in text for text in shown), shown
+    # the redacted message keeps its platform id: a later edit or delete still finds it
+    assert profile.delete_message("slack:C1:1.1").found
+    assert profile.scrub().model_dump() == {"messages_redacted": 0, "memories_erased": 0,
+                                            "memories_redacted": 0}
+    from memory.stores.sqlite import SQLiteStore
+    if isinstance(profile._store, SQLiteStore):  # nor in its file: FTS segments, free pages
+        service.close()
+        assert secret[6:16].encode() not in profile._store.path.read_bytes()

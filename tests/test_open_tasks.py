@@ -93,3 +93,27 @@ def test_versions_tell_alike_work_apart_and_a_closing_word_need_not_repeat_them(
     assert by["sam"] is None
     assert by["li"].content.startswith("We migrated the auth v9840")
     assert by["TODO:"].content.startswith("Release notes written")
+
+
+@pytest.mark.parametrize("content, commits", [
+    ("sam will fix the alert routing", True), ("We need to upgrade node before December", True),
+    ("Design note: we'll move sessions to JWTs", True), ("omar can do the rotation", True),
+    ("TODO: @raj please write the release notes", True), ("action item: cert alerts", True),
+    ("CI is blocked by the flaky test", True),
+    ("maya will be out tomorrow", False), ("The release will ship Friday", False),
+    ("It will take a while to index", False), ("the cache will expire after 5 minutes", False),
+    ("priya owns the billing service", False), ("you can do that with a cron job", False),
+    ("Kafka has to be restarted after a config change", False),
+    ("deploy freeze, no merges to main please", False)])
+def test_what_is_said_as_work_someone_will_do(content, commits):
+    from memory.open_tasks import is_commitment
+    memory = _memory(content, 24)
+    assert is_commitment(memory, NOW) is commits
+
+
+def test_work_taken_on_after_a_mention_or_a_filler_word_is_a_commitment():
+    from memory.open_tasks import is_commitment
+    for content in ("@channel zed will take the flaky login test today [2026-11-16]",
+                    "ok so sam will fix the alert routing"):
+        assert is_commitment(_memory(content, 16, "task",
+                                     [(date(2026, 11, 16), date(2026, 11, 16))]), NOW), content

@@ -86,6 +86,13 @@ def test_upsert_replaces_and_lists_in_order(store, profile_name):
     assert [(m.id, m.status) for m in everything] == [(a.id, "forgotten"), (b.id, "active")]
     assert everything[0].forgotten_reason == "wrong"
     assert store.list_memories(profile_name, include_inactive=True, limit=1, offset=1)[0].id == b.id
+    c = mem("third fact here", minutes=2)
+    store.upsert_memories(profile_name, [c])
+    # newest first, one page: what "what tasks are still open?" reads (memory/open_tasks.py)
+    assert [m.id for m in store.list_memories(profile_name, limit=2, newest_first=True)] == [
+        c.id, b.id]
+    assert [m.id for m in store.list_memories(profile_name, include_inactive=True,
+                                              newest_first=True)] == [c.id, b.id, a.id]
 
 
 def test_list_filters_by_type(store, profile_name):

@@ -227,8 +227,10 @@ class Store(ABC):
         include_inactive: bool = False,
         limit: int | None = None,
         offset: int = 0,
+        newest_first: bool = False,
     ) -> list[Memory]:
-        """Memories ordered by created_at then id; active only unless include_inactive."""
+        """Memories ordered by created_at then id (newest_first: the reverse); active only unless
+        include_inactive."""
 
     @abstractmethod
     def memories_by_source(self, profile: str, message_ids: Iterable[str],
@@ -348,6 +350,13 @@ class Store(ABC):
         return []
 
     # --- whole profile --------------------------------------------------------------------
+    @abstractmethod
+    def expunge(self, profile: str) -> None:
+        """Drop what deleted and rewritten records of the profile leave in the store's files:
+        a full-text index keeps a deleted document's terms, and Lucene its whole source, until
+        their segments are merged (a scrub of secrets calls this; deletes leave it to the
+        engine's own merging)."""
+
     @abstractmethod
     def delete_profile(self, profile: str) -> None:
         """Remove everything the profile holds (used by import --replace and tests)."""

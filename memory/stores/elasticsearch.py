@@ -889,7 +889,7 @@ class ElasticsearchStore(Store):
 
     def list_memories(self, profile: str, types: Iterable[str] | None = None,
                       include_inactive: bool = False, limit: int | None = None,
-                      offset: int = 0) -> list[Memory]:
+                      offset: int = 0, newest_first: bool = False) -> list[Memory]:
         filters: list[dict] = [self._profile_filter(profile)]
         if types:
             filters.append({"terms": {"type": list(types)}})
@@ -897,7 +897,8 @@ class ElasticsearchStore(Store):
             filters.append({"term": {"status": "active"}})
         if limit is not None and limit < 0:
             limit = None
-        sort = [{"created_key": "asc"}, {"id": "asc"}]
+        order = "desc" if newest_first else "asc"
+        sort = [{"created_key": order}, {"id": order}]
         return [self._record(Memory, hit["_source"]) for hit in self._scan(
             self.memories_alias, profile, {"bool": {"filter": filters}}, sort,
             skip=max(0, offset), limit=limit)]
@@ -1210,6 +1211,16 @@ class ElasticsearchStore(Store):
                        passage=int(where.get("index", inner["_nested"]["offset"])), start=a, end=b)
 
     # --- whole profile --------------------------------------------------------------------
+    def expunge(self, profile: str) -> None:
+        # a deleted or updated document stays in its Lucene segment (source and terms) until a
+        # merge drops it: merge away the segments' deleted documents now, then flush
+        self._refresh_if_dirty(profile)
+        with self._errors():
+            indices = ",".join(self.aliases)
+            self.client.indices.refresh(index=indices)
+            self.client.indices.forcemerge(index=indices, only_expunge_deletes=True)
+            self.client.indices.flush(index=indices)
+
     def delete_profile(self, profile: str) -> None:
         query = {"bool": {"filter": [self._profile_filter(profile)]}}
         with self._errors():

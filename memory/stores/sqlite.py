@@ -172,6 +172,8 @@ class SQLiteStore(Store):
             raise StoreUnavailable(f"cannot open the embedded store at {self.path}: {exc}") from None
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        # a deleted message's or forgotten memory's text is overwritten, not left in free pages
+        db.execute("PRAGMA secure_delete=ON")
         had_sources = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                  "name = 'memory_sources'").fetchone() is not None
         had_passages = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -366,6 +368,15 @@ class SQLiteStore(Store):
                     found[key] = Message.model_validate_json(doc)
         return found
 
+    def expunge(self, profile: str) -> None:
+        # FTS5 keeps a deleted row's terms in its older index segments until they are merged;
+        # "optimize" merges them all (for every profile: the tables are shared), secure_delete
+        # zeroes the freed pages, and the checkpoint empties the write-ahead log of old pages.
+        with self._lock:
+            for table in ("messages_fts", "memories_fts", "passages_fts", "sessions_fts"):
+                self.db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
         removed: set[str] = set()
         with self._transaction() as db:
@@ -474,7 +485,7 @@ class SQLiteStore(Store):
 
     def list_memories(self, profile: str, types: Iterable[str] | None = None,
                       include_inactive: bool = False, limit: int | None = None,
-                      offset: int = 0) -> list[Memory]:
+                      offset: int = 0, newest_first: bool = False) -> list[Memory]:
         sql = "SELECT doc FROM memories WHERE profile = ?"
         params: list = [profile]
         if types:
@@ -483,7 +494,8 @@ class SQLiteStore(Store):
             params += types
         if not include_inactive:
             sql += " AND status = 'active'"
-        sql += " ORDER BY created_at, id LIMIT ? OFFSET ?"
+        sql += (" ORDER BY created_at DESC, id DESC" if newest_first else " ORDER BY created_at, id") \
+            + " LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
         with self._lock:
             return [Memory.model_validate_json(d) for (d,) in self.db.execute(sql, params)]

@@ -92,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import", parents=[common], help="load a JSONL export into the profile")
     p.add_argument("file")
     p.add_argument("--replace", action="store_true", help="delete the profile's data first")
+    sub.add_parser("scrub", parents=[common],
+                   help="redact what was stored under older redaction rules (after an upgrade)")
     p = sub.add_parser("demo", parents=[common],
                        help="ingest a sample team conversation and answer a question")
     p.add_argument("--question", default=DEMO_QUESTION)
@@ -188,7 +190,14 @@ def _dispatch(args, profile, settings):
             counts = profile.import_lines(fh, source=args.file, replace=args.replace)
         if as_json:
             return counts
-        print(f"imported {counts['messages']} new messages and {counts['memories']} memories")
+        print(f"imported {counts['messages']} new messages and {counts['memories']} memories"
+              + (f"; redacted {counts['redacted']} that held secrets" if counts["redacted"] else ""))
+    elif cmd == "scrub":
+        scrubbed = profile.scrub()
+        if as_json:
+            return scrubbed.model_dump()
+        print(f"messages redacted: {scrubbed.messages_redacted}, memories erased: "
+              f"{scrubbed.memories_erased}, memories redacted: {scrubbed.memories_redacted}")
     elif cmd == "demo":
         return _demo(args, profile)
     return None

@@ -137,6 +137,7 @@ class MemoryPage(BaseModel):
 class ImportResult(BaseModel):
     messages: int = Field(description="new messages stored")
     memories: int
+    redacted: int = 0  # imported records that held secrets under today's rules, redacted
 
 
 class PurgeResult(BaseModel):
