@@ -60,10 +60,16 @@ _COMMITS = re.compile(
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
     r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
     r"|\b(?:is|are) blocked\b|\bwaiting (?:on|for)\b")  # blocked work is open work
+# A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
+# write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
+_PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")
+_BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*:\s*"
+                      r"(?!(?:none|no|nothing|nope|n/?a)\b)\w"
+                      r"|\b(?:is|are|am|still) blocked\b|\bwaiting (?:on|for)\b")
 _DONE = re.compile(
     r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
     r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
-    r"sorted out|all set)\b")
+    r"sorted out|all set|came through|unblocked|granted)\b")
 _NOT_YET = re.compile(
     r"(?i)\b(?:not|half|halfway|partly|partially|mostly|almost|still|in progress|wip|blocked|"
     r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b")
@@ -88,10 +94,15 @@ def asks_open_work(question: str) -> bool:
     return bool(_ASKS_OPEN.search(question.strip()))
 
 
+def is_blocked(memory: Memory) -> bool:
+    return bool(_BLOCKER.search(memory.content))
+
+
 def is_commitment(memory: Memory, now: datetime) -> bool:
-    """Said as work someone will do; a task-typed memory whose days are all past and that says
-    no commitment is an announcement ("deploy freeze … until Monday, no merges please")."""
-    if _COMMITS.search(memory.content):
+    """Said as work someone will do or is blocked on; a task-typed memory whose days are all past
+    and that says no commitment is an announcement ("deploy freeze … until Monday, no merges
+    please")."""
+    if _COMMITS.search(memory.content) or _PLAN.search(memory.content) or is_blocked(memory):
         return True
     return memory.type == "task" and not (
         memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
@@ -151,14 +162,20 @@ def open_work(memories: list[Memory], now: datetime,
             near.update((id(w), w) for s in words for w in by_stem_unnamed.get(s, ()))
         else:
             near = {id(w): w for s in words for w in by_stem.get(s, ())}
+        # about the work: like what took it on, or like its latest word ("pairing with priya on
+        # the SSO bug", then priya's "fix SSO redirect loop", then "SSO redirect loop fixed")
         same = [w for w in near.values() if w.closed_by is None and w.commitment.id != memory.id
-                and w.commitment.said_at <= memory.said_at and same_work(w.commitment, memory)]
+                and w.commitment.said_at <= memory.said_at
+                and (same_work(w.commitment, memory) or any(same_work(m, memory)
+                                                            for m in w.latest))]
         if same:
             for w in same:
                 if says_done(memory):
                     w.closed_by = memory
                 else:
                     w.latest.append(memory)
+                    for stem in about(memory):  # found by its latest word's words too
+                        by_stem.setdefault(stem, []).append(w)
             continue
         if is_commitment(memory, now) and not says_done(memory):
             work.append(OpenWork(memory))
@@ -181,7 +198,33 @@ def shown(work: list[OpenWork]) -> tuple[list[OpenWork], list[OpenWork]]:
     return still[:OPEN_SHOWN], done[:DONE_SHOWN]
 
 
-def answer(work: list[OpenWork], now: datetime) -> str:
+Speakers = Callable[[Memory], set[str]]  # who said the message a memory was drawn from
+
+
+def _said(memory: Memory, speakers: Speakers) -> str:
+    """The memory, led by who said it when it does not name them ("sam: Today: start the Stripe
+    tax integration"; not "omar: omar is going to …")."""
+    words = set(name_letters(memory.content).lower().replace("@", " ").split())
+    who = sorted(n for n in speakers(memory) if not set(name_letters(n).lower().split()) & words)
+    return f"{', '.join(who)}: {memory.content}" if who else memory.content
+
+
+def _open_line(w: OpenWork, speakers: Speakers) -> str:
+    line = (f"- {_said(w.commitment, speakers).rstrip('.')} "
+            f"({format_human(w.commitment.said_at.date())})")
+    if w.latest:
+        last = w.latest[-1]
+        line += f"; latest: \"{_said(last, speakers)}\" ({format_human(last.said_at.date())})"
+    return line
+
+
+def _done_line(w: OpenWork, speakers: Speakers) -> str:
+    return (f"- {_said(w.commitment, speakers).rstrip('.')} "
+            f"({format_human(w.commitment.said_at.date())}); done: "
+            f"\"{_said(w.closed_by, speakers)}\" ({format_human(w.closed_by.said_at.date())})")
+
+
+def answer(work: list[OpenWork], now: datetime, speakers: Speakers = lambda m: set()) -> str:
     """The open work first, each with its latest word, then what was closed."""
     if not work:
         return "I don't have any tasks or commitments in memory from the last two months."
@@ -190,49 +233,63 @@ def answer(work: list[OpenWork], now: datetime) -> str:
     more_done = sum(w.closed_by is not None for w in work) - len(done)
     lines = [f"Still open ({format_human(now.date())}):" if still
              else "Nothing is still open: everything taken on was said to be done."]
-    for w in still:
-        line = f"- {w.commitment.content.rstrip('.')} ({format_human(w.commitment.said_at.date())})"
-        if w.latest:
-            last = w.latest[-1]
-            line += f"; latest: \"{last.content}\" ({format_human(last.said_at.date())})"
-        lines.append(line)
+    lines += [_open_line(w, speakers) for w in still]
     if more_open:
         lines.append(f"… and {more_open} more still open, said earlier.")
     if done:
-        lines.append("Done:")
-        for w in done:
-            lines.append(f"- {w.commitment.content.rstrip('.')} "
-                         f"({format_human(w.commitment.said_at.date())}); done: "
-                         f"\"{w.closed_by.content}\" ({format_human(w.closed_by.said_at.date())})")
+        lines += ["Done:", *(_done_line(w, speakers) for w in done)]
     if more_done:
         lines.append(f"… and {more_done} more done, said earlier.")
     return "\n".join(lines)
 
 
-def work_of(work: list[OpenWork], names: set[str]) -> list[OpenWork]:
-    """The work a person took on or was asked to do: their name (lower-case name words) in the
-    commitment ("kofi will take …", "TODO: @raj please …") or in its latest word."""
+_ASKS_BLOCKED = re.compile(
+    r"(?i)\bwho(?:'s|\u2019s| is| are)\s+(?:still\s+)?blocked\b|\bwhat(?:'s|\u2019s| is| are)\s+"
+    r"block(?:ing|s)\b|\bany(?:one| one)?\s+blocke(?:d|rs)\b|\b(?:what|which) (?:are the )?"
+    r"blockers\b|^\W*blockers\W*$|\bwho(?:'s|\u2019s| is) waiting (?:on|for)\b")
+
+
+def asks_blocked(question: str) -> bool:
+    """"who is blocked?", "what is blocking priya?", "any blockers?"."""
+    return bool(_ASKS_BLOCKED.search(question.strip()))
+
+
+def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set()) -> str:
+    """The blocked work still open (and whose blocker cleared, as done)."""
+    blocked = [w for w in work if is_blocked(w.commitment)]
+    if not blocked:
+        return "Nobody has said they are blocked in the last two months."
+    still, done = shown(blocked)
+    lines = (["Blocked now:", *(_open_line(w, speakers) for w in still)] if still
+             else ["Nobody is blocked now."])
+    if done:
+        lines += ["Unblocked:", *(_done_line(w, speakers) for w in done)]
+    return "\n".join(lines)
+
+
+def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m: set()
+            ) -> list[OpenWork]:
+    """The work a person took on, was asked to do or is blocked on: their name (lower-case name
+    words) in the commitment ("kofi will take …", "TODO: @raj please …") or its latest word, or
+    they said the commitment ("Today: write the runbook", said by kim)."""
     def named(memory: Memory) -> bool:
         return bool(names & set(name_letters(memory.content).lower().replace("@", " ").split()))
 
-    return [w for w in work if named(w.commitment) or any(named(m) for m in w.latest)]
+    def said(memory: Memory) -> bool:
+        return any(names & set(name_letters(n).lower().split()) for n in speakers(memory))
+
+    return [w for w in work if named(w.commitment) or said(w.commitment)
+            or any(named(m) for m in w.latest)]
 
 
-def person_answer(person: str, work: list[OpenWork]) -> str | None:
-    """"what is omar working on?": the work still open that names them, newest first, then the
+def person_answer(person: str, work: list[OpenWork], speakers: Speakers = lambda m: set()
+                  ) -> str | None:
+    """"what is omar working on?": the work still open that is theirs, newest first, then the
     last they finished; None when none of theirs is open (what they said answers instead)."""
     still, done = shown(work)
     if not still:
         return None
-    lines = [f"{person} is on:"]
-    for w in still:
-        line = f"- {w.commitment.content.rstrip('.')} ({format_human(w.commitment.said_at.date())})"
-        if w.latest:
-            last = w.latest[-1]
-            line += f"; latest: \"{last.content}\" ({format_human(last.said_at.date())})"
-        lines.append(line)
+    lines = [f"{person} is on:", *(_open_line(w, speakers) for w in still)]
     if done:
-        w = done[0]
-        lines.append(f"Done lately: {w.commitment.content.rstrip('.')}; \"{w.closed_by.content}\" "
-                     f"({format_human(w.closed_by.said_at.date())})")
+        lines.append("Done lately:" + _done_line(done[0], speakers)[1:])
     return "\n".join(lines)

@@ -25,7 +25,8 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import at_work, content_stems, event_date, plain_names, whose_words_asked
+from .offline_answerer import (asked_names, at_work, content_stems, event_date, plain_names,
+                               whose_words_asked)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -110,17 +111,19 @@ def speakers_of(memories: list[Memory],
         nonlocal said
         if said is None:
             said = {}
-            firsts: dict[str, tuple[Profile, dict[str, str]]] = {}
+            # a message gives several memories ("Yesterday: …", "Today: …", "Blockers: …"): each
+            # is its speaker's (only the last of them was)
+            firsts: dict[str, tuple[Profile, dict[str, list[str]]]] = {}
             for m in memories:
                 if m.source_message_ids:
                     profile = profile_of(m)
-                    firsts.setdefault(profile.name, (profile, {}))[1][m.source_message_ids[0]] \
-                        = m.id
+                    firsts.setdefault(profile.name, (profile, {}))[1].setdefault(
+                        m.source_message_ids[0], []).append(m.id)
             for profile, first in firsts.values():
                 for message in profile.messages(first):
                     name = display_name(message.author)
                     if name:
-                        said[first[message.id]] = {name}
+                        said.update((memory_id_, {name}) for memory_id_ in first[message.id])
         return said.get(memory.id, set())
     return speakers
 
@@ -704,8 +707,8 @@ class Profile:
         now = now or utcnow()
         query = clean_text(query.strip())
         channels = tuple(channels)
-        if open_tasks.asks_open_work(query):
-            return self._open_work(now)
+        if open_tasks.asks_open_work(query) or open_tasks.asks_blocked(query):
+            return self._open_work(query, now)
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
@@ -735,14 +738,25 @@ class Profile:
                       for f in messages],
             computed=computed, channel_seconds=timings)
 
-    def _work(self, now: datetime) -> list[open_tasks.OpenWork]:
+    def _work(self, now: datetime
+              ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:
         """The commitments among the profile's newest memories, each with what followed it
-        (memory.open_tasks)."""
+        (memory.open_tasks), and who said each memory."""
         newest = [m for m in self._store.list_memories(self.name, limit=open_tasks.RECENT,
                                                         newest_first=True)
                   if now - open_tasks.WINDOW <= m.said_at <= now]
-        names = content_stems(" ".join(self._people())) if newest else set()
-        return open_tasks.open_work(newest, now, lambda memory: names)
+        speakers = speakers_of(newest, lambda memory: self)
+        stems: dict[str, set[str]] = {}
+
+        def own_names(memory: Memory) -> set[str]:
+            # the speaker's own name is no work in common ("lena fixed the cache warmup" is not
+            # lena's flaky test); someone else's is ("pairing with priya on the SSO bug")
+            who = " ".join(sorted(speakers(memory)))
+            if who not in stems:
+                stems[who] = content_stems(name_letters(who).lower()) if who else set()
+            return stems[who]
+
+        return open_tasks.open_work(newest, now, own_names), speakers
 
     def _people(self) -> set[str]:
         """The lower-case name words of the profile's authors."""
@@ -750,27 +764,36 @@ class Profile:
                 for w in name_letters(display_name(author) or "").lower().split()}
 
     def _working(self, query: str, now: datetime) -> tuple[str | None, list[Memory]] | None:
-        """"what is omar working on?": the work still open that names them, when any does."""
+        """"what is omar working on?": the work still open that is theirs, when any is."""
         whose = whose_words_asked(query, self._people)
         person = at_work(plain_names(query), whose) if whose else set()
         if not person:
             return None
-        mine = open_tasks.work_of(self._work(now), person)
-        answer = open_tasks.person_answer(sorted(person)[0], mine)
+        work, speakers = self._work(now)
+        mine = open_tasks.work_of(work, person, speakers)
+        answer = open_tasks.person_answer(sorted(person)[0], mine, speakers)
         if answer is None:
             return None
         still, done = open_tasks.shown(mine)
         return answer, [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
             [m for w in done[:1] for m in (w.commitment, w.closed_by)]
 
-    def _open_work(self, now: datetime) -> RecallResult:
+    def _open_work(self, query: str, now: datetime) -> RecallResult:
         """"What tasks are still open?": the commitments no later memory says are done, each
-        cited with what followed it."""
-        work = self._work(now)
+        cited with what followed it; "who is blocked?": those that are blockers."""
+        work, speakers = self._work(now)
+        if open_tasks.asks_blocked(query):
+            work = [w for w in work if open_tasks.is_blocked(w.commitment)]
+            named = asked_names(plain_names(query), self._people)  # "what is blocking priya?"
+            if named:
+                work = open_tasks.work_of(work, named, speakers)
+            text = open_tasks.blocked_answer(work, speakers)
+        else:
+            text = open_tasks.answer(work, now, speakers)
         still, done = open_tasks.shown(work)
         cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
                 [m for w in done for m in (w.commitment, w.closed_by)]
-        return RecallResult(answer=open_tasks.answer(work, now),
+        return RecallResult(answer=text,
                             memories=[ScoredMemory(memory=m, score=1.0, channels=["open_work"])
                                       for m in cited])
 

@@ -353,7 +353,7 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
     answer = lurker("recall", "what tasks are still open?", "--now", "2026-11-26T10:00:00Z").stdout
     still, _, done = answer.partition("\nDone:\n")
     assert "release notes for 3.2" in still and "migrate the docs site" in still, answer
-    assert 'latest: "Docs site migration is about half done' in still, answer
+    assert 'latest: "omar: Docs site migration is about half done' in still, answer
     assert "Fixed the flaky login test" in done and "Stripe webhook secret rotated" in done, answer
     assert "flaky login test" not in still and secret[:10] not in answer
     # an export written under older rules (the secret whole) is redacted as it is imported, and

@@ -482,11 +482,11 @@ def test_what_is_still_open_lists_the_work_no_later_message_closed(service, prof
     still, _, done = result.answer.partition("\nDone:\n")
     assert still.startswith("Still open (26 November 2026):"), result.answer
     assert "release notes for 3.2" in still and "migrate the docs site" in still, result.answer
-    assert 'latest: "Docs site migration is about half done' in still, result.answer
-    assert 'latest: "release notes for 3.2 are still in progress' in still, result.answer
+    assert 'latest: "omar: Docs site migration is about half done' in still, result.answer
+    assert 'latest: "raj: release notes for 3.2 are still in progress' in still, result.answer
     assert "flaky login test" not in still and "webhook" not in still, result.answer
-    assert 'done: "Fixed the flaky login test, PR #1290 merged."' in done, result.answer
-    assert 'done: "Stripe webhook secret rotated' in done, result.answer
+    assert 'done: "lena: Fixed the flaky login test, PR #1290 merged."' in done, result.answer
+    assert 'done: "omar: Stripe webhook secret rotated' in done, result.answer
     assert "payroll" not in result.answer
     assert {m.memory.content for m in result.memories} >= {
         "Fixed the flaky login test, PR #1290 merged."}
@@ -683,6 +683,42 @@ def test_a_standing_rule_comes_with_the_requests_it_governs(profile):
     assert rank(without) >= 5
     # the advice is not a standing rule: it never comes through that channel
     assert all("instruction" not in f.channels for f in found if f.record.id != rule.id)
+
+
+def test_a_standup_channel_says_who_is_blocked_and_what_each_is_on(service, profile_name):
+    """A daily standup ("Yesterday: … Today: … Blockers: …") was answered from its "Yesterday"
+    lines or not at all: "who is blocked?" found nothing ("blocked" is no "blockers"), "what is
+    kim working on?" answered with what she did. Today's plans and blockers are open work, a
+    later "Yesterday: … fixed" or "access finally came through" closes them, and each line is
+    its speaker's though a message gives three memories."""
+    profile = service.profile(profile_name)
+    said = [("sam (U1)", "2026-11-24T09:31:00Z", "Yesterday: finished the invoice PDF renderer. "
+             "Today: pairing with priya on the SSO bug. Blockers: none"),
+            ("priya (U2)", "2026-11-24T09:33:00Z", "Today: fix the SSO redirect loop with sam. "
+             "Blockers: waiting on Okta admin access from IT"),
+            ("kim (U3)", "2026-11-24T09:35:00Z", "- yesterday: on-call, 2 pages (disk full on "
+             "ci-runner-3)\n- today: write the runbook for disk cleanup\n- blocked: no"),
+            ("sam (U1)", "2026-11-25T09:30:00Z", "Yesterday: SSO redirect loop fixed with priya "
+             "(PR #2231). Today: start the Stripe tax integration. Blockers: need API keys for "
+             "the Stripe test account"),
+            ("kim (U3)", "2026-11-25T09:36:00Z", "- yesterday: disk cleanup runbook done\n"
+             "- today: upgrade the CI runners to Ubuntu 24.04\n- blocked: no"),
+            ("priya (U2)", "2026-11-26T09:30:00Z", "Yesterday: SSO dashboards. Today: Okta "
+             "admin access finally came through, enabling SCIM. Blockers: none")]
+    profile.ingest([{"role": "user", "author": a, "ts": ts, "content": c} for a, ts, c in said],
+                   session_id="standup")
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+    blocked = profile.recall("who is blocked?", now=now).answer
+    now_blocked, _, unblocked = blocked.partition("Unblocked:")
+    assert now_blocked.startswith("Blocked now:\n- sam: Blockers: need API keys for the Stripe "
+                                  "test account"), blocked
+    assert "Okta" not in now_blocked and "priya: Blockers: waiting on Okta" in unblocked, blocked
+    kim = profile.recall("what is kim working on?", now=now).answer
+    assert kim.startswith("kim is on:\n- kim: - today [2026-11-25]: upgrade the CI runners"), kim
+    assert "disk cleanup runbook done" in kim.partition("Done lately:")[2], kim
+    still = profile.recall("what's still open?", now=now).answer.partition("Done:")
+    assert "sam: Today [2026-11-25]: start the Stripe tax integration" in still[0], still
+    assert "SSO bug" not in still[0] and "SSO redirect loop fixed" in still[2], still
 
 
 def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monkeypatch,

@@ -117,3 +117,43 @@ def test_work_taken_on_after_a_mention_or_a_filler_word_is_a_commitment():
                     "ok so sam will fix the alert routing"):
         assert is_commitment(_memory(content, 16, "task",
                                      [(date(2026, 11, 16), date(2026, 11, 16))]), NOW), content
+
+
+@pytest.mark.parametrize("content, blocked", [
+    ("Blockers: need API keys for the Stripe test account", True),
+    ("- blocked: waiting on the finance CSV spec", True), ("Blockers: none", False),
+    ("- blocked: no", False), ("blockers: n/a", False), ("CI is still blocked", True),
+    ("the job scheduler blocks on the lock", False)])
+def test_a_blocker_is_open_work_and_none_is_none(content, blocked):
+    from memory.open_tasks import is_blocked, is_commitment
+    memory = _memory(content, 24)
+    assert is_blocked(memory) is blocked and is_commitment(memory, NOW) is blocked
+
+
+@pytest.mark.parametrize("content", ["Today [2026-11-24]: pairing with priya on the SSO bug",
+                                     "- today: write the runbook for disk cleanup",
+                                     "This week: the Postgres upgrade"])
+def test_a_standups_plan_is_open_work(content):
+    from memory.open_tasks import is_commitment
+    assert is_commitment(_memory(content, 24), NOW)
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("who is blocked?", True), ("what is blocking priya?", True), ("any blockers?", True),
+    ("blockers?", True), ("what are the blockers", True), ("who's waiting on IT?", True),
+    ("does the queue block on a full disk?", False), ("who blocked the deploy?", False)])
+def test_questions_that_ask_who_is_blocked(question, asks):
+    from memory.open_tasks import asks_blocked
+    assert asks_blocked(question) is asks
+
+
+def test_a_later_word_like_the_latest_word_closes_the_work():
+    """sam's "pairing with priya on the SSO bug", priya's "fix the SSO redirect loop" as its
+    latest word, then "SSO redirect loop fixed": the last shares one word with the first, three
+    with the second."""
+    work = open_work([
+        _memory("Today: pairing with priya on the SSO bug", 24),
+        _memory("y: SSO bug repro. t: fix SSO redirect loop with sam", 24),
+        _memory("Yesterday: SSO redirect loop fixed with priya (PR #2231).", 25),
+    ], NOW)
+    assert len(work) == 1 and work[0].closed_by.content.startswith("Yesterday: SSO redirect")
