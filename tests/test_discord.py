@@ -897,3 +897,26 @@ def test_what_a_mentioned_member_said_is_answered_with_their_words(env):
     text = reply.json["content"]
     assert text.startswith("shipped webhooks v2.3 to prod"), text
     assert "rate limit" not in text.split("\n")[0], text
+
+
+def test_who_is_blocked_over_discord_is_this_channels_standup(env):
+    """"@lurker who is blocked?" in #general after a standup there: bob's blocker, not the one
+    cleared since nor #random's, each led by who said it, and nobody pinged."""
+    env.post(GENERAL, BOB, "Yesterday: finished the invoice renderer. Today: start the Stripe "
+             "tax integration. Blockers: need API keys for the Stripe test account", at=DAY)
+    env.post(GENERAL, ALICE, "Today: SSO dashboards. Blockers: waiting on Okta admin access "
+             "from IT", at=DAY + timedelta(minutes=2))
+    env.post(RANDOM, CARLA, "Blockers: the payroll export is waiting on legal",
+             at=DAY + timedelta(minutes=3))
+    env.post(GENERAL, ALICE, f"Okta admin access finally came through, thanks <@{CARLA['id']}>",
+             at=DAY + timedelta(days=1))
+    env.wait_for(lambda: len(env.sink.events) >= 4, what="the standup")
+    env.settle()
+    env.post(GENERAL, CARLA, f"{MENTION} who is blocked?", mentions=[LURKER], at=NOW)
+    (reply,) = env.wait_replies(1, GENERAL)
+    text = reply.json["content"]
+    now_blocked, _, unblocked = text.partition("Unblocked:")
+    assert now_blocked.startswith("Blocked now:\n- bob: Blockers: need API keys"), text
+    assert "Okta" not in now_blocked and "alice: Blockers: waiting on Okta" in unblocked, text
+    assert "payroll" not in text and f"<@{CARLA['id']}>" not in text, text
+    assert reply.json.get("allowed_mentions", {}).get("parse") == [], reply.json
