@@ -254,9 +254,15 @@ def asks_blocked(question: str) -> bool:
     return bool(_ASKS_BLOCKED.search(question.strip()))
 
 
+def blocked_work(work: list[OpenWork]) -> list[OpenWork]:
+    """The work whose latest word (or what took it on, if nothing followed) is a blocker: "I'll
+    rotate the certs", then "Blockers: waiting on the security review for the cert rotation"."""
+    return [w for w in work if is_blocked((w.latest or [w.commitment])[-1])]
+
+
 def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set()) -> str:
     """The blocked work still open (and whose blocker cleared, as done)."""
-    blocked = [w for w in work if is_blocked(w.commitment)]
+    blocked = blocked_work(work)
     if not blocked:
         return "Nobody has said they are blocked in the last two months."
     still, done = shown(blocked)

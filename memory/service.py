@@ -100,6 +100,18 @@ def _memory_text(memory: Memory) -> str:
 FORGOTTEN = "[forgotten]"
 
 
+def open_work_result(query: str, now: datetime, work: list[open_tasks.OpenWork],
+                     speakers: Callable[[Memory], set[str]]) -> RecallResult:
+    """The answer to an open-work or blocked question (memory.open_tasks), citing what it lists."""
+    text = (open_tasks.blocked_answer(work, speakers) if open_tasks.asks_blocked(query)
+            else open_tasks.answer(work, now, speakers))
+    still, done = open_tasks.shown(work)
+    cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
+            [m for w in done for m in (w.commitment, w.closed_by)]
+    return RecallResult(answer=text, memories=[
+        ScoredMemory(memory=m, score=1.0, channels=["open_work"]) for m in cited])
+
+
 def speakers_of(memories: list[Memory],
                 profile_of: Callable[[Memory], Profile]) -> Callable[[Memory], set[str]]:
     """Who said the message each memory was drawn from (its first source), looked up with one
@@ -291,6 +303,8 @@ class MemoryService:
         now = now or utcnow()
         query = clean_text(query.strip())
         channels, k = tuple(channels), k or settings.recall_k
+        if open_tasks.asks_open_work(query) or open_tasks.asks_blocked(query):
+            return self._open_work_across(names, query, now)
         scored: dict[tuple[str, str, str], tuple[float, Fused]] = {}
         for name in names:
             ranking = self.profile(name)._retrieve(query, channels, k, None, asker=asker,
@@ -324,6 +338,23 @@ class MemoryService:
             messages=[ScoredMessage(message=f.record, score=s, channels=f.channels)
                       for s, f in messages],
             computed=computed)
+        return RecallAcross(result=result, profile_of=profile_of)
+
+    def _open_work_across(self, names: list[str], query: str, now: datetime) -> RecallAcross:
+        """"What's still open?" in a DM: every profile's open work, each on its own (no work
+        crosses profiles), listed together, newest first."""
+        work: list[open_tasks.OpenWork] = []
+        said_by: dict[str, Callable[[Memory], set[str]]] = {}
+        profile_of: dict[str, str] = {}
+        for name in names:
+            theirs, speakers = self.profile(name)._asked_work(query, now)
+            for w in theirs:
+                for m in (w.commitment, *w.latest, *([w.closed_by] if w.closed_by else [])):
+                    said_by[m.id], profile_of[m.id] = speakers, name
+            work += theirs
+        work.sort(key=lambda w: (w.commitment.said_at, w.commitment.id))
+        result = open_work_result(query, now, work,
+                                  lambda m: said_by[m.id](m) if m.id in said_by else set())
         return RecallAcross(result=result, profile_of=profile_of)
 
     def close(self) -> None:
@@ -778,24 +809,22 @@ class Profile:
         return answer, [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
             [m for w in done[:1] for m in (w.commitment, w.closed_by)]
 
-    def _open_work(self, query: str, now: datetime) -> RecallResult:
-        """"What tasks are still open?": the commitments no later memory says are done, each
-        cited with what followed it; "who is blocked?": those that are blockers."""
+    def _asked_work(self, query: str, now: datetime
+                    ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:
+        """The work "what tasks are still open?" is about, or for "who is blocked?" the blocked
+        work (of whom the question names, if anyone), and who said each memory of it."""
         work, speakers = self._work(now)
         if open_tasks.asks_blocked(query):
-            work = [w for w in work if open_tasks.is_blocked(w.commitment)]
+            work = open_tasks.blocked_work(work)
             named = asked_names(plain_names(query), self._people)  # "what is blocking priya?"
             if named:
                 work = open_tasks.work_of(work, named, speakers)
-            text = open_tasks.blocked_answer(work, speakers)
-        else:
-            text = open_tasks.answer(work, now, speakers)
-        still, done = open_tasks.shown(work)
-        cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
-                [m for w in done for m in (w.commitment, w.closed_by)]
-        return RecallResult(answer=text,
-                            memories=[ScoredMemory(memory=m, score=1.0, channels=["open_work"])
-                                      for m in cited])
+        return work, speakers
+
+    def _open_work(self, query: str, now: datetime) -> RecallResult:
+        """"What tasks are still open?": the commitments no later memory says are done, each
+        cited with what followed it; "who is blocked?": those that are blockers."""
+        return open_work_result(query, now, *self._asked_work(query, now))
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
                weights: dict[str, float] | None = None, asker: str | None = None,

@@ -373,3 +373,26 @@ def test_what_is_still_open_over_slack_lists_this_channels_work_and_pings_nobody
     still, _, done = text.partition("Done:")
     assert "flaky login test" not in still and "Fixed the flaky login test" in done, text
     assert "<@U2>" not in text and "<!channel>" not in text, text
+
+
+def test_what_is_still_open_asked_in_a_dm_lists_only_channels_the_asker_can_read(start, api):
+    """"what's still open?" in a DM went to fused retrieval over the asker's channels and found
+    nothing: it lists each readable channel's open work, with its source linked, and never the
+    work of a channel the asker is not in."""
+    slack = start()
+    api.members["U1"] = ["CPRIV1"]
+    api.members["U2"] = ["CPRIV1", "CPRIV2"]
+    message(slack, "CPRIV1", "U2", "I'll rotate the staging TLS certs this week", ts(0),
+            channel_type="group")
+    message(slack, "CPRIV2", "U2", "I'll draft the Initech acquisition FAQ by Friday", ts(1),
+            channel_type="group")
+    message(slack, "CPRIV1", "U1", "Blockers: waiting on the security review for the cert "
+            "rotation", ts(2), channel_type="group")
+    message(slack, "DU1", "U1", "what's still open?", ts(5), channel_type="im")
+    text = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU1"][-1]
+    assert "rotate the staging TLS certs" in text and "CPRIV1" in text, text
+    assert "Initech" not in text, text
+    message(slack, "DU1", "U1", "who is blocked?", ts(6), channel_type="im")
+    text = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU1"][-1]
+    assert text.startswith("Blocked now:\n- sam will rotate the staging TLS certs"), text
+    assert 'latest: "maya: Blockers: waiting on the security review' in text, text
