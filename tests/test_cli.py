@@ -368,6 +368,9 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
         "list", "--profile", "copy").stdout
     assert lurker("scrub", "--profile", "copy").stdout.strip() == \
         "messages redacted: 0, memories erased: 0, memories redacted: 0"
+    assert json.loads(lurker("scrub", "--all", "--json").stdout) == {
+        name: {"messages_redacted": 0, "memories_erased": 0, "memories_redacted": 0}
+        for name in ("copy", "default")}
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):

@@ -95,6 +95,19 @@ def test_upsert_replaces_and_lists_in_order(store, profile_name):
                                               newest_first=True)] == [c.id, b.id, a.id]
 
 
+def test_profiles_lists_every_profile_holding_a_message_or_a_memory(store, profile_name):
+    """What `lurker scrub --all` walks: a profile with messages only, one with memories only."""
+    other = profile_name + "-memories-only"
+    store.insert_messages(profile_name, [msg("hello there")])
+    store.upsert_memories(other, [mem("db is postgres")])
+    try:
+        listed = store.profiles()
+        assert {profile_name, other} <= set(listed) and listed == sorted(listed)
+    finally:
+        store.delete_profile(other)
+    assert other not in store.profiles()
+
+
 def test_list_filters_by_type(store, profile_name):
     store.upsert_memories(profile_name, [mem("deploy the fix", "task"), mem("db is postgres"),
                                          mem("shipped v2 on monday", "event")])

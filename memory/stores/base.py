@@ -351,6 +351,11 @@ class Store(ABC):
 
     # --- whole profile --------------------------------------------------------------------
     @abstractmethod
+    def profiles(self) -> list[str]:
+        """Every profile that holds a message or a memory, sorted (what an operator's
+        `lurker scrub --all` walks)."""
+
+    @abstractmethod
     def expunge(self, profile: str) -> None:
         """Drop what deleted and rewritten records of the profile leave in the store's files:
         a full-text index keeps a deleted document's terms, and Lucene its whole source, until

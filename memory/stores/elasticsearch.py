@@ -1211,6 +1211,24 @@ class ElasticsearchStore(Store):
                        passage=int(where.get("index", inner["_nested"]["offset"])), start=a, end=b)
 
     # --- whole profile --------------------------------------------------------------------
+    def profiles(self) -> list[str]:
+        found: set[str] = set()
+        with self._errors():
+            indices = ",".join([self.messages_alias, self.memories_alias])
+            self.client.indices.refresh(index=indices)
+            after = None
+            while True:  # a composite aggregation pages through every profile
+                composite: dict = {"size": 1000, "sources": [{"p": {"terms": {"field": "profile"}}}]}
+                if after:
+                    composite["after"] = after
+                response = self.client.search(index=indices, size=0, track_total_hits=False,
+                                              aggs={"profiles": {"composite": composite}})
+                buckets = response["aggregations"]["profiles"]["buckets"]
+                found.update(b["key"]["p"] for b in buckets)
+                after = response["aggregations"]["profiles"].get("after_key")
+                if not buckets or after is None:
+                    return sorted(found)
+
     def expunge(self, profile: str) -> None:
         # a deleted or updated document stays in its Lucene segment (source and terms) until a
         # merge drops it: merge away the segments' deleted documents now, then flush

@@ -368,6 +368,11 @@ class SQLiteStore(Store):
                     found[key] = Message.model_validate_json(doc)
         return found
 
+    def profiles(self) -> list[str]:
+        with self._lock:
+            return [p for (p,) in self.db.execute(
+                "SELECT profile FROM messages UNION SELECT profile FROM memories ORDER BY 1")]
+
     def expunge(self, profile: str) -> None:
         # FTS5 keeps a deleted row's terms in its older index segments until they are merged;
         # "optimize" merges them all (for every profile: the tables are shared), secure_delete

@@ -92,8 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import", parents=[common], help="load a JSONL export into the profile")
     p.add_argument("file")
     p.add_argument("--replace", action="store_true", help="delete the profile's data first")
-    sub.add_parser("scrub", parents=[common],
-                   help="redact what was stored under older redaction rules (after an upgrade)")
+    p = sub.add_parser("scrub", parents=[common],
+                       help="redact what was stored under older redaction rules (after an "
+                            "upgrade)")
+    p.add_argument("--all", action="store_true", help="every profile in the store")
     p = sub.add_parser("demo", parents=[common],
                        help="ingest a sample team conversation and answer a question")
     p.add_argument("--question", default=DEMO_QUESTION)
@@ -193,11 +195,15 @@ def _dispatch(args, profile, settings):
         print(f"imported {counts['messages']} new messages and {counts['memories']} memories"
               + (f"; redacted {counts['redacted']} that held secrets" if counts["redacted"] else ""))
     elif cmd == "scrub":
-        scrubbed = profile.scrub()
+        service = profile.service
+        names = service.store.profiles() if args.all else [profile.name]
+        results = {name: service.profile(name).scrub() for name in names}
         if as_json:
-            return scrubbed.model_dump()
-        print(f"messages redacted: {scrubbed.messages_redacted}, memories erased: "
-              f"{scrubbed.memories_erased}, memories redacted: {scrubbed.memories_redacted}")
+            return {name: r.model_dump() for name, r in results.items()}
+        for name, r in results.items():
+            print(f"{name + ': ' if args.all else ''}messages redacted: {r.messages_redacted}, "
+                  f"memories erased: {r.memories_erased}, memories redacted: "
+                  f"{r.memories_redacted}")
     elif cmd == "demo":
         return _demo(args, profile)
     return None
