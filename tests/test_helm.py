@@ -88,7 +88,7 @@ def test_defaults_render_api_workers_redis_and_the_migrate_hook(tools):
     assert sorted(docs) == [
         ("ConfigMap", "lurker-config"), ("Deployment", "lurker-api"),
         ("Deployment", "lurker-redis"), ("Deployment", "lurker-worker"),
-        ("Job", "lurker-migrate"), ("PodDisruptionBudget", "lurker-api"),
+        ("Job", "lurker-migrate"), ("Job", "lurker-scrub"), ("PodDisruptionBudget", "lurker-api"),
         ("Service", "lurker-api"), ("Service", "lurker-redis")]
     api = docs["Deployment", "lurker-api"]
     main = container(api)
@@ -102,7 +102,7 @@ def test_defaults_render_api_workers_redis_and_the_migrate_hook(tools):
     assert container(worker)["args"][:3] == ["worker", "--concurrency", "2"]
     assert container(worker)["args"][-2:] == ["--metrics-port", "9808"]
     assert container(worker)["ports"] == [{"name": "metrics", "containerPort": 9808}]
-    for doc in (api, worker, docs["Job", "lurker-migrate"]):
+    for doc in (api, worker, docs["Job", "lurker-migrate"], docs["Job", "lurker-scrub"]):
         variables = env(doc)
         assert variables["LURKER_STORE"]["value"] == "http://elasticsearch-master:9200"
         assert variables["LURKER_BROKER_URL"]["value"] == "redis://lurker-redis:6379/0"
@@ -113,6 +113,10 @@ def test_defaults_render_api_workers_redis_and_the_migrate_hook(tools):
     assert container(job)["args"] == ["migrate"]
     assert job["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
     assert job["spec"]["template"]["spec"]["restartPolicy"] == "Never"
+    # after an upgrade, the new redaction rules over what the older ones stored
+    scrub = docs["Job", "lurker-scrub"]
+    assert container(scrub)["args"] == ["scrub", "--all"]
+    assert scrub["metadata"]["annotations"]["helm.sh/hook"] == "post-upgrade"
     # The default bot config is one the bot accepts.
     config = BotConfig.from_toml(docs["ConfigMap", "lurker-config"]["data"]["bot.toml"])
     assert config.sink == "queue"
