@@ -187,7 +187,7 @@ class ScrubResult(BaseModel):
     """What Profile.scrub changed: stored text that today's redaction rules would not have kept."""
 
     messages_redacted: int = 0  # replaced by their redacted text, their memories drawn afresh
-    memories_erased: int = 0  # drawn only from those messages: content blanked, forgotten
+    memories_erased: int = 0  # drawn only from those messages: removed (their ids hash the secret)
     memories_redacted: int = 0  # whose own text (a remembered memory's) held a secret
 
 

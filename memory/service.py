@@ -578,18 +578,26 @@ class Profile:
         again as its redacted text, so its id and memories are drawn from that text, never from
         the secret; a forgotten (suppressed) message is kept redacted and suppressed, with no
         memories. A memory whose own text holds a secret (one remembered directly) is rewritten
-        and embedded again. Idempotent: a second run changes nothing."""
+        under the id of its redacted text and embedded again. The memories drawn from a scrubbed
+        message are removed, not kept as tombstones, and version links to a removed or renamed
+        memory follow it: no id computed from a secret is left. Idempotent: a second run
+        changes nothing."""
         return self._scrub(self._store.iter_messages(self.name), None, now or utcnow())
 
     def _scrub(self, messages: Iterable[Message], memory_ids: list[str] | None,
                now: datetime) -> ScrubResult:
         """Scrub the given messages and memories (None: every memory of the profile)."""
         store, result = self._store, ScrubResult()
+        # A record's id is a hash of its text: ids computed from a secret go, with the records,
+        # and the version links that named them follow (None: removed, else the new id).
+        renamed: dict[str, str | None] = {}
         for message in [m for m in messages if redact(m.content)[0] != m.content]:
             clean = redact(message.content)[0]
             store.delete_messages(self.name, [message.id])
             _, erased = self._erase_drawn_from({message.id, *message.replaces}, self.DELETED,
                                                "redacted again", now)
+            store.delete_memories(self.name, erased)  # not kept as tombstones: see above
+            renamed.update(dict.fromkeys(erased))
             result.messages_redacted += 1
             result.memories_erased += len(erased)
             if message.suppressed:
@@ -603,18 +611,30 @@ class Profile:
                           "external_id": message.external_id, "reply_to": message.reply_to}],
                         session_id=message.session_id, now=now)
         rewritten = []
-        # read after the messages' step: a memory drawn from a scrubbed message is erased now
+        # read after the messages' step: a memory drawn from a scrubbed message is gone now
         for memory in (store.list_memories(self.name, include_inactive=True) if memory_ids is None
                        else store.get_memories(self.name, memory_ids)):
             content = redact(memory.content)[0]
             questions = [redact(q)[0] for q in memory.questions]
             if content != memory.content or questions != memory.questions:
-                rewritten.append(memory.model_copy(update={"content": content,
+                new_id = memory_id(memory.type, content, memory.source_message_ids)
+                rewritten.append(memory.model_copy(update={"id": new_id, "content": content,
                                                            "questions": questions}))
+                renamed[memory.id] = new_id
         if rewritten:
             store.upsert_memories(self.name, rewritten)
+            store.delete_memories(self.name, [i for i, new in renamed.items() if new])
             self._index_vectors([m for m in rewritten if m.embeddable])
             result.memories_redacted = len(rewritten)
+        if renamed:
+            linked = [m for m in store.list_memories(self.name, include_inactive=True)
+                      if m.supersedes in renamed or m.superseded_by in renamed]
+            for m in linked:
+                if m.supersedes in renamed:
+                    m.supersedes = renamed[m.supersedes]
+                if m.superseded_by in renamed:
+                    m.superseded_by = renamed[m.superseded_by]
+            store.upsert_memories(self.name, linked)
         if result.messages_redacted or result.memories_redacted:
             store.expunge(self.name)
         return result

@@ -744,13 +744,17 @@ def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monke
             {"role": "user", "author": "omar (U3)", "ts": "2026-11-23T11:45:00Z",
              "content": "I can do the webhook rotation tomorrow morning."}], session_id="s")
         profile.remember(f"The staging webhook signing secret is {secret}")
-    assert secret in "\n".join(profile.export(audit=True))
+    before = [json.loads(line) for line in profile.export(audit=True)]
+    assert any(secret in json.dumps(r) for r in before)
+    # ids are hashes of the text: those computed from the secret must not stay either
+    secret_ids = {r["id"] for r in before if secret in json.dumps(r)}
 
     scrubbed = profile.scrub()
     assert (scrubbed.messages_redacted, scrubbed.memories_erased,
             scrubbed.memories_redacted) == (1, 1, 1)
     exported = "\n".join(profile.export(audit=True))
     assert secret[6:16] not in exported
+    assert not any(i in exported for i in secret_ids), secret_ids
     listed = [m.content for m in profile.list(include_inactive=True)]
     assert "It leaked into a CI log: [REDACTED:stripe-webhook-secret]" in listed, listed
     assert "omar can do the webhook rotation tomorrow [2026-11-24] morning." in listed

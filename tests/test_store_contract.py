@@ -95,6 +95,20 @@ def test_upsert_replaces_and_lists_in_order(store, profile_name):
                                               newest_first=True)] == [c.id, b.id, a.id]
 
 
+def test_delete_memories_leaves_no_record_text_or_vector(store, profile_name):
+    keep, gone = mem("the cache is redis"), mem("the webhook secret is in vault")
+    store.upsert_memories(profile_name, [keep, gone])
+    store.set_vectors(profile_name, dict(zip((keep.id, gone.id), unit_vectors(2))))
+    store.delete_memories(profile_name, [gone.id, "no-such-id"])
+    store.delete_memories(profile_name, [gone.id])  # idempotent
+    assert [m.id for m in store.list_memories(profile_name, include_inactive=True)] == [keep.id]
+    assert store.get_memories(profile_name, [gone.id]) == []
+    assert store.vector_ids(profile_name) == {keep.id}
+    hits = store.search(profile_name, SearchRequest(text="webhook secret vault",
+                                                    channels=(CH_MEMORY_TEXT,)))
+    assert [h.id for h in hits[CH_MEMORY_TEXT]] == []
+
+
 def test_profiles_lists_every_profile_holding_a_message_or_a_memory(store, profile_name):
     """What `lurker scrub --all` walks: a profile with messages only, one with memories only."""
     other = profile_name + "-memories-only"

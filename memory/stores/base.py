@@ -351,6 +351,12 @@ class Store(ABC):
 
     # --- whole profile --------------------------------------------------------------------
     @abstractmethod
+    def delete_memories(self, profile: str, ids: Iterable[str]) -> None:
+        """Remove memories entirely (record, full text, sources, vector): a scrub replaces a
+        memory whose content-addressed id was computed from a secret with one computed from its
+        redacted text. Everything else keeps a forgotten memory as a tombstone. Idempotent."""
+
+    @abstractmethod
     def profiles(self) -> list[str]:
         """Every profile that holds a message or a memory, sorted (what an operator's
         `lurker scrub --all` walks)."""

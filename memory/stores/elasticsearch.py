@@ -1211,6 +1211,11 @@ class ElasticsearchStore(Store):
                        passage=int(where.get("index", inner["_nested"]["offset"])), start=a, end=b)
 
     # --- whole profile --------------------------------------------------------------------
+    def delete_memories(self, profile: str, ids: Iterable[str]) -> None:
+        self._bulk([{"_op_type": "delete", "_index": self.memories_alias,
+                     "_id": self._doc_id(profile, i), "_routing": profile}
+                    for i in dict.fromkeys(ids)], "memory deletions", ok_statuses=(404,))
+
     def profiles(self) -> list[str]:
         found: set[str] = set()
         with self._errors():

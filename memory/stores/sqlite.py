@@ -368,6 +368,17 @@ class SQLiteStore(Store):
                     found[key] = Message.model_validate_json(doc)
         return found
 
+    def delete_memories(self, profile: str, ids: Iterable[str]) -> None:
+        keys = [(profile, i) for i in dict.fromkeys(ids)]
+        with self._lock:
+            self._write([
+                ("DELETE FROM memories_fts WHERE rowid = "
+                 "(SELECT rowid FROM memories WHERE profile = ? AND id = ?)", keys),
+                ("DELETE FROM memories WHERE profile = ? AND id = ?", keys),
+                ("DELETE FROM memory_sources WHERE profile = ? AND memory_id = ?", keys),
+                ("DELETE FROM vectors WHERE profile = ? AND id = ?", keys)])
+            self._vector_cache.pop(profile, None)
+
     def profiles(self) -> list[str]:
         with self._lock:
             return [p for (p,) in self.db.execute(
