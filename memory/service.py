@@ -43,7 +43,7 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
 from .text import carries
-from .time_scope import asked_span, fused_record, in_span_first
+from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 
@@ -763,8 +763,10 @@ class Profile:
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
-        memories = points_together([f for f in fused if isinstance(f.record, Memory)],
-                                   lambda f: f.record)[: settings.answer_memories]
+        memories = about_the_span_first(
+            points_together([f for f in fused if isinstance(f.record, Memory)],
+                            lambda f: f.record)[: settings.answer_memories],
+            asked_span(query, now), fused_record)
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or

@@ -109,6 +109,25 @@ def in_span_first(ranked: Sequence[T], span: ResolvedDate | None,
             + [r for r, i in zip(ranked, inside) if not i])
 
 
+def about_the_span_first(ranked: Sequence[T], span: ResolvedDate | None,
+                         record: Callable[[T], Memory | Message | None]) -> list[T]:
+    """Of the records in the span, the memories said in it about another day after the rest:
+    "what did kim do on tuesday?" is not answered by her Tuesday standup's "- yesterday:
+    on-call" (Monday's) but by Wednesday's "- yesterday: disk cleanup runbook done". For what the
+    answer reads: the ranking itself (in_span_first) keeps them together (LoCoMo dev: this order
+    in the ranking cost T@10 0.802 → 0.791, while no answer changed)."""
+    if span is None:
+        return list(ranked)
+
+    def elsewhere(entry: T) -> bool:
+        x = record(entry)
+        return (isinstance(x, Memory) and bool(x.event_dates) and said_in_span(x, span)
+                and not any(_about(e, span) for e in x.event_dates))
+
+    later = [elsewhere(r) for r in ranked]
+    return [r for r, x in zip(ranked, later) if not x] + [r for r, x in zip(ranked, later) if x]
+
+
 def fused_record(entry: Fused) -> Memory | Message | None:
     return entry.record if isinstance(entry.record, (Memory, Message)) else None
 

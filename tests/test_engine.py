@@ -716,6 +716,9 @@ def test_a_standup_channel_says_who_is_blocked_and_what_each_is_on(service, prof
     kim = profile.recall("what is kim working on?", now=now).answer
     assert kim.startswith("kim is on:\n- kim: - today [2026-11-25]: upgrade the CI runners"), kim
     assert "disk cleanup runbook done" in kim.partition("Done lately:")[2], kim
+    # her Tuesday standup's "- yesterday: on-call" is Monday's; Wednesday's "yesterday" is Tuesday
+    tuesday = profile.recall("what did kim do on tuesday?", now=now).answer
+    assert tuesday.startswith("- yesterday [2026-11-24]: disk cleanup runbook done"), tuesday
     still = profile.recall("what's still open?", now=now).answer.partition("Done:")
     assert "sam: Today [2026-11-25]: start the Stripe tax integration" in still[0], still
     assert "SSO bug" not in still[0] and "SSO redirect loop fixed" in still[2], still

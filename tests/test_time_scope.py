@@ -107,3 +107,24 @@ def test_the_spans_records_come_first_each_group_in_its_order():
     assert [m.content for m in in_span_first(ranked, friday, lambda m: m)] == \
         ["memory 1", "memory 3", "memory 0", "memory 2"]
     assert in_span_first(ranked, None, lambda m: m) == ranked
+
+
+def test_what_the_answer_reads_puts_a_days_own_memories_before_those_said_then_about_another():
+    """"what did kim do on tuesday?": her Tuesday standup's "- yesterday: on-call" is Monday's,
+    and led the answer; Wednesday's "- yesterday: disk cleanup runbook done" is Tuesday's. Only
+    what the answer reads is reordered (the ranking keeps the span's records together)."""
+    from memory.time_scope import about_the_span_first
+    tuesday = asked_span("what did kim do on tuesday?", datetime(2026, 11, 26, 10,
+                                                                 tzinfo=timezone.utc))
+    monday_said_tuesday = _memory("- yesterday: on-call, 2 pages", datetime(
+        2026, 11, 24, 9, 35, tzinfo=timezone.utc), (date(2026, 11, 23), date(2026, 11, 23)))
+    tuesday_said_wednesday = _memory("- yesterday: disk cleanup runbook done", datetime(
+        2026, 11, 25, 9, 36, tzinfo=timezone.utc), (date(2026, 11, 24), date(2026, 11, 24)))
+    undated_said_tuesday = _memory("pages are noisy", datetime(2026, 11, 24, 12,
+                                                                tzinfo=timezone.utc))
+    ranked = in_span_first([monday_said_tuesday, undated_said_tuesday, tuesday_said_wednesday],
+                           tuesday, lambda m: m)
+    assert ranked[0] is monday_said_tuesday
+    assert about_the_span_first(ranked, tuesday, lambda m: m) == [
+        undated_said_tuesday, tuesday_said_wednesday, monday_said_tuesday]
+    assert about_the_span_first(ranked, None, lambda m: m) == ranked
