@@ -6,14 +6,16 @@ the release notes", and nothing related a later "Fixed the flaky login test, PR 
 the task it closes. Like date arithmetic, this is worked out in code before the answer:
 
 - a **commitment** is a task memory, or a memory that says someone will do, is going to do, can
-  do or must do something ("omar can do the webhook rotation tomorrow morning");
+  do or must do something ("omar can do the webhook rotation tomorrow morning"), a standup's plan
+  ("Today: …") or a blocker ("Blockers: waiting on Okta access", not "Blockers: none");
 - a later memory about the same work (two content words in common and at least SHARED of the
   smaller one's, names and the words of commitment and time aside; no version, ticket or PR
   named by both that differs) **closes** it when it says the work is done ("fixed", "merged",
   "rotated", "done" …) and not that it is partly done or still going ("about half done",
   "still in progress", "blocked"); otherwise it is the commitment's **latest word** (a later
   commitment to the same work too: "will finish tomorrow");
-- the answer lists what is open, each with its latest word, then what was closed and by what.
+- the answer lists what is open, each with its latest word, then what was closed and by what;
+  "who is blocked?" the work whose latest word is a blocker.
 
 Only the profile's newest memories are read (RECENT, said within WINDOW of the question): an
 open question is about the work in flight, and reading a whole year's profile for it would cost
@@ -58,8 +60,7 @@ _COMMITS = re.compile(
     r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b)\w"
     r"|\b(?:is|are) on it\b"
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
-    r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
-    r"|\b(?:is|are) blocked\b|\bwaiting (?:on|for)\b")  # blocked work is open work
+    r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w")
 # A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
 # write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
 _PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")
