@@ -125,6 +125,11 @@ def said_by(question: str, names: set[str]) -> set[str]:
             if m["speech"]} & names
 
 
+def asks_at_work(question: str) -> bool:
+    """Whether the question asks what someone is working on / doing / up to (any name)."""
+    return bool(_AT_WORK.search(name_letters(plain_names(question)).lower()))
+
+
 def at_work(question: str, names: set[str]) -> set[str]:
     """Of the question's names, whoever it asks the work of ("what is kofi working on?")."""
     return {m.group(1) for m in _AT_WORK.finditer(name_letters(question).lower())} & names

@@ -25,8 +25,8 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import (asked_names, at_work, content_stems, event_date, plain_names,
-                               whose_words_asked)
+from .offline_answerer import (asked_names, asks_at_work, at_work, content_stems, event_date,
+                               plain_names, whose_words_asked)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -98,6 +98,11 @@ def _memory_text(memory: Memory) -> str:
 
 
 FORGOTTEN = "[forgotten]"
+
+
+def name_words(author: str) -> set[str]:
+    """The lower-case words of a stored author's display name ("Zoë Park (U7)": zoe, park)."""
+    return set(name_letters(display_name(author) or "").lower().split())
 
 
 def open_work_result(query: str, now: datetime, work: list[open_tasks.OpenWork],
@@ -813,11 +818,12 @@ class Profile:
 
     def _people(self) -> set[str]:
         """The lower-case name words of the profile's authors."""
-        return {w for author in self._store.authors(self.name)
-                for w in name_letters(display_name(author) or "").lower().split()}
+        return {w for author in self._store.authors(self.name) for w in name_words(author)}
 
     def _working(self, query: str, now: datetime) -> tuple[str | None, list[Memory]] | None:
         """"what is omar working on?": the work still open that is theirs, when any is."""
+        if not asks_at_work(query):  # "what did zoe say?" reads the authors once, not twice
+            return None
         whose = whose_words_asked(query, self._people)
         person = at_work(plain_names(query), whose) if whose else set()
         if not person:
@@ -947,11 +953,8 @@ class Profile:
                 fetched.append(self._store.authors(self.name))
             return fetched[0]
 
-        def words(author: str) -> set[str]:
-            return set(name_letters(display_name(author) or "").lower().split())
-
-        whose = whose_words_asked(query, lambda: {w for a in authors() for w in words(a)})
-        return tuple(sorted(a for a in authors() if words(a) & whose)) if whose else ()
+        whose = whose_words_asked(query, lambda: {w for a in authors() for w in name_words(a)})
+        return tuple(sorted(a for a in authors() if name_words(a) & whose)) if whose else ()
 
     def _askers(self, asker: str) -> tuple[str, ...]:
         """Every author the asker has written under here: their stored `name (id)`, and the
