@@ -13,7 +13,11 @@ The corpus is tests/data/secret_corpus.jsonl (see tests/secret_corpus.py for how
 filled in and how lines are scored); "tuning" lines were written before the shipped rules were
 tuned, "heldout" lines after, and scored unchanged; "found" lines were written on 26 Nov after a
 Stripe webhook secret reached memory from outside (providers and shapes the rules had not seen),
-scored once before the rules were changed for them, then tuned on. Ordinary chat for the timing is the message
+scored once before the rules were changed for them, then tuned on; "fresh" lines were written on 27
+Nov on how people paste passwords in prose ("use X as the admin password", "admin / X", "(pw X)"),
+scored once (1/14 caught, 2/16 false positives), then tuned on; "heldout-27nov" lines were written
+after that tuning and scored once (7/10 caught, 2/10 false positives), then tuned on for what they
+found. Ordinary chat for the timing is the message
 lines of the Ubuntu IRC logs (`[HH:MM] <nick> text`); the lines any scanner changes there are
 counted too (they are unlabelled: most changes there are false positives).
 """
@@ -136,25 +140,25 @@ def main() -> int:
     args = parser.parse_args()
 
     cases = load()
-    tuning = [c for c in cases if c.set == "tuning"]
-    heldout = [c for c in cases if c.set == "heldout"]
-    found = [c for c in cases if c.set == "found"]
+    sets = list(dict.fromkeys(c.set for c in cases))  # in the order they were written
+    by_set = {name: [c for c in cases if c.set == name] for name in sets}
     kinds = len({c.kind for c in cases if c.is_secret})
     print(f"corpus: {len(cases)} lines ({sum(c.is_secret for c in cases)} with secrets of {kinds} "
-          f"kinds, {sum(not c.is_secret for c in cases)} ordinary); tuning {len(tuning)}, "
-          f"held out {len(heldout)}, found {len(found)}")
+          f"kinds, {sum(not c.is_secret for c in cases)} ordinary); "
+          + ", ".join(f"{name} {len(by_set[name])}" for name in sets))
     scanners = [("(a) baseline regexes", baseline), ("(b) detect-secrets alone",
                                                      detect_secrets_alone()),
                 ("(c) shipped", shipped)]
     lines = chat_lines(args.chat, args.chat_lines) if args.chat.exists() else []
-    print(f"{'scanner':26} {'all: recall  FP rate':32} {'tuning':32} {'held out':32} "
-          f"{'found':32} {'us/msg':>7} {'chat changed':>12}")
+    print(f"{'scanner':26} {'all: recall  FP rate':32} "
+          + " ".join(f"{name:32}" for name in sets) + f" {'us/msg':>7} {'chat changed':>12}")
     for name, scan in scanners:
         timed = lines if "detect-secrets" not in name else lines[:2000]  # it is slow
         us = per_message_us(scan, timed, 1 if "detect-secrets" in name else 3) if lines else 0
         changed = sum(scan(line) != line for line in timed)
-        print(f"{name:26} {rates(scan, cases):32} {rates(scan, tuning):32} "
-              f"{rates(scan, heldout):32} {rates(scan, found):32} {us:7.1f} {changed:5}/{len(timed)}")
+        print(f"{name:26} {rates(scan, cases):32} "
+              + " ".join(f"{rates(scan, by_set[s]):32}" for s in sets)
+              + f" {us:7.1f} {changed:5}/{len(timed)}")
         if args.show:
             s = score(scan, cases)
             for c in s.missed:

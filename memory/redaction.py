@@ -212,6 +212,11 @@ _QUOTE = r"[\"'`*\]]*"
 # <sha>" name something else.
 _WORDS = (r"(?:[ \t]+(?:for|of|on|to|at|from|in|we|i|you|that|now|here)\b"
           r"(?:[ \t]+[\w.@/-]+){0,4}?)?")
+# What a password is called, ending its noun: "the admin password" but not "the password
+# manager", "the password hash", "the password policy".
+_PASSWORD_NOUN = (r"(?P<label>password|passwd|passphrase|pw|pin)\b"
+                  r"(?![ \t]+(?!for\b|until\b|on\b|to\b|in\b|now\b|from\b|at\b|this\b|"
+                  r"today\b|when\b|and\b|but\b|so\b)[A-Za-z])")
 # (kind, pattern, how the value is checked)
 _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
@@ -240,6 +245,10 @@ _LABELLED = [
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
                    r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
+    # "the password set to X", "root password was changed to X"
+    ("credential", r"(?i)\b(?P<label>password|passwd|passphrase)\b[^\n.?!]{0,30}?"
+                   r"\b(?:changed|set|reset|updated)[ \t]+to[ \t]+" + _QUOTE + _CREDENTIAL,
+     "credential"),
     # "webhook signing secret X", "the token for the metrics endpoint X": no operator, so the
     # value must be random-looking
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + r"[ \t]+" + _QUOTE + _RANDOM,
@@ -268,6 +277,16 @@ _LABELLED = [
     ("credential", r"(?i)\blogin[ \t]+\S+[ \t]+(?P<label>password)[ \t]+" + _CREDENTIAL,
      "credential"),
     ("credential", r"(?<![\w-])--password[= \t]['\"]?" + _CREDENTIAL, "credential"),
+    # the value before its label: "use X as the admin password until Monday", "X is the password
+    # for the vault" (not "use 1Password as the password manager": the label ends the noun)
+    ("credential", r"(?i)(?:\b(?:use|try|using|set|setting)[ \t]+|^[ \t]*|[(:][ \t]*)" + _QUOTE
+                   + _CREDENTIAL + _QUOTE + r"[ \t]+(?:as|is|was)[ \t]+"
+                   r"(?:(?:the|a|an|our|my|your|its|their)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
+                   + _PASSWORD_NOUN, "password"),
+    # a password's label and its value with nothing between: "Temporary password X expires",
+    # "(pw X)", "login is deploy, pass X" ("pass" only where it cannot be the verb's object)
+    ("credential", r"(?i)(?:\b(?P<label>password|passwd|passphrase|pw)|(?:[(,;]|^)[ \t]*"
+                   r"(?P<label2>pass|pwd))[ \t]+" + _QUOTE + _CREDENTIAL, "password"),
 ]
 
 _AWS_KEY_ID = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
@@ -280,6 +299,11 @@ _PLACEHOLDER_WORDS = {"password", "passwd", "secret", "token", "changeme", "chan
                       "optional", "string", "empty"}
 _CODE_REFERENCE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[(\[]")
 _REPEATED = re.compile(r"(.)\1{5,}")
+# A YAML tag where a value would be (Ansible's `!vault |` before an encrypted block,
+# CloudFormation's `!Ref Param`): what follows it is no secret in clear.
+_YAML_TAG = re.compile(r"(?i)!(?:vault|ref|sub|getatt|importvalue|join|select|split|findinmap|"
+                       r"base64|cidr|getazs|if|equals|not|and|or|condition|transform|env|"
+                       r"include|reference|unsafe|secret|encrypted)")
 _PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw")
 _SPECIAL = set("!@#$%^&*?~+=/\\|")
 
@@ -319,7 +343,7 @@ def _placeholder(value: str) -> bool:
             or is_templated_secret(v) or v.startswith(("$", "<", "{", "[", "%(", "%{", "%s"))
             or v.lower() in _PLACEHOLDER_WORDS
             or bool(_REPEATED.search(v)) or is_sequential_string(v) or "://" in v
-            or bool(_CODE_REFERENCE.search(v)))
+            or bool(_CODE_REFERENCE.search(v)) or bool(_YAML_TAG.fullmatch(v)))
 
 
 def _credential(value: str) -> bool:
@@ -332,6 +356,16 @@ def _credential(value: str) -> bool:
     core = value.rstrip("?!.")
     letters = any(c.isalpha() for c in core)
     return letters and (any(c.isdigit() for c in core) or any(c in _SPECIAL for c in core))
+
+
+_VERSION = re.compile(r"(?i)v?\d+(?:\.\d+)+[\w.+-]*")
+
+
+def _password_like(value: str) -> bool:
+    """A value no label stands right before (a password's label after it, or its pair's user
+    before it): a credential of 8+ characters that is no version number."""
+    core = value.rstrip("?!.")
+    return len(core) >= 8 and _credential(value) and not _VERSION.fullmatch(core)
 
 
 # Participles the word list lacks are still what a password "is" in technical chat: hardcoded,
@@ -370,6 +404,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return not (_placeholder(value) or _variable(value))
     if rule.value == "any":
         return not _placeholder(value)
+    if rule.value == "password":
+        return _password_like(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
 
 
@@ -377,6 +413,8 @@ def _kind(rule: _Rule, m: re.Match[str]) -> str:
     """A labelled value is a `password` when its label says so, else a `credential`."""
     if rule.kind != "credential":
         return rule.kind
+    if rule.value == "password":
+        return "password"
     label = m.groupdict().get("label") or ""
     return "password" if _PASSWORD_LABEL.search(label) else "credential"
 
@@ -418,6 +456,46 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
                 found.append((key.end() + m.start(), key.end() + m.end(), "aws-secret-key"))
     if gates["token"]:
         found += _context_spans(text)
+    if "/" in text:
+        found += _pair_spans(text)
+    return found
+
+
+# A login pasted as "user / password": "admin / X on the staging grafana", "demo@acme.io / X",
+# "wifi: AcmeGuest / X". A slash also separates paths, menus and alternatives ("admin /
+# settings / billing", "root/Makefile", "origin/feature-2024-login"), so the user must be an
+# account name or an e-mail address, or the message must speak of logging in somewhere other than
+# in the value; and the value must be a password (8+ characters, letters with digits or symbols),
+# not followed by another slash.
+_PAIR = re.compile(r"(?<![\w/.@:%+-])(?P<user>[\w.%+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)"
+                   r"(?P<space>[ \t]*)/[ \t]*(?P<q>[\"'`*]?)(?P<secret>[^\s/\"'`,<>()\[\]{}]+)"
+                   r"(?P=q)(?![^\s,;)\"'`*])")
+_ACCOUNT = re.compile(r"(?i)root|admin(?:istrator)?|ubuntu|ec2-user|centos|debian|pi|postgres|"
+                      r"sa|deploy|guest|demo|test|user|ops|service|superuser|su")
+_LOGIN_CONTEXT = re.compile(r"(?i)\b(?:wi-?fi|vpn|log(?:ging)?[ -]?in|login|logon|sign(?:ing)?[ -]?in|"
+                            r"creds|credentials?|accounts?|ssh|router|console|portal|"
+                            r"username|user/pass|passwords?|pw)\b")
+
+
+def _shape(word: str) -> str:
+    """Runs of letters, digits and the rest, each as one character: "bastion01" is "a9"."""
+    return re.sub(r"(.)\1+", r"\1", "".join(
+        "a" if c.isalpha() else "9" if c.isdigit() else c for c in word))
+
+
+def _pair_spans(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for m in _PAIR.finditer(text):
+        value = m["secret"]
+        if not _password_like(value) or _placeholder(value):
+            continue
+        user = m["user"]
+        if _shape(user) == _shape(value):
+            continue  # alternatives of one kind: "JIRA-2231 / JIRA-2232", "bastion01 / bastion02"
+        rest = text[:m.start("secret")] + text[m.end("secret"):]
+        if _ACCOUNT.fullmatch(user) or "@" in user or (
+                m["space"] and _LOGIN_CONTEXT.search(rest)):
+            found.append((m.start("secret"), m.end("secret"), "password"))
     return found
 
 

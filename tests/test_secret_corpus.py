@@ -33,8 +33,8 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     everything = score(shipped, CASES)
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
-    assert heldout.recall >= 40 / 43 and heldout.false_positives <= 1
-    assert everything.caught >= 206 and everything.false_positives <= 1
+    assert heldout.recall >= 43 / 43 and heldout.false_positives == 0
+    assert everything.caught >= 231 and everything.false_positives == 0
 
 
 def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
@@ -48,6 +48,21 @@ def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kep
     found = score(shipped, [c for c in CASES if c.set == "found"])
     assert (found.caught, found.secrets) == (18, 18), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_passwords_pasted_in_prose_are_caught_and_what_resembles_them_is_kept():
+    """Lines written on 27 Nov on how people paste a password with no "password:" before it:
+    the value before its label ("use X as the admin password", "X is the password for the
+    vault"), a label with nothing between ("Temporary password X expires", "(pw X)", "login is
+    deploy, pass X"), and a login as "user / password" ("admin / X on the staging grafana",
+    "demo@acme.io / X"); and ordinary lines of the same shapes ("use 1Password as the password
+    manager", "admin / settings / billing", "JIRA-2231 / JIRA-2232", "client_secret: !Ref
+    Param", an Ansible vault block). Before: 1 of 14 and 7 of 10 caught, 4 ordinary lines
+    changed."""
+    for name, caught in (("fresh", 13), ("heldout-27nov", 9)):
+        found = score(shipped, [c for c in CASES if c.set == name])
+        assert found.caught >= caught, [shipped(c.text) for c in found.missed]
+        assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
 
 
 @pytest.mark.parametrize("template", [

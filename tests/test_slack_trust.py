@@ -396,3 +396,29 @@ def test_what_is_still_open_asked_in_a_dm_lists_only_channels_the_asker_can_read
     text = [p["text"] for p in api.called("chat.postMessage") if p["channel"] == "DU1"][-1]
     assert text.startswith("Blocked now:\n- sam will rotate the staging TLS certs"), text
     assert 'latest: "maya: Blockers: waiting on the security review' in text, text
+
+
+def test_passwords_pasted_in_prose_over_slack_are_never_stored_or_posted(start, api, tmp_path):
+    """27 Nov, from outside: a team pastes logins the way people do, with no "password:" before
+    the value — "use X as the admin password", "admin / X" (Slack escapes its "&"), "(pw X)",
+    in backticks and bold. None of them is answered back, and the store's file holds none of
+    their bytes; a menu path and two ticket ids beside a slash are kept as written."""
+    slack = start()
+    secrets = ["Falcon2022!", "Tr0ub4dor&31x", "qecojs563?", "Jnc!46sjoowtMk", "M4ple;697"]
+    lines = ["use Falcon2022! as the admin password until Monday",
+             "jenkins admin login: admin / `Tr0ub4dor&amp;31x`",
+             "ssh pi@192.168.1.40 (pw qecojs563?)",
+             "root / *Jnc!46sjoowtMk* for the router admin page",
+             "grafana on staging: admin / M4ple;697",
+             "the toggle lives in admin / settings / billing, see JIRA-2231 / JIRA-2232"]
+    for i, line in enumerate(lines):
+        message(slack, "CGEN", "U1", line, ts(i))
+    app_mention(slack, "U2", "what's the admin password?", ts(60), "EvPw27")
+    app_mention(slack, "U2", "where does the billing toggle live?", ts(61), "EvMenu27")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "[REDACTED:password]" in said, said
+    assert "admin / settings / billing" in said and "JIRA-2231 / JIRA-2232" in said, said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in secrets:
+        assert secret not in said and secret.encode() not in stored, secret
+        assert secret.replace("&", "&amp;") not in said, secret
