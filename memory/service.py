@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -47,6 +48,9 @@ from .time_scope import about_the_span_first, asked_span, fused_record, in_span_
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
 
+# An id as answers and lists show it (its first 12 characters) or longer, typed back to forget.
+_SHOWN_ID = re.compile(r"[0-9a-fA-F]{8,31}")
+_PREFIX_READ = 50  # memories read for a shortened id (forgotten ones share it too, rarely)
 PENDING_PASSAGES = "passages:"  # a pending_vector_ids entry naming a message whose passages wait
 EXPORT_FORMAT = "lurker-profile-export"
 EXPORT_VERSION = 1
@@ -993,6 +997,12 @@ class Profile:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidMessage("forget needs a reason (it is kept in the audit history)")
         found = self._store.get_memories(self.name, [memory_id])
+        if not found and _SHOWN_ID.fullmatch(memory_id):  # the id as answers show it
+            ids = self._store.memory_ids_by_prefix(self.name, memory_id.lower())
+            if len(ids) > 1:
+                raise InvalidMessage(f"more than one memory's id starts with {memory_id!r}: "
+                                     f"give more of it")
+            found = self._store.get_memories(self.name, ids)
         if not found:
             raise UnknownMemory(self.name, memory_id)
         memory = found[0]
@@ -1121,11 +1131,13 @@ class Profile:
         return found
 
     def memories_by_id_prefix(self, prefix: str) -> list[Memory]:
-        """The active memories whose id starts with `prefix` (a whole id is looked up at once)."""
+        """The active memories whose id starts with `prefix` (a whole id is looked up at once;
+        of a shorter one, at most two are read: enough to say it is ambiguous)."""
         if len(prefix) == 32:
-            return [m for m in self._store.get_memories(self.name, [prefix])
-                    if m.status == "active"]
-        return [m for m in self.list() if m.id.startswith(prefix)]
+            ids = [prefix]
+        else:
+            ids = self._store.memory_ids_by_prefix(self.name, prefix, limit=_PREFIX_READ)
+        return [m for m in self._store.get_memories(self.name, ids) if m.status == "active"]
 
     def unindexed_memories(self, message_ids: Iterable[str]) -> list[str]:
         """The pending_vector_ids an interrupted earlier delivery of these messages may have left

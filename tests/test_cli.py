@@ -3,6 +3,7 @@ one-line errors with exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import socket
 import subprocess
@@ -356,6 +357,16 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
     assert 'latest: "omar: Docs site migration is about half done' in still, answer
     assert "Fixed the flaky login test" in done and "Stripe webhook secret rotated" in done, answer
     assert "flaky login test" not in still and secret[:10] not in answer
+    # the docs migration is dropped: forgotten by the id recall's sources show (its first 12
+    # characters: "profile 'default' has no memory with id …" before), it leaves the open work
+    shown = re.search(r"\[([0-9a-f]{12})\] \w+ +\S+ +omar is going to migrate", answer)
+    assert shown, answer
+    forgot = lurker("forget", shown[1], "--reason", "dropped from the sprint").stdout
+    assert forgot.startswith(f"forgot {shown[1]}") and len(forgot.split()[1].rstrip(":")) == 32
+    again = lurker("recall", "what tasks are still open?", "--now", "2026-11-26T10:00:00Z").stdout
+    assert "release notes for 3.2" in again and "migrate the docs site" not in again, again
+    assert "has no memory with id '00000001'" in lurker("forget", "00000001", "--reason", "x",
+                                                       expect=2).stderr
     # an export written under older rules (the secret whole) is redacted as it is imported, and
     # `lurker scrub` then finds nothing left
     (tmp_path / "old.jsonl").write_text(

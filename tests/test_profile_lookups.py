@@ -37,6 +37,30 @@ def test_memories_by_id_prefix_are_the_active_ones(service, profile_name):
     assert profile.memories_by_id_prefix(memory.id[:10]) == []
 
 
+def test_forget_takes_an_id_as_answers_show_it_and_refuses_an_ambiguous_one(service,
+                                                                           profile_name):
+    import pytest
+
+    from memory.errors import InvalidMessage, UnknownMemory
+    profile = service.profile(profile_name)
+    profile.ingest(CHAT, "s1")
+    memory = next(m for m in profile.list() if "linter" in m.content)
+    assert profile.forget(memory.id[:12], "we stopped linting").id == memory.id
+    assert profile.memories_by_id_prefix(memory.id[:12]) == []
+    # two memories whose ids share a prefix (written straight to the store: content hashes
+    # that collide in 8 characters are rare in a test-sized profile)
+    twins = [m.model_copy(update={"id": "abcdef12" + tail}) for m, tail in
+             zip(profile.list()[:2], ("0" * 24, "f" * 24))]
+    service.store.upsert_memories(profile_name, twins)
+    with pytest.raises(InvalidMessage, match="more than one memory's id starts with 'abcdef12'"):
+        profile.forget("abcdef12", "x")
+    assert profile.forget("abcdef12f", "x").id == twins[1].id
+    with pytest.raises(UnknownMemory):
+        profile.forget("abcdef", "x")  # shorter than any id shown: not a prefix
+    with pytest.raises(UnknownMemory):
+        service.profile(profile_name + "-other").forget(twins[0].id[:12], "x")
+
+
 def test_unindexed_memories_are_the_active_embeddable_ones_of_those_messages(service,
                                                                              profile_name):
     profile = service.profile(profile_name)

@@ -109,6 +109,22 @@ def test_delete_memories_leaves_no_record_text_or_vector(store, profile_name):
     assert [h.id for h in hits[CH_MEMORY_TEXT]] == []
 
 
+def test_memory_ids_by_prefix_finds_an_id_as_answers_show_it(store, profile_name):
+    """Answers show an id's first 12 characters; that is what a person types back to forget."""
+    twins = [mem("the cache is redis").model_copy(update={"id": "abcdef12" + tail})
+             for tail in ("0" * 24, "f" * 24)]
+    twins[1] = twins[1].model_copy(update={"status": "forgotten"})
+    other = mem("the queue is kafka")
+    store.upsert_memories(profile_name, [*twins, other])
+    store.upsert_memories(profile_name + "-other", [mem("the cdn is fastly").model_copy(
+        update={"id": "abcdef12" + "1" * 24})])
+    assert store.memory_ids_by_prefix(profile_name, other.id[:12]) == [other.id]
+    assert store.memory_ids_by_prefix(profile_name, "abcdef12") == [t.id for t in twins]
+    assert store.memory_ids_by_prefix(profile_name, "abcdef12", limit=1) == [twins[0].id]
+    assert store.memory_ids_by_prefix(profile_name, "abcdef120") == [twins[0].id]
+    assert store.memory_ids_by_prefix(profile_name, "0123456789ab") == []
+
+
 def test_profiles_lists_every_profile_holding_a_message_or_a_memory(store, profile_name):
     """What `lurker scrub --all` walks: a profile with messages only, one with memories only."""
     other = profile_name + "-memories-only"

@@ -216,6 +216,12 @@ class Store(ABC):
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]: ...
 
     @abstractmethod
+    @abstractmethod
+    def memory_ids_by_prefix(self, profile: str, prefix: str, limit: int = 2) -> list[str]:
+        """Up to `limit` ids of the profile's memories (any status) that start with `prefix`,
+        sorted: answers and lists show an id's first 12 characters, and that is what a person
+        types back to forget one."""
+
     def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
         """For each key, the active memory holding it (the newest if several)."""
 

@@ -667,6 +667,15 @@ class ElasticsearchStore(Store):
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
         return self.get_memories_many({profile: ids})[profile]
 
+    def memory_ids_by_prefix(self, profile: str, prefix: str, limit: int = 2) -> list[str]:
+        with self._errors():
+            response = self.client.search(
+                index=self.memories_alias, routing=profile, size=limit, source=["id"],
+                sort=[{"id": "asc"}], track_total_hits=False,
+                query={"bool": {"filter": [self._profile_filter(profile),
+                                           {"prefix": {"id": prefix}}]}})
+        return [hit["_source"]["id"] for hit in response["hits"]["hits"]]
+
     def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
         keys = list(dict.fromkeys(k for k in topic_keys if k))
         found: dict[str, Memory] = {}

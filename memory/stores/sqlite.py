@@ -480,6 +480,13 @@ class SQLiteStore(Store):
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
         return [Memory.model_validate_json(d) for d in self._docs("memories", profile, ids)]
 
+    def memory_ids_by_prefix(self, profile: str, prefix: str, limit: int = 2) -> list[str]:
+        # a range on the primary key (profile, id), not LIKE, which would scan the profile
+        with self._lock:
+            return [i for (i,) in self.db.execute(
+                "SELECT id FROM memories WHERE profile = ? AND id >= ? AND id < ? ORDER BY id "
+                "LIMIT ?", (profile, prefix, prefix + "\U0010ffff", limit))]
+
     def active_by_topic(self, profile: str, topic_keys: Iterable[str]) -> dict[str, Memory]:
         keys = list(dict.fromkeys(k for k in topic_keys if k))
         if not keys:
