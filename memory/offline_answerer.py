@@ -183,6 +183,18 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
 
 
+# A capitalised word after an article, a possessive or a quantifier is a thing, not a person
+# ("still no Okta admin access"), and so is one before a version ("Ubuntu 24.04"): "start the
+# Stripe tax integration" (said by sam) is sam's, "That race sounds great, Mel!" is not Melanie's.
+_THING = re.compile(r"\b(?:the|a|an|our|their|your|my|its|no|any|some|every|each)\s+"
+                    r"([A-Z][a-z]+(?:[A-Z][a-z]+)*)\b|\b([A-Z][a-z]+)\s+v?\d")
+
+
+def _others_named(content: str, names: set[str]) -> set[str]:
+    return named(content) - names - {w.lower() for pair in _THING.findall(content)
+                                     for w in pair if w}
+
+
 def _names(names: set[str], memory: Memory,
            speakers: Callable[[Memory], set[str]] | None) -> bool:
     """Whether the memory is about whoever and whatever the question names: named in it, or
@@ -190,7 +202,7 @@ def _names(names: set[str], memory: Memory,
     answers "When is Melanie going camping?"; said by Caroline, it does not)."""
     if _names_all(names, f"{memory.content} {memory.topic_key or ''}"):
         return True
-    if _ADDRESSED.search(memory.content) or named(memory.content) - names:
+    if _ADDRESSED.search(memory.content) or _others_named(memory.content, names):
         # "Your store looks great", "That race sounds great, Mel!": about someone else
         return False
     return bool(speakers) and _names_all(
@@ -446,6 +458,10 @@ class OfflineAnswerer(Answerer):
                     # "what happened last Friday?" is not answered by another Friday's event
                     and (span is None or in_span(m, span)))
 
+        def fits_person(m: Memory) -> bool:
+            return _names(names, m, speakers) and (
+                not speaking or not speakers or _names_all(speaking, " ".join(speakers(m))))
+
         relevant = [m for m in memories
                     if (anything or _about(wanted, _memory_stems(m))
                         or (when and names and m.event_dates
@@ -464,7 +480,10 @@ class OfflineAnswerer(Answerer):
             said.sort(key=lambda item: item[0], reverse=True)
             parts += [text for _, text in said[: self.max_memories]]
         elif relevant:
-            shown = _distinct(relevant)[: self.max_memories]
+            shown = _distinct(relevant)
+            if names and speakers:  # "what did sam do?": sam's own words before others' about sam
+                shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
+            shown = shown[: self.max_memories]
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
                                content_stems, speakers)
@@ -518,6 +537,16 @@ class OfflineAnswerer(Answerer):
                 elif before is not None:
                     parts += [f"Nothing in memory is about {day} yet; what stands:" if ahead
                               else f"Nothing in memory is from {day}; before it:", _dated(before)]
+            elif span is not None and names and now is not None and span.start == now.date():
+                # "what is sam doing today?" before sam's standup: what they said last
+                # of a message's memories, its day's own ("- today: upgrade the CI runners")
+                last = max((m for m in memories if fits_person(m)
+                            and m.said_at.date() < span.start),
+                           key=lambda m: (m.said_at, any(e.start == m.said_at.date()
+                                                         for e in m.event_dates)), default=None)
+                if last is not None:
+                    day = _SPAN_PREPOSITION.sub("", span.phrase)
+                    parts += [f"Nothing from {day} yet; the latest:", _dated(last)]
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

@@ -111,21 +111,26 @@ def in_span_first(ranked: Sequence[T], span: ResolvedDate | None,
 
 def about_the_span_first(ranked: Sequence[T], span: ResolvedDate | None,
                          record: Callable[[T], Memory | Message | None]) -> list[T]:
-    """Of the records in the span, the memories said in it about another day after the rest:
-    "what did kim do on tuesday?" is not answered by her Tuesday standup's "- yesterday:
-    on-call" (Monday's) but by Wednesday's "- yesterday: disk cleanup runbook done". For what the
-    answer reads: the ranking itself (in_span_first) keeps them together (LoCoMo dev: this order
-    in the ranking cost T@10 0.802 → 0.791, while no answer changed)."""
+    """For what the answer reads, the memories about the span (an event date in it) first, then
+    the rest, then those said in the span about another day: "what did kim do on tuesday?" is
+    not answered by her Tuesday standup's "- yesterday: on-call" (Monday's) but by Wednesday's
+    "- yesterday: disk cleanup runbook done", and "what did sam do yesterday?" first by his
+    "Today [25 Nov]: start the Stripe tax integration", then by that day's "Blockers: …". The
+    ranking itself (in_span_first) keeps them together (LoCoMo dev: this order in the ranking
+    cost T@10 0.802 → 0.791, while no answer changed)."""
     if span is None:
         return list(ranked)
 
-    def elsewhere(entry: T) -> bool:
+    def tier(entry: T) -> int:
         x = record(entry)
-        return (isinstance(x, Memory) and bool(x.event_dates) and said_in_span(x, span)
-                and not any(_about(e, span) for e in x.event_dates))
+        if not isinstance(x, Memory) or not x.event_dates:
+            return 1
+        if any(_about(e, span) for e in x.event_dates):
+            return 0
+        return 2 if said_in_span(x, span) else 1
 
-    later = [elsewhere(r) for r in ranked]
-    return [r for r, x in zip(ranked, later) if not x] + [r for r, x in zip(ranked, later) if x]
+    tiers = [tier(r) for r in ranked]
+    return [r for t in (0, 1, 2) for r, x in zip(ranked, tiers) if x == t]
 
 
 def fused_record(entry: Fused) -> Memory | Message | None:

@@ -920,3 +920,10 @@ def test_who_is_blocked_over_discord_is_this_channels_standup(env):
     assert "Okta" not in now_blocked and "alice: Blockers: waiting on Okta" in unblocked, text
     assert "payroll" not in text and f"<@{CARLA['id']}>" not in text, text
     assert reply.json.get("allowed_mentions", {}).get("parse") == [], reply.json
+    # bob has not posted today: his last standup's own day leads, not a line about Stripe
+    # taken for someone else's words (a product named in it was read as another person)
+    env.post(GENERAL, CARLA, f"{MENTION} what is bob doing today?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=1))
+    text = env.wait_replies(2, GENERAL)[-1].json["content"]
+    assert text.startswith("Nothing from today yet; the latest: Today [2026-11-16]: start the "
+                           "Stripe tax integration"), text

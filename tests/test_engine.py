@@ -722,6 +722,18 @@ def test_a_standup_channel_says_who_is_blocked_and_what_each_is_on(service, prof
     still = profile.recall("what's still open?", now=now).answer.partition("Done:")
     assert "sam: Today [2026-11-25]: start the Stripe tax integration" in still[0], still
     assert "SSO bug" not in still[0] and "SSO redirect loop fixed" in still[2], still
+    # asked on Thursday: a day's own lines lead, and a product named in them ("the Stripe tax
+    # integration", "Ubuntu 24.04", "no Okta admin access") is no other person they are about
+    # (they were not the speaker's: "yesterday" led with Wednesday's line about Tuesday)
+    for question, lead in (
+            ("what did sam do yesterday?", "Today [2026-11-25]: start the Stripe tax integration"),
+            ("what did sam do on tuesday?", "Today [2026-11-24]: pairing with priya on the SSO"),
+            ("what is kim doing today?", "Nothing from today yet; the latest: - today "
+                                         "[2026-11-25]: upgrade the CI runners to Ubuntu 24.04"),
+            ("what is sam doing today?", "Nothing from today yet; the latest: Today "
+                                         "[2026-11-25]: start the Stripe tax integration")):
+        answer = profile.recall(question, now=now).answer
+        assert answer.startswith(lead), (question, answer)
 
 
 def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monkeypatch,

@@ -111,8 +111,10 @@ def test_the_spans_records_come_first_each_group_in_its_order():
 
 def test_what_the_answer_reads_puts_a_days_own_memories_before_those_said_then_about_another():
     """"what did kim do on tuesday?": her Tuesday standup's "- yesterday: on-call" is Monday's,
-    and led the answer; Wednesday's "- yesterday: disk cleanup runbook done" is Tuesday's. Only
-    what the answer reads is reordered (the ranking keeps the span's records together)."""
+    and led the answer; Wednesday's "- yesterday: disk cleanup runbook done" is Tuesday's, and
+    leads: a memory dated in the span, then one said in it without a date, then one said in it
+    about another day. Only what the answer reads is reordered (the ranking keeps the span's
+    records together)."""
     from memory.time_scope import about_the_span_first
     tuesday = asked_span("what did kim do on tuesday?", datetime(2026, 11, 26, 10,
                                                                  tzinfo=timezone.utc))
@@ -126,5 +128,5 @@ def test_what_the_answer_reads_puts_a_days_own_memories_before_those_said_then_a
                            tuesday, lambda m: m)
     assert ranked[0] is monday_said_tuesday
     assert about_the_span_first(ranked, tuesday, lambda m: m) == [
-        undated_said_tuesday, tuesday_said_wednesday, monday_said_tuesday]
+        tuesday_said_wednesday, undated_said_tuesday, monday_said_tuesday]
     assert about_the_span_first(ranked, None, lambda m: m) == ranked
