@@ -148,6 +148,13 @@ _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
                            r"\s*[.!]?$")
+# Work asked of anyone, as a question: "Can someone check before EOD?", "Who can take the
+# on-call swap?". A question is no memory, but this one is open work: it is kept as a task,
+# joined to the statement before it in its message when it is short ("check" what?).
+_REQUEST = re.compile(r"(?i)^\W*(?:(?:so|ok(?:ay)?|also),?\s+)?(?:(?:can|could|would)\s+(?:someone|somebody|"
+                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b)\w"
+                      r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
+_REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -358,6 +365,10 @@ class OfflineExtractor(Extractor):
                     # "Owner: tomas." means nothing without the note it ends: its first
                     # sentence is what it is found by ("who owns the JWT change?")
                     candidate.questions = [*candidate.questions[:4], sentences[0]]
+                if candidate is None and _REQUEST.match(_ANNOTATED.sub("", sentence)):
+                    candidate = self._request(sentence, line, last, seen)
+                    if candidate is last:
+                        continue
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
                     # too short alone, the advice belongs to what it answers
@@ -375,6 +386,25 @@ class OfflineExtractor(Extractor):
         if len(lines) < DETAIL_PASS_MIN_MESSAGES:
             return bounded(out, long_lines=long_lines)
         return bounded(merge_candidates([out, self._detail_pass(let_go)]), long_lines=long_lines)
+
+    @staticmethod
+    def _request(sentence: str, line: TranscriptLine, last: Candidate | None,
+                 seen: set[tuple[str, str]]) -> Candidate | None:
+        """Work asked of anyone, as a task: a short request joins this message's memory before
+        it ("Initech wants to know if they're affected. Can someone check before EOD?"), a
+        longer one stands alone."""
+        dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
+        text = third_person(sentence, line.speaker) if line.author else sentence
+        if last is not None and last.source_lines[:1] == [line.index]:
+            seen.discard((last.type, last.content))
+            last.type, last.content = "task", f"{last.content} {text.strip()}"
+            last.dates = [*last.dates, *dates]
+            seen.add((last.type, last.content))
+            return last
+        if len(_ANNOTATED.sub("", sentence).split()) < _REQUEST_ALONE_WORDS:
+            return None
+        return Candidate(type="task", content=text.strip(), source_lines=[line.index],
+                         dates=dates)
 
     @staticmethod
     def _detail_pass(let_go: list[tuple[str, TranscriptLine]]) -> list[Candidate]:

@@ -47,7 +47,13 @@ _ASKS_OPEN = re.compile(
     r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?left(?:\s+to\s+do|\s+for\s+(?:the|this)\s+"
     r"(?:sprint|week|release|milestone))?\s*\??\s*$"
     r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
-    r"|\bto-?do list\b")
+    r"|\bto-?do list\b"
+    # "is anything still open?", "anything outstanding?", "is there anything left to do?"
+    r"|^\W*(?:(?:is|are)\s+(?:there\s+)?)?anything\s+(?:else\s+)?(?:still\s+)?(?:open|outstanding|"
+    r"pending|unresolved|unfinished|left(?:\s+to\s+do)?)\s*"
+    r"(?:right now|now|today|this week|for (?:the|this) (?:sprint|week|release))?\s*\??\s*$"
+    r"|\bwhat still needs? (?:doing|to be done)\b"
+    r"|\bwhat (?:has|have)(?:n't|\u2019t| not) been done(?: yet)?\s*\??\s*$")
 
 # Someone at the start of a clause (a name, "I", "we", "he", "she", "someone"; not "the cache",
 # "it", "you") who will, is going to, can or must do something (not "be" or "have": "maya will
@@ -60,7 +66,10 @@ _COMMITS = re.compile(
     r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b)\w"
     r"|\b(?:is|are) on it\b"
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
-    r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w")
+    r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
+    # work asked of anyone ("Can someone check before EOD?", "who can take the swap?")
+    r"|\b(?:can|could|would) (?:someone|somebody|anyone|anybody)\s+(?!be\b|have\b|tell\b|"
+    r"explain\b|remind\b)\w|\bwho can (?:take|do|handle|own|pick up|look)\b")
 # A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
 # write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
 _PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")

@@ -50,11 +50,15 @@ _CHANGE = re.compile(
     rf"{_CANCEL_WORDS})\b",
     re.IGNORECASE)
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
+# a message that says it corrects what came before: "Update: finance approved the ACME refund
+# at $900, not the full $1,200", "Correction: …"
+_SAYS_UPDATE = re.compile(r"^\W*(?:update|updated|correction|revised|revision|edit)\s*:",
+                          re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
 
 
 def says_change(memory: Memory) -> bool:
-    return bool(_CHANGE.search(memory.content))
+    return bool(_CHANGE.search(memory.content) or _SAYS_UPDATE.match(memory.content))
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:

@@ -25,6 +25,25 @@ def test_question_sentences_are_found_and_turned_to_the_listener():
     assert addressed_to("Are you proud of your work?", "Ana") == "Are Ana proud of Ana's work?"
 
 
+def test_work_asked_of_anyone_is_a_task_joined_to_what_it_is_about():
+    """"Can someone check before EOD?" was dropped as a question: the support channel's one open
+    request was nowhere in memory, so "is anything still open?" found nothing."""
+    out = OfflineExtractor().extract(lines(
+        ("nina", "Initech wants to know if they're affected, they use Okta with a custom IdP. "
+                 "Can someone check before EOD?"),
+        ("lee", "Who can take the on-call swap with omar on Friday the 28th?"),
+        ("omar", "Can someone?"),
+        ("maya", "Could someone explain why the cache is cold? Can you send me the recipe?")))
+    tasks = [m for m in out if m.type == "task"]
+    assert [m.content for m in tasks] == [
+        "Initech wants to know if they're affected, they use Okta with a custom IdP. Can "
+        "someone check before EOD?",
+        "Who can take the on-call swap with omar on Friday the 28th?"], out
+    assert [m.source_lines for m in tasks] == [[0], [1]]
+    assert not any("cache" in m.content or "recipe" in m.content or m.content == "Can someone?"
+                   for m in out), out
+
+
 def test_a_short_answer_is_kept_with_its_question_and_cites_it():
     out = OfflineExtractor().extract(lines(
         ("Tim", "Which team did you sign with?"), ("John", "The Minnesota Wolves!")))

@@ -35,6 +35,10 @@ def said(author, day, text, hour=9):
     ("The design review is on Thursday at 3pm.",  # said Monday 16th: Thursday the 19th
      "Design review is cancelled this week.",
      "when is the design review?"),
+    # a message that says it updates: the newer amount led only when ranked first
+    ("ACME is asking for a refund of $1,200 for the outage.",
+     "Update: finance approved the ACME refund at $900, not the full $1,200.",
+     "how much is the ACME refund?"),
 ])
 def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, question):
     profile.ingest([said("maya", 16, old)], session_id="s1")
@@ -54,6 +58,8 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("Dan is no longer on call", True), ("Sam took over the pager", True),
     ("Billing is now owned by Sam", True), ("the alias now points to db-3", True),
     ("I'm at the office now", False),
+    ("Update: finance approved the refund at $900", True), ("correction: it's db-3", True),
+    ("the update is rolling out", False), ("we need an update: the docs are stale", False),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
