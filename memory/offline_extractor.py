@@ -155,6 +155,11 @@ _REQUEST = re.compile(r"(?i)^\W*(?:(?:so|ok(?:ay)?|also),?\s+)?(?:(?:can|could|w
                       r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b)\w"
                       r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
+# A short note of when something is ("Postmortem on Friday.", "Launch moved to the 3rd."): kept
+# though under _MIN_WORDS when a date in it was resolved; not a goodbye ("See you on Monday").
+_DATED_NOTE = re.compile(r"(?i)^\W*(?!(?:see|talk|speak|chat|catch|bye|it|that|this|you|i|we|they|"
+                         r"he|she)\b)[a-z][\w-]*(?:\s+[\w-]+)?\s+(?:on|by|at|until|from|is|was|"
+                         r"moved to|moves to)\s+\S")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -444,7 +449,8 @@ class OfflineExtractor(Extractor):
                              source_lines=[line.index] + ([context.index] if context else []))
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
-        short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare)
+        short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
+            and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare))
         if short and not (asked and keywords(bare)):
             return None
         dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]

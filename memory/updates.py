@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 
 from .dates import ANNOTATED, ANY_DAY, find_dates
 from .models import Memory
-from .text import english_word
+from .text import STOP_WORDS, english_word
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
 # verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
@@ -84,12 +84,20 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
     return content_stems(before)
 
 
+# what the word list lacks besides STOP_WORDS: contractions' stems and a few function words
+_FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may", "yet", "from",
+                                "won", "isn", "aren", "wasn", "weren", "didn", "doesn", "couldn",
+                                "wouldn", "shouldn", "haven", "hasn", "hadn", "can", "cannot"}
+
+
 def _values(text: str) -> set[str]:
     """The words of `text` that could be what it states: a name or an identifier ("priya",
     "stg", "2"), not an English word (LoCoMo's "heads up" / "switch up" shared "up", and "coconut
     milk" another speaker's dessert)."""
+    # (the word list holds no function words: "the", "can", "not" were values shared by all)
     return {w for w in re.findall(r"[a-z0-9]+", ANNOTATED.sub("", text).lower())
-            if any(c.isdigit() for c in w) or (len(w) >= 3 and not english_word(w))}
+            if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
+                                               and not english_word(w))}
 
 
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,

@@ -44,6 +44,17 @@ def test_work_asked_of_anyone_is_a_task_joined_to_what_it_is_about():
                    for m in out), out
 
 
+def test_a_short_note_of_when_something_is_is_kept_when_its_date_was_resolved():
+    """"Postmortem on Friday [2026-11-06]." was too short to keep (under four words), so "when is
+    the postmortem?" had only the later "moved to Monday"; a goodbye is no such note."""
+    out = OfflineExtractor().extract(lines(
+        ("omar", "Globex fixed too. Postmortem on Friday [2026-11-06]."),
+        ("lee", "Talk on Monday [2026-11-09]."),
+        ("maya", "Postmortem on Friday.")))
+    assert [m.content for m in out] == ["Postmortem on Friday [2026-11-06]."], out
+    assert out[0].dates == ["2026-11-06"] and out[0].source_lines == [0]
+
+
 def test_a_short_answer_is_kept_with_its_question_and_cites_it():
     out = OfflineExtractor().extract(lines(
         ("Tim", "Which team did you sign with?"), ("John", "The Minnesota Wolves!")))

@@ -88,6 +88,10 @@ def test_what_says_a_change(text, change):
     # a cancellation of another day: tomorrow's (the 18th), not Thursday's review
     ("The design review is on Thursday at 3pm.", "Tomorrow's design review is cancelled.",
      "what time is the design review on Thursday?"),
+    # an update of another thing about the same customer: "the", "can" were values both named
+    ("Escalation: ACME Corp can't log in since the SSO change, ticket ZD-88213.",
+     "Update: finance approved the ACME refund at $900, not the full $1,200.",
+     "what ticket is ACME's escalation?"),
 ])
 def test_a_later_memory_that_changes_nothing_does_not_lead(profile, old, new, question):
     profile.ingest([said("maya", 16, old)], session_id="s1")
