@@ -64,7 +64,8 @@ class _Rule:
     value: str = "token"
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
-    # (_LONG_TOKEN), "label" a label word (_has_label_hint), "url" a "://", "" nothing.
+    # (_LONG_TOKEN), "label" a label word (_has_label_hint), "url" a "://", "at" an "@",
+    # "colons" four colons, "pin" a word of _PIN_HINTS, "" nothing.
     gate: str = "token"
 
 
@@ -289,6 +290,24 @@ _LABELLED = [
                    r"(?P<label2>pass|pwd))[ \t]+" + _QUOTE + _CREDENTIAL, "password"),
 ]
 
+# Shapes with no credential word a label gate would find: (kind, pattern, check, gate)
+_UNLABELLED = [
+    # a PIN or a code that opens something: "door code is 6654", "PIN: 0408", "zoom passcode
+    # 287429", "the safe combination is 12-34-56" (not "PIN 13 on the pi", not a date)
+    ("pin", r"(?i)\b(?:pin(?:[ \t]*code)?|pass[ \t]?code|(?:door|gate|alarm|lock|access|entry|"
+            r"security|verification|one-time|2fa|mfa|otp)[ \t]+code|otp|combination|combo)"
+            r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?)?[ \t]*(?:\bis\b|:|=)?[ \t]*"
+            r"(?P<secret>\d(?:[ -]?\d){3,11})(?![\w.-]|/\d)", "pin", "pin"),
+    # a .pgpass line: host:port:database:user:password (a host with a dot, a non-hex letter or
+    # "*": not an SSH fingerprint's or a MAC address's hex pairs)
+    ("credential", r"(?<![\w.:-])(?=[\w.*-]*[g-zG-Z.*_-])[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:"
+                   r"[\w.*-]+:(?P<secret>[^\s:]+)(?![^\s])", "password", "colons"),
+    # user:password@host without a scheme ("ssh admin:X@10.0.0.5"; not "mailto:maya@acme.io")
+    ("url-password", r"(?<![\w/:.@-])[\w.-]+:(?P<secret>[^\s:@/]+)@(?=[\w-]+(?:\.[\w-]+)+)",
+     "password", "at"),
+]
+_PIN_HINTS = ("pin", "code", "otp", "combination", "combo")
+
 _AWS_KEY_ID = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _AWS_WINDOW = 200  # characters after a key id in which its secret is looked for
@@ -315,6 +334,8 @@ _RULES: tuple[_Rule, ...] = (
     *(_Rule(kind, re.compile(pattern), "secret", value=check,
             gate="url" if kind == "url-password" else "label")
       for kind, pattern, check in _LABELLED),
+    *(_Rule(kind, re.compile(pattern), "secret", value=check, gate=gate)
+      for kind, pattern, check, gate in _UNLABELLED),
 )
 
 # detect-secrets' entropy measures; their plugin objects are not shared between threads.
@@ -358,6 +379,7 @@ def _credential(value: str) -> bool:
     return letters and (any(c.isdigit() for c in core) or any(c in _SPECIAL for c in core))
 
 
+_DATE_SHAPE = re.compile(r"(?:19|20)\d\d(?:[ -]?\d\d){0,2}")
 _VERSION = re.compile(r"(?i)v?\d+(?:\.\d+)+[\w.+-]*")
 
 
@@ -406,6 +428,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return not _placeholder(value)
     if rule.value == "password":
         return _password_like(value)
+    if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
+        return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
 
 
@@ -428,8 +452,10 @@ def _token_end(text: str, end: int) -> int:
 
 def _spans(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
+    lower = text.lower()
     gates = {"": True, "token": _LONG_TOKEN.search(text) is not None,
-             "label": _has_label_hint(text), "url": "://" in text}
+             "label": _has_label_hint(text), "url": "://" in text, "at": "@" in text,
+             "colons": text.count(":") >= 4, "pin": any(h in lower for h in _PIN_HINTS)}
     for rule in _RULES:
         if not gates[rule.gate]:
             continue

@@ -159,6 +159,7 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
                                       for _ in range(3)),
     "hex32": lambda r: _pick(r, HEX, 32),
+    "pin": lambda r: _pick(r, "0123456789", r.choice([4, 6, 8])),
     "hex40": lambda r: _pick(r, HEX, 40),
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),
     "uuid_secret": _uuid,

@@ -34,7 +34,7 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 43 / 43 and heldout.false_positives == 0
-    assert everything.caught >= 231 and everything.false_positives == 0
+    assert everything.caught >= 237 and everything.false_positives == 0
 
 
 def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
@@ -57,9 +57,11 @@ def test_passwords_pasted_in_prose_are_caught_and_what_resembles_them_is_kept():
     deploy, pass X"), and a login as "user / password" ("admin / X on the staging grafana",
     "demo@acme.io / X"); and ordinary lines of the same shapes ("use 1Password as the password
     manager", "admin / settings / billing", "JIRA-2231 / JIRA-2232", "client_secret: !Ref
-    Param", an Ansible vault block). Before: 1 of 14 fresh lines caught, 2 of 16 changed; the
-    held-out ones, scored once on the first rules written for the fresh ones: 7 of 10, 2 of 10."""
-    for name, caught in (("fresh", 13), ("heldout-27nov", 9)):
+    Param", an Ansible vault block); then PINs and door codes, a .pgpass line and "user:X@host"
+    without a scheme, beside a GPIO pin, a date, mailto: and git@ addresses. Before: 1 of 20
+    fresh lines caught, 2 of 24 changed; the held-out ones, scored once on the first rules
+    written for the fresh ones: 7 of 10, 2 of 10."""
+    for name, caught in (("fresh", 19), ("heldout-27nov", 9)):
         found = score(shipped, [c for c in CASES if c.set == name])
         assert found.caught >= caught, [shipped(c.text) for c in found.missed]
         assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]

@@ -401,15 +401,18 @@ def test_what_is_still_open_asked_in_a_dm_lists_only_channels_the_asker_can_read
 def test_passwords_pasted_in_prose_over_slack_are_never_stored_or_posted(start, api, tmp_path):
     """27 Nov, from outside: a team pastes logins the way people do, with no "password:" before
     the value — "use X as the admin password", "admin / X" (Slack escapes its "&"), "(pw X)",
-    in backticks and bold. None of them is answered back, and the store's file holds none of
+    in backticks and bold, a door code, "ssh admin:X@host". None of them is answered back, and the store's file holds none of
     their bytes; a menu path and two ticket ids beside a slash are kept as written."""
     slack = start()
-    secrets = ["Falcon2022!", "Tr0ub4dor&31x", "qecojs563?", "Jnc!46sjoowtMk", "M4ple;697"]
+    secrets = ["Falcon2022!", "Tr0ub4dor&31x", "qecojs563?", "Jnc!46sjoowtMk", "M4ple;697",
+               "866429", "Summer2004#"]
     lines = ["use Falcon2022! as the admin password until Monday",
              "jenkins admin login: admin / `Tr0ub4dor&amp;31x`",
              "ssh pi@192.168.1.40 (pw qecojs563?)",
              "root / *Jnc!46sjoowtMk* for the router admin page",
              "grafana on staging: admin / M4ple;697",
+             "the door code for the server room is 866429",
+             "ssh admin:Summer2004#@10.0.0.5 works from the bastion",
              "the toggle lives in admin / settings / billing, see JIRA-2231 / JIRA-2232"]
     for i, line in enumerate(lines):
         message(slack, "CGEN", "U1", line, ts(i))
