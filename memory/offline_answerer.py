@@ -56,6 +56,17 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
                              "coming", "upcoming"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
+# a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
+_RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
+                        r"(?:day|week|month|morning|evening|night|(?:mon|tues|wednes|thurs|fri|"
+                        r"satur|sun)day)|daily|nightly|weekly|biweekly|fortnightly|monthly|"
+                        r"weekdays|weekends)\b")
+_COUNT_BEFORE = re.compile(r"(?i)\b(?:\d+|two|three|four|five|few|several|couple of|some)\s+$")
+
+
+def _recurs(text: str) -> bool:
+    """A schedule that repeats, not a count of days ("two weekends later")."""
+    return any(not _COUNT_BEFORE.search(text[:m.start()]) for m in _RECURRING.finditer(text))
 # A record must share at least this share of the question's content words to answer it: one word
 # in common ("What did Gina lose?" / "Gina opened a store") is a different question's answer.
 MIN_SHARED = 0.5
@@ -496,6 +507,9 @@ class OfflineAnswerer(Answerer):
                  if (c := _change(m, previous[m.supersedes]))), None)
             if dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
+            elif when and _recurs(shown[0].content):
+                # "Deploy window is Wednesdays": a schedule is its own answer, no date to give
+                parts += [_dated(shown[0])]
             elif when:  # no date was given for it: say so, with when it was said
                 parts += [f"No date was given; it was said on {_said(shown[0])}:",
                           shown[0].content]

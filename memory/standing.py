@@ -18,7 +18,7 @@ from .text import stem_tokens
 
 # What follows a rule's "Always" / "Never" is a verb in its base form ("Always include …"); chat
 # also says "Always here to help!", "Never had a chance", "Always been into jazz".
-_NOT_A_RULE_VERB = (r"(?!\s+(?:here|there|up|down|good|great|happy|glad|nice|fun|ready|so|such|a|an|"
+_NOT_A_RULE_VERB = (r"(?!\s+(?:mind|here|there|up|down|good|great|happy|glad|nice|fun|ready|so|such|a|an|"
                     r"the|been|had|was|were|is|are|did|got|went|saw|thought|felt|knew|made|took|"
                     r"came|said|heard|\w+ed|\w+ing)\b)")
 _STANDING = re.compile(

@@ -52,8 +52,9 @@ _CHANGE = re.compile(
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
-_SAYS_UPDATE = re.compile(r"^\W*(?:update|updated|correction|revised|revision|edit)\s*:",
-                          re.IGNORECASE)
+_SAYS_UPDATE = re.compile(r"^\W*(?:(?:update|updated|correction|revised|revision|edit)\s*:|"
+                          r"(?:scratch that|on second thought|never ?mind|disregard (?:that|my last)|"
+                          r"ignore (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
 
 
@@ -121,14 +122,18 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
-        if not asked or len(asked) < ABOUT_SHARE * len(wanted):
+        said_by = {w for name in (speakers(memory) if speakers else ()) for w in
+                   re.findall(r"[a-z0-9]+", name.lower())}
+        values = (answer_values & _values(memory.content)) - asked_words - said_by
+        # about the question (a third of its words), or it says it takes back what the answer
+        # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
+        # the new service called?", answered "We're naming the new service ledger-api")
+        if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
+                and not (values and _SAYS_UPDATE.match(memory.content)):
             continue
         # names what the answer states ("Priya", "db-stg-2"), or both carry every question word
         # ("Billing is now owned by Sam" for "who owns billing?"; not "Can't wait for the
         # offsite!" for "when is the customer offsite?", which it does not answer)
-        said_by = {w for name in (speakers(memory) if speakers else ()) for w in
-                   re.findall(r"[a-z0-9]+", name.lower())}
-        values = (answer_values & _values(memory.content)) - asked_words - said_by
         if not values and not (wanted <= answer_stems & own
                                and _subject(memory, content_stems) <= answer_stems | wanted):
             continue

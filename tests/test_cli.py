@@ -416,6 +416,38 @@ def test_a_support_escalation_asked_from_the_shell(lurker, tmp_path):
     assert "ACME" not in still.partition("sources:")[0], still
 
 
+DESIGN = [
+    {"author": "maya", "ts": "2026-11-23T10:00:00Z", "content": "Decision: we'll use Postgres for the audit log store."},
+    {"author": "raj", "ts": "2026-11-23T10:05:00Z", "content": "Let's cache sessions in Redis with a 30 minute TTL."},
+    {"author": "maya", "ts": "2026-11-24T09:00:00Z", "content": "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write volume."},
+    {"author": "raj", "ts": "2026-11-24T11:00:00Z", "content": "On second thought, make the session TTL 15 minutes, security asked."},
+    {"author": "lena", "ts": "2026-11-24T15:00:00Z", "content": "We're naming the new service ledger-api."},
+    {"author": "lena", "ts": "2026-11-25T09:10:00Z", "content": "Never mind, legal says ledger is trademarked, it's books-api now."},
+    {"author": "omar", "ts": "2026-11-25T10:00:00Z", "content": "Deploy window is Tuesdays 14:00-16:00 UTC."},
+    {"author": "omar", "ts": "2026-11-25T16:30:00Z", "content": "Correction: deploy window is Wednesdays, same hours."}]
+
+
+def test_a_design_channels_reversals_asked_from_the_shell(lurker, tmp_path):
+    """Decisions taken back the way people take them back ("Scratch that, …", "Never mind, …",
+    "Correction: …"), asked on Thursday 26 Nov: the old decision led "what database did we pick
+    for the audit log?", the rename was not in "what's the new service called?" at all, and
+    "Never mind, legal says …" was said beside another answer as a standing rule ("Never …")."""
+    conv = write_jsonl(tmp_path / "design.jsonl", DESIGN)
+    lurker("ingest", conv, "--session", "design")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+        "what database did we pick for the audit log?", "what's the new service called?",
+        "when is the deploy window?")}
+    assert ask["what database did we pick for the audit log?"].startswith(
+        "Latest: Scratch that, audit log goes to ClickHouse"), ask
+    assert ask["what's the new service called?"].startswith(
+        "Latest: Never mind, legal says ledger is trademarked, it's books-api now."), ask
+    # a schedule is its own answer ("No date was given" was said before it), and no rule
+    assert ask["when is the deploy window?"].startswith(
+        "Correction: deploy window is Wednesdays, same hours."), ask
+    assert "Standing rule" not in ask["when is the deploy window?"], ask
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""

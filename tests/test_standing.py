@@ -35,7 +35,8 @@ def test_standing_rules(text):
     "Switch to the v2 client for this call.",
     "Maya has never deployed the refund service.",  # a fact about someone, not a rule
     "I always go hiking in the summer",  # a habit, not a rule: not at the start
-    "Always here to help!",  # chat's elliptical sentences: no verb of a rule after "Always"
+    "Always here to help!",
+    "Never mind, legal says ledger is trademarked, it's books-api now.",  # a retraction  # chat's elliptical sentences: no verb of a rule after "Always"
     "Never had a chance to visit it.",
     "Always been interested in different cultures.",
     "Always staying filled with self-belief.",

@@ -39,6 +39,13 @@ def said(author, day, text, hour=9):
     ("ACME is asking for a refund of $1,200 for the outage.",
      "Update: finance approved the ACME refund at $900, not the full $1,200.",
      "how much is the ACME refund?"),
+    # a retraction: it shares no word of the question but names what the answer states
+    ("We're naming the new service ledger-api.",
+     "Never mind, legal says ledger is trademarked, it's books-api now.",
+     "what's the new service called?"),
+    ("Decision: we'll use Postgres for the audit log store.",
+     "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write volume.",
+     "what database did we pick for the audit log?"),
 ])
 def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, question):
     profile.ingest([said("maya", 16, old)], session_id="s1")
@@ -60,6 +67,8 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("I'm at the office now", False),
     ("Update: finance approved the refund at $900", True), ("correction: it's db-3", True),
     ("the update is rolling out", False), ("we need an update: the docs are stale", False),
+    ("Scratch that, audit log goes to ClickHouse", True), ("never mind, it's books-api", True),
+    ("On second thought, make the TTL 15 minutes", True), ("I don't mind the noise", False),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
