@@ -151,7 +151,8 @@ _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|dr
 # Work asked of anyone, as a question: "Can someone check before EOD?", "Who can take the
 # on-call swap?". A question is no memory, but this one is open work: it is kept as a task,
 # joined to the statement before it in its message when it is short ("check" what?).
-_REQUEST = re.compile(r"(?i)^\W*(?:(?:so|ok(?:ay)?|also),?\s+)?(?:(?:can|could|would)\s+(?:someone|somebody|"
+_REQUEST = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)*(?:(?:so|ok(?:ay)?|also),?\s+)?"
+                      r"(?:(?:can|could|would)\s+(?:someone|somebody|"
                       r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b)\w"
                       r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it

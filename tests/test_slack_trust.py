@@ -373,6 +373,13 @@ def test_what_is_still_open_over_slack_lists_this_channels_work_and_pings_nobody
     still, _, done = text.partition("Done:")
     assert "flaky login test" not in still and "Fixed the flaky login test" in done, text
     assert "<@U2>" not in text and "<!channel>" not in text, text
+    # a request put to anyone, as a question, is open work; "is anything still open?" asks it
+    message(slack, "CGEN", "U1", "Initech uses Okta with a custom IdP. <!here> can someone "
+            "check if they're affected before EOD?", ts(100))
+    app_mention(slack, "U2", "is anything still open?", ts(110), "EvOpen2")
+    text = answers(api)[-1]["text"]
+    assert "Initech uses Okta with a custom IdP." in text.partition("Done:")[0], text
+    assert "<!here>" not in text and "<!channel>" not in text, text
 
 
 def test_what_is_still_open_asked_in_a_dm_lists_only_channels_the_asker_can_read(start, api):
