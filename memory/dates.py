@@ -693,6 +693,12 @@ ANNOTATED = re.compile(rf" ?\[({LABEL})\]")
 _RANGE_JOIN = re.compile(r"(?:\s*\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?)?"
                          r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
+# "the freeze starts this Friday at noon and ends Monday morning": a range said by its ends
+_RANGE_STARTS = re.compile(r"\b(?:starts?|starting|begins?|beginning)\s+(?:on\s+)?$",
+                           re.IGNORECASE)
+_RANGE_ENDS = re.compile(r"(?:\s+(?:at\s+)?(?:noon|midnight|(?:in\s+the\s+)?(?:morning|afternoon|"
+                         r"evening|night)|\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?))?"
+                         r"\s*,?\s*(?:and\s+)?(?:ends?|ending|finishes)\s+(?:on\s+)?$", re.IGNORECASE)
 # a weekday's or a day's phrase holds its preposition ("from Friday", "until Monday")
 _RANGE_WORD_IN = re.compile(r"(?:from|until|till|through|thru|to)\s+", re.IGNORECASE)
 
@@ -778,7 +784,8 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
             gap = text[prev.end:held.end() if held else f.start]
             joined = _RANGE_JOIN.fullmatch(gap)
             opened = _RANGE_OPEN.search(text[:prev.start])
-            if joined and (opened or "and" not in gap.lower()):
+            ends = _RANGE_ENDS.fullmatch(gap) and _RANGE_STARTS.search(text[:prev.start])
+            if (joined and (opened or "and" not in gap.lower())) or ends:
                 a, b = prev.date.start, f.date.start
                 if _DAY_ONLY.fullmatch(text[f.start:f.end]):  # "June 3 to the 7th": June 7
                     b = _same_month_or_next(a, b.day)

@@ -448,6 +448,31 @@ def test_a_design_channels_reversals_asked_from_the_shell(lurker, tmp_path):
     assert "Standing rule" not in ask["when is the deploy window?"], ask
 
 
+CALENDAR = [
+    {"author": "maya", "ts": "2026-11-13T10:00:00Z", "content": "The security audit is next Tuesday, block your calendars."},
+    {"author": "raj", "ts": "2026-11-16T09:00:00Z", "content": "Office is closed on Thanksgiving, Nov 26, and the day after."},
+    {"author": "lena", "ts": "2026-11-18T15:00:00Z", "content": "The audit went fine, two minor findings, report due in two weeks."},
+    {"author": "omar", "ts": "2026-11-20T11:00:00Z", "content": "Offsite is on the 8th, in Lisbon."},
+    {"author": "maya", "ts": "2026-11-24T09:00:00Z", "content": "Reminder: code freeze starts this Friday at noon and ends Monday morning."},
+    {"author": "raj", "ts": "2026-11-25T12:00:00Z", "content": "I'm out from tomorrow until next Wednesday."}]
+
+
+def test_a_teams_calendar_asked_from_the_shell(lurker, tmp_path):
+    """Dates said around a team's month, asked on Thursday 26 Nov (Thanksgiving): "is the office
+    open today?" shared one word of three with "Office is closed on Thanksgiving, Nov 26" ("today"
+    counted as one to share) and was not answered; "code freeze starts this Friday at noon and
+    ends Monday morning" was two dates, so "is there a code freeze this weekend?" said nothing in
+    memory was about the weekend."""
+    conv = write_jsonl(tmp_path / "calendar.jsonl", CALENDAR)
+    lurker("ingest", conv, "--session", "calendar")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    office = lurker("recall", "is the office open today?", *now).stdout
+    assert office.startswith("Office is closed on Thanksgiving, Nov 26 [2026-11-26]"), office
+    freeze = lurker("recall", "is there a code freeze this weekend?", *now).stdout
+    assert freeze.startswith("Reminder: code freeze starts this Friday at noon and ends Monday "
+                             "[2026-11-27 to 2026-11-30] morning."), freeze
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
