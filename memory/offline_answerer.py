@@ -238,6 +238,23 @@ def content_stems(text: str) -> set[str]:
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
 
 
+# Whether someone is away or back, asked and said in other words: "when is raj back?", "is sam
+# off tomorrow?" and "raj is out from tomorrow until next Wednesday", "sam is on PTO". Only for
+# such a question are these words one ("back", "out", "off" mean other things elsewhere).
+_ASKS_AWAY = re.compile(
+    r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
+    r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
+    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
+_ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
+_AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
+                                    "vacation", "holiday", "pto", "ooo", "sick", "around",
+                                    "available", "office"]))
+
+
+def _as_away(stems: set[str]) -> set[str]:
+    return {"away" if s in _AWAY_STEMS else s for s in stems}
+
+
 def _memory_stems(memory: Memory) -> set[str]:
     """What a memory is about: its content, topic key and the questions it answers."""
     return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
@@ -481,8 +498,11 @@ class OfflineAnswerer(Answerer):
         # questions be answered, declines 0.709 → 0.688)
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
+        stems_of = _memory_stems
+        if _ASKS_AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
+            undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         relevant = [m for m in memories
-                    if (anything or _about(undated, _memory_stems(m))
+                    if (anything or _about(undated, stems_of(m))
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)]
@@ -513,7 +533,11 @@ class OfflineAnswerer(Answerer):
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes]))), None)
-            if dated is not None:  # the event date, then the one memory it comes from
+            away = next((e for e in dated.event_dates if e.end > e.start), None) \
+                if dated is not None and _ASKS_BACK.search(question) else None
+            if away is not None:  # "when is raj back?": when the time away ends, not starts
+                parts += [f"Away until {format_human(away.end)}:", _dated(dated)]
+            elif dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
             elif when and _recurs(shown[0].content):
                 # "Deploy window is Wednesdays": a schedule is its own answer, no date to give

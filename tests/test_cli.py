@@ -462,7 +462,8 @@ def test_a_teams_calendar_asked_from_the_shell(lurker, tmp_path):
     open today?" shared one word of three with "Office is closed on Thanksgiving, Nov 26" ("today"
     counted as one to share) and was not answered; "code freeze starts this Friday at noon and
     ends Monday morning" was two dates, so "is there a code freeze this weekend?" said nothing in
-    memory was about the weekend."""
+    memory was about the weekend; "when is raj back?" found nothing of "raj is out from tomorrow
+    until next Wednesday"."""
     conv = write_jsonl(tmp_path / "calendar.jsonl", CALENDAR)
     lurker("ingest", conv, "--session", "calendar")
     now = ("--now", "2026-11-26T10:00:00Z")
@@ -471,6 +472,11 @@ def test_a_teams_calendar_asked_from_the_shell(lurker, tmp_path):
     freeze = lurker("recall", "is there a code freeze this weekend?", *now).stdout
     assert freeze.startswith("Reminder: code freeze starts this Friday at noon and ends Monday "
                              "[2026-11-27 to 2026-11-30] morning."), freeze
+    # "back" and "off" are said as "out … until": the question shared no word with it
+    back = lurker("recall", "when is raj back?", *now).stdout
+    assert back.startswith("Away until 2 December 2026: raj is out from tomorrow until next "
+                           "Wednesday"), back
+    assert lurker("recall", "is raj off tomorrow?", *now).stdout.startswith("raj is out")
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
