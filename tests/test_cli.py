@@ -384,17 +384,34 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
         for name in ("copy", "default")}
 
 
-SUPPORT = [
-    {"author": "nina", "ts": "2026-11-23T08:10:00Z", "content": "Escalation: ACME Corp can't log in since the SSO change, ticket ZD-88213. Their admin is Dana Whitfield."},
-    {"author": "omar", "ts": "2026-11-23T08:25:00Z", "content": "Looking. Their IdP metadata still points at the old cert, expired on Nov 20."},
-    {"author": "nina", "ts": "2026-11-23T09:40:00Z", "content": "ACME is asking for a refund of $1,200 for the outage."},
-    {"author": "lee", "ts": "2026-11-23T11:02:00Z", "content": "Refund policy: anything over $500 needs finance sign-off (Priya)."},
-    {"author": "omar", "ts": "2026-11-23T14:05:00Z", "content": "Fixed: re-uploaded ACME's IdP metadata, logins work again as of 14:00 UTC."},
-    {"author": "nina", "ts": "2026-11-24T10:15:00Z", "content": "Update: finance approved the ACME refund at $900, not the full $1,200."},
-    {"author": "nina", "ts": "2026-11-24T10:20:00Z", "content": "Globex also reported the same SSO error this morning, ticket ZD-88240."},
-    {"author": "omar", "ts": "2026-11-24T16:45:00Z", "content": "Globex fixed too. Root cause: our cert rotation job skipped tenants with custom IdPs. Postmortem on Friday."},
-    {"author": "lee", "ts": "2026-11-25T09:00:00Z", "content": "Postmortem moved to Monday Dec 1, 3pm CET."},
-    {"author": "nina", "ts": "2026-11-25T09:30:00Z", "content": "Initech wants to know if they're affected \u2014 they use Okta with a custom IdP. Can someone check before EOD?"}]
+def chat(*rows: tuple[str, str, str]) -> list[dict]:
+    return [{"author": a, "ts": ts, "content": c} for a, ts, c in rows]
+
+
+SUPPORT = chat(
+    ("nina", "2026-11-23T08:10:00Z",
+     "Escalation: ACME Corp can't log in since the SSO change, ticket ZD-88213. Their admin "
+     "is Dana Whitfield."),
+    ("omar", "2026-11-23T08:25:00Z",
+     "Looking. Their IdP metadata still points at the old cert, expired on Nov 20."),
+    ("nina", "2026-11-23T09:40:00Z",
+     "ACME is asking for a refund of $1,200 for the outage."),
+    ("lee", "2026-11-23T11:02:00Z",
+     "Refund policy: anything over $500 needs finance sign-off (Priya)."),
+    ("omar", "2026-11-23T14:05:00Z",
+     "Fixed: re-uploaded ACME's IdP metadata, logins work again as of 14:00 UTC."),
+    ("nina", "2026-11-24T10:15:00Z",
+     "Update: finance approved the ACME refund at $900, not the full $1,200."),
+    ("nina", "2026-11-24T10:20:00Z",
+     "Globex also reported the same SSO error this morning, ticket ZD-88240."),
+    ("omar", "2026-11-24T16:45:00Z",
+     "Globex fixed too. Root cause: our cert rotation job skipped tenants with custom IdPs. "
+     "Postmortem on Friday."),
+    ("lee", "2026-11-25T09:00:00Z",
+     "Postmortem moved to Monday Dec 1, 3pm CET."),
+    ("nina", "2026-11-25T09:30:00Z",
+     "Initech wants to know if they're affected — they use Okta with a custom IdP. Can "
+     "someone check before EOD?"))
 
 
 def test_a_support_escalation_asked_from_the_shell(lurker, tmp_path):
@@ -416,15 +433,24 @@ def test_a_support_escalation_asked_from_the_shell(lurker, tmp_path):
     assert "ACME" not in still.partition("sources:")[0], still
 
 
-DESIGN = [
-    {"author": "maya", "ts": "2026-11-23T10:00:00Z", "content": "Decision: we'll use Postgres for the audit log store."},
-    {"author": "raj", "ts": "2026-11-23T10:05:00Z", "content": "Let's cache sessions in Redis with a 30 minute TTL."},
-    {"author": "maya", "ts": "2026-11-24T09:00:00Z", "content": "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write volume."},
-    {"author": "raj", "ts": "2026-11-24T11:00:00Z", "content": "On second thought, make the session TTL 15 minutes, security asked."},
-    {"author": "lena", "ts": "2026-11-24T15:00:00Z", "content": "We're naming the new service ledger-api."},
-    {"author": "lena", "ts": "2026-11-25T09:10:00Z", "content": "Never mind, legal says ledger is trademarked, it's books-api now."},
-    {"author": "omar", "ts": "2026-11-25T10:00:00Z", "content": "Deploy window is Tuesdays 14:00-16:00 UTC."},
-    {"author": "omar", "ts": "2026-11-25T16:30:00Z", "content": "Correction: deploy window is Wednesdays, same hours."}]
+DESIGN = chat(
+    ("maya", "2026-11-23T10:00:00Z",
+     "Decision: we'll use Postgres for the audit log store."),
+    ("raj", "2026-11-23T10:05:00Z",
+     "Let's cache sessions in Redis with a 30 minute TTL."),
+    ("maya", "2026-11-24T09:00:00Z",
+     "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write "
+     "volume."),
+    ("raj", "2026-11-24T11:00:00Z",
+     "On second thought, make the session TTL 15 minutes, security asked."),
+    ("lena", "2026-11-24T15:00:00Z",
+     "We're naming the new service ledger-api."),
+    ("lena", "2026-11-25T09:10:00Z",
+     "Never mind, legal says ledger is trademarked, it's books-api now."),
+    ("omar", "2026-11-25T10:00:00Z",
+     "Deploy window is Tuesdays 14:00-16:00 UTC."),
+    ("omar", "2026-11-25T16:30:00Z",
+     "Correction: deploy window is Wednesdays, same hours."))
 
 
 def test_a_design_channels_reversals_asked_from_the_shell(lurker, tmp_path):
@@ -448,13 +474,19 @@ def test_a_design_channels_reversals_asked_from_the_shell(lurker, tmp_path):
     assert "Standing rule" not in ask["when is the deploy window?"], ask
 
 
-CALENDAR = [
-    {"author": "maya", "ts": "2026-11-13T10:00:00Z", "content": "The security audit is next Tuesday, block your calendars."},
-    {"author": "raj", "ts": "2026-11-16T09:00:00Z", "content": "Office is closed on Thanksgiving, Nov 26, and the day after."},
-    {"author": "lena", "ts": "2026-11-18T15:00:00Z", "content": "The audit went fine, two minor findings, report due in two weeks."},
-    {"author": "omar", "ts": "2026-11-20T11:00:00Z", "content": "Offsite is on the 8th, in Lisbon."},
-    {"author": "maya", "ts": "2026-11-24T09:00:00Z", "content": "Reminder: code freeze starts this Friday at noon and ends Monday morning."},
-    {"author": "raj", "ts": "2026-11-25T12:00:00Z", "content": "I'm out from tomorrow until next Wednesday."}]
+CALENDAR = chat(
+    ("maya", "2026-11-13T10:00:00Z",
+     "The security audit is next Tuesday, block your calendars."),
+    ("raj", "2026-11-16T09:00:00Z",
+     "Office is closed on Thanksgiving, Nov 26, and the day after."),
+    ("lena", "2026-11-18T15:00:00Z",
+     "The audit went fine, two minor findings, report due in two weeks."),
+    ("omar", "2026-11-20T11:00:00Z",
+     "Offsite is on the 8th, in Lisbon."),
+    ("maya", "2026-11-24T09:00:00Z",
+     "Reminder: code freeze starts this Friday at noon and ends Monday morning."),
+    ("raj", "2026-11-25T12:00:00Z",
+     "I'm out from tomorrow until next Wednesday."))
 
 
 def test_a_teams_calendar_asked_from_the_shell(lurker, tmp_path):
