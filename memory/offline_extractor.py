@@ -153,7 +153,8 @@ _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|dr
 # joined to the statement before it in its message when it is short ("check" what?).
 _REQUEST = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)*(?:(?:so|ok(?:ay)?|also),?\s+)?"
                       r"(?:(?:can|could|would)\s+(?:someone|somebody|"
-                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b)\w"
+                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b|recommend\b|suggest\b|"
+                      r"think\b|guess\b|see\b|hear\b|imagine\b)\w"
                       r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
 # A short note of when something is ("Postmortem on Friday.", "Launch moved to the 3rd."): kept
