@@ -696,9 +696,11 @@ _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
 # "the freeze starts this Friday at noon and ends Monday morning": a range said by its ends
 _RANGE_STARTS = re.compile(r"\b(?:starts?|starting|begins?|beginning)\s+(?:on\s+)?$",
                            re.IGNORECASE)
-_RANGE_ENDS = re.compile(r"(?:\s+(?:at\s+)?(?:noon|midnight|(?:in\s+the\s+)?(?:morning|afternoon|"
-                         r"evening|night)|\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?))?"
-                         r"\s*,?\s*(?:and\s+)?(?:ends?|ending|finishes)\s+(?:on\s+)?$", re.IGNORECASE)
+_RANGE_ENDS = re.compile(r"(?:\s+(?:at\s+)?(?:noon|midnight|(?:in\s+the\s+)?"
+                         r"(?:morning|afternoon|evening|night)|\d{1,2}(?::\d{2})?\s*"
+                         r"(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?))?"
+                         r"\s*,?\s*(?:and\s+)?(?:ends?|ending|finishes)\s+(?:on\s+)?$",
+                         re.IGNORECASE)
 # a weekday's or a day's phrase holds its preposition ("from Friday", "until Monday")
 _RANGE_WORD_IN = re.compile(r"(?:from|until|till|through|thru|to)\s+", re.IGNORECASE)
 

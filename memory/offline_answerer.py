@@ -329,14 +329,17 @@ def _dated_by(memory: Memory, speakers: Callable[[Memory], set[str]]) -> str:
     return f"{', '.join(sorted(said))} said: {_dated(memory)}" if said else _dated(memory)
 
 
-def _names_someone(text: str, known: Callable[[], set[str]]) -> bool:
+def _names_someone(text: str, known: Callable[[], set[str]], asked: str = "") -> bool:
     """Whether `text` names a person: an @mention, a capitalised word that is no English word
     ("Priya owns billing"; "Postmortem" is a word), or one of the `known` (lower-case) names,
-    looked up last (it reads the memories' messages from the store)."""
+    looked up last (it reads the memories' messages from the store). A word of the question
+    (`asked`) is what it asks about, not who: "Globex fixed too." for "who fixed Globex?"."""
+    given = set(re.findall(r"[a-z0-9]+", name_letters(asked).lower()))
     if "@" in text or any(w.lower() not in STOP_WORDS and not english_word(w)
+                          and w.lower() not in given
                           for w in re.findall(r"\b[A-Z][a-z]+\b", name_letters(text))):
         return True
-    return bool(known() & set(re.findall(r"[a-z0-9]+", name_letters(text).lower())))
+    return bool((known() - given) & set(re.findall(r"[a-z0-9]+", name_letters(text).lower())))
 
 
 # --- what changed: "Postgres 16 — upgraded from Postgres 15 on 4 June 2026" -------------------
@@ -550,8 +553,13 @@ class OfflineAnswerer(Answerer):
             elif _WHO.match(question) and speakers:
                 # "who owns the cert alerts?": "action item: cert alerts …" names nobody; who
                 # said it does (jun, who wrote "I'll own that")
-                parts += [_dated(m) if _names_someone(m.content, people)
-                          else _dated_by(m, speakers) for m in shown]
+                # (not when the one who said it is whom the question is about: "Melanie
+                # said: We celebrated Melanie's daughter's birthday" for "whose birthday did
+                # Melanie celebrate?")
+                asked_words = set(re.findall(r"[a-z0-9]+", name_letters(question).lower()))
+                parts += [_dated(m) if _names_someone(m.content, people, question) or {
+                              w for n in speakers(m) for w in name_letters(n).lower().split()
+                          } <= asked_words else _dated_by(m, speakers) for m in shown]
             else:
                 parts += [_dated(m) for m in shown]
         else:

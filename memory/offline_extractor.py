@@ -153,8 +153,8 @@ _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|dr
 # joined to the statement before it in its message when it is short ("check" what?).
 _REQUEST = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)*(?:(?:so|ok(?:ay)?|also),?\s+)?"
                       r"(?:(?:can|could|would)\s+(?:someone|somebody|"
-                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b|recommend\b|suggest\b|"
-                      r"think\b|guess\b|see\b|hear\b|imagine\b)\w"
+                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b|"
+                      r"recommend\b|suggest\b|think\b|guess\b|see\b|hear\b|imagine\b)\w"
                       r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
 # A short note of when something is ("Postmortem on Friday.", "Launch moved to the 3rd."): kept
@@ -162,6 +162,13 @@ _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
 _DATED_NOTE = re.compile(r"(?i)^\W*(?!(?:see|talk|speak|chat|catch|bye|it|that|this|you|i|we|they|"
                          r"he|she)\b)[a-z][\w-]*(?:\s+[\w-]+)?\s+(?:on|by|at|until|from|is|was|"
                          r"moved to|moves to)\s+\S")
+# A short report that a named thing is done ("Globex fixed too.", "INC-231 resolved.", "Billing
+# export shipped!"): under _MIN_WORDS, but who did what to which is in it. Case-sensitive: the
+# thing is capitalised or an id ("it's fixed" and "all done" say nothing on their own).
+_DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|Yours)\b)"
+                        r"(?:[A-Z][\w.-]*|[a-z]+-\d+|#\d+|v\d[\w.]*)(?:\s+[#\w.-]+)?\s+(?:is\s+)?"
+                        r"(?:fixed|resolved|deployed|merged|shipped|released|restored|migrated|"
+                        r"rolled back|reverted|done|live)\b(?:\s+(?:too|as well|now|again))?\W*$")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -452,7 +459,8 @@ class OfflineExtractor(Extractor):
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
         short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
-            and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare))
+            and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
+            and not _DONE_NOTE.match(bare)
         if short and not (asked and keywords(bare)):
             return None
         dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]

@@ -69,7 +69,8 @@ _COMMITS = re.compile(
     r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
     # work asked of anyone ("Can someone check before EOD?", "who can take the swap?")
     r"|\b(?:can|could|would) (?:someone|somebody|anyone|anybody)\s+(?!be\b|have\b|tell\b|"
-    r"explain\b|remind\b|recommend\b|suggest\b|think\b|guess\b|see\b|hear\b|imagine\b)\w|\bwho can (?:take|do|handle|own|pick up|look)\b")
+    r"explain\b|remind\b|recommend\b|suggest\b|think\b|guess\b|see\b|hear\b|imagine\b)\w"
+    r"|\bwho can (?:take|do|handle|own|pick up|look)\b")
 # A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
 # write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
 _PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")

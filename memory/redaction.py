@@ -498,8 +498,9 @@ _PAIR = re.compile(r"(?<![\w/.@:%+-])(?P<user>[\w.%+-]+(?:@[\w-]+(?:\.[\w-]+)+)?
                    r"(?P=q)(?![^\s,;)\"'`*])")
 _ACCOUNT = re.compile(r"(?i)root|admin(?:istrator)?|ubuntu|ec2-user|centos|debian|pi|postgres|"
                       r"sa|deploy|guest|demo|test|user|ops|service|superuser|su")
-_LOGIN_CONTEXT = re.compile(r"(?i)\b(?:wi-?fi|vpn|log(?:ging)?[ -]?in|login|logon|sign(?:ing)?[ -]?in|"
-                            r"creds|credentials?|accounts?|ssh|router|console|portal|"
+_LOGIN_CONTEXT = re.compile(r"(?i)\b(?:wi-?fi|vpn|log(?:ging)?[ -]?in|login|logon|"
+                            r"sign(?:ing)?[ -]?in|creds|credentials?|accounts?|ssh|router|"
+                            r"console|portal|"
                             r"username|user/pass|passwords?|pw)\b")
 
 

@@ -53,8 +53,8 @@ _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
 _SAYS_UPDATE = re.compile(r"^\W*(?:(?:update|updated|correction|revised|revision|edit)\s*:|"
-                          r"(?:scratch that|on second thought|never ?mind|disregard (?:that|my last)|"
-                          r"ignore (?:that|my last))\b)", re.IGNORECASE)
+                          r"(?:scratch that|on second thought|never ?mind|"
+                          r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
 
 

@@ -419,7 +419,7 @@ def test_a_support_escalation_asked_from_the_shell(lurker, tmp_path):
     finance approved "Update: … at $900, not the full $1,200" was answered with the $1,200 asked
     for first (no change word linked them), and "is anything still open?" found nothing (it was
     no question the open work knew, and the one open request, "Can someone check before EOD?",
-    was dropped as a question)."""
+    was dropped as a question); "who fixed Globex?" found nothing."""
     conv = write_jsonl(tmp_path / "support.jsonl", SUPPORT)
     lurker("ingest", conv, "--session", "support")
     now = ("--now", "2026-11-26T10:00:00Z")
@@ -431,6 +431,9 @@ def test_a_support_escalation_asked_from_the_shell(lurker, tmp_path):
                             "they're affected"), still
     assert "Can someone check before EOD [2026-11-25]?" in still.split("\n")[1], still
     assert "ACME" not in still.partition("sources:")[0], still
+    # "Globex fixed too." was dropped (three words); then "Globex" was taken for who fixed it
+    assert lurker("recall", "who fixed Globex?", *now).stdout.startswith(
+        "omar said: Globex fixed too.")
 
 
 DESIGN = chat(

@@ -52,8 +52,18 @@ def test_a_short_note_of_when_something_is_is_kept_when_its_date_was_resolved():
         ("omar", "Globex fixed too. Postmortem on Friday [2026-11-06]."),
         ("lee", "Talk on Monday [2026-11-09]."),
         ("maya", "Postmortem on Friday.")))
-    assert [m.content for m in out] == ["Postmortem on Friday [2026-11-06]."], out
-    assert out[0].dates == ["2026-11-06"] and out[0].source_lines == [0]
+    assert [m.content for m in out] == ["Globex fixed too.",
+                                        "Postmortem on Friday [2026-11-06]."], out
+    assert out[1].dates == ["2026-11-06"] and out[1].source_lines == [0]
+
+
+def test_a_short_report_that_a_named_thing_is_done_is_kept():
+    """"Globex fixed too." was too short to keep: "who fixed Globex?" found nothing."""
+    out = OfflineExtractor().extract(lines(
+        ("omar", "Globex fixed too."), ("lee", "PR #1290 merged"), ("maya", "It is fixed."),
+        ("zed", "All done!"), ("omar", "v2.3 released")))
+    assert [(m.content, m.source_lines) for m in out] == [
+        ("Globex fixed too.", [0]), ("PR #1290 merged", [1]), ("v2.3 released", [4])], out
 
 
 def test_a_short_answer_is_kept_with_its_question_and_cites_it():
