@@ -15,7 +15,8 @@ tuned, "heldout" lines after, and scored unchanged; "found" lines were written o
 Stripe webhook secret reached memory from outside (providers and shapes the rules had not seen),
 scored once before the rules were changed for them, then tuned on; "fresh" lines were written on 27
 Nov on how people paste passwords in prose ("use X as the admin password", "admin / X", "(pw X)"),
-scored once (1/14 caught, 2/16 false positives), then tuned on; "heldout-27nov" lines were written
+scored once (1/14 caught, 2/16 false positives), then tuned on (14 more, PINs, .pgpass lines and
+"user:X@host", the same way: 0/6, 0/8; and two guard lines since); "heldout-27nov" lines were written
 after that tuning and scored once (7/10 caught, 2/10 false positives), then tuned on for what they
 found. Ordinary chat for the timing is the message
 lines of the Ubuntu IRC logs (`[HH:MM] <nick> text`); the lines any scanner changes there are
