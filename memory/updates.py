@@ -52,7 +52,9 @@ _CHANGE = re.compile(
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
-_SAYS_UPDATE = re.compile(r"^\W*(?:(?:update|updated|correction|revised|revision|edit)\s*:|"
+# (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
+_SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revision|edit)[*_~]*"
+                          r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
                           r"(?:scratch that|on second thought|never ?mind|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED

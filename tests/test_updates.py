@@ -69,6 +69,9 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("the update is rolling out", False), ("we need an update: the docs are stale", False),
     ("Scratch that, audit log goes to ClickHouse", True), ("never mind, it's books-api", True),
     ("On second thought, make the TTL 15 minutes", True), ("I don't mind the noise", False),
+    ("_Correction:_ it's db-3", True), ("*UPDATE* - finance approved $900", True),
+    ("Update — the refund is $900", True), ("update-to-date docs are in the wiki", False),
+    ("update -v prints the version", False),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
