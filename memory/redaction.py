@@ -493,8 +493,8 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
 # account name or an e-mail address, or the message must speak of logging in somewhere other than
 # in the value; and the value must be a password (8+ characters, letters with digits or symbols),
 # not followed by another slash.
-_PAIR = re.compile(r"(?<![\w/.@:%+-])(?P<user>[\w.%+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)"
-                   r"(?P<space>[ \t]*)/[ \t]*(?P<q>[\"'`*]?)(?P<secret>[^\s/\"'`,<>()\[\]{}]+)"
+_PAIR = re.compile(r"(?<![\w/.@:%+-])(?P<uq>[\"'`*]?)"
+                   r"(?P<user>[\w.%+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)(?P=uq)(?P<space>[ \t]*)/[ \t]*(?P<q>[\"'`*]?)(?P<secret>[^\s/\"'`,<>()\[\]{}]+)"
                    r"(?P=q)(?![^\s,;)\"'`*])")
 _ACCOUNT = re.compile(r"(?i)root|admin(?:istrator)?|ubuntu|ec2-user|centos|debian|pi|postgres|"
                       r"sa|deploy|guest|demo|test|user|ops|service|superuser|su")
