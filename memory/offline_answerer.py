@@ -483,17 +483,15 @@ class OfflineAnswerer(Answerer):
         anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT) \
             or bool(speaking and not topic)
         when = _WHEN.match(question)
-        def fits(m: Memory) -> bool:  # of whom and when the question asks
+        def fits_person(m: Memory) -> bool:  # of whom the question asks
             return (_names(names, m, speakers)
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
-                         or _names_all(speaking, " ".join(speakers(m))))
-                    # "what happened last Friday?" is not answered by another Friday's event
-                    and (span is None or in_span(m, span)))
+                         or _names_all(speaking, " ".join(speakers(m)))))
 
-        def fits_person(m: Memory) -> bool:
-            return _names(names, m, speakers) and (
-                not speaking or not speakers or _names_all(speaking, " ".join(speakers(m))))
+        def fits(m: Memory) -> bool:  # of whom and when the question asks
+            # "what happened last Friday?" is not answered by another Friday's event
+            return fits_person(m) and (span is None or in_span(m, span))
 
         # in a day named relative to now, its word is the span's, not one to share: "is the
         # office open today?" and "Office is closed on Thanksgiving, Nov 26" (with a named

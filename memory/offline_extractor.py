@@ -30,7 +30,7 @@ from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .passages import is_long
-from .text import english_word
+from .text import ASKED_OF_ANYONE, english_word
 from .topics import chosen_tool_category, normalize_topic_key
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
@@ -152,10 +152,7 @@ _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|dr
 # on-call swap?". A question is no memory, but this one is open work: it is kept as a task,
 # joined to the statement before it in its message when it is short ("check" what?).
 _REQUEST = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)*(?:(?:so|ok(?:ay)?|also),?\s+)?"
-                      r"(?:(?:can|could|would)\s+(?:someone|somebody|"
-                      r"anyone|anybody)\s+(?!be\b|have\b|tell\b|explain\b|remind\b|"
-                      r"recommend\b|suggest\b|think\b|guess\b|see\b|hear\b|imagine\b)\w"
-                      r"|who\s+can\s+(?:take|do|handle|own|pick up|look))")
+                      rf"(?:{ASKED_OF_ANYONE})")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
 # A short note of when something is ("Postmortem on Friday.", "Launch moved to the 3rd."): kept
 # though under _MIN_WORDS when a date in it was resolved; not a goodbye ("See you on Monday").

@@ -33,6 +33,7 @@ from .dates import format_human
 from .models import Memory
 from .offline_answerer import content_stems
 from .people import name_letters
+from .text import ASKED_OF_ANYONE
 
 RECENT = 1000  # the newest memories read for an open-work question
 WINDOW = timedelta(days=60)  # and of those, the ones said this long before it
@@ -68,9 +69,7 @@ _COMMITS = re.compile(
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
     r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"
     # work asked of anyone ("Can someone check before EOD?", "who can take the swap?")
-    r"|\b(?:can|could|would) (?:someone|somebody|anyone|anybody)\s+(?!be\b|have\b|tell\b|"
-    r"explain\b|remind\b|recommend\b|suggest\b|think\b|guess\b|see\b|hear\b|imagine\b)\w"
-    r"|\bwho can (?:take|do|handle|own|pick up|look)\b")
+    rf"|\b(?:{ASKED_OF_ANYONE})")
 # A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
 # write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
 _PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")

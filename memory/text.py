@@ -41,6 +41,15 @@ class _ThreadStemmers(threading.local):
 _stemmers = _ThreadStemmers()
 
 
+# Work asked of anyone: "can someone check …", "who can take the swap?" (not "can anyone
+# recommend / explain / tell …", which ask for an answer). The extractor keeps such a question as
+# a task; open work counts it as a commitment.
+ASKED_OF_ANYONE = (r"(?:can|could|would)\s+(?:someone|somebody|anyone|anybody)\s+"
+                   r"(?!be\b|have\b|tell\b|explain\b|remind\b|recommend\b|suggest\b|think\b|"
+                   r"guess\b|see\b|hear\b|imagine\b)\w"
+                   r"|who\s+can\s+(?:take|do|handle|own|pick up|look)\b")
+
+
 def thread_stemmer(algorithm: str = "english"):
     """This thread's own Snowball stemmer for `algorithm` (never share one across threads)."""
     return _stemmers.get(algorithm)
