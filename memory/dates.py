@@ -191,8 +191,22 @@ MARKUP = "*_~`"
 _MARKUP_AS_SPACE = str.maketrans(MARKUP, " " * len(MARKUP))
 
 
+# The present progressive of a plan says what is to come: "we're deprecating the v1 API on Jan
+# 15" (said in November, then "customers were emailed today") was read as last January. Only
+# verbs of plans and moves: "we're seeing errors", "it's amazing" say nothing of the future,
+# and "since" ties a date to the past ("we're having issues since Nov 3").
+_PLANNED_PROGRESSIVE = re.compile(
+    r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:(?:also|now|just|finally|officially|probably|"
+    r"definitely)\s+)?(?:deprecat|sunsett|retir|remov|dropp|shipp|releas|launch|roll|migrat|"
+    r"switch|mov|leav|fly|travell?|head|visit|host|hold|throw|do|meet|start|kick|end|clos|open|"
+    r"turn|shutt|cutt|freez|upgrad|kill|disabl|enabl|deploy|publish|present|return|tak|"
+    r"celebrat|attend|runn|pick|fli|chang|rais|lower|bump|flipp|sign|hir|onboard|offboard|"
+    r"interview)ing\b", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
+
+
 def _tense_of(text: str) -> Tense:
-    if _FUTURE.search(text):
+    if _FUTURE.search(text) or (_PLANNED_PROGRESSIVE.search(text) and not _SINCE.search(text)):
         return "future"
     past = (len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
             - (1 if _HEADLINE_STATE.search(text) else 0))
