@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
-from .text import STOP_WORDS, english_word, stem_words
+from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
 from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -50,6 +50,7 @@ _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNOR
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
+_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
@@ -222,6 +223,33 @@ def _names(names: set[str], memory: Memory,
         names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
+# A version, a ticket or a PR the question names is what it is about, as a name is: "when was
+# 4.12.2 released?" was answered with "release 4.13.0 is planned for Dec 3" (it shared "4",
+# "12" and "release"). Versions with two dots or a "v" ("v1"), "#4471", "ZD-88213"; "4.13"
+# alone could be a number.
+_IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{2,}|"
+                         r"[A-Za-z][A-Za-z0-9]*-\d+)(?![\w-]|\.\d)")
+
+
+def identifiers(question: str) -> list[str]:
+    return [m.group(0) for m in _IDENTIFIER.finditer(question)
+            if not m.group(0).lower().startswith(("covid-", "wi-", "e-", "x-"))]
+
+
+def _carries(idents: list[str], text: str) -> bool:
+    """Whether the text names every identifier: "v4.12.2" is 4.12.2, "PR 4471" is #4471, "4.12.2"
+    is not 4.12.20."""
+    for ident in idents:
+        core = ident.lstrip("#").lower()
+        versioned = core[0] == "v" and core[1:2].isdigit()
+        core = core[1:] if versioned else core
+        prefix = "v?" if versioned or "." in core else "#?" if core.isdigit() else ""
+        if not re.search(rf"(?<![\w.-]){prefix}{re.escape(core)}(?![\w-]|\.\d)", text,
+                         re.IGNORECASE):
+            return False
+    return True
+
+
 # "what's", "Caroline's", "don't": the word without its ending. Split at the apostrophe, the "s"
 # was a content word shared by every question and memory with a possessive, so "what's the
 # budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
@@ -229,23 +257,29 @@ _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 
 
+
+
 def content_stems(text: str) -> set[str]:
     low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
-    return set(stem_words([w for w in bare if w and w not in _QUESTION_WORDS]))
+    return set(stem_words([SHORT_FORMS.get(w, w) for w in bare
+                           if w and w not in _QUESTION_WORDS]))
 
 
+_RELEASE_STEMS = frozenset(content_stems(
+    "version release build prod live deployed deploy shipped running current currently latest "
+    "out now right moment"))  # "right now", "at the moment": when, not what
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
 
 
 # Whether someone is away or back, asked and said in other words: "when is raj back?", "is sam
 # off tomorrow?" and "raj is out from tomorrow until next Wednesday", "sam is on PTO". Only for
 # such a question are these words one ("back", "out", "off" mean other things elsewhere).
-_ASKS_AWAY = re.compile(
+_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
-_ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
+_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
                                     "available", "office"]))
@@ -253,6 +287,27 @@ _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off",
 
 def _as_away(stems: set[str]) -> set[str]:
     return {"away" if s in _AWAY_STEMS else s for s in stems}
+
+
+# "what version is in prod?" is answered by the newest version shipped, whatever its words:
+# "Hotfix 4.12.2 shipped" (Tuesday) shares none of them, and "Rollback done, prod is on 4.11.3
+# again" (the week before) shares both, so it led. A version said with a word of shipping, not
+# one planned ("release 4.13.0 is planned for Dec 3"), about whatever else the question names.
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?![\w-]|\.\d)|\bv\d+(?:\.\d+)*\b")
+_SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:out|live)|"
+                      r"rolled (?:out|back)|rolling (?:out|back)|deployed|(?:is|are) (?:now )?on|"
+                      r"(?:is|are) running|upgraded|downgraded|promoted)\b")
+
+
+def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> Memory | None:
+    if not asks_version(question):
+        return None
+    subject = wanted - _RELEASE_STEMS
+    return max((m for m in memories if _VERSION.search(m.content) and _SHIPPED.search(m.content)
+                and subject <= _memory_stems(m)
+                and not (m.event_dates and all(e.start > m.said_at.date()
+                                               for e in m.event_dates))),
+               key=lambda m: m.said_at, default=None)
 
 
 def _memory_stems(memory: Memory) -> set[str]:
@@ -483,8 +538,10 @@ class OfflineAnswerer(Answerer):
         anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT) \
             or bool(speaking and not topic)
         when = _WHEN.match(question)
-        def fits_person(m: Memory) -> bool:  # of whom the question asks
+        idents = identifiers(question)
+        def fits_person(m: Memory) -> bool:  # of whom (and of which version) the question asks
             return (_names(names, m, speakers)
+                    and _carries(idents, f"{m.content} {m.topic_key or ''}")
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
@@ -500,7 +557,7 @@ class OfflineAnswerer(Answerer):
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
         stems_of = _memory_stems
-        if _ASKS_AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
+        if _AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
@@ -508,7 +565,13 @@ class OfflineAnswerer(Answerer):
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)]
         parts: list[str] = []
-        if speaking and not topic and (relevant or messages):
+        shipped = _latest_shipped(question, wanted, [m for m in memories if fits(m)]) \
+            if not when and not idents else None
+        if shipped is not None:  # "what version is in prod?": the newest one shipped leads
+            first = next(iter(_distinct(relevant)), None)
+            parts += [_dated(shipped)] if first is None or first.said_at >= shipped.said_at \
+                else [f"Latest: {_dated(shipped)}.", "Before that:", _dated(first)]
+        elif speaking and not topic and (relevant or messages):
             # "what did priya say?": what she said last, first, from her memories and from her
             # messages that none of them was drawn from (the asker channels find those)
             drawn = {i for m in relevant for i in m.source_message_ids}
@@ -531,11 +594,17 @@ class OfflineAnswerer(Answerer):
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
             dated = next((m for m in shown if event_date(m, question)), None) if when else None
+            if when and span is None and now is not None and _NEXT.search(question):
+                # "when is the next release?": the first still to come, not the best-ranked
+                # (the release cut last week shares as many words)
+                dated = min((m for m in _distinct(relevant)
+                             if (d := event_date(m, question)) and d.end >= now.date()),
+                            key=lambda m: event_date(m, question).start, default=dated)
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes]))), None)
             away = next((e for e in dated.event_dates if e.end > e.start), None) \
-                if dated is not None and _ASKS_BACK.search(question) else None
+                if dated is not None and _BACK.search(question) else None
             if away is not None:  # "when is raj back?": when the time away ends, not starts
                 parts += [f"Away until {format_human(away.end)}:", _dated(dated)]
             elif dated is not None:  # the event date, then the one memory it comes from
@@ -564,6 +633,7 @@ class OfflineAnswerer(Answerer):
             hit = next((m for m in messages if (anything
                                                 or _about(wanted, content_stems(m.content)))
                         and _names_all(names, f"{m.author or ''} {m.content}")
+                        and _carries(idents, m.content)
                         and _names_all(speaking, display_name(m.author) or "")
                         and (span is None or in_span(m, span))), None)
             if hit is not None:
@@ -571,7 +641,7 @@ class OfflineAnswerer(Answerer):
             elif span is not None and not anything:
                 # "what was the rate limit last week?": nothing said then, so what stood then
                 before = next((m for m in memories if _about(wanted, _memory_stems(m))
-                               and _names(names, m, speakers)
+                               and _names(names, m, speakers) and _carries(idents, m.content)
                                and m.said_at.date() <= span.end), None)
                 day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"
                 ahead = now is not None and span.start > now.date()

@@ -43,7 +43,7 @@ from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries
+from .text import carries, expand_query
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -917,7 +917,7 @@ class Profile:
         if span is None:
             channels = tuple(c for c in channels if c != CH_DATE)
         request = SearchRequest(
-            text=query, topic_keys=query_topic_keys(query) if "topic" in channels else [],
+            text=expand_query(query), topic_keys=query_topic_keys(query) if "topic" in channels else [],
             k=k, channels=channels, askers=askers,
             span=(span.start, span.end) if span is not None else None)
         if texts and self._store.text_while_embedding:

@@ -125,3 +125,35 @@ def english_word(word: str) -> bool:
                     w for w in SpellChecker(language="en", distance=1).word_frequency.dictionary
                     if len(w) >= 4)
     return word.lower() in _english_words
+
+
+# Words a team writes short: "what version is in production right now?" and "prod is on 4.11.3"
+# share "prod" ("production" stems to "product", "prod" to itself). The answerer reads both
+# forms as the short one; a search adds the other form (`expand_query`).
+SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env",
+               "repository": "repo", "repositories": "repo", "configuration": "config",
+               "database": "db", "databases": "db", "kubernetes": "k8s",
+               "documentation": "docs", "authentication": "auth", "infrastructure": "infra",
+               "dependencies": "deps", "dependency": "deps"}
+_LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
+               if not long.endswith(("s", "ies")) or short == "deps"}
+_ASKS_VERSION = re.compile(
+    r"(?i)\b(?:what|which)(?:'s|\u2019s| is)?\s+(?:the\s+)?(?:current\s+|latest\s+)?"
+    r"(?:version|release|build)\b|\bversion\s+(?:is|are)\b")
+# what a version's answer says instead of "version": "Hotfix 4.12.2 shipped", "4.12.1 is out"
+_SHIPPING_WORDS = "shipped released deployed rollout live"
+
+
+def asks_version(question: str) -> bool:
+    """"what version is in prod?", "which release are we on?"."""
+    return bool(_ASKS_VERSION.search(question))
+
+
+def expand_query(text: str) -> str:
+    """The query with the other form of a word written short or long ("prod" / "production"),
+    and, for a question asking which version, the words its answer says instead."""
+    extra = [SHORT_FORMS.get(w) or _LONG_FORMS.get(w) for w in words(text)]
+    extra = [w for w in dict.fromkeys(extra) if w]
+    if asks_version(text):
+        extra.append(_SHIPPING_WORDS)
+    return f"{text} {' '.join(extra)}" if extra else text

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from memory.synthesis import NO_ANSWER
 from tests.forget_support import HOST, QUESTION, STATEMENT
 
 
@@ -512,6 +513,58 @@ def test_a_teams_calendar_asked_from_the_shell(lurker, tmp_path):
     assert back.startswith("Away until 2 December 2026: raj is out from tomorrow until next "
                            "Wednesday"), back
     assert lurker("recall", "is raj off tomorrow?", *now).stdout.startswith("raj is out")
+
+
+RELEASES = chat(
+    ("ana", "2026-11-16T10:00:00Z", "Cutting release 4.12.0 today, RC build is green."),
+    ("ben", "2026-11-16T15:30:00Z",
+     "4.12.0 is out to 10% of users behind the new_checkout flag."),
+    ("ana", "2026-11-17T09:10:00Z",
+     "Seeing a spike in 502s from payments-svc since the rollout, rolling back 4.12.0 to "
+     "4.11.3."),
+    ("ben", "2026-11-17T09:45:00Z",
+     "Rollback done, prod is on 4.11.3 again. Error rate back to normal."),
+    ("chen", "2026-11-18T11:00:00Z",
+     "Root cause of the 502s: connection pool size was 10 in the new config, should be 50. "
+     "Fix in PR #4471."),
+    ("ana", "2026-11-19T14:00:00Z",
+     "4.12.1 with the pool fix is out, 100% of users, new_checkout flag on for everyone."),
+    ("ben", "2026-11-20T16:00:00Z",
+     "Heads up: release 4.13.0 is planned for Dec 3, feature freeze on Dec 1."),
+    ("chen", "2026-11-23T10:30:00Z",
+     "We're deprecating the v1 API on Jan 15, customers were emailed today."),
+    ("ana", "2026-11-24T09:00:00Z",
+     "Hotfix 4.12.2 shipped: fixes the currency rounding bug in invoices (JPY showed "
+     "decimals)."),
+    ("ben", "2026-11-25T13:00:00Z",
+     "Who's release captain for 4.13? I was last time. @chen can you take it?"),
+    ("chen", "2026-11-25T13:20:00Z", "Sure, I'll be release captain for 4.13.0."))
+
+
+def test_a_release_channel_asked_from_the_shell(lurker, tmp_path):
+    """A release channel's fortnight, asked on Friday 27 Nov: "what version is in prod?" was
+    answered with the rollback to 4.11.3 of ten days before (the hotfix shipped on Tuesday
+    shares none of its words), "in production" found nothing ("prod" is what the team writes),
+    "when was 4.12.2 released?" with 4.13.0's planned date (it shared "4", "12", "release"),
+    "when is the next release?" with the release cut on 16 Nov, and "deprecating the v1 API on
+    Jan 15" (said in November, then "customers were emailed today") was last January."""
+    conv = write_jsonl(tmp_path / "releases.jsonl", RELEASES)
+    lurker("ingest", conv, "--session", "releases")
+    now = ("--now", "2026-11-27T10:00:00Z")
+    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+        "what version is in prod?", "what version is in production right now?",
+        "when was 4.12.2 released?", "when was 4.12.9 released?", "when is the next release?",
+        "when does the v1 API go away?")}
+    assert ask["what version is in prod?"].startswith("Latest: Hotfix 4.12.2 shipped"), ask
+    assert "Before that: Rollback done, prod is on 4.11.3" in ask["what version is in prod?"]
+    assert ask["what version is in production right now?"].startswith(
+        ("Latest: Hotfix 4.12.2 shipped", "Hotfix 4.12.2 shipped")), ask
+    assert "Hotfix 4.12.2 shipped" in ask["when was 4.12.2 released?"], ask
+    assert "4.13.0" not in ask["when was 4.12.2 released?"], ask
+    assert ask["when was 4.12.9 released?"] == NO_ANSWER, ask  # no other version instead
+    assert ask["when is the next release?"].startswith(
+        "3 December 2026: Heads up: release 4.13.0 is planned"), ask
+    assert ask["when does the v1 API go away?"].startswith("15 January 2027:"), ask
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
