@@ -60,12 +60,14 @@ class _Rule:
     pattern: re.Pattern[str]
     group: int | str = 0  # the part of the match that is the secret
     extend: bool = False  # the pattern may stop short of the token's end (detect-secrets' do)
-    # how the value is checked: token | credential | strong | unknown-word | assigned | any
+    # how the value is checked: token | credential | strong | unknown-word | assigned | any |
+    # password | pin | codes | hash
     value: str = "token"
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
     # (_LONG_TOKEN), "label" a label word (_has_label_hint), "url" a "://", "at" an "@",
-    # "colons" four colons, "pin" a word of _PIN_HINTS, "" nothing.
+    # "colons" four colons, "pin" a word of _PIN_HINTS, "one" " one ", "dollar" a "$", "otp"
+    # a word of a one-time password's seed, "" nothing.
     gate: str = "token"
 
 
@@ -76,7 +78,8 @@ _LONG_TOKEN = re.compile(r"[A-Za-z0-9_+/=.:-]{16,}")
 _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer", "authoriz",
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
                 "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli")
-_KEY_HINT = re.compile(r"(?:api|access|auth|private|account).?key")
+_KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
+                       r"recovery|licen[cs]e).?key")
 
 
 def _has_label_hint(text: str) -> bool:
@@ -180,7 +183,8 @@ _OURS = [
 # SecretAccessKey); in prose only the unambiguous words (not "pass", which is mostly a verb).
 _LABEL_CORE = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|"
                r"access[_ -]?key|auth[_ -]?key|private[_ -]?key|client[_ -]?secret|credentials?|"
-               r"(?<![A-Za-z0-9])psk|pre-?shared[ -]key|(?:recovery|backup) codes?)")
+               r"(?<![A-Za-z0-9])psk|pre-?shared[ -]key|(?:recovery|backup) codes?|"
+               r"(?:unseal|encryption|master|signing|recovery|licen[cs]e)[_ -]?keys?)")
 _LABEL_WORD = _LABEL_CORE + r"[A-Za-z0-9_-]*"
 # `pass`, `pwd` and `pw` only as whole parts of an identifier (ansible_become_pass, PWD, db-pw).
 _LABEL = (r"(?P<label>" + _LABEL_WORD +
@@ -208,6 +212,7 @@ _LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@./:+=-])"
 _RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
            r"[A-Za-z0-9+/=_~-])")
 _QUOTE = r"[\"'`*\]]*"
+_ASIDE = r"(?:[ \t]*\([^()\n]{1,30}\))?"  # "(expires Friday)"
 # "password for the staging db", "token for the endpoint": what the credential is for, led by a
 # preposition; "password manager migration ticket is OPS-4411" and "token refresh fix landed in
 # <sha>" name something else.
@@ -223,8 +228,9 @@ _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
     ("credential", r"(?i)" + _LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)"
                    r"[ \t]*@?" + _QUOTE + _CREDENTIAL, "credential"),
-    # "the grafana admin password is X", "password for the staging db: X"
-    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _QUOTE +
+    # "the grafana admin password is X", "password for the staging db: X", "new VPN password
+    # (expires Friday): X"
+    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     # the same two shapes with a value of letters only
     ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)[ \t]*"
@@ -262,7 +268,7 @@ _LABELLED = [
     ("url-password", r"(?<=://)[^/\s:@]*:(?P<secret>[^/\s@]+)(?=@)", "any"),
     # login/creds "admin / X" and "admin:X"
     ("credential", r"(?i)\b(?:login|logins|creds|credentials?|user/pass)\b(?:[ \t]+[\w.@-]+){0,3}?"
-                   r"[ \t]*(?:is|are|:|=)[ \t]*[\w.@-]+[ \t]*[:/][ \t]*" + _CREDENTIAL,
+                   r"[ \t]*(?:is|are|:|=|->|=>|\u2192)[ \t]*[\w.@-]+[ \t]*[:/][ \t]*" + _CREDENTIAL,
      "credential"),
     # command lines: mysql -pX, sshpass -p X, --password X
     ("credential", r"\b(?:mysql\w*|mariadb\w*)\b[^\n]*?[ \t]-p(?P<secret>[^\s\"']+)", "credential"),
@@ -288,6 +294,19 @@ _LABELLED = [
     # "(pw X)", "login is deploy, pass X" ("pass" only where it cannot be the verb's object)
     ("credential", r"(?i)(?:\b(?P<label>password|passwd|passphrase|pw)|(?:[(,;]|^)[ \t]*"
                    r"(?P<label2>pass|pwd))[ \t]+" + _QUOTE + _CREDENTIAL, "password"),
+    # the value, then an arrow or "that's" pointing at its label: "X <- that's the pw for the NAS"
+    ("credential", r"(?i)(?:^[ \t]*|[(:][ \t]*)" + _QUOTE + _CREDENTIAL + _QUOTE +
+                   r"[ \t]*(?:<-+|\u2190|[-\u2013\u2014]+|,)?[ \t]*(?:that's|that is|this is|"
+                   r"it's|is)[ \t]+(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
+                   + _PASSWORD_NOUN, "password"),
+    # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   r"(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,}){2,})(?![\w-])", "any"),
+    # every code of a list, not the first alone: "recovery codes: 8f3k-2m9q 7x1p-4n6r"
+    ("credential", r"(?i)\b(?:recovery|backup)[ \t]+codes?\b[^\n:=]{0,20}?[ \t]*(?:are|:|=)"
+                   r"[ \t]*(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,})*"
+                   r"(?:[ \t]*[,;]?[ \t]+[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,})*)+)", "codes"),
 ]
 
 # Shapes with no credential word a label gate would find: (kind, pattern, check, gate)
@@ -305,6 +324,18 @@ _UNLABELLED = [
     # user:password@host without a scheme ("ssh admin:X@10.0.0.5"; not "mailto:maya@acme.io")
     ("url-password", r"(?<![\w/:.@-])[\w.-]+:(?P<secret>[^\s:@/]+)@(?=[\w-]+(?:\.[\w-]+)+)",
      "password", "at"),
+    # "the new one is X, that's for the root account": a password by what it opens
+    ("credential", r"(?i)\b(?:new|old|temp|temporary|current)[ \t]+one[ \t]+is[ \t]+" + _QUOTE
+                   + _CREDENTIAL + _QUOTE + r"[ \t]*[,;(-]*[ \t]*(?:that's|that is|it's)[ \t]+"
+                   r"(?:for|the)\b[^\n]{0,30}?\b(?:account|login|box|server|vm|host|router|"
+                   r"wi-?fi|vpn|admin|user|db|database|console)\b", "password", "one"),
+    # a TOTP / 2FA seed (base32): "TOTP seed for the shared account: JBSWY3DPEHPK3PXP"
+    ("credential", r"(?i)\b(?:totp|2fa|mfa|otp|authenticator)[ \t]+(?:seed|secret|key)\b"
+                   r"[^\n:=]{0,30}?[ \t]*(?:\bis\b|:|=)?[ \t]*"
+                   r"(?P<secret>(?-i:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,})=*)(?![\w])", "any", "otp"),
+    # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
+    ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
+     "dollar"),
 ]
 _PIN_HINTS = ("pin", "code", "otp", "combination", "combo")
 
@@ -428,6 +459,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return not _placeholder(value)
     if rule.value == "password":
         return _password_like(value)
+    if rule.value == "codes":  # a list of codes each holding a digit, not a list of words
+        return all(any(c.isdigit() for c in code) for code in re.split(r"[\s,;]+", value))
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
@@ -455,6 +488,8 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
     lower = text.lower()
     gates = {"": True, "token": _LONG_TOKEN.search(text) is not None,
              "label": _has_label_hint(text), "url": "://" in text, "at": "@" in text,
+             "one": " one " in lower, "dollar": "$" in text,
+             "otp": any(h in lower for h in ("totp", "2fa", "mfa", "otp", "authenticator")),
              "colons": text.count(":") >= 4, "pin": any(h in lower for h in _PIN_HINTS)}
     for rule in _RULES:
         if not gates[rule.gate]:

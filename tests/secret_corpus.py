@@ -159,6 +159,11 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
                                       for _ in range(3)),
     "hex32": lambda r: _pick(r, HEX, 32),
+    "hex64": lambda r: _pick(r, HEX, 64),
+    "base32": lambda r: _pick(r, string.ascii_uppercase + "234567", 16),
+    "passphrase": lambda r: "-".join(r.sample(["correct", "horse", "battery", "staple", "maple",
+                                               "tiger", "crane", "orbit", "violet"], 4)),
+    "apr1": lambda r: "$apr1$" + _pick(r, ALNUM, 8) + "$" + _pick(r, ALNUM + "./", 22),
     "pin": lambda r: _pick(r, "0123456789", r.choice([4, 6, 8])),
     "hex40": lambda r: _pick(r, HEX, 40),
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),

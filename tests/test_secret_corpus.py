@@ -34,7 +34,7 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 43 / 43 and heldout.false_positives == 0
-    assert everything.caught >= 239 and everything.false_positives == 0
+    assert everything.caught >= 260 and everything.false_positives == 0
 
 
 def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
@@ -61,10 +61,23 @@ def test_passwords_pasted_in_prose_are_caught_and_what_resembles_them_is_kept():
     without a scheme, beside a GPIO pin, a date, mailto: and git@ addresses. Before: 1 of 20
     fresh lines caught, 2 of 24 changed; the held-out ones, scored once on the first rules
     written for the fresh ones: 7 of 10, 2 of 10."""
-    for name, caught in (("fresh", 21), ("heldout-27nov", 9)):
+    for name, caught in (("fresh", 22), ("heldout-27nov", 10)):
         found = score(shipped, [c for c in CASES if c.set == name])
         assert found.caught >= caught, [shipped(c.text) for c in found.missed]
         assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_logins_pasted_in_ops_chat_are_caught_and_what_resembles_them_is_kept():
+    """Lines written on 27 Nov from an ops channel's pastes: a value pointed at its label ("X <-
+    that's the pw for the NAS"), by what it opens ("the new one is X, that's for the root
+    account"), a TOTP seed, a list of recovery codes (only the first was redacted: the others
+    stayed in the answer), a passphrase of words, an htpasswd hash, a vault unseal key, "creds
+    -> admin:X", a label with an aside ("new VPN password (expires Friday): X"); and ordinary
+    lines of the same words ("the unseal key ceremony is on Monday", "recovery codes are
+    printed and in the safe", "$5 to $6 per seat"). Before: 10 of 19 caught, 0 of 18 changed."""
+    found = score(shipped, [c for c in CASES if c.set == "fresh-27nov-b"])
+    assert (found.caught, found.secrets) == (19, 19), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
 
 
 @pytest.mark.parametrize("template", [
