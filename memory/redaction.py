@@ -296,17 +296,14 @@ _LABELLED = [
                    r"(?P<label2>pass|pwd))[ \t]+" + _QUOTE + _CREDENTIAL, "password"),
     # the value, then an arrow or "that's" pointing at its label: "X <- that's the pw for the NAS"
     ("credential", r"(?i)(?:^[ \t]*|[(:][ \t]*)" + _QUOTE + _CREDENTIAL + _QUOTE +
-                   r"[ \t]*(?:<-+|\u2190|[-\u2013\u2014]+|,)?[ \t]*(?:that's|that is|this is|"
-                   r"it's|is)[ \t]+(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
+                   r"[ \t]*(?:(?:<-+|\u2190)[ \t]*(?:(?:that's|that is|this is|it's|is)[ \t]+)?|"
+                   r"(?:[-\u2013\u2014]+|,)?[ \t]*(?:that's|that is|this is|it's|is)[ \t]+)"
+                   r"(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
                    + _PASSWORD_NOUN, "password"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
                    r"(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,}){2,})(?![\w-])", "any"),
-    # every code of a list, not the first alone: "recovery codes: 8f3k-2m9q 7x1p-4n6r"
-    ("credential", r"(?i)\b(?:recovery|backup)[ \t]+codes?\b[^\n:=]{0,20}?[ \t]*(?:are|:|=)"
-                   r"[ \t]*(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,})*"
-                   r"(?:[ \t]*[,;]?[ \t]+[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,})*)+)", "codes"),
 ]
 
 # Shapes with no credential word a label gate would find: (kind, pattern, check, gate)
@@ -331,7 +328,7 @@ _UNLABELLED = [
                    r"wi-?fi|vpn|admin|user|db|database|console)\b", "password", "one"),
     # a TOTP / 2FA seed (base32): "TOTP seed for the shared account: JBSWY3DPEHPK3PXP"
     ("credential", r"(?i)\b(?:totp|2fa|mfa|otp|authenticator)[ \t]+(?:seed|secret|key)\b"
-                   r"[^\n:=]{0,30}?[ \t]*(?:\bis\b|:|=)?[ \t]*"
+                   r"[^\n:=]{0,30}?[ \t]*(?:\bis\b|:|=)?[ \t]*" + _QUOTE +
                    r"(?P<secret>(?-i:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,})=*)(?![\w])", "any", "otp"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
@@ -459,8 +456,6 @@ def _checks(rule: _Rule, value: str) -> bool:
         return not _placeholder(value)
     if rule.value == "password":
         return _password_like(value)
-    if rule.value == "codes":  # a list of codes each holding a digit, not a list of words
-        return all(any(c.isdigit() for c in code) for code in re.split(r"[\s,;]+", value))
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
@@ -519,6 +514,34 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         found += _context_spans(text)
     if "/" in text:
         found += _pair_spans(text)
+    if gates["label"]:
+        found += _code_list_spans(text)
+    return found
+
+
+# Recovery codes are pasted as a list, on one line or one a line, in backticks or numbered: every
+# code of it is one ("recovery codes: 8f3k-2m9q 7x1p-4n6r" had its first code redacted and the
+# rest answered back). The list starts after the label's colon, line break or "are", and ends at
+# the first word that is no code (6+ letters and digits with a digit, hyphens between groups, or
+# Google's "1234 5678"): "recovery codes are printed and in the safe" holds none.
+_CODES_LABEL = re.compile(r"(?i)\b(?:recovery|backup|bypass|scratch)[ \t]+codes?\b"
+                          r"(?:[^\n:]{0,40}?:|[ \t]*\n|[ \t]+are\b:?)")
+_CODE_SEPARATOR = re.compile(r"(?:[\s,;`*\"'\u2022-]|\band\b|(?<!\w)\d{1,2}[.)](?=\s))*")
+_CODE = re.compile(r"\d{4} \d{4}(?![\w-])|(?:[A-Za-z0-9]{2,}-)*[A-Za-z0-9]{2,}(?![\w-])")
+
+
+def _code_list_spans(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for label in _CODES_LABEL.finditer(text):
+        pos = label.end()
+        while True:
+            pos = _CODE_SEPARATOR.match(text, pos).end()
+            m = _CODE.match(text, pos)
+            code = m.group().replace("-", "").replace(" ", "") if m else ""
+            if len(code) < 6 or not any(c.isdigit() for c in code):
+                break
+            found.append((m.start(), m.end(), "credential"))
+            pos = m.end()
     return found
 
 

@@ -432,3 +432,37 @@ def test_passwords_pasted_in_prose_over_slack_are_never_stored_or_posted(start, 
     for secret in secrets:
         assert secret not in said and secret.encode() not in stored, secret
         assert secret.replace("&", "&amp;") not in said, secret
+
+
+def test_an_ops_channels_pastes_over_slack_are_never_stored_or_posted(start, api, tmp_path):
+    """27 Nov, from outside: what an ops channel pastes into Slack, markup and all — recovery
+    codes one a line and in a code block (only the first of a list was redacted, the rest
+    answered back), a value pointed at its label ("X <- that's the pw for the NAS", which Slack
+    sends as "&lt;-"), a TOTP seed in backticks, a vault unseal key, an htpasswd line. Asked for
+    them, the bot posts none, and the store's file holds none of their bytes; the line that only
+    speaks of the codes is kept."""
+    slack = start()
+    codes = ["8f3k-2m9q", "7x1p-4n6r", "3z8w-5t2y", "k2m9q8f3", "p4n6r7x1"]
+    secrets = [*codes, "Gh7#kLq2!xw", "JBSWY3DPEHPK3PXP",
+               "7d9f2a1c8e4b6f3a0d5c9e2b7a4f1c8d3e6b9a2f5c8e1d4b7a0f3c6e9b2d5a8f1",
+               "$apr1$x8Yz1Q2w$Hq7mN3pL5kR9tV2bX4cZ6."]
+    lines = ["GitHub org recovery codes:\n8f3k-2m9q\n7x1p-4n6r\n3z8w-5t2y",
+             "backup codes for the AWS root: ```k2m9q8f3 p4n6r7x1```",
+             "`Gh7#kLq2!xw` &lt;- that's the pw for the NAS",
+             "TOTP seed for the shared ops account: `JBSWY3DPEHPK3PXP`",
+             "the vault unseal key is "
+             "7d9f2a1c8e4b6f3a0d5c9e2b7a4f1c8d3e6b9a2f5c8e1d4b7a0f3c6e9b2d5a8f1",
+             "htpasswd for the staging basic auth: admin:$apr1$x8Yz1Q2w$Hq7mN3pL5kR9tV2bX4cZ6.",
+             "the recovery codes are printed and in the office safe"]
+    for i, line in enumerate(lines):
+        message(slack, "CGEN", "U1", line, ts(i))
+    for n, question in enumerate(["what are the github recovery codes?",
+                                  "what's the pw for the NAS?", "what's the TOTP seed?",
+                                  "what is the vault unseal key?",
+                                  "where are the recovery codes kept?"]):
+        app_mention(slack, "U2", question, ts(60 + n), f"EvOps{n}")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "[REDACTED:" in said and "office safe" in said, said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in secrets:
+        assert secret not in said and secret.encode() not in stored, secret
