@@ -287,13 +287,22 @@ _FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|sept
                r"november|december)")
 _ORD = r"(?:st|nd|rd|th)"
 # Words after "the 3rd" that make it an ordinal of something else ("the 3rd floor").
-_ORDINAL_NOUNS = (r"floor|time|times|place|option|version|attempt|try|grade|row|column|item|step|"
+_ORDINAL_NOUNS = (r"(?:floor|time|times|place|option|version|attempt|try|grade|row|column|item|step|"
                   r"line|one|ones|person|people|level|round|game|quarter|half|century|edition|"
                   r"generation|gen|team|slot|iteration|pass|point|page|chapter|paragraph|bullet|"
                   r"commit|call|week|day|month|year|sprint|run|test|case|choice|party|draft|"
                   r"review|name|query|result|comment|reply|message|email|thing|part|stage|phase|"
                   r"tier|rank|position|seat|dose|shot|wave|batch|pr|ticket|issue|largest|biggest|"
-                  r"most|best|worst|highest|lowest|last|and\s+(?:\d+)?(?:st|nd|rd|th)\s+\w+")
+                  r"most|best|worst|highest|lowest|last|and\s+(?:\d+)?(?:st|nd|rd|th)\s+\w+|"
+                  # a system's counted things: "the 8th retry waits 256 s" was 8 December
+                  r"retry|retries|request|percentile|element|entry|record|field|char|character|"
+                  r"byte|bit|index|node|worker|replica|shard|partition|layer|instance|server|"
+                  r"host|pod|job|task|build|deploy|release|migration|backup|sample|epoch|frame|"
+                  r"arg|argument|param|parameter|digit|letter|word|sentence|match|hit|loop|cycle|"
+                  r"hour|minute|second|user|customer|candidate|interview|meeting|lap|inning|set|"
+                  r"match|hole|frame|bar|verse|track|episode|season|volume|book|grader|graders|"
+                  r"percent|decile|quartile|failure|error|crash|restart|request|lookup|call|"
+                  r"connection|packet|message)s?")
 
 
 def _which(m: re.Match) -> int:

@@ -2,7 +2,8 @@
 
 Rules (documented in README): role must be user/assistant/system (user when left out); content
 must be a non-empty string; content above the size limit is truncated on a UTF-8 boundary with a
-visible marker; lone surrogates and NUL characters (which no store can keep) are replaced;
+visible marker; lone surrogates and NUL characters (which no store can keep) are replaced, and
+invisible characters that split words (zero-width space, soft hyphen, word joiner) dropped;
 secrets are redacted (memory.redaction) before anything is stored or hashed; `ts` may be ISO
 8601, epoch seconds or a Slack-style "1715172960.000200" and defaults to the ingest time."""
 from __future__ import annotations
@@ -15,18 +16,22 @@ from .dates import parse_local_timestamp, utc_offset_minutes
 from .errors import InvalidMessage
 from .ids import message_id
 from .models import Message
-from .redaction import redact
+from .redaction import INVISIBLE, redact
 
 ROLES = ("user", "assistant", "system")
 TRUNCATION_MARKER = "\n[truncated by Lurker: {omitted} bytes omitted]"
 
 
 _UNSTORABLE = re.compile("[\ud800-\udfff\x00]")  # lone surrogates (a str holds no pairs), NUL
+# Invisible characters inside words (a zero-width space, a soft hyphen pasted from a web page):
+# "Re\u200bdis max\u00admemory is 4gb" was found by no search for "redis maxmemory".
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
 
 
 def clean_text(text: str) -> str:
-    """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD."""
-    return _UNSTORABLE.sub("\ufffd", text)
+    """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD, and drop
+    invisible characters that split words (not the zero-width joiner of an emoji sequence)."""
+    return _INVISIBLE.sub("", _UNSTORABLE.sub("\ufffd", text))
 
 
 def truncate_utf8(text: str, max_bytes: int) -> tuple[str, bool]:

@@ -618,13 +618,35 @@ def _without_markup(text: str) -> str:
     return _PAIRED_MARKUP.sub(lambda m: " " * len(m[1]) + m[2] + " " * len(m[1]), text)
 
 
+# Characters that hide a secret from the rules without changing how it reads: invisible ones
+# inside it ("Tr0u\u200bb4dor", a soft hyphen, a word joiner) and the fullwidth forms a CJK
+# keyboard types ("ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ" was stored whole). The rules read the text
+# without the first and with the second as ASCII; the redaction is made in the text as written.
+INVISIBLE = "\u200b\u00ad\u2060\ufeff\u180e"
+_AS_ASCII = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: 0x20}
+_HIDING = re.compile(f"[{INVISIBLE}\uff01-\uff5e\u3000]")
+
+
+def _as_read(text: str) -> tuple[str, list[int]]:
+    """The text as the rules read it, and for each of its characters the index it came from."""
+    kept = [i for i, c in enumerate(text) if c not in INVISIBLE]
+    return "".join(text[i] for i in kept).translate(_AS_ASCII), kept
+
+
+def _spans_as_written(text: str) -> list[tuple[int, int, str]]:
+    if not _HIDING.search(text):
+        return _spans(_without_markup(text))
+    read, index = _as_read(text)
+    return [(index[a], index[b - 1] + 1, kind) for a, b, kind in _spans(_without_markup(read))]
+
+
 def redact(text: str) -> tuple[str, list[str]]:
     """The text with secrets replaced, and the kinds found in order (for counts and logs, never
     values). Idempotent: markers are never matched again."""
     if not text:
         return text, []
     markers = [m.span() for m in MARKER.finditer(text)]
-    spans = sorted((s for s in _spans(_without_markup(text))
+    spans = sorted((s for s in _spans_as_written(text)
                     if not any(s[0] < b and a < s[1] for a, b in markers)),
                    key=lambda s: (s[0], -s[1], s[2] in _GENERIC))
     merged: list[list] = []

@@ -58,6 +58,13 @@ _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revis
                           r"(?:scratch that|on second thought|never ?mind|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
+# "is the deploy still blocked?" asks whether a state lasts: a later word that it ended ("Cert
+# renewed, deploy unblocked") is the change, though it shares "deploy" alone ("unblocked" is no
+# "blocked" to a stemmer). Only for such a question: "fixed" and "done" end most states.
+_ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b")
+_ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
+                    r"finished|closed|renewed|restored|lifted|back up|back online|over|ended|"
+                    r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
 def says_change(memory: Memory) -> bool:
@@ -80,11 +87,13 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
         return set()
     # after a label ("Correction: the offsite moved to …", "Heads up: billing moves to …"),
     # without its dates ("From Monday [2026-11-16] billing is now owned by …")
-    before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s",
+    # and of its own clause ("Fixed 1 and 3, capped backoff at 30s instead of 60s": "capped
+    # backoff at 30s"), without the values it sets
+    before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s|[,;]\s",
                                         memory.content[:found.start()])[-1])
     for phrase in reversed(find_dates(before, ANY_DAY)):
         before = before[:phrase.start] + " " + before[phrase.end:]
-    return content_stems(before)
+    return {w for w in content_stems(before) if not any(c.isdigit() for c in w)}
 
 
 # what the word list lacks besides STOP_WORDS: contractions' stems and a few function words
@@ -98,9 +107,15 @@ def _values(text: str) -> set[str]:
     "stg", "2"), not an English word (LoCoMo's "heads up" / "switch up" shared "up", and "coconut
     milk" another speaker's dessert)."""
     # (the word list holds no function words: "the", "can", "not" were values shared by all)
-    return {w for w in re.findall(r"[a-z0-9]+", ANNOTATED.sub("", text).lower())
-            if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
-                                               and not english_word(w))}
+    found = {w for w in re.findall(r"[a-z0-9]+", ANNOTATED.sub("", text).lower())
+             if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
+                                                and not english_word(w))}
+    # a number with its unit written on is the number too: "capped backoff at 30s instead of
+    # 60s" names the "60 s" of "Cap it at 60 s."
+    return found | {m.group(1) for w in found if (m := _WITH_UNIT.fullmatch(w))}
+
+
+_WITH_UNIT = re.compile(r"(\d+)(?:ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|qps)")
 
 
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
@@ -114,8 +129,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return content_stems(f"{ANNOTATED.sub('', memory.content)} {memory.topic_key or ''}")
 
     said, sources = answer.said_at, set(answer.source_message_ids)
-    changes = [m for m in candidates if m.id != answer.id and m.said_at > said
-               and not set(m.source_message_ids) & sources and says_change(m)]
+    later = [m for m in candidates if m.id != answer.id and m.said_at > said
+             and not set(m.source_message_ids) & sources]
+    changes = [m for m in later if says_change(m)]
+    if _ASKS_STILL.search(question):
+        ended = [m for m in later if _ENDED.search(ANNOTATED.sub("", m.content))
+                 and wanted & stems(m) and len(wanted & stems(m) & stems(answer))
+                 >= ABOUT_SHARE * len(wanted)]
+        if ended:  # "is the deploy still blocked?": the newest word that it ended
+            return max(ended, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     answer_stems, answer_values = stems(answer), _values(answer.content)

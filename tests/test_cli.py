@@ -567,6 +567,69 @@ def test_a_release_channel_asked_from_the_shell(lurker, tmp_path):
     assert ask["when does the v1 API go away?"].startswith("15 January 2027:"), ask
 
 
+REVIEWS = chat(
+    ("reviewbot", "2026-11-23T10:00:00Z",
+     "Review of PR #512 (payments: retry webhooks)\n\n"
+     "Summary: the change adds exponential backoff to webhook delivery. Overall good, three "
+     "issues.\n\n"
+     "1. Retry logic: `deliver()` retries on every exception, including 4xx responses. Only "
+     "retry on 5xx, timeouts and connection errors.\n"
+     "2. Backoff cap: the delay doubles without a cap, so the 8th retry waits 256 s × jitter. "
+     "Cap it at 60 s.\n"
+     "3. Idempotency: the retry sends a new `Idempotency-Key` each attempt. Reuse the key from "
+     "the first attempt, otherwise merchants may double-process."),
+    ("anna", "2026-11-23T11:30:00Z",
+     "Thanks bot. Fixed 1 and 3, capped backoff at 30s instead of 60s, we agreed with SRE."),
+    ("kim", "2026-11-25T14:00:00Z", "PR #512 merged."))
+
+
+def test_a_review_bots_long_message_and_the_reply_to_it(lurker, tmp_path):
+    """A code-review bot's long review and the author's reply, asked on Friday 27 Nov: "the 8th
+    retry" was a date (8 December, shown as "[2026-12-08]" in the answer), and "what is the
+    backoff cap?" put the bot's 60 s and the 30 s agreed after it side by side in ranking order
+    (in a longer review the 60 s came first), never saying which is current: "30s instead of
+    60s" named no value of "60 s", and its clause's "Fixed 1 and 3" was read as its subject."""
+    conv = write_jsonl(tmp_path / "reviews.jsonl", REVIEWS)
+    lurker("ingest", conv, "--session", "reviews")
+    now = ("--now", "2026-11-27T10:00:00Z")
+    cap = lurker("recall", "what is the backoff cap?", *now).stdout
+    assert cap.startswith("Latest: Fixed 1 and 3, capped backoff at 30s instead of 60s"), cap
+    assert "2026-12-08" not in cap and "8 December" not in cap, cap
+    listed = lurker("list", "--json").stdout
+    assert "2026-12-08" not in listed, listed
+
+
+UNICODE_CHANNEL = chat(
+    ("José", "2026-11-23T09:00:00Z",
+     "The deploy is blocked on the cert renewal 🔒, I'll handle it tomorrow."),
+    ("Øyvind", "2026-11-24T08:00:00Z", "Re\u200bdis max\u00admemory is 4gb now, bumped from 2gb."),
+    ("amélie", "2026-11-24T09:05:00Z",
+     "ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ＆３ for the ｓｔａｇｉｎｇ box"),
+    ("amélie", "2026-11-24T09:06:00Z", "prod box password: Sn0w\u200bfall;42 (don't ask)"),
+    ("José", "2026-11-25T09:00:00Z", "Cert renewed ✅ deploy unblocked."))
+
+
+def test_a_channel_typed_on_other_keyboards(lurker, tmp_path):
+    """A channel as other keyboards and pastes type it, asked on Thursday 26 Nov: a password in
+    fullwidth letters (a CJK keyboard's) and one split by a zero-width space were stored whole,
+    "Re<zero-width space>dis max<soft hyphen>memory" was found by no search for "redis
+    maxmemory", and "is the deploy still blocked?" was answered "The deploy is blocked" though
+    "deploy unblocked" came two days later."""
+    conv = write_jsonl(tmp_path / "unicode.jsonl", UNICODE_CHANNEL)
+    lurker("ingest", conv, "--session", "unicode")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    assert lurker("recall", "what is the redis maxmemory?", *now).stdout.startswith(
+        "Redis maxmemory is 4gb now")
+    assert lurker("recall", "is the deploy still blocked?", *now).stdout.startswith(
+        "Latest: Cert renewed ✅ deploy unblocked.")
+    said = lurker("recall", "what's the staging password?", *now).stdout
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("*.sqlite3*")) \
+        + lurker("export").stdout.encode()
+    assert stored and "[REDACTED:password]" in lurker("export").stdout
+    for secret in ("Ｔｒ０ｕｂ４ｄｏｒ", "Sn0w\u200bfall", "Sn0wfall", "Tr0ub4dor"):
+        assert secret not in said and secret.encode() not in stored, secret
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
