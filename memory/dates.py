@@ -271,12 +271,12 @@ Resolution = tuple[date, date, Granularity, str]
 AS_WRITTEN = "as written"  # the detail of a date written with its year
 Resolver = Callable[[re.Match, date, Tense], Resolution]
 
-_WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Wed|"
+_WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Weds?|"
              r"Thu(?:rs?)?|Fri)\.?")
 _WEEKDAY = rf"(?P<wd>{_WD_NAMES})"
 _NUM = (r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?|"
         r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)")
-_UNIT = r"(?P<unit>day|week|month|year)s?"
+_UNIT = r"(?P<unit>day|week|wk|month|year|yr)s?"
 _NOT_THE = r"(?<!the\s)"  # "the last week of June" is not relative to the anchor
 _WHICH = {"last": -1, "this past": -1, "past": -1, "this": 0, "next": 1, "this coming": 1,
           "coming": 1, "previous": -1, "following": 1}
@@ -444,6 +444,7 @@ def _number(text: str) -> int:
 def _offset(sign: int) -> Resolver:
     def resolve(m: re.Match, d: date, tense: Tense) -> Resolution:
         n, unit = _number(m["n"]), m["unit"].lower()
+        unit = {"wk": "week", "yr": "year"}.get(unit, unit)  # "in 2 wks"
         how = f"{_plural(n, unit)} {'before' if sign < 0 else 'after'} {d}"
         if unit == "day":
             x = d + timedelta(days=sign * n)
@@ -456,6 +457,61 @@ def _offset(sign: int) -> Resolver:
             return *_month_span(x), "month", f"{how} ({x})"
         return date(x.year, 1, 1), date(x.year, 12, 31), "year", f"{how} ({x})"
     return resolve
+
+
+def _week_after_next(m: re.Match, d: date, tense: Tense) -> Resolution:
+    start = monday_of(d) + timedelta(days=14)
+    return start, start + timedelta(days=6), "week", f"two weeks after the week of {monday_of(d)}"
+
+
+def _fortnights(m: re.Match, d: date, tense: Tense) -> Resolution:
+    n = _number(m["n"]) if m["n"] else 1
+    x = d + timedelta(days=14 * n)
+    return x, x, "day", f"{14 * n} days after {d}"
+
+
+def _business_days(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"in 3 business days", "next working day": weekdays only, counted from the day after."""
+    n, x = (_number(m["n"]) if m["n"] else 1), d
+    for _ in range(n):
+        x += timedelta(days=1)
+        while x.weekday() >= 5:
+            x += timedelta(days=1)
+    return x, x, "day", f"{_plural(n, 'business day')} after {d}"
+
+
+def _weekday_week(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"Monday week", "a week on Monday" (British): the Monday after next Monday."""
+    target = _weekday_index(m["wd"] or m["wd2"])
+    x = d + timedelta(days=(target - d.weekday() - 1) % 7 + 1 + 7)
+    return x, x, "day", f"a week after the first {WEEKDAYS[target].capitalize()} after {d}"
+
+
+_NTH_WEEK = {"first": 0, "second": 1, "third": 2, "fourth": 3}
+
+
+def _week_of_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"the first week of January", "the last week of December": its first or last seven days."""
+    month, year = _month_number(m["mon"]), _year_of(m)
+    spans = [_month_span(date(y, month, 1)) for y in ((year,) if year else
+                                                      (d.year - 1, d.year, d.year + 1))]
+    start, end = _by_tense(spans, d, _upcoming(tense))
+    nth = m["nth"].lower()
+    if nth == "last":
+        return end - timedelta(days=6), end, "day", f"the last seven days of {start:%B %Y}"
+    first = start + timedelta(days=7 * _NTH_WEEK[nth])
+    return first, first + timedelta(days=6), "day", f"days {first.day}-{first.day + 6} of " \
+        f"{start:%B %Y}"
+
+
+def _half_year(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """H1 / H2, with its year or the one the tense points to."""
+    h = int(m["h"] or m["h2"])
+    year = _year_of(m) or (int(m["year2"]) if m["year2"] else None)
+    spans = [(date(y, 1, 1), date(y, 6, 30)) if h == 1 else (date(y, 7, 1), date(y, 12, 31))
+             for y in ((year,) if year else (d.year - 1, d.year, d.year + 1))]
+    start, end = _by_tense(spans, d, _upcoming(tense))
+    return start, end, "day", AS_WRITTEN if year else f"the H{h} nearest {d} ({tense} tense)"
 
 
 def _year_of(m: re.Match) -> int | None:
@@ -690,6 +746,18 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?-i:EO(?P<u>[WMQY]))", _eo, "eo"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<unit>week|month|quarter|year)",
      _calendar_period, "calendar"),
+    (r"(?:the\s+)?week\s+after\s+next", _week_after_next, "calendar"),
+    (rf"in\s+(?:a\s+fortnight|{_NUM}\s+fortnights?)|a\s+fortnight\s+from\s+(?:now|today)",
+     _fortnights, "calendar"),
+    (rf"in\s+{_NUM}\s+(?:business|working)\s+days?|next\s+(?:business|working)\s+day",
+     _business_days, "calendar"),
+    (rf"(?:on\s+)?{_WEEKDAY}\s+week(?!\s*\d)|a\s+week\s+(?:on|from)\s+(?P<wd2>{_WD_NAMES})",
+     _weekday_week,
+     "weekday calendar"),
+    (rf"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+week\s+of\s+"
+     rf"(?P<mon>{_MONTH_NAME})(?:\s+(?P<year>\d{{4}}))?", _week_of_month, "month calendar"),
+    (r"(?:(?:in|for|by|during|until|till|through|before|after)\s+)(?-i:H)(?P<h>[12])"
+     r"(?:\s+(?P<year>\d{4}))?|(?-i:H)(?P<h2>[12])\s+(?P<year2>\d{4})", _half_year, "digit"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:ago|back)", _offset(-1), "calendar"),
     (rf"in\s+{_NUM}\s+{_UNIT}", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
@@ -835,7 +903,7 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
 _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "weekday": "mon|tue|wed|thu|fri|sat|sun",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
-                      "2morrow|eod"}
+                      "2morrow|eod|fortnight|wk|yr"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share
 # ("ſunday" is a Sunday to the rules).
