@@ -69,6 +69,34 @@ def test_stemming_from_many_threads_matches_one_thread():
     assert _hammer(metrics.answer_tokens, sentences) == alone
 
 
+def test_redaction_and_dates_from_many_threads_match_one_thread():
+    """Redaction (detect-secrets' entropy plugins, kept per thread), the fullwidth and invisible
+    characters read through, and date finding: many threads give what one does alone."""
+    from datetime import datetime, timezone
+
+    from memory.dates import find_dates
+    from memory.eval.date_corpus import load as load_dates
+    from memory.redaction import redact
+    from tests.secret_corpus import load as load_secrets
+
+    lines = [c.text for c in load_secrets()]
+    lines += [f"ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ＆{i} and pass\u200bword: Sn0w\u200bfall;{i}"
+              for i in range(50)]
+    lines = lines * 4
+    alone = [redact(t) for t in lines]
+    assert _hammer(redact, lines) == alone
+    anchor = datetime(2026, 11, 25, 10, tzinfo=timezone.utc)
+    texts = [c.text for c in load_dates()[0]] * 4
+
+    def dates(t: str) -> list:
+        return [(f.date.phrase, f.date.start, f.date.end) for f in find_dates(t, anchor)]
+
+    alone = [dates(t) for t in texts]
+    assert _hammer(dates, texts) == alone
+    alone = [text.expand_query(t) for t in texts]
+    assert _hammer(text.expand_query, texts) == alone
+
+
 def test_name_letters_from_many_threads_match_one_thread():
     """anyascii fills a module-level table of Unicode blocks on first use: names of many scripts
     transliterated by many threads at once, from an empty table, read as they do alone."""
