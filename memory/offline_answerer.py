@@ -188,6 +188,8 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     names = asked_names(question, people)
     speaking = said_by(question, names)
     topic = content_stems(question) - _name_stems(question, names)
+    if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
+        topic -= _OPINION_STEMS
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
         speaking, topic = speaking | working, set()
@@ -205,8 +207,15 @@ _THING = re.compile(r"\b(?:the|a|an|our|their|your|my|its|no|any|some|every|each
 
 
 def _others_named(content: str, names: set[str]) -> set[str]:
-    return named(content) - names - {w.lower() for pair in _THING.findall(content)
-                                     for w in pair if w}
+    # a surname after an asked name is that person's ("Priya Raman did the take-home" is about
+    # Priya: "Raman" made it someone else's)
+    surnames = {m.group(2).lower() for m in _FULL_NAME.finditer(content)
+                if name_letters(m.group(1)).lower() in names}
+    return named(content) - names - surnames - {w.lower() for pair in _THING.findall(content)
+                                                for w in pair if w}
+
+
+_FULL_NAME = re.compile(r"\b([A-Z][\w'-]*)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
 
 
 def _names(names: set[str], memory: Memory,
@@ -269,6 +278,8 @@ def content_stems(text: str) -> set[str]:
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
+_OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
+                                         "take view views impression impressions"))
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
 
 
@@ -530,7 +541,7 @@ class OfflineAnswerer(Answerer):
             return {w for n in said for w in name_letters(n).lower().split()}
 
         names, speaking, topic = _whose_and_about(question, people)
-        wanted = topic or content_stems(question)
+        wanted = topic or content_stems(question) - (_OPINION_STEMS if names else set())
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
         # let LoCoMo's adversarial questions, which name the other person, be answered).

@@ -226,6 +226,23 @@ def without_code(text: str) -> str:
     return _CODE_BLOCK.sub(settings, text)
 
 
+def _lead_in(sentence: str) -> str | None:
+    """A sentence too short to keep whose subject is a name, which the next one is about: "Priya
+    accepted!", "Alex withdrew." (a name: a capitalised word no dictionary holds)."""
+    bare = _ANNOTATED.sub("", sentence).strip()
+    if len(bare.split()) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
+            or _SECRET_HINT.search(bare):
+        return None
+    # a name, first (the sentence's subject; the word list holds no word under four letters,
+    # so "Use …" and "Add …" would be names), then what they did ("Woohoo Melanie!" is none)
+    subject = _NAME_DID.match(bare)
+    return bare if subject and not english_word(subject.group(1).lower()) else None
+
+
+_NAME_DID = re.compile(r"([A-Z][a-z]{3,})\s+(?:[a-z]+ed|withdrew|left|quit|won|lost|said|agreed|"
+                       r"signed|paid|came|went|got|took|sent|wrote|is|was|has|will)\b")
+
+
 def split_sentences(text: str) -> list[str]:
     parts = (p.strip() for p in _SENTENCE_END.split(text.strip()))
     return [p for p in parts if p]
@@ -368,9 +385,15 @@ class OfflineExtractor(Extractor):
             if not asked:
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
+            dropped = False  # whether the sentence before was let go
             sentences = split_sentences(without_code(line.content))
             for n, sentence in enumerate(sentences):
                 candidate = self._candidate(sentence, line, asked, context, people)
+                lead = _lead_in(sentences[n - 1]) if dropped and candidate is not None else None
+                if lead and lead.lower() not in candidate.content.lower():
+                    # "Priya accepted! Start date is January 11.": the short sentence before
+                    # says whose start date it is
+                    candidate.content = f"{lead} {candidate.content}"
                 if candidate is not None and n and _FRAGMENT.match(sentence) \
                         and sentences[0] not in candidate.questions:
                     # "Owner: tomas." means nothing without the note it ends: its first
@@ -380,6 +403,7 @@ class OfflineExtractor(Extractor):
                     candidate = self._request(sentence, line, last, seen)
                     if candidate is last:
                         continue
+                dropped = False
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
                     # too short alone, the advice belongs to what it answers
@@ -388,6 +412,7 @@ class OfflineExtractor(Extractor):
                     seen.add((last.type, last.content))
                 elif candidate is None:
                     let_go.append((sentence, line))
+                    dropped = True
                 elif (candidate.type, candidate.content) not in seen:
                     seen.add((candidate.type, candidate.content))
                     out.append(candidate)

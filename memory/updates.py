@@ -44,6 +44,11 @@ _CHANGE = re.compile(
     r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
+    # a value changed: "Bumped the rate limit from 100 to 300 rpm", "Raised max upload to
+    # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
+    # errors", "a 12% salary increase" led two BEAM answers wrongly)
+    r"bumped|raised|lowered|increased|decreased|reduced|doubled|halved|reverted|rolled back|"
+    r"back to|went from|"
     # "billing is now owned by Sam", "the alias now points to db-3": "now" as a change, not a time
     r"(?:is|are) now|now (?:own|owns|owned|lead|leads|led|run|runs|handle|handles|handled|"
     r"manage|manages|managed|point|points|use|uses|used|live|lives)|"
@@ -107,15 +112,18 @@ def _values(text: str) -> set[str]:
     "stg", "2"), not an English word (LoCoMo's "heads up" / "switch up" shared "up", and "coconut
     milk" another speaker's dessert)."""
     # (the word list holds no function words: "the", "can", "not" were values shared by all)
-    found = {w for w in re.findall(r"[a-z0-9]+", ANNOTATED.sub("", text).lower())
+    low = ANNOTATED.sub("", text).lower()
+    found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
                                                 and not english_word(w))}
-    # a number with its unit written on is the number too: "capped backoff at 30s instead of
-    # 60s" names the "60 s" of "Cap it at 60 s."
-    return found | {m.group(1) for w in found if (m := _WITH_UNIT.fullmatch(w))}
+    # a number and its unit, written together or apart, are the number and the unit too:
+    # "capped backoff at 30s instead of 60s" names the "60 s" of "Cap it at 60 s.", "Raised
+    # max upload to 50MB" the "MB" of "Max upload size is 25 MB"
+    return found | {part for m in _WITH_UNIT.finditer(low) for part in m.groups()
+                    if part.isdigit() or len(part) >= 2}
 
 
-_WITH_UNIT = re.compile(r"(\d+)(?:ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|qps)")
+_WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 
 
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,

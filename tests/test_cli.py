@@ -630,6 +630,67 @@ def test_a_channel_typed_on_other_keyboards(lurker, tmp_path):
         assert secret not in said and secret.encode() not in stored, secret
 
 
+SETTINGS = chat(
+    ("tom", "2026-11-16T09:00:00Z", "API rate limit is 100 requests per minute per key."),
+    ("priya", "2026-11-18T10:00:00Z",
+     "Bumped the rate limit from 100 to 300 rpm for paid keys; free keys stay at 100."),
+    ("tom", "2026-11-20T15:00:00Z", "Max upload size is 25 MB."),
+    ("priya", "2026-11-23T11:00:00Z", "Raised max upload to 50MB, S3 multipart handles it fine."),
+    ("sam", "2026-11-24T09:00:00Z", "Session timeout went from 30 to 15 minutes, security asked."),
+    ("tom", "2026-11-25T14:00:00Z",
+     "Reverted the session timeout change, back to 30 min, too many complaints."))
+
+
+def test_settings_changed_by_value_lead_with_the_new_value(lurker, tmp_path):
+    """Settings a team changes by saying the new value, asked on Thursday 26 Nov: "what is the
+    rate limit?" led with the 100/min of ten days before the bump to 300, "what's the max upload
+    size?" with 25 MB, and "what is the session timeout?" with the 15 minutes that were reverted
+    the next day (bumped, raised, reverted, "back to" said no change, and "50MB" named no "MB")."""
+    conv = write_jsonl(tmp_path / "settings.jsonl", SETTINGS)
+    lurker("ingest", conv, "--session", "settings")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+        "what is the rate limit?", "what's the max upload size?", "what is the session timeout?")}
+    assert ask["what is the rate limit?"].startswith("Latest: Bumped the rate limit from 100 to "
+                                                     "300 rpm"), ask
+    assert ask["what's the max upload size?"].startswith("Latest: Raised max upload to 50MB"), ask
+    assert ask["what is the session timeout?"].startswith(
+        "Latest: Reverted the session timeout change, back to 30 min"), ask
+
+
+HIRING = chat(
+    ("lena", "2026-11-17T16:00:00Z",
+     "Interviewed Alex Chen for the backend role today: strong on distributed systems, weak on "
+     "testing. Leaning hire."),
+    ("omar", "2026-11-18T11:00:00Z",
+     "My take on Alex: great system design round, but he dodged the on-call question. Hire "
+     "with reservations."),
+    ("lena", "2026-11-19T10:00:00Z",
+     "Priya Raman (frontend) did the take-home, it was excellent. Strong hire from me."),
+    ("maya", "2026-11-20T15:00:00Z",
+     "Decision: offer to Priya Raman, Alex goes to a second round with the SRE team."),
+    ("maya", "2026-11-25T12:00:00Z", "Priya accepted! Start date is January 11."))
+
+
+def test_a_hiring_channel_asked_about_candidates(lurker, tmp_path):
+    """A hiring channel, asked on Thursday 26 Nov about people who never wrote in it: "what did
+    we think of Alex?" declined ("think" was the one word an answer had to share), "what did
+    lena say about Priya?" declined ("Priya Raman": the surname made it someone else's), and
+    "when does Priya start?" declined ("Priya accepted!" was dropped as too short, so "Start
+    date is January 11" was nobody's)."""
+    conv = write_jsonl(tmp_path / "hiring.jsonl", HIRING)
+    lurker("ingest", conv, "--session", "hiring")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+        "what did we think of Alex?", "what did lena say about Priya?",
+        "when does Priya start?")}
+    assert "Alex" in ask["what did we think of Alex?"].split(" (")[0], ask
+    assert ask["what did lena say about Priya?"].startswith(
+        "Priya Raman (frontend) did the take-home, it was excellent."), ask
+    assert ask["when does Priya start?"].startswith(
+        "11 January 2027: Priya accepted! Start date is January 11"), ask
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
