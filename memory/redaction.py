@@ -526,7 +526,10 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
 # Google's "1234 5678"): "recovery codes are printed and in the safe" holds none.
 _CODES_LABEL = re.compile(r"(?i)\b(?:recovery|backup|bypass|scratch)[ \t]+codes?\b"
                           r"(?:[^\n:]{0,40}?:|[ \t]*\n|[ \t]+are\b:?)")
-_CODE_SEPARATOR = re.compile(r"(?:[\s,;`*\"'\u2022-]|\band\b|(?<!\w)\d{1,2}[.)](?=\s))*")
+# (a marker too: a list stored under older rules, "codes: [REDACTED:credential] 7x1p-4n6r",
+# is read on past its first code by `lurker scrub`)
+_CODE_SEPARATOR = re.compile(r"(?:[\s,;`*\"'\u2022-]|\band\b|(?<!\w)\d{1,2}[.)](?=\s)|"
+                             r"\[REDACTED:[a-z0-9-]+\])*")
 _CODE = re.compile(r"\d{4} \d{4}(?![\w-])|(?:[A-Za-z0-9]{2,}-)*[A-Za-z0-9]{2,}(?![\w-])")
 
 

@@ -736,6 +736,32 @@ def test_a_standup_channel_says_who_is_blocked_and_what_each_is_on(service, prof
         assert answer.startswith(lead), (question, answer)
 
 
+def test_scrub_finishes_a_list_of_codes_and_a_fullwidth_password(service, profile_name,
+                                                                   monkeypatch):
+    """What a profile stored before 27 Nov holds: a list of recovery codes with only its first
+    code redacted, and a password typed in fullwidth letters stored whole. `scrub` reads on past
+    the first code's marker and through the fullwidth forms; a second scrub changes nothing."""
+    import memory.ingest_input
+    import memory.service
+
+    codes = "GitHub org recovery codes: [REDACTED:credential] 7x1p-4n6r 3z8w-5t2y"
+    wide = "ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ＆３ for the ｓｔａｇｉｎｇ box"
+    profile = service.profile(profile_name)
+    with monkeypatch.context() as older_rules:
+        older_rules.setattr(memory.ingest_input, "redact", lambda text: (text, []))
+        older_rules.setattr(memory.service, "redact", lambda text: (text, []))
+        profile.ingest([
+            {"role": "user", "author": "ops", "ts": "2026-11-24T10:00:00Z", "content": codes},
+            {"role": "user", "author": "amélie", "ts": "2026-11-24T10:05:00Z", "content": wide}],
+            session_id="s")
+    assert profile.scrub().messages_redacted == 2
+    exported = "\n".join(profile.export(audit=True))
+    for leaked in ("7x1p-4n6r", "3z8w-5t2y", "Ｔｒ０ｕｂ４ｄｏｒ"):
+        assert leaked not in exported, leaked
+    assert profile.scrub().model_dump() == {"messages_redacted": 0, "memories_erased": 0,
+                                            "memories_redacted": 0}
+
+
 def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monkeypatch,
                                                      tmp_path):
     """A Stripe webhook secret pasted from a CI log was stored whole before the redaction rules
