@@ -50,7 +50,7 @@ _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNOR
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
-_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
+_ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
@@ -286,11 +286,11 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 # Whether someone is away or back, asked and said in other words: "when is raj back?", "is sam
 # off tomorrow?" and "raj is out from tomorrow until next Wednesday", "sam is on PTO". Only for
 # such a question are these words one ("back", "out", "off" mean other things elsewhere).
-_AWAY = re.compile(
+_ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
-_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
+_ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
                                     "available", "office"]))
@@ -310,12 +310,22 @@ _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:ou
                       r"(?:is|are) running|upgraded|downgraded|promoted)\b")
 
 
+# "when was the last release?" is answered the same way (`asks_version`), with the day it
+# shipped (it had been answered with 4.13.0's planned date, ranked first), and "what shipped
+# last week?" finds "4.12.1 is out" and "rolling back 4.12.0": a version said with a word of
+# shipping is a release.
+_SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy deployed"))
+
+
+def _shipped(memory: Memory) -> bool:
+    return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
+
+
 def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> Memory | None:
     if not asks_version(question):
         return None
     subject = wanted - _RELEASE_STEMS
-    return max((m for m in memories if _VERSION.search(m.content) and _SHIPPED.search(m.content)
-                and subject <= _memory_stems(m)
+    return max((m for m in memories if _shipped(m) and subject <= _memory_stems(m)
                 and not (m.event_dates and all(e.start > m.said_at.date()
                                                for e in m.event_dates))),
                key=lambda m: m.said_at, default=None)
@@ -568,8 +578,10 @@ class OfflineAnswerer(Answerer):
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
         stems_of = _memory_stems
-        if _AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
+        if _ASKS_AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
+        elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
+            stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
                         or (when and names and m.event_dates
@@ -577,8 +589,12 @@ class OfflineAnswerer(Answerer):
                     and fits(m)]
         parts: list[str] = []
         shipped = _latest_shipped(question, wanted, [m for m in memories if fits(m)]) \
-            if not when and not idents else None
-        if shipped is not None:  # "what version is in prod?": the newest one shipped leads
+            if not idents else None
+        if shipped is not None and when:  # "when was the last release?": the day it shipped
+            day = event_date(shipped, question)
+            parts += [f"{day.words if day else format_human(shipped.said_at.date())}:",
+                      _dated(shipped)]
+        elif shipped is not None:  # "what version is in prod?": the newest one shipped leads
             first = next(iter(_distinct(relevant)), None)
             parts += [_dated(shipped)] if first is None or first.said_at >= shipped.said_at \
                 else [f"Latest: {_dated(shipped)}.", "Before that:", _dated(first)]
@@ -605,7 +621,7 @@ class OfflineAnswerer(Answerer):
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
             dated = next((m for m in shown if event_date(m, question)), None) if when else None
-            if when and span is None and now is not None and _NEXT.search(question):
+            if when and span is None and now is not None and _ASKS_NEXT.search(question):
                 # "when is the next release?": the first still to come, not the best-ranked
                 # (the release cut last week shares as many words)
                 dated = min((m for m in _distinct(relevant)
@@ -615,7 +631,7 @@ class OfflineAnswerer(Answerer):
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes]))), None)
             away = next((e for e in dated.event_dates if e.end > e.start), None) \
-                if dated is not None and _BACK.search(question) else None
+                if dated is not None and _ASKS_BACK.search(question) else None
             if away is not None:  # "when is raj back?": when the time away ends, not starts
                 parts += [f"Away until {format_human(away.end)}:", _dated(dated)]
             elif dated is not None:  # the event date, then the one memory it comes from

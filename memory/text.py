@@ -139,13 +139,15 @@ _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
 _ASKS_VERSION = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is)?\s+(?:the\s+)?(?:current\s+|latest\s+)?"
-    r"(?:version|release|build)\b|\bversion\s+(?:is|are)\b")
+    r"(?:version|release|build)\b|\bversion\s+(?:is|are)\b|"
+    r"\bwhen\b.*\b(?:last|latest|most recent|previous)\s+(?:release|deploy|deployment|version|"
+    r"build|hotfix)\b|\bwhen\s+did\s+we\s+last\s+(?:release|deploy|ship)")
 # what a version's answer says instead of "version": "Hotfix 4.12.2 shipped", "4.12.1 is out"
-_SHIPPING_WORDS = "shipped released deployed rollout live"
+_SHIPPING_WORDS = "shipped released deployed rollout live out"
 
 
 def asks_version(question: str) -> bool:
-    """"what version is in prod?", "which release are we on?"."""
+    """"what version is in prod?", "which release are we on?", "when was the last release?"."""
     return bool(_ASKS_VERSION.search(question))
 
 

@@ -565,6 +565,20 @@ def test_a_release_channel_asked_from_the_shell(lurker, tmp_path):
     assert ask["when is the next release?"].startswith(
         "3 December 2026: Heads up: release 4.13.0 is planned"), ask
     assert ask["when does the v1 API go away?"].startswith("15 January 2027:"), ask
+    # "when was the last release?" had 4.13.0's planned date; "what shipped last week?" nothing
+    last = lurker("recall", "when was the last release?", *now).stdout.split("\n")[0]
+    assert last.startswith("24 November 2026: Hotfix 4.12.2 shipped"), last
+    shipped = lurker("recall", "what shipped last week?", *now).stdout.split("\n")[0]
+    assert "4.12.1 with the pool fix is out" in shipped, shipped
+    # the hotfix forgotten by the id recall shows: the newest one shipped before it answers,
+    # and 4.12.2 is said nowhere
+    shown_id = re.search(r"\[([0-9a-f]{12})\] \w+ +2026-11-24  Hotfix",
+                         lurker("recall", "when was the last release?", *now).stdout).group(1)
+    lurker("forget", shown_id, "--reason", "posted in the wrong channel")
+    for q in ("what version is in prod?", "when was the last release?"):
+        out = lurker("recall", q, *now).stdout
+        assert "4.12.2" not in out, out
+        assert "4.12.1 with the pool fix is out" in out.split("\n")[0], out
 
 
 REVIEWS = chat(
