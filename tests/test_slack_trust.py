@@ -466,3 +466,26 @@ def test_an_ops_channels_pastes_over_slack_are_never_stored_or_posted(start, api
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     for secret in secrets:
         assert secret not in said and secret.encode() not in stored, secret
+
+
+def test_a_release_channel_over_slack_with_its_markup(start, api):
+    """27 Nov, from outside: a release channel as Slack sends it — versions in bold and in code,
+    a release link with its label, a hotfix after a rollback — asked "what version is in prod?"
+    and "when was v4.12.2 released?" through the Bolt app: the newest version shipped leads,
+    4.13.0's planned date answers neither, and nothing pings."""
+    slack = start()
+    lines = ["*4.12.0* is out to 10% of users behind the `new_checkout` flag",
+             "Rollback done, prod is on `4.11.3` again <!here>",
+             "4.12.1 with the pool fix is out, 100% of users",
+             "Heads up: release 4.13.0 is planned for Dec 3, feature freeze on Dec 1",
+             "Hotfix <https://github.com/acme/app/releases/tag/v4.12.2|v4.12.2> shipped: fixes "
+             "the JPY rounding bug"]
+    for i, line in enumerate(lines):
+        message(slack, "CGEN", "U1", line, ts(i))
+    app_mention(slack, "U2", "what version is in prod?", ts(60), "EvRel1")
+    app_mention(slack, "U2", "when was v4.12.2 released?", ts(61), "EvRel2")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 2, said
+    assert "v4.12.2" in said[0].split("\n")[0] and "shipped" in said[0].split("\n")[0], said
+    assert "4.13.0" not in said[1].split("\n")[0] and "4.12.2" in said[1], said
+    assert not any("<!here>" in s or "<!channel>" in s for s in said), said
