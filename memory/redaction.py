@@ -189,7 +189,12 @@ _LABEL_WORD = _LABEL_CORE + r"[A-Za-z0-9_-]*"
 # `pass`, `pwd` and `pw` only as whole parts of an identifier (ansible_become_pass, PWD, db-pw).
 _LABEL = (r"(?P<label>" + _LABEL_WORD +
           r"|(?:(?<![A-Za-z0-9])|(?<=[_-]))(?:pass|pwd|pw)(?![A-Za-z0-9]))")
-_PROSE_LABEL = r"(?P<label>" + _LABEL_WORD + r"|(?<![A-Za-z0-9])pw(?![A-Za-z0-9]))"
+# ("pass" after what it opens is the noun: "DB pass for the replica is X", "root pass: X")
+_PROSE_LABEL = (r"(?P<label>" + _LABEL_WORD + r"|(?<![A-Za-z0-9])pw(?![A-Za-z0-9])|"
+                r"(?:" + "|".join(rf"(?<=\b{w} )" for w in ("db", "database", "root", "admin",
+                                                             "sudo", "wifi", "vpn", "ssh",
+                                                             "account", "user"))
+                + r")pass\b)")
 # Before a value of letters only, the identifier must end with the credential word (not
 # `tokenizer: wordpiece`, `password_hash: bcrypt`).
 _LETTERS_LABEL = (r"(?P<label>" + _LABEL_CORE + r"|(?:(?<![A-Za-z0-9])|(?<=[_-]))(?:pass|pwd|pw))"
@@ -226,14 +231,14 @@ _PASSWORD_NOUN = (r"(?P<label>password|passwd|passphrase|pw|pin)\b"
 # (kind, pattern, how the value is checked)
 _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
-    ("credential", r"(?i)" + _LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)"
+    ("credential", r"(?i)" + _LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|\u2192|==?|:)(?!//)"
                    r"[ \t]*@?" + _QUOTE + _CREDENTIAL, "credential"),
     # "the grafana admin password is X", "password for the staging db: X", "new VPN password
     # (expires Friday): X"
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     # the same two shapes with a value of letters only
-    ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|==?|:)(?!//)[ \t]*"
+    ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|\u2192|==?|:)(?!//)[ \t]*"
                    + _QUOTE + _LETTERS, "unknown-word"),
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _LETTERS, "unknown-word"),
@@ -243,11 +248,11 @@ _LABELLED = [
                    r"TOKEN|API_?KEY|ACCESS_?KEY|AUTH_?KEY|PRIVATE_?KEY|SECRET_?KEY|CREDENTIALS?)"
                    r"|(?:[A-Z0-9_]*_)?(?:PASS|PWD|PW))=[\"']?" + _LETTERS, "assigned"),
     # a quoted value of up to four words that looks like a credential: PGPASSWORD="p@ss w0rd"
-    ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|==?|:)[ \t]*"
+    ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|\u2192|==?|:)[ \t]*"
                    r"(?P<q>[\"'`])(?P<secret>[^\s\"'`]+(?:[ \t][^\s\"'`]+){0,3})(?P=q)",
      "credential"),
     # a quoted literal in code or config is a value whatever it says: password = "hunter"
-    ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|==?|:)[ \t]*"
+    ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|\u2192|==?|:)[ \t]*"
                    r"(?P<q>[\"'`])(?P<secret>[A-Za-z]{4,64})(?P=q)", "assigned"),
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"

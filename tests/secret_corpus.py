@@ -160,6 +160,7 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
                                       for _ in range(3)),
     "hex32": lambda r: _pick(r, HEX, 32),
     "hex64": lambda r: _pick(r, HEX, 64),
+    "google_code": lambda r: _pick(r, "0123456789", 4) + " " + _pick(r, "0123456789", 4),
     "base32": lambda r: _pick(r, string.ascii_uppercase + "234567", 16),
     "passphrase": lambda r: "-".join(r.sample(["correct", "horse", "battery", "staple", "maple",
                                                "tiger", "crane", "orbit", "violet"], 4)),

@@ -34,7 +34,7 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 43 / 43 and heldout.false_positives == 0
-    assert everything.caught >= 260 and everything.false_positives == 0
+    assert everything.caught >= 273 and everything.false_positives == 0
 
 
 def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
@@ -77,6 +77,17 @@ def test_logins_pasted_in_ops_chat_are_caught_and_what_resembles_them_is_kept():
     printed and in the safe", "$5 to $6 per seat"). Before: 10 of 19 caught, 0 of 18 changed."""
     found = score(shipped, [c for c in CASES if c.set == "fresh-27nov-b"])
     assert (found.caught, found.secrets) == (19, 19), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_held_out_ops_lines_scored_once_then_fixed():
+    """Lines written on 27 Nov after the rules for the ops channel's pastes, scored once before
+    any change: 11 of 13 secrets caught, 0 of 7 ordinary lines changed. Missed were "DB pass for
+    the replica is X" ("pass" after what it opens is the noun) and "root pw → X" (an arrow as the
+    operator); both are caught now, and "did the db pass the checks?" (written after the fix, as
+    its guard) is kept."""
+    found = score(shipped, [c for c in CASES if c.set == "heldout-27nov-b"])
+    assert (found.caught, found.secrets) == (13, 13), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
 
 
