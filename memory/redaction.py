@@ -270,7 +270,10 @@ _LABELLED = [
                    r"(?:bearer|basic|token|digest|apikey)[ \t]+" + _RANDOM, "strong"),
     ("credential", r"(?<![A-Za-z0-9])Bearer[ \t]+" + _RANDOM, "strong"),
     # scheme://user:password@host (user may be empty: redis://:pw@host)
-    ("url-password", r"(?<=://)[^/\s:@]*:(?P<secret>[^/\s@]+)(?=@)", "any"),
+    # (to the last "@" before the host: "redis://:r3d1sP@ss@cache:6379" left "ss" beside its
+    # marker)
+    ("url-password", r"(?<=://)[^/\s:@]*:(?P<secret>[^/\s]+?)(?=@[^@/\s]+(?:[/?#\s\"'`>)]|$))",
+     "any"),
     # login/creds "admin / X" and "admin:X"
     ("credential", r"(?i)\b(?:login|logins|creds|credentials?|user/pass)\b(?:[ \t]+[\w.@-]+){0,3}?"
                    r"[ \t]*(?:is|are|:|=|->|=>|\u2192)[ \t]*[\w.@-]+[ \t]*[:/][ \t]*" + _CREDENTIAL,

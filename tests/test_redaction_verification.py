@@ -35,6 +35,18 @@ def test_secrets_are_redacted(text, kind):
     assert redact(out) == (out, [])  # idempotent
 
 
+def test_a_pasted_traceback_and_env_dump_keep_no_piece_of_a_secret():
+    """27 Nov: an agent pastes a traceback and an env dump. A password holding "@" in a URL
+    ("redis://:r3d1sP@ss@cache") was cut at its first "@", and "ss" stayed beside the marker."""
+    dump = ('engine = create_engine("postgresql+psycopg2://billing:S3cretBilling!@db-prod:5432/b")'
+            "\n  REDIS_URL=redis://:r3d1sP@ss@cache:6379/0\n  JWT_SECRET=please-change-me-7f3a"
+            '\n  SMTP_PASSWORD="hunter2 hunter2"\n  DEBUG=false')
+    out, _ = redact(dump)
+    for piece in ("S3cretBilling", "r3d1sP", "@ss@", "please-change-me", "hunter2"):
+        assert piece not in out, out
+    assert "@cache:6379/0" in out and "@db-prod:5432/b" in out and "DEBUG=false" in out, out
+
+
 def test_ordinary_text_is_left_alone():
     for text in ["the token bucket refills at 10/s", "password reset emails are broken",
                  "see https://example.com/docs", "sk-8 is a size label",
