@@ -719,6 +719,14 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?:,?\s+(?P<year>\d{{4}}))?", _month_part,
      "month"),
     (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part, "month digit"),
+    # a month named before what it is of: "October AWS bill: $48,210", "the December
+    # newsletter", "September's numbers" (capitalised; not May, March, April, June, July, August,
+    # which are words or names too)
+    (r"(?-i:(?P<mon>January|February|September|October|November|December))"
+     r"(?=(?:['’]s)?\s+(?!(?:is|was|are|were|has|had|have|will|would|can|could|and|or|but|to|"
+     r"in|on|at|for|of|by|from|with|the|a|an|it|we|i|you|they|he|she|comes|came|starts|ends|"
+     r"begins|feels|seems|always|never|too|again|then|already)\b)(?:[a-z]|[A-Z]{2,}\b))",
+     _month_part, "month"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<mon>{_FULL_MONTH})", _named_month, "month"),
     (r"(?:(?P<edge>end|start|beginning)\s+of\s+)?(?-i:Q)(?P<q>[1-4])"
      r"(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter, "quarter"),

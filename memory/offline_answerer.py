@@ -317,6 +317,12 @@ _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:ou
 _SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy deployed"))
 
 
+# what a price is asked with, and an amount of money said without those words
+_COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
+                                      "charged fee fees"))
+_MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
+
+
 def _shipped(memory: Memory) -> bool:
     return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
 
@@ -582,6 +588,9 @@ class OfflineAnswerer(Answerer):
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
+        elif undated & _COST_STEMS:  # "how much do we pay for Datadog?": "$6.2k/month"
+            stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
+                                                     else set())
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
                         or (when and names and m.event_dates

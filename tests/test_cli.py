@@ -705,6 +705,29 @@ def test_a_hiring_channel_asked_about_candidates(lurker, tmp_path):
         "11 January 2027: Priya accepted! Start date is January 11"), ask
 
 
+COSTS = chat(
+    ("fin", "2026-11-03T09:00:00Z",
+     "October AWS bill: $48,210, up 12% from September ($43,050). Biggest jump is NAT gateway "
+     "traffic."),
+    ("fin", "2026-11-04T10:00:00Z", "Datadog is $6.2k/month, contract renews Feb 1."),
+    ("ops", "2026-11-10T14:00:00Z",
+     "Moved the batch jobs to spot instances, should save ~$4k/month on EC2."))
+
+
+def test_a_costs_channel_asked_what_things_cost(lurker, tmp_path):
+    """A costs channel, asked on Thursday 26 Nov: "how much was the AWS bill in October?"
+    declined ("October AWS bill", said on 3 Nov, named no date: a month alone needed "in"), and
+    "how much do we pay for Datadog?" declined ("pay" was the one word to share; "$6.2k/month"
+    says it without it)."""
+    conv = write_jsonl(tmp_path / "costs.jsonl", COSTS)
+    lurker("ingest", conv, "--session", "costs")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    bill = lurker("recall", "how much was the AWS bill in October?", *now).stdout
+    assert bill.startswith("October [October 2026] AWS bill: $48,210"), bill
+    pay = lurker("recall", "how much do we pay for Datadog?", *now).stdout
+    assert pay.startswith("Datadog is $6.2k/month"), pay
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""

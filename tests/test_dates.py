@@ -538,6 +538,7 @@ HOSTILE = [
     "the week after next", "in a fortnight", "in 3 wks", "in three business days",
     "next working day", "on Monday week", "a week on Fri", "the last week of Dec",
     "first week of January 2027", "for H1", "H2 2027", "the H1 heading",
+    "October AWS bill", "September's numbers", "October is my favourite month",
     "on Tue, 17th Nov '26", "Fri., Nov the 20th", "Friday 20/11/2026", "sunday the 3rd",
 ]
 
