@@ -271,8 +271,15 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 def content_stems(text: str) -> set[str]:
     low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
-    return set(stem_words([SHORT_FORMS.get(w, w) for w in bare
-                           if w and w not in _QUESTION_WORDS]))
+    stems = stem_words([SHORT_FORMS.get(w, w) for w in bare if w and w not in _QUESTION_WORDS])
+    return {_SAME_WORD.get(x, x) for x in stems}
+
+
+# Stems the stemmer leaves apart though a question and its answer use them as one word: "when do
+# we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
+_SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
+              "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
+              "signatur": "sign"}
 
 
 _RELEASE_STEMS = frozenset(content_stems(

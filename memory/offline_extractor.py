@@ -144,6 +144,11 @@ _MIN_WORDS = 4
 # A sentence that leans on the one a message starts with: a label and its value ("Owner:
 # tomas.", "Target: end of Q1."), a numbered point ("(2) The Redis key has no TTL …").
 _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
+# A short sentence without a subject after a statement in the same message says more of it:
+# "Need a decision by Dec 15.", "Due Friday.", "Waiting on legal."
+_SUBJECTLESS = re.compile(r"(?i)^\W*(?:need|needs|have to|has to|must|should|due|expected|"
+                          r"waiting|blocked|pending|planned|scheduled)\b")
+_SUBJECTLESS_WORDS = 8
 # A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
@@ -404,6 +409,16 @@ class OfflineExtractor(Extractor):
                     if candidate is last:
                         continue
                 dropped = False
+                if candidate is not None and last is not None \
+                        and _SUBJECTLESS.match(_ANNOTATED.sub("", sentence)) \
+                        and len(sentence.split()) <= _SUBJECTLESS_WORDS:
+                    # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
+                    # deadline is the quote's, and alone it was nobody's
+                    seen.discard((last.type, last.content))
+                    last.content = f"{last.content} {candidate.content.strip()}"
+                    last.dates = [*last.dates, *candidate.dates]
+                    seen.add((last.type, last.content))
+                    continue
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):
                     # "… compares tokens with ==, which leaks timing. Use hmac.compare_digest.":
                     # too short alone, the advice belongs to what it answers

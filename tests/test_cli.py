@@ -711,14 +711,18 @@ COSTS = chat(
      "traffic."),
     ("fin", "2026-11-04T10:00:00Z", "Datadog is $6.2k/month, contract renews Feb 1."),
     ("ops", "2026-11-10T14:00:00Z",
-     "Moved the batch jobs to spot instances, should save ~$4k/month on EC2."))
+     "Moved the batch jobs to spot instances, should save ~$4k/month on EC2."),
+    ("fin", "2026-11-20T09:00:00Z",
+     "Datadog quote for renewal came in at $7.8k/month, 26% more. Need a decision by Dec 15."))
 
 
 def test_a_costs_channel_asked_what_things_cost(lurker, tmp_path):
     """A costs channel, asked on Thursday 26 Nov: "how much was the AWS bill in October?"
     declined ("October AWS bill", said on 3 Nov, named no date: a month alone needed "in"), and
     "how much do we pay for Datadog?" declined ("pay" was the one word to share; "$6.2k/month"
-    says it without it)."""
+    says it without it), and "when do we need to decide on Datadog?" declined ("Need a decision
+    by Dec 15." was a memory of its own, naming no Datadog, and "decision" is no "decide" to the
+    stemmer)."""
     conv = write_jsonl(tmp_path / "costs.jsonl", COSTS)
     lurker("ingest", conv, "--session", "costs")
     now = ("--now", "2026-11-26T10:00:00Z")
@@ -726,6 +730,9 @@ def test_a_costs_channel_asked_what_things_cost(lurker, tmp_path):
     assert bill.startswith("October [October 2026] AWS bill: $48,210"), bill
     pay = lurker("recall", "how much do we pay for Datadog?", *now).stdout
     assert pay.startswith("Datadog is $6.2k/month"), pay
+    decide = lurker("recall", "when do we need to decide on Datadog?", *now).stdout
+    assert decide.startswith("15 December 2026: Datadog quote for renewal came in at "
+                             "$7.8k/month, 26% more. Need a decision by Dec 15"), decide
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
