@@ -385,6 +385,11 @@ def test_a_sprint_channel_asked_from_the_shell(lurker, tmp_path):
         for name in ("copy", "default")}
 
 
+def first_lines(lurker, now: tuple[str, str], questions: tuple[str, ...]) -> dict[str, str]:
+    """Each question's answer as `lurker recall` prints it first, before its sources."""
+    return {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in questions}
+
+
 def chat(*rows: tuple[str, str, str]) -> list[dict]:
     return [{"author": a, "ts": ts, "content": c} for a, ts, c in rows]
 
@@ -465,9 +470,9 @@ def test_a_design_channels_reversals_asked_from_the_shell(lurker, tmp_path):
     conv = write_jsonl(tmp_path / "design.jsonl", DESIGN)
     lurker("ingest", conv, "--session", "design")
     now = ("--now", "2026-11-26T10:00:00Z")
-    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+    ask = first_lines(lurker, now, (
         "what database did we pick for the audit log?", "what's the new service called?",
-        "when is the deploy window?")}
+        "when is the deploy window?"))
     assert ask["what database did we pick for the audit log?"].startswith(
         "Latest: Scratch that, audit log goes to ClickHouse"), ask
     assert ask["what's the new service called?"].startswith(
@@ -551,10 +556,10 @@ def test_a_release_channel_asked_from_the_shell(lurker, tmp_path):
     conv = write_jsonl(tmp_path / "releases.jsonl", RELEASES)
     lurker("ingest", conv, "--session", "releases")
     now = ("--now", "2026-11-27T10:00:00Z")
-    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+    ask = first_lines(lurker, now, (
         "what version is in prod?", "what version is in production right now?",
         "when was 4.12.2 released?", "when was 4.12.9 released?", "when is the next release?",
-        "when does the v1 API go away?")}
+        "when does the v1 API go away?"))
     assert ask["what version is in prod?"].startswith("Latest: Hotfix 4.12.2 shipped"), ask
     assert "Before that: Rollback done, prod is on 4.11.3" in ask["what version is in prod?"]
     assert ask["what version is in production right now?"].startswith(
@@ -663,8 +668,8 @@ def test_settings_changed_by_value_lead_with_the_new_value(lurker, tmp_path):
     conv = write_jsonl(tmp_path / "settings.jsonl", SETTINGS)
     lurker("ingest", conv, "--session", "settings")
     now = ("--now", "2026-11-26T10:00:00Z")
-    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
-        "what is the rate limit?", "what's the max upload size?", "what is the session timeout?")}
+    ask = first_lines(lurker, now, (
+        "what is the rate limit?", "what's the max upload size?", "what is the session timeout?"))
     assert ask["what is the rate limit?"].startswith("Latest: Bumped the rate limit from 100 to "
                                                      "300 rpm"), ask
     assert ask["what's the max upload size?"].startswith("Latest: Raised max upload to 50MB"), ask
@@ -695,9 +700,9 @@ def test_a_hiring_channel_asked_about_candidates(lurker, tmp_path):
     conv = write_jsonl(tmp_path / "hiring.jsonl", HIRING)
     lurker("ingest", conv, "--session", "hiring")
     now = ("--now", "2026-11-26T10:00:00Z")
-    ask = {q: lurker("recall", q, *now).stdout.split("\n")[0] for q in (
+    ask = first_lines(lurker, now, (
         "what did we think of Alex?", "what did lena say about Priya?",
-        "when does Priya start?")}
+        "when does Priya start?"))
     assert "Alex" in ask["what did we think of Alex?"].split(" (")[0], ask
     assert ask["what did lena say about Priya?"].startswith(
         "Priya Raman (frontend) did the take-home, it was excellent."), ask
