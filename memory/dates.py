@@ -300,9 +300,8 @@ _ORDINAL_NOUNS = (r"(?:floor|time|times|place|option|version|attempt|try|grade|r
                   r"host|pod|job|task|build|deploy|release|migration|backup|sample|epoch|frame|"
                   r"arg|argument|param|parameter|digit|letter|word|sentence|match|hit|loop|cycle|"
                   r"hour|minute|second|user|customer|candidate|interview|meeting|lap|inning|set|"
-                  r"match|hole|frame|bar|verse|track|episode|season|volume|book|grader|graders|"
-                  r"percent|decile|quartile|failure|error|crash|restart|request|lookup|call|"
-                  r"connection|packet|message)s?")
+                  r"hole|bar|verse|track|episode|season|volume|book|grader|percent|decile|"
+                  r"quartile|failure|error|crash|restart|lookup|connection|packet)s?")
 
 
 def _which(m: re.Match) -> int:

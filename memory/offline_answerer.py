@@ -266,8 +266,6 @@ _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 
 
-
-
 def content_stems(text: str) -> set[str]:
     low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))

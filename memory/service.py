@@ -917,7 +917,8 @@ class Profile:
         if span is None:
             channels = tuple(c for c in channels if c != CH_DATE)
         request = SearchRequest(
-            text=expand_query(query), topic_keys=query_topic_keys(query) if "topic" in channels else [],
+            text=expand_query(query),  # "prod" finds "production" too (memory.text)
+            topic_keys=query_topic_keys(query) if "topic" in channels else [],
             k=k, channels=channels, askers=askers,
             span=(span.start, span.end) if span is not None else None)
         if texts and self._store.text_while_embedding:

@@ -68,7 +68,8 @@ ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer
 # "blocked" to a stemmer). Only for such a question: "fixed" and "done" end most states.
 _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
-                    r"finished|closed|renewed|restored|lifted|back up|back online|over|ended|"
+                    r"finished|closed|renewed|restored|lifted|back up|back online|"
+                    r"(?:is|are|was) over|ended|"
                     r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
