@@ -927,3 +927,27 @@ def test_who_is_blocked_over_discord_is_this_channels_standup(env):
     text = env.wait_replies(2, GENERAL)[-1].json["content"]
     assert text.startswith("Nothing from today yet; the latest: Today [2026-11-16]: start the "
                            "Stripe tax integration"), text
+
+
+def test_passwords_typed_on_other_keyboards_over_discord_are_never_stored_or_posted(env, tmp_path):
+    """27 Nov, from outside, through the real discord.py client: a password typed in fullwidth
+    letters (a CJK keyboard's), one split by a zero-width space, and a word split by a soft
+    hyphen. Asked for the password, the bot posts none of it and the store's file holds none of
+    its bytes; the split word is found by its plain spelling."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.post(GENERAL, BOB, "ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ＆３ for the ｓｔａｇｉｎｇ box", at=DAY)
+    env.post(GENERAL, BOB, "prod box password: Sn0w\u200bfall;42 (don't ask)",
+             at=DAY + timedelta(minutes=1))
+    env.post(GENERAL, BOB, "Re\u200bdis max\u00admemory is 4gb now, bumped from 2gb.",
+             at=DAY + timedelta(minutes=2))
+    env.wait_for(lambda: len(env.messages(general)) == 3, what="the three messages")
+    env.post(GENERAL, BOB, f"{MENTION} what's the staging password?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} what is the redis maxmemory?", mentions=[LURKER])
+    replies = env.wait_replies(2, GENERAL)
+    said = " ".join(r.json["content"] for r in replies)
+    assert "4gb" in replies[1].json["content"], said
+    for reply in replies:
+        assert_unpinging(reply)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("discord.sqlite3*"))
+    for secret in ("Ｔｒ０ｕｂ４ｄｏｒ", "Tr0ub4dor", "Sn0w\u200bfall", "Sn0wfall"):
+        assert secret not in said and secret.encode() not in stored, secret
