@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from .date_questions import parse_date_question
-from .dates import MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
+from .dates import ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
@@ -298,7 +298,8 @@ _ASKS_AWAY = re.compile(
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
-                                    "available", "office"]))
+                                    "available", "office", "offline", "afk", "unavailable",
+                                    "dentist", "doctor", "appointment", "sabbatical"]))
 
 
 def _as_away(stems: set[str]) -> set[str]:
@@ -340,6 +341,17 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
                 and not (m.event_dates and all(e.start > m.said_at.date()
                                                for e in m.event_dates))),
                key=lambda m: m.said_at, default=None)
+
+
+def _with_additions(shown: list[Memory]) -> list[Memory]:
+    """The first memory, then the thread replies that add to it ("Affected customers: Acme,
+    Globex and Initech." and "Umbrella Corp also reported failed checkouts", which the extractor
+    found by its parent's text), then the rest: a list is answered whole."""
+    if len(shown) < 3:
+        return shown
+    first = ANNOTATED.sub("", shown[0].content).strip()[:80]
+    adds = [m for m in shown[1:] if first and any(first in q for q in m.questions)]
+    return [shown[0], *adds, *(m for m in shown[1:] if m not in adds)] if adds else shown
 
 
 def _memory_stems(memory: Memory) -> set[str]:
@@ -589,7 +601,8 @@ class OfflineAnswerer(Answerer):
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
         stems_of = _memory_stems
-        if _ASKS_AWAY.search(question):  # "when is raj back?": "raj is out until Wednesday"
+        away_asked = bool(_ASKS_AWAY.search(question))
+        if away_asked:  # "when is raj back?": "raj is out until Wednesday"
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
@@ -600,7 +613,10 @@ class OfflineAnswerer(Answerer):
                     if (anything or _about(undated, stems_of(m))
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
-                    and fits(m)]
+                    and fits(m)
+                    # whether someone is away is answered by what says so: "Omar owns billing
+                    # now, handing it over this week" names him and a week, and no time away
+                    and (not away_asked or "away" in stems_of(m))]
         parts: list[str] = []
         shipped = _latest_shipped(question, wanted, [m for m in memories if fits(m)]) \
             if not idents else None
@@ -627,7 +643,7 @@ class OfflineAnswerer(Answerer):
             shown = _distinct(relevant)
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
-            shown = shown[: self.max_memories]
+            shown = _with_additions(shown)[: self.max_memories]
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
                                content_stems, speakers)

@@ -149,6 +149,20 @@ _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
 _SUBJECTLESS = re.compile(r"(?i)^\W*(?:need|needs|have to|has to|must|should|due|expected|"
                           r"waiting|blocked|pending|planned|scheduled)\b")
 _SUBJECTLESS_WORDS = 8
+# A short report of what was done about the statement before it in the same message: "… the
+# pool limit (20) was too low under peak. Raised to 80.", "Offline tomorrow morning. Back by
+# 1pm." Alone it is too short to keep, and without it the memory states the old value.
+_SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|increased|"
+                           r"decreased|bumped|upped|reduced|cut|capped|set|changed|moved|"
+                           r"reverted|rolled back|extended|doubled|halved|pushed|fixed|"
+                           r"back|returning)\b")
+_SHORT_UPDATE_WORDS = 6
+# A thread reply that adds to what it replies to: "Affected customers: Acme, Globex and
+# Initech." "Umbrella Corp also reported failed checkouts in that window." The reply names
+# none of the parent's words, so the parent's text is what it is found by ("which customers
+# were affected?").
+_ADDS_TO_PARENT = re.compile(r"(?i)\b(?:also|too|as well|in addition)\b")
+_PARENT_QUESTION_CHARS = 300
 # A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
@@ -404,19 +418,30 @@ class OfflineExtractor(Extractor):
                     # "Owner: tomas." means nothing without the note it ends: its first
                     # sentence is what it is found by ("who owns the JWT change?")
                     candidate.questions = [*candidate.questions[:4], sentences[0]]
+                if candidate is not None and parent is not None and not asked \
+                        and parent.speaker != line.speaker \
+                        and _ADDS_TO_PARENT.search(_ANNOTATED.sub("", sentence)):
+                    said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
                 if candidate is None and _REQUEST.match(_ANNOTATED.sub("", sentence)):
                     candidate = self._request(sentence, line, last, seen)
                     if candidate is last:
                         continue
                 dropped = False
-                if candidate is not None and last is not None \
-                        and _SUBJECTLESS.match(_ANNOTATED.sub("", sentence)) \
-                        and len(sentence.split()) <= _SUBJECTLESS_WORDS:
+                bare = _ANNOTATED.sub("", sentence)
+                if last is not None and (
+                        (candidate is not None and _SUBJECTLESS.match(bare)
+                         and len(sentence.split()) <= _SUBJECTLESS_WORDS)
+                        or (_SHORT_UPDATE.match(bare) and len(bare.split()) <= _SHORT_UPDATE_WORDS
+                            and not bare.rstrip().endswith("?"))):
                     # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
                     # deadline is the quote's, and alone it was nobody's
                     seen.discard((last.type, last.content))
-                    last.content = f"{last.content} {candidate.content.strip()}"
-                    last.dates = [*last.dates, *candidate.dates]
+                    said = candidate.content if candidate is not None else (
+                        third_person(sentence, line.speaker) if line.author else sentence)
+                    last.content = f"{last.content} {said.strip()}"
+                    last.dates = [*last.dates, *(candidate.dates if candidate is not None else
+                                                 [m.group(1) for m in _ANNOTATED.finditer(sentence)])]
                     seen.add((last.type, last.content))
                     continue
                 if candidate is None and last is not None and _SHORT_ADVICE.match(sentence):

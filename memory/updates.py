@@ -49,6 +49,10 @@ _CHANGE = re.compile(
     # errors", "a 12% salary increase" led two BEAM answers wrongly)
     r"bumped|raised|lowered|increased|decreased|reduced|doubled|halved|reverted|rolled back|"
     r"back to|went from|"
+    # a decision taken back: "Change of plan on the queue: … we're going with RabbitMQ after
+    # all" ("after all" alone ends many sentences that change nothing: "it's a dream, after all")
+    r"change of plans?|chang(?:e|ed|ing) (?:our|my|their) minds?|"
+    r"(?:go|going|went|stick|sticking|stay|staying) with [\w.-]+(?: [\w.-]+)? after all|"
     # "billing is now owned by Sam", "the alias now points to db-3": "now" as a change, not a time
     r"(?:is|are) now|now (?:own|owns|owned|lead|leads|led|run|runs|handle|handles|handled|"
     r"manage|manages|managed|point|points|use|uses|used|live|lives)|"

@@ -740,6 +740,60 @@ def test_a_costs_channel_asked_what_things_cost(lurker, tmp_path):
                              "$7.8k/month, 26% more. Need a decision by Dec 15"), decide
 
 
+PLATFORM = [
+    {"author": "dana", "ts": "2026-11-16T09:00:00Z", "external_id": "m1",
+     "content": "Proposal for the queue: (A) stay on Redis lists, (B) move to RabbitMQ, (C) move "
+                "to SQS. I lean B."},
+    {"author": "omar", "ts": "2026-11-16T09:20:00Z", "external_id": "m2", "reply_to": "m1",
+     "content": "C is less ops work for us, we're already on AWS."},
+    {"author": "dana", "ts": "2026-11-16T10:05:00Z", "external_id": "m3", "reply_to": "m1",
+     "content": "ok fair, let's go with SQS then."},
+    {"author": "omar", "ts": "2026-11-18T15:00:00Z", "external_id": "m5",
+     "content": "Incident: payments API returned 502s from 14:05 to 14:40 UTC. Affected "
+                "customers: Acme, Globex and Initech."},
+    {"author": "dana", "ts": "2026-11-18T15:30:00Z", "external_id": "m6", "reply_to": "m5",
+     "content": "Umbrella Corp also reported failed checkouts in that window."},
+    {"author": "omar", "ts": "2026-11-19T09:00:00Z", "external_id": "m7",
+     "content": "Root cause for yesterday's 502s: the new connection pool limit (20) was too low "
+                "under peak. Raised to 80."},
+    {"author": "lee", "ts": "2026-11-20T11:00:00Z", "external_id": "m8",
+     "content": "Postmortem for the payments incident is Tuesday at 3pm, owner is Dana."},
+    {"author": "dana", "ts": "2026-11-23T16:00:00Z", "external_id": "m9",
+     "content": "Change of plan on the queue: SQS FIFO limits bite us, we're going with RabbitMQ "
+                "after all."},
+    {"author": "lee", "ts": "2026-11-24T10:00:00Z", "external_id": "m10",
+     "content": "Omar owns the billing service now, I'm handing it over this week."},
+    {"author": "omar", "ts": "2026-11-25T08:30:00-08:00", "external_id": "m11",
+     "content": "I'll be offline tomorrow morning, dentist. Back by 1pm."}]
+
+
+def test_a_platform_channel_with_threads_an_incident_and_a_change_of_plan(lurker, tmp_path):
+    """A platform channel, asked on Wednesday evening 25 Nov: "when is omar back?" answered
+    "Away until 29 November: Omar owns the billing service now, lee is handing it over this
+    week" (a memory that names him and a week, and no time away); "what is the connection pool
+    limit?" stated the old 20 ("Raised to 80." and "Back by 1pm." were too short to keep); the
+    queue's "Change of plan … going with RabbitMQ after all" came second to the proposal it
+    takes back; and "which customers were affected?" left out Umbrella Corp, named in a thread
+    reply that shares no word with the question."""
+    conv = write_jsonl(tmp_path / "platform.jsonl", PLATFORM)
+    lurker("ingest", conv, "--session", "platform")
+    now = ("--now", "2026-11-26T02:00:00Z")
+    ask = first_lines(lurker, now, (
+        "when is omar back?", "what is the connection pool limit?",
+        "which queue are we moving to?", "which customers were affected by the payments incident?"))
+    back = ask["when is omar back?"]
+    assert back.startswith("26 November 2026: omar will be offline tomorrow") \
+        and "Back by 1pm" in back and "billing" not in back, ask
+    assert "Raised to 80" in ask["what is the connection pool limit?"], ask
+    assert ask["which queue are we moving to?"].startswith(
+        "Latest: Change of plan on the queue: SQS FIFO limits bite us, we're going with "
+        "RabbitMQ after all."), ask
+    affected = ask["which customers were affected by the payments incident?"]
+    assert "Acme, Globex and Initech" in affected and "Umbrella Corp" in affected, ask
+    # nobody said the billing owner is away: no "Away until" from a week's handover
+    assert "Away until" not in lurker("recall", "is lee back?", *now).stdout.split("\n")[0]
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
