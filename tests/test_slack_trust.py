@@ -489,3 +489,29 @@ def test_a_release_channel_over_slack_with_its_markup(start, api):
     assert "v4.12.2" in said[0].split("\n")[0] and "shipped" in said[0].split("\n")[0], said
     assert "4.13.0" not in said[1].split("\n")[0] and "4.12.2" in said[1], said
     assert not any("<!here>" in s or "<!channel>" in s for s in said), said
+
+
+def test_an_incident_thread_over_slack_is_answered_whole_in_its_channel_only(start, api):
+    """27 Nov, from outside: an incident posted in #general, a customer added in its thread
+    ("Umbrella Corp also reported …", a separate event, read with its parent from the store),
+    the fix in a short second sentence ("Raised to 80."), and #dev's own incident naming other
+    customers. "which customers were affected by the payments incident?" lists the thread's
+    customer too and none of #dev's; "what is the connection pool limit?" says 80."""
+    slack = start()
+    parent = ts(10)
+    message(slack, "CGEN", "U1", "Incident: payments API returned 502s for 35 minutes. "
+            "Affected customers: Acme, Globex and Initech.", parent)
+    message(slack, "CDEV", "U1", "Incident on the staging payments API. Affected customers: "
+            "Hooli and Pied Piper.", ts(12))
+    message(slack, "CGEN", "U2", "Umbrella Corp also reported failed checkouts in that window.",
+            ts(15), thread_ts=parent)
+    message(slack, "CGEN", "U1", "Root cause: the new connection pool limit (20) was too low "
+            "under peak. Raised to 80.", ts(30))
+    app_mention(slack, "U2", "which customers were affected by the payments incident?", ts(60),
+                "EvInc1")
+    app_mention(slack, "U2", "what is the connection pool limit?", ts(61), "EvInc2")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 2, said
+    assert "Acme, Globex and Initech" in said[0] and "Umbrella Corp" in said[0], said
+    assert "Hooli" not in said[0] and "Pied Piper" not in said[0], said
+    assert "Raised to 80" in said[1], said
