@@ -195,13 +195,18 @@ _MARKUP_AS_SPACE = str.maketrans(MARKUP, " " * len(MARKUP))
 # 15" (said in November, then "customers were emailed today") was read as last January. Only
 # verbs of plans and moves: "we're seeing errors", "it's amazing" say nothing of the future,
 # and "since" ties a date to the past ("we're having issues since Nov 3").
+_PLAN_VERBS = (r"(?:deprecat|sunsett|retir|remov|dropp|shipp|releas|launch|roll|migrat|"
+               r"switch|mov|leav|fly|travell?|head|visit|host|hold|throw|do|meet|start|kick|end|"
+               r"clos|open|turn|shutt|cutt|freez|upgrad|kill|disabl|enabl|deploy|publish|"
+               r"present|return|tak|celebrat|attend|runn|pick|fli|chang|rais|lower|bump|flipp|"
+               r"sign|hir|onboard|offboard|interview)ing\b")
 _PLANNED_PROGRESSIVE = re.compile(
     r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:(?:also|now|just|finally|officially|probably|"
-    r"definitely)\s+)?(?:deprecat|sunsett|retir|remov|dropp|shipp|releas|launch|roll|migrat|"
-    r"switch|mov|leav|fly|travell?|head|visit|host|hold|throw|do|meet|start|kick|end|clos|open|"
-    r"turn|shutt|cutt|freez|upgrad|kill|disabl|enabl|deploy|publish|present|return|tak|"
-    r"celebrat|attend|runn|pick|fli|chang|rais|lower|bump|flipp|sign|hir|onboard|offboard|"
-    r"interview)ing\b", re.IGNORECASE)
+    rf"definitely)\s+)?{_PLAN_VERBS}", re.IGNORECASE)
+# A clause that starts with such a verb, its "we're" left out, as a note after what was done:
+# "ordered the 16 GB instances, switching over Monday" (said on a Wednesday: the next Monday).
+# Past words in the clause keep it past ("switching over on Monday went fine").
+_BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?{_PLAN_VERBS}", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 
@@ -210,7 +215,9 @@ def _tense_of(text: str) -> Tense:
         return "future"
     past = (len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
             - (1 if _HEADLINE_STATE.search(text) else 0))
-    return "past" if past > 0 else "neutral"
+    if past > 0:
+        return "past"
+    return "future" if _BARE_PLANNED.match(text) and not _SINCE.search(text) else "neutral"
 
 
 def _span_around(pattern: re.Pattern, text: str, pos: int, offset: int = 0) -> tuple[int, int]:

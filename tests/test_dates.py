@@ -247,6 +247,18 @@ def test_a_headlines_bare_participle_is_not_past(text, anchor, day):
     assert (found.start, found.end) == (day, day)
 
 
+@pytest.mark.parametrize("text,day", [
+    # a plan after what was done, its "we're" left out: the day to come (said on a Wednesday)
+    ("CI runners: ordered the 16 GB instances, switching over Monday.", date(2026, 11, 23)),
+    ("bought the certs, rolling them out on Friday", date(2026, 11, 20)),
+    # with a past word in its own clause it is what happened
+    ("Switching over on Monday went fine.", date(2026, 11, 16)),
+])
+def test_a_bare_planned_clause_after_a_past_one_is_to_come(text, day):
+    found = only(text, WED)
+    assert found.start == day, found
+
+
 @pytest.mark.parametrize("text", [
     "I went there yesterday and will go again next Friday.",
     "the day before yesterday, 3 weeks ago, last weekend, this month, a couple of days ago",
