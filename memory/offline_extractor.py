@@ -29,6 +29,7 @@ from collections.abc import Collection
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
+from .note_lists import grouped_lists
 from .passages import is_long
 from .text import ASKED_OF_ANYONE, english_word
 from .topics import chosen_tool_category, normalize_topic_key
@@ -405,9 +406,14 @@ class OfflineExtractor(Extractor):
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
-            sentences = split_sentences(without_code(line.content))
+            text, grouped = grouped_lists(without_code(line.content))
+            sentences = split_sentences(text)
             for n, sentence in enumerate(sentences):
                 candidate = self._candidate(sentence, line, asked, context, people)
+                if candidate is not None and sentence in grouped:
+                    # "Action items: …" is this note's list, no value a later note's replaces
+                    candidate.topic_key = None
+                    candidate.questions = search_questions(None, asked)
                 lead = _lead_in(sentences[n - 1]) if dropped and candidate is not None else None
                 if lead and lead.lower() not in candidate.content.lower():
                     # "Priya accepted! Start date is January 11.": the short sentence before

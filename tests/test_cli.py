@@ -794,6 +794,37 @@ def test_a_platform_channel_with_threads_an_incident_and_a_change_of_plan(lurker
     assert "Away until" not in lurker("recall", "is lee back?", *now).stdout.split("\n")[0]
 
 
+RETRO = chat(
+    ("maya", "2026-11-20T16:00:00Z",
+     "Retro notes (sprint 47):\nWent well:\n- webhooks v2 shipped on time\n- on-call was quiet\n"
+     "Didn't go well:\n- flaky e2e tests blocked 3 deploys\n- staging DB ran out of disk twice\n"
+     "Action items:\n- @tomas: quarantine the flaky e2e tests by Wednesday\n"
+     "- @lena: add disk alerts for staging DB\n- @maya: write the runbook for webhook retries\n"
+     "- @raj: upgrade the CI runners to 16 GB\n- everyone: fill in the on-call survey by Friday"),
+    ("raj", "2026-11-25T11:00:00Z",
+     "CI runners: ordered the 16 GB instances, switching over Monday."))
+
+
+def test_retro_notes_are_kept_whole_with_their_headings(lurker, tmp_path):
+    """A retro's notes as a team writes them (headings, bullets), asked on Friday 27 Nov: each
+    bullet was a memory without its heading, and the bound on memories per message dropped the
+    rest, so "what is lena supposed to do?" and "what didn't go well?" declined (her item and
+    both of what went wrong were never stored); "when do we switch to the new CI runners?"
+    answered 23 November, the Monday before raj said "switching over Monday"."""
+    conv = write_jsonl(tmp_path / "retro.jsonl", RETRO)
+    lurker("ingest", conv, "--session", "retro")
+    now = ("--now", "2026-11-27T10:00:00Z")
+    ask = first_lines(lurker, now, (
+        "what is lena supposed to do?", "what are the action items from the retro?",
+        "what didn't go well in the retro?", "when do we switch to the new CI runners?"))
+    for q in ("what is lena supposed to do?", "what are the action items from the retro?"):
+        assert ask[q].startswith("Retro notes (sprint 47), Action items: @tomas: quarantine"), ask
+        assert all(f"@{who}:" in ask[q] for who in ("lena", "maya", "raj")), ask
+    assert "Retro notes (sprint 47), Didn't go well: flaky e2e tests blocked 3 deploys; " \
+        "staging DB ran out of disk twice" in ask["what didn't go well in the retro?"], ask
+    assert ask["when do we switch to the new CI runners?"].startswith("30 November 2026: "), ask
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""

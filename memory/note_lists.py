@@ -1,0 +1,57 @@
+"""A note's headed lists as one statement each, for the offline extractor.
+
+Team notes come as headings and bullets: "Retro notes (sprint 47):", "Didn't go well:", "- flaky
+e2e tests blocked 3 deploys", "Action items:", "- @lena: add disk alerts for staging DB". Read
+line by line, each bullet was a memory without its heading ("- on-call was quiet" says nothing of
+the retro), and the per-message bound on memories dropped the rest: two of five action items and
+everything that did not go well were never stored. Here a heading and its bullets become one line,
+"Retro notes (sprint 47), Action items: @tomas: …; @lena: …", so a list is kept whole and says what
+it is, whatever the bound."""
+from __future__ import annotations
+
+import re
+
+# "- item", "* item", "• item", "1. item", "2) item"
+_BULLET = re.compile(r"^[ \t]*(?:[-*•·‣◦–]|\d{1,2}[.)])[ \t]+(?P<item>\S.*?)[ \t]*$")
+# "Action items:", "**Went well:**", "## Didn't go well:" — a short line that ends with a colon
+_HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?[*_]{0,2}(?P<head>[^\n:*_][^\n]{0,79}?)[ \t]*:"
+                      r"[*_]{0,2}[ \t]*$")
+ITEMS_PER_LINE = 8  # a long list is several statements, so no memory grows without bound
+
+
+def grouped_lists(text: str) -> tuple[str, list[str]]:
+    """The text with each heading and the bullets right under it on one line, and those lines.
+    A heading with no bullets of its own, followed by another heading, titles the lists after it
+    ("Retro notes (sprint 47):" then "Went well:"). Bullets under no heading stay as they are."""
+    lines = text.split("\n")
+    out: list[str] = []
+    grouped: list[str] = []
+    title = None
+    i = 0
+    while i < len(lines):
+        head = _HEADING.match(lines[i]) if not _BULLET.match(lines[i]) else None
+        if head is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        items = []
+        j = i + 1
+        while j < len(lines) and (bullet := _BULLET.match(lines[j])):
+            items.append(bullet.group("item").rstrip(".;,"))
+            j += 1
+        label = head.group("head").strip()
+        if not items:
+            nxt = next((line for line in lines[j:] if line.strip()), "")
+            if _HEADING.match(nxt) and not _BULLET.match(nxt):
+                title = label  # a title for the headed lists that follow
+            else:
+                out.append(lines[i])
+            i = j
+            continue
+        named = f"{title}, {label}" if title else label
+        for start in range(0, len(items), ITEMS_PER_LINE):
+            line = f"{named}: {'; '.join(items[start:start + ITEMS_PER_LINE])}."
+            out.append(line)
+            grouped.append(line)
+        i = j
+    return "\n".join(out), grouped
