@@ -343,6 +343,15 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
                key=lambda m: m.said_at, default=None)
 
 
+# "what is the rate limit?", "what's the max upload size?": a setting's value, which a number
+# states (a digit beside a letter is a name: "p99", "v2", "e2e")
+_ASKS_QUANTITY = re.compile(
+    r"(?i)^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
+    r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo)"
+    r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$")
+_QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
+
+
 def _with_additions(shown: list[Memory]) -> list[Memory]:
     """The first memory, then the thread replies that add to it ("Affected customers: Acme,
     Globex and Initech." and "Umbrella Corp also reported failed checkouts", which the extractor
@@ -641,6 +650,12 @@ class OfflineAnswerer(Answerer):
             parts += [text for _, text in said[: self.max_memories]]
         elif relevant:
             shown = _distinct(relevant)
+            if _ASKS_QUANTITY.search(question):  # "what is the rate limit?": the latest value
+                # first, not "FYI the rate limiter ships Thursday", said last, nor the value the
+                # week before ("Revisited the rate limit: … 600 req/min" stands, as an update)
+                valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
+                                key=lambda m: m.said_at, reverse=True)
+                shown = [*valued, *(m for m in shown if m not in valued)]
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             shown = _with_additions(shown)[: self.max_memories]

@@ -825,6 +825,31 @@ def test_retro_notes_are_kept_whole_with_their_headings(lurker, tmp_path):
     assert ask["when do we switch to the new CI runners?"].startswith("30 November 2026: "), ask
 
 
+RATE_LIMITS = chat(
+    ("tomas", "2026-11-17T14:00:00Z",
+     "Rate limit discussion: we agreed to cap the public API at 300 req/min per key, burst 50."),
+    ("tomas", "2026-11-24T10:00:00Z",
+     "Revisited the rate limit: enterprise keys get 600 req/min, everyone else stays at 300."),
+    ("maya", "2026-11-24T11:00:00Z", "Also decided: no rate limit on the health endpoint."),
+    ("lee", "2026-11-25T09:00:00Z", "FYI the rate limiter ships Thursday."))
+
+
+def test_what_a_setting_is_leads_with_its_latest_value(lurker, tmp_path):
+    """Asked on Friday 27 Nov "what is the rate limit?": the answer was "FYI the rate limiter
+    ships Thursday" and "no rate limit on the health endpoint" (the newest words that share it),
+    and neither value said that week or the week before."""
+    conv = write_jsonl(tmp_path / "limits.jsonl", RATE_LIMITS)
+    lurker("ingest", conv, "--session", "limits")
+    now = ("--now", "2026-11-27T10:00:00Z")
+    ask = first_lines(lurker, now, ("what is the rate limit?", "what's the rate limit now?"))
+    for said in ask.values():
+        assert said.startswith("Revisited the rate limit: enterprise keys get 600 req/min, "
+                               "everyone else stays at 300."), ask
+    # a question for a date is still answered by the date
+    assert lurker("recall", "when does the rate limiter ship?", *now).stdout.startswith(
+        "26 November 2026: FYI the rate limiter ships Thursday")
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
