@@ -650,18 +650,19 @@ class OfflineAnswerer(Answerer):
             parts += [text for _, text in said[: self.max_memories]]
         elif relevant:
             shown = _distinct(relevant)
-            if _ASKS_QUANTITY.search(question):  # "what is the rate limit?": the latest value
-                # first, not "FYI the rate limiter ships Thursday", said last, nor the value the
-                # week before ("Revisited the rate limit: … 600 req/min" stands, as an update)
-                valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
-                                key=lambda m: m.said_at, reverse=True)
-                shown = [*valued, *(m for m in shown if m not in valued)]
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
-            shown = _with_additions(shown)[: self.max_memories]
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
                                content_stems, speakers)
+            if latest is None and _ASKS_QUANTITY.search(question):
+                # "what is the rate limit?": the latest value first, not "FYI the rate limiter
+                # ships Thursday", said last, nor the value the week before ("Revisited the
+                # rate limit: … 600 req/min" stands, though it says no change in words)
+                valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
+                                key=lambda m: m.said_at, reverse=True)
+                shown = [*valued, *(m for m in shown if m not in valued)]
+            shown = _with_additions(shown)[: self.max_memories]
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
