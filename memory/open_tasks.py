@@ -60,7 +60,7 @@ _ASKS_OPEN = re.compile(
 # "it", "you") who will, is going to, can or must do something (not "be" or "have": "maya will
 # be out tomorrow" is no work)
 _COMMITS = re.compile(
-    r"(?i)\b(?:todo|to-do|action item|follow[- ]up)\b"
+    r"(?i)\b(?:todo|to-do|action items?|follow[- ]ups?)\b"
     r"|(?:^|[,;:.!?(]\s*|\b(?:and|so|then|ok|okay|also|fyi|btw)\s+|@\w+\s+|@)"
     r"(?!(?:it|this|that|there|these|those|which|what|you|they)\b)"
     r"[a-z][\w.-]*(?:\s+will|['\u2019]ll|\s+(?:is|are|am) going to|\s+can (?:do|take|handle)|"
@@ -79,7 +79,7 @@ _BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*:
 _DONE = re.compile(
     r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
     r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
-    r"sorted out|all set|came through|unblocked|granted)\b")
+    r"sorted out|all set|came through|unblocked|granted|(?:is|are) (?:now )?live)\b")
 _NOT_YET = re.compile(
     r"(?i)\b(?:not|half|halfway|partly|partially|mostly|almost|still|in progress|wip|blocked|"
     r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b")
@@ -96,6 +96,23 @@ _DATE_NOTE = re.compile(r"\s*\[[^\]]*\d{4}-\d\d-\d\d[^\]]*\]")
 _IDENTIFIER = re.compile(r"(?<![\w.])#?[A-Za-z]*[A-Za-z-]?\d+(?:[.-]\w+)*\b")
 _TIME_OR_COUNT = re.compile(r"^\d+$|^\d{1,2}[:.]\d\d$")
 SHARED = 0.4  # the share of the smaller memory's work words two memories about one work have
+# A note's list of work, as the extractor keeps it (memory.note_lists): "Retro notes (sprint 47),
+# Action items: @tomas: quarantine the flaky e2e tests; @lena: add disk alerts …". Each item is
+# work of its own: one done closes no other, and the note's words are no item's.
+_WORK_LIST = re.compile(r"^(?P<label>[^:\n]{0,120}?\b(?:action items?|todos?|to-dos?|next steps|"
+                        r"follow[- ]ups?))\s*:\s*(?P<items>.+?)\.?$", re.IGNORECASE | re.DOTALL)
+
+
+def work_items(memory: Memory) -> list[tuple[Memory, str]]:
+    """Each item of a memory that lists work, as a task with the list's label (and the item's
+    own words, which are what it is compared by); any other memory as it is."""
+    listed = _WORK_LIST.match(memory.content)
+    items = [i.strip() for i in listed.group("items").split("; ")] if listed else []
+    if len(items) < 2:
+        return [(memory, memory.content)]
+    label = listed.group("label").strip()
+    return [(memory.model_copy(update={"content": f"{label}: {item}", "type": "task"}), item)
+            for item in items if item]
 
 
 def asks_open_work(question: str) -> bool:
@@ -134,20 +151,22 @@ def open_work(memories: list[Memory], now: datetime,
     """Each commitment among `memories` with the later memories about the same work: the one
     that closes it, or its latest words. `names`: the stems of the people a memory names (its
     speakers), which are no work in common."""
-    said = sorted(memories, key=lambda m: (m.said_at, m.id))
+    listed = [pair for m in memories for pair in work_items(m)]
+    said = sorted((m for m, _ in listed), key=lambda m: (m.said_at, m.id))
+    own_words = {id(m): words for m, words in listed}
     work: list[OpenWork] = []
-    stems: dict[str, set[str]] = {}
-
-    ids: dict[str, set[str]] = {}
+    # by object, not memory id: the items of one list share their memory's id
+    stems: dict[int, set[str]] = {}
+    ids: dict[int, set[str]] = {}
 
     def about(m: Memory) -> set[str]:
-        if m.id not in stems:
-            text = _DATE_NOTE.sub("", m.content)
-            stems[m.id] = {s for s in content_stems(text)
-                           if not _NUMBER.match(s)} - _NOT_WORK - names(m)
-            ids[m.id] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
-                         if not _TIME_OR_COUNT.match(i.lstrip("#"))}
-        return stems[m.id]
+        if id(m) not in stems:
+            text = _DATE_NOTE.sub("", own_words.get(id(m), m.content))
+            stems[id(m)] = {s for s in content_stems(text)
+                            if not _NUMBER.match(s)} - _NOT_WORK - names(m)
+            ids[id(m)] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
+                          if not _TIME_OR_COUNT.match(i.lstrip("#"))}
+        return stems[id(m)]
 
     def same_work(a: Memory, b: Memory) -> bool:
         shared = about(a) & about(b)
@@ -156,7 +175,7 @@ def open_work(memories: list[Memory], now: datetime,
         # "migrate the ingest v9920 dashboards to region a7" is not "migrate the auth v9840
         # dashboards to region a7": where both name versions, tickets or PRs, the one that names
         # fewer names nothing the other does not
-        fewer, more = sorted((ids[a.id], ids[b.id]), key=len)
+        fewer, more = sorted((ids[id(a)], ids[id(b)]), key=len)
         return not fewer or fewer <= more
 
     # What to compare a memory with. One that names identifiers: the open work that names one of
@@ -167,15 +186,18 @@ def open_work(memories: list[Memory], now: datetime,
     by_stem_unnamed: dict[str, list[OpenWork]] = {}
     for memory in said:
         words = about(memory)
-        if ids[memory.id]:
-            near = {id(w): w for i in ids[memory.id] for w in by_id.get(i, ())}
+        if ids[id(memory)]:
+            near = {id(w): w for i in ids[id(memory)] for w in by_id.get(i, ())}
             near.update((id(w), w) for s in words for w in by_stem_unnamed.get(s, ()))
         else:
             near = {id(w): w for s in words for w in by_stem.get(s, ())}
         # about the work: like what took it on, or like its latest word ("pairing with priya on
         # the SSO bug", then priya's "fix SSO redirect loop", then "SSO redirect loop fixed")
+        # nor from the message that took it on: a retro's "Went well: webhooks shipped" closes
+        # none of its action items
         same = [w for w in near.values() if w.closed_by is None and w.commitment.id != memory.id
                 and w.commitment.said_at <= memory.said_at
+                and not set(w.commitment.source_message_ids) & set(memory.source_message_ids)
                 and (same_work(w.commitment, memory) or any(same_work(m, memory)
                                                             for m in w.latest))]
         if same:
@@ -189,11 +211,11 @@ def open_work(memories: list[Memory], now: datetime,
             continue
         if is_commitment(memory, now) and not says_done(memory):
             work.append(OpenWork(memory))
-            for i in ids[memory.id]:
+            for i in ids[id(memory)]:
                 by_id.setdefault(i, []).append(work[-1])
             for s in words:
                 by_stem.setdefault(s, []).append(work[-1])
-                if not ids[memory.id]:
+                if not ids[id(memory)]:
                     by_stem_unnamed.setdefault(s, []).append(work[-1])
     return work
 

@@ -823,6 +823,12 @@ def test_retro_notes_are_kept_whole_with_their_headings(lurker, tmp_path):
     assert "Retro notes (sprint 47), Didn't go well: flaky e2e tests blocked 3 deploys; " \
         "staging DB ran out of disk twice" in ask["what didn't go well in the retro?"], ask
     assert ask["when do we switch to the new CI runners?"].startswith("30 November 2026: "), ask
+    # each action item is open work of its own: raj's, with his later word on it, still open
+    still = lurker("recall", "which action items are still open?", *now).stdout
+    open_part = still.split("Done:")[0]
+    assert still.startswith("Still open (27 November 2026):"), still
+    assert all(f"Action items: @{who}:" in open_part for who in ("lena", "maya", "raj")), still
+    assert "switching over Monday [2026-11-30]" in open_part, still
 
 
 RATE_LIMITS = chat(

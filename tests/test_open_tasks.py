@@ -163,3 +163,25 @@ def test_a_later_word_like_the_latest_word_closes_the_work():
         _memory("Yesterday: SSO redirect loop fixed with priya (PR #2231).", 25),
     ], NOW)
     assert len(work) == 1 and work[0].closed_by.content.startswith("Yesterday: SSO redirect")
+
+
+def test_a_notes_list_of_action_items_is_work_item_by_item():
+    """A retro's action items, kept as one memory (memory.note_lists): each item is work of its
+    own, one done closes no other, and the same note's "Went well: … shipped" closes none."""
+    note = "Retro notes (sprint 47), Action items: @tomas: quarantine the flaky e2e tests; " \
+           "@lena: add disk alerts for staging DB; @raj: upgrade the CI runners to 16 GB."
+    retro = _memory(note, 20)
+    went_well = _memory("Retro notes (sprint 47), Went well: webhooks v2 shipped on time; "
+                        "on-call was quiet.", 20).model_copy(
+        update={"id": "m20b", "source_message_ids": retro.source_message_ids or ["msg20"]})
+    retro = retro.model_copy(update={"source_message_ids": went_well.source_message_ids})
+    work = open_work([retro, went_well,
+                      _memory("Disk alerts for staging DB are live, threshold 80%.", 24)], NOW)
+    by_item = {w.commitment.content.split("Action items: ")[1]: w for w in work}
+    assert set(by_item) == {"@tomas: quarantine the flaky e2e tests",
+                            "@lena: add disk alerts for staging DB",
+                            "@raj: upgrade the CI runners to 16 GB"}, by_item
+    assert by_item["@lena: add disk alerts for staging DB"].closed_by.content.startswith("Disk")
+    assert by_item["@tomas: quarantine the flaky e2e tests"].closed_by is None
+    assert by_item["@raj: upgrade the CI runners to 16 GB"].closed_by is None
+    assert all(w.commitment.id == retro.id for w in work)  # cited as the memory it came from
