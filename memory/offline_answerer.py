@@ -29,6 +29,7 @@ from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
+from .topics import asked_tool_category, names_tool_of
 from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -611,12 +612,18 @@ class OfflineAnswerer(Answerer):
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question))
+        kind = asked_tool_category(question)
         if away_asked:  # "when is raj back?": "raj is out until Wednesday"
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
         elif undated & _COST_STEMS:  # "how much do we pay for Datadog?": "$6.2k/month"
             stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
+                                                     else set())
+        elif kind is not None:
+            # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind
+            kind_stems = content_stems(kind)
+            stems_of = lambda m: _memory_stems(m) | (kind_stems if names_tool_of(m.content, kind)
                                                      else set())
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
@@ -650,6 +657,8 @@ class OfflineAnswerer(Answerer):
             parts += [text for _, text in said[: self.max_memories]]
         elif relevant:
             shown = _distinct(relevant)
+            if kind is not None:  # "what package manager do we use?": what names one first
+                shown.sort(key=lambda m: not names_tool_of(m.content, kind))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

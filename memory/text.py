@@ -10,6 +10,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from .topics import TOOL_CATEGORIES, asked_tool_category
+
 # Lucene's English stop set plus question words, pronouns and auxiliaries: in an OR query they only
 # add noise to the BM25 ranking ("what did we decide about the rate limit?" -> decid rate limit).
 STOP_WORDS: frozenset[str] = frozenset("""
@@ -158,4 +160,7 @@ def expand_query(text: str) -> str:
     extra = [w for w in dict.fromkeys(extra) if w]
     if asks_version(text):
         extra.append(_SHIPPING_WORDS)
+    kind = asked_tool_category(text)
+    if kind is not None:  # "what package manager do we use?" finds "Build uses pnpm 9"
+        extra.append(" ".join(TOOL_CATEGORIES[kind]))
     return f"{text} {' '.join(extra)}" if extra else text

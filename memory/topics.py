@@ -67,6 +67,33 @@ def tool_category(text: str) -> str | None:
     return None
 
 
+# A question that asks which tool of a kind: "what package manager do we use?", "which CI do we
+# run on?". The memory names the tool ("Build uses pnpm 9"), never its kind.
+_KIND_ALIASES = {"db": "database", "ci": "ci system", "queue": "message queue",
+                 "test runner": "test framework", "cloud": "cloud provider"}
+_ASKS_KIND = re.compile(
+    r"(?i)\b(?:what|which)(?:'s|\u2019s| is| are)?\s+(?:\w+\s+)?(?P<kind>"
+    + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_KIND_ALIASES], key=len,
+                                             reverse=True))
+    + r")s?\b")
+
+
+def asked_tool_category(question: str) -> str | None:
+    """The kind of tool a question asks for ("package manager"), or None."""
+    m = _ASKS_KIND.search(question)
+    if m is None:
+        return None
+    kind = m.group("kind").lower()
+    return _KIND_ALIASES.get(kind, kind)
+
+
+def names_tool_of(text: str, category: str) -> bool:
+    """Whether `text` names a tool of `category` ("pnpm" for "package manager")."""
+    low = text.lower()
+    return any(cat == category and tool in low and whole_word.search(low)
+               for tool, whole_word, cat in _TOOLS)
+
+
 # A choice of tool: the tool right after a verb of choosing ("use pnpm", "switch to yarn", "we're
 # going with Postgres"). A tool merely named in an instruction is no choice: "Make sure the Redis
 # cache is flushed before the demo" took the key "database" and superseded "We decided to use

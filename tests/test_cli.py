@@ -856,6 +856,24 @@ def test_what_a_setting_is_leads_with_its_latest_value(lurker, tmp_path):
         "26 November 2026: FYI the rate limiter ships Thursday")
 
 
+def test_an_agents_notes_answer_which_tool_of_a_kind(lurker):
+    """Coding agents' notes kept with `lurker remember`, asked as an agent asks: "what package
+    manager do we use?" declined ("Build uses pnpm 9" names the tool, never its kind), and
+    "which test framework do we use?" the same; a kind nothing names still gets no tool."""
+    for note in ("Build uses pnpm 9. Run the unit tests with: pnpm test -- --runInBand (jest "
+                 "hangs in parallel on CI).",
+                 "Never commit directly to main; open a PR and wait for the review bot.",
+                 "Use Node 20 LTS; Node 22 breaks the canvas dependency."):
+        lurker("remember", note, "--profile", "agents")
+    now = ("--now", "2026-11-27T10:00:00Z", "--profile", "agents")
+    assert lurker("recall", "what package manager do we use?", *now).stdout.startswith(
+        "Build uses pnpm 9.")
+    assert lurker("recall", "which test framework do we use?", *now).stdout.startswith(
+        "Build uses pnpm 9.")
+    ci = lurker("recall", "which message queue do we use?", *now).stdout.split("\n")[0]
+    assert "pnpm" not in ci, ci
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
