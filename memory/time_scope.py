@@ -78,12 +78,23 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     T@10 0.797 against 0.799, two more answerable questions declined)."""
     if said_in_span(record, span):
         return True
-    if isinstance(record, Memory):
-        return any(_about(e, span) for e in record.event_dates)
     said = said_on(record)
+    if isinstance(record, Memory):
+        return any(_about(_from_said(e, said), span) for e in record.event_dates)
     if said is None:
         return False
-    return any(_about(f.date, span) for f in find_dates(record.content, said))
+    return any(_about(_from_said(f.date, said), span) for f in find_dates(record.content, said))
+
+
+_UNTIL = re.compile(r"(?i)^\W*(?:until|till|til|through|thru)\b")
+
+
+def _from_said(date_, said: date | None):
+    """"Kim is on call until Sunday", said on Monday, is about every day to Sunday: "who's on
+    call today?" on Wednesday is answered by it. The phrase resolves to its last day only."""
+    if said is None or not _UNTIL.match(date_.phrase or "") or not said < date_.start:
+        return date_
+    return ResolvedDate(date_.phrase, said, date_.end, "day")
 
 
 def _about(date_: ResolvedDate, span: ResolvedDate) -> bool:

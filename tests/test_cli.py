@@ -874,6 +874,25 @@ def test_an_agents_notes_answer_which_tool_of_a_kind(lurker):
     assert "pnpm" not in ci, ci
 
 
+ON_CALL = chat(
+    ("maya", "2026-11-20T09:00:00Z", "On-call rotation: week of Nov 23 — dana, week of Nov 30 — "
+     "raj, week of Dec 7 — omar."),
+    ("dana", "2026-11-24T08:00:00Z", "Swapping with raj: he takes this week, I take next week."),
+    ("raj", "2026-11-24T08:05:00Z", "Confirmed, I'm on call until Sunday."),
+    ("maya", "2026-11-26T09:00:00Z",
+     "Holiday coverage: nobody is paged for P3s on Thursday and Friday."))
+
+
+def test_on_call_until_sunday_answers_who_is_on_call_today(lurker, tmp_path):
+    """Asked on Thursday 26 Nov "who is on call today?": "Confirmed, I'm on call until Sunday"
+    (said Tuesday) was dated Sunday alone, so the answer led with "Nothing from today uses the
+    question's words" and the day's holiday note before raj."""
+    conv = write_jsonl(tmp_path / "oncall.jsonl", ON_CALL)
+    lurker("ingest", conv, "--session", "oncall")
+    said = lurker("recall", "who is on call today?", "--now", "2026-11-26T10:00:00Z").stdout
+    assert said.startswith("Confirmed, raj is on call until Sunday"), said
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""

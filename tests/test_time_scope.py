@@ -130,3 +130,24 @@ def test_what_the_answer_reads_puts_a_days_own_memories_before_those_said_then_a
     assert about_the_span_first(ranked, tuesday, lambda m: m) == [
         tuesday_said_wednesday, undated_said_tuesday, monday_said_tuesday]
     assert about_the_span_first(ranked, None, lambda m: m) == ranked
+
+
+def test_until_a_day_is_about_every_day_from_when_it_was_said():
+    """"raj is on call until Sunday", said on Tuesday, answers "who's on call today?" on
+    Thursday: the phrase resolves to Sunday alone, the span it states starts when it was said."""
+    tuesday = datetime(2026, 11, 24, 8, 5, tzinfo=timezone.utc)
+    thursday = asked_span("who is on call today?", datetime(2026, 11, 26, 10, tzinfo=timezone.utc))
+    sunday = (date(2026, 11, 29), date(2026, 11, 29))
+    until = _memory("raj is on call until Sunday", tuesday).model_copy(update={"event_dates": [
+        EventDate(phrase="until Sunday", start=sunday[0], end=sunday[1])]})
+    assert in_span(until, thursday)
+    on = until.model_copy(update={"event_dates": [
+        EventDate(phrase="on Sunday", start=sunday[0], end=sunday[1])]})
+    assert not in_span(on, thursday)  # "the migration runs on Sunday" is not Thursday's
+    message = Message(id="m3", session_id="s", role="user", content="I'm on call until Sunday",
+                      ts=tuesday)
+    assert in_span(message, thursday)
+    # said after the day it names ("until Sunday" in a recap on Monday): only that day
+    monday = datetime(2026, 11, 30, 9, tzinfo=timezone.utc)
+    recap = until.model_copy(update={"created_at": monday, "event_time": monday})
+    assert not in_span(recap, thursday)
