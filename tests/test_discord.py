@@ -951,3 +951,27 @@ def test_passwords_typed_on_other_keyboards_over_discord_are_never_stored_or_pos
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("discord.sqlite3*"))
     for secret in ("Ｔｒ０ｕｂ４ｄｏｒ", "Tr0ub4dor", "Sn0w\u200bfall", "Sn0wfall"):
         assert secret not in said and secret.encode() not in stored, secret
+
+
+def test_retro_notes_in_discord_markdown_keep_every_action_item(env):
+    """27 Nov, from outside, through the real discord.py client: retro notes in Discord's
+    markdown (bold headings, "-" and "•" bullets, a @mention in an item). Asked "what is lena
+    supposed to do?" and "what didn't go well?", the bot answers from the note's own lists;
+    read line by line, her item and both of what went wrong were dropped by the bound on
+    memories per message."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.post(GENERAL, BOB, "**Retro notes (sprint 47):**\n**Went well:**\n- webhooks v2 shipped "
+             "on time\n- on-call was quiet\n**Didn't go well:**\n• flaky e2e tests blocked 3 "
+             "deploys\n• staging DB ran out of disk twice\n**Action items:**\n- tomas: "
+             "quarantine the flaky e2e tests\n- lena: add disk alerts for staging DB\n- maya: "
+             "write the runbook for webhook retries\n- raj: upgrade the CI runners to 16 GB",
+             at=DAY)
+    env.wait_for(lambda: len(env.messages(general)) == 1, what="the retro notes")
+    env.post(GENERAL, BOB, f"{MENTION} what is lena supposed to do?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} what didn't go well in the retro?", mentions=[LURKER])
+    replies = env.wait_replies(2, GENERAL)
+    lena, wrong = (r.json["content"] for r in replies)
+    assert "lena: add disk alerts for staging DB" in lena, lena
+    assert "flaky e2e tests blocked 3 deploys; staging DB ran out of disk twice" in wrong, wrong
+    for reply in replies:
+        assert_unpinging(reply)
