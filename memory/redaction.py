@@ -524,6 +524,40 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         found += _pair_spans(text)
     if gates["label"]:
         found += _code_list_spans(text)
+        found += _credential_list_spans(text)
+    return found
+
+
+# A list under a heading that says what it holds: "Creds for staging:", "- db: hunter2",
+# "- admin: Xk9#pq2Lm"; "Passwords:", "• wifi: BlueFalcon77". Each item's label is a system, not
+# "password", so no labelled rule saw a secret, and a note's list was answered back whole. The
+# list is the lines right under the heading, each "label: value" (or "=", "-", "→") with one
+# word for a value; the account's name ("user: admin", "email: …", "host: …") is no secret.
+_CREDENTIALS_HEADING = re.compile(
+    r"(?im)^[ \t]*[#*_>]*[ \t]*[^\n:]{0,40}?\b(?:creds|credentials?|passwords?|passwds?|pws|"
+    r"logins?|secrets?|passphrases?|passcodes?)\b[^\n:]{0,40}:?[*_]*[ \t]*\n")
+_CREDENTIAL_ITEM = re.compile(
+    r"[ \t]*(?:[-*•·‣◦]|\d{1,2}[.)])?[ \t]*[*_`]*(?P<label>[^\n:=→]{1,30}?)[*_`]*[ \t]*"
+    r"(?::|=|→|->| - )[ \t]*[`\"']?(?P<value>[^\s`\"']{4,})[`\"']?[ \t]*(?:\n|$)")
+_ACCOUNT_LABEL = re.compile(r"(?i)^\W*(?:user(?:name)?|login|account|e-?mail|host(?:name)?|url|"
+                            r"server|port|ssid|network|name|address|ip|domain|region|db name)\W*$")
+
+
+_COUNT = re.compile(r"[$€£]?[\d.,]+[%kKmMbB]?")
+
+
+def _credential_list_spans(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for heading in _CREDENTIALS_HEADING.finditer(text):
+        pos = heading.end()
+        while (item := _CREDENTIAL_ITEM.match(text, pos)) is not None:
+            value = item.group("value")
+            if not _ACCOUNT_LABEL.match(item.group("label")) \
+                    and not value.startswith("[REDACTED") \
+                    and not (value.isalpha() and value.islower()) \
+                    and not _COUNT.fullmatch(value):  # "Logins per region:", "- eu: 12,400"
+                found.append((item.start("value"), item.end("value"), "password"))
+            pos = item.end()
     return found
 
 

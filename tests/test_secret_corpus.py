@@ -234,3 +234,16 @@ def test_chat_events_carry_no_secret_to_the_broker_or_the_spool(tmp_path):
     finally:
         sink.close()
         app_module.configure(Settings())
+
+
+def test_a_list_of_logins_under_its_heading_is_caught_and_other_lists_are_kept():
+    """Lines written on 27 Nov: a note's list of logins under a heading that says what it holds
+    ("Creds for staging:", "- db: X"; "Passwords:", "• wifi: X"), each item labelled by its
+    system, not "password"; and lists of the same words that hold none ("Password policy:",
+    "- length: 12"; "Credentials rotation owners:", "- grafana: maya"). Before: 0 of 5 caught, 0
+    of 5 lists changed; the rule's first version changed "Logins per region:", "- eu: 12,400"
+    (counts are kept now)."""
+    found = score(shipped, [c for c in CASES if c.set == "lists-27nov-c"])
+    assert (found.caught, found.secrets) == (5, 5), \
+        [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]

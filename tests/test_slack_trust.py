@@ -515,3 +515,24 @@ def test_an_incident_thread_over_slack_is_answered_whole_in_its_channel_only(sta
     assert "Acme, Globex and Initech" in said[0] and "Umbrella Corp" in said[0], said
     assert "Hooli" not in said[0] and "Pied Piper" not in said[0], said
     assert "Raised to 80" in said[1], said
+
+
+def test_a_list_of_logins_over_slack_is_never_stored_or_posted(start, api, tmp_path):
+    """27 Nov, from outside: a note of logins as Slack sends a bulleted list ("• db: X" under
+    "*Creds for staging:*", each item named by its system, not "password"). Asked "what are the
+    staging creds?" the bot posts none of them and the store's file holds none of their bytes;
+    the user name beside them and a list of counts are kept."""
+    slack = start()
+    secrets = ["hunter2x9", "Xk9#pq2Lm", "BlueFalcon77"]
+    message(slack, "CGEN", "U1", "*Creds for staging:*\n• db: hunter2x9\n• admin: Xk9#pq2Lm\n"
+            "• user: breakglass", ts(1))
+    message(slack, "CGEN", "U1", "Passwords:\n• wifi: BlueFalcon77", ts(2))
+    message(slack, "CGEN", "U2", "Logins per region:\n• eu: 12,400\n• us: 30,125", ts(3))
+    app_mention(slack, "U2", "what are the staging creds?", ts(60), "EvCreds1")
+    app_mention(slack, "U2", "what's the wifi password?", ts(61), "EvCreds2")
+    app_mention(slack, "U2", "how many logins in the eu?", ts(62), "EvCreds3")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "[REDACTED:" in said and "breakglass" in said and "12,400" in said, said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in secrets:
+        assert secret not in said and secret.encode() not in stored, secret
