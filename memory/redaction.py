@@ -531,18 +531,25 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
 # A list under a heading that says what it holds: "Creds for staging:", "- db: hunter2",
 # "- admin: Xk9#pq2Lm"; "Passwords:", "• wifi: BlueFalcon77". Each item's label is a system, not
 # "password", so no labelled rule saw a secret, and a note's list was answered back whole. The
-# list is the lines right under the heading, each "label: value" (or "=", "-", "→") with one
-# word for a value; the account's name ("user: admin", "email: …", "host: …") is no secret.
+# heading is a line of a few words that ends with a colon (bold or a Markdown heading too), no
+# code ("def login():" is none); the list is the lines right under it, each "label: value" (or
+# "=", "→", "->" after a bullet) with one word for a value, and a line without a bullet only
+# unindented with a colon (code under a heading is indented); the account's name ("user: admin",
+# "email: …", "host: …") and a count ("eu: 12,400") are no secret.
+_CREDENTIALS_WORD = (r"(?=[^\n]{0,40}\b(?:creds|credentials?|passwords?|passwds?|pws|logins?|"
+                     r"secrets?|passphrases?|passcodes?)\b)")
+_HEADING_TEXT = r"(?![^\n]*\w\()[^\n:=\[\]{}'\"<>/\\`]{1,80}?"  # no call: "def login():"
 _CREDENTIALS_HEADING = re.compile(
-    r"(?im)^[ \t]*[#*_>]*[ \t]*[^\n:]{0,40}?\b(?:creds|credentials?|passwords?|passwds?|pws|"
-    r"logins?|secrets?|passphrases?|passcodes?)\b[^\n:]{0,40}:?[*_]*[ \t]*\n")
+    rf"(?im)^[ \t]*(?:#{{1,6}}[ \t]+{_CREDENTIALS_WORD}{_HEADING_TEXT}:?"
+    rf"|[*_]{{0,2}}{_CREDENTIALS_WORD}{_HEADING_TEXT}:)[*_]{{0,2}}[ \t]*\n")
 _CREDENTIAL_ITEM = re.compile(
-    r"[ \t]*(?:[-*•·‣◦]|\d{1,2}[.)])?[ \t]*[*_`]*(?P<label>[^\n:=→]{1,30}?)[*_`]*[ \t]*"
-    r"(?::|=|→|->| - )[ \t]*[`\"']?(?P<value>[^\s`\"']{4,})[`\"']?[ \t]*(?:\n|$)")
+    r"(?:[ \t]*(?:[-*•·‣◦]|\d{1,2}[.)])[ \t]+[*_`]*(?P<label>[A-Za-z][\w .-]{0,29}?)[*_`]*[ \t]*"
+    r"(?::|=|→|->)"
+    r"|(?P<bare>[A-Za-z][\w .-]{0,29}?)[ \t]*:)"
+    r"[ \t]*[`\"']?(?P<value>[^\s`\"']{4,})[`\"']?[ \t]*(?:\n|$)")
 _ACCOUNT_LABEL = re.compile(r"(?i)^\W*(?:user(?:name)?|login|account|e-?mail|host(?:name)?|url|"
                             r"server|port|ssid|network|name|address|ip|domain|region|db name)\W*$")
-
-
+_CODE_VALUE = re.compile(r"[\w.]+\(.*\)|.*\)$")  # "request.get_json()", not a password
 _COUNT = re.compile(r"[$€£]?[\d.,]+[%kKmMbB]?")
 
 
@@ -552,7 +559,8 @@ def _credential_list_spans(text: str) -> list[tuple[int, int, str]]:
         pos = heading.end()
         while (item := _CREDENTIAL_ITEM.match(text, pos)) is not None:
             value = item.group("value")
-            if not _ACCOUNT_LABEL.match(item.group("label")) \
+            if not _ACCOUNT_LABEL.match(item.group("label") or item.group("bare")) \
+                    and not _CODE_VALUE.fullmatch(value) \
                     and not value.startswith("[REDACTED") \
                     and not (value.isalpha() and value.islower()) \
                     and not _COUNT.fullmatch(value):  # "Logins per region:", "- eu: 12,400"
