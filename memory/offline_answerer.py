@@ -179,6 +179,12 @@ def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set
     return set() if topic else speaking
 
 
+_WHY_NOT = re.compile(
+    r"(?i)^\W*why\s+(?:not|(?:didn['’]?t|don['’]?t|aren['’]?t|won['’]?t|did|do|are)\s+(?:we|you|they)"
+    r"(?:\s+not)?(?:\s+(?:pick|picking|choose|choosing|use|using|go with|going with|take|taking|"
+    r"adopt|adopting|select|selecting|want|consider|considering))?)\b")
+
+
 def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterable[str]]
                      ) -> tuple[set[str], set[str], set[str]]:
     """(names, speaking, topic): whom the question names, whose own words or work it asks for,
@@ -188,7 +194,9 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     the project, whoever said it."""
     names = asked_names(question, people)
     speaking = said_by(question, names)
-    topic = content_stems(question) - _name_stems(question, names)
+    # "why not Meilisearch?" asks what was said of it ("Meilisearch: fast, but no cross-cluster
+    # replication"), which need not say "not" or "pick"
+    topic = content_stems(_WHY_NOT.sub("", question)) - _name_stems(question, names)
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
     working = at_work(question, names)

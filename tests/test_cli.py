@@ -893,6 +893,34 @@ def test_on_call_until_sunday_answers_who_is_on_call_today(lurker, tmp_path):
     assert said.startswith("Confirmed, raj is on call until Sunday"), said
 
 
+RFC = chat(
+    ("priya", "2026-11-24T10:00:00Z",
+     "## RFC: search backend for the help center\n\n**Decision:** move help center search to "
+     "Elasticsearch 9, behind the `hc_es_search` flag.\n\n**Alternatives considered:**\n"
+     "- Meilisearch: fast, but no cross-cluster replication\n- Postgres trigram index: tried "
+     "in October, p95 only dropped to 1.1 s\n- Algolia: $2.4k/month at our volume\n\n"
+     "**Rollout:**\n1. dual-write from Dec 1\n2. shadow reads for a week\n3. flip the flag on "
+     "Dec 14\n\nOwner: priya."),
+    ("priya", "2026-11-26T15:00:00Z", "Update: rollout slips a week, dual-write starts Dec 8."))
+
+
+def test_a_design_doc_answers_why_not_the_alternatives(lurker, tmp_path):
+    """A design doc in Markdown (bold labels, a list of the alternatives and why each lost),
+    asked on Friday 27 Nov: "why not Meilisearch?" declined ("not" was a word an answer had to
+    carry; "Meilisearch: fast, but no cross-cluster replication" says "no"), and so did "why
+    didn't we pick Algolia?"; the rollout's slip leads "when does dual-write start?"."""
+    conv = write_jsonl(tmp_path / "rfc.jsonl", RFC)
+    lurker("ingest", conv, "--session", "rfc")
+    now = ("--now", "2026-11-27T10:00:00Z")
+    ask = first_lines(lurker, now, ("why not Meilisearch?", "why didn't we pick Algolia?",
+                                    "when does dual-write start?"))
+    for q in ("why not Meilisearch?", "why didn't we pick Algolia?"):
+        assert ask[q].startswith("Alternatives considered: Meilisearch: fast, but no "
+                                 "cross-cluster replication; "), ask
+    assert ask["when does dual-write start?"].startswith("8 December 2026: Update: rollout "
+                                                         "slips a week"), ask
+
+
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
     """Chat is typed in lower case: "what did sam say …" was answered with what priya and tom
     said, and "what did priya say …" with tom's words beside hers."""
