@@ -185,3 +185,18 @@ def test_a_notes_list_of_action_items_is_work_item_by_item():
     assert by_item["@tomas: quarantine the flaky e2e tests"].closed_by is None
     assert by_item["@raj: upgrade the CI runners to 16 GB"].closed_by is None
     assert all(w.commitment.id == retro.id for w in work)  # cited as the memory it came from
+
+
+def test_nothing_said_in_the_message_that_took_work_on_closes_it():
+    """A retro note's "Went well: the webhook retries runbook shipped" shares the words of its
+    own action item "@maya: write the webhook retries runbook" (a section of the same message,
+    about the sprint before): it closed the item the note had just handed out."""
+    same = ["msg-retro"]
+    items = _memory("Retro notes, Action items: @maya: write the webhook retries runbook; "
+                    "@raj: upgrade the CI runners.", 20).model_copy(
+        update={"source_message_ids": same})
+    went_well = _memory("Retro notes, Went well: the webhook retries runbook shipped.",
+                        20).model_copy(update={"id": "m20w", "source_message_ids": same})
+    work = open_work([items, went_well], NOW)
+    maya = next(w for w in work if "@maya" in w.commitment.content)
+    assert maya.closed_by is None and not maya.latest, maya
