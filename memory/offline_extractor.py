@@ -38,7 +38,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
 _CHITCHAT = re.compile(
     r"^(hi|hey|hello|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|awesome|sure|yes|yeah|yep|"
     r"no|nope|lol|haha+|congrats|congratulations|good morning|good night|bye|see you|sounds good|"
-    r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
+    r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm|"
+    # a hedge on the sentence before, nothing of its own: "What if we moved to Cloud Run? Just
+    # thinking out loud."
+    r"just (?:thinking out loud|a thought|curious|brainstorming|an idea)|food for thought)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
     re.IGNORECASE,
 )
 _ANNOTATED = ANNOTATED  # a date resolved at ingest (memory.dates)
@@ -164,6 +167,17 @@ _SHORT_UPDATE_WORDS = 6
 # were affected?").
 _ADDS_TO_PARENT = re.compile(r"(?i)\b(?:also|too|as well|in addition)\b")
 _PARENT_QUESTION_CHARS = 300
+# A quoted line ("> we should enable the flag for everyone", as Slack, Discord and Markdown write a
+# quote) is someone else's words that the reply answers, often to disagree ("No, we agreed to keep
+# it at 10%"): it was a memory of its own, stated as the reply's author's. It is what the reply's
+# memories are found by instead, as a parent message is. (">=" starts no quote.)
+_QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)[ \t]?(.*)$", re.MULTILINE)
+
+
+def without_quotes(text: str) -> tuple[str, str]:
+    """The message without its quoted lines, and those lines' text."""
+    quoted = " ".join(m.group(1).strip() for m in _QUOTE_LINE.finditer(text)).strip()
+    return (_QUOTE_LINE.sub("", text) if quoted or ">" in text else text), quoted
 # A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"
@@ -406,7 +420,8 @@ class OfflineExtractor(Extractor):
                 asked, context = self._question_context(previous, line)
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
-            text, grouped = grouped_lists(without_code(line.content))
+            text, quoted = without_quotes(without_code(line.content))
+            text, grouped = grouped_lists(text)
             sentences = split_sentences(text)
             for n, sentence in enumerate(sentences):
                 candidate = self._candidate(sentence, line, asked, context, people)
@@ -428,6 +443,9 @@ class OfflineExtractor(Extractor):
                         and parent.speaker != line.speaker \
                         and _ADDS_TO_PARENT.search(_ANNOTATED.sub("", sentence)):
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
+                if candidate is not None and quoted:
+                    said = _ANNOTATED.sub("", quoted)[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
                 if candidate is None and _REQUEST.match(_ANNOTATED.sub("", sentence)):
                     candidate = self._request(sentence, line, last, seen)

@@ -352,3 +352,31 @@ def test_a_name_before_a_colon_is_whom_a_line_addresses_not_a_key():
         ("agrajag", "Scooter: gentoo without the gentoo part is debian unstable really"),
         ("agrajag", "Scooter: try the unstable repositories for newer packages")))
     assert {c.topic_key for c in out} == {None}
+
+
+def test_a_quoted_line_is_what_the_reply_answers_not_its_authors_memory():
+    """"> we should enable the new_checkout flag for everyone\\nNo, we agreed to keep new_checkout
+    at 10% …" (a quote as Slack, Discord and Markdown write it) made the quoted proposal a memory
+    of its own, stated as lena's, and "should we enable new_checkout for everyone?" was answered
+    with it."""
+    out = OfflineExtractor().extract(lines(
+        ("lena", "> we should enable the new_checkout flag for everyone\nNo, we agreed to keep "
+                 "new_checkout at 10% until the 500s are understood."),
+        ("sam", ">the retry budget is 3\n> per request\nIt is 5 since Monday's change."),
+        ("raj", ">= 3 replicas are needed for the quorum.")))
+    contents = [m.content for m in out]
+    assert not any("enable the new_checkout flag" in c or "retry budget is 3" in c
+                   for c in contents), contents
+    reply = next(m for m in out if "keep new_checkout at 10%" in m.content)
+    assert "we should enable the new_checkout flag for everyone" in reply.questions
+    sam = next(m for m in out if "5 since" in m.content)
+    assert "the retry budget is 3 per request" in sam.questions
+    # ">=" starts no quote
+    assert any("3 replicas are needed" in c for c in contents), contents
+
+
+def test_a_hedge_is_no_memory():
+    out = OfflineExtractor().extract(lines(
+        ("dev", "What if we moved the release to Cloud Run instead of our k8s cluster? Just "
+                "thinking out loud.")))
+    assert [m.content for m in out] == [], out
