@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import date, datetime
 
 from .date_questions import parse_date_question
 from .dates import ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
@@ -30,6 +30,8 @@ from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
 from .topics import asked_tool_category, names_tool_of
+from .moves import moved_date, moves_to
+from .recurrence import next_day, schedule_in
 from .updates import update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -60,7 +62,8 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
 _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
-                        r"(?:day|week|month|morning|evening|night|(?:mon|tues|wednes|thurs|fri|"
+                        r"(?:day|week|month|morning|evening|night|weekday|weeknight|"
+                        r"(?:business|working|work) day|(?:mon|tues|wednes|thurs|fri|"
                         r"satur|sun)day)|daily|nightly|weekly|biweekly|fortnightly|monthly|"
                         r"weekdays|weekends)\b")
 _RELATIVE_DAY = re.compile(r"(?i)(?:for |on )?(?:today|tonight|tomorrow|yesterday|this "
@@ -325,10 +328,20 @@ _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:ou
                       r"(?:is|are) running|upgraded|downgraded|promoted)\b")
 
 
+# a release reported as done, its verb first as a bot or a person posts it ("Deployed api v4.1.9
+# to production", "Rolled back api to v4.1.7", "Released 2.3.0"), or after its subject in the
+# past tense ("api v4.1.9 deployed to prod"): not "Deploying …", "will ship", "is out Friday"
+_REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can|could|may|might|"
+                            r"must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?(?:shipped|released|"
+                            r"deployed|rolled (?:out|back)|upgraded|downgraded|promoted|"
+                            r"went live|launched|merged)\b")
+
+
 # "when was the last release?" is answered the same way (`asks_version`), with the day it
 # shipped (it had been answered with 4.13.0's planned date, ranked first), and "what shipped
 # last week?" finds "4.12.1 is out" and "rolling back 4.12.0": a version said with a word of
 # shipping is a release.
+_NEXT_STEMS = frozenset(content_stems("next upcoming coming up"))  # "when is the next sync?"
 _SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy deployed"))
 
 
@@ -434,6 +447,31 @@ def resolved_date(memory: Memory) -> str | None:
 
 def _said(memory: Memory) -> str:
     return format_human(memory.said_at.date())
+
+
+def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, today: date
+                      ) -> tuple[date, Memory, str] | None:
+    """The next day of the first schedule shown (its day, its memory, how it repeats), unless
+    a date still to come answers the question already."""
+    if dated is not None and (found := event_date(dated, question)) and found.end >= today:
+        return None
+    for memory in shown:
+        text = ANNOTATED.sub("", memory.content)
+        if not _recurs(text) or (schedule := schedule_in(text)) is None:
+            continue
+        day = next_day(schedule, today, [e.start for e in memory.event_dates])
+        if day is not None:
+            return day, memory, schedule.phrase
+    return None
+
+
+def _date_moved_to(change: Memory, before: ResolvedDate | None) -> ResolvedDate | None:
+    """The date a change says a thing is moved to ("standup moved from Tuesday to Thursday"),
+    not the one before it, nor the day a change starts ("From Monday standup moves to 10:00")."""
+    return next((f.date for f in reversed(find_dates(change.content, change.said_at))
+                 if moves_to(change.content[:f.start])
+                 and (before is None or (f.date.start, f.date.end) != (before.start, before.end))),
+                None)
 
 
 def _dated(memory: Memory) -> str:
@@ -690,6 +728,38 @@ class OfflineAnswerer(Answerer):
                 dated = min((m for m in _distinct(relevant)
                              if (d := event_date(m, question)) and d.end >= now.date()),
                             key=lambda m: event_date(m, question).start, default=dated)
+            scheduled = _next_of_schedule(
+                [m for m in shown if wanted - _NEXT_STEMS <= _memory_stems(m)], dated, question,
+                now.date()) if when and span is None and now is not None \
+                and _ASKS_NEXT.search(question) else None
+            if scheduled is not None:
+                # "when is the next design sync?": "every other Thursday, next one Nov 12" is
+                # today, not 12 November (computed, memory.recurrence); the schedule follows,
+                # after what changed it since ("From Monday standup moves to 10:00 CET")
+                day, memory, phrase = scheduled
+                today = " (today)" if day == now.date() else ""
+                parts.insert(0, f"{format_human(day)}{today}, {phrase}:")
+                shown, dated = [memory, *(m for m in shown if m is not memory)], None
+                if latest is None:
+                    latest = update_of(memory, [m for m in memories if fits(m)], question,
+                                       wanted, content_stems, speakers)
+                    if latest is not None:
+                        parts += [f"Latest: {_dated(latest)}.", "Before that:"]
+            if latest is None and when and dated is not None and dated is not shown[0]:
+                # the dated memory ranked below what changed it since ("Heads up: the code
+                # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
+                latest = update_of(dated, [m for m in memories if fits(m)], question, wanted,
+                                   content_stems, speakers)
+                if latest is not None:
+                    parts += [f"Latest: {_dated(latest)}.", "Before that:"]
+            if latest is not None and when:
+                # "the code freeze is pushed a week": the date it moved to leads, the one it
+                # says or the one before plus the shift (memory.moves), not the old date alone
+                before = event_date(dated, question) if dated is not None else None
+                moved = moved_date(ANNOTATED.sub("", latest.content), before,
+                                   _date_moved_to(latest, before))
+                if moved is not None:
+                    parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes]))), None)
@@ -702,6 +772,11 @@ class OfflineAnswerer(Answerer):
             elif when and _recurs(shown[0].content):
                 # "Deploy window is Wednesdays": a schedule is its own answer, no date to give
                 parts += [_dated(shown[0])]
+            elif when and _shipped(shown[0]) and _REPORTED_DONE.match(
+                    ANNOTATED.sub("", shown[0].content)):
+                # "Deployed api v4.1.9 to production": a deploy reported as done happened the
+                # day it was reported, not on no date
+                parts += [f"{_said(shown[0])}, when it was reported:", shown[0].content]
             elif when:  # no date was given for it: say so, with when it was said
                 parts += [f"No date was given; it was said on {_said(shown[0])}:",
                           shown[0].content]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 
 from .dates import ANNOTATED, ANY_DAY, find_dates
 from .models import Memory
+from .moves import SHIFT
 from .text import STOP_WORDS, english_word
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
@@ -56,6 +57,8 @@ _CHANGE = re.compile(
     # "billing is now owned by Sam", "the alias now points to db-3": "now" as a change, not a time
     r"(?:is|are) now|now (?:own|owns|owned|lead|leads|led|run|runs|handle|handles|handled|"
     r"manage|manages|managed|point|points|use|uses|used|live|lives)|"
+    # a new standing value: "Sure, design sync is at 16:00 from now on"
+    r"from now on|going forward|"
     rf"{_CANCEL_WORDS})\b",
     re.IGNORECASE)
 _CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
@@ -78,7 +81,9 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
 
 
 def says_change(memory: Memory) -> bool:
-    return bool(_CHANGE.search(memory.content) or _SAYS_UPDATE.match(memory.content))
+    # a shift by a length of time is a change too: "the code freeze is pushed a week"
+    return bool(_CHANGE.search(memory.content) or _SAYS_UPDATE.match(memory.content)
+                or SHIFT.search(memory.content))
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
@@ -92,7 +97,8 @@ def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
 def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[str]:
     """The words before the change ("billing" of "Billing is now owned by Sam"; "rate limit
     review" of "The rate limit review moves to sam": another thing than the rate limit)."""
-    found = _CHANGE.search(memory.content)
+    found = min((m for m in (_CHANGE.search(memory.content), SHIFT.search(memory.content)) if m),
+                key=lambda m: m.start(), default=None)
     if not found:
         return set()
     # after a label ("Correction: the offsite moved to …", "Heads up: billing moves to …"),

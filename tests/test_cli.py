@@ -913,12 +913,67 @@ def test_a_design_doc_answers_why_not_the_alternatives(lurker, tmp_path):
     lurker("ingest", conv, "--session", "rfc")
     now = ("--now", "2026-11-27T10:00:00Z")
     ask = first_lines(lurker, now, ("why not Meilisearch?", "why didn't we pick Algolia?",
-                                    "when does dual-write start?"))
+                                    "when does dual-write start?", "when do we flip the flag?"))
     for q in ("why not Meilisearch?", "why didn't we pick Algolia?"):
         assert ask[q].startswith("Alternatives considered: Meilisearch: fast, but no "
                                  "cross-cluster replication; "), ask
     assert ask["when does dual-write start?"].startswith("8 December 2026: Update: rollout "
                                                          "slips a week"), ask
+    # the slip moves the flag flip of the same rollout too: Dec 14 plus a week, not Dec 8
+    assert ask["when do we flip the flag?"].startswith("21 December 2026: Update: rollout "
+                                                       "slips a week"), ask
+    assert "Before that: 14 December 2026: " in ask["when do we flip the flag?"], ask
+
+
+FREEZE = chat(
+    ("maya", "2026-11-16T09:00:00Z",
+     "Code freeze for the 4.2 release is Dec 1. Please land features before then."),
+    ("dev", "2026-11-16T09:30:00Z",
+     "What if we moved the release to GCP Cloud Run instead of our k8s cluster? Just thinking "
+     "out loud."),
+    ("maya", "2026-11-16T09:35:00Z",
+     "Not for 4.2. We are NOT moving the release pipeline off k8s this quarter."),
+    ("ops-bot", "2026-11-17T14:00:00Z", "Deployed api v4.1.7 to production (build 8812)."),
+    ("ops-bot", "2026-11-19T16:00:00Z", "Deployed api v4.1.8 to production (build 8840)."),
+    ("sam", "2026-11-19T17:10:00Z", "4.1.8 is throwing 500s on checkout, rolling back."),
+    ("ops-bot", "2026-11-19T17:20:00Z",
+     "Rolled back api to v4.1.7 in production (build 8812)."),
+    ("maya", "2026-11-20T10:00:00Z",
+     "Heads up: the code freeze is pushed a week because of the checkout incident."),
+    ("lena", "2026-11-20T11:00:00Z",
+     "> we should enable the new_checkout flag for everyone\nNo, we agreed to keep "
+     "new_checkout at 10% until the 500s are understood."),
+    ("ops-bot", "2026-11-23T11:30:00Z", "Deployed api v4.1.9 to production (build 8871)."),
+    ("lena", "2026-11-23T12:00:00Z", "new_checkout flag bumped to 50% after the fix in 4.1.9."))
+
+
+def test_a_slip_by_a_week_and_a_quoted_proposal_asked_from_the_shell(lurker, tmp_path):
+    """A release channel's fortnight (a deploy bot, a rollback, a slip said by how much, a quoted
+    proposal turned down), asked on Wednesday 25 Nov: "when is the code freeze?" was answered
+    "1 December" after "the code freeze is pushed a week"; the quoted proposal ("> we should
+    enable the new_checkout flag for everyone") was a memory of lena's and answered "should we
+    enable new_checkout for everyone?"; "when did we deploy 4.1.9?" said no date was given, though
+    the bot reported it done that day; "Just thinking out loud." was a fact."""
+    conv = write_jsonl(tmp_path / "releases.jsonl", FREEZE)
+    lurker("ingest", conv, "--session", "releases")
+    now = ("--now", "2026-11-25T10:00:00Z")
+    ask = first_lines(lurker, now, (
+        "when is the code freeze?", "should we enable new_checkout for everyone?",
+        "when did we deploy 4.1.9?", "are we moving to cloud run?"))
+    assert ask["when is the code freeze?"].startswith(
+        "8 December 2026: Heads up: the code freeze is pushed a week"), ask
+    assert "Before that: 1 December 2026: Code freeze for the 4.2 release" \
+        in ask["when is the code freeze?"], ask
+    assert ask["should we enable new_checkout for everyone?"].startswith(
+        "No, we agreed to keep new_checkout at 10%"), ask
+    assert ask["when did we deploy 4.1.9?"].startswith(
+        "23 November 2026, when it was reported: Deployed api v4.1.9 to production"), ask
+    assert ask["are we moving to cloud run?"].startswith(
+        "We are NOT moving the release pipeline off k8s this quarter"), ask
+    listed = lurker("list").stdout
+    assert "> we should enable" not in listed and "thinking out loud" not in listed, listed
+    assert "enable the new_checkout flag for everyone" not in " ".join(
+        line for line in listed.splitlines() if "new_checkout" in line and "10%" not in line)
 
 
 def test_a_lower_case_name_is_whom_recall_answers_about(lurker, tmp_path):
@@ -1059,3 +1114,45 @@ def test_terminal_channel_forget_then_ask_again(lurker_stdout):
     assert HOST not in after
     again = lurker_stdout("chat", "--profile", "team", stdin=f"@lurker {QUESTION}\n")
     assert HOST not in again
+
+
+MEETINGS = chat(
+    ("maya", "2026-11-09T08:00:00Z", "Standup is at 9:30 CET every weekday in the #eng huddle."),
+    ("maya", "2026-11-09T08:05:00Z",
+     "Design sync is every other Thursday at 15:00, next one Nov 12."),
+    ("tom", "2026-11-13T16:00:00Z",
+     "From Monday standup moves to 10:00 CET so the Lisbon folks can join."),
+    ("raj", "2026-11-19T10:00:00Z", "Can we move design sync to 16:00? I have a clash at 15:00."),
+    ("maya", "2026-11-19T10:20:00Z", "Sure, design sync is at 16:00 from now on."),
+    ("lena", "2026-11-20T12:00:00Z", "1:1s with new hires are on Tuesdays at 11:00, booked by Priya."),
+    ("tom", "2026-11-23T09:00:00Z",
+     "Retro this sprint is on Wednesday at 14:00 instead of Thursday."))
+
+
+def test_a_teams_meetings_asked_from_the_shell(lurker, tmp_path):
+    """Meetings as a team sets and moves them, asked on Thursday 26 Nov: "when is the next
+    design sync?" was answered "12 November" (the one date written, two weeks gone: every other
+    Thursday from the 12th is today); "From Monday standup moves to 10:00 CET" led "what time is
+    standup?" with 16 November, the day the change started; "design sync is at 16:00 from now on"
+    was no change, so 15:00 answered "what time is design sync?"."""
+    conv = write_jsonl(tmp_path / "meetings.jsonl", MEETINGS)
+    lurker("ingest", conv, "--session", "meetings")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    ask = first_lines(lurker, now, (
+        "when is the next design sync?", "what time is standup?", "what time is design sync?",
+        "when is the next 1:1 with new hires?", "when is the next standup?",
+        "when is the next retro?"))
+    assert ask["when is the next design sync?"].startswith(
+        "26 November 2026 (today), every other Thursday: Latest: Sure, design sync is at 16:00 "
+        "from now on."), ask
+    assert ask["what time is standup?"].startswith(
+        "Latest: From Monday [2026-11-16] standup moves to 10:00 CET"), ask
+    assert ask["what time is design sync?"].startswith(
+        "Latest: Sure, design sync is at 16:00 from now on."), ask
+    assert ask["when is the next 1:1 with new hires?"].startswith(
+        "1 December 2026, on Tuesdays: 1:1s with new hires are on Tuesdays"), ask
+    assert ask["when is the next standup?"].startswith(
+        "26 November 2026 (today), every weekday: Latest: From Monday [2026-11-16] standup "
+        "moves to 10:00 CET"), ask
+    # another schedule that says "next" is no answer about the retro
+    assert "Design sync" not in ask["when is the next retro?"], ask

@@ -536,3 +536,23 @@ def test_a_list_of_logins_over_slack_is_never_stored_or_posted(start, api, tmp_p
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     for secret in secrets:
         assert secret not in said and secret.encode() not in stored, secret
+
+
+def test_a_quoted_proposal_and_a_slip_over_slack(start, api):
+    """27 Nov, from outside: a reply that quotes the proposal it turns down (Slack sends the quote
+    escaped, "&gt; …") was stored as the replier's own statement and answered "should we enable
+    new_checkout for everyone?"; a slip said by how much ("pushed a week") left "when is the
+    code freeze?" answered with the old date."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Code freeze for the 4.2 release is *Dec 1*.", ts(0))
+    message(slack, "CGEN", "U2", "&gt; we should enable the new_checkout flag for everyone\nNo, "
+            "we agreed to keep `new_checkout` at 10% until the 500s are understood.", ts(5))
+    message(slack, "CGEN", "U1", "Heads up: the code freeze is pushed a week because of the "
+            "checkout incident.", ts(30))
+    app_mention(slack, "U3", "should we enable new_checkout for everyone?", ts(60), "EvQuote1")
+    app_mention(slack, "U3", "when is the code freeze?", ts(61), "EvQuote2")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 2, said
+    assert said[0].startswith("No, we agreed to keep"), said
+    assert "we should enable the new_checkout flag for everyone" not in said[0], said
+    assert said[1].startswith("8 December 2026: Heads up: the code freeze is pushed a week"), said

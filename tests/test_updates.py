@@ -72,6 +72,10 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("_Correction:_ it's db-3", True), ("*UPDATE* - finance approved $900", True),
     ("Update — the refund is $900", True), ("update-to-date docs are in the wiki", False),
     ("update -v prints the version", False),
+    # a shift by a length of time
+    ("Heads up: the code freeze is pushed a week", True), ("launch pulled in by two days", True),
+    ("pushed the fix to main", False),
+    ("Sure, design sync is at 16:00 from now on", True),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),

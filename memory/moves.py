@@ -1,0 +1,105 @@
+"""A date moved by a length of time: "the code freeze is pushed a week", "launch pulled in by two
+days", "rollout slips a week".
+
+A team says a slip by how much, not to when. Asked "when is the code freeze?" after "Code freeze
+for the 4.2 release is Dec 1" and then "Heads up: the code freeze is pushed a week", Lurker
+answered 1 December (the only date written). The new date is the old one plus the shift, computed
+here, never by a model: `moved_date` adds it to the date the earlier memory resolved at ingest.
+A shift is a verb of moving, an optional direction, and a count of days, weeks or months:
+"pushed to main" or "moved fast" say no shift.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from .dates import ResolvedDate, add_months
+
+_COUNT = r"a|an|one|two|three|four|five|six|\d{1,2}"
+SHIFT = re.compile(
+    r"\b(?P<verb>push(?:ed|es|ing)?|slip(?:s|ped|ping)?|delay(?:s|ed|ing)?|"
+    r"postpon(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|bump(?:s|ed|ing)?|"
+    r"pull(?:s|ed|ing)?|br(?:ing|ings|inging|ought))"
+    # what moved may sit between ("moved the offsite out 2 weeks"), no time words ("moved fast
+    # for two days", "pushed it in a week")
+    r"(?:\s+(?!(?:for|in|during|over|within|after|before|about|every|each|per|since|until|"
+    r"by|out|back|up|forward|ahead)\b)[\w'-]+){0,3}?"
+    r"(?:\s+(?P<way>out|back|in|forward|up|ahead))?\s+(?:by\s+)?"
+    rf"(?P<n>{_COUNT})\s+(?P<unit>days?|weeks?|months?)(?!\s+ago\b)"
+    r"(?:\s+(?P<then>earlier|sooner|later|out|back))?\b",
+    re.IGNORECASE)
+_EARLIER = {"in", "forward", "up", "ahead", "earlier", "sooner"}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+@dataclass(frozen=True)
+class Shift:
+    days: int  # for days and weeks; 0 for months
+    months: int
+    phrase: str  # as written: "pushed a week"
+
+    def apply(self, day: ResolvedDate) -> ResolvedDate:
+        """`day` moved by the shift (a span moves whole; its granularity stays)."""
+        if self.months:
+            start, end = add_months(day.start, self.months), add_months(day.end, self.months)
+        else:
+            delta = timedelta(days=self.days)
+            start, end = day.start + delta, day.end + delta
+        return ResolvedDate(f"{day.phrase}, {self.phrase}", start, end, day.granularity)
+
+
+def shift_in(text: str) -> Shift | None:
+    """The first shift `text` says, or None."""
+    m = SHIFT.search(text)
+    if m is None:
+        return None
+    if (m["way"] or "").lower() == "in" and not m["verb"].lower().startswith("pull"):
+        return None  # "pushed it in a week" is when, not how far ("pulled in a week" is)
+    count = m["n"].lower()
+    n = int(count) if count.isdigit() else _NUMBERS[count]
+    way = (m["way"] or m["then"] or "").lower()
+    earlier = way in _EARLIER or (m["verb"].lower().startswith(("pull", "br"))
+                                  and way not in ("out", "back", "later"))
+    sign = -1 if earlier else 1
+    unit = m["unit"].lower().rstrip("s")
+    if unit == "month":
+        return Shift(0, sign * n, m.group(0))
+    return Shift(sign * n * (7 if unit == "week" else 1), 0, m.group(0))
+
+
+# the words before a date that a thing is moved to: "the offsite moved to Dec 10", "standup
+# rescheduled for Thursday", "pushed back until Monday" (not "From Monday standup moves to 10:00":
+# that day is when the change starts, no date of the thing)
+_MOVED_TO_BEFORE = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|slipp?|pull|br[io]ng|"
+                              r"brought)\w*\s+(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$",
+                              re.IGNORECASE)
+
+
+def moves_to(text_before: str) -> bool:
+    """Whether a date written right after `text_before` is the date something is moved to."""
+    return bool(_MOVED_TO_BEFORE.search(text_before))
+
+
+# a move to a date the change states ("the offsite moved to Dec 10", "standup rescheduled for
+# Thursday"; not "pushed the fix, deploying Friday"); a cancellation is no move
+_MOVE = re.compile(r"\b(?:mov(?:e|es|ed|ing)|postpon\w*|reschedul\w*|delay\w*|slip\w*|"
+                   r"shift(?:s|ed|ing)?|push(?:ed|es|ing)? (?:back|out))\b", re.IGNORECASE)
+_CANCEL = re.compile(r"\b(?:cancel\w*|call(?:s|ed|ing)? off|scrap\w*|not happening)\b",
+                     re.IGNORECASE)
+
+
+def moved_date(change_text: str, before: ResolvedDate | None,
+               stated: ResolvedDate | None = None) -> ResolvedDate | None:
+    """The date a thing dated `before` has after `change_text` moved it: `before` moved by the
+    shift it says ("pushed a week"), else the date the change states (`stated`, resolved at
+    ingest: "the offsite moved to Dec 10"); None when it moves nothing."""
+    if _CANCEL.search(change_text):
+        return None
+    shift = shift_in(change_text)
+    if shift is not None and before is not None:
+        # the shift, not a date it states: "rollout slips a week, dual-write starts Dec 8" moves
+        # the flag flip of the same rollout from Dec 14 to Dec 21
+        return shift.apply(before)
+    return stated if stated is not None and (shift is not None or _MOVE.search(change_text)) \
+        else None
