@@ -33,6 +33,7 @@ from .note_lists import grouped_lists
 from .passages import is_long
 from .text import ASKED_OF_ANYONE, english_word
 from .topics import chosen_tool_category, normalize_topic_key
+from .updates import named_values
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
 _CHITCHAT = re.compile(
@@ -41,7 +42,9 @@ _CHITCHAT = re.compile(
     r"got it|will do|np|no problem|wow|omg|same|agreed|\+1|lgtm|"
     # a hedge on the sentence before, nothing of its own: "What if we moved to Cloud Run? Just
     # thinking out loud."
-    r"just (?:thinking out loud|a thought|curious|brainstorming|an idea)|food for thought)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
+    r"just (?:thinking out loud|a thought|curious|brainstorming|an idea)|food for thought|"
+    # an acknowledgement of a correction: "oh right, my bad", "you're right, 15."
+    r"(?:oh |ah )?(?:right,? )?my bad|(?:oh |ah )right|you'?re right|good catch|(?:wh)?oops)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
     re.IGNORECASE,
 )
 _ANNOTATED = ANNOTATED  # a date resolved at ingest (memory.dates)
@@ -128,7 +131,7 @@ _FIRST_PERSON = [
         "own", "see", "say", "suggest", "expect", "get", "run", "take")],
     (re.compile(r"\bI\b"), "{a}"),
     (re.compile(r"\b[Mm]y\b"), "{a}'s"), (re.compile(r"\b[Mm]ine\b"), "{a}'s"),
-    (re.compile(r"\b[Mm]yself\b"), "{a}"), (re.compile(r"\bme\b"), "{a}"),
+    (re.compile(r"\b[Mm]yself\b"), "themself"), (re.compile(r"\bme\b"), "{a}"),
     # chat's lowercase "i" ("i dont like grub": 25,642 of the 196,125 Ubuntu IRC lines hold an
     # "i", "i'm", "i've", "i'll" or "i'd"), only contracted or as a subject before a verb, so
     # pasted code ("for i in range(3)", "x[i] = i + 1") stays as it is
@@ -171,6 +174,26 @@ _PARENT_QUESTION_CHARS = 300
 # quote) is someone else's words that the reply answers, often to disagree ("No, we agreed to keep
 # it at 10%"): it was a memory of its own, stated as the reply's author's. It is what the reply's
 # memories are found by instead, as a parent message is. (">=" starts no quote.)
+# A reply that corrects the message it answers ("FYI the max upload size is 25 MB." → "actually
+# it's 50 MB since the 4.1 release"; "Support hours are 9-17 CET." → "wrong, 8-18 since
+# November"): alone it did not say what it corrects, so the old value answered and the reply was
+# found by nothing. It becomes one memory that says it is a correction, with what it corrects
+# (memory.updates then leads with it). Only with a value the parent lacks: "actually that's a
+# great idea" corrects nothing.
+_CORRECTS = re.compile(r"(?i)^\W*(?:actually\b|wrong\b|nope\b|no[,.!]\s|not quite\b|not anymore\b|"
+                       r"not true\b|incorrect\b|outdated\b|that's (?:wrong|outdated|old|not right)\b|"
+                       r"(?:i think|pretty sure|afaik|iirc),? (?:it's|it is|its|that's|we're|"
+                       r"we are|they're|it was|we (?:moved|changed|upgraded|switched|bumped))\b)")
+_CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sentence by sentence
+
+
+def corrects(reply: str, parent: str) -> bool:
+    """Whether `reply` corrects the statement `parent`: a correction's opening words and a value
+    the parent does not have."""
+    return bool(len(reply) <= _CORRECTION_CHARS and _CORRECTS.match(reply)
+                and named_values(reply) - named_values(parent))
+
+
 _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)[ \t]?(.*)$", re.MULTILINE)
 
 
@@ -418,6 +441,12 @@ class OfflineExtractor(Extractor):
             asked, context = self._question_context(parent, line)
             if not asked:
                 asked, context = self._question_context(previous, line)
+            if parent is not None and not asked and parent.speaker != line.speaker \
+                    and corrects(_ANNOTATED.sub("", line.content).strip(),
+                                 _ANNOTATED.sub("", parent.content)):
+                out.append(self._correction(line, parent))
+                previous = line
+                continue
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
             text, quoted = without_quotes(without_code(line.content))
@@ -521,6 +550,22 @@ class OfflineExtractor(Extractor):
             out.append(Candidate(type="fact", content=f"{line.speaker} said: {content}",
                                  source_lines=[line.index], dates=dates))
         return out
+
+    @staticmethod
+    def _correction(line: TranscriptLine, parent: TranscriptLine) -> Candidate:
+        """"Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself (to
+        priya's "FYI the max upload size on the API is 25 MB.")": the reply whole, in the third
+        person, with the first sentence of what it corrects."""
+        said = " ".join(line.content.split())
+        said = third_person(said, line.speaker) if line.author else said
+        corrected = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split()))
+        quoted = (corrected[0] if corrected else "")[:_PARENT_QUESTION_CHARS]
+        bare = _ANNOTATED.sub("", said)
+        dates = [m.group(1) for m in _ANNOTATED.finditer(said)]
+        dates += [d.isoformat() for _, d in parse_date_text(bare)]
+        return Candidate(type=classify(bare, bool(dates)),
+                         content=f"Correction: {said} (to {parent.speaker}'s \"{quoted}\")",
+                         source_lines=[line.index, parent.index], dates=dates)
 
     @staticmethod
     def _question_context(previous: TranscriptLine | None, line: TranscriptLine

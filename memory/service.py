@@ -478,7 +478,10 @@ class Profile:
         # 17th?" missed it)
         carried = [m for m in sources if carries(c.content, m.content)] \
             if len(sources) > 1 else sources
-        first = min(carried or sources, key=lambda m: m.ts, default=None)
+        # (a reply that carries what it corrects, "Correction: actually it's 50 MB (to priya's
+        # "… is 25 MB.")", is the reply's: its own message is its first source)
+        first = sources[0] if sources and sources[0] in carried and len(carried) > 1 \
+            else min(carried or sources, key=lambda m: m.ts, default=None)
         event_dates = _event_dates(c, _local(first) if first else now)
         return Memory(
             id=memory_id(c.type, c.content, source_ids), type=c.type, content=c.content,

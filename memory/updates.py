@@ -118,7 +118,7 @@ _FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may",
                                 "wouldn", "shouldn", "haven", "hasn", "hadn", "can", "cannot"}
 
 
-def _values(text: str) -> set[str]:
+def named_values(text: str) -> set[str]:
     """The words of `text` that could be what it states: a name or an identifier ("priya",
     "stg", "2"), not an English word (LoCoMo's "heads up" / "switch up" shared "up", and "coconut
     milk" another speaker's dessert)."""
@@ -147,9 +147,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     def stems(memory: Memory) -> set[str]:  # its words, not the dates labelled at ingest
         return content_stems(f"{ANNOTATED.sub('', memory.content)} {memory.topic_key or ''}")
 
+    # from another message: its own (the first it cites; a reply also cites what it answers or
+    # corrects) is none of the answer's
     said, sources = answer.said_at, set(answer.source_message_ids)
     later = [m for m in candidates if m.id != answer.id and m.said_at > said
-             and not set(m.source_message_ids) & sources]
+             and not set(m.source_message_ids[:1]) & sources]
     changes = [m for m in later if says_change(m)]
     if _ASKS_STILL.search(question):
         ended = [m for m in later if _ENDED.search(ANNOTATED.sub("", m.content))
@@ -159,7 +161,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             return max(ended, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
-    answer_stems, answer_values = stems(answer), _values(answer.content)
+    answer_stems, answer_values = stems(answer), named_values(answer.content)
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
     best = None
     for memory in changes:
@@ -167,7 +169,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         asked = wanted & own
         said_by = {w for name in (speakers(memory) if speakers else ()) for w in
                    re.findall(r"[a-z0-9]+", name.lower())}
-        values = (answer_values & _values(memory.content)) - asked_words - said_by
+        values = (answer_values & named_values(memory.content)) - asked_words - said_by
         # about the question (a third of its words), or it says it takes back what the answer
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")

@@ -1156,3 +1156,38 @@ def test_a_teams_meetings_asked_from_the_shell(lurker, tmp_path):
         "moves to 10:00 CET"), ask
     # another schedule that says "next" is no answer about the retro
     assert "Design sync" not in ask["when is the next retro?"], ask
+
+
+def test_corrections_in_threads_asked_from_the_shell(lurker, tmp_path):
+    """Values corrected in a thread the way people correct them ("actually it's 50 MB since …",
+    "I think it's 15 now? we upgraded in October", "wrong, 8-18 since November"), asked on
+    Thursday 26 Nov: each answer stated the value the thread had corrected, and "oh right, my
+    bad" was a memory."""
+    rows = [
+        ("priya", "2026-11-23T09:00:00Z", "p1", None,
+         "FYI the max upload size on the API is 25 MB."),
+        ("tom", "2026-11-23T09:10:00Z", "p2", "p1",
+         "actually it's 50 MB since the 4.1 release, I bumped it myself"),
+        ("priya", "2026-11-23T09:12:00Z", "p3", "p1", "oh right, my bad"),
+        ("lee", "2026-11-24T14:00:00Z", "p4", None, "The staging cluster runs Postgres 14."),
+        ("omar", "2026-11-24T14:05:00Z", "p5", "p4",
+         "I think it's 15 now? we upgraded in October"),
+        ("lee", "2026-11-24T14:07:00Z", "p6", "p4", "you're right, 15."),
+        ("maya", "2026-11-25T10:00:00Z", "p7", None, "Support hours are 9-17 CET."),
+        ("raj", "2026-11-25T10:02:00Z", "p8", "p7", "wrong, 8-18 since November")]
+    conv = write_jsonl(tmp_path / "threads.jsonl", [
+        {"author": a, "ts": t, "external_id": e, "content": c,
+         **({"reply_to": r} if r else {})} for a, t, e, r, c in rows])
+    lurker("ingest", conv, "--session", "threads")
+    now = ("--now", "2026-11-26T10:00:00Z")
+    ask = first_lines(lurker, now, ("what is the max upload size?",
+                                    "what postgres version does staging run?",
+                                    "what are the support hours?"))
+    assert ask["what is the max upload size?"].startswith(
+        "Latest: Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself"), ask
+    assert ask["what postgres version does staging run?"].startswith(
+        "Latest: Correction: omar thinks it's 15 now?"), ask
+    assert ask["what are the support hours?"].startswith(
+        "Latest: Correction: wrong, 8-18 since November"), ask
+    listed = lurker("list").stdout
+    assert "my bad" not in listed and "you're right" not in listed, listed

@@ -380,3 +380,34 @@ def test_a_hedge_is_no_memory():
         ("dev", "What if we moved the release to Cloud Run instead of our k8s cluster? Just "
                 "thinking out loud.")))
     assert [m.content for m in out] == [], out
+
+
+def replies(*rows: tuple[str, str, int | None]) -> list[TranscriptLine]:
+    return [TranscriptLine(index=i, message_id=f"m{i}", role="user", author=author,
+                           ts=T0 + timedelta(minutes=i), content=text, reply_to=parent)
+            for i, (author, text, parent) in enumerate(rows)]
+
+
+def test_a_reply_that_corrects_its_parent_says_what_it_corrects():
+    """"actually it's 50 MB since the 4.1 release" in the thread of "FYI the max upload size on
+    the API is 25 MB." was a memory that named no upload size ("what is the max upload size?"
+    found only the 25 MB); "I bumped it myself" became "tom bumped it tom"."""
+    out = OfflineExtractor().extract(replies(
+        ("priya", "FYI the max upload size on the API is 25 MB.", None),
+        ("tom", "actually it's 50 MB since the 4.1 release, I bumped it myself", 0),
+        ("priya", "oh right, my bad", 0),
+        ("maya", "Support hours are 9-17 CET.", None),
+        ("raj", "wrong, 8-18 since November", 3),
+        ("lena", "actually that's a great setup", 3),  # no value of its own: no correction
+        ("omar", "Is the cache warm?", None),
+        ("lee", "No, it's at 12% after the restart.", 6)))  # answers a question: no correction
+    by_content = {m.content: m for m in out}
+    assert ("Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself (to "
+            "priya's \"FYI the max upload size on the API is 25 MB.\")") in by_content, out
+    assert "Correction: wrong, 8-18 since November (to maya's \"Support hours are 9-17 CET.\")" \
+        in by_content, out
+    assert not any("my bad" in c or c.startswith("Correction: actually that") for c in by_content)
+    assert not any(c.startswith("Correction") and "cache" in c for c in by_content), out
+    fix = by_content["Correction: wrong, 8-18 since November (to maya's \"Support hours are "
+                     "9-17 CET.\")"]
+    assert fix.source_lines == [4, 3]  # its own message first, then what it corrects

@@ -556,3 +556,27 @@ def test_a_quoted_proposal_and_a_slip_over_slack(start, api):
     assert said[0].startswith("No, we agreed to keep"), said
     assert "we should enable the new_checkout flag for everyone" not in said[0], said
     assert said[1].startswith("8 December 2026: Heads up: the code freeze is pushed a week"), said
+
+
+def test_a_correction_in_a_thread_over_slack_leads_the_answer(start, api):
+    """27 Nov, from outside: "FYI the max upload size on the API is 25 MB." and, in its thread
+    (a separate event, its parent read from the store), "actually it's 50 MB since the 4.1
+    release, I bumped it myself": asked "what is the max upload size?" the bot said 25 MB (the
+    reply alone said nothing of what it corrected). A reply that only agrees corrects nothing."""
+    slack = start()
+    parent = ts(10)
+    message(slack, "CGEN", "U1", "FYI the max upload size on the API is 25 MB.", parent)
+    message(slack, "CGEN", "U2", "actually it's 50 MB since the 4.1 release, I bumped it myself",
+            ts(12), thread_ts=parent)
+    message(slack, "CGEN", "U1", "oh right, my bad", ts(13), thread_ts=parent)
+    other = ts(20)
+    message(slack, "CGEN", "U1", "Support hours are 9-17 CET.", other)
+    message(slack, "CGEN", "U2", "actually that's a great setup", ts(21), thread_ts=other)
+    app_mention(slack, "U3", "what is the max upload size?", ts(60), "EvFix1")
+    app_mention(slack, "U3", "what are the support hours?", ts(61), "EvFix2")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 2, said
+    assert said[0].startswith("Latest: Correction: actually it's 50 MB since the 4.1 release"), said
+    assert "Before that: FYI the max upload size on the API is 25 MB." in said[0], said
+    assert said[1].startswith("Support hours are 9-17 CET."), said
+    assert "Correction" not in said[1] and "my bad" not in " ".join(said), said
