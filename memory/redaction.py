@@ -672,17 +672,24 @@ def _without_markup(text: str) -> str:
 
 
 # Characters that hide a secret from the rules without changing how it reads: invisible ones
-# inside it ("Tr0u\u200bb4dor", a soft hyphen, a word joiner) and the fullwidth forms a CJK
-# keyboard types ("ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ" was stored whole). The rules read the text
-# without the first and with the second as ASCII; the redaction is made in the text as written.
-INVISIBLE = "\u200b\u00ad\u2060\ufeff\u180e"
-_AS_ASCII = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: 0x20}
-_HIDING = re.compile(f"[{INVISIBLE}\uff01-\uff5e\u3000]")
+# inside it ("Tr0u\u200bb4dor", a soft hyphen, a word joiner, joiners and direction marks), the
+# fullwidth forms a CJK keyboard types ("ＰＡＳＳＷＯＲＤ： Ｔｒ０ｕｂ４ｄｏｒ" was stored whole), and
+# the spaces and hyphens a document pastes ("password:\u00a0hunter2x9" from a wiki page, a
+# no-break space after the colon, was stored whole). The rules read the text without the first
+# and with the others as ASCII; the redaction is made in the text as written.
+INVISIBLE = "\u200b\u00ad\u2060\ufeff\u180e"  # also dropped from stored text (memory.ingest_input)
+# read as nothing too, but kept in the text: an emoji sequence's joiner, an RTL writer's marks
+_MARKS = "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_UNREAD = frozenset(INVISIBLE + _MARKS)
+_SPACES = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f"
+_AS_ASCII = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: 0x20,
+             **{ord(c): 0x20 for c in _SPACES}, 0x2010: 0x2D, 0x2011: 0x2D}
+_HIDING = re.compile(f"[{INVISIBLE}{_MARKS}{_SPACES}\u2010\u2011\uff01-\uff5e\u3000]")
 
 
 def _as_read(text: str) -> tuple[str, list[int]]:
     """The text as the rules read it, and for each of its characters the index it came from."""
-    kept = [i for i, c in enumerate(text) if c not in INVISIBLE]
+    kept = [i for i, c in enumerate(text) if c not in _UNREAD]
     return "".join(text[i] for i in kept).translate(_AS_ASCII), kept
 
 

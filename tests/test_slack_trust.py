@@ -580,3 +580,18 @@ def test_a_correction_in_a_thread_over_slack_leads_the_answer(start, api):
     assert "Before that: FYI the max upload size on the API is 25 MB." in said[0], said
     assert said[1].startswith("Support hours are 9-17 CET."), said
     assert "Correction" not in said[1] and "my bad" not in " ".join(said), said
+
+
+def test_a_password_pasted_from_a_wiki_over_slack_is_never_stored_or_posted(start, api, tmp_path):
+    """27 Nov, from outside: a password copied from a wiki page keeps the page's no-break space
+    after the colon ("DB password:\\u00a0Summer2008!"), and was stored and posted whole."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Staging DB password:\u00a0Summer2008! (from the wiki)", ts(1))
+    message(slack, "CGEN", "U1", "wifi password:\u2007StormLemonViolet", ts(2))
+    app_mention(slack, "U2", "what's the staging db password?", ts(60), "EvWiki1")
+    app_mention(slack, "U2", "what's the wifi password?", ts(61), "EvWiki2")
+    said = " ".join(a["text"] for a in answers(api))
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in ("Summer2008!", "StormLemonViolet"):
+        assert secret not in said and secret.encode() not in stored, secret
+    assert "[REDACTED:" in said, said
