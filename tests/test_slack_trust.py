@@ -561,12 +561,12 @@ def test_a_quoted_proposal_and_a_slip_over_slack(start, api):
 def test_a_correction_in_a_thread_over_slack_leads_the_answer(start, api):
     """27 Nov, from outside: "FYI the max upload size on the API is 25 MB." and, in its thread
     (a separate event, its parent read from the store), "actually it's 50 MB since the 4.1
-    release, I bumped it myself": asked "what is the max upload size?" the bot said 25 MB (the
+    release, I bumped it on Monday": asked "what is the max upload size?" the bot said 25 MB (the
     reply alone said nothing of what it corrected). A reply that only agrees corrects nothing."""
     slack = start()
     parent = ts(10)
     message(slack, "CGEN", "U1", "FYI the max upload size on the API is 25 MB.", parent)
-    message(slack, "CGEN", "U2", "actually it's 50 MB since the 4.1 release, I bumped it myself",
+    message(slack, "CGEN", "U2", "actually it's 50 MB since the 4.1 release, I bumped it on Monday",
             ts(12), thread_ts=parent)
     message(slack, "CGEN", "U1", "oh right, my bad", ts(13), thread_ts=parent)
     other = ts(20)
