@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from .dates import ResolvedDate, add_months
+from .dates import ANNOTATED, ResolvedDate, add_months, find_dates
 
 _COUNT = r"a|an|one|two|three|four|five|six|\d{1,2}"
 SHIFT = re.compile(
@@ -85,6 +85,7 @@ def moves_to(text_before: str) -> bool:
 # Thursday"; not "pushed the fix, deploying Friday"); a cancellation is no move
 _MOVE = re.compile(r"\b(?:mov(?:e|es|ed|ing)|postpon\w*|reschedul\w*|delay\w*|slip\w*|"
                    r"shift(?:s|ed|ing)?|push(?:ed|es|ing)? (?:back|out))\b", re.IGNORECASE)
+_FROM_TO = re.compile(r"(?i)^from\s.+?\s(?:to|until|till)\s(?P<to>.+)$")
 _CANCEL = re.compile(r"\b(?:cancel\w*|call(?:s|ed|ing)? off|scrap\w*|not happening)\b",
                      re.IGNORECASE)
 
@@ -103,3 +104,29 @@ def moved_date(change_text: str, before: ResolvedDate | None,
         return shift.apply(before)
     return stated if stated is not None and (shift is not None or _MOVE.search(change_text)) \
         else None
+
+
+def date_moved_to(text: str, said_at: datetime, before: ResolvedDate | None
+                  ) -> ResolvedDate | None:
+    """The date a change (`text`, said at `said_at`) says a thing is moved to ("standup moved
+    from Tuesday to Thursday"), not the one before it, nor the day a change starts ("From Monday
+    standup moves to 10:00")."""
+    for found in reversed(find_dates(text, said_at)):
+        day = found.date
+        ranged = _FROM_TO.match(day.phrase)
+        if ranged and day.granularity == "day" and _MOVE.search(text, 0, found.start):
+            # "moved from Tuesday to Thursday" is read as one span: its end is where it went
+            day = ResolvedDate(ranged["to"], day.end, day.end, "day")
+        elif not moves_to(text[:found.start]):
+            continue
+        if before is None or (day.start, day.end) != (before.start, before.end):
+            return day
+    return None
+
+
+def after_change(change_text: str, said_at: datetime, before: ResolvedDate | None
+                 ) -> ResolvedDate | None:
+    """`before` as the change said at `said_at` leaves it (moved by its shift, or to the date it
+    moves the thing to), or None when the change moves no date."""
+    return moved_date(ANNOTATED.sub("", change_text), before,
+                      date_moved_to(change_text, said_at, before))

@@ -30,7 +30,7 @@ from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
 from .topics import asked_tool_category, names_tool_of
-from .moves import moved_date, moves_to
+from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .updates import update_of
 
@@ -465,15 +465,6 @@ def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, 
     return None
 
 
-def _date_moved_to(change: Memory, before: ResolvedDate | None) -> ResolvedDate | None:
-    """The date a change says a thing is moved to ("standup moved from Tuesday to Thursday"),
-    not the one before it, nor the day a change starts ("From Monday standup moves to 10:00")."""
-    return next((f.date for f in reversed(find_dates(change.content, change.said_at))
-                 if moves_to(change.content[:f.start])
-                 and (before is None or (f.date.start, f.date.end) != (before.start, before.end))),
-                None)
-
-
 def _dated(memory: Memory) -> str:
     return f"{memory.content} ({_said(memory)})"
 
@@ -756,8 +747,7 @@ class OfflineAnswerer(Answerer):
                 # "the code freeze is pushed a week": the date it moved to leads, the one it
                 # says or the one before plus the shift (memory.moves), not the old date alone
                 before = event_date(dated, question) if dated is not None else None
-                moved = moved_date(ANNOTATED.sub("", latest.content), before,
-                                   _date_moved_to(latest, before))
+                moved = after_change(latest.content, latest.said_at, before)
                 if moved is not None:
                     parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
             changed = None if when else next(

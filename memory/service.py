@@ -34,6 +34,7 @@ from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, specula
 from .ingest_input import clean_text, to_messages
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      platform_id, same_person)
+from .moves import after_change
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
                      ScrubResult,
@@ -44,6 +45,7 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
 from .text import carries, expand_query
+from .updates import update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -988,6 +990,14 @@ class Profile:
         for memory in about:
             best = event_date(memory, phrase)
             if best is not None and best.granularity == "day":
+                # "how many days until the code freeze?" after "the code freeze is pushed a
+                # week": from the date it moved to (memory.moves), not the one first said
+                change = update_of(memory, about, phrase, wanted, content_stems)
+                moved = after_change(change.content, change.said_at, best) \
+                    if change is not None else None
+                if moved is not None and moved.granularity == "day":
+                    said = dates.format_human(change.said_at.date())
+                    return date_questions.Dated(f"{phrase}, moved on {said}", moved)
                 return date_questions.Dated(phrase, best)
         mentioned = about[0].event_time.date() if about and about[0].event_time else None
         return date_questions.Dated(phrase, None, mentioned)

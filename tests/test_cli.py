@@ -970,6 +970,10 @@ def test_a_slip_by_a_week_and_a_quoted_proposal_asked_from_the_shell(lurker, tmp
         "23 November 2026, when it was reported: Deployed api v4.1.9 to production"), ask
     assert ask["are we moving to cloud run?"].startswith(
         "We are NOT moving the release pipeline off k8s this quarter"), ask
+    # date arithmetic counts to the date it moved to, not the one first said
+    until = lurker("recall", "how many days until the code freeze?", *now).stdout
+    assert until.startswith("13 days: from 25 November 2026 (today) to 8 December 2026 (the code "
+                            "freeze, moved on 20 November 2026)."), until
     listed = lurker("list").stdout
     assert "> we should enable" not in listed and "thinking out loud" not in listed, listed
     assert "enable the new_checkout flag for everyone" not in " ".join(

@@ -57,3 +57,17 @@ def test_the_date_a_change_moves_to():
     assert moved_date("standup is cancelled, pushed a week", DEC_1) is None
     assert moved_date("pushed the fix, deploying Dec 10", DEC_1, dec_10) is None
     assert moved_date("the code freeze is pushed a week", None) is None
+
+
+def test_the_date_a_change_states_is_the_one_it_moves_to():
+    from datetime import datetime, timezone
+
+    from memory.moves import after_change
+
+    said = datetime(2026, 11, 20, 10, 0, tzinfo=timezone.utc)  # a Friday
+    tuesday = ResolvedDate("Tuesday", date(2026, 11, 24), date(2026, 11, 24), "day")
+    moved = after_change("standup moved from Tuesday to Thursday", said, tuesday)
+    assert moved is not None and moved.start == date(2026, 11, 26)
+    # the day a change starts is no date of the thing
+    assert after_change("From Monday standup moves to 10:00 CET", said, tuesday) is None
+    assert after_change("the code freeze is pushed a week", said, DEC_1).start == date(2026, 12, 8)
