@@ -44,7 +44,7 @@ from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries, expand_query
+from .text import carries, expand_query, quotes
 from .updates import update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -1007,7 +1007,8 @@ class Profile:
         """Forget a memory: it leaves recall and the vector index, keeps its reason in the audit
         history, and the messages it was drawn from are suppressed (see Store.suppress_messages):
         neither the memory nor its source text can reach an answer again. Other memories drawn
-        from the same messages stay (they are separate statements; forget them by name)."""
+        from the same messages stay (they are separate statements; forget them by name), but
+        those that quote it (memory.text.quotes) are forgotten with it."""
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidMessage("forget needs a reason (it is kept in the audit history)")
         found = self._store.get_memories(self.name, [memory_id])
@@ -1020,10 +1021,18 @@ class Profile:
         if not found:
             raise UnknownMemory(self.name, memory_id)
         memory = found[0]
-        memory.status, memory.forgotten_reason = "forgotten", reason.strip()
-        memory.forgotten_at = now or utcnow()
-        self._store.upsert_memories(self.name, [memory])
-        self._store.delete_vectors(self.name, [memory.id])
+        # A memory of the same messages that quotes it repeats it: "Correction: actually it's 50
+        # MB … (to priya's "FYI the max upload size on the API is 25 MB.")" went on saying the
+        # forgotten 25 MB. It goes too, for the same reason; other statements of those messages
+        # stay.
+        quoting = [m for m in self._store.memories_by_source(self.name, memory.source_message_ids)
+                   if m.id != memory.id and quotes(m.content, memory.content)]
+        at = now or utcnow()
+        for gone in [memory, *quoting]:
+            gone.status, gone.forgotten_reason = "forgotten", reason.strip()
+            gone.forgotten_at = at
+        self._store.upsert_memories(self.name, [memory, *quoting])
+        self._store.delete_vectors(self.name, [memory.id, *(m.id for m in quoting)])
         # The text it was drawn from goes too: the raw messages stay for audit, suppressed, out
         # of the message_text channel, the answerer's context, answer sources and the export.
         self._store.suppress_messages(self.name, memory.source_message_ids)

@@ -104,6 +104,18 @@ def carries(content: str, source: str) -> bool:
     return False
 
 
+# a date labelled at ingest ("[2026-12-01]", "[Q4 2026]"), as memory.dates writes it
+_LABELLED = re.compile(r"\s?\[[^\[\]]*\d{4}[^\[\]]*\]")
+QUOTE_SHARE = 0.8  # siblings that differ in their value ("runs Postgres 14" / "runs Redis 7") share less
+
+
+def quotes(content: str, quoted: str) -> bool:
+    """Whether `content` repeats the memory `quoted` whole: nearly all its word stems (its dates
+    as labelled at ingest left out), as a correction quotes what it corrects."""
+    want = set(stem_tokens(_LABELLED.sub("", quoted)))
+    return bool(want) and len(want & set(stem_tokens(content))) >= QUOTE_SHARE * len(want)
+
+
 def query_stems(text: str, limit: int = 32) -> list[str]:
     """Unique stems of a query, first occurrence order, at most `limit`."""
     return list(dict.fromkeys(stem_tokens(text)))[:limit]

@@ -117,6 +117,27 @@ def test_forget_takes_the_memory_and_its_source_text_out_of_every_answer(profile
     assert memory.id not in service.store.vector_ids(profile.name)
 
 
+def test_a_correction_that_quotes_a_forgotten_memory_is_forgotten_with_it(profile, service):
+    """A reply that corrects its parent quotes it ("Correction: actually it's db-stage-9 … (to
+    maya's "The staging database host is db-stage-7.internal …")"): forgetting the parent's
+    memory left the correction saying the forgotten host. It goes with it, by the same forget;
+    another statement of the parent's message stays."""
+    profile.ingest([event(f"{STATEMENT} The rate limit is 100 requests per minute.", "c:1"),
+                    {**event("actually it's db-stage-9.internal now, moved it on Friday", "c:2",
+                             1, author="omar"), "reply_to": "c:1"}], "s1")
+    correction = next(m for m in profile.list() if m.content.startswith("Correction:"))
+    assert SECRET_HOST in correction.content  # it quotes what it corrects
+    profile.forget(drawn_from_statement(profile).id, reason="moved to vault")
+    assert SECRET_HOST not in " ".join(m.content for m in profile.list())
+    (gone,) = service.store.get_memories(profile.name, [correction.id])
+    assert gone.status == "forgotten" and gone.forgotten_reason == "moved to vault"
+    assert correction.id not in service.store.vector_ids(profile.name)
+    for question in (QUESTION, SECRET_HOST, "staging database host"):
+        assert SECRET_HOST not in said(profile.recall(question)), question
+    assert "100 requests" in profile.recall("what is the rate limit?").answer  # the rest stays
+    assert "db-stage-9" in said(profile.recall("db-stage-9"))  # the reply's own words stay
+
+
 def test_the_ordinary_export_holds_nothing_forgotten_the_audit_export_everything(profile,
                                                                                 service):
     profile.ingest([event(STATEMENT, "c:2"), event("Deploys are on Tuesdays.", "c:3", 1)], "s1")
