@@ -579,7 +579,7 @@ class Profile:
         gone = {message.id, *message.replaces}
         self._store.delete_messages(self.name, [message.id])
         changed, erased = self._erase_drawn_from(gone, self.DELETED, "source message deleted",
-                                                 now or utcnow())
+                                                 now or utcnow(), said=[message.content])
         result.memories_forgotten = len(erased)
         result.memories_updated = len(changed) - len(erased)
         return result
@@ -609,7 +609,7 @@ class Profile:
             clean = redact(message.content)[0]
             store.delete_messages(self.name, [message.id])
             _, erased = self._erase_drawn_from({message.id, *message.replaces}, self.DELETED,
-                                               "redacted again", now)
+                                               "redacted again", now, said=[message.content])
             store.delete_memories(self.name, erased)  # not kept as tombstones: see above
             renamed.update(dict.fromkeys(erased))
             result.messages_redacted += 1
@@ -654,9 +654,12 @@ class Profile:
         return result
 
     def _erase_drawn_from(self, gone: set[str], placeholder: str, reason: str, now: datetime,
-                          legacy_versions: bool = False) -> tuple[dict[str, Memory], set[str]]:
+                          legacy_versions: bool = False, said: Iterable[str] = ()
+                          ) -> tuple[dict[str, Memory], set[str]]:
         """Erase the memories (any status) drawn only from the messages `gone`, and drop those
-        messages from the sources of the memories also drawn from others. With
+        messages from the sources of the memories also drawn from others, unless such a memory
+        carries a sentence of what they `said` (a correction quotes what it corrects, a short
+        answer its question): that one is erased too, no text of theirs left behind. With
         `legacy_versions`, also walk the whole profile for older versions of erased memories
         whose messages were edited before messages recorded `replaces` (a purge does; a delete,
         which is frequent, does not). Returns (every memory changed, the ids erased)."""
@@ -676,9 +679,10 @@ class Profile:
             changed[memory.id] = memory
             erased.add(memory.id)
 
+        said = [text for text in said if text]
         for memory in store.memories_by_source(self.name, gone, include_inactive=True):
             remaining = [i for i in memory.source_message_ids if i not in gone]
-            if remaining:
+            if remaining and not any(carries(memory.content, text) for text in said):
                 memory.source_message_ids = remaining
                 changed[memory.id] = memory
             elif memory.content not in (self.PURGED, self.DELETED):
@@ -1128,7 +1132,8 @@ class Profile:
         result = PurgeResult(author=author, messages_deleted=0, message_ids=ids)
         changed, erased = self._erase_drawn_from(
             {i for m in mine for i in (m.id, *m.replaces)}, self.PURGED,
-            "purged (data deletion request)", now or utcnow(), legacy_versions=True)
+            "purged (data deletion request)", now or utcnow(), legacy_versions=True,
+            said=[m.content for m in mine])
         result.memories_updated = len(changed) - len(erased)
         result.memories_erased = len(erased)
         result.messages_deleted = len(store.delete_messages(self.name, ids))

@@ -189,6 +189,29 @@ def test_a_deleted_message_leaves_no_text_in_memories_or_exports(profile, servic
     assert profile.delete_message("c:2").found is False  # idempotent
 
 
+def test_a_deleted_or_purged_message_leaves_no_text_in_a_reply_that_quotes_it(profile, service):
+    """A correction in a thread quotes its parent, and a reply's memory also cites the message it
+    corrects: deleting the parent (or purging its author) kept the correction, with the parent's
+    words in it, as "also drawn from other messages". It is erased too; the replier's own raw
+    message stays."""
+    reply = {**event("actually it's db-stage-9.internal now, moved it on Friday", "c:3", 1,
+                     author="omar"), "reply_to": "c:2"}
+    for gone in ("delete", "purge"):
+        name = f"{profile.name}-{gone}"
+        other = service.profile(name)
+        other.ingest([event(STATEMENT, "c:2"), reply], "s1")
+        assert any(m.content.startswith("Correction:") and SECRET_HOST in m.content
+                   for m in other.list())
+        if gone == "delete":
+            other.delete_message("c:2")
+        else:
+            other.purge_author("maya")
+        everything = "\n".join([*other.export(audit=True),
+                                *(m.model_dump_json() for m in other.list(include_inactive=True))])
+        assert SECRET_HOST not in everything, gone
+        assert "db-stage-9" in said(other.recall("db-stage-9")), gone
+
+
 def test_deleting_an_edited_message_erases_what_every_version_said(profile):
     profile.ingest([event(STATEMENT, "c:2")], "s1")
     profile.edit_message("c:2", "ok")  # the new text yields no memory: no successor to follow
