@@ -570,7 +570,8 @@ class Profile:
         A memory drawn only from it (or from its earlier versions, before edits) is erased as
         purge_author erases one: forgotten, its content, questions, dates, topic key and sources
         blanked, its id and version links kept as a tombstone. A memory also drawn from other
-        messages keeps those sources only. Idempotent."""
+        messages keeps those sources only, unless it carries a sentence of this one (then it is
+        erased too). Idempotent."""
         message = self._store.find_messages_by_external_id(self.name, [external_id]).get(
             external_id)
         if message is None:
@@ -1122,7 +1123,8 @@ class Profile:
         older versions left by edits of those messages. An erased memory keeps its id and version
         links as a tombstone (status forgotten, reason "purged"); its content, questions, dates,
         topic key and sources are blanked and its vector removed. A memory also drawn from other
-        people's messages keeps those sources only. Idempotent."""
+        people's messages keeps those sources only, unless it carries a sentence of theirs (then
+        it is erased too). Idempotent."""
         if not isinstance(author, str) or not author.strip():
             raise InvalidMessage("purge needs the author's name or platform user id")
         author = author.strip()
