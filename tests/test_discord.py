@@ -975,3 +975,28 @@ def test_retro_notes_in_discord_markdown_keep_every_action_item(env):
     assert "flaky e2e tests blocked 3 deploys; staging DB ran out of disk twice" in wrong, wrong
     for reply in replies:
         assert_unpinging(reply)
+
+
+def test_a_correction_by_reply_and_a_quote_over_discord(env):
+    """27 Nov, from outside, through the real discord.py client: "actually it's 50 MB since the
+    4.1 release" as a Discord reply to "FYI the max upload size on the API is 25 MB.", and a
+    reply that quotes a proposal ("> …") to turn it down. Asked "what is the max upload size?"
+    the bot said 25 MB; asked "should we enable new_checkout for everyone?" it answered with the
+    quoted proposal as the replier's own."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    fyi = env.post(GENERAL, ALICE, "FYI the max upload size on the API is 25 MB.", at=DAY)
+    env.post(GENERAL, BOB, "actually it's 50 MB since the 4.1 release, I bumped it on Monday",
+             reference=fyi["id"], at=DAY + timedelta(minutes=2))
+    env.post(GENERAL, CARLA, "> we should enable the new_checkout flag for everyone\nNo, we "
+             "agreed to keep new_checkout at 10% until the 500s are understood.",
+             at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: len(env.messages(general)) == 3, what="the three messages")
+    env.post(GENERAL, BOB, f"{MENTION} what is the max upload size?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} should we enable new_checkout for everyone?",
+             mentions=[LURKER])
+    replies = env.wait_replies(2, GENERAL)
+    size, flag = (r.json["content"].split("\n")[0] for r in replies)
+    assert size.startswith("Latest: Correction: actually it's 50 MB since the 4.1 release"), size
+    assert flag.startswith("No, we agreed to keep new_checkout at 10%"), flag
+    for reply in replies:
+        assert_unpinging(reply)
