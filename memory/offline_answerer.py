@@ -453,13 +453,20 @@ def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, 
                       ) -> tuple[date, Memory, str] | None:
     """The next day of the first schedule shown (its day, its memory, how it repeats), unless
     a date still to come answers the question already."""
-    if dated is not None and (found := event_date(dated, question)) and found.end >= today:
-        return None
+    if dated is not None and not _recurs(ANNOTATED.sub("", dated.content)) \
+            and (found := event_date(dated, question)) and found.end >= today:
+        return None  # a dated one still to come ("the next one is Dec 3") answers it
     for memory in shown:
         text = ANNOTATED.sub("", memory.content)
         if not _recurs(text) or (schedule := schedule_in(text)) is None:
             continue
-        day = next_day(schedule, today, [e.start for e in memory.event_dates])
+        # which weeks: a date written beside the schedule ("next one Nov 12"), not the one its
+        # own words were labelled with at ingest ("every other Thursday [2026-11-19]": the
+        # Thursday after it was said, whichever week)
+        at = memory.content.find(schedule.phrase)
+        known = [f.date.start for f in find_dates(memory.content, memory.said_at)
+                 if at < 0 or f.end <= at or f.start >= at + len(schedule.phrase)]
+        day = next_day(schedule, today, known)
         if day is not None:
             return day, memory, schedule.phrase
     return None

@@ -1197,3 +1197,19 @@ def test_corrections_in_threads_asked_from_the_shell(lurker, tmp_path):
         "Latest: Correction: wrong, 8-18 since November"), ask
     listed = lurker("list").stdout
     assert "my bad" not in listed and "you're right" not in listed, listed
+
+
+def test_a_schedules_next_day_comes_from_its_written_dates(lurker, tmp_path):
+    """"every other Thursday" is labelled at ingest with the Thursday after it was said, whichever
+    week the schedule keeps: said on Monday 16 Nov with "the first one was on Nov 12", "when is
+    the next design sync?" on Wednesday 18 Nov said 19 November (the label), not 26 November."""
+    conv = write_jsonl(tmp_path / "sync.jsonl", chat(
+        ("maya", "2026-11-16T09:00:00Z",
+         "Design sync is every other Thursday at 15:00, the first one was on Nov 12.")))
+    lurker("ingest", conv, "--session", "sync")
+    for now, day in (("2026-11-18T10:00:00Z", "26 November 2026"),
+                     ("2026-11-26T10:00:00Z", "26 November 2026 (today)"),
+                     ("2026-11-27T10:00:00Z", "10 December 2026")):
+        said = lurker("recall", "when is the next design sync?", "--now", now).stdout
+        assert said.startswith(f"{day}, every other Thursday: Design sync is every other "
+                               "Thursday"), (now, said)

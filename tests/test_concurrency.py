@@ -135,6 +135,11 @@ CONVERSATION = [
     ("sam", "Grafana dashboards moved to the observability folder last week"),
     ("maya", "The mobile release is frozen until the accessibility audit passes"),
     ("li", "Use ruff for linting and black for formatting in the backend repo"),
+    # a slip by how much and a schedule's next day: computed on every call (memory.moves,
+    # memory.recurrence)
+    ("maya", "Code freeze for the 4.2 release is Dec 1"),
+    ("sam", "Heads up: the code freeze is pushed a week"),
+    ("li", "Design sync is every other Thursday at 15:00, the first one was on Nov 5"),
 ]
 QUESTIONS = [
     "what package manager do we use for the dashboard?", "what is the rate limit?",
@@ -142,12 +147,14 @@ QUESTIONS = [
     "when does the on-call rotation change?", "where did the grafana dashboards move?",
     "why is the mobile release frozen?", "what do we use for linting?",
     "who decided on pnpm?", "what formatter does the backend use?",
+    "when is the code freeze?", "how many days until the code freeze?",
+    "when is the next design sync?",
 ]
 
 
 def _loaded(service, profile_name):
     profile = service.profile(profile_name)
-    profile.ingest([{"role": "user", "author": a, "content": c, "ts": f"2026-11-16T09:0{i}:00Z"}
+    profile.ingest([{"role": "user", "author": a, "content": c, "ts": f"2026-11-16T09:{i:02d}:00Z"}
                     for i, (a, c) in enumerate(CONVERSATION)], session_id="2026-11-16")
     return profile
 
