@@ -73,7 +73,11 @@ ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer
 # "is the deploy still blocked?" asks whether a state lasts: a later word that it ended ("Cert
 # renewed, deploy unblocked") is the change, though it shares "deploy" alone ("unblocked" is no
 # "blocked" to a stemmer). Only for such a question: "fixed" and "done" end most states.
-_ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b")
+_ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
+                         # "is staging down?" asks the same of a state that can end: "Staging is
+                         # down for the DB upgrade" led, "Staging is back up" after it
+                         r"^\W*(?:is|are)\b.*\b(?:down|blocked|broken|failing|offline|frozen|"
+                         r"paused|stuck|degraded|unavailable|locked|flaky|on fire)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"

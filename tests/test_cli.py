@@ -1213,3 +1213,21 @@ def test_a_schedules_next_day_comes_from_its_written_dates(lurker, tmp_path):
         said = lurker("recall", "when is the next design sync?", "--now", now).stdout
         assert said.startswith(f"{day}, every other Thursday: Design sync is every other "
                                "Thursday"), (now, said)
+
+
+def test_a_state_asked_without_still_is_its_latest(lurker, tmp_path):
+    """"is staging down?" on Wednesday was answered "Staging is down for the DB upgrade until
+    14:00 UTC" (Monday morning) before "Staging is back up" (Monday afternoon): only "is it still
+    down?" asked for the latest. A state that can end (down, blocked, broken, offline …) asked
+    in the present is asked as of now."""
+    conv = write_jsonl(tmp_path / "state.jsonl", chat(
+        ("raj", "2026-11-23T10:00:00Z", "Staging is down for the DB upgrade until 14:00 UTC."),
+        ("raj", "2026-11-23T14:20:00Z", "Staging is back up."),
+        ("maya", "2026-11-23T09:00:00Z",
+         "We are not going to use Kafka for the event bus, NATS is simpler for our volume.")))
+    lurker("ingest", conv, "--session", "state")
+    now = ("--now", "2026-11-25T15:00:00Z")
+    ask = first_lines(lurker, now, ("is staging down?", "are we using kafka?"))
+    assert ask["is staging down?"].startswith(
+        "Latest: Staging is back up. (23 November 2026). Before that: Staging is down"), ask
+    assert ask["are we using kafka?"].startswith("We are not going to use Kafka"), ask
