@@ -194,13 +194,18 @@ def corrects(reply: str, parent: str) -> bool:
                 and named_values(reply) - named_values(parent))
 
 
-_QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)[ \t]?(.*)$", re.MULTILINE)
+_QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
+# (Discord's ">>> " quotes the rest of the message, but a pasted Python session's ">>> " lines are
+# as common in a team's chat, and the explanation after them is the writer's own: read line by
+# line, as a quote.)
 
 
 def without_quotes(text: str) -> tuple[str, str]:
     """The message without its quoted lines, and those lines' text."""
+    if ">" not in text:
+        return text, ""
     quoted = " ".join(m.group(1).strip() for m in _QUOTE_LINE.finditer(text)).strip()
-    return (_QUOTE_LINE.sub("", text) if quoted or ">" in text else text), quoted
+    return _QUOTE_LINE.sub("", text), quoted
 # A short imperative after a statement in the same message: "Use `Decimal`.", "Remove it."
 _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|drop|add|switch to|"
                            r"rename|revert|pin|bump|don't|do not|never|always)\b\S*(?:\s+\S+){0,2}"

@@ -373,6 +373,16 @@ def test_a_quoted_line_is_what_the_reply_answers_not_its_authors_memory():
     assert "the retry budget is 3 per request" in sam.questions
     # ">=" starts no quote
     assert any("3 replicas are needed" in c for c in contents), contents
+    # a nested quote is a quote; a pasted Python session's ">>> " lines are read as quotes, and
+    # what the writer says after them stays theirs
+    out = OfflineExtractor().extract(lines(
+        ("lena", ">> The cache TTL is 30 minutes.\nIt is 60 since the incident on Monday."),
+        ("raj", "Try this in the shell:\n>>> import numpy as np\n>>> np.zeros(3)\nThe array "
+                "it prints has three zeros in float64.")))
+    contents = [m.content for m in out]
+    assert not any("TTL is 30" in c for c in contents), contents
+    assert any("It is 60 since the incident" in c for c in contents), contents
+    assert any("three zeros in float64" in c for c in contents), contents
 
 
 def test_a_hedge_is_no_memory():
