@@ -30,6 +30,7 @@ from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
 from .topics import asked_tool_category, names_tool_of
+from .alerts import alert_span, clock, duration_words
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .updates import update_of
@@ -331,8 +332,9 @@ _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:ou
 # a release reported as done, its verb first as a bot or a person posts it ("Deployed api v4.1.9
 # to production", "Rolled back api to v4.1.7", "Released 2.3.0"), or after its subject in the
 # past tense ("api v4.1.9 deployed to prod"): not "Deploying …", "will ship", "is out Friday"
-_REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can|could|may|might|"
-                            r"must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?(?:shipped|released|"
+_REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can|could|may|"
+                            r"might|must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?"
+                            r"(?:shipped|released|"
                             r"deployed|rolled (?:out|back)|upgraded|downgraded|promoted|"
                             r"went live|launched|merged)\b")
 
@@ -447,6 +449,30 @@ def resolved_date(memory: Memory) -> str | None:
 
 def _said(memory: Memory) -> str:
     return format_human(memory.said_at.date())
+
+
+_ASKS_HOW_LONG = re.compile(r"(?i)^\W*(?:how long (?:did|was|were|has|have|had)\b|for how long\b|"
+                            r"how many (?:minutes|hours) (?:did|was|were)\b)")
+_OUTAGE_STEMS = frozenset(content_stems("how long last lasted outage incident down alert "
+                                        "take took was were minutes hours"))
+
+
+def _alert_lasted(question: str, memories: list[Memory]) -> str | None:
+    """"47 minutes: from 14:05 UTC (TRIGGERED: …) to 14:52 UTC (RESOLVED: …), 24 November 2026"
+    for a question how long something lasted, when the shown memories hold an alert that fired
+    and resolved, about the question's subject."""
+    if not _ASKS_HOW_LONG.match(question):
+        return None
+    subject = content_stems(question) - _OUTAGE_STEMS
+    span = alert_span(m for m in memories if not subject or subject & _memory_stems(m))
+    if span is None:
+        return None
+    fired, ended = span
+    day = format_human(fired.said_at.date())
+    until = clock(ended.said_at) if ended.said_at.date() == fired.said_at.date() \
+        else f"{clock(ended.said_at)} on {format_human(ended.said_at.date())}"
+    return (f"{duration_words(ended.said_at - fired.said_at)}: from {clock(fired.said_at)} on "
+            f"{day} ({fired.content}) to {until} ({ended.content}).")
 
 
 def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, today: date
@@ -621,6 +647,9 @@ class OfflineAnswerer(Answerer):
             if arithmetic.value == "not computed":
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
+        lasted = _alert_lasted(question, memories)
+        if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
+            return lasted
         def people() -> set[str]:  # looked up only when a lower-case word could be a name
             said = {n for m in messages if (n := display_name(m.author))}
             if speakers:

@@ -44,7 +44,8 @@ _CHITCHAT = re.compile(
     # thinking out loud."
     r"just (?:thinking out loud|a thought|curious|brainstorming|an idea)|food for thought|"
     # an acknowledgement of a correction: "oh right, my bad", "you're right, 15."
-    r"(?:oh |ah )?(?:right,? )?my bad|(?:oh |ah )right|you'?re right|good catch|(?:wh)?oops)\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
+    r"(?:oh |ah )?(?:right,? )?my bad|(?:oh |ah )right|you'?re right|good catch|(?:wh)?oops)"
+    r"\b[\s!.,:)]*\w{0,12}[\s!.)]*$",
     re.IGNORECASE,
 )
 _ANNOTATED = ANNOTATED  # a date resolved at ingest (memory.dates)
@@ -164,6 +165,10 @@ _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|in
                            r"reverted|rolled back|extended|doubled|halved|pushed|fixed|"
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
+# A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
+# Alone it was dropped (three words), so "when is the postmortem draft due?" had no date.
+_NOUN_DUE = re.compile(r"(?i)^\W*(?:the\s+)?[a-z][\w-]*\s+(?:is\s+)?(?:due|expected|planned|"
+                       r"scheduled)\b")
 # A thread reply that adds to what it replies to: "Affected customers: Acme, Globex and
 # Initech." "Umbrella Corp also reported failed checkouts in that window." The reply names
 # none of the parent's words, so the parent's text is what it is found by ("which customers
@@ -180,8 +185,9 @@ _PARENT_QUESTION_CHARS = 300
 # found by nothing. It becomes one memory that says it is a correction, with what it corrects
 # (memory.updates then leads with it). Only with a value the parent lacks: "actually that's a
 # great idea" corrects nothing.
-_CORRECTS = re.compile(r"(?i)^\W*(?:actually\b|wrong\b|nope\b|no[,.!]\s|not quite\b|not anymore\b|"
-                       r"not true\b|incorrect\b|outdated\b|that's (?:wrong|outdated|old|not right)\b|"
+_CORRECTS = re.compile(r"(?i)^\W*(?:actually\b|wrong\b|nope\b|no[,.!]\s|not quite\b|"
+                       r"not anymore\b|not true\b|incorrect\b|outdated\b|"
+                       r"that's (?:wrong|outdated|old|not right)\b|"
                        r"(?:i think|pretty sure|afaik|iirc),? (?:it's|it is|its|that's|we're|"
                        r"we are|they're|it was|we (?:moved|changed|upgraded|switched|bumped))\b)")
 _CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sentence by sentence
@@ -490,7 +496,8 @@ class OfflineExtractor(Extractor):
                 if last is not None and (
                         (candidate is not None and _SUBJECTLESS.match(bare)
                          and len(sentence.split()) <= _SUBJECTLESS_WORDS)
-                        or (_SHORT_UPDATE.match(bare) and len(bare.split()) <= _SHORT_UPDATE_WORDS
+                        or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare))
+                            and len(bare.split()) <= _SHORT_UPDATE_WORDS
                             and not bare.rstrip().endswith("?"))):
                     # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
                     # deadline is the quote's, and alone it was nobody's

@@ -1231,3 +1231,31 @@ def test_a_state_asked_without_still_is_its_latest(lurker, tmp_path):
     assert ask["is staging down?"].startswith(
         "Latest: Staging is back up. (23 November 2026). Before that: Staging is down"), ask
     assert ask["are we using kafka?"].startswith("We are not going to use Kafka"), ask
+
+
+def test_an_incident_channel_asked_how_long_from_the_shell(lurker, tmp_path):
+    """An incident as a pager bot and the on-call write it, asked on Wednesday 25 Nov: "how long
+    did the checkout outage last?" listed the TRIGGERED and RESOLVED messages by their day and
+    left the subtraction to the reader; "Postmortem owner: lena. Draft due Friday." lost its
+    second sentence (three words), so "when is the postmortem draft due?" had no date."""
+    conv = write_jsonl(tmp_path / "incident.jsonl", chat(
+        ("pagerbot", "2026-11-24T14:05:00Z", "TRIGGERED: checkout-api error rate > 5% (SEV2)"),
+        ("raj", "2026-11-24T14:07:00Z",
+         "Ack, looking. Seems like the payments provider is timing out."),
+        ("pagerbot", "2026-11-24T14:20:00Z", "TRIGGERED: search-api latency p99 > 2s (SEV3)"),
+        ("raj", "2026-11-24T14:30:00Z", "Mitigated: failed over to the backup provider at 14:28."),
+        ("pagerbot", "2026-11-24T14:52:00Z", "RESOLVED: checkout-api error rate > 5% (SEV2)"),
+        ("pagerbot", "2026-11-24T17:10:00Z", "RESOLVED: search-api latency p99 > 2s (SEV3)"),
+        ("raj", "2026-11-24T16:00:00Z", "Postmortem owner: lena. Draft due Friday.")))
+    lurker("ingest", conv, "--session", "incident")
+    now = ("--now", "2026-11-25T12:00:00Z")
+    ask = first_lines(lurker, now, ("how long did the checkout outage last?",
+                                    "how long was search slow?",
+                                    "when is the postmortem draft due?"))
+    assert ask["how long did the checkout outage last?"] == (
+        "47 minutes: from 14:05 UTC on 24 November 2026 (TRIGGERED: checkout-api error rate > 5% "
+        "(SEV2)) to 14:52 UTC (RESOLVED: checkout-api error rate > 5% (SEV2))."), ask
+    assert ask["how long was search slow?"].startswith(
+        "2 hours 50 minutes: from 14:20 UTC on 24 November 2026 (TRIGGERED: search-api"), ask
+    assert ask["when is the postmortem draft due?"].startswith(
+        "27 November 2026: Postmortem owner: lena. Draft due Friday"), ask

@@ -1,0 +1,60 @@
+"""How long an alert lasted: a pager bot's "TRIGGERED: checkout-api error rate > 5% (SEV2)" and,
+later, "RESOLVED: checkout-api error rate > 5% (SEV2)".
+
+Asked "how long did the checkout outage last?", Lurker listed both messages by their day and
+left the subtraction to the reader. Alerting tools (PagerDuty, Opsgenie, Alertmanager's
+"[FIRING:1] …" / "[RESOLVED] …", Grafana's "[Alerting]" / "[OK]") post the same text with a
+status in front: the pair with the same text is the alert's start and end, and the time between
+them is computed here from when each was said, never by a model.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from .models import Memory
+
+_FIRING = re.compile(r"(?i)^\W*(?:triggered|firing(?::\d+)?|alerting|alert|alarm|critical|"
+                     r"problem|down)\W*[\]:)-]\s*(?P<what>\S.*)$")
+_ENDED = re.compile(r"(?i)^\W*(?:resolved|recovered|cleared|ok|up)(?::\d+)?\W*[\]:)-]\s*"
+                    r"(?P<what>\S.*)$")
+
+
+def _what(pattern: re.Pattern, memory: Memory) -> str | None:
+    m = pattern.match(memory.content)
+    return " ".join(m["what"].lower().split()) if m else None
+
+
+def alert_span(memories: Iterable[Memory]) -> tuple[Memory, Memory] | None:
+    """The first of `memories` that says an alert fired and the first resolution after it of
+    the same alert (the same text after its status), or None."""
+    memories = list(memories)
+    for firing in memories:
+        what = _what(_FIRING, firing)
+        if what is None:
+            continue
+        ended = [m for m in memories if m.said_at > firing.said_at and _what(_ENDED, m) == what]
+        if ended:
+            return firing, min(ended, key=lambda m: m.said_at)
+    return None
+
+
+def duration_words(delta: timedelta) -> str:
+    """"47 minutes", "2 hours 5 minutes", "3 days 4 hours"."""
+    minutes = round(delta.total_seconds() / 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n][:2]
+    return " ".join(said) or "under a minute"
+
+
+def clock(at: datetime) -> str:
+    """"14:05 UTC", "15:05 UTC+01:00": the time as it was said, with its offset."""
+    offset = at.utcoffset()
+    if not offset:
+        return f"{at:%H:%M} UTC"
+    sign = "+" if offset >= timedelta(0) else "-"
+    hours, minutes = divmod(abs(int(offset.total_seconds())) // 60, 60)
+    return f"{at:%H:%M} UTC{sign}{hours:02d}:{minutes:02d}"
