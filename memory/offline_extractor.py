@@ -194,9 +194,11 @@ _CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sent
 
 
 def corrects(reply: str, parent: str) -> bool:
-    """Whether `reply` corrects the statement `parent`: a correction's opening words and a value
-    the parent does not have."""
+    """Whether `reply` corrects the statement `parent`: a correction's opening words, a value
+    the parent does not have, and one the parent has ("actually I'll also need the migration at
+    4pm" after "Deploy is at 5pm." adds to it: also, too)."""
     return bool(len(reply) <= _CORRECTION_CHARS and _CORRECTS.match(reply)
+                and not _ADDS_TO_PARENT.search(reply) and named_values(parent)
                 and named_values(reply) - named_values(parent))
 
 

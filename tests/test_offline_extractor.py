@@ -410,14 +410,19 @@ def test_a_reply_that_corrects_its_parent_says_what_it_corrects():
         ("raj", "wrong, 8-18 since November", 3),
         ("lena", "actually that's a great setup", 3),  # no value of its own: no correction
         ("omar", "Is the cache warm?", None),
-        ("lee", "No, it's at 12% after the restart.", 6)))  # answers a question: no correction
+        ("lee", "No, it's at 12% after the restart.", 6),  # answers a question: no correction
+        ("maya", "Deploy is at 5pm.", None),
+        ("tom", "actually I'll also need the DB migration at 4pm", 8),  # adds to it
+        ("raj", "The team is great.", None),
+        ("lee", "actually it's 12 people now", 10)))  # the parent states no value to correct
     by_content = {m.content: m for m in out}
     assert ("Correction: actually it's 50 MB since the 4.1 release, tom bumped it on Monday (to "
             "priya's \"FYI the max upload size on the API is 25 MB.\")") in by_content, out
     assert "Correction: wrong, 8-18 since November (to maya's \"Support hours are 9-17 CET.\")" \
         in by_content, out
     assert not any("my bad" in c or c.startswith("Correction: actually that") for c in by_content)
-    assert not any(c.startswith("Correction") and "cache" in c for c in by_content), out
+    assert not any(c.startswith("Correction") and ("cache" in c or "migration" in c
+                                                   or "12 people" in c) for c in by_content), out
     fix = by_content["Correction: wrong, 8-18 since November (to maya's \"Support hours are "
                      "9-17 CET.\")"]
     assert fix.source_lines == [4, 3]  # its own message first, then what it corrects
