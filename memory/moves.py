@@ -26,7 +26,7 @@ SHIFT = re.compile(
     r"(?:\s+(?!(?:for|in|during|over|within|after|before|about|every|each|per|since|until|"
     r"by|out|back|up|forward|ahead)\b)[\w'-]+){0,3}?"
     r"(?:\s+(?P<way>out|back|in|forward|up|ahead))?\s+(?:by\s+)?"
-    rf"(?P<n>{_COUNT})\s+(?P<unit>days?|weeks?|months?)(?!\s+ago\b)"
+    rf"(?P<n>{_COUNT})\s+(?P<unit>days?|weeks?|months?)(?!\s+(?:ago|of|worth|old)\b)"
     r"(?:\s+(?P<then>earlier|sooner|later|out|back))?\b",
     re.IGNORECASE)
 _EARLIER = {"in", "forward", "up", "ahead", "earlier", "sooner"}

@@ -31,6 +31,7 @@ def test_a_shift_and_its_direction(text, days, months):
     "pushed to main", "we moved fast on the fix", "pull request #42 is up",
     "the week went by fast", "delayed responses from the API", "slips happen",
     "we moved fast for two days", "pushed the fix a week ago", "pushed it in a week",
+    "we moved two weeks of data to S3", "bumped a 3 days old ticket",
 ])
 def test_no_shift(text):
     assert shift_in(text) is None
