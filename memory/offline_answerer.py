@@ -458,9 +458,9 @@ _OUTAGE_STEMS = frozenset(content_stems("how long last lasted outage incident do
 
 
 def _alert_lasted(question: str, memories: list[Memory]) -> str | None:
-    """"47 minutes: from 14:05 UTC (TRIGGERED: …) to 14:52 UTC (RESOLVED: …), 24 November 2026"
-    for a question how long something lasted, when the shown memories hold an alert that fired
-    and resolved, about the question's subject."""
+    """"47 minutes: from 14:05 UTC on 24 November 2026 (TRIGGERED: …) to 14:52 UTC (RESOLVED:
+    …)." for a question how long something lasted, when the shown memories hold an alert that
+    fired and resolved, about the question's subject."""
     if not _ASKS_HOW_LONG.match(question):
         return None
     subject = content_stems(question) - _OUTAGE_STEMS
