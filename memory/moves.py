@@ -86,8 +86,10 @@ def moves_to(text_before: str) -> bool:
 _MOVE = re.compile(r"\b(?:mov(?:e|es|ed|ing)|postpon\w*|reschedul\w*|delay\w*|slip\w*|"
                    r"shift(?:s|ed|ing)?|push(?:ed|es|ing)? (?:back|out))\b", re.IGNORECASE)
 _FROM_TO = re.compile(r"(?i)^from\s.+?\s(?:to|until|till)\s(?P<to>.+)$")
-_CANCEL = re.compile(r"\b(?:cancel\w*|call(?:s|ed|ing)? off|scrap\w*|not happening)\b",
-                     re.IGNORECASE)
+# what says a thing will not happen (memory.updates reads it as a change too)
+CANCEL_WORDS = (r"cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)? off|scrap(?:s|ped|ping)?|"
+                r"not happening")
+_CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
 
 
 def moved_date(change_text: str, before: ResolvedDate | None,

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from .dates import ANNOTATED
 from .topics import TOOL_CATEGORIES, asked_tool_category
 
 # Lucene's English stop set plus question words, pronouns and auxiliaries: in an OR query they only
@@ -104,15 +105,13 @@ def carries(content: str, source: str) -> bool:
     return False
 
 
-# a date labelled at ingest ("[2026-12-01]", "[Q4 2026]"), as memory.dates writes it
-_LABELLED = re.compile(r"\s?\[[^\[\]]*\d{4}[^\[\]]*\]")
 QUOTE_SHARE = 0.8  # siblings that differ in their value ("runs Postgres 14" / "runs Redis 7") share less
 
 
 def quotes(content: str, quoted: str) -> bool:
     """Whether `content` repeats the memory `quoted` whole: nearly all its word stems (its dates
     as labelled at ingest left out), as a correction quotes what it corrects."""
-    want = set(stem_tokens(_LABELLED.sub("", quoted)))
+    want = set(stem_tokens(ANNOTATED.sub("", quoted)))
     return bool(want) and len(want & set(stem_tokens(content))) >= QUOTE_SHARE * len(want)
 
 

@@ -32,13 +32,11 @@ from collections.abc import Callable, Iterable
 
 from .dates import ANNOTATED, ANY_DAY, find_dates
 from .models import Memory
-from .moves import SHIFT
+from .moves import CANCEL_WORDS, SHIFT
 from .text import STOP_WORDS, english_word
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
 # verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
-_CANCEL_WORDS = (r"cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)? off|scrap(?:s|ped|ping)?|"
-                 r"not happening")
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -59,9 +57,9 @@ _CHANGE = re.compile(
     r"manage|manages|managed|point|points|use|uses|used|live|lives)|"
     # a new standing value: "Sure, design sync is at 16:00 from now on"
     r"from now on|going forward|"
-    rf"{_CANCEL_WORDS})\b",
+    rf"{CANCEL_WORDS})\b",
     re.IGNORECASE)
-_CANCEL = re.compile(rf"\b(?:{_CANCEL_WORDS})\b", re.IGNORECASE)
+_CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
 # (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
