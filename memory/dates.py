@@ -180,7 +180,8 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
                      r"although|though|that)\s|$)", re.IGNORECASE)
 # A date something was moved to, or a change starts from, is one to come, whatever the tense: "the
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
-_MOVED_TO = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)\w*\s+"
+MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)"  # their stems (memory.moves)
+_MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$"
                        r"|\b(?:starting|beginning|effective|commencing)\s+(?:on\s+|from\s+)?$",
                        re.IGNORECASE)

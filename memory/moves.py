@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .dates import ANNOTATED, ResolvedDate, add_months, find_dates
+from .dates import ANNOTATED, MOVE_VERBS, ResolvedDate, add_months, find_dates
 
 _COUNT = r"a|an|one|two|three|four|five|six|\d{1,2}"
 SHIFT = re.compile(
@@ -71,9 +71,9 @@ def shift_in(text: str) -> Shift | None:
 # the words before a date that a thing is moved to: "the offsite moved to Dec 10", "standup
 # rescheduled for Thursday", "pushed back until Monday" (not "From Monday standup moves to 10:00":
 # that day is when the change starts, no date of the thing)
-_MOVED_TO_BEFORE = re.compile(r"\b(?:mov|push|postpon|reschedul|delay|shift|slipp?|pull|br[io]ng|"
-                              r"brought)\w*\s+(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$",
-                              re.IGNORECASE)
+# (memory.dates reads such a date as one to come; "for" and "on" are read here too)
+_MOVED_TO_BEFORE = re.compile(rf"\b(?:{MOVE_VERBS}|pull|br[io]ng|brought)\w*\s+"
+                              r"(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$", re.IGNORECASE)
 
 
 def moves_to(text_before: str) -> bool:
