@@ -47,6 +47,9 @@ _CHANGE = re.compile(
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)
     r"bumped|raised|lowered|increased|decreased|reduced|doubled|halved|reverted|rolled back|"
+    # a tool's version changed: "Upgraded to pnpm 10, lockfile regenerated" after "Build uses
+    # pnpm 9" (not "upgrade" or "update" alone: a plan, or a noun)
+    r"upgraded|downgraded|updated to|pinned to|"
     r"back to|went from|"
     # a decision taken back: "Change of plan on the queue: … we're going with RabbitMQ after
     # all" ("after all" alone ends many sentences that change nothing: "it's a dream, after all")

@@ -1259,3 +1259,14 @@ def test_an_incident_channel_asked_how_long_from_the_shell(lurker, tmp_path):
         "2 hours 50 minutes: from 14:20 UTC on 24 November 2026 (TRIGGERED: search-api"), ask
     assert ask["when is the postmortem draft due?"].startswith(
         "27 November 2026: Postmortem owner: lena. Draft due Friday"), ask
+
+
+def test_an_agents_notes_of_a_tool_upgrade_from_the_shell(lurker):
+    """A coding agent's notes kept with `lurker remember`: "Build uses pnpm 9 …", then "Upgraded
+    to pnpm 10, lockfile regenerated." Asked "what pnpm version do we use?" it said pnpm 9
+    ("upgraded" was no word of a change)."""
+    lurker("remember", "Build uses pnpm 9; run pnpm install --frozen-lockfile in CI.")
+    lurker("remember", "Upgraded to pnpm 10, lockfile regenerated.")
+    said = lurker("recall", "what pnpm version do we use?").stdout
+    assert said.startswith("Latest: Upgraded to pnpm 10, lockfile regenerated."), said
+    assert "Before that: Build uses pnpm 9" in said, said

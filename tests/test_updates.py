@@ -76,6 +76,8 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("Heads up: the code freeze is pushed a week", True), ("launch pulled in by two days", True),
     ("pushed the fix to main", False),
     ("Sure, design sync is at 16:00 from now on", True),
+    ("Upgraded to pnpm 10, lockfile regenerated", True), ("we should upgrade pnpm", False),
+    ("the update to pnpm is in review", False),
     # nouns and everyday words say no change
     ("drawing 2 aces from the deck without replacement", False),
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
