@@ -373,6 +373,10 @@ _ASKS_QUANTITY = re.compile(
     r"(?i)^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
     r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$")
+# "what node version does the api use?", "which version of pnpm are we on?": a version is a value
+# too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
+# services" had come second)
+_ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
 
 
@@ -737,7 +741,8 @@ class OfflineAnswerer(Answerer):
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
                                content_stems, speakers)
-            if latest is None and _ASKS_QUANTITY.search(question):
+            if latest is None and (_ASKS_QUANTITY.search(question)
+                                   or _ASKS_VERSION.search(question)):
                 # "what is the rate limit?": the latest value first, not "FYI the rate limiter
                 # ships Thursday", said last, nor the value the week before ("Revisited the
                 # rate limit: … 600 req/min" stands, though it says no change in words)

@@ -1270,3 +1270,9 @@ def test_an_agents_notes_of_a_tool_upgrade_from_the_shell(lurker):
     said = lurker("recall", "what pnpm version do we use?").stdout
     assert said.startswith("Latest: Upgraded to pnpm 10, lockfile regenerated."), said
     assert "Before that: Build uses pnpm 9" in said, said
+    # a version is a value: the newest stated leads ("what node version does the api use?"
+    # had the 20 of all services first)
+    lurker("remember", "Node version is 20 LTS for all services.")
+    lurker("remember", "Node bumped to 22 for the api service only.")
+    said = lurker("recall", "what node version does the api use?").stdout
+    assert said.startswith("Node bumped to 22 for the api service only."), said
