@@ -126,9 +126,17 @@ def date_moved_to(text: str, said_at: datetime, before: ResolvedDate | None
     return None
 
 
-def after_change(change_text: str, said_at: datetime, before: ResolvedDate | None
-                 ) -> ResolvedDate | None:
+def after_change(change_text: str, said_at: datetime, before: ResolvedDate | None,
+                 restates: bool = False) -> ResolvedDate | None:
     """`before` as the change said at `said_at` leaves it (moved by its shift, or to the date it
-    moves the thing to), or None when the change moves no date."""
-    return moved_date(ANNOTATED.sub("", change_text), before,
-                      date_moved_to(change_text, said_at, before))
+    moves the thing to), or None when the change moves no date. A change that `restates` the
+    thing (an "Update: …", a "Correction: actually it's Dec 10 now (to priya's "… Dec 3.")")
+    gives the first date of its own words that is not `before`."""
+    moved = moved_date(ANNOTATED.sub("", change_text), before,
+                       date_moved_to(change_text, said_at, before))
+    if moved is not None or not restates or _CANCEL.search(change_text):
+        return moved
+    own = change_text.split(' (to ', 1)[0]  # not the words it quotes of what it corrects
+    return next((f.date for f in find_dates(own, said_at)
+                 if before is None or (f.date.start, f.date.end) != (before.start, before.end)),
+                None)

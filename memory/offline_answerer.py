@@ -33,7 +33,7 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import update_of
+from .updates import says_update, update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -788,7 +788,8 @@ class OfflineAnswerer(Answerer):
                 # "the code freeze is pushed a week": the date it moved to leads, the one it
                 # says or the one before plus the shift (memory.moves), not the old date alone
                 before = event_date(dated, question) if dated is not None else None
-                moved = after_change(latest.content, latest.said_at, before)
+                moved = after_change(latest.content, latest.said_at, before,
+                                     says_update(latest.content))
                 if moved is not None:
                     parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
             changed = None if when else next(

@@ -45,7 +45,7 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
 from .text import carries, expand_query, quotes
-from .updates import update_of
+from .updates import says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -998,8 +998,8 @@ class Profile:
                 # "how many days until the code freeze?" after "the code freeze is pushed a
                 # week": from the date it moved to (memory.moves), not the one first said
                 change = update_of(memory, about, phrase, wanted, content_stems)
-                moved = after_change(change.content, change.said_at, best) \
-                    if change is not None else None
+                moved = after_change(change.content, change.said_at, best,
+                                     says_update(change.content)) if change is not None else None
                 if moved is not None and moved.granularity == "day":
                     said = dates.format_human(change.said_at.date())
                     return date_questions.Dated(f"{phrase}, moved on {said}", moved)

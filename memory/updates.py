@@ -85,6 +85,11 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
+def says_update(text: str) -> bool:
+    """Whether `text` opens as an update of what came before ("Update: …", "Correction: …")."""
+    return bool(_SAYS_UPDATE.match(text))
+
+
 def says_change(memory: Memory) -> bool:
     # a shift by a length of time is a change too: "the code freeze is pushed a week"
     return bool(_CHANGE.search(memory.content) or _SAYS_UPDATE.match(memory.content)
@@ -121,6 +126,10 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
 _FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may", "yet", "from",
                                 "won", "isn", "aren", "wasn", "weren", "didn", "doesn", "couldn",
                                 "wouldn", "shouldn", "haven", "hasn", "hadn", "can", "cannot"}
+# the short names of months and days name no thing: "Update: the security audit moves to Dec 14"
+# shared "dec" with "Launch of the mobile app is Dec 3" and led "when is the mobile app launch?"
+_DATE_WORDS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu "
+                        "thur thurs fri sat sun".split())
 
 
 def named_values(text: str) -> set[str]:
@@ -131,6 +140,7 @@ def named_values(text: str) -> set[str]:
     low = ANNOTATED.sub("", text).lower()
     found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
+                                                and w not in _DATE_WORDS
                                                 and not english_word(w))}
     # a number and its unit, written together or apart, are the number and the unit too:
     # "capped backoff at 30s instead of 60s" names the "60 s" of "Cap it at 60 s.", "Raised

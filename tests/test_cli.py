@@ -1276,3 +1276,31 @@ def test_an_agents_notes_of_a_tool_upgrade_from_the_shell(lurker):
     lurker("remember", "Node bumped to 22 for the api service only.")
     said = lurker("recall", "what node version does the api use?").stdout
     assert said.startswith("Node bumped to 22 for the api service only."), said
+
+
+def test_a_corrected_date_and_another_things_update_from_the_shell(lurker, tmp_path):
+    """"Launch of the mobile app is Dec 3." with "actually it's Dec 10 now …" in its thread, and a
+    day later "Update: the security audit moves to Dec 14.", asked on Wednesday 25 Nov: "when is
+    the mobile app launch?" was led by the audit's update ("dec" was a value both named, and a
+    message that opens "Update:" leads when it names what the answer states), and the
+    correction, had it led, gave no date."""
+    conv = write_jsonl(tmp_path / "launch.jsonl", [
+        {"author": "maya", "ts": "2026-11-20T09:00:00Z", "external_id": "a0",
+         "content": "The security audit is on Dec 7."},
+        {"author": "priya", "ts": "2026-11-23T09:00:00Z", "external_id": "a1",
+         "content": "Launch of the mobile app is Dec 3."},
+        {"author": "tom", "ts": "2026-11-23T09:05:00Z", "external_id": "a2", "reply_to": "a1",
+         "content": "actually it's Dec 10 now, app store review takes longer"},
+        {"author": "maya", "ts": "2026-11-24T09:00:00Z", "external_id": "a3",
+         "content": "Update: the security audit moves to Dec 14."}])
+    lurker("ingest", conv, "--session", "launch")
+    now = ("--now", "2026-11-25T10:00:00Z")
+    ask = first_lines(lurker, now, ("when is the mobile app launch?", "when is the security audit?",
+                                    "how many days until the mobile app launch?"))
+    assert ask["when is the mobile app launch?"].startswith(
+        "10 December 2026: Correction: actually it's Dec 10"), ask
+    assert "security audit" not in ask["when is the mobile app launch?"], ask
+    assert ask["when is the security audit?"].startswith("14 December 2026: Update: the "
+                                                         "security audit moves to Dec 14"), ask
+    assert ask["how many days until the mobile app launch?"].startswith(
+        "15 days: from 25 November 2026 (today) to 10 December 2026"), ask

@@ -72,3 +72,20 @@ def test_the_date_a_change_states_is_the_one_it_moves_to():
     # the day a change starts is no date of the thing
     assert after_change("From Monday standup moves to 10:00 CET", said, tuesday) is None
     assert after_change("the code freeze is pushed a week", said, DEC_1).start == date(2026, 12, 8)
+
+
+def test_an_update_or_a_correction_restates_the_date():
+    from datetime import datetime, timezone
+
+    from memory.moves import after_change
+
+    said = datetime(2026, 11, 23, 9, 5, tzinfo=timezone.utc)
+    dec_3 = ResolvedDate("Dec 3", date(2026, 12, 3), date(2026, 12, 3), "day")
+    fix = "Correction: actually it's Dec 10 now (to priya's \"Launch of the mobile app is Dec 3.\")"
+    assert after_change(fix, said, dec_3) is None  # not a restatement unless the caller says so
+    assert after_change(fix, said, dec_3, restates=True).start == date(2026, 12, 10)
+    # only its own words: the date it quotes is the one it corrects
+    assert after_change("Correction: it's later now (to priya's \"Launch is Dec 5.\")", said,
+                        dec_3, restates=True) is None
+    assert after_change("Update: the launch is cancelled, was Dec 3", said, dec_3,
+                        restates=True) is None

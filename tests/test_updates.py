@@ -119,6 +119,19 @@ def test_a_later_memory_that_changes_nothing_does_not_lead(profile, old, new, qu
     assert old.split(" at ")[0].rstrip(".") in answer
 
 
+def test_an_update_of_another_thing_in_the_same_month_does_not_lead(profile):
+    """"Update: the security audit moves to Dec 14." shared "dec" with "Launch of the mobile app
+    is Dec 3.", and a message that opens "Update:" leads where it names what the answer states:
+    "when is the mobile app launch?" was answered 14 December. A month's or a day's short name
+    names no thing."""
+    profile.ingest([said("maya", 16, "Launch of the mobile app is Dec 3.")], session_id="s1")
+    profile.ingest([said("tomas", 17, "Update: the security audit moves to Dec 14.")],
+                   session_id="s2")
+    answer = profile.recall("when is the mobile app launch?", now=NOW).answer
+    assert answer.startswith("3 December 2026: Launch of the mobile app"), answer
+    assert "audit" not in answer, answer
+
+
 def test_a_change_in_another_profile_does_not_lead(profile, service):
     other = service.profile(profile.name + "-other")
     profile.ingest([said("maya", 16, "Priya owns the billing service.")], session_id="s1")
