@@ -194,12 +194,18 @@ _CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sent
 
 
 def corrects(reply: str, parent: str) -> bool:
-    """Whether `reply` corrects the statement `parent`: a correction's opening words, a value
-    the parent does not have, and one the parent has ("actually I'll also need the migration at
-    4pm" after "Deploy is at 5pm." adds to it: also, too)."""
-    return bool(len(reply) <= _CORRECTION_CHARS and _CORRECTS.match(reply)
-                and not _ADDS_TO_PARENT.search(reply) and named_values(parent)
-                and named_values(reply) - named_values(parent))
+    """Whether `reply` corrects the statement `parent` (both as annotated at ingest): a
+    correction's opening words, a value the parent does not have, and one the parent has
+    ("actually I'll also need the migration at 4pm" after "Deploy is at 5pm." adds to it: also,
+    too). A date is a value: "no, it's Thursday" after "The retro is on Wednesday at 3pm." (a
+    weekday is an English word, no name)."""
+    said, corrected = _ANNOTATED.sub("", reply).strip(), _ANNOTATED.sub("", parent)
+    dates = {m.group(1) for m in _ANNOTATED.finditer(reply)}
+    parent_dates = {m.group(1) for m in _ANNOTATED.finditer(parent)}
+    return bool(len(said) <= _CORRECTION_CHARS and _CORRECTS.match(said)
+                and not _ADDS_TO_PARENT.search(said)
+                and (named_values(corrected) or parent_dates)
+                and (named_values(said) - named_values(corrected) or dates - parent_dates))
 
 
 _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
@@ -455,8 +461,7 @@ class OfflineExtractor(Extractor):
             if not asked:
                 asked, context = self._question_context(previous, line)
             if parent is not None and not asked and parent.speaker != line.speaker \
-                    and corrects(_ANNOTATED.sub("", line.content).strip(),
-                                 _ANNOTATED.sub("", parent.content)):
+                    and corrects(line.content, parent.content):
                 out.append(self._correction(line, parent))
                 previous = line
                 continue

@@ -1304,3 +1304,18 @@ def test_a_corrected_date_and_another_things_update_from_the_shell(lurker, tmp_p
                                                          "security audit moves to Dec 14"), ask
     assert ask["how many days until the mobile app launch?"].startswith(
         "15 days: from 25 November 2026 (today) to 10 December 2026"), ask
+
+
+def test_a_correction_of_a_day_in_a_thread_from_the_shell(lurker, tmp_path):
+    """"no, it's Thursday this sprint" in the thread of "The retro is on Wednesday at 3pm.": a
+    weekday is an English word, not a name, so the reply named no value of its own and was no
+    correction; "when is the retro?" said Wednesday. A date is a value now."""
+    conv = write_jsonl(tmp_path / "retro.jsonl", [
+        {"author": "maya", "ts": "2026-11-23T09:00:00Z", "external_id": "r1",
+         "content": "The retro is on Wednesday at 3pm."},
+        {"author": "tom", "ts": "2026-11-23T09:05:00Z", "external_id": "r2", "reply_to": "r1",
+         "content": "no, it's Thursday this sprint"}])
+    lurker("ingest", conv, "--session", "retro")
+    said = lurker("recall", "when is the retro?", "--now", "2026-11-24T10:00:00Z").stdout
+    assert said.startswith("26 November 2026: Correction: no, it's Thursday"), said
+    assert "Before that: 25 November 2026: The retro is on Wednesday" in said, said
