@@ -39,6 +39,7 @@ from discord import app_commands
 from memory.errors import LurkerError
 from memory.models import Message
 
+from .app_content import discord_body
 from .backfill import BackfillReport, Progress, backfill_all_async, backfill_async
 from .contract import (Actor, ChatMessage, Conversation, Place, Reply, external_id,
                        fitting_pieces, parse_external_id)
@@ -152,9 +153,13 @@ def unpinging(text: str, guild=None, client=None, names: dict[int, str] | None =
 
 
 def message_text(message: discord.Message, text: str | None = None, client=None) -> str:
-    """A message's text as people read it (mentions by name, from the message's own data)."""
+    """A message's text as people read it (mentions by name, from the message's own data), with
+    what its embeds and forwards say (`app_content`) unless `text` is given."""
     names = {u.id: u.display_name for u in message.mentions}
-    return readable(message.content if text is None else text, message.guild, names, client)
+    if text is None:
+        text = discord_body(message.content, message.embeds,
+                            getattr(message, "message_snapshots", None) or ())
+    return readable(text, message.guild, names, client)
 
 
 # --- platform objects -> core objects ----------------------------------------------------------
@@ -545,8 +550,8 @@ class DiscordLurker(discord.Client):
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         data = payload.data
         message = payload.message  # discord.py 2.5 (the floor in pyproject.toml)
-        if "content" not in data or not data.get("edited_timestamp"):
-            return  # an embed unfurled, a pin: not an edit of the text
+        if not ("content" in data or "embeds" in data) or not data.get("edited_timestamp"):
+            return  # a link's preview unfurled, a pin: no edit (an app's edited embed is one)
         if self.user is None or message.author.id == self.user.id:
             return
         if self._mentions_me(message):

@@ -41,6 +41,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from memory.models import Message
 
+from .app_content import slack_body, slack_card_lines
 from .backfill import BackfillReport, Progress, backfill
 from .contract import (Actor, ChatMessage, Conversation, Place, Reply, fitting_pieces,
                        parse_external_id)
@@ -439,7 +440,7 @@ class SlackLurker:
     def chat_message(self, place: Place, raw: dict) -> ChatMessage:
         thread = raw.get("thread_ts")
         author = self.actor(raw.get("user"), raw.get("bot_id"), raw.get("username"))
-        return ChatMessage(place=place, id=raw["ts"], text=self.readable(raw.get("text") or ""),
+        return ChatMessage(place=place, id=raw["ts"], text=self.readable(slack_body(raw)),
                            ts=author.local(slack_time(raw["ts"])), author=author,
                            thread=thread if thread and thread != raw["ts"] else None,
                            reply_to=external_id_of(place, thread) if thread and thread != raw["ts"]
@@ -491,12 +492,13 @@ class SlackLurker:
         if new.get("subtype") == "tombstone":  # a thread parent deleted, its replies stay
             self.bot.on_delete(place, new.get("ts") or old["ts"], slack_time(event["ts"]))
             return
-        if self.is_me(new) or "edited" not in new and new.get("text") == old.get("text"):
-            return  # our own, or a reply count changing, not an edit
+        if self.is_me(new) or "edited" not in new and new.get("text") == old.get("text") \
+                and slack_card_lines(new) == slack_card_lines(old):
+            return  # our own, a reply count changing or a link unfurled; an app's update is one
         edited = new.get("edited", {}).get("ts") or event["ts"]
         author = self.actor(new.get("user"), new.get("bot_id"), new.get("username"))
         thread = new.get("thread_ts")
-        self.bot.on_edit(place, new["ts"], self.readable(new.get("text") or ""),
+        self.bot.on_edit(place, new["ts"], self.readable(slack_body(new)),
                          edited_at=author.local(slack_time(edited)), author=author,
                          posted_at=author.local(slack_time(new["ts"])),
                          thread=thread if thread and thread != new["ts"] else None)

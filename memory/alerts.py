@@ -21,8 +21,20 @@ _ENDED = re.compile(r"(?i)^\W*(?:resolved|recovered|cleared|ok|up)(?::\d+)?\W*[\
                     r"(?P<what>\S.*)$")
 
 
+# an app's card as bot/app_content.py reads it: "#4312: High error rate on checkout-api (Status
+# Triggered; Service checkout-api; Assigned to @maya)." — the status is a field, the title the alert
+_CARD = re.compile(r"(?is)^\W*(?P<what>[^()]+?)\s*\((?:[^()]*;\s*)?status\s+(?P<status>\w+)\b"
+                   r"[^()]*\)\W*$")
+_CARD_FIRING = {"triggered", "firing", "alerting", "open", "critical", "down"}
+_CARD_ENDED = {"resolved", "recovered", "cleared", "ok", "closed", "up"}
+
+
 def _what(pattern: re.Pattern, memory: Memory) -> str | None:
     m = pattern.match(memory.content)
+    if m is None:
+        card = _CARD.match(memory.content)
+        statuses = _CARD_FIRING if pattern is _FIRING else _CARD_ENDED
+        m = card if card and card["status"].lower() in statuses else None
     return " ".join(m["what"].lower().split()) if m else None
 
 

@@ -326,7 +326,10 @@ def _as_away(stems: set[str]) -> set[str]:
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?![\w-]|\.\d)|\bv\d+(?:\.\d+)*\b")
 _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:out|live)|"
                       r"rolled (?:out|back)|rolling (?:out|back)|deployed|(?:is|are) (?:now )?on|"
-                      r"(?:is|are) running|upgraded|downgraded|promoted)\b")
+                      r"(?:is|are) running|upgraded|downgraded|promoted)\b|"
+                      # a deploy app's card: "Deploy succeeded (Service checkout-api; Version …)"
+                      r"\b(?:deploy(?:ment)?|release|rollout)\s+(?:\S+\s+){0,3}?"
+                      r"(?:succeeded|successful|completed?|finished|done)\b")
 
 
 # a release reported as done, its verb first as a bot or a person posts it ("Deployed api v4.1.9
@@ -336,7 +339,9 @@ _REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can
                             r"might|must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?"
                             r"(?:shipped|released|"
                             r"deployed|rolled (?:out|back)|upgraded|downgraded|promoted|"
-                            r"went live|launched|merged)\b")
+                            r"went live|launched|merged)\b"
+                            r"|^\W*(?:deploy(?:ment)?|release|rollout)\s+(?:\S+\s+){0,3}?"
+                            r"(?:succeeded|successful|completed?|finished|done)\b")
 
 
 # "when was the last release?" is answered the same way (`asks_version`), with the day it
@@ -357,11 +362,24 @@ def _shipped(memory: Memory) -> bool:
     return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
 
 
+# "what version is in production?" is not answered by a deploy to staging: an environment asked
+# for is one a release must name, where it names any
+_ENVIRONMENT = re.compile(r"(?i)\b(?:(prod(?:uction)?|live)|(stag(?:e|ing))|(dev(?:elopment)?)|"
+                          r"(qa|uat)|(sandbox)|(canary)|(pre-?prod(?:uction)?))\b")
+
+
+def _environments(text: str) -> set[int]:
+    return {m.lastindex for m in _ENVIRONMENT.finditer(text)}
+
+
 def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> Memory | None:
     if not asks_version(question):
         return None
     subject = wanted - _RELEASE_STEMS
+    asked_in = _environments(question)
     return max((m for m in memories if _shipped(m) and subject <= _memory_stems(m)
+                and (not asked_in or not (named := _environments(m.content))
+                     or named & asked_in)
                 and not (m.event_dates and all(e.start > m.said_at.date()
                                                for e in m.event_dates))),
                key=lambda m: m.said_at, default=None)
@@ -711,8 +729,10 @@ class OfflineAnswerer(Answerer):
                     # now, handing it over this week" names him and a week, and no time away
                     and (not away_asked or "away" in stems_of(m))]
         parts: list[str] = []
+        # a version or number named asks of that one ("when did 4.12.2 ship?"); a service's name
+        # ("what version of checkout-api is in production?") asks which of its versions is newest
         shipped = _latest_shipped(question, wanted, [m for m in memories if fits(m)]) \
-            if not idents else None
+            if not any(c.isdigit() for i in idents for c in i) else None
         if shipped is not None and when:  # "when was the last release?": the day it shipped
             day = event_date(shipped, question)
             parts += [f"{day.words if day else format_human(shipped.said_at.date())}:",

@@ -1000,3 +1000,64 @@ def test_a_correction_by_reply_and_a_quote_over_discord(env):
     assert flag.startswith("No, we agreed to keep new_checkout at 10%"), flag
     for reply in replies:
         assert_unpinging(reply)
+
+
+def test_a_bot_s_embeds_and_a_forward_over_discord_are_read_and_answered(env, tmp_path):
+    """27 Nov, from outside, through the real discord.py client: an allow-listed CI bot posts
+    its deploy as a rich embed with an empty content and edits the embed when the deploy
+    succeeds; a member forwards a message from another server (`message_snapshots`); a link's
+    preview embed unfurls. Lurker read only `content`: nothing of the deploy was stored, "what
+    version of checkout-api is in production?" was declined."""
+    general = f"discord:{GUILD}:{GENERAL}"
+
+    def deploy(state: str, version: str, where: str) -> list[dict]:
+        return [{"type": "rich", "title": f"Deploy {state}",
+                 "description": f"checkout-api to {where}",
+                 "fields": [{"name": "Version", "value": version, "inline": True},
+                            {"name": "Token", "value": "ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u",
+                             "inline": True}],
+                 "footer": {"text": "GitHub Actions"}}]
+
+    running = fd.message(GENERAL, REVIEW_BOT, "", guild_id=GUILD, at=DAY,
+                         author_member=fd.member())
+    running["embeds"] = deploy("in progress", "v4.2.0", "production")
+    env.send("MESSAGE_CREATE", running)
+    staging = fd.message(GENERAL, REVIEW_BOT, "", guild_id=GUILD,
+                         at=DAY + timedelta(minutes=30), author_member=fd.member())
+    staging["embeds"] = deploy("succeeded", "v1.9.3", "staging")
+    env.send("MESSAGE_CREATE", staging)
+    forward = fd.message(GENERAL, BOB, "", guild_id=GUILD, at=DAY + timedelta(minutes=40),
+                         author_member=fd.member())
+    forward["message_reference"] = {"type": 1, "message_id": "700000000000000099",
+                                    "channel_id": "700000000000000098"}
+    forward["message_snapshots"] = [{"message": {
+        "type": 0, "content": "The Postgres 16 upgrade is on Dec 5, 02:00 UTC.", "embeds": [],
+        "attachments": [], "timestamp": DAY.isoformat(), "edited_timestamp": None, "flags": 0,
+        "mentions": [], "mention_roles": []}}]
+    env.send("MESSAGE_CREATE", forward)
+    link = fd.message(GENERAL, BOB, "docs: https://example.com/cats", guild_id=GUILD,
+                      at=DAY + timedelta(minutes=50), author_member=fd.member())
+    env.send("MESSAGE_CREATE", link)
+    env.wait_for(lambda: len(env.messages(general)) == 4, what="the four messages")
+    env.send("MESSAGE_UPDATE", {**link, "embeds": [{
+        "type": "link", "url": "https://example.com/cats", "title": "Cats of the internet",
+        "description": "Whiskers the cat runs the checkout team."}]})
+    env.send("MESSAGE_UPDATE", {**running, "embeds": deploy("succeeded", "v4.2.0", "production"),
+                                "edited_timestamp": (DAY + timedelta(minutes=9)).isoformat()})
+    env.wait_for(lambda: any(e.type == "message.edited" for e in env.sink.events),
+                 what="the bot's edit")
+    env.post(GENERAL, BOB, f"{MENTION} what version of checkout-api is in production?",
+             mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} when is the postgres 16 upgrade?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} who runs the checkout team?", mentions=[LURKER])
+    replies = env.wait_replies(3, GENERAL)
+    said = [r.json["content"].split("\n")[0] for r in replies]
+    assert said[0].startswith("Deploy succeeded. checkout-api to production (Version v4.2.0; "
+                              "Token [REDACTED:"), said
+    assert said[1].startswith("5 December 2026: ") and "Forwarded: The Postgres 16" in said[1], \
+        said
+    assert "Whiskers" not in " ".join(r.json["content"] for r in replies), said
+    for reply in replies:
+        assert_unpinging(reply)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("discord.sqlite3*"))
+    assert b"ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u" not in stored and b"Whiskers" not in stored

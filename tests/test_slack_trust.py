@@ -42,7 +42,7 @@ def start(api, tmp_path, embedder):
     """start() -> a served lurker over the same store and bot state each time: a restart."""
     services, stack = [], contextlib.ExitStack()
 
-    def start_one():
+    def start_one(allowed_bots: frozenset[str] = frozenset()):
         if services:
             stack.close()
         settings = Settings(store=f"sqlite:///{tmp_path / 's.sqlite3'}", anthropic_api_key=None)
@@ -50,6 +50,7 @@ def start(api, tmp_path, embedder):
         services.append(service)
         config = BotConfig()
         config.audit_log = tmp_path / "audit.jsonl"
+        config.allowed_bots = allowed_bots
         bot = LurkerBot(service, InProcessSink(service), config,
                         clock=lambda: datetime(2026, 11, 18, 9, tzinfo=timezone.utc))
         lurker = SlackLurker(bot, token=TOKEN, signing_secret=SECRET, base_url=api.base_url)
@@ -595,3 +596,71 @@ def test_a_password_pasted_from_a_wiki_over_slack_is_never_stored_or_posted(star
     for secret in ("Summer2008!", "StormLemonViolet"):
         assert secret not in said and secret.encode() not in stored, secret
     assert "[REDACTED:" in said, said
+
+
+def test_an_app_s_cards_and_a_forward_over_slack_are_read_and_answered(start, api, tmp_path):
+    """27 Nov, from outside: a pager app posts its alert as an attachment with an empty text, a
+    CI app its deploy as Block Kit (text "Deploy succeeded", the service and version in fields)
+    and updates its card in place (`chat.update`: a message_changed without "edited"); a person
+    forwards a message from another channel; a link's preview unfurls. Lurker read only `text`:
+    the alert and the version were never stored, "what version of checkout-api is in
+    production?" and "how long did the checkout-api incident last?" were declined (the two
+    apps are on the config's `allowed_bots`)."""
+    slack = start(allowed_bots=frozenset({"slack:BPD", "slack:BGH"}))
+
+    def pager(status, by, at):
+        return {"type": "message", "subtype": "bot_message", "bot_id": "BPD", "username":
+                "PagerDuty", "text": "", "ts": at, "team": TEAM, "channel": "CGEN",
+                "channel_type": "channel", "attachments": [{
+                    "fallback": f"{status} #4312: High error rate on checkout-api",
+                    "title": "#4312: High error rate on checkout-api",
+                    "title_link": "https://acme.pagerduty.com/incidents/Q1",
+                    "fields": [{"title": "Status", "value": status, "short": True},
+                               {"title": "Service", "value": "checkout-api", "short": True},
+                               {"title": by, "value": "<@U1>", "short": True}],
+                    "footer": "PagerDuty"}]}
+
+    def deploy(state, version, env, at):
+        return {"type": "message", "subtype": "bot_message", "bot_id": "BGH", "username":
+                "GitHub Actions", "text": f"Deploy {state}", "ts": at, "team": TEAM,
+                "channel": "CGEN", "channel_type": "channel", "blocks": [
+                    {"type": "header", "text": {"type": "plain_text", "text": f"Deploy {state}"}},
+                    {"type": "section", "fields": [
+                        {"type": "mrkdwn", "text": "*Service:*\ncheckout-api"},
+                        {"type": "mrkdwn", "text": f"*Version:*\n{version}"},
+                        {"type": "mrkdwn", "text": f"*Environment:*\n{env}"}]},
+                    {"type": "context", "elements": [
+                        {"type": "mrkdwn", "text": "Triggered by <@U1>"},
+                        {"type": "mrkdwn", "text": "token ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u"}]}]}
+
+    event(slack, pager("Triggered", "Assigned to", ts(5)))
+    event(slack, pager("Resolved", "Resolved by", ts(52)))
+    event(slack, deploy("in progress", "v4.2.0", "production", ts(60)))
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(70),
+                  "message": deploy("succeeded", "v4.2.0", "production", ts(60)),
+                  "previous_message": deploy("in progress", "v4.2.0", "production", ts(60))})
+    event(slack, deploy("succeeded", "v1.9.3", "staging", ts(80)))
+    message(slack, "CGEN", "U2", "FYI from #infra", ts(90), attachments=[{
+        "is_share": True, "is_msg_unfurl": True, "author_name": "tom", "author_id": "U0TOM",
+        "text": "The Postgres 16 upgrade is on Dec 5, 02:00 UTC.",
+        "from_url": "https://acme.slack.com/archives/CINFRA/p1763900000000100"}])
+    message(slack, "CGEN", "U2", "docs: <https://example.com/cats>", ts(95), attachments=[{
+        "from_url": "https://example.com/cats", "service_name": "Example",
+        "title": "Cats of the internet", "text": "Whiskers the cat runs the checkout team."}])
+    app_mention(slack, "U2", "what version of checkout-api is in production?", ts(120), "EvApp1")
+    app_mention(slack, "U2", "how long did the checkout-api incident last?", ts(121), "EvApp2")
+    app_mention(slack, "U2", "when is the postgres 16 upgrade?", ts(122), "EvApp3")
+    app_mention(slack, "U2", "who runs the checkout team?", ts(123), "EvApp4")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 4, said
+    assert said[0].startswith("Deploy succeeded (Service checkout-api; Version v4.2.0; "
+                              "Environment production; Triggered by @maya"), said
+    assert "in progress" not in said[0] and "v1.9.3" not in said[0], said
+    assert said[1].startswith("47 minutes: from "), said
+    assert said[2].startswith("5 December 2026: ") and "Shared from tom: The Postgres 16" \
+        in said[2], said
+    assert "Whiskers" not in " ".join(said), said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    assert b"ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u" not in stored
+    assert b"Whiskers" not in stored
