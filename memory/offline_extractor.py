@@ -187,9 +187,13 @@ _PARENT_QUESTION_CHARS = 300
 # great idea" corrects nothing.
 _CORRECTS = re.compile(r"(?i)^\W*(?:actually\b|wrong\b|nope\b|no[,.!]\s|not quite\b|"
                        r"not anymore\b|not true\b|incorrect\b|outdated\b|"
-                       r"that's (?:wrong|outdated|old|not right)\b|"
-                       r"(?:i think|pretty sure|afaik|iirc),? (?:it's|it is|its|that's|we're|"
-                       r"we are|they're|it was|we (?:moved|changed|upgraded|switched|bumped))\b)")
+                       r"that['’]s (?:wrong|outdated|old|not right)\b|"
+                       r"(?:i think|pretty sure|afaik|iirc),? (?:it['’]s|it is|its|that['’]s|"
+                       r"we['’]re|we are|they['’]re|it was|"
+                       r"we (?:moved|changed|upgraded|switched|bumped))\b|"
+                       # "it's db-staging-3.internal now", "they're on 8-18 since November"
+                       r"(?:it['’]s|it is|its|they['’]re|they are|we['’]re|we are)\s"
+                       r"(?:[^.?!]|\.(?=\S)){1,60}?\b(?:now|since|these days|nowadays)\b)")
 _CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sentence by sentence
 
 
@@ -202,10 +206,19 @@ def corrects(reply: str, parent: str) -> bool:
     said, corrected = _ANNOTATED.sub("", reply).strip(), _ANNOTATED.sub("", parent)
     dates = {m.group(1) for m in _ANNOTATED.finditer(reply)}
     parent_dates = {m.group(1) for m in _ANNOTATED.finditer(parent)}
+    stated = named_values(corrected)
+    # a value of the kind the parent states: "no, that is the old one" after "The staging DB
+    # host is db-staging-2.internal." names none (a number's place holds no word)
+    kinds = {_value_kind(v) for v in stated}
     return bool(len(said) <= _CORRECTION_CHARS and _CORRECTS.match(said)
                 and not _ADDS_TO_PARENT.search(said)
-                and (named_values(corrected) or parent_dates)
-                and (named_values(said) - named_values(corrected) or dates - parent_dates))
+                and (stated or parent_dates)
+                and ({_value_kind(v) for v in named_values(said) - stated} & kinds
+                     or dates - parent_dates))
+
+
+def _value_kind(value: str) -> bool:
+    return any(c.isdigit() for c in value)
 
 
 _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)

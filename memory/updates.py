@@ -125,7 +125,11 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
 # what the word list lacks besides STOP_WORDS: contractions' stems and a few function words
 _FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may", "yet", "from",
                                 "won", "isn", "aren", "wasn", "weren", "didn", "doesn", "couldn",
-                                "wouldn", "shouldn", "haven", "hasn", "hadn", "can", "cannot"}
+                                "wouldn", "shouldn", "haven", "hasn", "hadn", "can", "cannot",
+                                # short words of talk, no thing's name ("that is the old one")
+                                "old", "new", "one", "bad", "yes", "yep", "nah", "way", "lol",
+                                "btw", "imo", "tbh", "fyi", "idk", "hmm", "huh", "ugh", "meh",
+                                "thx", "ack"}
 # the short names of months and days name no thing: "Update: the security audit moves to Dec 14"
 # shared "dec" with "Launch of the mobile app is Dec 3" and led "when is the mobile app launch?"
 _DATE_WORDS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu "

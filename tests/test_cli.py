@@ -1319,3 +1319,31 @@ def test_a_correction_of_a_day_in_a_thread_from_the_shell(lurker, tmp_path):
     said = lurker("recall", "when is the retro?", "--now", "2026-11-24T10:00:00Z").stdout
     assert said.startswith("26 November 2026: Correction: no, it's Thursday"), said
     assert "Before that: 25 November 2026: The retro is on Wednesday" in said, said
+
+
+def test_a_new_value_said_with_now_in_a_thread_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: in the thread of "The staging DB host is db-staging-2.internal.",
+    tom wrote "no, that is the old one" and then "it's db-staging-3.internal now". The first
+    became the correction (its "old" and "one" were values the parent lacked), the second was
+    dropped as too short: "what is the staging db host?" led with "Correction: no, that is the
+    old one" and never said db-staging-3. A reply stating what "it's … now" is a correction; a
+    correction names a value of the kind its parent states."""
+    conv = write_jsonl(tmp_path / "host.jsonl", [
+        {"author": "priya", "ts": "2026-11-23T10:00:00Z", "external_id": "h1",
+         "content": "The staging DB host is db-staging-2.internal."},
+        {"author": "tom", "ts": "2026-11-23T10:05:00Z", "external_id": "h2", "reply_to": "h1",
+         "content": "no, that is the old one"},
+        {"author": "tom", "ts": "2026-11-23T10:06:00Z", "external_id": "h3", "reply_to": "h1",
+         "content": "it’s db-staging-3.internal now"},
+        {"author": "maya", "ts": "2026-11-23T11:00:00Z", "external_id": "h4",
+         "content": "Redis cache TTL is 15 minutes."},
+        {"author": "lee", "ts": "2026-11-23T11:05:00Z", "external_id": "h5", "reply_to": "h4",
+         "content": "it's a good default now"}])
+    lurker("ingest", conv, "--session", "host")
+    now = ("--now", "2026-11-24T10:00:00Z")
+    said = first_lines(lurker, now, ("what is the staging db host?", "what is the cache ttl?"))
+    host, ttl = said.values()
+    assert host.startswith("Latest: Correction: it’s db-staging-3.internal now (to priya's "
+                           "\"The staging DB host is db-staging-2.internal.\")"), said
+    assert "old one" not in host, said
+    assert ttl.startswith("Redis cache TTL is 15 minutes."), said
