@@ -395,6 +395,15 @@ _ASKS_QUANTITY = re.compile(
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
+# a question for what was decided or is in use (not why: "Why did John decide to run again?" is
+# answered by the reason), and a memory that states a decision
+_ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|agree|agreed|settle|settled|"
+                            r"conclude|concluded|go with|went with|going with|pick|picked|choose|"
+                            r"chose|chosen)\b|^\W*(?:are|do|did|will) we (?:use|using|go with|"
+                            r"going with|pick|picking|choose|choosing|switch|switching)\b")
+_STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided|decided to|"
+                              r"we (?:have |'ve )?agreed|let['’]s go with|(?:we['’]re|we are) "
+                              r"going with|settled on)\b")
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
 
 
@@ -756,6 +765,10 @@ class OfflineAnswerer(Answerer):
             shown = _distinct(relevant)
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
+            if _ASKS_DECISION.search(question):
+                # "what did we decide about the event bus?": the reply that settled the thread
+                # ("Decision: OK let's go with SQS …"), not the debate before it
+                shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

@@ -195,6 +195,18 @@ _CORRECTS = re.compile(r"(?i)^\W*(?:actually\b|wrong\b|nope\b|no[,.!]\s|not quit
                        r"(?:it['’]s|it is|its|they['’]re|they are|we['’]re|we are)\s"
                        r"(?:[^.?!]|\.(?=\S)){1,60}?\b(?:now|since|these days|nowadays)\b)")
 _CORRECTION_CHARS = 300  # a longer reply says more than a correction: read sentence by sentence
+# A reply that settles what its thread discusses ("Should we use Kafka or SQS for the event
+# bus?" → "OK let's go with SQS for now, revisit in Q2."; "Rate limit discussion: we're at
+# 300/min …" → "Agreed, bump to 500/min for paid plans, keep free at 300."): alone it named
+# neither the event bus nor the rate limit, so "what did we decide about the event bus?" was
+# answered with the debate. It becomes one memory that says it is the decision, with the
+# thread's opening sentence (as a correction carries what it corrects).
+_DECIDES = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|alright|right|cool|great|fine|so|then|yes|yep|"
+                      r"sounds good|makes sense)\b[,.!]*\s*)*(?:"
+                      r"let['’]s (?:go with|do|use|stick with|keep|ship|take|pick|choose|move)\b|"
+                      r"we['’]ll (?:go with|do|use|stick with|keep|ship|take|pick)\b|"
+                      r"(?:we(?:['’]re| are) )?going with\b|agreed\b|decided\b|decision\b|"
+                      r"(?:we )?settled on\b|final(?: call| answer| decision)?:|consensus\b)")
 
 
 def corrects(reply: str, parent: str) -> bool:
@@ -219,6 +231,13 @@ def corrects(reply: str, parent: str) -> bool:
 
 def _value_kind(value: str) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def decides(reply: str) -> bool:
+    """Whether a thread reply settles its thread: a short reply opening with a decision's words
+    ("OK let's go with SQS for now", "Agreed, bump to 500/min for paid plans")."""
+    said = _ANNOTATED.sub("", reply).strip()
+    return len(said) <= _CORRECTION_CHARS and bool(_DECIDES.match(said))
 
 
 _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
@@ -478,6 +497,10 @@ class OfflineExtractor(Extractor):
                 out.append(self._correction(line, parent))
                 previous = line
                 continue
+            if parent is not None and decides(line.content):
+                out.append(self._decision(line, parent))
+                previous = line
+                continue
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
             text, quoted = without_quotes(without_code(line.content))
@@ -598,6 +621,17 @@ class OfflineExtractor(Extractor):
         return Candidate(type=classify(bare, bool(dates)),
                          content=f"Correction: {said} (to {parent.speaker}'s \"{quoted}\")",
                          source_lines=[line.index, parent.index], dates=dates)
+
+    @staticmethod
+    def _decision(line: TranscriptLine, parent: TranscriptLine) -> Candidate:
+        """"Decision: OK let's go with SQS for now, revisit in Q2 (on alice's "Should we use
+        Kafka or SQS for the event bus?")": the reply whole, in the third person, with the first
+        sentence of the thread it settles."""
+        candidate = OfflineExtractor._correction(line, parent)
+        said, _, _ = candidate.content.removeprefix("Correction: ").rpartition(" (to ")
+        opened = candidate.content[len("Correction: ") + len(said) + len(" (to "):]
+        candidate.content = f"Decision: {said} (on {opened}"
+        return candidate
 
     @staticmethod
     def _question_context(previous: TranscriptLine | None, line: TranscriptLine

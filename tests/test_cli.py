@@ -1347,3 +1347,40 @@ def test_a_new_value_said_with_now_in_a_thread_from_the_shell(lurker, tmp_path):
                            "\"The staging DB host is db-staging-2.internal.\")"), said
     assert "old one" not in host, said
     assert ttl.startswith("Redis cache TTL is 15 minutes."), said
+
+
+DEBATES = [
+    {"author": "alice", "ts": "2026-11-17T10:00:00Z", "external_id": "d1",
+     "content": "Should we use Kafka or SQS for the event bus?"},
+    {"author": "bob", "ts": "2026-11-17T10:03:00Z", "external_id": "d2", "reply_to": "d1",
+     "content": "Kafka gives us replay, but the ops cost is high."},
+    {"author": "carol", "ts": "2026-11-17T10:05:00Z", "external_id": "d3", "reply_to": "d1",
+     "content": "SQS is simpler, we don't need replay yet."},
+    {"author": "alice", "ts": "2026-11-17T10:09:00Z", "external_id": "d4", "reply_to": "d1",
+     "content": "OK let's go with SQS for now, revisit in Q2."},
+    {"author": "dan", "ts": "2026-11-18T09:00:00Z", "external_id": "d5",
+     "content": "Rate limit discussion: we're at 300/min, customers hit it daily."},
+    {"author": "erin", "ts": "2026-11-18T09:04:00Z", "external_id": "d6", "reply_to": "d5",
+     "content": "Agreed, bump to 500/min for paid plans, keep free at 300."},
+    {"author": "dan", "ts": "2026-11-19T09:00:00Z", "external_id": "d7",
+     "content": "Why did we drop the nightly reindex? It was decided in October I think."}]
+
+
+def test_what_a_thread_decided_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: a thread asks "Should we use Kafka or SQS for the event bus?",
+    two replies argue, and a third settles it ("OK let's go with SQS for now, revisit in Q2.");
+    another thread opens on the rate limit and a reply agrees to bump it. The settling replies
+    named neither the event bus nor the rate limit: "what did we decide about the event bus?"
+    was answered with the debate ("SQS is simpler …"), "are we using kafka?" with "Kafka gives
+    us replay …", and "what did we decide about the rate limit last Wednesday?" with the
+    thread's opening. A reply that opens with a decision's words is the thread's decision."""
+    lurker("ingest", write_jsonl(tmp_path / "debates.jsonl", DEBATES), "--session", "debates")
+    said = first_lines(lurker, ("--now", "2026-11-24T10:00:00Z"), (
+        "what did we decide about the event bus?", "are we using kafka?",
+        "what did we decide about the rate limit last Wednesday?"))
+    bus, kafka, limit = said.values()
+    for answer in (bus, kafka):
+        assert answer.startswith("Decision: OK let's go with SQS for now, revisit in Q2"), said
+        assert "(on alice's \"Should we use Kafka or SQS for the event bus?\")" in answer, said
+    assert limit.startswith("Decision: Agreed, bump to 500/min for paid plans, keep free at "
+                            "300. (on dan's \"Rate limit discussion:"), said

@@ -426,3 +426,25 @@ def test_a_reply_that_corrects_its_parent_says_what_it_corrects():
     fix = by_content["Correction: wrong, 8-18 since November (to maya's \"Support hours are "
                      "9-17 CET.\")"]
     assert fix.source_lines == [4, 3]  # its own message first, then what it corrects
+
+
+def test_a_reply_that_settles_its_thread_says_what_it_settles():
+    """"OK let's go with SQS for now" in the thread of "Should we use Kafka or SQS for the event
+    bus?" named no event bus; a reply that argues, or opens otherwise, is no decision, and a
+    decision said outside a thread has no thread to carry."""
+    out = OfflineExtractor().extract(replies(
+        ("alice", "Should we use Kafka or SQS for the event bus?", None),
+        ("bob", "Kafka gives us replay, but the ops cost is high.", 0),
+        ("alice", "OK let's go with SQS for now, revisit in Q2.", 0),
+        ("dan", "Rate limit discussion: we're at 300/min, customers hit it daily.", None),
+        ("erin", "Agreed, bump to 500/min for paid plans, keep free at 300.", 3),
+        ("lee", "I agreed with erin on most of it but the free tier worries me a lot.", 3),
+        ("raj", "Let's go with Postgres for the ledger service.", None)))
+    contents = [m.content for m in out]
+    assert ("Decision: OK let's go with SQS for now, revisit in Q2. (on alice's "
+            "\"Should we use Kafka or SQS for the event bus?\")") in contents, contents
+    assert ("Decision: Agreed, bump to 500/min for paid plans, keep free at 300. (on dan's "
+            "\"Rate limit discussion: we're at 300/min, customers hit it daily.\")") in contents
+    decisions = [c for c in contents if c.startswith("Decision:")]
+    assert len(decisions) == 2, contents
+    assert any(c.startswith("Let's go with Postgres for the ledger service") for c in contents)

@@ -664,3 +664,32 @@ def test_an_app_s_cards_and_a_forward_over_slack_are_read_and_answered(start, ap
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     assert b"ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u" not in stored
     assert b"Whiskers" not in stored
+
+
+def test_what_a_thread_decided_last_tuesday_over_slack(start, api):
+    """27 Nov, from outside, the question Lurker is for: on Tuesday a thread in #general opens
+    on the rate limit, a reply argues, another settles it ("Agreed, bump to 500/min for paid
+    plans …", in the thread: a separate event, its parent read from the store); #dev settles
+    its own staging limit the same day. Asked on Wednesday "what did we decide about the rate
+    limit last Tuesday?" the bot answered with the thread's opening, not what it settled."""
+    slack = start()
+    tuesday = 24 * 60
+    parent = ts(tuesday + 60)
+    message(slack, "CGEN", "U1", "Rate limit discussion: we're at 300/min and customers hit it "
+            "daily.", parent)
+    message(slack, "CGEN", "U2", "Paid customers complain the most, free ones rarely do.",
+            ts(tuesday + 62), thread_ts=parent)
+    message(slack, "CGEN", "U0BOB", "Agreed, bump to 500/min for paid plans, keep free at 300.",
+            ts(tuesday + 65), thread_ts=parent)
+    other = ts(tuesday + 70)
+    message(slack, "CDEV", "U1", "Staging rate limit: should it match prod?", other)
+    message(slack, "CDEV", "U2", "Let's go with 50/min on staging, it's only for tests.",
+            ts(tuesday + 72), thread_ts=other)
+    app_mention(slack, "U2", "what did we decide about the rate limit last Tuesday?",
+                ts(2 * 24 * 60), "EvDecide1")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 1, said
+    first = said[0].split("\n")[0]
+    assert first.startswith("Decision: Agreed, bump to 500/min for paid plans, keep free at "
+                            "300. (on maya's \"Rate limit discussion:"), said
+    assert "50/min" not in said[0] and "staging" not in said[0].lower(), said
