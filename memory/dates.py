@@ -158,9 +158,11 @@ _PAST = re.compile(
     r"grew|froze|"
     r"ago|yesterday|already|earlier|\w{3,}ed)\b", re.IGNORECASE)
 # -ed words that do not make a clause past: passives and adjectives after a form of "be" ("is
-# scheduled", "we're booked"), and words of planning.
+# scheduled", "we're booked", asked "is the office closed …?"), and words of planning.
 _NOT_PAST = re.compile(
     r"(?:\b(?:is|are|am|be|been|being|get|gets|getting|['’]s|['’]re|['’]m)\s+\w+ed\b)|"
+    # the same asked: "is the office closed on Jan 1?", "are the docs updated?"
+    r"(?:^\W*(?:is|are|am|will\s+\w+\s+be)\s+(?:\w+\s+){1,3}?\w+ed\b)|"
     r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|intended|hoped|aimed|"
     r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
     re.IGNORECASE)

@@ -315,6 +315,19 @@ _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off",
                                     "dentist", "doctor", "appointment", "sabbatical"]))
 
 
+_ASKS_YES_NO = re.compile(r"(?i)^\W*(?:is|are|was|were|will)\b")
+# a state and its opposite, as one word in a yes/no question and what answers it
+_STATE_WORD = {stem: "state:" + group for group, words in (
+    ("open", "open opened close closed closing closure shut"),
+    ("up", "up down outage"), ("online", "online offline"),
+    ("available", "available unavailable"), ("enabled", "enabled disabled"),
+    ("active", "active inactive")) for stem in content_stems(words)}
+
+
+def _as_state(stems: set[str]) -> set[str]:
+    return {_STATE_WORD.get(s, s) for s in stems}
+
+
 def _as_away(stems: set[str]) -> set[str]:
     return {"away" if s in _AWAY_STEMS else s for s in stems}
 
@@ -729,6 +742,11 @@ class OfflineAnswerer(Answerer):
             kind_stems = content_stems(kind)
             stems_of = lambda m: _memory_stems(m) | (kind_stems if names_tool_of(m.content, kind)
                                                      else set())
+        if _ASKS_YES_NO.match(question):
+            # "is the office open on Dec 28?" is answered by "The office is closed Dec 24 – Jan
+            # 2": a state asked is its opposite's word too
+            undated, stated = _as_state(undated), stems_of
+            stems_of = lambda m: _as_state(stated(m))
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
                         or (when and names and m.event_dates
@@ -870,7 +888,13 @@ class OfflineAnswerer(Answerer):
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
             elif span is not None and not anything:
                 # "what was the rate limit last week?": nothing said then, so what stood then
-                before = next((m for m in memories if _about(wanted, _memory_stems(m))
+                # (without the span's own words where the day is to come: "who is on call
+                # next Tuesday?" shares "call" with "@sam is on call until Monday, then @lee
+                # takes over for the week", not "next" and "Tuesday")
+                subject = (wanted - content_stems(span.phrase)) or wanted \
+                    if now is not None and span.start > now.date() \
+                    and span.granularity == "day" else wanted
+                before = next((m for m in memories if _about(subject, _memory_stems(m))
                                and _names(names, m, speakers) and _carries(idents, m.content)
                                and m.said_at.date() <= span.end), None)
                 day = _SPAN_PREPOSITION.sub("", span.phrase)  # "on Friday": "Friday"

@@ -174,6 +174,10 @@ _NOUN_DUE = re.compile(r"(?i)^\W*(?:the\s+)?[a-z][\w-]*\s+(?:is\s+)?(?:due|expec
 # none of the parent's words, so the parent's text is what it is found by ("which customers
 # were affected?").
 _ADDS_TO_PARENT = re.compile(r"(?i)\b(?:also|too|as well|in addition)\b")
+# A reply that points back at its thread ("👍 shipping that tomorrow", "I'll fix it tonight") and
+# names none of its words: the thread's text is what it is found by, as an addition's is ("when
+# does the rate limit change ship?" had nothing to find it with).
+_REFERS_BACK = re.compile(r"(?i)\b(?:that|it|this|those|these|them)\b")
 _PARENT_QUESTION_CHARS = 300
 # A quoted line ("> we should enable the flag for everyone", as Slack, Discord and Markdown write a
 # quote) is someone else's words that the reply answers, often to disagree ("No, we agreed to keep
@@ -231,6 +235,12 @@ def corrects(reply: str, parent: str) -> bool:
 
 def _value_kind(value: str) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def _points_back(sentence: str, parent: str) -> bool:
+    words = {w for w in re.findall(r"[a-z]{4,}", sentence.lower())}
+    return bool(_REFERS_BACK.search(sentence)) and not words & set(
+        re.findall(r"[a-z]{4,}", _ANNOTATED.sub("", parent).lower()))
 
 
 def decides(reply: str) -> bool:
@@ -522,9 +532,10 @@ class OfflineExtractor(Extractor):
                     # "Owner: tomas." means nothing without the note it ends: its first
                     # sentence is what it is found by ("who owns the JWT change?")
                     candidate.questions = [*candidate.questions[:4], sentences[0]]
-                if candidate is not None and parent is not None and not asked \
-                        and parent.speaker != line.speaker \
-                        and _ADDS_TO_PARENT.search(_ANNOTATED.sub("", sentence)):
+                if candidate is not None and parent is not None and not asked and (
+                        parent.speaker != line.speaker
+                        and _ADDS_TO_PARENT.search(_ANNOTATED.sub("", sentence))
+                        or _points_back(_ANNOTATED.sub("", sentence), parent.content)):
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and quoted:

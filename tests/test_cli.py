@@ -1362,6 +1362,8 @@ DEBATES = [
      "content": "Rate limit discussion: we're at 300/min, customers hit it daily."},
     {"author": "erin", "ts": "2026-11-18T09:04:00Z", "external_id": "d6", "reply_to": "d5",
      "content": "Agreed, bump to 500/min for paid plans, keep free at 300."},
+    {"author": "dan", "ts": "2026-11-18T09:06:00Z", "external_id": "d8", "reply_to": "d5",
+     "content": "👍 shipping that tomorrow"},
     {"author": "dan", "ts": "2026-11-19T09:00:00Z", "external_id": "d7",
      "content": "Why did we drop the nightly reindex? It was decided in October I think."}]
 
@@ -1373,14 +1375,45 @@ def test_what_a_thread_decided_from_the_shell(lurker, tmp_path):
     named neither the event bus nor the rate limit: "what did we decide about the event bus?"
     was answered with the debate ("SQS is simpler …"), "are we using kafka?" with "Kafka gives
     us replay …", and "what did we decide about the rate limit last Wednesday?" with the
-    thread's opening. A reply that opens with a decision's words is the thread's decision."""
+    thread's opening. A reply that opens with a decision's words is the thread's decision. The
+    opener's "👍 shipping that tomorrow" in the thread named nothing it ships ("when does the
+    rate limit change ship?" was answered with the opening, undated): a reply that points back
+    ("that", "it") is found by its thread's words."""
     lurker("ingest", write_jsonl(tmp_path / "debates.jsonl", DEBATES), "--session", "debates")
     said = first_lines(lurker, ("--now", "2026-11-24T10:00:00Z"), (
         "what did we decide about the event bus?", "are we using kafka?",
-        "what did we decide about the rate limit last Wednesday?"))
-    bus, kafka, limit = said.values()
+        "what did we decide about the rate limit last Wednesday?",
+        "when does the rate limit change ship?"))
+    bus, kafka, limit, ships = said.values()
+    assert ships.startswith("19 November 2026: 👍 shipping that tomorrow"), said
     for answer in (bus, kafka):
         assert answer.startswith("Decision: OK let's go with SQS for now, revisit in Q2"), said
         assert "(on alice's \"Should we use Kafka or SQS for the event bus?\")" in answer, said
     assert limit.startswith("Decision: Agreed, bump to 500/min for paid plans, keep free at "
                             "300. (on dan's \"Rate limit discussion:"), said
+
+
+def test_a_closure_and_a_rota_asked_by_day_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "The office is closed Dec 24 – Jan 2 for the holidays." and "@sam is
+    on call until Monday 9am, then @lee takes over for the week.". "is the office open on Dec
+    28?" was declined (open is not closed: the closure shared one word of four), "is the office
+    closed on Jan 1?" was read as last January ("closed" as a past tense), and "who is on call
+    next Tuesday?" was declined (the rota shares "call", not "next Tuesday"). A day not in the
+    closure says nothing is about it, and what stands."""
+    conv = write_jsonl(tmp_path / "ops.jsonl", chat(
+        ("hr", "2026-11-20T10:00:00Z", "The office is closed Dec 24 – Jan 2 for the holidays."),
+        ("ops", "2026-11-23T09:00:00Z",
+         "@sam is on call until Monday 9am, then @lee takes over for the week.")))
+    lurker("ingest", conv, "--session", "ops")
+    said = first_lines(lurker, ("--now", "2026-11-26T10:00:00Z"), (
+        "is the office open on Dec 28?", "is the office closed on Jan 1?",
+        "is the office open on Dec 22?", "who is on call next Tuesday?"))
+    open_28, closed_1, open_22, rota = said.values()
+    for answer in (open_28, closed_1):
+        assert answer.startswith("The office is closed Dec 24 – Jan 2"), said
+    assert "Jan 1 = 2027-01-01" in closed_1, said
+    assert open_22.startswith("Nothing in memory is about Dec 22 yet; what stands: The office "
+                              "is closed Dec 24"), said
+    assert rota.startswith("Nothing in memory is about next Tuesday yet; what stands: @sam is on "
+                           "call until Monday"), said
+    assert "@lee takes over for the week" in rota, said

@@ -98,6 +98,9 @@ def test_resolved_date_is_frozen():
     ("I'm going to call on Thursday", WED, date(2026, 11, 19), date(2026, 11, 19), "day"),
     ("gonna ship on Friday", WED, date(2026, 11, 20), date(2026, 11, 20), "day"),
     ("we plan to demo on Monday", WED, date(2026, 11, 23), date(2026, 11, 23), "day"),
+    # a state asked ("is the office closed …?") is no past tense; asked in the past it is
+    ("is the office closed on Jan 1?", WED, date(2027, 1, 1), date(2027, 1, 1), "day"),
+    ("was the office closed on Jan 1?", WED, date(2026, 1, 1), date(2026, 1, 1), "day"),
     # calendar periods
     ("last week", WED, date(2026, 11, 9), date(2026, 11, 15), "week"),
     ("this week", WED, date(2026, 11, 16), date(2026, 11, 22), "week"),
