@@ -140,6 +140,9 @@ CONVERSATION = [
     ("maya", "Code freeze for the 4.2 release is Dec 1"),
     ("sam", "Heads up: the code freeze is pushed a week"),
     ("li", "Design sync is every other Thursday at 15:00, the first one was on Nov 5"),
+    # a state asked by its opposite, a decision asked for (memory.offline_answerer)
+    ("sam", "The office is closed Dec 24 – Jan 2 for the holidays"),
+    ("maya", "Agreed, let's go with SQS for the event bus"),
 ]
 QUESTIONS = [
     "what package manager do we use for the dashboard?", "what is the rate limit?",
@@ -148,7 +151,8 @@ QUESTIONS = [
     "why is the mobile release frozen?", "what do we use for linting?",
     "who decided on pnpm?", "what formatter does the backend use?",
     "when is the code freeze?", "how many days until the code freeze?",
-    "when is the next design sync?",
+    "when is the next design sync?", "is the office open on Dec 28?",
+    "what did we decide about the event bus?",
 ]
 
 
