@@ -177,6 +177,9 @@ _ADDS_TO_PARENT = re.compile(r"(?i)\b(?:also|too|as well|in addition)\b")
 # A reply that points back at its thread ("👍 shipping that tomorrow", "I'll fix it tonight") and
 # names none of its words: the thread's text is what it is found by, as an addition's is ("when
 # does the rate limit change ship?" had nothing to find it with).
+# A short first line that heads the lines after it: "Build failed:", "Errors:" (a pasted log or
+# stack trace under it named no build).
+_HEADING = re.compile(r"^\W*(?!here\b)(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*:\s*$", re.I)
 _REFERS_BACK = re.compile(r"(?i)\b(?:that|it|this|those|these|them)\b")
 _PARENT_QUESTION_CHARS = 300
 # A quoted line ("> we should enable the flag for everyone", as Slack, Discord and Markdown write a
@@ -516,8 +519,17 @@ class OfflineExtractor(Extractor):
             text, quoted = without_quotes(without_code(line.content))
             text, grouped = grouped_lists(text)
             sentences = split_sentences(text)
+            heading = None  # "Build failed:" over the lines of a pasted log
             for n, sentence in enumerate(sentences):
                 candidate = self._candidate(sentence, line, asked, context, people)
+                if not n and _HEADING.match(_ANNOTATED.sub("", sentence)) \
+                        and sentence not in grouped:
+                    heading = sentence  # a message's first line only: a write-up's sections
+                    # ("**Tips:**") head prose that says what it is about
+                elif candidate is not None and heading and n \
+                        and not candidate.content.startswith(heading):
+                    # "why did the build fail?": each line under "Build failed:" is what failed
+                    candidate.content = f"{heading} {candidate.content}"
                 if candidate is not None and sentence in grouped:
                     # "Action items: …" is this note's list, no value a later note's replaces
                     candidate.topic_key = None

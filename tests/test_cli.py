@@ -1417,3 +1417,19 @@ def test_a_closure_and_a_rota_asked_by_day_from_the_shell(lurker, tmp_path):
     assert rota.startswith("Nothing in memory is about next Tuesday yet; what stands: @sam is on "
                            "call until Monday"), said
     assert "@lee takes over for the week" in rota, said
+
+
+def test_a_pasted_log_under_its_heading_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: a CI bot's "Build failed:" over 600 lines of a stack trace. The
+    heading was too short to keep and the trace's lines named no build: "why did the build
+    fail?" was declined. Each line kept under a message's heading says it; a bounded number are
+    kept."""
+    trace = "\n".join(f"  at com.acme.Foo.bar(Foo.java:{i}) ERROR timeout connecting to "
+                      f"db-prod-1:5432" for i in range(600))
+    conv = write_jsonl(tmp_path / "ci.jsonl", chat(
+        ("ci", "2026-11-23T10:00:00Z", f"Build failed:\n{trace}")))
+    out = json.loads(lurker("ingest", conv, "--session", "ci", "--json").stdout)
+    assert 1 <= out["memories_created"] <= 10, out
+    said = lurker("recall", "why did the build fail?", "--now", "2026-11-24T10:00:00Z").stdout
+    assert said.startswith("Build failed: at com.acme.Foo.bar(Foo.java:"), said
+    assert "ERROR timeout connecting to db-prod-1:5432" in said.split("\n")[0], said
