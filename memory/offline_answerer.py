@@ -402,7 +402,10 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
 # states (a digit beside a letter is a name: "p99", "v2", "e2e")
 _ASKS_QUANTITY = re.compile(
     r"(?i)^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
-    r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo)"
+    r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo|"
+    # a measure that moves: "what is the checkout latency?" after "we're at 420ms" and, later,
+    # "Checkout p99 is down to 280ms"
+    r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .dates import ANNOTATED, ANY_DAY, find_dates
+from .dates import ANNOTATED, ANY_DAY, MOVE_VERBS, find_dates
 from .models import Memory
 from .moves import CANCEL_WORDS, SHIFT
 from .text import STOP_WORDS, english_word
@@ -43,6 +43,9 @@ _CHANGE = re.compile(
     r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
+    # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
+    # is Dec 8" (a date labelled at ingest after it: "deploy on push to main" moves nothing)
+    rf"{MOVE_VERBS}\w*\s+(?:(?:out|back|again)\s+)?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
     # a value changed: "Bumped the rate limit from 100 to 300 rpm", "Raised max upload to
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)

@@ -1433,3 +1433,30 @@ def test_a_pasted_log_under_its_heading_from_the_shell(lurker, tmp_path):
     said = lurker("recall", "why did the build fail?", "--now", "2026-11-24T10:00:00Z").stdout
     assert said.startswith("Build failed: at com.acme.Foo.bar(Foo.java:"), said
     assert "ERROR timeout connecting to db-prod-1:5432" in said.split("\n")[0], said
+
+
+def test_a_date_slipped_to_and_a_measure_that_moved_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "cutover is Dec 8", then "Keycloak cutover slips to Dec 15"; "the
+    p99 latency SLO for checkout is 300ms; we're at 420ms this week", then "Checkout p99 is down
+    to 280ms after the cache fix". "how many days until the keycloak cutover?" counted to 8
+    December (a slip *to* a date was no change), "what is the checkout latency?" led with the
+    420ms. A CI workflow that deploys "on push to main" moves no date."""
+    conv = write_jsonl(tmp_path / "platform.jsonl", chat(
+        ("maya", "2026-11-16T09:10:00Z",
+         "Reminder: we're migrating auth to Keycloak, cutover is Dec 8."),
+        ("sam", "2026-11-17T14:00:00Z",
+         "The p99 latency SLO for checkout is 300ms; we're at 420ms this week."),
+        ("maya", "2026-11-18T09:00:00Z",
+         "Keycloak cutover slips to Dec 15, the SSO vendor needs more time."),
+        ("sam", "2026-11-20T12:00:00Z", "Checkout p99 is down to 280ms after the cache fix 🎉"),
+        ("tom", "2026-11-20T13:00:00Z",
+         "The release workflow deploys on push to main, the cutover runbook is in the wiki.")))
+    lurker("ingest", conv, "--session", "platform")
+    said = first_lines(lurker, ("--now", "2026-11-23T10:00:00Z"), (
+        "how many days until the keycloak cutover?", "when is the keycloak cutover?",
+        "what is the checkout latency?"))
+    days, when, latency = said.values()
+    assert days.startswith("22 days: from 23 November 2026 (today) to 15 December 2026 (the "
+                           "keycloak cutover, moved on 18 November 2026)"), said
+    assert when.startswith("15 December 2026: Keycloak cutover slips to Dec 15"), said
+    assert latency.startswith("Checkout p99 is down to 280ms"), said

@@ -75,6 +75,10 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     # a shift by a length of time
     ("Heads up: the code freeze is pushed a week", True), ("launch pulled in by two days", True),
     ("pushed the fix to main", False),
+    # moved to a date (labelled at ingest), not pushed to a branch
+    ("Keycloak cutover slips to Dec 15 [2026-12-15]", True),
+    ("the demo got pushed back to Friday [2026-11-27]", True),
+    ("the workflow deploys on push to main", False), ("shifting to remote work", False),
     ("Sure, design sync is at 16:00 from now on", True),
     ("Upgraded to pnpm 10, lockfile regenerated", True), ("we should upgrade pnpm", False),
     ("the update to pnpm is in review", False),
