@@ -371,6 +371,9 @@ _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent pric
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
 
+_RELEASE = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9"
+
+
 def _shipped(memory: Memory) -> bool:
     return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
 
@@ -713,9 +716,10 @@ class OfflineAnswerer(Answerer):
             or bool(speaking and not topic)
         when = _WHEN.match(question)
         idents = identifiers(question)
-        def fits_person(m: Memory) -> bool:  # of whom (and of which version) the question asks
+        def fits_person(m: Memory, of_version: bool = True) -> bool:
+            # of whom (and of which version) the question asks
             return (_names(names, m, speakers)
-                    and _carries(idents, f"{m.content} {m.topic_key or ''}")
+                    and (not of_version or _carries(idents, f"{m.content} {m.topic_key or ''}"))
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
@@ -723,6 +727,14 @@ class OfflineAnswerer(Answerer):
         def fits(m: Memory) -> bool:  # of whom and when the question asks
             # "what happened last Friday?" is not answered by another Friday's event
             return fits_person(m) and (span is None or in_span(m, span))
+
+        def may_update(m: Memory) -> bool:
+            # a change that names no release may be of the one the question names ("the code
+            # freeze is pushed a week" for "when is the code freeze for 4.2?"; memory.updates
+            # decides whether it is)
+            return fits(m) or (bool(idents) and not _RELEASE.search(ANNOTATED.sub("", m.content))
+                               and fits_person(m, of_version=False)
+                               and (span is None or in_span(m, span)))
 
         # in a day named relative to now, its word is the span's, not one to share: "is the
         # office open today?" and "Office is closed on Thanksgiving, Nov 26" (with a named
@@ -793,7 +805,7 @@ class OfflineAnswerer(Answerer):
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
-            latest = update_of(shown[0], [m for m in memories if fits(m)], question, wanted,
+            latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
                                content_stems, speakers)
             if latest is None and (_ASKS_QUANTITY.search(question)
                                    or _ASKS_VERSION.search(question)):
@@ -827,14 +839,14 @@ class OfflineAnswerer(Answerer):
                 parts.insert(0, f"{format_human(day)}{today}, {phrase}:")
                 shown, dated = [memory, *(m for m in shown if m is not memory)], None
                 if latest is None:
-                    latest = update_of(memory, [m for m in memories if fits(m)], question,
+                    latest = update_of(memory, [m for m in memories if may_update(m)], question,
                                        wanted, content_stems, speakers)
                     if latest is not None:
                         parts += [f"Latest: {_dated(latest)}.", "Before that:"]
             if latest is None and when and dated is not None and dated is not shown[0]:
                 # the dated memory ranked below what changed it since ("Heads up: the code
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
-                latest = update_of(dated, [m for m in memories if fits(m)], question, wanted,
+                latest = update_of(dated, [m for m in memories if may_update(m)], question, wanted,
                                    content_stems, speakers)
                 if latest is not None:
                     parts += [f"Latest: {_dated(latest)}.", "Before that:"]

@@ -88,6 +88,9 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
+_VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
+
+
 def says_update(text: str) -> bool:
     """Whether `text` opens as an update of what came before ("Update: …", "Correction: …")."""
     return bool(_SAYS_UPDATE.match(text))
@@ -185,6 +188,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return None
     answer_stems, answer_values = stems(answer), named_values(answer.content)
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    versioned = {w for m in _VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     best = None
     for memory in changes:
         own = stems(memory)
@@ -201,7 +205,12 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # names what the answer states ("Priya", "db-stg-2"), or both carry every question word
         # ("Billing is now owned by Sam" for "who owns billing?"; not "Can't wait for the
         # offsite!" for "when is the customer offsite?", which it does not answer)
-        if not values and not (wanted <= answer_stems & own
+        # (a version the question names may be the answer's alone: "Heads up: the code freeze
+        # is pushed a week" names no release, and updates "Code freeze for the 4.2 release is
+        # Dec 1" for "when is the code freeze for 4.2?"; one that names a release names it)
+        needed = wanted - versioned if not _VERSIONED.search(ANNOTATED.sub("", memory.content)) \
+            else wanted
+        if not values and not (needed <= answer_stems & own and wanted <= answer_stems | own
                                and _subject(memory, content_stems) <= answer_stems | wanted):
             continue
         if _dated_elsewhere(memory, answer):

@@ -1460,3 +1460,25 @@ def test_a_date_slipped_to_and_a_measure_that_moved_from_the_shell(lurker, tmp_p
                            "keycloak cutover, moved on 18 November 2026)"), said
     assert when.startswith("15 December 2026: Keycloak cutover slips to Dec 15"), said
     assert latency.startswith("Checkout p99 is down to 280ms"), said
+
+
+def test_a_slip_of_a_release_named_only_in_the_question_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "Code freeze for the 4.2 release is Dec 1.", "Heads up: the code
+    freeze is pushed a week …", then "Code freeze for 4.3 is Jan 12.". Asked with the release
+    ("when is the code freeze for 4.2?", "how many days until the 4.2 code freeze?") the slip
+    was left out (it names no 4.2) and the answers gave 1 December. A slip that names no
+    release may move the one asked about; 4.3's freeze, said after it, is not moved."""
+    conv = write_jsonl(tmp_path / "freeze.jsonl", chat(
+        ("maya", "2026-11-16T09:00:00Z", "Code freeze for the 4.2 release is Dec 1."),
+        ("tom", "2026-11-18T09:00:00Z",
+         "Heads up: the code freeze is pushed a week because of the checkout incident."),
+        ("maya", "2026-11-19T09:00:00Z", "Code freeze for 4.3 is Jan 12.")))
+    lurker("ingest", conv, "--session", "freeze")
+    said = first_lines(lurker, ("--now", "2026-11-23T10:00:00Z"), (
+        "when is the code freeze for 4.2?", "how many days until the 4.2 code freeze?",
+        "when is the 4.3 code freeze?"))
+    when, days, later = said.values()
+    assert when.startswith("8 December 2026: Heads up: the code freeze is pushed a week"), said
+    assert "Before that: 1 December 2026: Code freeze for the 4.2 release" in when, said
+    assert days.startswith("15 days: from 23 November 2026 (today) to 8 December 2026"), said
+    assert later.startswith("12 January 2027: Code freeze for 4.3 is Jan 12"), said
