@@ -394,6 +394,18 @@ def chat(*rows: tuple[str, str, str]) -> list[dict]:
     return [{"author": a, "ts": ts, "content": c} for a, ts, c in rows]
 
 
+def asked_after(lurker, tmp_path, rows: list[dict], now: str, *questions: str) -> list[str]:
+    """Ingest `rows` as one conversation, then each question's first line as of `now`."""
+    lurker("ingest", write_jsonl(tmp_path / "conversation.jsonl", rows), "--session", "s")
+    return list(first_lines(lurker, ("--now", now), questions).values())
+
+
+def threaded(*rows: tuple[str, str, str, str | None, str]) -> list[dict]:
+    """(author, ts, external id, the id it replies to or None, content) rows."""
+    return [{"author": a, "ts": ts, "external_id": i, "content": c,
+             **({"reply_to": r} if r else {})} for a, ts, i, r, c in rows]
+
+
 SUPPORT = chat(
     ("nina", "2026-11-23T08:10:00Z",
      "Escalation: ACME Corp can't log in since the SSO change, ticket ZD-88213. Their admin "
@@ -1328,44 +1340,34 @@ def test_a_new_value_said_with_now_in_a_thread_from_the_shell(lurker, tmp_path):
     dropped as too short: "what is the staging db host?" led with "Correction: no, that is the
     old one" and never said db-staging-3. A reply stating what "it's … now" is a correction; a
     correction names a value of the kind its parent states."""
-    conv = write_jsonl(tmp_path / "host.jsonl", [
-        {"author": "priya", "ts": "2026-11-23T10:00:00Z", "external_id": "h1",
-         "content": "The staging DB host is db-staging-2.internal."},
-        {"author": "tom", "ts": "2026-11-23T10:05:00Z", "external_id": "h2", "reply_to": "h1",
-         "content": "no, that is the old one"},
-        {"author": "tom", "ts": "2026-11-23T10:06:00Z", "external_id": "h3", "reply_to": "h1",
-         "content": "it’s db-staging-3.internal now"},
-        {"author": "maya", "ts": "2026-11-23T11:00:00Z", "external_id": "h4",
-         "content": "Redis cache TTL is 15 minutes."},
-        {"author": "lee", "ts": "2026-11-23T11:05:00Z", "external_id": "h5", "reply_to": "h4",
-         "content": "it's a good default now"}])
-    lurker("ingest", conv, "--session", "host")
-    now = ("--now", "2026-11-24T10:00:00Z")
-    said = first_lines(lurker, now, ("what is the staging db host?", "what is the cache ttl?"))
-    host, ttl = said.values()
+    host, ttl = asked_after(lurker, tmp_path, threaded(
+        ("priya", "2026-11-23T10:00:00Z", "h1", None,
+         "The staging DB host is db-staging-2.internal."),
+        ("tom", "2026-11-23T10:05:00Z", "h2", "h1", "no, that is the old one"),
+        ("tom", "2026-11-23T10:06:00Z", "h3", "h1", "it’s db-staging-3.internal now"),
+        ("maya", "2026-11-23T11:00:00Z", "h4", None, "Redis cache TTL is 15 minutes."),
+        ("lee", "2026-11-23T11:05:00Z", "h5", "h4", "it's a good default now")),
+        "2026-11-24T10:00:00Z", "what is the staging db host?", "what is the cache ttl?")
+    said = (host, ttl)
     assert host.startswith("Latest: Correction: it’s db-staging-3.internal now (to priya's "
                            "\"The staging DB host is db-staging-2.internal.\")"), said
     assert "old one" not in host, said
     assert ttl.startswith("Redis cache TTL is 15 minutes."), said
 
 
-DEBATES = [
-    {"author": "alice", "ts": "2026-11-17T10:00:00Z", "external_id": "d1",
-     "content": "Should we use Kafka or SQS for the event bus?"},
-    {"author": "bob", "ts": "2026-11-17T10:03:00Z", "external_id": "d2", "reply_to": "d1",
-     "content": "Kafka gives us replay, but the ops cost is high."},
-    {"author": "carol", "ts": "2026-11-17T10:05:00Z", "external_id": "d3", "reply_to": "d1",
-     "content": "SQS is simpler, we don't need replay yet."},
-    {"author": "alice", "ts": "2026-11-17T10:09:00Z", "external_id": "d4", "reply_to": "d1",
-     "content": "OK let's go with SQS for now, revisit in Q2."},
-    {"author": "dan", "ts": "2026-11-18T09:00:00Z", "external_id": "d5",
-     "content": "Rate limit discussion: we're at 300/min, customers hit it daily."},
-    {"author": "erin", "ts": "2026-11-18T09:04:00Z", "external_id": "d6", "reply_to": "d5",
-     "content": "Agreed, bump to 500/min for paid plans, keep free at 300."},
-    {"author": "dan", "ts": "2026-11-18T09:06:00Z", "external_id": "d8", "reply_to": "d5",
-     "content": "👍 shipping that tomorrow"},
-    {"author": "dan", "ts": "2026-11-19T09:00:00Z", "external_id": "d7",
-     "content": "Why did we drop the nightly reindex? It was decided in October I think."}]
+DEBATES = threaded(
+    ("alice", "2026-11-17T10:00:00Z", "d1", None, "Should we use Kafka or SQS for the event bus?"),
+    ("bob", "2026-11-17T10:03:00Z", "d2", "d1",
+     "Kafka gives us replay, but the ops cost is high."),
+    ("carol", "2026-11-17T10:05:00Z", "d3", "d1", "SQS is simpler, we don't need replay yet."),
+    ("alice", "2026-11-17T10:09:00Z", "d4", "d1", "OK let's go with SQS for now, revisit in Q2."),
+    ("dan", "2026-11-18T09:00:00Z", "d5", None,
+     "Rate limit discussion: we're at 300/min, customers hit it daily."),
+    ("erin", "2026-11-18T09:04:00Z", "d6", "d5",
+     "Agreed, bump to 500/min for paid plans, keep free at 300."),
+    ("dan", "2026-11-18T09:06:00Z", "d8", "d5", "👍 shipping that tomorrow"),
+    ("dan", "2026-11-19T09:00:00Z", "d7", None,
+     "Why did we drop the nightly reindex? It was decided in October I think."))
 
 
 def test_what_a_thread_decided_from_the_shell(lurker, tmp_path):
@@ -1379,12 +1381,11 @@ def test_what_a_thread_decided_from_the_shell(lurker, tmp_path):
     opener's "👍 shipping that tomorrow" in the thread named nothing it ships ("when does the
     rate limit change ship?" was answered with the opening, undated): a reply that points back
     ("that", "it") is found by its thread's words."""
-    lurker("ingest", write_jsonl(tmp_path / "debates.jsonl", DEBATES), "--session", "debates")
-    said = first_lines(lurker, ("--now", "2026-11-24T10:00:00Z"), (
-        "what did we decide about the event bus?", "are we using kafka?",
-        "what did we decide about the rate limit last Wednesday?",
-        "when does the rate limit change ship?"))
-    bus, kafka, limit, ships = said.values()
+    said = asked_after(lurker, tmp_path, DEBATES, "2026-11-24T10:00:00Z",
+                       "what did we decide about the event bus?", "are we using kafka?",
+                       "what did we decide about the rate limit last Wednesday?",
+                       "when does the rate limit change ship?")
+    bus, kafka, limit, ships = said
     assert ships.startswith("19 November 2026: 👍 shipping that tomorrow"), said
     for answer in (bus, kafka):
         assert answer.startswith("Decision: OK let's go with SQS for now, revisit in Q2"), said
@@ -1400,15 +1401,13 @@ def test_a_closure_and_a_rota_asked_by_day_from_the_shell(lurker, tmp_path):
     closed on Jan 1?" was read as last January ("closed" as a past tense), and "who is on call
     next Tuesday?" was declined (the rota shares "call", not "next Tuesday"). A day not in the
     closure says nothing is about it, and what stands."""
-    conv = write_jsonl(tmp_path / "ops.jsonl", chat(
+    said = asked_after(lurker, tmp_path, chat(
         ("hr", "2026-11-20T10:00:00Z", "The office is closed Dec 24 – Jan 2 for the holidays."),
         ("ops", "2026-11-23T09:00:00Z",
-         "@sam is on call until Monday 9am, then @lee takes over for the week.")))
-    lurker("ingest", conv, "--session", "ops")
-    said = first_lines(lurker, ("--now", "2026-11-26T10:00:00Z"), (
-        "is the office open on Dec 28?", "is the office closed on Jan 1?",
-        "is the office open on Dec 22?", "who is on call next Tuesday?"))
-    open_28, closed_1, open_22, rota = said.values()
+         "@sam is on call until Monday 9am, then @lee takes over for the week.")),
+        "2026-11-26T10:00:00Z", "is the office open on Dec 28?", "is the office closed on Jan 1?",
+        "is the office open on Dec 22?", "who is on call next Tuesday?")
+    open_28, closed_1, open_22, rota = said
     for answer in (open_28, closed_1):
         assert answer.startswith("The office is closed Dec 24 – Jan 2"), said
     assert "Jan 1 = 2027-01-01" in closed_1, said
@@ -1441,7 +1440,7 @@ def test_a_date_slipped_to_and_a_measure_that_moved_from_the_shell(lurker, tmp_p
     to 280ms after the cache fix". "how many days until the keycloak cutover?" counted to 8
     December (a slip *to* a date was no change), "what is the checkout latency?" led with the
     420ms. A CI workflow that deploys "on push to main" moves no date."""
-    conv = write_jsonl(tmp_path / "platform.jsonl", chat(
+    said = asked_after(lurker, tmp_path, chat(
         ("maya", "2026-11-16T09:10:00Z",
          "Reminder: we're migrating auth to Keycloak, cutover is Dec 8."),
         ("sam", "2026-11-17T14:00:00Z",
@@ -1450,12 +1449,10 @@ def test_a_date_slipped_to_and_a_measure_that_moved_from_the_shell(lurker, tmp_p
          "Keycloak cutover slips to Dec 15, the SSO vendor needs more time."),
         ("sam", "2026-11-20T12:00:00Z", "Checkout p99 is down to 280ms after the cache fix 🎉"),
         ("tom", "2026-11-20T13:00:00Z",
-         "The release workflow deploys on push to main, the cutover runbook is in the wiki.")))
-    lurker("ingest", conv, "--session", "platform")
-    said = first_lines(lurker, ("--now", "2026-11-23T10:00:00Z"), (
-        "how many days until the keycloak cutover?", "when is the keycloak cutover?",
-        "what is the checkout latency?"))
-    days, when, latency = said.values()
+         "The release workflow deploys on push to main, the cutover runbook is in the wiki.")),
+        "2026-11-23T10:00:00Z", "how many days until the keycloak cutover?",
+        "when is the keycloak cutover?", "what is the checkout latency?")
+    days, when, latency = said
     assert days.startswith("22 days: from 23 November 2026 (today) to 15 December 2026 (the "
                            "keycloak cutover, moved on 18 November 2026)"), said
     assert when.startswith("15 December 2026: Keycloak cutover slips to Dec 15"), said
@@ -1468,16 +1465,14 @@ def test_a_slip_of_a_release_named_only_in_the_question_from_the_shell(lurker, t
     ("when is the code freeze for 4.2?", "how many days until the 4.2 code freeze?") the slip
     was left out (it names no 4.2) and the answers gave 1 December. A slip that names no
     release may move the one asked about; 4.3's freeze, said after it, is not moved."""
-    conv = write_jsonl(tmp_path / "freeze.jsonl", chat(
+    said = asked_after(lurker, tmp_path, chat(
         ("maya", "2026-11-16T09:00:00Z", "Code freeze for the 4.2 release is Dec 1."),
         ("tom", "2026-11-18T09:00:00Z",
          "Heads up: the code freeze is pushed a week because of the checkout incident."),
-        ("maya", "2026-11-19T09:00:00Z", "Code freeze for 4.3 is Jan 12.")))
-    lurker("ingest", conv, "--session", "freeze")
-    said = first_lines(lurker, ("--now", "2026-11-23T10:00:00Z"), (
-        "when is the code freeze for 4.2?", "how many days until the 4.2 code freeze?",
-        "when is the 4.3 code freeze?"))
-    when, days, later = said.values()
+        ("maya", "2026-11-19T09:00:00Z", "Code freeze for 4.3 is Jan 12.")),
+        "2026-11-23T10:00:00Z", "when is the code freeze for 4.2?",
+        "how many days until the 4.2 code freeze?", "when is the 4.3 code freeze?")
+    when, days, later = said
     assert when.startswith("8 December 2026: Heads up: the code freeze is pushed a week"), said
     assert "Before that: 1 December 2026: Code freeze for the 4.2 release" in when, said
     assert days.startswith("15 days: from 23 November 2026 (today) to 8 December 2026"), said
