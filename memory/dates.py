@@ -746,7 +746,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"the\s+day\s+after\s+tomorrow", _shift(2), "calendar"),
     (rf"yesterday|yday|{_NOT_THE}last\s+night", _shift(-1), "calendar"),
     (r"tomorrow|tmrw|tmr|2morrow", _shift(1), "calendar"),
-    (r"today|tonight|this\s+(?:morning|afternoon|evening)|(?-i:EOD)|end\s+of\s+(?:the\s+)?day",
+    # (not "EOD Friday", "end of day tomorrow": the day named after it is the date)
+    (r"today|tonight|this\s+(?:morning|afternoon|evening)|"
+     rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"
+     r"tmrw|tmr|today|the\s+\d|\d))",
      _shift(0), "calendar"),
     (rf"(?:on\s+)?{_WEEKDAY}\s+(?P<which>last|this|next)\s+week", _weekday_of_week,
      "weekday calendar"),

@@ -171,6 +171,11 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
     ("the day before yesterday and yesterday", MON,
      "the day before yesterday [2023-05-06] and yesterday [2023-05-07]"),
     ("Yesterday's standup ran long", MON, "Yesterday's [2023-05-07] standup ran long"),
+    # the day named after "EOD" is the date, not today ("sign-off needed by EOD Friday" had read
+    # as due today, and "how many days until …" said 0)
+    ("sign-off needed by EOD Friday.", WED, "sign-off needed by EOD Friday [2026-11-20]."),
+    ("by end of day tomorrow", WED, "by end of day tomorrow [2026-11-19]"),
+    ("Need it by EOD.", WED, "Need it by EOD [2026-11-18]."),
     ("YESTERDAY", MON, "YESTERDAY [2023-05-07]"),
     ("Last TUESDAY we met", MON, "Last TUESDAY [2023-05-02] we met"),
     ("we use monday.com on Monday", MON, "we use monday.com on Monday [2023-05-08]"),
