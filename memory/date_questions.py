@@ -161,6 +161,9 @@ def compute(q: DateQuestion, today: date, dater: Dater) -> ComputedDate:
     if q.kind in ("ago", "until"):
         ends = [end(q.a), Dated("today", ResolvedDate("today", today, today, "day"),
                                 written=True)]
+        ranged = _ranged(q, ends[0], today)
+        if ranged is not None:
+            return ranged
     elif q.kind == "offset":
         ends = [end(q.a)]
     else:
@@ -199,6 +202,29 @@ def compute(q: DateQuestion, today: date, dater: Dater) -> ComputedDate:
     lo, hi = sorted(ends, key=lambda d: d.date.start)
     return ComputedDate(expression=q.expression, value=span,
                         detail=f"from {_describe(lo)} to {_describe(hi)}")
+
+
+RANGE_DAYS = 31  # a week, "mid-December", "early January": counted to its first and last day
+
+
+def _ranged(q: DateQuestion, d: Dated, today: date) -> ComputedDate | None:
+    """"how many days until the pricing refresh?" after "lands mid-December": from today to the
+    range's first and last day ("23 days to 32 days"), where it had been no answer. Longer
+    ranges (a month, a quarter) stay "dated only to"."""
+    rd = d.date
+    if rd is None or rd.start == rd.end or (rd.end - rd.start).days > RANGE_DAYS:
+        return None
+    near, far = (rd.start, rd.end) if q.kind == "until" else (rd.end, rd.start)
+    if rd.start <= today <= rd.end:
+        return ComputedDate(expression=q.expression, value="0 days: today is within it",
+                            detail=f"{format_human(today)} (today) is in {_describe(d)}")
+    if (q.kind == "until") != (rd.start > today):
+        return None  # asked until a range already past, or how long ago of one to come
+    lo, hi = (describe_span(today, x, q.unit) for x in (near, far))
+    value = f"{lo} to {hi}"
+    detail = (f"from {format_human(today)} (today) to {_describe(d)}" if q.kind == "until"
+              else f"from {_describe(d)} to {format_human(today)} (today)")
+    return ComputedDate(expression=q.expression, value=value, detail=detail)
 
 
 def _offset_words(q: DateQuestion) -> str:

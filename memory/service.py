@@ -992,8 +992,11 @@ class Profile:
         about = [f.record for f in self._retrieve(phrase, channels, k, weights)
                  if isinstance(f.record, Memory) and wanted
                  and len(wanted & content_stems(_memory_text(f.record))) * 2 >= len(wanted)]
+        ranged = None  # "lands mid-December": a span of days, when no memory gives one day
         for memory in about:
             best = event_date(memory, phrase)
+            if best is not None and best.granularity != "day" and ranged is None:
+                ranged = best
             if best is not None and best.granularity == "day":
                 # "how many days until the code freeze?" after "the code freeze is pushed a
                 # week": from the date it moved to (memory.moves), not the one first said
@@ -1004,6 +1007,8 @@ class Profile:
                     said = dates.format_human(change.said_at.date())
                     return date_questions.Dated(f"{phrase}, moved on {said}", moved)
                 return date_questions.Dated(phrase, best)
+        if ranged is not None:
+            return date_questions.Dated(phrase, ranged)
         mentioned = about[0].event_time.date() if about and about[0].event_time else None
         return date_questions.Dated(phrase, None, mentioned)
 

@@ -1477,3 +1477,24 @@ def test_a_slip_of_a_release_named_only_in_the_question_from_the_shell(lurker, t
     assert "Before that: 1 December 2026: Code freeze for the 4.2 release" in when, said
     assert days.startswith("15 days: from 23 November 2026 (today) to 8 December 2026"), said
     assert later.startswith("12 January 2027: Code freeze for 4.3 is Jan 12"), said
+
+
+def test_dates_said_loosely_asked_how_far_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "Security review sign-off needed by EOD Friday." was due today
+    ("EOD" read alone: "how many days until the security review sign-off?" said 0), and "how
+    many days until the pricing page refresh?" after "lands mid-December", or "how long until
+    the data migration starts?" after "starts in two weeks", had no answer (a span of days
+    counts to its first and last day now)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("b", "2026-11-18T10:01:00Z", "Security review sign-off needed by EOD Friday."),
+        ("f", "2026-11-18T10:05:00Z", "Pricing page refresh lands mid-December."),
+        ("d", "2026-11-18T10:03:00Z", "The data migration starts in two weeks.")),
+        "2026-11-18T12:00:00Z", "how many days until the security review sign-off?",
+        "how many days until the pricing page refresh?",
+        "how long until the data migration starts?")
+    signoff, refresh, migration = said
+    assert signoff.startswith("2 days: from 18 November 2026 (today) to 20 November 2026"), said
+    assert refresh.startswith("23 days to 32 days: from 18 November 2026 (today) to 11 December "
+                              "2026 to 20 December 2026"), said
+    assert migration.startswith("12 days to 18 days: from 18 November 2026 (today) to the week "
+                                "of 30 November 2026"), said

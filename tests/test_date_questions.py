@@ -71,6 +71,12 @@ def dater(phrase: str) -> Dated:
         return Dated(phrase, None, mentioned=date(2026, 5, 12))
     if phrase == "Q3 planning":
         return Dated(phrase, ResolvedDate("Q3", date(2026, 7, 1), date(2026, 9, 30), "quarter"))
+    if phrase == "the pricing refresh":  # "lands mid-December"
+        return Dated(phrase, ResolvedDate("mid-December", date(2026, 12, 11), date(2026, 12, 20),
+                                          "day"))
+    if phrase == "the hackathon":  # "the week after next", said on 4 November
+        return Dated(phrase, ResolvedDate("the week after next", date(2026, 11, 16),
+                                          date(2026, 11, 22), "week"))
     return Dated(phrase, EVENTS.get(phrase))
 
 
@@ -105,6 +111,14 @@ def dater(phrase: str) -> Dated:
      "no date for the retro in memory; no date for the offsite in memory, only that it was "
      "mentioned on 12 May 2026"),
     ("How many days until Q3 planning?", "not computed", "Q3 planning is dated only to Q3 2026"),
+    # a span of days is counted to its first and last day; one that holds today is today
+    ("How many days until the pricing refresh?", "19 days to 28 days",
+     "from 22 November 2026 (today) to 11 December 2026 to 20 December 2026 (the pricing "
+     "refresh)"),
+    ("How many days until the hackathon?", "0 days: today is within it",
+     "22 November 2026 (today) is in the week of 16 November 2026 (the hackathon)"),
+    ("How long ago was the pricing refresh?", "not computed",
+     "the pricing refresh is dated only to 11 December 2026 to 20 December 2026"),
     ("How many days between yesterday and the kickoff?", "45 days",
      "from 21 November 2026 (yesterday) to 5 January 2027 (the kickoff)"),
     ("How many days between 1 May 2023 and 13 May 2023?", "12 days",
