@@ -617,7 +617,7 @@ def test_an_app_s_cards_and_a_forward_over_slack_are_read_and_answered(start, ap
                     "title_link": "https://acme.pagerduty.com/incidents/Q1",
                     "fields": [{"title": "Status", "value": status, "short": True},
                                {"title": "Service", "value": "checkout-api", "short": True},
-                               {"title": by, "value": "<@U1>", "short": True}],
+                               {"title": by, "value": "<@U1> <!here>", "short": True}],
                     "footer": "PagerDuty"}]}
 
     def deploy(state, version, env, at):
@@ -661,6 +661,9 @@ def test_an_app_s_cards_and_a_forward_over_slack_are_read_and_answered(start, ap
     assert said[2].startswith("5 December 2026: ") and "Shared from tom: The Postgres 16" \
         in said[2], said
     assert "Whiskers" not in " ".join(said), said
+    posted = " ".join(a["text"] + json.dumps(a.get("blocks")) for a in answers(api))
+    assert "@​here" in posted or "@here" in posted, posted  # the card's ping, shown
+    assert "<!here>" not in posted and "<!channel>" not in posted, posted  # never live
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     assert b"ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u" not in stored
     assert b"Whiskers" not in stored
