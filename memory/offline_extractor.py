@@ -31,6 +31,7 @@ from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, Transcr
                          merge_candidates)
 from .note_lists import grouped_lists
 from .passages import is_long
+from .standup_forms import standup_text
 from .text import ASKED_OF_ANYONE, english_word
 from .topics import chosen_tool_category, normalize_topic_key
 from .updates import named_values
@@ -516,7 +517,9 @@ class OfflineExtractor(Extractor):
                 continue
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
-            text, quoted = without_quotes(without_code(line.content))
+            # a standup bot's form, as the person's standup (memory.standup_forms)
+            text, quoted = without_quotes(without_code(standup_text(line.content)
+                                                       or line.content))
             text, grouped = grouped_lists(text)
             sentences = split_sentences(text)
             heading = None  # "Build failed:" over the lines of a pasted log

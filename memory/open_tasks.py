@@ -72,8 +72,12 @@ _COMMITS = re.compile(
     rf"|\b(?:{ASKED_OF_ANYONE})")
 # A standup's plan and blockers ("Today [2026-11-24]: pairing with priya on the SSO bug", "- today:
 # write the runbook", "Blockers: need API keys for the Stripe test account"; not "Blockers: none")
-_PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?\s*:\s*\w")
-_BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*:\s*"
+# (whose, in brackets, as memory.standup_forms writes a standup bot's: "Today (maya's Daily
+# Standup): …")
+_PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*\])?"
+                   r"\s*(?:\([^)]*\))?\s*:\s*\w")
+_BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*(?:\([^)]*\))?"
+                      r"\s*:\s*"
                       r"(?!(?:none|no|nothing|nope|n/?a)\b)\w"
                       r"|\b(?:is|are|am|still) blocked\b|\bwaiting (?:on|for)\b")
 _DONE = re.compile(
@@ -89,6 +93,9 @@ _NOT_WORK = frozenset(content_stems(
     "up own owns on it this next week today tomorrow morning afternoon evening monday tuesday "
     "wednesday thursday friday saturday sunday by before after still now done fixed looks like "
     "the a an is are was utc gmt cet pst est am pm"))
+# whose a standup bot's answer is ("Blockers (maya's Daily Standup): …"): no work in common with
+# tom's "Blockers (tom's Daily Standup): No blockers"
+_WHOSE_LABEL = re.compile(r"^(\W*[\w ]{1,30}?)\s*\([^()]*\)\s*:")
 _NUMBER = re.compile(r"^[\d:.,/-]+$")  # a time or count is no work in common ("18:00", "14")
 _DATE_NOTE = re.compile(r"\s*\[[^\]]*\d{4}-\d\d-\d\d[^\]]*\]")
 # what names one piece of work among many alike: a version, ticket, PR or region ("v9920",
@@ -161,7 +168,7 @@ def open_work(memories: list[Memory], now: datetime,
 
     def about(m: Memory) -> set[str]:
         if id(m) not in stems:
-            text = _DATE_NOTE.sub("", own_words.get(id(m), m.content))
+            text = _WHOSE_LABEL.sub(r"\1:", _DATE_NOTE.sub("", own_words.get(id(m), m.content)))
             stems[id(m)] = {s for s in content_stems(text)
                             if not _NUMBER.match(s)} - _NOT_WORK - names(m)
             ids[id(m)] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
@@ -278,7 +285,24 @@ def answer(work: list[OpenWork], now: datetime, speakers: Speakers = lambda m: s
 _ASKS_BLOCKED = re.compile(
     r"(?i)\bwho(?:'s|\u2019s| is| are)\s+(?:still\s+)?blocked\b|\bwhat(?:'s|\u2019s| is| are)\s+"
     r"block(?:ing|s)\b|\bany(?:one| one)?\s+blocke(?:d|rs)\b|\b(?:what|which) (?:are the )?"
-    r"blockers\b|^\W*blockers\W*$|\bwho(?:'s|\u2019s| is) waiting (?:on|for)\b")
+    r"blockers\b|^\W*blockers\W*$|\bwho(?:'s|\u2019s| is) waiting (?:on|for)\b"
+    # "what is maya blocked on?", "is tom blocked?"
+    r"|\bwhat(?:'s|\u2019s| is| are)\s+\S+\s+(?:still\s+)?blocked\b"
+    r"|^\W*(?:is|are)\s+\S+\s+(?:still\s+)?blocked\b")
+
+
+_BLOCKED_WHO = re.compile(r"(?i)^\W*(?:what(?:'s|\u2019s| is| are)|is|are)\s+@?(?P<who>[\w.-]+)\s+"
+                          r"(?:still\s+)?blocked\b")
+
+
+def blocked_whom(question: str) -> str | None:
+    """Whom "is tom blocked?" / "what is maya blocked on?" asks of (a name the channel's
+    authors may not hold: a standup bot posts for them)."""
+    found = _BLOCKED_WHO.match(question)
+    who = found["who"].lower() if found else None
+    return who if who not in (None, "anyone", "anybody", "someone", "somebody", "everyone",
+                              "it", "this", "that", "he", "she", "they", "we", "you", "i") \
+        else None
 
 
 def asks_blocked(question: str) -> bool:
@@ -292,11 +316,14 @@ def blocked_work(work: list[OpenWork]) -> list[OpenWork]:
     return [w for w in work if is_blocked((w.latest or [w.commitment])[-1])]
 
 
-def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set()) -> str:
-    """The blocked work still open (and whose blocker cleared, as done)."""
+def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set(),
+                   whom: str | None = None) -> str:
+    """The blocked work still open (and whose blocker cleared, as done); `whom`: the person
+    asked about."""
     blocked = blocked_work(work)
     if not blocked:
-        return "Nobody has said they are blocked in the last two months."
+        return f"{whom or 'Nobody'} has{' not' if whom else ''} said they are blocked in the " \
+               "last two months."
     still, done = shown(blocked)
     lines = (["Blocked now:", *(_open_line(w, speakers) for w in still)] if still
              else ["Nobody is blocked now."])
@@ -310,8 +337,10 @@ def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m
     """The work a person took on, was asked to do or is blocked on: their name (lower-case name
     words) in the commitment ("kofi will take …", "TODO: @raj please …") or its latest word, or
     they said the commitment ("Today: write the runbook", said by kim)."""
-    def named(memory: Memory) -> bool:
-        return bool(names & set(name_letters(memory.content).lower().replace("@", " ").split()))
+    def named(memory: Memory) -> bool:  # "kofi", "@kofi,", "(maya's Daily Standup)"
+        words = re.findall(r"[\w.'’-]+", name_letters(memory.content).lower())
+        return bool(names & {w.strip(".'’-").removesuffix("'s").removesuffix("’s")
+                             for w in words})
 
     def said(memory: Memory) -> bool:
         return any(names & set(name_letters(n).lower().split()) for n in speakers(memory))

@@ -114,7 +114,8 @@ def name_words(author: str) -> set[str]:
 def open_work_result(query: str, now: datetime, work: list[open_tasks.OpenWork],
                      speakers: Callable[[Memory], set[str]]) -> RecallResult:
     """The answer to an open-work or blocked question (memory.open_tasks), citing what it lists."""
-    text = (open_tasks.blocked_answer(work, speakers) if open_tasks.asks_blocked(query)
+    text = (open_tasks.blocked_answer(work, speakers, open_tasks.blocked_whom(query))
+            if open_tasks.asks_blocked(query)
             else open_tasks.answer(work, now, speakers))
     still, done = open_tasks.shown(work)
     cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
@@ -859,6 +860,8 @@ class Profile:
         if open_tasks.asks_blocked(query):
             work = open_tasks.blocked_work(work)
             named = asked_names(plain_names(query), self._people)  # "what is blocking priya?"
+            whom = open_tasks.blocked_whom(plain_names(query))  # "is tom blocked?"
+            named = named or ({whom} if whom else set())
             if named:
                 work = open_tasks.work_of(work, named, speakers)
         return work, speakers

@@ -696,3 +696,38 @@ def test_what_a_thread_decided_last_tuesday_over_slack(start, api):
     assert first.startswith("Decision: Agreed, bump to 500/min for paid plans, keep free at "
                             "300. (on maya's \"Rate limit discussion:"), said
     assert "50/min" not in said[0] and "staging" not in said[0].lower(), said
+
+
+def test_a_standup_bot_s_posts_over_slack_are_each_person_s_standup(start, api):
+    """27 Nov, from outside: a standup app (allow-listed) posts each person's answers under the
+    form's questions ("*maya* posted an update for *Daily Standup*", "*What will you do
+    today?*", …). Each question became a memory, each answer lost whose it was, and one
+    person's "Today:" replaced another's: "who is blocked?" found nobody, "what is maya working
+    on today?" answered with the form's header, and "is tom blocked?" (tom never writes in the
+    channel himself) had no answer of his."""
+    slack = start(allowed_bots=frozenset({"slack:BGEEK"}))
+
+    def standup(who, done, plan, blockers, at):
+        event(slack, {"type": "message", "subtype": "bot_message", "bot_id": "BGEEK",
+                      "username": "Geekbot", "channel": "CGEN", "channel_type": "channel",
+                      "team": TEAM, "ts": at,
+                      "text": f"*{who}* posted an update for *Daily Standup*\n*What did you do "
+                              f"yesterday?*\n{done}\n*What will you do today?*\n{plan}\n"
+                              f"*Anything blocking your progress?*\n{blockers}"})
+
+    morning = 2 * 24 * 60 - 60  # Wednesday 08:00, the lurker's clock an hour later
+    standup("maya", "Fixed the flaky checkout test", "Work on the billing export",
+            "Waiting on legal for the DPA", ts(morning))
+    standup("tom", "Reviewed the Keycloak PRs", "Pairing with li on the SSO config",
+            "No blockers", ts(morning + 2))
+    app_mention(slack, "U2", "who is blocked?", ts(morning + 60), "EvStand1")
+    app_mention(slack, "U2", "what is maya working on today?", ts(morning + 61), "EvStand2")
+    app_mention(slack, "U2", "is tom blocked?", ts(morning + 62), "EvStand3")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 3, said
+    blocked, maya, tom = said
+    assert blocked.startswith("Blocked now:\n- Geekbot: Blockers (maya's Daily Standup): Waiting "
+                              "on legal for the DPA"), said
+    assert "tom's" not in blocked.split("\n\n")[0], said
+    assert maya.startswith("Today (maya's Daily Standup): Work on the billing export."), said
+    assert tom.startswith("tom has not said they are blocked"), said
