@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
-from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, stem_words
+from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
 from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words
 from .moves import after_change
@@ -280,7 +280,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 
 
 def content_stems(text: str) -> set[str]:
-    low = text.lower().replace("\u2019", "'")  # a typographic apostrophe, as phones type it
+    low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w, w) for w in bare if w and w not in _QUESTION_WORDS])
     return {_SAME_WORD.get(x, x) for x in stems}
@@ -366,6 +366,11 @@ _SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy 
 
 
 # what a price is asked with, and an amount of money said without those words
+# what a cause is asked with, and a cause said in other words
+_CAUSE_STEMS = frozenset(content_stems("cause caused causing root culprit"))
+_STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|culprit)\b|"
+                           r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|"
+                           r"turned out|turns out|traced (?:it )?(?:back )?to)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees"))
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
@@ -749,6 +754,11 @@ class OfflineAnswerer(Answerer):
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
+        elif undated & _CAUSE_STEMS:
+            # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy
+            # … dropped the idempotency header" (in the incident's thread) says one
+            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS if _STATES_CAUSE.search(
+                m.content) else set())
         elif undated & _COST_STEMS:  # "how much do we pay for Datadog?": "$6.2k/month"
             stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
                                                      else set())
@@ -802,6 +812,9 @@ class OfflineAnswerer(Answerer):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
                 shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
+            elif wanted & _CAUSE_STEMS and not when:
+                # "what caused the checkout errors?": what says a cause, before the errors
+                shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

@@ -150,6 +150,17 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
                "dependencies": "deps", "dependency": "deps"}
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
+# phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
+SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge request": "mr",
+                 "root cause analysis": "rca", "out of office": "ooo", "point of contact": "poc",
+                 "service level objective": "slo", "end of day": "eod"}
+_PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
+_LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
+
+
+def short_phrases(text: str) -> str:
+    """`text` with each phrase of SHORT_PHRASES as its letters."""
+    return _PHRASE.sub(lambda m: SHORT_PHRASES[m.group(0).lower()], text)
 _ASKS_VERSION = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is)?\s+(?:the\s+)?(?:current\s+|latest\s+)?"
     r"(?:version|release|build)\b|\bversion\s+(?:is|are)\b|"
@@ -167,7 +178,9 @@ def asks_version(question: str) -> bool:
 def expand_query(text: str) -> str:
     """The query with the other form of a word written short or long ("prod" / "production"),
     and, for a question asking which version, the words its answer says instead."""
-    extra = [SHORT_FORMS.get(w) or _LONG_FORMS.get(w) for w in words(text)]
+    extra = [SHORT_FORMS.get(w) or _LONG_FORMS.get(w) or _LONG_PHRASES.get(w)
+             for w in words(text)]
+    extra += [SHORT_PHRASES[m.group(0).lower()] for m in _PHRASE.finditer(text)]
     extra = [w for w in dict.fromkeys(extra) if w]
     if asks_version(text):
         extra.append(_SHIPPING_WORDS)

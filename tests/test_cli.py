@@ -1498,3 +1498,27 @@ def test_dates_said_loosely_asked_how_far_from_the_shell(lurker, tmp_path):
                               "2026 to 20 December 2026"), said
     assert migration.startswith("12 days to 18 days: from 18 November 2026 (today) to the week "
                                 "of 30 November 2026"), said
+
+
+def test_an_incident_thread_asked_for_its_cause_and_commander_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: an incident declared in a message ("Declaring SEV2: … I'm IC,
+    @omar is comms."), its cause found in the thread ("Found it: the 14:00 deploy of
+    payments-api v3.8.1 dropped the idempotency header."). "what was the root cause of the
+    checkout incident?" was declined (the reply says no "cause" and names no checkout), "what
+    caused the checkout errors?" answered with the status page's update, and "who was the
+    incident commander?" was declined (a team writes "IC")."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("lena", "2026-11-24T14:07:00Z", "o1", None,
+         "Declaring SEV2: checkout error rate at 12%. I'm IC, @omar is comms."),
+        ("omar", "2026-11-24T14:10:00Z", "o2", "o1",
+         "Status page updated: investigating elevated checkout errors."),
+        ("raj", "2026-11-24T14:25:00Z", "o3", "o1",
+         "Found it: the 14:00 deploy of payments-api v3.8.1 dropped the idempotency header."),
+        ("lena", "2026-11-24T14:31:00Z", "o4", "o1", "Rolling back payments-api to v3.8.0.")),
+        "2026-11-25T10:00:00Z", "what was the root cause of the checkout incident?",
+        "what caused the checkout errors?", "who was the incident commander?")
+    root, caused, commander = said
+    for answer in (root, caused):
+        assert answer.startswith("Found it: the 14:00 deploy of payments-api v3.8.1 dropped the "
+                                 "idempotency header."), said
+    assert commander.startswith("lena is IC, @omar is comms."), said
