@@ -366,6 +366,10 @@ _SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy 
 
 
 # what a price is asked with, and an amount of money said without those words
+# a share asked for, and one said
+_SHARE_STEMS = frozenset(content_stems("percent percentage share roll rolled out rollout ramp "
+                                       "ramping ramped"))
+_PERCENT = re.compile(r"\d\s*%")
 # what a cause is asked with, and a cause said in other words
 _CAUSE_STEMS = frozenset(content_stems("cause caused causing root culprit"))
 _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|culprit)\b|"
@@ -419,6 +423,11 @@ _ASKS_QUANTITY = re.compile(
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
+# "what percentage is new_checkout rolled out to?", "is new_checkout at 100%?": a share that
+# ramps ("rolled out to 10%", then "Ramping … to 25%", then "at 50% now"), its newest first
+_ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|portion)\b|"
+                         r"\bhow (?:far|much)\b[^?]*\b(?:roll(?:ed|ing)?[- ]?out|ramp\w*)\b|"
+                         r"^\W*(?:is|are)\b[^?]*\d\s*%")
 # a question for what was decided or is in use (not why: "Why did John decide to run again?" is
 # answered by the reason), and a memory that states a decision
 _ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|agree|agreed|settle|settled|"
@@ -754,6 +763,10 @@ class OfflineAnswerer(Answerer):
             undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
+        elif _ASKS_SHARE.search(question):
+            # "what percentage is new_checkout rolled out to?": "Ramping new_checkout to 25%"
+            stems_of = lambda m: _memory_stems(m) | (_SHARE_STEMS if _PERCENT.search(m.content)
+                                                     else set())
         elif undated & _CAUSE_STEMS:
             # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy
             # … dropped the idempotency header" (in the incident's thread) says one
@@ -821,7 +834,8 @@ class OfflineAnswerer(Answerer):
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
                                content_stems, speakers)
             if latest is None and (_ASKS_QUANTITY.search(question)
-                                   or _ASKS_VERSION.search(question)):
+                                   or _ASKS_VERSION.search(question)
+                                   or _ASKS_SHARE.search(question)):
                 # "what is the rate limit?": the latest value first, not "FYI the rate limiter
                 # ships Thursday", said last, nor the value the week before ("Revisited the
                 # rate limit: … 600 req/min" stands, though it says no change in words)

@@ -1522,3 +1522,20 @@ def test_an_incident_thread_asked_for_its_cause_and_commander_from_the_shell(lur
         assert answer.startswith("Found it: the 14:00 deploy of payments-api v3.8.1 dropped the "
                                  "idempotency header."), said
     assert commander.startswith("lena is IC, @omar is comms."), said
+
+
+def test_a_rollout_that_ramps_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "new_checkout is rolled out to 10% of users.", then "Ramping
+    new_checkout to 25% today …", then "new_checkout at 50% now …". "what percentage is
+    new_checkout rolled out to?" said 10% (the later ones share neither "percentage" nor
+    "rolled out"), and "is new_checkout at 100%?" led with it too. A share asked for is its
+    newest first."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-16T10:00:00Z", "new_checkout is rolled out to 10% of users."),
+        ("maya", "2026-11-18T10:00:00Z",
+         "Ramping new_checkout to 25% today, conversion looks good."),
+        ("tom", "2026-11-20T10:00:00Z", "new_checkout at 50% now, no alerts over the weekend.")),
+        "2026-11-24T10:00:00Z", "what percentage is new_checkout rolled out to?",
+        "is new_checkout at 100%?", "how far is the new_checkout rollout?")
+    for answer in said:
+        assert answer.startswith("new_checkout at 50% now"), said
