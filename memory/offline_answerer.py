@@ -308,6 +308,12 @@ _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
+# whether someone is still with the team: "is marco still here?", "… still at the company?"
+_ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|at\s+\S+|"
+                           r"on the team|working (?:here|at\s+\S+)|employed)\b")
+_PRESENCE_STEMS = frozenset(content_stems("still here company team working employed"))
+_DEPARTED = re.compile(r"(?i)\blast day\b|\b(?:left|leaving|quit|quits|resigned|resigning|"
+                       r"departed|departing)\b|\bfarewell\b|\bmoving on\b")
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
@@ -757,10 +763,13 @@ class OfflineAnswerer(Answerer):
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
         stems_of = _memory_stems
-        away_asked = bool(_ASKS_AWAY.search(question))
+        away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)
         if away_asked:  # "when is raj back?": "raj is out until Wednesday"
-            undated, stems_of = _as_away(undated), lambda m: _as_away(_memory_stems(m))
+            # ("is marco still here?": "Today is my last day, thanks everyone!")
+            undated = _as_away(undated - _PRESENCE_STEMS) or _as_away(undated)
+            stems_of = lambda m: _as_away(_memory_stems(m)) | (
+                {"away"} if _DEPARTED.search(m.content) else set())
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
         elif _ASKS_SHARE.search(question):

@@ -1539,3 +1539,23 @@ def test_a_rollout_that_ramps_from_the_shell(lurker, tmp_path):
         "is new_checkout at 100%?", "how far is the new_checkout rollout?")
     for answer in said:
         assert answer.startswith("new_checkout at 50% now"), said
+
+
+def test_whether_someone_is_still_here_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "Marco's last day is Friday, Nov 20." and marco's own "Today is my
+    last day, thanks everyone!". "is marco still here?" was declined (it shared "marco" alone,
+    one word of three); a last day, leaving or quitting answers it. Someone nobody said left
+    is still declined."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("hr", "2026-11-16T10:00:00Z",
+         "Marco's last day is Friday, Nov 20. Priya takes over his on-call shifts."),
+        ("marco", "2026-11-20T16:00:00Z", "Today is my last day, thanks everyone! 👋"),
+        ("hr", "2026-11-23T09:00:00Z",
+         "Please welcome Dana, joining the data team today as a senior engineer.")),
+        "2026-11-24T10:00:00Z", "is marco still here?", "is marco still at the company?",
+        "is dana still on the team?")
+    here, company, dana = said
+    for answer in (here, company):
+        assert answer.startswith("Marco's last day is Friday, Nov 20"), said
+        assert "is marco's last day, thanks everyone" in answer, said
+    assert dana.startswith("I don't have anything about that in memory."), said
