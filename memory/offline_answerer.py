@@ -308,12 +308,14 @@ _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
-# whether someone is still with the team: "is marco still here?", "… still at the company?"
+# whether someone is still with the team: "is marco still here?", "… still at the company?",
+# answered by their leaving or joining
 _ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|at\s+\S+|"
                            r"on the team|working (?:here|at\s+\S+)|employed)\b")
 _PRESENCE_STEMS = frozenset(content_stems("still here company team working employed"))
 _DEPARTED = re.compile(r"(?i)\blast day\b|\b(?:left|leaving|quit|quits|resigned|resigning|"
                        r"departed|departing)\b|\bfarewell\b|\bmoving on\b")
+_JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|starting)\b")
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
@@ -768,8 +770,10 @@ class OfflineAnswerer(Answerer):
         if away_asked:  # "when is raj back?": "raj is out until Wednesday"
             # ("is marco still here?": "Today is my last day, thanks everyone!")
             undated = _as_away(undated - _PRESENCE_STEMS) or _as_away(undated)
+            present = bool(_ASKS_PRESENT.search(question))
             stems_of = lambda m: _as_away(_memory_stems(m)) | (
-                {"away"} if _DEPARTED.search(m.content) else set())
+                {"away"} if _DEPARTED.search(m.content)
+                or present and _JOINED.search(m.content) else set())
         elif undated & _SHIPPING_STEMS:  # "what shipped last week?": "4.12.1 is out"
             stems_of = lambda m: _memory_stems(m) | (_SHIPPING_STEMS if _shipped(m) else set())
         elif _ASKS_SHARE.search(question):
@@ -834,6 +838,9 @@ class OfflineAnswerer(Answerer):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
                 shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
+            elif _ASKS_PRESENT.search(question):
+                # "is marco still here?": the newest word of his joining or leaving
+                shown.sort(key=lambda m: m.said_at, reverse=True)
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))

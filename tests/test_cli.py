@@ -1544,8 +1544,8 @@ def test_a_rollout_that_ramps_from_the_shell(lurker, tmp_path):
 def test_whether_someone_is_still_here_from_the_shell(lurker, tmp_path):
     """27 Nov, from outside: "Marco's last day is Friday, Nov 20." and marco's own "Today is my
     last day, thanks everyone!". "is marco still here?" was declined (it shared "marco" alone,
-    one word of three); a last day, leaving or quitting answers it. Someone nobody said left
-    is still declined."""
+    one word of three); a last day, leaving or quitting answers it, the newest first, and
+    joining answers it of someone who joined."""
     said = asked_after(lurker, tmp_path, chat(
         ("hr", "2026-11-16T10:00:00Z",
          "Marco's last day is Friday, Nov 20. Priya takes over his on-call shifts."),
@@ -1556,6 +1556,6 @@ def test_whether_someone_is_still_here_from_the_shell(lurker, tmp_path):
         "is dana still on the team?")
     here, company, dana = said
     for answer in (here, company):
-        assert answer.startswith("Marco's last day is Friday, Nov 20"), said
-        assert "is marco's last day, thanks everyone" in answer, said
-    assert dana.startswith("I don't have anything about that in memory."), said
+        assert answer.startswith("Today [2026-11-20] is marco's last day, thanks everyone"), said
+        assert "Marco's last day is Friday, Nov 20" in answer, said
+    assert dana.startswith("Please welcome Dana, joining the data team"), said
