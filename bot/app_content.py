@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.redaction import redact
+
 PART_CHARS = 4000  # one card or forward at most: an app pasting a whole log gets its head read
 
 _WORDS = re.compile(r"\w+")
@@ -59,7 +61,7 @@ def discord_body(content: str, embeds: Iterable, forwarded: Iterable = ()) -> st
 
 
 def discord_embed_line(embed) -> str:
-    fields = [_field(f"{_str(getattr(f, 'name', ''))} {_str(getattr(f, 'value', ''))}")
+    fields = [_field(f"{_str(getattr(f, 'name', ''))}: {_str(getattr(f, 'value', ''))}")
               for f in getattr(embed, "fields", ()) or ()]
     return _card([_str(getattr(embed, "title", None)), _str(getattr(embed, "description", None))],
                  fields)
@@ -104,7 +106,7 @@ def _slack_blocks(blocks, with_rich_text: bool) -> Iterable[str]:
 
 def _slack_card(attachment: dict) -> str:
     inner = list(_slack_blocks(attachment.get("blocks"), with_rich_text=True))
-    fields = [_field(f"{_str(f.get('title'))} {_str(f.get('value'))}")
+    fields = [_field(f"{_str(f.get('title'))}: {_str(f.get('value'))}")
               for f in _dicts(attachment.get("fields")) if _str(f.get("value"))]
     line = _card([_str(attachment.get(k)) for k in ("pretext", "title", "text")] + inner, fields)
     return line or _str(attachment.get("fallback"))
@@ -160,21 +162,37 @@ def _card(lines: list[str], fields: list[str]) -> str:
     """One line: the card's sentences, its fields in brackets after them ("Deploy succeeded
     (Service checkout-api; Version v4.2.0)."), so each field keeps the thing the card is about. A
     field reads "Service checkout-api", not "Service: checkout-api": a colon would make it a
-    topic of its own, and the next card's "Service: billing" its change."""
+    topic of its own, and the next card's "Service: billing" its change. A secret's field goes
+    on a line of its own after it ("Token: …", redacted at ingest): beside the card it made the
+    whole card a line about a secret, which the extractor keeps no memory of."""
     sentences = [" ".join(line.split()) for line in lines if line and line.strip()]
     fields = [" ".join(f.split()) for f in fields if f and f.strip(" :")]
+    secrets = [f for f in fields if _SECRET_FIELD.match(f)]
+    fields = [f for f in fields if f not in secrets]
     body = " ".join(_sentence(s) for s in sentences[:-1])
     last = sentences[-1].rstrip(".") if sentences else ""
     body = (body + " " + last).strip()
     if fields:
         body = f"{body} ({'; '.join(fields)})" if body else "; ".join(fields)
-    return (body if not body or body[-1] in ".!?…" else body + ".")[:PART_CHARS]
+    body = body if not body or body[-1] in ".!?…" else body + "."
+    return "\n".join([body] * bool(body) + [f"{f}." for f in secrets])[:PART_CHARS]
+
+
+_SECRET_FIELD = re.compile(r"^[^:]{1,40}?: ")  # only a secret's label keeps its colon (_field)
 
 
 def _field(text: str) -> str:
-    # "*Version:*\nv4.2.0" (a section field) and "Version: v4.2.0" read "Version v4.2.0"
-    text = re.sub(r"^\*([^*\n]+?)\*", r"\1", text.strip())
-    return re.sub(r"^([^:\n]{1,40}?):\s+", r"\1 ", text).replace("\n", " ").strip()
+    """"*Version:*\nv4.2.0" (a section field) and "Version: v4.2.0" read "Version v4.2.0"; a
+    secret's label keeps its colon ("DB_PASSWORD: …", "api_key: …"), the shape the redactor
+    reads a secret by (without it "api_key BlueFalcon77" was stored whole)."""
+    text = re.sub(r"^\*([^*\n]+?)\*", r"\1", text.strip()).replace("\n", " ").strip()
+    labelled = re.match(r"^([^:]{1,40}?):\s*(.*)$", text)
+    if not labelled:
+        return text
+    if not labelled[2]:
+        return labelled[1]
+    colon = f"{labelled[1]}: {labelled[2]}"
+    return colon if redact(colon)[0] != colon else f"{labelled[1]} {labelled[2]}"
 
 
 def _sentence(line: str) -> str:

@@ -212,7 +212,8 @@ _VALUE = (r"(?P<secret>(?:[^\s\"'`,;&<>)\]}]|" + _INNER_SEP + r")+"
 _CREDENTIAL = r"(?=[^\s\"'`,;&]*[0-9!@#$%^&*?~+=/\\|])" + _VALUE
 # A value of letters only ("letmein", "CorrectHorseBattery"): after "password is" a credential
 # only if it is no English word (_unknown_word), which is what follows it in chat far more often.
-_LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@./:+=-])"
+# (a sentence's full stop may follow it: "Secret: StormLemonViolet." as an app's card ends)
+_LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@/:+=-]|\.[\w@/])"
 # A random-looking token of 16+ characters with a digit in it.
 _RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
            r"[A-Za-z0-9+/=_~-])")

@@ -104,3 +104,22 @@ def test_a_discord_forward_is_read():
 
     assert discord_body("FYI", [], [Snapshot()]) == (
         "FYI\nForwarded: Postgres 16 upgrade is on Dec 5\nMaintenance window. 02:00-02:10 UTC.")
+
+
+def test_a_secret_s_field_keeps_the_shape_the_redactor_reads():
+    """A field read "Title value" hid a secret from the redactor ("api_key BlueFalcon77" was
+    stored whole): a secret's label keeps its colon, and the value is redacted at ingest."""
+    from memory.redaction import redact
+
+    card = {"text": "", "attachments": [{"title": "Staging creds", "fields": [
+        {"title": "DB_PASSWORD", "value": "Summer2008!"}, {"title": "api_key",
+                                                           "value": "BlueFalcon77"},
+        {"title": "Region", "value": "eu"}]}], "blocks": [{"type": "section", "fields": [
+            {"type": "mrkdwn", "text": "*Secret:*\nStormLemonViolet"}]}]}
+    body = slack_body(card)
+    assert "Staging creds (Region eu).\nDB_PASSWORD: Summer2008!." in body, body
+    stored = redact(body)[0]
+    for secret in ("Summer2008!", "BlueFalcon77", "StormLemonViolet"):
+        assert secret not in stored, stored
+    embed = discord.Embed(title="Deploy").add_field(name="Secret", value="StormLemonViolet")
+    assert "StormLemonViolet" not in redact(discord_body("", [embed]))[0]

@@ -269,3 +269,13 @@ def test_what_the_rules_read_through_is_kept_in_the_text():
     for text in ("family \U0001F468\u200d\U0001F469\u200d\U0001F467 photo",
                  "\u05e9\u05dc\u05d5\u05dd\u200f: see you at 10"):
         assert shipped(text) == text
+
+
+def test_a_secret_in_an_app_s_card_is_caught():
+    """Lines written on 27 Nov as bot/app_content.py writes an app's card (fields in brackets, a
+    secret's label kept with its colon), and ordinary cards beside them ("Token rotation
+    reminder", "Secret santa"). Before: "Secret: StormLemonViolet." was stored whole (a word
+    password followed by the card's full stop)."""
+    found = score(shipped, [c for c in CASES if c.set == "cards-27nov-e"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
