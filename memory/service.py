@@ -1006,7 +1006,7 @@ class Profile:
                 change = update_of(memory, about, phrase, wanted, content_stems)
                 moved = after_change(change.content, change.said_at, best,
                                      says_update(change.content)) if change is not None else None
-                if moved is not None and moved.granularity == "day":
+                if moved is not None:  # a day, or a span ("pushed the renewal to January")
                     said = dates.format_human(change.said_at.date())
                     return date_questions.Dated(f"{phrase}, moved on {said}", moved)
                 return date_questions.Dated(phrase, best)

@@ -44,8 +44,9 @@ _CHANGE = re.compile(
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
     # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
-    # is Dec 8" (a date labelled at ingest after it: "deploy on push to main" moves nothing)
-    rf"{MOVE_VERBS}\w*\s+(?:(?:out|back|again)\s+)?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
+    # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
+    # after it: "deploy on push to main" moves nothing)
+    rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
     # a value changed: "Bumped the rate limit from 100 to 300 rpm", "Raised max upload to
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)

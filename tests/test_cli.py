@@ -1559,3 +1559,20 @@ def test_whether_someone_is_still_here_from_the_shell(lurker, tmp_path):
         assert answer.startswith("Today [2026-11-20] is marco's last day, thanks everyone"), said
         assert "Marco's last day is Friday, Nov 20" in answer, said
     assert dana.startswith("Please welcome Dana, joining the data team"), said
+
+
+def test_a_deal_pushed_to_a_month_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "Acme renewal is $120k ARR, closing Dec 15." then "Acme pushed the
+    renewal to January, legal review on their side.". "when does the Acme renewal close?" said
+    15 December and "how many days until the acme renewal?" 21 days: "to January" was no date
+    (only "in January" was), and a move with words between the verb and "to" no change."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("sara", "2026-11-16T10:00:00Z", "Acme renewal is $120k ARR, closing Dec 15."),
+        ("sara", "2026-11-19T10:00:00Z",
+         "Acme pushed the renewal to January, legal review on their side.")),
+        "2026-11-24T10:00:00Z", "when does the Acme renewal close?",
+        "how many days until the acme renewal?")
+    when, days = said
+    assert when.startswith("January 2027: Acme pushed the renewal to January"), said
+    assert days.startswith("38 days to 68 days: from 24 November 2026 (today) to January 2027 "
+                           "(the acme renewal"), said

@@ -176,6 +176,11 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
     ("sign-off needed by EOD Friday.", WED, "sign-off needed by EOD Friday [2026-11-20]."),
     ("by end of day tomorrow", WED, "by end of day tomorrow [2026-11-19]"),
     ("Need it by EOD.", WED, "Need it by EOD [2026-11-18]."),
+    # a month something moved to is one to come, though the move is past ("talk to May" names
+    # a person)
+    ("Acme pushed the renewal to January", WED,
+     "Acme pushed the renewal to January [January 2027]"),
+    ("talk to May about it", WED, "talk to May about it"),
     ("YESTERDAY", MON, "YESTERDAY [2023-05-07]"),
     ("Last TUESDAY we met", MON, "Last TUESDAY [2023-05-02] we met"),
     ("we use monday.com on Monday", MON, "we use monday.com on Monday [2023-05-08]"),
@@ -543,7 +548,8 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # non-ASCII character (the looks take another path then), and with the letters the rules' Unicode
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
-    "2023-05-08T10:00Z", "June 3-7", "3rd–7th of June 2024", "30 May '23", "May the 3rd, 2024",
+    "2023-05-08T10:00Z", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
+    "30 May '23", "May the 3rd, 2024",
     "30.05.2023", "05/30/2023", "on 3/14", "by 14/3", "the 22nd", "from the 3rd to the 7th",
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
     "next March", "end of Q3", "Q4 '25", "since 2021", "in 1999", "the day before yesterday",
