@@ -55,6 +55,9 @@ _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNO
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
+# "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week": a schedule
+# asked in the present is asked for its next day too (it had been "the week of 23 November")
+_ASKS_WHEN_NOW = re.compile(r"(?i)^\W*when\s+(?:is|are|does|do)\b")
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
@@ -110,7 +113,13 @@ _PERSON_SLOT = re.compile(
     r"approved|review|reviewed)\b")
 # "what is kofi working on?", "what's sam up to?": what they took on and said, latest first
 _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on|doing|"
-                      r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on)\b")
+                      r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on|"
+                      r"supposed\s+to\s+do)\b"
+                      # "what does tom need to do?", "what do li and … have to do?"
+                      r"|\b(?:does|do)\s+([a-z][a-z'-]*)\s+(?:need|have|still\s+(?:need|have))"
+                      r"\s+to\s+do\b"
+                      # "what's on tom's plate?"
+                      r"|\bon\s+([a-z][a-z-]*)'s\s+plate\b")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
@@ -129,7 +138,7 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
              and not english_word(w)}
     # "what is omar working on?": a person goes there too (omar is in the word list)
     slots = ({m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)}
-             | {m.group(1) for m in _AT_WORK.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
+             | {_worker(m) for m in _AT_WORK.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
     found = named(question) | {w for w in slots if not english_word(w)}  # "did sam say"
     unsure = (loose | slots) - found  # names only if someone of that name said something
     if unsure:
@@ -151,7 +160,12 @@ def asks_at_work(question: str) -> bool:
 
 def at_work(question: str, names: set[str]) -> set[str]:
     """Of the question's names, whoever it asks the work of ("what is kofi working on?")."""
-    return {m.group(1) for m in _AT_WORK.finditer(name_letters(question).lower())} & names
+    return {_worker(m) for m in _AT_WORK.finditer(name_letters(question).lower())} & names
+
+
+def _worker(found: re.Match) -> str:
+    """The name in an _AT_WORK match, whichever of its forms matched."""
+    return next(g for g in found.groups() if g)
 
 
 def _name_stems(question: str, names: set[str]) -> set[str]:
@@ -177,8 +191,11 @@ def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set
     `people`: the lower-case name words of who could be meant, looked up only when needed."""
     question = plain_names(question)
     low = name_letters(question).lower()
-    if not (_PERSON_SLOT.search(low) or _AT_WORK.search(low)):
+    work = _AT_WORK.search(low)
+    if not (_PERSON_SLOT.search(low) or work):
         return set()
+    if work and not work.group(1):  # "what does tom need to do?", "what's on tom's plate?"
+        return asked_names(question, people) & {_worker(work)}
     _, speaking, topic = _whose_and_about(question, people)
     return set() if topic else speaking
 
@@ -872,7 +889,7 @@ class OfflineAnswerer(Answerer):
             scheduled = _next_of_schedule(
                 [m for m in shown if wanted - _NEXT_STEMS <= _memory_stems(m)], dated, question,
                 now.date()) if when and span is None and now is not None \
-                and _ASKS_NEXT.search(question) else None
+                and (_ASKS_NEXT.search(question) or _ASKS_WHEN_NOW.match(question)) else None
             if scheduled is not None:
                 # "when is the next design sync?": "every other Thursday, next one Nov 12" is
                 # today, not 12 November (computed, memory.recurrence); the schedule follows,

@@ -343,7 +343,11 @@ def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m
                              for w in words})
 
     def said(memory: Memory) -> bool:
-        return any(names & set(name_letters(n).lower().split()) for n in speakers(memory))
+        # (not an item put to someone else: tom's "Retro action items: @priya update the
+        # on-call doc" is priya's)
+        mentioned = set(re.findall(r"@([\w.-]+)", name_letters(memory.content).lower()))
+        return (not mentioned or bool(mentioned & names)) and any(
+            names & set(name_letters(n).lower().split()) for n in speakers(memory))
 
     return [w for w in work if named(w.commitment) or said(w.commitment)
             or any(named(m) for m in w.latest)]

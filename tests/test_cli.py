@@ -1576,3 +1576,30 @@ def test_a_deal_pushed_to_a_month_from_the_shell(lurker, tmp_path):
     assert when.startswith("January 2027: Acme pushed the renewal to January"), said
     assert days.startswith("38 days to 68 days: from 24 November 2026 (today) to January 2027 "
                            "(the acme renewal"), said
+
+
+def test_a_retro_s_items_and_a_weekly_wipe_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: tom posts "Retro action items: @li fix the flaky e2e test; @tom
+    write the deploy runbook; @priya update the on-call doc." and li later "flaky e2e test fixed
+    🎉"; li posts "The staging DB will be wiped every Sunday at 02:00 UTC starting this week.".
+    "what does tom need to do?" was declined (only "what is tom working on?" was read as asking
+    someone's work), and then listed priya's item as tom's (he had said it); "when is staging
+    wiped?" said "the week of 23 November". An item put to someone else by @name is theirs, and
+    a schedule asked in the present gives its next day."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("li", "2026-11-24T10:00:00Z",
+         "The staging DB will be wiped every Sunday at 02:00 UTC starting this week."),
+        ("tom", "2026-11-24T11:00:00Z", "Retro action items: @li fix the flaky e2e test; @tom "
+         "write the deploy runbook; @priya update the on-call doc."),
+        ("li", "2026-11-25T15:00:00Z", "flaky e2e test fixed 🎉")),
+        "2026-11-26T10:00:00Z", "what does tom need to do?", "what's on priya's plate?",
+        "when is staging wiped?")
+    tom, priya, wipe = said
+    assert tom.startswith("tom is on:"), said
+    assert priya.startswith("priya is on:"), said
+    assert wipe.startswith("29 November 2026, every Sunday: The staging DB will be wiped"), said
+    details = {q: lurker("recall", q, "--now", "2026-11-26T10:00:00Z").stdout.split("\n\n")[0]
+               for q in ("what does tom need to do?", "what's on priya's plate?")}
+    assert "@tom write the deploy runbook" in details["what does tom need to do?"], details
+    assert "@priya" not in details["what does tom need to do?"], details
+    assert "@priya update the on-call doc" in details["what's on priya's plate?"], details
