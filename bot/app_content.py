@@ -1,11 +1,11 @@
 """What a chat message says beyond its text field, read as people read it in the channel.
 
-Alerting, CI and deploy apps (PagerDuty, GitHub Actions, Datadog, Sentry webhooks) post their news as
-Slack attachments or blocks, or as Discord embeds, often with an empty or one-word text: reading the
-text alone stored nothing of "Deploy succeeded · checkout-api v4.2.0 · production". A forwarded or
-shared message carries what it forwards the same way, and is read as its author's words said here
-("Shared from Tom: …"). A link's preview (a page the platform fetched) is nobody's words in the
-channel and is left out.
+Alerting, CI and deploy apps (PagerDuty, GitHub Actions, Datadog, Sentry webhooks) post their news
+as Slack attachments or blocks, or as Discord embeds, often with an empty or one-word text: reading
+the text alone stored nothing of "Deploy succeeded · checkout-api v4.2.0 · production". A
+forwarded or shared message carries what it forwards the same way, and is read as its author's
+words said here ("Shared from Tom: …"). A link's preview (a page the platform fetched) is
+nobody's words in the channel and is left out.
 
 Each card becomes one line ("Title. Text (Field value; Field value)."), so the fields keep the
 thing they describe; a line whose words the text already says is not repeated.

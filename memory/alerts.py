@@ -22,7 +22,7 @@ _ENDED = re.compile(r"(?i)^\W*(?:resolved|recovered|cleared|ok|up)(?::\d+)?\W*[\
 
 
 # an app's card as bot/app_content.py reads it: "#4312: High error rate on checkout-api (Status
-# Triggered; Service checkout-api; Assigned to @maya)." — the status is a field, the title the alert
+# Triggered; Service checkout-api; Assigned to @maya)." — the status a field, the title the alert
 _CARD = re.compile(r"(?is)^\W*(?P<what>[^()]+?)\s*\((?:[^()]*;\s*)?status\s+(?P<status>\w+)\b"
                    r"[^()]*\)\W*$")
 _CARD_FIRING = {"triggered", "firing", "alerting", "open", "critical", "down"}

@@ -33,7 +33,7 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import says_update, update_of
+from .updates import VERSIONED, says_update, update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -405,9 +405,6 @@ _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent pric
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
 
-_RELEASE = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9"
-
-
 def _shipped(memory: Memory) -> bool:
     return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
 
@@ -455,10 +452,11 @@ _ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fract
                          r"^\W*(?:is|are)\b[^?]*\d\s*%")
 # a question for what was decided or is in use (not why: "Why did John decide to run again?" is
 # answered by the reason), and a memory that states a decision
-_ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|agree|agreed|settle|settled|"
-                            r"conclude|concluded|go with|went with|going with|pick|picked|choose|"
-                            r"chose|chosen)\b|^\W*(?:are|do|did|will) we (?:use|using|go with|"
-                            r"going with|pick|picking|choose|choosing|switch|switching)\b")
+_ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|agree|agreed|"
+                            r"settle|settled|conclude|concluded|go with|went with|going with|pick|"
+                            r"picked|choose|chose|chosen)\b|^\W*(?:are|do|did|will) we "
+                            r"(?:use|using|go with|going with|pick|picking|choose|choosing|switch|"
+                            r"switching)\b")
 _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided|decided to|"
                               r"we (?:have |'ve )?agreed|let['’]s go with|(?:we['’]re|we are) "
                               r"going with|settled on)\b")
@@ -771,8 +769,8 @@ class OfflineAnswerer(Answerer):
             # a change that names no release may be of the one the question names ("the code
             # freeze is pushed a week" for "when is the code freeze for 4.2?"; memory.updates
             # decides whether it is)
-            return fits(m) or (bool(idents) and not _RELEASE.search(ANNOTATED.sub("", m.content))
-                               and fits_person(m, of_version=False)
+            return fits(m) or (bool(idents) and fits_person(m, of_version=False)
+                               and not VERSIONED.search(ANNOTATED.sub("", m.content))
                                and (span is None or in_span(m, span)))
 
         # in a day named relative to now, its word is the span's, not one to share: "is the

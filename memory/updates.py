@@ -89,7 +89,7 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
-_VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
+VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
 
 
 def says_update(text: str) -> bool:
@@ -189,7 +189,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return None
     answer_stems, answer_values = stems(answer), named_values(answer.content)
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
-    versioned = {w for m in _VERSIONED.finditer(question) for w in content_stems(m.group(0))}
+    versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     best = None
     for memory in changes:
         own = stems(memory)
@@ -209,8 +209,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # (a version the question names may be the answer's alone: "Heads up: the code freeze
         # is pushed a week" names no release, and updates "Code freeze for the 4.2 release is
         # Dec 1" for "when is the code freeze for 4.2?"; one that names a release names it)
-        needed = wanted - versioned if not _VERSIONED.search(ANNOTATED.sub("", memory.content)) \
-            else wanted
+        names_one = VERSIONED.search(ANNOTATED.sub("", memory.content))
+        needed = wanted if names_one else wanted - versioned
         if not values and not (needed <= answer_stems & own and wanted <= answer_stems | own
                                and _subject(memory, content_stems) <= answer_stems | wanted):
             continue
