@@ -55,9 +55,10 @@ _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNO
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
-# "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week": a schedule
-# asked in the present is asked for its next day too (it had been "the week of 23 November")
-_ASKS_WHEN_NOW = re.compile(r"(?i)^\W*when\s+(?:is|are|does|do)\b")
+# "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week", "when does
+# the backup run?": what a schedule does, asked in the present, is asked for its next day too (it
+# had been "the week of 23 November"); "when is the deploy window?" asks for the schedule itself
+_ASKS_WHEN_NOW = re.compile(r"(?i)^\W*when\s+(?:(?:is|are)\s+\S.*?\s+\w+ed|does|do)\b")
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
