@@ -6,6 +6,10 @@ left the subtraction to the reader. Alerting tools (PagerDuty, Opsgenie, Alertma
 "[FIRING:1] …" / "[RESOLVED] …", Grafana's "[Alerting]" / "[OK]") post the same text with a
 status in front: the pair with the same text is the alert's start and end, and the time between
 them is computed here from when each was said, never by a model.
+
+People declare an incident too ("Declaring SEV2: checkout is returning 502s") and resolve it in
+its thread ("Resolved. Error rate back to baseline."): the extractor keeps such a reply as one
+memory citing the declaration (memory.offline_extractor), and that pair is a span as well.
 """
 from __future__ import annotations
 
@@ -19,6 +23,17 @@ _FIRING = re.compile(r"(?i)^\W*(?:triggered|firing(?::\d+)?|alerting|alert|alarm
                      r"problem|down)\W*[\]:)-]\s*(?P<what>\S.*)$")
 _ENDED = re.compile(r"(?i)^\W*(?:resolved|recovered|cleared|ok|up)(?::\d+)?\W*[\]:)-]\s*"
                     r"(?P<what>\S.*)$")
+
+# "Declaring SEV2: …", "SEV1 declared", "we have a major incident", "declaring an incident"
+DECLARED = re.compile(r"(?i)\b(?:declar\w*\s+(?:an?\s+|a\s+new\s+)?(?:sev|p)\s?-?[0-4]\b|"
+                      r"(?:sev|p)\s?-?[0-4]\s+(?:is\s+)?declared\b|"
+                      r"declar\w*\s+(?:an?\s+)?(?:major\s+|new\s+)?incident\b|"
+                      r"incident\s+(?:is\s+)?declared\b|"
+                      r"we\s+(?:have|got)\s+an?\s+(?:major\s+|sev\s?[0-4]\s+)?incident\b)")
+# a thread reply that ends it: "Resolved.", "Mitigated, monitoring", "All clear", "We're back"
+RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|recovered|"
+                      r"fixed|we(?:'re|’re| are) back|(?:the\s+)?incident\s+(?:is\s+)?"
+                      r"(?:resolved|closed|over|mitigated)|closing\s+(?:this|the incident))\b")
 
 
 # an app's card as bot/app_content.py reads it: "#4312: High error rate on checkout-api (Status
@@ -38,18 +53,38 @@ def _what(pattern: re.Pattern, memory: Memory) -> str | None:
     return " ".join(m["what"].lower().split()) if m else None
 
 
+def _resolves(declared: Memory, memory: Memory) -> bool:
+    """Whether `memory` is a reply resolving the incident `declared` opened: it opens with a
+    resolution's words and cites the declaring message (its thread's parent)."""
+    return bool(RESOLVES.match(memory.content)) and bool(
+        set(declared.source_message_ids[:1]) & set(memory.source_message_ids[1:]))
+
+
 def alert_span(memories: Iterable[Memory]) -> tuple[Memory, Memory] | None:
-    """The first of `memories` that says an alert fired and the first resolution after it of
-    the same alert (the same text after its status), or None."""
+    """The first of `memories` that says an alert fired (or an incident was declared) and the
+    first resolution after it of the same alert (the same text after its status; a reply in
+    the declaration's thread), or None."""
     memories = list(memories)
     for firing in memories:
         what = _what(_FIRING, firing)
-        if what is None:
+        if what is not None:
+            ended = [m for m in memories
+                     if m.said_at > firing.said_at and _what(_ENDED, m) == what]
+        elif DECLARED.search(firing.content) and not RESOLVES.match(firing.content):
+            ended = [m for m in memories if m.said_at > firing.said_at and _resolves(firing, m)]
+        else:
             continue
-        ended = [m for m in memories if m.said_at > firing.said_at and _what(_ENDED, m) == what]
         if ended:
             return firing, min(ended, key=lambda m: m.said_at)
     return None
+
+
+def without_thread(memory: Memory) -> str:
+    """A thread reply's memory without the thread it cites ("Resolved. … (on maya's "…")")."""
+    return _ON_THREAD.sub("", memory.content)
+
+
+_ON_THREAD = re.compile(r"\s*\(on [^()]*?['’]s \".*\"\)\s*$", re.S)
 
 
 def duration_words(delta: timedelta) -> str:

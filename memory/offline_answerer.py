@@ -30,7 +30,7 @@ from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
 from .topics import asked_tool_category, names_tool_of
-from .alerts import alert_span, clock, duration_words
+from .alerts import alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .updates import VERSIONED, says_update, update_of
@@ -560,7 +560,38 @@ def _alert_lasted(question: str, memories: list[Memory]) -> str | None:
     until = clock(ended.said_at) if ended.said_at.date() == fired.said_at.date() \
         else f"{clock(ended.said_at)} on {format_human(ended.said_at.date())}"
     return (f"{duration_words(ended.said_at - fired.said_at)}: from {clock(fired.said_at)} on "
-            f"{day} ({fired.content}) to {until} ({ended.content}).")
+            f"{day} ({fired.content}) to {until} ({without_thread(ended)}).")
+
+
+_ASKS_WHEN_ENDED = re.compile(r"(?i)^\W*(?:when|what time)\s+(?:was|were|did|had)\b.*\b(?:resolv|"
+                              r"fix|mitigat|end|over|recover|clos|back up|all clear)")
+_ASKS_WHEN_BEGAN = re.compile(r"(?i)^\W*(?:when|what time)\s+(?:was|were|did|had)\b.*\b(?:declar|"
+                              r"start|begin|began|fire|firing|trigger|open|go down|went down)")
+_WHEN_STEMS = frozenset(content_stems(
+    "when what time resolved fixed mitigated ended end over recovered closed back up all clear "
+    "declared started start begin began fired firing triggered opened go went down"))
+
+
+def _incident_when(question: str, memories: list[Memory]) -> str | None:
+    """"15:12 UTC on 24 November 2026, 1 hour 9 minutes after it was declared: Resolved. …"
+    for when an incident or alert ended (or began): the time its resolution (or declaration)
+    was said. A date inside it ("Postmortem Thursday") is not when it was resolved, and was
+    answered as if it were."""
+    ended_asked = bool(_ASKS_WHEN_ENDED.match(question))
+    if not ended_asked and not _ASKS_WHEN_BEGAN.match(question):
+        return None
+    subject = content_stems(question) - _OUTAGE_STEMS - _WHEN_STEMS
+    span = alert_span(m for m in memories if not subject or subject & _memory_stems(m))
+    if span is None:
+        return None
+    fired, ended = span
+    lasted = duration_words(ended.said_at - fired.said_at)
+    if ended_asked:
+        return (f"{clock(ended.said_at)} on {format_human(ended.said_at.date())}, {lasted} after "
+                f"it began ({clock(fired.said_at)}: {fired.content.rstrip('.')}): "
+                f"{without_thread(ended)}")
+    return (f"{clock(fired.said_at)} on {format_human(fired.said_at.date())}: {fired.content} "
+            f"It ended {lasted} later ({clock(ended.said_at)}: {without_thread(ended)})")
 
 
 def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, today: date
@@ -735,7 +766,7 @@ class OfflineAnswerer(Answerer):
             if arithmetic.value == "not computed":
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
-        lasted = _alert_lasted(question, memories)
+        lasted = _alert_lasted(question, memories) or _incident_when(question, memories)
         if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
             return lasted
         def people() -> set[str]:  # looked up only when a lower-case word could be a name

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from .alerts import DECLARED, RESOLVES
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
@@ -163,7 +164,8 @@ _SUBJECTLESS_WORDS = 8
 # 1pm." Alone it is too short to keep, and without it the memory states the old value.
 _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|increased|"
                            r"decreased|bumped|upped|reduced|cut|capped|set|changed|moved|"
-                           r"reverted|rolled back|extended|doubled|halved|pushed|fixed|"
+                           r"reverted|rolled back|rolling back|reverting|extended|doubled|halved|"
+                           r"pushed|fixed|"
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
 # A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
@@ -252,6 +254,15 @@ def decides(reply: str) -> bool:
     ("OK let's go with SQS for now", "Agreed, bump to 500/min for paid plans")."""
     said = _ANNOTATED.sub("", reply).strip()
     return len(said) <= _CORRECTION_CHARS and bool(_DECIDES.match(said))
+
+
+def resolves_incident(reply: str, parent: str) -> bool:
+    """Whether a thread reply ends the incident its parent declared: "Resolved. Error rate back
+    to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was
+    dropped as too short, so nothing said when (or that) the incident ended."""
+    said = _ANNOTATED.sub("", reply).strip()
+    return len(said) <= _CORRECTION_CHARS and bool(RESOLVES.match(said)) \
+        and bool(DECLARED.search(_ANNOTATED.sub("", parent)))
 
 
 _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
@@ -515,6 +526,10 @@ class OfflineExtractor(Extractor):
                 out.append(self._decision(line, parent))
                 previous = line
                 continue
+            if parent is not None and resolves_incident(line.content, parent.content):
+                out.append(self._decision(line, parent, label=""))
+                previous = line
+                continue
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
             # a standup bot's form, as the person's standup (memory.standup_forms)
@@ -542,10 +557,14 @@ class OfflineExtractor(Extractor):
                     # "Priya accepted! Start date is January 11.": the short sentence before
                     # says whose start date it is
                     candidate.content = f"{lead} {candidate.content}"
-                if candidate is not None and n and _FRAGMENT.match(sentence) \
+                if candidate is not None and n and (
+                        _FRAGMENT.match(sentence)
+                        or DECLARED.search(_ANNOTATED.sub("", sentences[0]))) \
                         and sentences[0] not in candidate.questions:
                     # "Owner: tomas." means nothing without the note it ends: its first
-                    # sentence is what it is found by ("who owns the JWT change?")
+                    # sentence is what it is found by ("who owns the JWT change?"), as an
+                    # incident's declaration is for "I'm IC" ("who was IC for the checkout
+                    # incident?")
                     candidate.questions = [*candidate.questions[:4], sentences[0]]
                 if candidate is not None and parent is not None and not asked and (
                         parent.speaker != line.speaker
@@ -649,14 +668,16 @@ class OfflineExtractor(Extractor):
                          source_lines=[line.index, parent.index], dates=dates)
 
     @staticmethod
-    def _decision(line: TranscriptLine, parent: TranscriptLine) -> Candidate:
+    def _decision(line: TranscriptLine, parent: TranscriptLine,
+                  label: str = "Decision: ") -> Candidate:
         """"Decision: OK let's go with SQS for now, revisit in Q2 (on alice's "Should we use
         Kafka or SQS for the event bus?")": the reply whole, in the third person, with the first
-        sentence of the thread it settles."""
+        sentence of the thread it settles (an incident's resolution: no label, it opens with
+        "Resolved")."""
         candidate = OfflineExtractor._correction(line, parent)
         said, _, _ = candidate.content.removeprefix("Correction: ").rpartition(" (to ")
         opened = candidate.content[len("Correction: ") + len(said) + len(" (to "):]
-        candidate.content = f"Decision: {said} (on {opened}"
+        candidate.content = f"{label}{said} (on {opened}"
         return candidate
 
     @staticmethod

@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from . import date_questions, dates
+from .alerts import alert_span
 from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputFormatError, InvalidMessage, UnknownMemory
@@ -555,6 +556,10 @@ class Profile:
             sources = [i for i in memory.source_message_ids if i != old.id]
             if sources:  # still said elsewhere: only this source changed
                 memory.source_message_ids = [*sources, new.id]
+            elif any(alert_span([memory, m]) for m in written.created):
+                # a pager's card updated in place (Triggered → Resolved by `chat.update`): it
+                # did fire then, and the two are what "how long did it last?" reads
+                memory.source_message_ids = [new.id]
             else:
                 successor = replacement.get(memory.topic_key) or next(iter(written.created), None)
                 memory.status = "superseded"

@@ -43,3 +43,29 @@ def test_durations_and_clocks_read_as_people_say_them():
     assert clock(T0) == "14:05 UTC"
     cet = timezone(timedelta(hours=1))
     assert clock(T0.astimezone(cet)) == "15:05 UTC+01:00"
+
+
+def test_an_incident_declared_then_resolved_in_its_thread_is_a_span():
+    """People declare an incident and resolve it in its thread: the resolution (a reply, which
+    cites the declaring message after its own) ends that incident, not another one."""
+    declared = said("Declaring SEV2: checkout is returning 502s.", 0)
+    declared.source_message_ids = ["root"]
+    elsewhere = said("Resolved. Search latency is back to normal.", 20)
+    elsewhere.source_message_ids = ["r1", "other-root"]  # another thread's resolution
+    resolved = said("Resolved. Error rate back to baseline. (on maya's \"Declaring SEV2: …\")", 69)
+    resolved.source_message_ids = ["r2", "root"]
+    assert alert_span([elsewhere, resolved, declared]) == (declared, resolved)
+    assert alert_span([declared, elsewhere]) is None
+    early = said("Resolved. Error rate back to baseline.", 0)
+    early.source_message_ids = ["r0", "root"]
+    late = said("Declaring SEV2: checkout is returning 502s.", 10)
+    late.source_message_ids = ["root"]
+    assert alert_span([late, early]) is None  # an end before the start ends nothing
+    for opened in ("SEV1 declared: payments down", "We have a major incident on search",
+                   "declaring an incident for the login errors", "Declaring P1: EU region"):
+        start = said(opened, 0)
+        start.source_message_ids = ["root"]
+        assert alert_span([start, resolved]) == (start, resolved), opened
+    chat = said("We declared the new API stable last week.", 0)
+    chat.source_message_ids = ["root"]
+    assert alert_span([chat, resolved]) is None

@@ -1603,3 +1603,37 @@ def test_a_retro_s_items_and_a_weekly_wipe_from_the_shell(lurker, tmp_path):
     assert "@tom write the deploy runbook" in details["what does tom need to do?"], details
     assert "@priya" not in details["what does tom need to do?"], details
     assert "@priya update the on-call doc" in details["what's on priya's plate?"], details
+
+
+def test_an_incident_resolved_in_its_thread_asked_how_long_and_when_from_the_shell(lurker,
+                                                                                tmp_path):
+    """27 Nov, from outside: "Declaring SEV2: checkout is returning 502s …", then in its thread
+    "Resolved. Error rate back to baseline. Postmortem Thursday." "how long did the checkout
+    incident last?" listed the declaration and the cause by their day (the short "Resolved."
+    was dropped, so nothing said it ended), "when was the checkout SEV2 resolved?" answered
+    with when it was declared, "when is the postmortem?" was declined, and "who was IC for the
+    checkout incident?" was declined with "maya is IC" shown under it. A resolution's own date
+    ("Thursday") is not when it was resolved."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("maya", "2026-11-24T14:03:00Z", "i1", None,
+         "Declaring SEV2: checkout is returning 502s for ~20% of requests. I'm IC, @tom on "
+         "comms."),
+        ("tom", "2026-11-24T14:10:00Z", "i2", "i1", "Status page updated."),
+        ("lee", "2026-11-24T14:31:00Z", "i3", "i1",
+         "Found it: the new connection pool limit on checkout-api. Rolling back."),
+        ("maya", "2026-11-24T15:12:00Z", "i4", "i1",
+         "Resolved. Error rate back to baseline. Postmortem Thursday."),
+        ("lee", "2026-11-25T09:00:00Z", "i5", None, "Search is slow for some users, looking."),
+        ("lee", "2026-11-25T09:20:00Z", "i6", "i5", "Resolved, it was a cold cache.")),
+        "2026-11-26T10:00:00Z", "how long did the checkout incident last?",
+        "when was the checkout SEV2 resolved?", "when was the checkout incident declared?",
+        "when is the postmortem?", "who was IC for the checkout incident?")
+    lasted, resolved, declared, postmortem, commander = said
+    assert lasted.startswith("1 hour 9 minutes: from 14:03 UTC on 24 November 2026 (Declaring "
+                             "SEV2: checkout is returning 502s"), said
+    assert "to 15:12 UTC (Resolved. Error rate back to baseline." in lasted, said
+    assert resolved.startswith("15:12 UTC on 24 November 2026, 1 hour 9 minutes after it "
+                               "began"), said
+    assert declared.startswith("14:03 UTC on 24 November 2026: Declaring SEV2"), said
+    assert "26 November 2026" in postmortem and "Postmortem Thursday" in postmortem, said
+    assert commander.startswith("maya is IC, @tom on comms."), said

@@ -731,3 +731,48 @@ def test_a_standup_bot_s_posts_over_slack_are_each_person_s_standup(start, api):
     assert "tom's" not in blocked.split("\n\n")[0], said
     assert maya.startswith("Today (maya's Daily Standup): Work on the billing export."), said
     assert tom.startswith("tom has not said they are blocked"), said
+
+
+def test_a_pager_card_updated_in_place_over_slack_is_answered_how_long(start, api):
+    """27 Nov, from outside: PagerDuty's Slack app posts "#4312: High error rate on
+    checkout-api" with Status Triggered and, when it resolves, updates that same message
+    (`chat.update`: a message_changed without "edited", 47 minutes later). The edit replaced
+    the alert's memory, so "how long did the checkout-api incident last?" had one status to
+    read: "when was it triggered?" was answered with the resolution's time. Both are kept, each
+    with when it was said; a person's edit of a plain message still replaces it."""
+    slack = start(allowed_bots=frozenset({"slack:BPD"}))
+
+    def pager(status, by, at):
+        return {"type": "message", "subtype": "bot_message", "bot_id": "BPD", "username":
+                "PagerDuty", "text": "", "ts": at, "team": TEAM, "channel": "CGEN",
+                "channel_type": "channel", "attachments": [{
+                    "fallback": f"{status} #4312: High error rate on checkout-api",
+                    "title": "#4312: High error rate on checkout-api",
+                    "fields": [{"title": "Status", "value": status, "short": True},
+                               {"title": "Service", "value": "checkout-api", "short": True},
+                               {"title": by, "value": "<@U1>", "short": True}]}]}
+
+    event(slack, pager("Triggered", "Assigned to", ts(5)))
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(52),
+                  "message": pager("Resolved", "Resolved by", ts(5)),
+                  "previous_message": pager("Triggered", "Assigned to", ts(5))})
+    message(slack, "CGEN", "U2", "The staging DB host is db-staging-1.", ts(60))
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(61),
+                  "message": {"type": "message", "user": "U2", "ts": ts(60),
+                              "text": "The staging DB host is db-staging-2.",
+                              "edited": {"user": "U2", "ts": ts(61)}},
+                  "previous_message": {"type": "message", "user": "U2", "ts": ts(60),
+                                       "text": "The staging DB host is db-staging-1."}})
+    app_mention(slack, "U2", "how long did the checkout-api incident last?", ts(120), "EvPg1")
+    app_mention(slack, "U2", "when was the checkout-api alert triggered?", ts(121), "EvPg2")
+    app_mention(slack, "U2", "what is the staging DB host?", ts(122), "EvPg3")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 3, said
+    lasted, triggered, host = said
+    assert lasted.startswith("47 minutes: from 09:05 UTC on 16 November 2026 (#4312: High "
+                             "error rate on checkout-api (Status Triggered"), said
+    assert "to 09:52 UTC (#4312: High error rate on checkout-api (Status Resolved" in lasted, said
+    assert triggered.startswith("09:05 UTC on 16 November 2026: #4312"), said
+    assert "db-staging-2" in host and "db-staging-1" not in answers(api)[2]["text"], said
