@@ -788,7 +788,10 @@ class OfflineAnswerer(Answerer):
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
             return (_names(names, m, speakers)
-                    and (not of_version or _carries(idents, f"{m.content} {m.topic_key or ''}"))
+                    # (or the thread it answers: "Yes, 14 accounts." under "we're sunsetting
+                    # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
+                    and (not of_version or _carries(idents, " ".join(
+                        [m.content, m.topic_key or "", *m.questions])))
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))

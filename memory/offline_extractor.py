@@ -165,7 +165,7 @@ _SUBJECTLESS_WORDS = 8
 _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|increased|"
                            r"decreased|bumped|upped|reduced|cut|capped|set|changed|moved|"
                            r"reverted|rolled back|rolling back|reverting|extended|doubled|halved|"
-                           r"pushed|fixed|"
+                           r"pushed|fixed|approved|signed off|rejected|denied|confirmed|"
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
 # A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
@@ -570,6 +570,14 @@ class OfflineExtractor(Extractor):
                         parent.speaker != line.speaker
                         and _ADDS_TO_PARENT.search(_ANNOTATED.sub("", sentence))
                         or _points_back(_ANNOTATED.sub("", sentence), parent.content)):
+                    said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
+                if candidate is not None and parent is not None and context is not None \
+                        and context is not parent and _points_back(
+                            _ANNOTATED.sub("", context.content), parent.content):
+                    # "Yes, 14 accounts." answers "do we have a list of who still calls it?",
+                    # itself a reply: the thread's opening says what "it" is ("how many
+                    # accounts still use v1 webhooks?")
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and quoted:

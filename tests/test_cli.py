@@ -1637,3 +1637,30 @@ def test_an_incident_resolved_in_its_thread_asked_how_long_and_when_from_the_she
     assert declared.startswith("14:03 UTC on 24 November 2026: Declaring SEV2"), said
     assert "26 November 2026" in postmortem and "Postmortem Thursday" in postmortem, said
     assert commander.startswith("maya is IC, @tom on comms."), said
+
+
+def test_a_partner_channel_s_thread_answers_and_short_approvals_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "we're sunsetting the v1 webhooks API on January 31", then in its
+    thread "Do we have a list of who still calls it?" and "Yes, 14 accounts." "how many
+    accounts still use v1 webhooks?" was declined: the answer names no "v1" (its thread does),
+    and a question naming a version is answered only by what carries it. And "Globex asked to
+    extend their v1 webhooks deadline to March 1. Approved by Sam.": the approval, three words,
+    was dropped, so "who approved the Globex extension?" was declined."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("dana", "2026-11-16T09:12:00Z", "a1", None,
+         "Heads up: we're sunsetting the v1 webhooks API on January 31. Customers got the "
+         "email today."),
+        ("raj", "2026-11-16T09:20:00Z", "a2", "a1", "Do we have a list of who still calls it?"),
+        ("dana", "2026-11-16T09:25:00Z", "a3", "a1",
+         "Yes, 14 accounts. Biggest are Acme and Globex."),
+        ("dana", "2026-11-20T16:00:00Z", "a7", None,
+         "Globex asked to extend their v1 webhooks deadline to March 1. Approved by Sam."),
+        ("raj", "2026-11-21T10:00:00Z", "a8", None, "The v2 webhooks API has 230 accounts.")),
+        "2026-11-25T10:00:00Z", "how many accounts still use v1 webhooks?",
+        "who approved the Globex extension?")
+    accounts, approved = said
+    assert accounts.startswith("Do we have a list of who still calls it? dana: Yes, 14 "
+                               "accounts."), said
+    assert "230" not in accounts, said
+    assert approved.startswith("Globex asked to extend their v1 webhooks deadline to March 1 "
+                               "[2027-03-01]. Approved by Sam."), said
