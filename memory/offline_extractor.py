@@ -251,9 +251,19 @@ def _points_back(sentence: str, parent: str) -> bool:
 
 def decides(reply: str) -> bool:
     """Whether a thread reply settles its thread: a short reply opening with a decision's words
-    ("OK let's go with SQS for now", "Agreed, bump to 500/min for paid plans")."""
+    ("OK let's go with SQS for now", "Agreed, bump to 500/min for paid plans"), not agreeing
+    with an opinion ("agreed, this is a mess")."""
     said = _ANNOTATED.sub("", reply).strip()
-    return len(said) <= _CORRECTION_CHARS and bool(_DECIDES.match(said))
+    return len(said) <= _CORRECTION_CHARS and bool(_DECIDES.match(said)) \
+        and not _AGREES_WITH_OPINION.match(said)
+
+
+# "agreed, this is a mess", "Agreed — that was painful", "agreed, it's way too slow": how it
+# is, not what was decided
+_AGREES_WITH_OPINION = re.compile(
+    r"(?i)^\W*(?:(?:ok(?:ay)?|yes|yep|yeah|totally|100%|fully|strongly)\b[,.!\s]*)*agreed\b"
+    r"[\s,.!:;\u2013\u2014-]*(?:(?:this|that|it|they|these|those)(?:['’]s|['’]re|\s+(?:is|was|are|"
+    r"were|has been|have been|looks?|seems?|feels?))|(?:so|very|super|way too|too)\s)")
 
 
 def resolves_incident(reply: str, parent: str) -> bool:

@@ -448,3 +448,18 @@ def test_a_reply_that_settles_its_thread_says_what_it_settles():
     decisions = [c for c in contents if c.startswith("Decision:")]
     assert len(decisions) == 2, contents
     assert any(c.startswith("Let's go with Postgres for the ledger service") for c in contents)
+
+
+def test_agreeing_with_an_opinion_in_a_thread_is_no_decision():
+    """27 Nov, from outside: "agreed, this is a mess" under "The on-call rota spreadsheet is out
+    of date again." became "Decision: agreed, this is a mess …", and led "what did we decide
+    about the on-call rota?". Agreeing with how something is decides nothing; agreeing with
+    what to do still does."""
+    out = OfflineExtractor().extract(replies(
+        ("maya", "The on-call rota spreadsheet is out of date again.", None),
+        ("tom", "agreed, this is a mess", 0),
+        ("lee", "Agreed — that was painful to fix last time.", 0),
+        ("maya", "Agreed, let's move the rota into PagerDuty schedules.", 0)))
+    decisions = [m.content for m in out if m.content.startswith("Decision:")]
+    assert len(decisions) == 1 and "let's move the rota into PagerDuty schedules" \
+        in decisions[0], decisions
