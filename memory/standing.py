@@ -61,11 +61,17 @@ _CONDITIONAL = re.compile(r"\bwhen(?:ever)?\b[^.!?]*\b(?:asks?|asked|requests?|m
 _REQUEST = re.compile(
     r"\b(?:should|shall|could|would|can|may|recommend|suggest|advise|advice|help|show|write|"
     r"implement|make|create|build|draft|explain|fix|set up|configure|deploy|tips?|best way|"
-    r"how (?:do|to|can|should|would))\b|^(?!\W*(?:what|when|where|who|whom|whose|which|why|how|"
+    r"how to|how (?:do|can|should|would) (?:i|we|you|one|they|someone|anyone))\b|^(?!\W*(?:what|when|where|who|whom|whose|which|why|how|"
     r"is|are|was|were|did|does|do|has|have|had)\b)", re.IGNORECASE)
 
 
 def governs(rule: Memory, question: str) -> bool:
     """Whether a standing rule is worth saying beside the answer to `question` (see above)."""
     return bool(_CONDITIONAL.search(rule.content) or _REQUEST.search(question)
-                or set(stem_tokens(rule.content)) & set(stem_tokens(question)))
+                or set(stem_tokens(rule.content)) & set(stem_tokens(question)) - _ANY_VERB)
+
+
+# shared alone, a verb any sentence has says nothing of what the rule is about: "what logging
+# library do we use?" and "Never commit .env files; use the vault CLI instead"
+_ANY_VERB = frozenset(stem_tokens("use used get got make made do work need want go have take "
+                                  "put see say keep give"))

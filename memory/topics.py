@@ -27,6 +27,17 @@ TOOL_CATEGORIES: dict[str, tuple[str, ...]] = {
     "linter": ("eslint", "ruff", "flake8", "pylint", "golangci-lint", "clippy"),
     "formatter": ("prettier", "black", "gofmt", "rustfmt"),
     "issue tracker": ("jira", "linear", "github issues", "asana", "trello"),
+    # what a code-review bot or agent writes down: "new Python services log with structlog"
+    "logging library": ("structlog", "loguru", "logrus", "zerolog", "log4j", "logback", "slf4j",
+                        "winston", "pino", "serilog"),
+    "http client": ("httpx", "aiohttp", "axios", "urllib3", "okhttp", "reqwest"),
+    "retry library": ("tenacity", "resilience4j", "polly"),
+    "web framework": ("django", "flask", "fastapi", "rails", "express", "spring boot", "laravel",
+                      "phoenix"),
+    "orm": ("sqlalchemy", "prisma", "typeorm", "hibernate", "activerecord", "sequelize", "gorm"),
+    "monitoring": ("datadog", "grafana", "prometheus", "new relic", "honeycomb", "sentry"),
+    "feature flag service": ("launchdarkly", "unleash", "flagsmith", "growthbook"),
+    "secrets manager": ("hashicorp vault", "vault", "doppler", "aws secrets manager", "1password"),
 }
 _TOOL_TO_CATEGORY = {tool: cat for cat, tools in TOOL_CATEGORIES.items() for tool in tools}
 
@@ -70,7 +81,12 @@ def tool_category(text: str) -> str | None:
 # A question that asks which tool of a kind: "what package manager do we use?", "which CI do we
 # run on?". The memory names the tool ("Build uses pnpm 9"), never its kind.
 _KIND_ALIASES = {"db": "database", "ci": "ci system", "queue": "message queue",
-                 "test runner": "test framework", "cloud": "cloud provider"}
+                 "test runner": "test framework", "cloud": "cloud provider",
+                 "logger": "logging library", "logging framework": "logging library",
+                 "logging lib": "logging library", "http library": "http client",
+                 "feature flags": "feature flag service", "feature flag": "feature flag service",
+                 "secret store": "secrets manager", "secrets store": "secrets manager",
+                 "observability": "monitoring", "apm": "monitoring"}
 _ASKS_KIND = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is| are)?\s+(?:\w+\s+)?(?P<kind>"
     + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_KIND_ALIASES], key=len,

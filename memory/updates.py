@@ -136,7 +136,12 @@ _FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may",
                                 # short words of talk, no thing's name ("that is the old one")
                                 "old", "new", "one", "bad", "yes", "yep", "nah", "way", "lol",
                                 "btw", "imo", "tbh", "fyi", "idk", "hmm", "huh", "ugh", "meh",
-                                "thx", "ack"}
+                                "thx", "ack",
+                                # short verbs: "use the vault CLI" and "retries now use our own
+                                # helper" shared "use" and the second led as the first's update
+                                "use", "get", "got", "run", "ran", "set", "put", "add", "try",
+                                "see", "saw", "say", "let", "ask", "pay", "buy", "cut", "end",
+                                "lot", "big", "far", "top", "low", "out", "off", "via", "per"}
 # the short names of months and days name no thing: "Update: the security audit moves to Dec 14"
 # shared "dec" with "Launch of the mobile app is Dec 3" and led "when is the mobile app launch?"
 _DATE_WORDS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu "

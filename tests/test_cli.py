@@ -1664,3 +1664,32 @@ def test_a_partner_channel_s_thread_answers_and_short_approvals_from_the_shell(l
     assert "230" not in accounts, said
     assert approved.startswith("Globex asked to extend their v1 webhooks deadline to March 1 "
                                "[2027-03-01]. Approved by Sam."), said
+
+
+def test_an_agent_s_notes_asked_which_tool_and_how_from_the_shell(lurker):
+    """27 Nov, from outside: a coding agent and a review bot write notes with `lurker remember`.
+    "what logging library do we use?" was declined with "new Python services log with
+    structlog" stored (a note names the tool, never its kind), a rule was said beside it for
+    sharing "use", and "how do I get the payments secrets?" led with "Latest: Retries in
+    payments-api now use our own retry helper": two notes sharing the word "use" were read as
+    one value changed."""
+    for note in ("Repo convention: new Python services log with structlog, never print().",
+                 "In payments-api, retries use tenacity with exponential backoff capped at 30s.",
+                 "Code review bot: PR #512 was approved after switching from requests to httpx.",
+                 "Never commit .env files; use the vault CLI (vault kv get secret/payments) "
+                 "instead.",
+                 "Retries in payments-api now use our own retry helper (lib/retry.py), tenacity "
+                 "was removed."):
+        lurker("remember", note, "--profile", "eng")
+    said = {q: lurker("recall", q, "--profile", "eng").stdout.split("\n")[0] for q in (
+        "what logging library do we use?", "which http client do we use?",
+        "how do I get the payments secrets?", "do we use tenacity?")}
+    logging, http, secrets, tenacity = said.values()
+    assert logging == "Repo convention: new Python services log with structlog, never " \
+                      f"print(). ({logging.rsplit('(', 1)[1]}", said
+    assert http.startswith("Code review bot: PR #512 was approved after switching from "
+                           "requests to httpx."), said
+    assert secrets.startswith("Never commit .env files; use the vault CLI"), said
+    assert "Latest" not in secrets, said
+    assert tenacity.startswith("Latest: Retries in payments-api now use our own retry helper"), \
+        said
