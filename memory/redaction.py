@@ -258,10 +258,13 @@ _LABELLED = [
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
                    r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
-    # "the password set to X", "root password was changed to X"
-    ("credential", r"(?i)\b(?P<label>password|passwd|passphrase)\b[^\n.?!]{0,30}?"
-                   r"\b(?:changed|set|reset|updated)[ \t]+to[ \t]+" + _QUOTE + _CREDENTIAL,
-     "credential"),
+    # "the password set to X", "root password was changed to X", "the root pw changed from
+    # oldpass to X", "rotated the vpn pw, it's now X", "root pw is ~oldpass~ now X"
+    ("credential", r"(?i)\b(?P<label>password|passwd|passphrase|pw)\b[^\n.?!]{0,30}?"
+                   r"\b(?:changed|set|reset|updated|rotated)(?:[ \t]+from[ \t]+\S+)?[ \t]+to[ \t]+"
+                   + _QUOTE + _CREDENTIAL, "credential"),
+    ("credential", r"(?i)\b(?P<label>password|passwd|passphrase|pw)\b[^\n.?!]{0,40}?"
+                   r"\bnow\b[ \t]*(?:is\b|:|=)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     # "webhook signing secret X", "the token for the metrics endpoint X": no operator, so the
     # value must be random-looking
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + r"[ \t]+" + _QUOTE + _RANDOM,
@@ -309,6 +312,13 @@ _LABELLED = [
                    r"(?:[-\u2013\u2014]+|,)?[ \t]*(?:that's|that is|this is|it's|is)[ \t]+)"
                    r"(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
                    + _PASSWORD_NOUN, "password"),
+    # a passphrase of words written apart: "passphrase: correct horse battery staple" (three to
+    # eight words to the line's end, none a function word: not "passphrase: use the one in
+    # 1Password")
+    ("credential", r"(?i)\b(?P<label>passphrase|pass phrase)\b" + _WORDS + _ASIDE + _QUOTE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   r"(?P<secret>[a-z]{3,}(?:[ \t]+[a-z]{3,}){2,7})" + _QUOTE + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
+     "words"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
@@ -321,7 +331,7 @@ _UNLABELLED = [
     # 287429", "the safe combination is 12-34-56" (not "PIN 13 on the pi", not a date)
     ("pin", r"(?i)\b(?:pin(?:[ \t]*code)?|pass[ \t]?code|(?:door|gate|alarm|lock|access|entry|"
             r"security|verification|one-time|2fa|mfa|otp)[ \t]+code|otp|combination|combo)"
-            r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?)?[ \t]*(?:\bis\b|:|=)?[ \t]*"
+            r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?)?[ \t]*(?:\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
             r"(?P<secret>\d(?:[ -]?\d){3,11})(?![\w.-]|/\d)", "pin", "pin"),
     # a .pgpass line: host:port:database:user:password (a host with a dot, a non-hex letter or
     # "*": not an SSH fingerprint's or a MAC address's hex pairs)
@@ -349,6 +359,9 @@ _AWS_KEY_ID = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _AWS_WINDOW = 200  # characters after a key id in which its secret is looked for
 
+_FUNCTION_WORDS = frozenset(
+    "the a an and or but in on at to of for from with by is are was were be it its this that "
+    "one use ask see same usual old new our your my their there here what which".split())
 _PLACEHOLDER_WORDS = {"password", "passwd", "secret", "token", "changeme", "change_me", "redacted",
                       "none", "null", "nil", "true", "false", "undefined", "example", "xxx",
                       "your_password", "yourpassword", "mypassword", "pass", "required",
@@ -465,6 +478,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return not _placeholder(value)
     if rule.value == "password":
         return _password_like(value)
+    if rule.value == "words":  # a passphrase's words, none a function word
+        return not set(value.lower().split()) & _FUNCTION_WORDS
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
@@ -523,6 +538,8 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         found += _context_spans(text)
     if "/" in text:
         found += _pair_spans(text)
+    if "||" in text:
+        found += _spoiler_spans(text)
     if gates["label"]:
         found += _code_list_spans(text)
         found += _credential_list_spans(text)
@@ -636,6 +653,20 @@ def _pair_spans(text: str) -> list[tuple[int, int, str]]:
                 m["space"] and _LOGIN_CONTEXT.search(rest)):
             found.append((m.start("secret"), m.end("secret"), "password"))
     return found
+
+
+# A Discord spoiler hides what a reader should click to see: "guest wifi: ||X||", "door: ||X||".
+# In a message about logging in, a way in or a code, a password-like value in one is a secret
+# though no label stands before it ("||Snape kills Dumbledore||" and "||v2.3.1||" are none).
+_SPOILER = re.compile(r"\|\|[ \t]*(?P<secret>[^|\s]{4,100})[ \t]*\|\|")
+
+
+def _spoiler_spans(text: str) -> list[tuple[int, int, str]]:
+    if not (_LOGIN_CONTEXT.search(text) or _CONTEXT_WORD.search(text)
+            or any(h in text.lower() for h in (*_PIN_HINTS, "door", "alarm", "safe", "lock"))):
+        return []
+    return [(m.start("secret"), m.end("secret"), "password") for m in _SPOILER.finditer(text)
+            if _password_like(m["secret"]) and not _placeholder(m["secret"])]
 
 
 # A message that speaks of a credential ("the key leaked in the build output, it was X", "pasted

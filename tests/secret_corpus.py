@@ -154,6 +154,9 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "flyio": lambda r: "FlyV1 fm2_" + _pick(r, URLSAFE, 120),
     "password": _password,
     "word_password": _word_password,
+    "spaced_passphrase": lambda r: " ".join(r.sample(["correct", "horse", "battery", "staple",
+                                                      "maple", "tiger", "crane", "orbit",
+                                                      "violet"], 4)),
     "symbol_password": _symbol_password,
     "discord_webhook": lambda r: _pick(r, string.digits, 18) + "/" + _pick(r, URLSAFE, 68),
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)

@@ -34,7 +34,7 @@ def test_recall_and_false_positive_rates_reported_in_the_readme():
     assert (tuning.caught, tuning.secrets) == (148, 148), [c.text for c in tuning.missed]
     assert tuning.false_positives == 0, [shipped(c.text) for c in tuning.flagged]
     assert heldout.recall >= 43 / 43 and heldout.false_positives == 0
-    assert everything.caught >= 288 and everything.false_positives == 0
+    assert everything.caught >= 297 and everything.false_positives == 0
 
 
 def test_the_shapes_found_from_outside_are_caught_and_what_resembles_them_is_kept():
@@ -278,4 +278,17 @@ def test_a_secret_in_an_app_s_card_is_caught():
     password followed by the card's full stop)."""
     found = score(shipped, [c for c in CASES if c.set == "cards-27nov-e"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_secret_behind_a_spoiler_a_change_or_as_words_is_caught():
+    """Lines written on 27 Nov from how people paste on Discord and after a rotation: a value
+    behind a spoiler in a message about a way in ("guest wifi: ||X||", "door code: ||X||"), a
+    password said after "changed to", "changed from … to" or "now" with "pw" for its label, and
+    a passphrase of words written apart ("passphrase: correct horse battery staple"); and
+    ordinary lines of the same shapes (a spoiler of a plot or a version, "passphrase: use the
+    one in 1Password", "the password policy now requires 12 characters", a shell's "|| true").
+    Before: 1 of 9 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "spoilers-27nov-f"])
+    assert (found.caught, found.secrets) == (9, 9), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
