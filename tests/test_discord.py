@@ -1061,3 +1061,30 @@ def test_a_bot_s_embeds_and_a_forward_over_discord_are_read_and_answered(env, tm
         assert_unpinging(reply)
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("discord.sqlite3*"))
     assert b"ghp_Q8bW2rT5yV9nM3kL7pX1cZ4hJ6gF0dS8aE2u" not in stored and b"Whiskers" not in stored
+
+
+def test_a_password_behind_a_spoiler_over_discord_is_never_stored_or_posted(env, tmp_path):
+    """27 Nov, from outside, through the real discord.py client: Discord users hide a password
+    behind a spoiler ("guest wifi: ||BlueSky-2026||", "door code: ||4821||") and say a new one
+    after a rotation ("rotated the vpn pw, it's now Zebra-5512!"). All three were stored and
+    answered back whole; a spoiler of a plot is kept."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.post(GENERAL, BOB, "guest wifi: ||BlueSky-2026||", at=DAY)
+    env.post(GENERAL, BOB, "office door code: ||4821||", at=DAY + timedelta(minutes=1))
+    env.post(GENERAL, BOB, "rotated the vpn pw, it's now Zebra-5512!",
+             at=DAY + timedelta(minutes=2))
+    env.post(GENERAL, BOB, "The finale of Severance season 2 airs on Friday: ||Mark "
+             "escapes||", at=DAY + timedelta(minutes=3))
+    env.wait_for(lambda: len(env.messages(general)) == 4, what="the four messages")
+    env.post(GENERAL, BOB, f"{MENTION} what's the guest wifi?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} what is the office door code?", mentions=[LURKER])
+    env.post(GENERAL, BOB, f"{MENTION} what is the vpn pw now?", mentions=[LURKER])
+    replies = env.wait_replies(3, GENERAL)
+    said = " ".join(r.json["content"] for r in replies)
+    for reply in replies:
+        assert_unpinging(reply)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("discord.sqlite3*"))
+    for secret in ("BlueSky-2026", "4821", "Zebra-5512"):
+        assert secret not in said and secret.encode() not in stored, secret
+    assert "[REDACTED:" in said, said
+    assert b"Mark escapes" in stored
