@@ -184,9 +184,16 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
 MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)"  # their stems (memory.moves)
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
-                       r"(?:\w+\s+){0,3}?(?:to|until|till)\s+$"
+                       r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+$"
+                       rf"|\b{MOVE_VERBS}\w*\s+(?:[\w'’]+\s+){{0,4}}?from\s+[^.;!?\n]{{1,40}}?\s+"
+                       r"(?:to|until|till)\s+$"
                        r"|\b(?:starting|beginning|effective|commencing)\s+(?:on\s+|from\s+)?$",
                        re.IGNORECASE)
+# "moved from Thursday to next Tuesday" is two days, the old and the new, not a range between them
+# (the vendor call was answered "26 November", the day it no longer is on); the old is a day that
+# was to come as well ("pushed the launch from Dec 3 to Dec 10" said in November: this Dec 3)
+_MOVED_FROM = re.compile(rf"\b(?:{MOVE_VERBS}|chang|switch)\w*\s+(?:[\w'’]+\s+){{0,4}}?from\s+$",
+                         re.IGNORECASE)
 # Chat markup (Slack's *bold* _italic_ ~strike~, Markdown's `code`) read as spaces, which keeps
 # every position: "moved to *December 10th*" was read without its "moved to" (December 2025),
 # and "_Thursday_" was no date at all (an underscore is part of a word).
@@ -807,6 +814,7 @@ ANNOTATED = re.compile(rf" ?\[({LABEL})\]")
 _RANGE_JOIN = re.compile(r"(?:\s*\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?)?"
                          r"\s*(?:-|–|—|to|through|thru|till|until|and)\s*$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
+_HELD_FROM = re.compile(r"from\s+", re.IGNORECASE)
 # "the freeze starts this Friday at noon and ends Monday morning": a range said by its ends
 _RANGE_STARTS = re.compile(r"\b(?:starts?|starting|begins?|beginning)\s+(?:on\s+)?$",
                            re.IGNORECASE)
@@ -829,6 +837,14 @@ class Found:
     labelled: bool = False  # already followed by a " [label]" (the label's dates are used)
     explicit: bool = False  # written in full, with its year: needs no label
     label_at: int = -1  # where a label goes: after a possessive ("Yesterday's [..]")
+
+
+def moved_away_from(text: str, found: Found) -> bool:
+    """Whether `found` is the day something moved away from ("moved from Thursday [..] to next
+    Tuesday"): no longer its day."""
+    phrase = text[found.start:found.end]
+    held = _HELD_FROM.match(phrase)
+    return bool(_MOVED_FROM.search(text[:found.start] + (held.group(0) if held else "")))
 
 
 def parse_label(label: str) -> ResolvedDate | None:
@@ -900,6 +916,11 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
             gap = text[prev.end:held.end() if held else f.start]
             joined = _RANGE_JOIN.fullmatch(gap)
             opened = _RANGE_OPEN.search(text[:prev.start])
+            held_from = _HELD_FROM.match(text, prev.start, prev.end)  # "from Thursday"
+            if (opened or held_from) and _MOVED_FROM.search(
+                    text[:prev.start] + (held_from.group(0) if held_from else "")):
+                out.append(f)
+                continue
             ends = _RANGE_ENDS.fullmatch(gap) and _RANGE_STARTS.search(text[:prev.start])
             if (joined and (opened or "and" not in gap.lower())) or ends:
                 a, b = prev.date.start, f.date.start
@@ -992,7 +1013,10 @@ def _scan(text: str, anchor: datetime | date,
                              "resolved earlier", labelled=True))
             continue
         try:
-            tense = "future" if _MOVED_TO.search(text, 0, m.start()) else tense_at(text, m.start())
+            held = _HELD_FROM.match(phrase)  # "from Friday" after "the release slipped"
+            moved = _MOVED_TO.search(text, 0, m.start()) or held and _MOVED_FROM.search(
+                text[:m.start()] + held.group(0))
+            tense = "future" if moved else tense_at(text, m.start())
             start, end, granularity, detail = resolve(m, today, tense)
         # ambiguous, impossible, or beyond the calendar; KeyError: a letter case-insensitive
         # matching equates with ASCII ("laſt week", Kelvin sign K) that no word table holds

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 
 from .date_questions import parse_date_question
-from .dates import ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates, format_human
+from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates,
+                    format_human, moved_away_from)
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
@@ -519,14 +520,29 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     if not memory.event_dates:
         return None
     events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
+    if len(events) > 1:
+        # "moved from Thursday to next Tuesday": the day it moved to, not the one it left
+        found = find_dates(memory.content, memory.said_at)
+        placed = [f for f in found if not moved_away_from(memory.content, f)] or found
+        if len(placed) < len(found):
+            events = [e for e in events if any(f.date.start == e.start for f in placed)] \
+                or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
-        placed = find_dates(memory.content, memory.said_at)
         spots = [m.start() for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
                  if content_stems(m.group(0)) & wanted]
         if placed and spots:
-            return min(placed, key=lambda f: min(abs(f.start - s) for s in spots)).date
+            # in the clause that holds the question's words first ("Two weeks ago we signed
+            # Initech; kickoff is in 10 days" for "when did we sign Initech?"), then nearest
+            ends = [m.end() for m in _CLAUSE_END.finditer(memory.content)]
+            clause = lambda at: sum(e <= at for e in ends)
+            asked = {clause(s) for s in spots}
+            return min(placed, key=lambda f: (clause(f.start) not in asked,
+                                              min(abs(f.start - s) for s in spots))).date
     return events[0]
+
+
+_CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)|,\s+(?:and|but)\b|\n")
 
 
 def resolved_date(memory: Memory) -> str | None:

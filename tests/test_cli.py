@@ -1693,3 +1693,22 @@ def test_an_agent_s_notes_asked_which_tool_and_how_from_the_shell(lurker):
     assert "Latest" not in secrets, said
     assert tenacity.startswith("Latest: Retries in payments-api now use our own retry helper"), \
         said
+
+
+def test_a_move_and_two_dates_in_one_message_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "The vendor call got moved from Thursday to next Tuesday at 3pm."
+    was answered "26 November" for "when is the vendor call?" (the day it left, read as one
+    range with the new one), and "Two weeks ago we signed Initech; kickoff is in 10 days." was
+    answered with the kickoff's day for "when did we sign Initech?" (the nearest date to
+    "Initech", counted through the other's label)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("raj", "2026-11-25T10:00:00Z",
+         "The vendor call got moved from Thursday to next Tuesday at 3pm."),
+        ("dana", "2026-11-25T11:00:00Z", "Two weeks ago we signed Initech; kickoff is in 10 "
+         "days.")),
+        "2026-11-27T10:00:00Z", "when is the vendor call?", "when did we sign Initech?",
+        "when is the Initech kickoff?")
+    call, signed, kickoff = said
+    assert call.startswith("1 December 2026: The vendor call got moved from Thursday"), said
+    assert signed.startswith("the week of 9 November 2026: Two weeks ago"), said
+    assert kickoff.startswith("5 December 2026: "), said

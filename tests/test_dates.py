@@ -680,3 +680,27 @@ def test_a_weekday_with_its_date_is_one_date_on_that_weekday(text, expected):
 
     said = datetime(2026, 11, 26, 10, tzinfo=timezone.utc)
     assert [str(f.date.start) for f in find_dates(text, said)] == expected
+
+
+@pytest.mark.parametrize("text, labelled", [
+    ("The vendor call got moved from Thursday to next Tuesday at 3pm.",
+     "The vendor call got moved from Thursday [2026-11-26] to next Tuesday [2026-12-01] at 3pm."),
+    ("pushed the launch from Dec 3 to Dec 10",
+     "pushed the launch from Dec 3 [2026-12-03] to Dec 10 [2026-12-10]"),
+    ("the release slipped from Friday to Monday",
+     "the release slipped from Friday [2026-11-27] to Monday [2026-11-30]"),
+    ("moved from the 3rd to the 10th", "moved from the 3rd [2026-12-03] to the 10th [2026-12-10]"),
+    # no move: still one range
+    ("The offsite is from Thursday to next Tuesday.",
+     "The offsite is from Thursday to next Tuesday [2026-11-26 to 2026-12-01]."),
+    ("the launch is from Dec 3 to Dec 10", "the launch is from Dec 3 to Dec 10 [2026-12-03 to "
+     "2026-12-10]"),
+])
+def test_a_day_moved_from_and_to_is_two_days_to_come(text, labelled):
+    """27 Nov, from outside: "The vendor call got moved from Thursday to next Tuesday" (said on
+    Wednesday 25 Nov) was labelled one range, 26 Nov to 1 Dec, and "when is the vendor call?"
+    answered 26 November, the day it had left; "pushed the launch from Dec 3 to Dec 10" read
+    both days as last year's (the past tense of "pushed"). A move names the old day and the new
+    one, both to come when it was said."""
+    said = datetime(2026, 11, 25, 10, tzinfo=timezone.utc)
+    assert annotate_dates(text, said)[0] == labelled
