@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from .date_questions import parse_date_question
 from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates,
@@ -610,6 +610,45 @@ def _incident_when(question: str, memories: list[Memory]) -> str | None:
             f"It ended {lasted} later ({clock(ended.said_at)}: {without_thread(ended)})")
 
 
+# A rota said as a handover: "lee is on call from tomorrow through Sunday [..], then @sam", "@sam
+# is on call until Monday 9am [..], then @lee takes over for the week"
+_HANDOVER = re.compile(
+    r"(?i)(?P<first>@?[\w.'’-]+)\s+(?:is|['’]s|will be|stays|remains)\s+(?:on[- ]call|covering|"
+    r"on duty|on support|on rotation|in charge)\b[^.;\n]*?\[(?:(?P<a>\d{4}-\d\d-\d\d) to )?"
+    r"(?P<b>\d{4}-\d\d-\d\d)\](?P<between>[^.;\n]*?),?\s*(?:and\s+)?then\s+"
+    r"(?P<next>@?[\w.'’-]+)")
+_ASKS_WHO_ON = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+will\s+be|\s+was)\b")
+_HANDOVER_DAYS = 7  # how long the one after is taken to cover, when the rota says no end
+
+
+def _handover(question: str, memories: list[Memory], span: ResolvedDate | None) -> str | None:
+    """"@sam, on 30 November 2026: lee is on call from tomorrow through Sunday [..], then @sam."
+    for who is on call on a day after the first one's turn ends: the one named after "then".
+    The rota shares "call" with the question, not "Monday": it was shown last, under the
+    vendor call and the holiday."""
+    if span is None or span.end - span.start > timedelta(days=6) \
+            or not _ASKS_WHO_ON.match(question):
+        return None
+    subject = content_stems(question) - content_stems(span.phrase) - {"who"}
+    for memory in memories:
+        m = _HANDOVER.search(memory.content)
+        if m is None or not subject & _memory_stems(memory):
+            continue
+        last = date.fromisoformat(m["b"])
+        first_day = date.fromisoformat(m["a"]) if m["a"] else memory.said_at.date()
+        day = f"on {format_human(span.start)}" if span.end == span.start \
+            else f"from {format_human(span.start)} to {format_human(span.end)}"
+        first, then = m["first"].rstrip(".'’-"), m["next"].rstrip(".'’-")
+        if last < span.start <= last + timedelta(days=_HANDOVER_DAYS):
+            return f"{then}, {day}: {_dated(memory)}"
+        if first_day <= span.start and span.end <= last:
+            if span.start == last and re.search(r"(?i)\b(?:until|till|til)\b", memory.content[
+                    m.start():m.start("b")]):
+                return f"{first}, then {then}, {day}: {_dated(memory)}"
+            return f"{first}, {day}: {_dated(memory)}"
+    return None
+
+
 def _next_of_schedule(shown: list[Memory], dated: Memory | None, question: str, today: date
                       ) -> tuple[date, Memory, str] | None:
     """The next day of the first schedule shown (its day, its memory, how it repeats), unless
@@ -782,7 +821,8 @@ class OfflineAnswerer(Answerer):
             if arithmetic.value == "not computed":
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
-        lasted = _alert_lasted(question, memories) or _incident_when(question, memories)
+        lasted = _alert_lasted(question, memories) or _incident_when(question, memories) \
+            or _handover(question, memories, span)
         if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
             return lasted
         def people() -> set[str]:  # looked up only when a lower-case word could be a name

@@ -1413,8 +1413,8 @@ def test_a_closure_and_a_rota_asked_by_day_from_the_shell(lurker, tmp_path):
     assert "Jan 1 = 2027-01-01" in closed_1, said
     assert open_22.startswith("Nothing in memory is about Dec 22 yet; what stands: The office "
                               "is closed Dec 24"), said
-    assert rota.startswith("Nothing in memory is about next Tuesday yet; what stands: @sam is on "
-                           "call until Monday"), said
+    # (since the handover is read: the one after "then" on a day after the first one's turn)
+    assert rota.startswith("@lee, on 1 December 2026: @sam is on call until Monday"), said
     assert "@lee takes over for the week" in rota, said
 
 
@@ -1712,3 +1712,23 @@ def test_a_move_and_two_dates_in_one_message_from_the_shell(lurker, tmp_path):
     assert call.startswith("1 December 2026: The vendor call got moved from Thursday"), said
     assert signed.startswith("the week of 9 November 2026: Two weeks ago"), said
     assert kickoff.startswith("5 December 2026: "), said
+
+
+def test_a_rota_s_handover_asked_for_a_day_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "I'm on call from tomorrow through Sunday, then @sam." (lee, on
+    Tuesday). "who is on call on Monday?" led with the holiday Monday and the vendor call (the
+    rota shares "call", not "Monday"); the one on call after lee's turn is the one named after
+    "then", for the week after; during the turn, lee."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lee", "2026-11-24T16:00:00Z", "I'm on call from tomorrow through Sunday, then @sam."),
+        ("raj", "2026-11-25T10:00:00Z",
+         "The vendor call got moved from Thursday to next Tuesday at 3pm."),
+        ("omar", "2026-11-26T08:00:00Z",
+         "Reminder that Monday is a company holiday, no deploys that day.")),
+        "2026-11-27T10:00:00Z", "who is on call on Monday?", "who is on call on Saturday?",
+        "who is on call on Dec 20?")
+    monday, saturday, later = said
+    assert monday.startswith("@sam, on 30 November 2026: lee is on call from tomorrow through "
+                             "Sunday"), said
+    assert saturday.startswith("lee, on 28 November 2026: "), said
+    assert "@sam" not in later.split(":")[0], said  # weeks after: the rota says nothing of it
