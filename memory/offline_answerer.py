@@ -264,6 +264,17 @@ def _names(names: set[str], memory: Memory,
         names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
+def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[str]]) -> bool:
+    """Whether a customer or product the question names (no one who speaks in this profile) is
+    named by what the memory leans on: its message's first sentence or its thread ("They're
+    moving to a competitor …" under "Acme churned.", for "why did Acme churn?"). A person's name
+    is not read there: a question naming someone else is not about what they were asked."""
+    if not names or names & people():
+        return False
+    return _names_all(names, " ".join([memory.content, memory.topic_key or "",
+                                       *memory.questions]))
+
+
 # A version, a ticket or a PR the question names is what it is about, as a name is: "when was
 # 4.12.2 released?" was answered with "release 4.13.0 is planned for Dec 3" (it shared "4",
 # "12" and "release"). Versions with two dots or a "v" ("v1"), "#4471", "ZD-88213"; "4.13"
@@ -296,10 +307,13 @@ def _carries(idents: list[str], text: str) -> bool:
 # budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
 _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
+_NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
 def content_stems(text: str) -> set[str]:
     low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
+    if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
+        low = _NOT_AN_AM.sub(" ", low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w, w) for w in bare if w and w not in _QUESTION_WORDS])
     return {_SAME_WORD.get(x, x) for x in stems}
@@ -403,7 +417,7 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|"
                            r"turned out|turns out|traced (?:it )?(?:back )?to)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
-                                      "charged fee fees"))
+                                      "charged fee fees worth arr mrr acv"))
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
 
@@ -843,7 +857,7 @@ class OfflineAnswerer(Answerer):
         idents = identifiers(question)
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
-            return (_names(names, m, speakers)
+            return ((_names(names, m, speakers) or _named_by_context(names, m, people))
                     # (or the thread it answers: "Yes, 14 accounts." under "we're sunsetting
                     # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
                     and (not of_version or _carries(idents, " ".join(
@@ -947,6 +961,10 @@ class OfflineAnswerer(Answerer):
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif wanted & _COST_STEMS and not when:
+                # "how much is the Globex contract worth?": what names a sum first, not "Their
+                # contract renews on March 31" (its thread names Globex too)
+                shown.sort(key=lambda m: not _MONEY.search(m.content))
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))

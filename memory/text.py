@@ -153,7 +153,8 @@ _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
 SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge request": "mr",
                  "root cause analysis": "rca", "out of office": "ooo", "point of contact": "poc",
-                 "service level objective": "slo", "end of day": "eod"}
+                 "service level objective": "slo", "end of day": "eod",
+                 "account manager": "am", "account executive": "ae"}
 _PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
 _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 

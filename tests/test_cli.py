@@ -1732,3 +1732,33 @@ def test_a_rota_s_handover_asked_for_a_day_from_the_shell(lurker, tmp_path):
                              "Sunday"), said
     assert saturday.startswith("lee, on 28 November 2026: "), said
     assert "@sam" not in later.split(":")[0], said  # weeks after: the rota says nothing of it
+
+
+def test_a_sales_channel_s_customers_named_once_a_message_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside, a sales channel: each message names its customer once and then says
+    "they" and "their" ("Globex renewal: $48k ARR … @carla is their AM going forward.", "Acme
+    churned. They're moving to a competitor …", in Globex's thread "🎉 nice. Their contract
+    renews on March 31 next year."). "who is Globex's account manager?", "why did Acme churn?"
+    and "when does the Globex contract renew?" were declined ("Acme churned." was too short to
+    keep, and the other sentences never name the customer), and "how much is the Globex
+    contract worth?" was declined with "$48k ARR" in memory."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("nina", "2026-11-16T09:00:00Z", "s1", None,
+         "Globex renewal: $48k ARR, up from $36k. Signed yesterday. @carla is their AM going "
+         "forward."),
+        ("carla", "2026-11-16T09:05:00Z", "s2", "s1",
+         "🎉 nice. Their contract renews on March 31 next year."),
+        ("ben", "2026-11-17T14:00:00Z", "s3", None,
+         "Acme churned. They're moving to a competitor at the end of the month, citing the SSO "
+         "issues."),
+        ("nina", "2026-11-18T10:00:00Z", "s4", None,
+         "Standup moves to 9 AM on Mondays. It was too early for the west coast.")),
+        "2026-11-25T10:00:00Z", "who is Globex's account manager?", "why did Acme churn?",
+        "when does the Globex contract renew?", "how much is the Globex contract worth?",
+        "who is Initech's account manager?")
+    manager, churn, renews, worth, initech = said
+    assert manager.startswith("@carla is their AM going forward."), said
+    assert "They're moving to a competitor at the end of the month" in churn, said
+    assert renews.startswith("31 March 2027: Their contract renews on March 31"), said
+    assert worth.startswith("Globex renewal: $48k ARR, up from $36k."), said
+    assert initech.startswith("I don't have anything about that in memory."), said
