@@ -409,7 +409,7 @@ _SHIPPING_STEMS = frozenset(content_stems("ship shipped release released deploy 
 # what a price is asked with, and an amount of money said without those words
 # a share asked for, and one said
 _SHARE_STEMS = frozenset(content_stems("percent percentage share roll rolled out rollout ramp "
-                                       "ramping ramped"))
+                                       "ramping ramped discount commission margin"))
 _PERCENT = re.compile(r"\d\s*%")
 # what a cause is asked with, and a cause said in other words
 _CAUSE_STEMS = frozenset(content_stems("cause caused causing root culprit"))
@@ -463,7 +463,8 @@ _ASKS_QUANTITY = re.compile(
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
 # "what percentage is new_checkout rolled out to?", "is new_checkout at 100%?": a share that
 # ramps ("rolled out to 10%", then "Ramping … to 25%", then "at 50% now"), its newest first
-_ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|portion)\b|"
+_ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|portion|"
+                         r"discount|commission|margin)\b|"
                          r"\bhow (?:far|much)\b[^?]*\b(?:roll(?:ed|ing)?[- ]?out|ramp\w*)\b|"
                          r"^\W*(?:is|are)\b[^?]*\d\s*%")
 # a question for what was decided or is in use (not why: "Why did John decide to run again?" is

@@ -257,7 +257,12 @@ def _points_back(sentence: str, parent: str) -> bool:
 # names none of the first one's words, so "why did Acme churn?" and "when does the Initech
 # contract go out?" had nothing to find it by: the first sentence is its search question.
 _LEANS_SENTENCES = 4
-_LEANS = re.compile(r"(?i)\b(?:they|they['’](?:re|ve|ll|d)|their|them|it|it['’]s|its)\b")
+_LEANS = re.compile(r"(?i)\b(?:they|they['’](?:re|ve|ll|d)|their|them|it|it['’]s|its)\b"
+                    # or a bare noun of the deal or the work, whose it is left to the first
+                    # sentence: "Contract goes out Monday.", "Eng says fix lands in 4.3."
+                    r"|^\W*(?:contract|deal|fix|patch|release|launch|rollout|migration|renewal|"
+                    r"invoice|payment|kickoff|demo|call|meeting|review|eng|engineering|legal|"
+                    r"finance|support|security|ops|procurement)\b")
 
 
 def _leans_on(sentence: str, first: str, people: Collection[str]) -> bool:

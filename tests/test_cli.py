@@ -1762,3 +1762,20 @@ def test_a_sales_channel_s_customers_named_once_a_message_from_the_shell(lurker,
     assert renews.startswith("31 March 2027: Their contract renews on March 31"), said
     assert worth.startswith("Globex renewal: $48k ARR, up from $36k."), said
     assert initech.startswith("I don't have anything about that in memory."), said
+
+
+def test_a_deal_s_update_and_its_next_step_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside: "Initech wants a 15% discount to sign a 3-year deal.", then "Update:
+    Initech accepted 12%, we meet them halfway. Contract goes out Monday." "what discount did
+    Initech get?" answered 15% (the update says no "discount"), and "when does the Initech
+    contract go out?" was declined ("Contract goes out Monday" names no Initech)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("ben", "2026-11-19T11:00:00Z",
+         "Initech wants a 15% discount to sign a 3-year deal. I said we can do 10% max."),
+        ("carla", "2026-11-20T15:00:00Z",
+         "Update: Initech accepted 12%, we meet them halfway. Contract goes out Monday.")),
+        "2026-11-25T10:00:00Z", "what discount did Initech get?",
+        "when does the Initech contract go out?")
+    discount, contract = said
+    assert discount.startswith("Update: Initech accepted 12%"), said
+    assert contract.startswith("23 November 2026: Contract goes out Monday"), said
