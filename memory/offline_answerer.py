@@ -284,8 +284,15 @@ _IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{
 
 
 def identifiers(question: str) -> list[str]:
-    return [m.group(0) for m in _IDENTIFIER.finditer(question)
-            if not m.group(0).lower().startswith(("covid-", "wi-", "e-", "x-"))]
+    found = [m.group(0) for m in _IDENTIFIER.finditer(question)
+             if not m.group(0).lower().startswith(("covid-", "wi-", "e-", "x-"))]
+    # "is PR 482 in production?": the PR is #482 ("Reverted #482")
+    return found + [f"#{m.group(1)}" for m in _NUMBERED.finditer(question)
+                    if f"#{m.group(1)}" not in found]
+
+
+_NUMBERED = re.compile(r"(?i)\b(?:pr|mr|pull request|merge request|issue|ticket|incident)\s+"
+                       r"(\d{2,})\b")
 
 
 def _carries(idents: list[str], text: str) -> bool:
@@ -921,6 +928,9 @@ class OfflineAnswerer(Answerer):
             stems_of = lambda m: _as_state(stated(m))
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
+                        # a ticket or PR named is the subject: "Reverted #482, it caused double
+                        # charges" answers "is PR 482 in production?" in none of its words
+                        or idents and _carries(idents, " ".join([m.content, *m.questions]))
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)
@@ -959,6 +969,10 @@ class OfflineAnswerer(Answerer):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
                 shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
+            elif _ASKS_YES_NO.match(question) and idents:
+                # "is PR 482 in production?": the newest word of it ("Reverted #482, it caused
+                # double charges"), not its merge
+                shown.sort(key=lambda m: m.said_at, reverse=True)
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)

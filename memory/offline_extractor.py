@@ -402,6 +402,8 @@ def _lead_in(sentence: str) -> str | None:
     """A sentence too short to keep whose subject is a name, which the next one is about: "Priya
     accepted!", "Alex withdrew." (a name: a capitalised word no dictionary holds)."""
     bare = _ANNOTATED.sub("", sentence).strip()
+    if _APPROVES.match(bare):  # "LGTM, approved. Ship it after the freeze lifts on Monday."
+        return bare
     if len(bare.split()) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
             or _SECRET_HINT.search(bare):
         return None
@@ -411,6 +413,10 @@ def _lead_in(sentence: str) -> str | None:
     return bare if subject and not english_word(subject.group(1).lower()) else None
 
 
+# a review's verdict, too short alone: what the next sentence is said under
+_APPROVES = re.compile(r"(?i)^\W*(?:lgtm|approved|approving|rejected|request(?:ing)? changes|"
+                       r"ship\s?it|\+1)\b(?:[\s,!.]+(?:approved|lgtm|ship\s?it|"
+                       r"with (?:one|a few) nits?))*[\s!.]*$")
 _NAME_DID = re.compile(r"([A-Z][a-z]{3,})\s+(?:[a-z]+ed|withdrew|left|quit|won|lost|said|agreed|"
                        r"signed|paid|came|went|got|took|sent|wrote|is|was|has|will)\b")
 

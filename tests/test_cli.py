@@ -1779,3 +1779,28 @@ def test_a_deal_s_update_and_its_next_step_from_the_shell(lurker, tmp_path):
     discount, contract = said
     assert discount.startswith("Update: Initech accepted 12%"), said
     assert contract.startswith("23 November 2026: Contract goes out Monday"), said
+
+
+def test_a_pr_merged_then_reverted_and_one_approved_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside, an engineering channel with GitHub's notifications: "maya merged PR
+    #482 …", later "Reverted #482, it caused double charges for ~30 customers.", then #490 and
+    in its thread tom's "LGTM, approved. Ship it after the freeze lifts on Monday." "is PR 482
+    in production?" answered with the merge alone ("PR 482" was no identifier, and the revert
+    shares only "482"); "is #490 approved?" had lost "LGTM, approved." (too short alone)."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("GitHub", "2026-11-23T10:00:00Z", "g1", None,
+         "maya merged PR #482: Add retries to the payments client (+120 −8)"),
+        ("lee", "2026-11-23T15:00:00Z", "g3", None,
+         "Reverted #482, it caused double charges for ~30 customers. Refunds are being issued "
+         "by support."),
+        ("maya", "2026-11-24T09:00:00Z", "g5", None,
+         "Reopened the retries work as #490 with idempotency keys this time. Needs review from "
+         "@tom."),
+        ("tom", "2026-11-25T11:00:00Z", "g6", "g5",
+         "LGTM, approved. Ship it after the freeze lifts on Monday.")),
+        "2026-11-26T10:00:00Z", "is PR 482 in production?", "is #490 approved?",
+        "is PR 483 in production?")
+    in_prod, approved, other = said
+    assert in_prod.startswith("Reverted #482, it caused double charges"), said
+    assert approved.startswith("LGTM, approved. Ship it after the freeze lifts on Monday"), said
+    assert "#482" not in other and "#490" not in other, said
