@@ -188,6 +188,12 @@ class Conversation(ABC):
         """A user mention in the platform's syntax -> (user id, display name)."""
         return None
 
+    def thread_opening(self) -> str | None:
+        """The external id (`external_id`) of the message a request was made under: the
+        thread's first message ("@lurker when is it?" under "Postgres 16 upgrade: …"), or the
+        message it replies to; None at the top level."""
+        return None
+
     def readable_places(self) -> list[Place] | None:
         """In a DM: the channels the asker can read right now (None: this platform cannot say,
         and the DM is answered from its own profile only)."""

@@ -29,6 +29,7 @@ from memory.dates import format_human
 from memory.errors import LurkerError, UnknownMemory
 from memory.models import Memory, Message, RecallResult
 from memory.synthesis import NO_ANSWER
+from memory.thread_questions import in_thread
 from workers.events import InvalidEvent, MessageCreated, MessageDeleted, MessageEdited
 from workers.sinks import EventSink
 
@@ -246,6 +247,7 @@ class LurkerBot:
         if readable is not None:
             return self.ask_readable(question, readable, conv, asker, now)
         name = self.profile_for(place)
+        question = self._about_thread(question, name, place, conv)
         timer = threading.Timer(self.ack_after, self._working, (conv,))
         timer.daemon = True
         timer.start()
@@ -258,6 +260,18 @@ class LurkerBot:
         if NO_ANSWER in result.answer:
             return Reply(result.answer, kind="no_answer")
         return Reply(result.answer, sources=self.sources(name, result, conv), kind="answer")
+
+    def _about_thread(self, question: str, name: str, place: Place, conv: Conversation) -> str:
+        """"when is it?" asked in a thread: "it" is what the thread's first message is about
+        (memory.thread_questions), read from what this channel's profile stored of it."""
+        key = conv.thread_opening()
+        if key is None:
+            return question
+        try:
+            stored = self.service.profile(name).messages_by_external_id([key]).get(key)
+        except LurkerError:
+            return question
+        return in_thread(question, stored.content if stored is not None else None)
 
     def ask_readable(self, question: str, places: list[Place], conv: Conversation,
                      asker: str | None = None, now: datetime | None = None) -> Reply:

@@ -254,6 +254,22 @@ class DiscordConversation(Conversation):
                              message.author if message is not None else None)
         self.sent: list[discord.Message] = []
 
+    def thread_opening(self) -> str | None:
+        """A mention that replies to a message asks about it; one inside a thread about the
+        message the thread was started from (in the parent channel, with the thread's id)."""
+        message = self.message
+        if message is None or message.guild is None:
+            return None
+        reference = message.reference
+        if reference is not None and reference.message_id is not None \
+                and reference.channel_id in (None, message.channel.id):
+            return external_id(place_of(message.channel), str(reference.message_id))
+        channel = message.channel
+        if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+            starter = Place(PLATFORM, str(message.guild.id), str(channel.parent_id))
+            return external_id(starter, str(channel.id))
+        return None
+
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.lurker.loop).result(LOOP_WAIT_S)
 

@@ -173,10 +173,14 @@ class SlackConversation(Conversation):
     """A channel thread (mentions), a DM, or ephemeral replies to one user (slash commands)."""
 
     def __init__(self, lurker: SlackLurker, channel: str, user: str | None,
-                 thread_ts: str | None = None, ephemeral: bool = False):
+                 thread_ts: str | None = None, ephemeral: bool = False,
+                 opening: str | None = None):
         self.lurker, self.channel, self.user = lurker, channel, user
-        self.thread_ts, self.ephemeral = thread_ts, ephemeral
+        self.thread_ts, self.ephemeral, self.opening = thread_ts, ephemeral, opening
         self.client = lurker.client
+
+    def thread_opening(self) -> str | None:
+        return self.opening
 
     def plain_text(self, text: str) -> str:
         return self.lurker.readable(text)
@@ -512,8 +516,11 @@ class SlackLurker:
         if self.is_me(event) or not self.bot.first_time(PLATFORM, body.get("event_id")):
             return  # our own, or a retry of a mention already answered
         place = self.place(event["channel"], event.get("channel_type"))
+        thread = event.get("thread_ts")
         conv = SlackConversation(self, place.channel, event.get("user"),
-                                 thread_ts=event.get("thread_ts") or event["ts"])
+                                 thread_ts=thread or event["ts"],
+                                 opening=external_id_of(place, thread)
+                                 if thread and thread != event["ts"] else None)
         self._request(self._without_my_mention(event.get("text") or ""), place,
                       event.get("user"), conv)
 

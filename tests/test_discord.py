@@ -1088,3 +1088,28 @@ def test_a_password_behind_a_spoiler_over_discord_is_never_stored_or_posted(env,
         assert secret not in said and secret.encode() not in stored, secret
     assert "[REDACTED:" in said, said
     assert b"Mark escapes" in stored
+
+
+def test_a_question_replying_to_a_message_is_about_it_over_discord(env):
+    """27 Nov, from outside, through the real discord.py client: "@Lurker when is it?" sent as a
+    reply to "Postgres 16 upgrade: we need a maintenance window." was answered "I don't have
+    anything about that in memory." The message a question replies to says what "it" is; the
+    same words not replying to anything still name nothing."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    opening = env.post(GENERAL, ALICE, "Postgres 16 upgrade: we need a maintenance window.",
+                       at=DAY)
+    env.post(GENERAL, BOB, "Dec 5, 02:00 UTC works for everyone, I'll book it.",
+             reference=opening["id"], at=DAY + timedelta(minutes=2))
+    env.wait_for(lambda: len(env.messages(general)) == 2, what="the two messages")
+    env.post(GENERAL, CARLA, f"{MENTION} when is it?", mentions=[LURKER],
+             reference=opening["id"])
+    env.post(GENERAL, CARLA, f"{MENTION} when is it?", mentions=[LURKER])
+    replies = env.wait_replies(2, GENERAL)
+    # (the two are answered side by side: in either order)
+    alone, about = sorted((r.json["content"].split("\n")[0] for r in replies),
+                          key=lambda text: text.startswith("5 December"))
+    assert about.startswith("5 December 2026: "), about
+    assert "02:00 UTC works for everyone" in about, about
+    assert alone.startswith("I don't have anything about that in memory."), alone
+    for reply in replies:
+        assert_unpinging(reply)

@@ -776,3 +776,31 @@ def test_a_pager_card_updated_in_place_over_slack_is_answered_how_long(start, ap
     assert "to 09:52 UTC (#4312: High error rate on checkout-api (Status Resolved" in lasted, said
     assert triggered.startswith("09:05 UTC on 16 November 2026: #4312"), said
     assert host.startswith("db-staging-2 — changed from db-staging-1"), said
+
+
+def test_a_question_asked_inside_a_thread_is_about_the_thread_over_slack(start, api):
+    """27 Nov, from outside: a thread opens "Postgres 16 upgrade: we need a maintenance
+    window.", a reply settles "Dec 5, 02:00 UTC works for everyone."; later, in that thread,
+    "@lurker when is it?" was answered "I don't have anything about that in memory." (the
+    question names nothing). Asked in a thread, "it" is the thread's subject; asked at the top
+    level, the same words still name nothing, and another channel's thread lends nothing."""
+    slack = start()
+    opening = ts(60)
+    message(slack, "CGEN", "U1", "Postgres 16 upgrade: we need a maintenance window.", opening)
+    message(slack, "CGEN", "U2", "Dec 5, 02:00 UTC works for everyone, I'll book it.", ts(65),
+            thread_ts=opening)
+    message(slack, "CGEN", "U1", "The billing export is broken again for EU customers.", ts(70))
+    event(slack, {"type": "app_mention", "channel": "CGEN", "user": "U2",
+                  "text": f"<@{BOT_USER}> when is it?", "ts": ts(200), "thread_ts": opening,
+                  "team": TEAM}, event_id="EvThread1")
+    event(slack, {"type": "app_mention", "channel": "CGEN", "user": "U2",
+                  "text": f"<@{BOT_USER}> when is it?", "ts": ts(201), "team": TEAM},
+          event_id="EvThread2")
+    said = [a["text"].split("\n")[0] for a in answers(api)]
+    assert len(said) == 2, said
+    in_thread, top = said
+    assert in_thread.startswith("5 December 2026: "), said
+    assert "02:00 UTC works for everyone" in in_thread, said
+    assert top.startswith("I don't have anything about that in memory."), said
+    posted = api.called("chat.postMessage")
+    assert [p.get("thread_ts") for p in posted if p["channel"] == "CGEN"] == [opening, ts(201)]
