@@ -700,7 +700,8 @@ _YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _DAY_MONTH = rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}"  # 17 Nov, 3rd of June 2024
 _MONTH_DAY = rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}"  # Nov 17th
-_WEEKDAY_BEFORE = rf"(?:on\s+)?{_WEEKDAY},?\s+"  # "on Tuesday, " before its date
+# "on Tuesday, " before its date ("by Friday, Dec 4": one day, not this Friday and Dec 4)
+_WEEKDAY_BEFORE = rf"(?:(?:on|by|before|until|till|due|from|this|next)\s+)?{_WEEKDAY},?\s+"
 _NOT_AN_ORDINAL_DATE = rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)"  # the 3rd floor
 # (pattern, resolver, the families of words a text it matches holds: see _families)
 _RULES: list[tuple[str, Resolver, str]] = [

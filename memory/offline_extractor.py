@@ -325,6 +325,11 @@ _SHORT_ADVICE = re.compile(r"(?i)^\W*(?:please\s+)?(?:use|prefer|avoid|remove|dr
 _REQUEST = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)*(?:(?:so|ok(?:ay)?|also),?\s+)?"
                       rf"(?:{ASKED_OF_ANYONE})")
 _REQUEST_ALONE_WORDS = 6  # shorter, it needs the statement before it
+# a short note with a thing's word first, no pronoun or name of its own ("RSVP by Dec 10.",
+# "Plus-ones welcome."), and no question
+_JOINS = re.compile(r"^\W*(?!(?:i|you|he|she|it|we|they|this|that|me|my|your|our|their|yes|no|"
+                    r"ok|okay|lol|wow|omg|thanks|thank|sure|nice|cool|great|same|yeah|yep|nope|"
+                    r"haha|hah|aw|aww|oh|ah|hmm|love|miss)\b)[A-Za-z][\w+-]*[^?]*$", re.I)
 # A short note of when something is ("Postmortem on Friday.", "Launch moved to the 3rd."): kept
 # though under _MIN_WORDS when a date in it was resolved; not a goodbye ("See you on Monday").
 _DATED_NOTE = re.compile(r"(?i)^\W*(?!(?:see|talk|speak|chat|catch|bye|it|that|this|you|i|we|they|"
@@ -642,7 +647,16 @@ class OfflineExtractor(Extractor):
                          and len(sentence.split()) <= _SUBJECTLESS_WORDS)
                         or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare))
                             and len(bare.split()) <= _SHORT_UPDATE_WORDS
-                            and not bare.rstrip().endswith("?"))):
+                            and not bare.rstrip().endswith("?"))
+                        # "Holiday party is Dec 18 at 6pm. RSVP by Dec 10. Plus-ones welcome.":
+                        # a short note after a statement is the statement's ("when do I need to
+                        # RSVP for the holiday party?"), kept for its date or not kept at all
+                        or (_JOINS.match(bare)
+                            and (candidate is None and len(bare.split()) < _MIN_WORDS
+                                 or len(bare.split()) <= _SHORT_UPDATE_WORDS
+                                 and _DATED_NOTE.match(bare.strip()))
+                            and not _CHITCHAT.match(bare.strip())
+                            and not _SECRET_HINT.search(bare))):
                     # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
                     # deadline is the quote's, and alone it was nobody's
                     seen.discard((last.type, last.content))

@@ -1804,3 +1804,26 @@ def test_a_pr_merged_then_reverted_and_one_approved_from_the_shell(lurker, tmp_p
     assert in_prod.startswith("Reverted #482, it caused double charges"), said
     assert approved.startswith("LGTM, approved. Ship it after the freeze lifts on Monday"), said
     assert "#482" not in other and "#490" not in other, said
+
+
+def test_an_office_channel_s_short_notes_and_a_weekday_with_its_date_from_the_shell(lurker,
+                                                                                   tmp_path):
+    """27 Nov, from outside, HR and office notes: "Holiday party is Dec 18 at 6pm at The
+    Foundry. RSVP by Dec 10. Plus-ones welcome." "when do I need to RSVP for the holiday
+    party?" answered 18 December (the RSVP note named no party) and "can I bring a plus-one to
+    the party?" was declined (too short, dropped). "Parking garage access cards need to be
+    renewed by Friday, Dec 4." was labelled two days, this Friday and Dec 4, and answered
+    "27 November"."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("office", "2026-11-20T08:30:00Z", "Parking garage access cards need to be renewed by "
+         "Friday, Dec 4. Bring your badge to reception."),
+        ("hr", "2026-11-23T09:00:00Z",
+         "Holiday party is Dec 18 at 6pm at The Foundry. RSVP by Dec 10. Plus-ones welcome.")),
+        "2026-11-25T10:00:00Z", "when do I need to RSVP for the holiday party?",
+        "when is the holiday party?", "can I bring a plus-one to the party?",
+        "when do parking cards need to be renewed?")
+    rsvp, party, plus_one, parking = said
+    assert rsvp.startswith("10 December 2026: Holiday party is Dec 18"), said
+    assert party.startswith("18 December 2026: Holiday party is Dec 18"), said
+    assert "Plus-ones welcome." in plus_one, said
+    assert parking.startswith("4 December 2026: "), said
