@@ -654,7 +654,11 @@ class OfflineExtractor(Extractor):
                         or (_JOINS.match(bare)
                             and (candidate is None and len(bare.split()) < _MIN_WORDS
                                  or len(bare.split()) <= _SHORT_UPDATE_WORDS
-                                 and _DATED_NOTE.match(bare.strip()))
+                                 and _ANNOTATED.search(sentence)
+                                 and _DATED_NOTE.match(bare.strip())
+                                 # under a statement, not another short note ("Globex fixed
+                                 # too. Postmortem on Friday.": two things)
+                                 and len(_ANNOTATED.sub("", last.content).split()) > _MIN_WORDS)
                             and not _CHITCHAT.match(bare.strip())
                             and not _SECRET_HINT.search(bare))):
                     # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
