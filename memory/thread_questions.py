@@ -27,6 +27,17 @@ _NO_SUBJECT = re.compile(r"(?i)^\W*(?:hey|hi|hello|heads up|quick question|quest
                          r"update|thoughts|so|ok|okay)\W*$")
 
 
+# a question that asks of nothing named, as people ask in a thread: "what did we decide?",
+# "what's the status?", "any updates?", "eta?"
+_BARE = re.compile(r"(?i)^\W*(?:so|ok|okay|and)?[\s,]*(?:what(?:['’]s|\s+is|\s+was|\s+were)?\s+"
+                   r"(?:did\s+we\s+|have\s+we\s+|we\s+)?(?:decide|decided|agree|agreed|settle|"
+                   r"settled|conclude|concluded|the\s+(?:decision|status|latest|plan|outcome|eta|"
+                   r"conclusion|verdict|next\s+step|owner))|what\s+was\s+(?:decided|agreed)|"
+                   r"who\s+(?:owns|is\s+on|is\s+handling|decided)|when\s+(?:is|was)\s+the\s+"
+                   r"(?:deadline|date|eta)|any\s+(?:updates?|news|decision|progress)|status|"
+                   r"eta|tl;?dr|summary)[\s?!.]*$")
+
+
 def thread_subject(opening: str) -> str | None:
     """What a thread's opening message is about: "Postgres 16 upgrade" of "Postgres 16 upgrade:
     we need a maintenance window.", or its first words; None when it says nothing."""
@@ -65,6 +76,8 @@ def in_thread(question: str, opening: str | None) -> str:
         return question
     if subject.lower() in question.lower():
         return question  # it names the subject already
+    if _BARE.match(question):  # "what did we decide?": of the thread
+        return f"{question.rstrip(' ?!.')} about {subject}?"
     m = _REFERS_IS.search(question)
     if m is not None:
         return f"{question[:m.start()]}{subject} is{question[m.end():]}"

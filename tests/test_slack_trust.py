@@ -804,3 +804,14 @@ def test_a_question_asked_inside_a_thread_is_about_the_thread_over_slack(start, 
     assert top.startswith("I don't have anything about that in memory."), said
     posted = api.called("chat.postMessage")
     assert [p.get("thread_ts") for p in posted if p["channel"] == "CGEN"] == [opening, ts(201)]
+    debate = ts(300)  # "what did we decide?" names nothing: it asks of the thread it is in
+    message(slack, "CGEN", "U1", "Should we use Kafka or SQS for the event bus?", debate)
+    message(slack, "CGEN", "U2", "Kafka gives us replay, but the ops cost is high.", ts(302),
+            thread_ts=debate)
+    message(slack, "CGEN", "U1", "OK let's go with SQS for now, revisit in Q2.", ts(305),
+            thread_ts=debate)
+    event(slack, {"type": "app_mention", "channel": "CGEN", "user": "U2",
+                  "text": f"<@{BOT_USER}> what did we decide?", "ts": ts(400),
+                  "thread_ts": debate, "team": TEAM}, event_id="EvThread3")
+    decided = answers(api)[2]["text"].split("\n")[0]
+    assert decided.startswith("Decision: OK let's go with SQS for now"), decided

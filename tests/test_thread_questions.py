@@ -33,3 +33,16 @@ def test_the_pronoun_for_the_thread_takes_its_subject_and_nothing_else_changes()
     assert in_thread("who is on call?", opening) == "who is on call?"
     assert in_thread("when is it?", "hey") == "when is it?"
     assert in_thread("when is it?", None) == "when is it?"
+
+
+def test_a_question_of_nothing_named_asks_of_the_thread():
+    """"what did we decide?" inside the thread of "Should we use Kafka or SQS for the event
+    bus?" names nothing and has no pronoun to take the thread's subject: it asks of it."""
+    opening = "Should we use Kafka or SQS for the event bus?"
+    assert in_thread("what did we decide?", opening) \
+        == "what did we decide about Should we use Kafka or SQS for the event bus?"
+    assert in_thread("any updates?", "Postgres 16 upgrade: we need a window") \
+        == "any updates about Postgres 16 upgrade?"
+    assert in_thread("what did we decide about kafka?", opening) \
+        == "what did we decide about kafka?"
+    assert in_thread("what do you think?", opening) == "what do you think?"
