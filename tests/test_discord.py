@@ -1113,3 +1113,22 @@ def test_a_question_replying_to_a_message_is_about_it_over_discord(env):
     assert alone.startswith("I don't have anything about that in memory."), alone
     for reply in replies:
         assert_unpinging(reply)
+
+
+def test_a_question_inside_a_thread_is_about_its_starter_over_discord(env):
+    """27 Nov, from outside, through the real discord.py client: a thread started from
+    "Postgres 16 upgrade: we need a maintenance window." (the starter in the parent channel,
+    the thread with its id), the answer said inside it; "@Lurker when is it?" asked inside
+    the thread was declined."""
+    general = f"discord:{GUILD}:{GENERAL}"
+    env.post(GENERAL, ALICE, "Postgres 16 upgrade: we need a maintenance window.", at=DAY,
+             message_id=THREAD)
+    env.post(THREAD, BOB, "Dec 5, 02:00 UTC works for everyone, I'll book it.",
+             at=DAY + timedelta(minutes=2))
+    env.wait_for(lambda: len(env.messages(general)) == 2, what="the two messages")
+    env.post(THREAD, CARLA, f"{MENTION} when is it?", mentions=[LURKER])
+    (reply,) = env.wait_replies(1, THREAD)
+    text = reply.json["content"].split("\n")[0]
+    assert text.startswith("5 December 2026: "), text
+    assert "02:00 UTC works for everyone" in text, text
+    assert_unpinging(reply)
