@@ -635,11 +635,13 @@ def _incident_when(question: str, memories: list[Memory]) -> str | None:
 # A rota said as a handover: "lee is on call from tomorrow through Sunday [..], then @sam", "@sam
 # is on call until Monday 9am [..], then @lee takes over for the week"
 _HANDOVER = re.compile(
-    r"(?i)(?P<first>@?[\w.'’-]+)\s+(?:is|['’]s|will be|stays|remains)\s+(?:on[- ]call|covering|"
-    r"on duty|on support|on rotation|in charge)\b[^.;\n]*?\[(?:(?P<a>\d{4}-\d\d-\d\d) to )?"
+    r"(?i)(?P<first>@?[\w.'’-]+)\s+(?:(?:is|['’]s|will be|stays|remains)\s+(?:on[- ]call|covering|"
+    r"on duty|on support|on rotation|in charge|primary|secondary)|(?:has|holds|keeps|carries)\s+"
+    r"the\s+pager)\b[^.;\n]*?\[(?:(?P<a>\d{4}-\d\d-\d\d) to )?"
     r"(?P<b>\d{4}-\d\d-\d\d)\](?P<between>[^.;\n]*?),?\s*(?:and\s+)?then\s+"
     r"(?P<next>@?[\w.'’-]+)")
-_ASKS_WHO_ON = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+will\s+be|\s+was)\b")
+_ASKS_WHO_ON = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+will\s+be|\s+was|\s+has|\s+holds|"
+                          r"\s+carries)\b")
 _HANDOVER_DAYS = 7  # how long the one after is taken to cover, when the rota says no end
 
 

@@ -815,3 +815,19 @@ def test_scrub_redacts_what_older_rules_let_through(service, profile_name, monke
     if isinstance(profile._store, SQLiteStore):  # nor in its file: FTS segments, free pages
         service.close()
         assert secret[6:16].encode() not in profile._store.path.read_bytes()
+
+
+def test_a_pager_handed_over_is_asked_by_day_on_each_store(profile):
+    """"@sam has the pager until Monday 9am, then @lee." (said on Tuesday 24 Nov): who has it
+    on Wednesday is @lee, the day after sam's turn; on Saturday, sam; on Monday, sam until 9am
+    and then lee."""
+    profile.ingest([{"role": "user", "author": "ops", "ts": "2026-11-24T09:00:00Z",
+                     "content": "@sam has the pager until Monday 9am, then @lee."}],
+                   session_id="s1")
+    thursday = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+    wednesday = profile.recall("who has the pager on Wednesday?", now=thursday).answer
+    assert wednesday.startswith("@lee, on 2 December 2026: @sam has the pager"), wednesday
+    saturday = profile.recall("who has the pager on Saturday?", now=thursday).answer
+    assert saturday.startswith("@sam, on 28 November 2026: "), saturday
+    monday = profile.recall("who has the pager on Monday?", now=thursday).answer
+    assert monday.startswith("@sam, then @lee, on 30 November 2026: "), monday
