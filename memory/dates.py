@@ -156,7 +156,8 @@ _PAST = re.compile(
     r"met|saw|ran|took|made|left|broke|fell|won|lost|gave|began|found|thought|bought|sold|sent|"
     r"wrote|spent|paid|held|kept|heard|felt|built|brought|caught|taught|ate|drove|flew|forgot|"
     r"grew|froze|"
-    r"ago|yesterday|already|earlier|\w{3,}ed)\b", re.IGNORECASE)
+    # (a hyphenated adjective is no verb: "usage-based billing", "AI-powered search")
+    r"ago|yesterday|already|earlier|(?<!-)\w{3,}ed)\b", re.IGNORECASE)
 # -ed words that do not make a clause past: passives and adjectives after a form of "be" ("is
 # scheduled", "we're booked", asked "is the office closed …?"), and words of planning.
 _NOT_PAST = re.compile(

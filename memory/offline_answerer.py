@@ -34,7 +34,7 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import VERSIONED, says_update, update_of
+from .updates import VERSIONED, asks_still, says_change, says_update, update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -886,7 +886,9 @@ class OfflineAnswerer(Answerer):
             # decides whether it is)
             return fits(m) or (bool(idents) and fits_person(m, of_version=False)
                                and not VERSIONED.search(ANNOTATED.sub("", m.content))
-                               and (span is None or in_span(m, span)))
+                               and (span is None or in_span(m, span))) \
+                or (span is not None and asks_still(question) and fits_person(m)
+                    and says_change(m))  # "are audit logs still in Q1?": slipped to Q2
 
         # in a day named relative to now, its word is the span's, not one to share: "is the
         # office open today?" and "Office is closed on Thanksgiving, Nov 26" (with a named

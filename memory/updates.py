@@ -168,6 +168,20 @@ def named_values(text: str) -> set[str]:
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 
 
+def asks_still(question: str) -> bool:
+    """"is the deploy still blocked?", "are audit logs still in Q1?": whether what stood still
+    stands."""
+    return bool(_ASKS_STILL.search(question))
+
+
+_STILL_STEMS = frozenset({"still", "anymor", "anymore", "yet", "more"})
+_DAY_STEMS = frozenset({"q1", "q2", "q3", "q4", "today", "tomorrow", "yesterday", "week",
+                        "month", "year", "quarter", *_DATE_WORDS,
+                        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                        "sunday", "januari", "februari", "march", "april", "june", "juli",
+                        "august", "septemb", "octob", "novemb", "decemb"})
+
+
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
               wanted: set[str], content_stems: Callable[[str], set[str]],
               speakers: Callable[[Memory], set[str]] | None = None) -> Memory | None:
@@ -185,11 +199,20 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
              and not set(m.source_message_ids[:1]) & sources]
     changes = [m for m in later if says_change(m)]
     if _ASKS_STILL.search(question):
+        # (what both share must be more than a day's word: "We're hiring … in Q1. Headcount
+        # approved today" ended nothing of "is SSO still in Q1?")
         ended = [m for m in later if _ENDED.search(ANNOTATED.sub("", m.content))
                  and wanted & stems(m) and len(wanted & stems(m) & stems(answer))
-                 >= ABOUT_SHARE * len(wanted)]
-        if ended:  # "is the deploy still blocked?": the newest word that it ended
-            return max(ended, key=lambda m: m.said_at)
+                 >= ABOUT_SHARE * len(wanted)
+                 and (wanted & stems(m) & stems(answer)) - _DAY_STEMS]
+        # "are audit logs still in Q1?": "Audit logs slipped to Q2" says a change of the
+        # subject both name, and lacks only the value the question and the answer hold
+        subject = wanted - _STILL_STEMS
+        moved = [m for m in later if says_change(m)
+                 and len((subject & stems(m) & stems(answer)) - _DAY_STEMS) >= 2
+                 and subject - stems(m) and subject - stems(m) <= stems(answer)]
+        if ended or moved:  # "is the deploy still blocked?": the newest word that it ended
+            return max(ended + moved, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     answer_stems, answer_values = stems(answer), named_values(answer.content)

@@ -1827,3 +1827,26 @@ def test_an_office_channel_s_short_notes_and_a_weekday_with_its_date_from_the_sh
     assert party.startswith("18 December 2026: Holiday party is Dec 18"), said
     assert "Plus-ones welcome." in plus_one, said
     assert parking.startswith("4 December 2026: "), said
+
+
+def test_a_roadmap_that_slipped_asked_still_from_the_shell(lurker, tmp_path):
+    """27 Nov, from outside, a product channel: "Q1 priorities: SSO, audit logs, usage-based
+    billing.", then "Audit logs slipped to Q2, legal review takes longer than expected." and
+    "We're hiring 2 backend engineers and 1 SRE in Q1. Headcount approved today." "are audit
+    logs still in Q1?" answered with the Q1 list (the slip is dated Q2, outside the quarter
+    asked, and lacks "Q1"); "is SSO still in Q1?" led "Latest: We're hiring … Headcount
+    approved" (it shared "Q1" and said "approved"); "is usage-based billing still in Q1?" read
+    "based" as a past tense and looked in last year's Q1."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("pm", "2026-11-16T10:00:00Z",
+         "Q1 priorities: SSO, audit logs, usage-based billing. Mobile app is deprioritized."),
+        ("pm", "2026-11-20T10:00:00Z",
+         "Audit logs slipped to Q2, legal review takes longer than expected."),
+        ("cto", "2026-11-25T10:00:00Z",
+         "We're hiring 2 backend engineers and 1 SRE in Q1. Headcount approved today.")),
+        "2026-11-26T10:00:00Z", "are audit logs still in Q1?", "is SSO still in Q1?",
+        "is usage-based billing still in Q1?")
+    audit, sso, billing = said
+    assert audit.startswith("Latest: Audit logs slipped to Q2"), said
+    for answer in (sso, billing):
+        assert answer.startswith("Q1 [Q1 2027] priorities: SSO, audit logs"), said
