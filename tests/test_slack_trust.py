@@ -4,6 +4,7 @@ that survive a restart, answers that cannot ping or phish, names resolved, displ
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 from datetime import datetime, timezone
@@ -66,6 +67,20 @@ def app_mention(lurker, user, text, at, event_id, retry=None):
     return event(lurker, {"type": "app_mention", "channel": "CGEN", "user": user,
                           "text": f"<@{BOT_USER}> {text}", "ts": at, "team": TEAM},
                  event_id=event_id, retry=retry)
+
+
+def pager_card(status: str, by: str, at: str, ping: str = "<@U1>") -> dict:
+    """PagerDuty's Slack app posting (or updating) alert #4312 as an attachment, no text."""
+    return {"type": "message", "subtype": "bot_message", "bot_id": "BPD", "username":
+            "PagerDuty", "text": "", "ts": at, "team": TEAM, "channel": "CGEN",
+            "channel_type": "channel", "attachments": [{
+                "fallback": f"{status} #4312: High error rate on checkout-api",
+                "title": "#4312: High error rate on checkout-api",
+                "title_link": "https://acme.pagerduty.com/incidents/Q1",
+                "fields": [{"title": "Status", "value": status, "short": True},
+                           {"title": "Service", "value": "checkout-api", "short": True},
+                           {"title": by, "value": ping, "short": True}],
+                "footer": "PagerDuty"}]}
 
 
 def answers(api) -> list[dict]:
@@ -607,18 +622,7 @@ def test_an_app_s_cards_and_a_forward_over_slack_are_read_and_answered(start, ap
     production?" and "how long did the checkout-api incident last?" were declined (the two
     apps are on the config's `allowed_bots`)."""
     slack = start(allowed_bots=frozenset({"slack:BPD", "slack:BGH"}))
-
-    def pager(status, by, at):
-        return {"type": "message", "subtype": "bot_message", "bot_id": "BPD", "username":
-                "PagerDuty", "text": "", "ts": at, "team": TEAM, "channel": "CGEN",
-                "channel_type": "channel", "attachments": [{
-                    "fallback": f"{status} #4312: High error rate on checkout-api",
-                    "title": "#4312: High error rate on checkout-api",
-                    "title_link": "https://acme.pagerduty.com/incidents/Q1",
-                    "fields": [{"title": "Status", "value": status, "short": True},
-                               {"title": "Service", "value": "checkout-api", "short": True},
-                               {"title": by, "value": "<@U1> <!here>", "short": True}],
-                    "footer": "PagerDuty"}]}
+    pager = functools.partial(pager_card, ping="<@U1> <!here>")
 
     def deploy(state, version, env, at):
         return {"type": "message", "subtype": "bot_message", "bot_id": "BGH", "username":
@@ -741,16 +745,7 @@ def test_a_pager_card_updated_in_place_over_slack_is_answered_how_long(start, ap
     read: "when was it triggered?" was answered with the resolution's time. Both are kept, each
     with when it was said; a person's edit of a plain message still replaces it."""
     slack = start(allowed_bots=frozenset({"slack:BPD"}))
-
-    def pager(status, by, at):
-        return {"type": "message", "subtype": "bot_message", "bot_id": "BPD", "username":
-                "PagerDuty", "text": "", "ts": at, "team": TEAM, "channel": "CGEN",
-                "channel_type": "channel", "attachments": [{
-                    "fallback": f"{status} #4312: High error rate on checkout-api",
-                    "title": "#4312: High error rate on checkout-api",
-                    "fields": [{"title": "Status", "value": status, "short": True},
-                               {"title": "Service", "value": "checkout-api", "short": True},
-                               {"title": by, "value": "<@U1>", "short": True}]}]}
+    pager = pager_card
 
     event(slack, pager("Triggered", "Assigned to", ts(5)))
     event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
