@@ -674,17 +674,35 @@ def _spoiler_spans(text: str) -> list[tuple[int, int, str]]:
 # right after its label. Mixed case, digits and high entropy (not a hex SHA, digest or trace id,
 # not a UUID, not part of a path or URL, and not in a message about a public key).
 _CONTEXT_WORD = re.compile(r"(?i)\b(?:secret|token|key|password|passwd|credentials?|creds|"
-                           r"api[ _-]?key|leaked)s?\b")
-_PUBLIC_KEY = re.compile(r"(?i)public[ _-]?key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2")
+                           r"api[ _-]?key|leaked|exposed|compromised|revok(?:e|es|ed|ing)|"
+                           r"rotat(?:e|es|ed|ing))s?\b")
+# (a fingerprint is a public key's digest: "rotated the cert, new fingerprint SHA256: K7dJ…")
+_PUBLIC_KEY = re.compile(r"(?i)public[ _-]?key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|fingerprint")
 _MIXED_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*[0-9])"
                           r"[A-Za-z0-9_-]{24,}(?![\w/+=@-]|\.\w)")
+# The same in base64's own alphabet ("someone committed this to the public repo: wJalrXUtn/K7MD…
+# rotating now" kept an AWS secret pasted without its key id): a '/' or '+' inside, no piece
+# between the slashes a path's word ("src/workers/IngestWorker2/…" is a path), 4.5 bits a
+# character (detect-secrets' own limit for base64).
+_B64_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w/+]*[/+])(?=[\w/+]*[a-z])(?=[\w/+]*[A-Z])"
+                        r"(?=[\w/+]*[0-9])[A-Za-z0-9/+]{30,}={0,2}(?![\w/+=@-]|\.\w)")
+
+
+def _path_piece(piece: str) -> bool:
+    """A piece of a path: an English word, or words run together ("IngestWorker2")."""
+    words = re.findall(r"[A-Z]?[a-z]+", piece)
+    return bool(words) and "".join(words) == re.sub(r"\d+$", "", piece) \
+        and all(english_word(w) for w in words)
 
 
 def _context_spans(text: str) -> list[tuple[int, int, str]]:
     if not _CONTEXT_WORD.search(text) or _PUBLIC_KEY.search(text):
         return []
-    return [(m.start(), m.end(), "credential") for m in _MIXED_TOKEN.finditer(text)
-            if _shannon(m.group()) >= _STRONG_BITS["base64"]]
+    found = [(m.start(), m.end(), "credential") for m in _MIXED_TOKEN.finditer(text)
+             if _shannon(m.group()) >= _STRONG_BITS["base64"]]
+    return found + [(m.start(), m.end(), "credential") for m in _B64_TOKEN.finditer(text)
+                    if "//" not in m.group() and _shannon(m.group()) >= 4.5
+                    and not any(_path_piece(p) for p in re.split(r"[/+]", m.group()))]
 
 
 _GENERIC = {"credential", "password"}  # what a label says, when a token's shape says more

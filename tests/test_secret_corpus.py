@@ -292,3 +292,14 @@ def test_a_secret_behind_a_spoiler_a_change_or_as_words_is_caught():
     found = score(shipped, [c for c in CASES if c.set == "spoilers-27nov-f"])
     assert (found.caught, found.secrets) == (9, 9), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_secret_pasted_in_a_leak_or_a_rotation_is_caught():
+    """Lines written on 27 Nov (sixth session) from a security channel: a secret pasted while
+    saying it leaked, was exposed or compromised, or is being rotated or revoked, with no label
+    or key id before it ("someone committed this to the public repo: wJalr…/K7MD… rotating now"
+    was stored whole); and ordinary lines of the same words with paths, a fingerprint and a
+    digest in them. Before: 0 of 6 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "leaks-27nov-g"])
+    assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
