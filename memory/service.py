@@ -397,6 +397,10 @@ class RecallAcross:
     profile_of: dict[str, str]  # memory / message id -> the profile it was found in
 
 
+# how far back a version chain is followed for a question about a past span
+_VERSIONS_WALKED = 8
+
+
 class Profile:
     """One isolated memory store within the service, addressed by name."""
 
@@ -788,10 +792,11 @@ class Profile:
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
-        memories = about_the_span_first(
+        span = asked_span(query, now)
+        memories = about_the_span_first(self._as_they_stood(
             points_together([f for f in fused if isinstance(f.record, Memory)],
-                            lambda f: f.record)[: settings.answer_memories],
-            asked_span(query, now), fused_record)
+                            lambda f: f.record)[: settings.answer_memories], span),
+            span, fused_record)
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
@@ -985,6 +990,47 @@ class Profile:
         ident = platform_id(asker)
         renamed = self._store.authors_with_platform_id(self.name, ident) if ident else set()
         return tuple(sorted({asker} | {a for a in renamed if same_person(a, asker)}))
+
+    def _as_they_stood(self, memories: list[Fused], span: dates.ResolvedDate | None
+                       ) -> list[Fused]:
+        """For a question about a past span, beside each memory said after it that replaced an
+        older version, the version that stood then: "how many signups did we get last week?"
+        after this week's "Weekly numbers: … signups 1,020" replaced last week's "… signups
+        910" (a topic key's new value supersedes the old, which leaves the memory channels) was
+        declined; "what was DAU two weeks ago?" too. A forgotten version is never shown; the
+        walk goes past it to the one before."""
+        if span is None:
+            return memories
+        after = [f for f in memories if f.record.supersedes
+                 and f.record.said_at.date() > span.end]
+        stood: dict[str, Memory] = {}  # the shown memory's id -> the version that stood then
+        looking = {f.record.supersedes: f.record.id for f in after}
+        for _ in range(_VERSIONS_WALKED):
+            if not looking:
+                break
+            found = {m.id: m for m in self._store.get_memories(self.name, list(looking))}
+            nxt = {}
+            for old_id, shown in looking.items():
+                old = found.get(old_id)
+                if old is None:
+                    continue
+                if old.said_at.date() > span.end or old.status == "forgotten":
+                    if old.supersedes:
+                        nxt[old.supersedes] = shown
+                elif old.status == "superseded":
+                    stood[shown] = old
+            looking = nxt
+        if not stood:
+            return memories
+        present = {f.record.id for f in memories}
+        out: list[Fused] = []
+        for f in memories:
+            old = stood.get(f.record.id)
+            if old is not None and old.id not in present:
+                out.append(Fused(record=old, score=f.score, channels=[*f.channels, "as_it_stood"]))
+                present.add(old.id)
+            out.append(f)
+        return out
 
     def _previous_versions(self, memories: list[Memory]) -> dict[str, Memory]:
         """The versions the given memories replaced, by id: an answer says what changed."""

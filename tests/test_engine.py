@@ -831,3 +831,25 @@ def test_a_pager_handed_over_is_asked_by_day_on_each_store(profile):
     assert saturday.startswith("@sam, on 28 November 2026: "), saturday
     monday = profile.recall("who has the pager on Monday?", now=thursday).answer
     assert monday.startswith("@sam, then @lee, on 30 November 2026: "), monday
+
+
+def test_a_question_about_a_past_span_reads_the_version_that_stood_then(profile):
+    """"Weekly numbers: …" each Monday replaces the week before's (one topic key); asked on 24
+    Nov, "how many signups did we get last week?" was declined and "what was DAU two weeks
+    ago?" too: the versions of those weeks had left recall. The current one still leads a
+    question with no span, and a forgotten version is never shown."""
+    weekly = [("2026-11-09", "Weekly numbers: DAU 12.4k, signups 830, conversion 2.6%."),
+              ("2026-11-16", "Weekly numbers: DAU 13.1k, signups 910, conversion 2.1%."),
+              ("2026-11-23", "Weekly numbers: DAU 13.6k, signups 1,020, conversion 2.5%.")]
+    for n, (day, text) in enumerate(weekly):
+        profile.ingest(conv(text, author="lena", day=day), session_id=f"w{n}")
+    assert [m.content for m in profile.list() if "Weekly" in m.content] == [weekly[2][1]]
+    now = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
+    last_week = profile.recall("how many signups did we get last week?", now=now)
+    assert "signups 910" in last_week.answer and "1,020" not in last_week.answer
+    assert "12.4k" in profile.recall("what was DAU two weeks ago?", now=now).answer
+    assert profile.recall("what's our DAU?", now=now).answer.startswith("DAU 13.6k")
+    stood = next(m for m in profile.list(include_inactive=True) if "910" in m.content)
+    profile.forget(stood.id, reason="wrong numbers")
+    again = profile.recall("how many signups did we get last week?", now=now).answer
+    assert "910" not in again and "13.1k" not in again
