@@ -737,8 +737,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?:,?\s+(?P<year>\d{{4}}))?", _month_part,
      "month"),
     (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part, "month digit"),
-    # moved or pushed "to January": a month no one is named ("talk to May" is a person)
-    (r"(?<=\bto\s)(?-i:(?P<mon>January|February|September|October|November|December))"
+    # moved or pushed "to January", the numbers "for October": a month no one is named ("talk
+    # to May", "waiting for June" are people)
+    (r"(?:(?<=\bto\s)|(?<=\bfor\s))(?-i:(?P<mon>January|February|September|October|November|December))"
      r"(?!\s+\d{1,2}(?!\d))(?:,?\s+(?P<year>\d{4}))?", _month_part, "month"),
     # a month named before what it is of: "October AWS bill: $48,210", "the December
     # newsletter", "September's numbers" (capitalised; not May, March, April, June, July, August,
@@ -1024,6 +1025,8 @@ def _scan(text: str, anchor: datetime | date,
         # matching equates with ASCII ("laſt week", Kelvin sign K) that no word table holds
         except (ValueError, OverflowError, KeyError):
             continue
+        if resolve is _ordinal_day:
+            start, end, detail = _ordinal_after(int(m["day"]), out, start, detail)
         out.append(Found(m.start(), m.start() + len(phrase),
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
@@ -1032,6 +1035,27 @@ def _scan(text: str, anchor: datetime | date,
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
         return out
+
+
+_NAMES_MONTH = re.compile(rf"(?i)\b{_MONTH_NAME}|\d/\d|\d{{4}}-\d\d-\d\d")
+
+
+def _ordinal_after(day: int, before: list[Found], guess: date, detail: str
+                   ) -> tuple[date, date, str]:
+    """"the 4th" after a day the text named with its month ("I can't make March 5, leaving
+    after lunch on the 4th", said in November) is that month's (or the next or last one's,
+    whichever is nearest: "March 30, back on the 2nd" is 2 April), not November's or
+    December's: the nearest month to when it was said resolved it to 4 December."""
+    named = next((f.date for f in reversed(before) if f.date.granularity == "day"
+                  and _NAMES_MONTH.search(f.date.phrase)), None)
+    if named is None:
+        return guess, guess, detail
+    months = [add_months(named.start.replace(day=1), k) for k in (-1, 0, 1)]
+    days = [x for x, _ in _valid_days([(m.year, m.month) for m in months], day)]
+    if not days:
+        return guess, guess, detail
+    x = min(days, key=lambda d: abs((d - named.start).days))
+    return x, x, f"the nearest to {named.phrase} named before it"
 
 
 def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]]:

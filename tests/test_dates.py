@@ -704,3 +704,20 @@ def test_a_day_moved_from_and_to_is_two_days_to_come(text, labelled):
     one, both to come when it was said."""
     said = datetime(2026, 11, 25, 10, tzinfo=timezone.utc)
     assert annotate_dates(text, said)[0] == labelled
+
+
+@pytest.mark.parametrize("text, expected", [
+    # said 13 Nov 2026: "the 4th" alone was 4 December, the nearest month to the day it was said
+    ("I can't make March 5, leaving after lunch on the 4th", [("March 5", "2027-03-05"),
+                                                           ("on the 4th", "2027-03-04")]),
+    ("Offsite ends March 30, back at work on the 2nd", [("March 30", "2027-03-30"),
+                                                        ("on the 2nd", "2027-04-02")]),
+    ("see you on the 4th", [("on the 4th", "2026-12-04")]),
+    # "for October": the month of the numbers, where "waiting for June" is a person
+    ("Churn for October came in at 3.4%", [("October", "2026-10-01")]),
+    ("still waiting for June to reply", []),
+])
+def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
+    from memory.dates import find_dates
+    found = find_dates(text, date(2026, 11, 13))
+    assert [(f.date.phrase, f.date.start.isoformat()) for f in found] == expected
