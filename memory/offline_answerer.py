@@ -280,7 +280,8 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
 # "12" and "release"). Versions with two dots or a "v" ("v1"), "#4471", "ZD-88213"; "4.13"
 # alone could be a number.
 _IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{2,}|"
-                         r"[A-Za-z][A-Za-z0-9]*-\d+)(?![\w-]|\.\d)")
+                         # (a CVE's two numbers: "CVE-2026-41021")
+                         r"[A-Za-z][A-Za-z0-9]*(?:-\d+)+)(?![\w-]|\.\d)")
 
 
 def identifiers(question: str) -> list[str]:
@@ -754,11 +755,22 @@ def value_of(memory: Memory) -> str | None:
     return None
 
 
-def _change(current: Memory, old: Memory) -> str | None:
-    """"Postgres 16 — upgraded from Postgres 15 on 4 June 2026", or None without clear values."""
+def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str | None:
+    """"Postgres 16 — upgraded from Postgres 15 on 4 June 2026", or None without clear values,
+    values of two kinds (a place and a date: "March 10-12 — changed from confirmed: Lisbon" for
+    "where is the offsite?" after "offsite moved to March 10-12") or a value the question
+    does not ask for: "how many signups last week?" of "Weekly numbers: DAU 13.1k, signups
+    910, …" is not answered "DAU 13.1k — changed from 12.4k"."""
     new_value, old_value = value_of(current), value_of(old)
     if not new_value or not old_value or new_value.lower() == old_value.lower():
         return None
+    if _value_kind(new_value) != _value_kind(old_value):
+        return None
+    plain = ANNOTATED.sub("", current.content)
+    rest = plain[plain.find(new_value) + len(new_value):] if new_value in plain else ""
+    if asked and rest.lstrip().startswith(",") and not asked & content_stems(new_value) \
+            and asked & content_stems(rest):
+        return None  # the first of a list of values, and the question asks for a later one
     new_words, old_words = new_value.split(), old_value.split()
     shared = 0
     while shared < min(len(new_words), len(old_words)) - 1 and \
@@ -768,8 +780,51 @@ def _change(current: Memory, old: Memory) -> str | None:
     verb = _CHANGE_VERB.search(_LABELS.sub("", current.content))
     said = verb and _PAST_VERB.get(verb.group(1).lower())
     when = event_date(current)
-    on = when.words if when and when.granularity == "day" else _said(current)
+    # the day it changed: its event day, unless that day is the new value itself ("moved to
+    # March 10-12" changed on the day it was said)
+    on = when.words if when and when.granularity == "day" and not _a_date(new_value) \
+        else _said(current)
     return f"{new_value} — {said or 'changed'} from {old_value} on {on}"
+
+
+_ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+
+
+def _place_before(question: str, current: Memory, previous: dict[str, Memory]) -> Memory | None:
+    """For "where is the offsite?", the version a change replaced when it names a place the
+    change does not: "Change of plan: offsite moved to March 10-12, the hotel had a double
+    booking" replaced "Offsite is confirmed: Lisbon, March 3-5" and said no place."""
+    old = previous.get(current.supersedes or "")
+    if old is None or not _ASKS_WHERE.match(question):
+        return None
+    have = set(re.findall(r"[A-Za-z]+", current.content))
+    places = [w for w in re.findall(r"\b[A-Z][a-z]+\b", old.content.split(" ", 1)[-1])
+              if w not in have and w.lower() not in STOP_WORDS]
+    return old if places else None
+
+
+def _named_before(idents: list[str], current: Memory, previous: dict[str, Memory]
+                  ) -> Memory | None:
+    """The version a change replaced, when only it names the question's identifier."""
+    old = previous.get(current.supersedes or "")
+    if old is None or not idents or _carries(idents, current.content) \
+            or not _carries(idents, old.content):
+        return None
+    return old
+
+
+_VERSION_VALUE = re.compile(r"(?i)^(?:v\d+(?:\.\d+)*|\d+(?:\.\d+){2,3})$")
+
+
+def _value_kind(value: str) -> str:
+    """A date, a version or anything else: "2.11.9" is never "bumped from CVE-2026-41021"."""
+    return "date" if _a_date(value) else "version" if _VERSION_VALUE.match(value) else "other"
+
+
+def _a_date(value: str) -> bool:
+    """Whether a value is a date: "March 10-12", "Dec 15 [2026-12-15]"."""
+    return any((f.end - f.start) * 2 >= len(ANNOTATED.sub("", value).strip())
+               for f in find_dates(ANNOTATED.sub("", value), date(2000, 1, 1)))
 
 
 class OfflineAnswerer(Answerer):
@@ -871,7 +926,12 @@ class OfflineAnswerer(Answerer):
                     # (or the thread it answers: "Yes, 14 accounts." under "we're sunsetting
                     # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
                     and (not of_version or _carries(idents, " ".join(
-                        [m.content, m.topic_key or "", *m.questions])))
+                        [m.content, m.topic_key or "", *m.questions]))
+                         # (or what it replaced: "libxml2 bumped to 2.11.9" for "are we
+                         # affected by CVE-2026-41021?" after "CVE-2026-41021 in libxml2
+                         # affects our ingest service")
+                         or bool(idents) and m.supersedes in previous
+                         and _carries(idents, previous[m.supersedes].content))
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
@@ -934,7 +994,8 @@ class OfflineAnswerer(Answerer):
                     if (anything or _about(undated, stems_of(m))
                         # a ticket or PR named is the subject: "Reverted #482, it caused double
                         # charges" answers "is PR 482 in production?" in none of its words
-                        or idents and _carries(idents, " ".join([m.content, *m.questions]))
+                        or idents and (_carries(idents, " ".join([m.content, *m.questions]))
+                                       or _named_before(idents, m, previous) is not None)
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED)))
                     and fits(m)
@@ -1046,7 +1107,7 @@ class OfflineAnswerer(Answerer):
                     parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous
-                 if (c := _change(m, previous[m.supersedes]))), None)
+                 if (c := _change(m, previous[m.supersedes], wanted))), None)
             away = next((e for e in dated.event_dates if e.end > e.start), None) \
                 if dated is not None and _ASKS_BACK.search(question) else None
             if away is not None:  # "when is raj back?": when the time away ends, not starts
@@ -1078,6 +1139,10 @@ class OfflineAnswerer(Answerer):
                           } <= asked_words else _dated_by(m, speakers) for m in shown]
             else:
                 parts += [_dated(m) for m in shown]
+                placed = _place_before(question, shown[0], previous) or _named_before(
+                    idents, shown[0], previous)
+                if placed is not None:
+                    parts += ["Before that:", _dated(placed)]
         else:
             hit = next((m for m in messages if (anything
                                                 or _about(wanted, content_stems(m.content)))

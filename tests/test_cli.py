@@ -1850,3 +1850,82 @@ def test_a_roadmap_that_slipped_asked_still_from_the_shell(lurker, tmp_path):
     assert audit.startswith("Latest: Audit logs slipped to Q2"), said
     for answer in (sso, billing):
         assert answer.startswith("Q1 [Q1 2027] priorities: SSO, audit logs"), said
+
+
+def test_a_security_channel_s_leaked_key_and_a_cve_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a security channel: an AWS secret pasted after
+    "someone committed this to the public repo:" with no key id before it was stored and quoted
+    back ("what was the key that leaked?"); "are we affected by CVE-2026-41021?" was declined
+    (a CVE's two numbers were no identifier, and the advisory was replaced by the bump); "is
+    SEC-212 done?" said "2.11.9 — bumped from CVE-2026-41021"."""
+    secret = "q8Jd0Lx2bV/9sPzT4mWkRyE7nHcA3uGfYt6iNo1K"
+    said = asked_after(lurker, tmp_path, chat(
+        ("nina", "2026-11-16T09:02:00Z",
+         "Heads up: CVE-2026-41021 in libxml2 affects our ingest service, CVSS 8.1. We're on "
+         "2.11.4, fixed in 2.11.9."),
+        ("omar", "2026-11-16T09:10:00Z", "I'll bump it today. Ticket SEC-212."),
+        ("nina", "2026-11-16T15:30:00Z",
+         f"someone committed this to the public repo: {secret} rotating now"),
+        ("nina", "2026-11-16T15:48:00Z", "Key rotated and the old one revoked."),
+        ("omar", "2026-11-17T10:05:00Z",
+         "libxml2 bumped to 2.11.9 and deployed to prod. SEC-212 closed.")),
+        "2026-11-23T09:00:00Z", "are we affected by CVE-2026-41021?", "is SEC-212 done?",
+        "what was the key that leaked?")
+    cve, ticket, key = said
+    assert cve.startswith("libxml2 bumped to 2.11.9") and "Before that: Heads up: CVE-2026-41021" \
+        in cve, said
+    assert ticket.startswith("libxml2 bumped to 2.11.9") and "bumped from" not in ticket, said
+    whole = lurker("recall", "what was the key that leaked?", "--now", "2026-11-23T09:00:00Z",
+                   "--json").stdout
+    assert secret not in key and secret not in whole and "[REDACTED:credential]" in whole
+    export = tmp_path / "export.jsonl"
+    lurker("export", "--out", str(export), "--audit")
+    listed = lurker("list", "--all", "--json").stdout
+    assert secret not in export.read_text() and secret not in listed
+    assert secret[:12] not in export.read_text()
+
+
+def test_a_metrics_channel_asked_about_past_weeks_and_months_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a metrics channel of weekly numbers: "how many
+    signups did we get last week?" and "what was DAU two weeks ago?" were declined (this week's
+    numbers had replaced last week's, and the message of last week folded into its other
+    sentence's memory); "what was churn in October?" was declined ("Churn for October …",
+    said in November: "for October" was no date)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-11-09T09:00:00Z",
+         "Weekly numbers: DAU 12.4k, signups 830, trial-to-paid conversion 2.6%."),
+        ("lena", "2026-11-16T09:00:00Z",
+         "Weekly numbers: DAU 13.1k, signups 910, trial-to-paid conversion 2.1%. Conversion "
+         "drop is from the new pricing page."),
+        ("lena", "2026-11-18T14:00:00Z",
+         "Churn for October came in at 3.4%, up from 2.9% in September."),
+        ("lena", "2026-11-23T09:00:00Z",
+         "Weekly numbers: DAU 13.6k, signups 1,020, conversion back to 2.5%.")),
+        "2026-11-24T09:00:00Z", "how many signups did we get last week?",
+        "what was DAU two weeks ago?", "what was churn in October?", "what's our DAU?")
+    signups, dau_then, churn, dau = said
+    assert "signups 910" in signups and "1,020" not in signups and "DAU 13.1k —" not in signups
+    assert "DAU 12.4k" in dau_then, said
+    assert churn.startswith("Churn for October [October 2026] came in at 3.4%"), said
+    assert dau.startswith("DAU 13.6k — changed from 13.1k"), said
+
+
+def test_an_offsite_moved_asked_where_and_who_leaves_early_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, an offsite's channel: "where is the offsite?"
+    after "offsite moved to March 10-12" answered "March 10-12 — changed from confirmed:
+    Lisbon on 10 March 2027 to 12 March 2027" (a date for a place, and the new date as the day
+    it changed); "I can't make March 5, leaving after lunch on the 4th" read "the 4th" as 4
+    December."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-11-10T10:00:00Z",
+         "Offsite is confirmed: Lisbon, March 3-5. Hotel is the Memmo Alfama."),
+        ("rui", "2026-11-13T09:00:00Z", "I can't make March 5, leaving after lunch on the 4th."),
+        ("dana", "2026-11-18T11:00:00Z",
+         "Change of plan: offsite moved to March 10-12, the hotel had a double booking. Same "
+         "hotel.")),
+        "2026-11-24T09:00:00Z", "where is the offsite?", "why did the offsite move?",
+        "who can't make the last day?")
+    where, why, early = said
+    assert "Before that: Offsite is confirmed: Lisbon" in where and "changed from" not in where
+    assert why.startswith("Change of plan: offsite moved to March 10-12"), said
+    assert "on the 4th [2027-03-04]" in early, said
