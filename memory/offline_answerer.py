@@ -1012,7 +1012,10 @@ class OfflineAnswerer(Answerer):
             parts += [f"{day.words if day else format_human(shipped.said_at.date())}:",
                       _dated(shipped)]
         elif shipped is not None:  # "what version is in prod?": the newest one shipped leads
-            first = next(iter(_distinct(relevant)), None)
+            # (an older release before it, not any older memory with the question's words:
+            # "Server rules: … bug reports go in #bugs with your version and OS")
+            first = next((m for m in _distinct(relevant)
+                          if VERSIONED.search(ANNOTATED.sub("", m.content))), None)
             parts += [_dated(shipped)] if first is None or first.said_at >= shipped.said_at \
                 else [f"Latest: {_dated(shipped)}.", "Before that:", _dated(first)]
         elif speaking and not topic and (relevant or messages):

@@ -265,12 +265,30 @@ _LEANS = re.compile(r"(?i)\b(?:they|they['’](?:re|ve|ll|d)|their|them|it|it['�
                     r"finance|support|security|ops|procurement)\b")
 
 
+# "I get ImportError: …", "we keep getting 502s from the gateway": someone's problem, which the
+# next message from someone else may answer
+_REPORTS_PROBLEM = re.compile(
+    r"\b(?:I|we)\s+(?:get|got|keep getting|am getting|'m getting|['’]m getting|see|am seeing|"
+    r"['’]m seeing|hit|ran into)\b.*(?:\b[A-Z]\w*(?:Error|Exception)\b|\berror\b|\b[45]\d\ds?\b|"
+    r"\btraceback\b)")
+_HIS = re.compile(r"(?i)\b(?:his|her|him|hers)\b")
+
+
 def _leans_on(sentence: str, first: str, people: Collection[str]) -> bool:
     """Whether `sentence` has a pronoun for the thing the message's `first` sentence names
     ("Acme churned.", "Globex renewal: …" before "@carla is their AM"): a customer, a product, a ticket (a capitalised word no dictionary holds and no one
     who speaks here; in personal chat "It was great" after "Thanks, Joanna." leant on nothing
     a question asks by, and LoCoMo dev's adversarial questions were answered from it)."""
-    if not _LEANS.search(sentence) or _CHITCHAT.match(first):
+    if _CHITCHAT.match(first):
+        return False
+    if _HIS.search(sentence):
+        # "Tom is out on paternity leave from Dec 1. Priya takes over his on-call shifts.":
+        # whose shifts is the first sentence's subject, someone who does not speak here
+        subject = re.match(r"\W*([A-Z][a-z]{2,})\b", first)
+        if subject and subject[1].lower() not in people and not english_word(subject[1]) \
+                and subject[1].lower() not in STOP_WORDS:
+            return True
+    if not _LEANS.search(sentence):
         return False
     return bool(_DONE_NOTE.match(first)) or any(w.lower() not in people and (
         len(w) >= 4 and not english_word(w.lower()) or re.fullmatch(r"[A-Z]+-\d+", w))
@@ -761,8 +779,16 @@ class OfflineExtractor(Extractor):
         message; nothing when there was no question or the author is answering themself."""
         if previous is None or previous.speaker == line.speaker:
             return [], None
+        said = _ANNOTATED.sub("", previous.content)
         asked = [addressed_to(third_person(q, previous.speaker), line.speaker)
-                 for q in asked_questions(_ANNOTATED.sub("", previous.content))]
+                 for q in asked_questions(said)]
+        if not asked:
+            # a problem reported is asked too: "after upgrading to 2.3.0 I get ImportError:
+            # cannot import name 'Session'" then "Session moved to fastq.sessions in 2.3" (the
+            # answer is found by the error's words, and cites the report)
+            asked = [third_person(r.strip(), previous.speaker)[:_QUESTION_CONTEXT_CHARS]
+                     for r in split_sentences(said) if _REPORTS_PROBLEM.search(r)
+                     and set(keywords(r)) & set(keywords(line.content))][:1]
         return (asked, previous) if asked else ([], None)
 
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],

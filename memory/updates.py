@@ -55,6 +55,9 @@ _CHANGE = re.compile(
     # pnpm 9" (not "upgrade" or "update" alone: a plan, or a noun)
     r"upgraded|downgraded|updated to|pinned to|"
     r"back to|went from|"
+    # a measure moved: "After the cache fix checkout p95 is down to 240ms" after "Checkout p95
+    # latency is 420ms, SLO is 300ms" (not "up to", a limit: "up to 50 seats")
+    r"(?:down|dropped|fell|rose|climbed|jumped|went up|went down|improved) to|"
     # a decision taken back: "Change of plan on the queue: … we're going with RabbitMQ after
     # all" ("after all" alone ends many sentences that change nothing: "it's a dream, after all")
     r"change of plans?|chang(?:e|ed|ing) (?:our|my|their) minds?|"

@@ -1929,3 +1929,47 @@ def test_an_offsite_moved_asked_where_and_who_leaves_early_from_the_shell(lurker
     assert "Before that: Offsite is confirmed: Lisbon" in where and "changed from" not in where
     assert why.startswith("Change of plan: offsite moved to March 10-12"), said
     assert "on the 4th [2027-03-04]" in early, said
+
+
+def test_an_open_source_community_s_support_and_releases_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, an open-source project's Discord: "why do I get
+    ImportError cannot import name Session?" was answered with the user's own report, not the
+    maintainer's reply to it ("Session moved to fastq.sessions in 2.3"); "what's the latest
+    version?" added "Before that: Server rules: … with your version and OS"."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("mod_anna", "2026-11-02T10:00:00Z",
+         "Server rules: be kind, no self-promotion in #general, bug reports go in #bugs with "
+         "your version and OS."),
+        ("maint_li", "2026-11-05T18:00:00Z",
+         "v2.3.0 is out! Highlights: async client, Python 3.13 support, dropped Python 3.8."),
+        ("user_kofi", "2026-11-06T09:12:00Z",
+         "after upgrading to 2.3.0 I get ImportError: cannot import name 'Session' from "
+         "'fastq.client'"),
+        ("maint_li", "2026-11-06T09:40:00Z",
+         "Session moved to fastq.sessions in 2.3, the old import was deprecated in 2.1. We'll "
+         "add a shim in 2.3.1."),
+        ("maint_li", "2026-11-09T17:00:00Z",
+         "v2.3.1 released with the Session shim and a fix for the retry loop on 429s.")),
+        "2026-11-23T09:00:00Z", "why do I get ImportError cannot import name Session?",
+        "what's the latest version?")
+    why, latest = said
+    assert "Session moved to fastq.sessions in 2.3" in why.split("Before that")[0], said
+    assert latest.startswith("v2.3.1 released") and "Server rules" not in latest, said
+
+
+def test_whose_shifts_a_pronoun_means_and_a_measure_that_came_down_from_the_shell(lurker,
+                                                                                  tmp_path):
+    """27 Nov (sixth session), from outside: "who covers Tom's on-call shifts?" after "Tom is
+    out on paternity leave from Dec 1. Priya takes over his on-call shifts." was declined (whose
+    shifts only the first sentence says); "are we meeting the checkout SLO?" answered with the
+    old 420ms, not "After the cache fix checkout p95 is down to 240ms"."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-16T09:00:00Z",
+         "Tom is out on paternity leave from Dec 1. Priya takes over his on-call shifts."),
+        ("sre", "2026-11-10T09:00:00Z", "Checkout p95 latency is 420ms, SLO is 300ms."),
+        ("sre", "2026-11-20T09:00:00Z", "After the cache fix checkout p95 is down to 240ms.")),
+        "2026-11-23T09:00:00Z", "who covers Tom's on-call shifts?",
+        "are we meeting the checkout SLO?")
+    shifts, slo = said
+    assert shifts.startswith("Priya takes over his on-call shifts"), said
+    assert slo.startswith("Latest: After the cache fix checkout p95 is down to 240ms"), said
