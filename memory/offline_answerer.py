@@ -787,6 +787,31 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
     return f"{new_value} — {said or 'changed'} from {old_value} on {on}"
 
 
+_ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
+
+
+def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory], now: datetime,
+                   update_of: Callable[[Memory, list[Memory]], Memory | None]) -> list[str] | None:
+    """"what time is standup?": the routine's time, and a change of it with the day it starts
+    ("Standup is at 9:30 CET every weekday", "From next week standup moves to 10:00 CET"):
+    before that week the routine stands and the change follows with its day; from it the change
+    leads. Asked as a date question, the week of the change was the answer ("the week of 23
+    November 2026:"), no time; and "correction: 3pm PT is … midnight CET" of a release call led
+    it, sharing "CET"."""
+    if not _ASKS_CLOCK.match(question):
+        return None
+    routine = next((m for m in relevant if _recurs(ANNOTATED.sub("", m.content))), None)
+    if routine is None:
+        return None
+    change = update_of(routine, updates)
+    if change is None:
+        return [_dated(routine)]
+    starts = event_date(change, question)
+    if starts is not None and starts.start > now.date():
+        return [_dated(routine), f"From {starts.words}:", _dated(change)]
+    return [f"Latest: {_dated(change)}.", "Before that:", _dated(routine)]
+
+
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 
 
@@ -1029,6 +1054,11 @@ class OfflineAnswerer(Answerer):
                      and (span is None or in_span(msg, span))]
             said.sort(key=lambda item: item[0], reverse=True)
             parts += [text for _, text in said[: self.max_memories]]
+        elif relevant and now is not None and (clock := _routine_clock(
+                question, _distinct(relevant), [m for m in memories if may_update(m)], now,
+                lambda answer, updates: update_of(answer, updates, question,
+                                                  wanted - {"time"}, content_stems, speakers))):
+            parts += clock
         elif relevant:
             shown = _distinct(relevant)
             if kind is not None:  # "what package manager do we use?": what names one first

@@ -284,7 +284,7 @@ def _leans_on(sentence: str, first: str, people: Collection[str]) -> bool:
     if _HIS.search(sentence):
         # "Tom is out on paternity leave from Dec 1. Priya takes over his on-call shifts.":
         # whose shifts is the first sentence's subject, someone who does not speak here
-        subject = re.match(r"\W*([A-Z][a-z]{2,})\b", first)
+        subject = re.match(r"\W*([A-Z][a-z]{2,})\s+(?:is|was|has|had|will|['’]s)\b", first)
         if subject and subject[1].lower() not in people and not english_word(subject[1]) \
                 and subject[1].lower() not in STOP_WORDS:
             return True

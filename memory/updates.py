@@ -149,6 +149,10 @@ _FUNCTION_WORDS = STOP_WORDS | {"all", "few", "nor", "own", "don", "now", "may",
 # shared "dec" with "Launch of the mobile app is Dec 3" and led "when is the mobile app launch?"
 _DATE_WORDS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu "
                         "thur thurs fri sat sun".split())
+# Time zones name no one thing: "correction: 3pm PT is … midnight CET" (of a release call) took
+# back the "CET" of "Standup is at 9:30 CET" and led "what time is standup?".
+_ZONES = frozenset("utc gmt cet cest eet eest wet west pst pdt est edt cst cdt mst mdt bst ist "
+                   "jst kst aest aedt sgt hkt".split())
 
 
 def named_values(text: str) -> set[str]:
@@ -232,7 +236,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
-                and not (values and _SAYS_UPDATE.match(memory.content)):
+                and not (values - _ZONES and _SAYS_UPDATE.match(memory.content)):
             continue
         # names what the answer states ("Priya", "db-stg-2"), or both carry every question word
         # ("Billing is now owned by Sam" for "who owns billing?"; not "Can't wait for the

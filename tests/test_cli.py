@@ -1973,3 +1973,27 @@ def test_whose_shifts_a_pronoun_means_and_a_measure_that_came_down_from_the_shel
     shifts, slo = said
     assert shifts.startswith("Priya takes over his on-call shifts"), said
     assert slo.startswith("Latest: After the cache fix checkout p95 is down to 240ms"), said
+
+
+def test_a_routine_s_time_before_and_after_its_change_starts_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a team across time zones: "what time is standup?"
+    was led by "correction: 3pm PT is 11pm UTC, yes, but that's midnight CET" (a release call's,
+    sharing "CET"), and once that was fixed, answered with the week the change starts ("the
+    week of 23 November 2026:"), no time. Asked before that week the routine stands and the
+    change follows with its day; asked in it, the change leads."""
+    lurker("ingest", write_jsonl(tmp_path / "tz.jsonl", chat(
+        ("jo", "2026-11-16T08:00:00Z", "Standup is at 9:30 CET every weekday."),
+        ("jo", "2026-11-18T08:00:00Z",
+         "From next week standup moves to 10:00 CET, the US folks asked."),
+        ("ana", "2026-11-19T09:00:00Z", "Release call today at 3pm PT / 11pm UTC."),
+        ("ana", "2026-11-19T09:05:00Z",
+         "correction: 3pm PT is 11pm UTC, yes, but that's midnight CET. Sorry EU folks."))),
+        "--session", "s")
+    before = first_lines(lurker, ("--now", "2026-11-20T09:00:00Z"), ("what time is standup?",))
+    after = first_lines(lurker, ("--now", "2026-11-24T09:00:00Z"), ("what time is standup?",))
+    assert before["what time is standup?"].startswith(
+        "Standup is at 9:30 CET every weekday. (16 November 2026) From the week of 23 November "
+        "2026: From next week [week of 2026-11-23] standup moves to 10:00 CET"), before
+    assert after["what time is standup?"].startswith(
+        "Latest: From next week [week of 2026-11-23] standup moves to 10:00 CET"), after
+    assert "midnight" not in before["what time is standup?"] + after["what time is standup?"]
