@@ -1033,9 +1033,12 @@ class Profile:
         return out
 
     def _previous_versions(self, memories: list[Memory]) -> dict[str, Memory]:
-        """The versions the given memories replaced, by id: an answer says what changed."""
+        """The versions the given memories replaced, by id: an answer says what changed. A
+        forgotten version is none ("where is the offsite?" quoted a forgotten "Offsite is
+        confirmed: Lisbon" as what stood before the move)."""
         ids = [m.supersedes for m in memories if m.supersedes]
-        return {m.id: m for m in self._store.get_memories(self.name, ids)} if ids else {}
+        return {m.id: m for m in self._store.get_memories(self.name, ids)
+                if m.status == "superseded"} if ids else {}
 
     def _event_date(self, phrase: str, channels, k: int, weights, now: datetime
                     ) -> date_questions.Dated:

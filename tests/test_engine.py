@@ -853,3 +853,24 @@ def test_a_question_about_a_past_span_reads_the_version_that_stood_then(profile)
     profile.forget(stood.id, reason="wrong numbers")
     again = profile.recall("how many signups did we get last week?", now=now).answer
     assert "910" not in again and "13.1k" not in again
+
+
+def test_a_forgotten_version_is_never_what_stood_before(profile):
+    """A change's answer names what it replaced ("60 seconds — bumped from 30 seconds", and
+    "Before that: Offsite is confirmed: Lisbon …" for "where is the offsite?"): once that old
+    version is forgotten, neither says it (both read it from the version chain, where it stays
+    with status "forgotten")."""
+    profile.ingest(conv("The API timeout is 30 seconds.",
+                        "Offsite is confirmed: Lisbon, March 3-5. Hotel is the Memmo Alfama."),
+                   session_id="s1")
+    profile.ingest(conv("We bumped the API timeout to 60 seconds after the gateway errors.",
+                        "Change of plan: offsite moved to March 10-12, the hotel had a double "
+                        "booking.", day="2026-11-17"), session_id="s2")
+    timeout_q, where_q = "What is the API timeout?", "where is the offsite?"
+    assert "from 30 seconds" in profile.recall(timeout_q, now=NOW).answer
+    assert "Lisbon" in profile.recall(where_q, now=NOW).answer
+    for old in [m for m in profile.list(include_inactive=True) if m.status == "superseded"]:
+        profile.forget(old.id, reason="never true")
+    timeout_a, where_a = (profile.recall(q, now=NOW).answer for q in (timeout_q, where_q))
+    assert "60 seconds" in timeout_a and "30" not in timeout_a, timeout_a
+    assert "offsite moved to March 10-12" in where_a and "Lisbon" not in where_a, where_a
