@@ -246,7 +246,13 @@ def tense_at(text: str, pos: int) -> Tense:
     g0, g1 = _span_around(_SEGMENT, text[s0:s1], pos - s0, s0)
     c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
     clause = _tense_of(text[c0:c1])
-    return clause if clause != "neutral" else _tense_of(text[g0:g1])
+    return clause if clause != "neutral" else _tense_of(_BARE_STATUS.sub("", text[g0:g1]))
+
+
+# A status said in one word is a state, no past event lending its tense to the segment:
+# "ADR-020: … Status: proposed, vote on Friday" (said on a Saturday) is the Friday to come.
+_BARE_STATUS = re.compile(r"(?i)(?:^|(?<=,))\s*(?:proposed|approved|accepted|rejected|declined|"
+                          r"confirmed|drafted|pending)\s*(?=,|$)")
 
 
 # --- choosing among candidate dates by tense ---------------------------------------------------

@@ -721,3 +721,15 @@ def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
     from memory.dates import find_dates
     found = find_dates(text, date(2026, 11, 13))
     assert [(f.date.phrase, f.date.start.isoformat()) for f in found] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # said on Saturday 21 Nov: "proposed" alone is a state, not what happened on Friday
+    ("ADR-020: gRPC internally. Status: proposed, vote on Friday.", "2026-11-27"),
+    ("Approved, merge on Monday.", "2026-11-23"),
+    ("We approved it on Friday.", "2026-11-20"),
+    ("Approved on Friday.", "2026-11-20"),
+])
+def test_a_one_word_status_lends_no_past_to_a_day_after_it(text, expected):
+    from memory.dates import find_dates
+    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 21))] == [expected]
