@@ -681,11 +681,13 @@ _PUBLIC_KEY = re.compile(r"(?i)public[ _-]?key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha
 _MIXED_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*[0-9])"
                           r"[A-Za-z0-9_-]{24,}(?![\w/+=@-]|\.\w)")
 # The same in base64's own alphabet ("someone committed this to the public repo: wJalrXUtn/K7MD…
-# rotating now" kept an AWS secret pasted without its key id): a '/' or '+' inside, no piece
+# rotating now" kept an AWS secret pasted without its key id): a '/' or '+' inside or '=' after
+# ("the vault unseal key 3 of 5 is Yh8K…Mx4W="), no piece
 # between the slashes a path's word ("src/workers/IngestWorker2/…" is a path), 4.5 bits a
 # character (detect-secrets' own limit for base64).
-_B64_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w/+]*[/+])(?=[\w/+]*[a-z])(?=[\w/+]*[A-Z])"
-                        r"(?=[\w/+]*[0-9])[A-Za-z0-9/+]{30,}={0,2}(?![\w/+=@-]|\.\w)")
+_B64_TOKEN = re.compile(r"(?<![\w/+=.:@#$%-])(?=[\w/+]*[/+]|[\w/+]{30,}=)(?=[\w/+]*[a-z])"
+                        r"(?=[\w/+]*[A-Z])(?=[\w/+]*[0-9])[A-Za-z0-9/+]{30,}={0,2}"
+                        r"(?![\w/+=@-]|\.\w)")
 
 
 def _path_piece(piece: str) -> bool:

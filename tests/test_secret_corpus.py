@@ -299,7 +299,7 @@ def test_a_secret_pasted_in_a_leak_or_a_rotation_is_caught():
     saying it leaked, was exposed or compromised, or is being rotated or revoked, with no label
     or key id before it ("someone committed this to the public repo: wJalr…/K7MD… rotating now"
     was stored whole); and ordinary lines of the same words with paths, a fingerprint and a
-    digest in them. Before: 0 of 6 caught."""
+    digest in them, and a vault unseal key said after "key 3 of 5 is". Before: 0 of 7 caught."""
     found = score(shipped, [c for c in CASES if c.set == "leaks-27nov-g"])
-    assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
+    assert (found.caught, found.secrets) == (7, 7), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
