@@ -348,11 +348,18 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
-    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b")
+    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|"
+    # "who is out this week?": "OOO next Monday and Tuesday" says it
+    r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|on vacation|"
+    r"on holiday|on pto|ooo)\b")
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining
 _ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|at\s+\S+|"
                            r"on the team|working (?:here|at\s+\S+)|employed)\b")
+_ASKS_WHO_AWAY = re.compile(r"(?i)\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|"
+                            r"on leave|on vacation|on holiday|on pto|ooo)\b")
+_SAYS_OUT = re.compile(r"(?i)\b(?:out|off|ooo|away|on leave|on vacation|on holiday|on pto|"
+                       r"sick|pto)\b")
 _PRESENCE_STEMS = frozenset(content_stems("still here company team working employed"))
 _DEPARTED = re.compile(r"(?i)\blast day\b|\b(?:left|leaving|quit|quits|resigned|resigning|"
                        r"departed|departing)\b|\bfarewell\b|\bmoving on\b")
@@ -1071,6 +1078,10 @@ class OfflineAnswerer(Answerer):
                 # "is PR 482 in production?": the newest word of it ("Reverted #482, it caused
                 # double charges"), not its merge
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif _ASKS_WHO_AWAY.search(question):
+                # "who is out this week?": who says they are out first, then who says they are
+                # around after all ("I'm around next week after all")
+                shown.sort(key=lambda m: not _SAYS_OUT.search(ANNOTATED.sub("", m.content)))
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)

@@ -1997,3 +1997,17 @@ def test_a_routine_s_time_before_and_after_its_change_starts_from_the_shell(lurk
     assert after["what time is standup?"].startswith(
         "Latest: From next week [week of 2026-11-23] standup moves to 10:00 CET"), after
     assert "midnight" not in before["what time is standup?"] + after["what time is standup?"]
+
+
+def test_who_is_out_this_week_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a team's time off: "who is out this week?" said
+    "Nothing in memory is from this week" though lee wrote "OOO next Monday and Tuesday" the
+    week before ("who is out" was no question of time away); and who says they are out comes
+    before who says they are around after all."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("sam", "2026-11-17T10:00:00Z", "I'm out Nov 30 to Dec 4, visiting family."),
+        ("lee", "2026-11-18T10:00:00Z", "OOO next Monday and Tuesday for a dentist thing."),
+        ("sam", "2026-11-20T11:00:00Z",
+         "Change of plans, my trip is cancelled, I'm around next week after all.")),
+        "2026-11-24T09:00:00Z", "who is out this week?")
+    assert said[0].startswith("lee said: OOO next Monday [2026-11-23] and Tuesday"), said
