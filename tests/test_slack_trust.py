@@ -810,3 +810,30 @@ def test_a_question_asked_inside_a_thread_is_about_the_thread_over_slack(start, 
                   "thread_ts": debate, "team": TEAM}, event_id="EvThread3")
     decided = answers(api)[2]["text"].split("\n")[0]
     assert decided.startswith("Decision: OK let's go with SQS for now"), decided
+
+
+def test_a_leaked_key_pasted_in_a_security_channel_over_slack_is_never_stored_or_posted(
+        start, api, tmp_path):
+    """27 Nov (sixth session), from outside: a security channel says a key leaked and pastes it
+    the way people do — after "committed this to the public repo:", in a code span, a vault
+    unseal key after "key 3 of 5 is" — then asks "@lurker what key leaked?" and "@lurker are we
+    affected by CVE-2026-41021?". Neither answer holds the secrets, nor does the store's file;
+    the CVE question is answered with the bump that fixed it (it was declined)."""
+    slack = start()
+    secrets = ["q8Jd0Lx2bV/9sPzT4mWkRyE7nHcA3uGfYt6iNo1K",
+               "Yh8Kx2Pq9Lm4Wz7Rt3Vb6Nc1Fd5Gj0Hs8Kp2Lq9Mx4W="]
+    message(slack, "CGEN", "U1", "Heads up: CVE-2026-41021 in libxml2 affects our ingest "
+            "service, CVSS 8.1. We're on 2.11.4, fixed in 2.11.9.", ts(0))
+    message(slack, "CGEN", "U1", f"someone committed this to the public repo: `{secrets[0]}` "
+            "rotating now", ts(5))
+    message(slack, "CGEN", "U2", f"the vault unseal key 3 of 5 is {secrets[1]}", ts(6))
+    message(slack, "CGEN", "U2", "libxml2 bumped to 2.11.9 and deployed to prod. SEC-212 closed.",
+            ts(30))
+    app_mention(slack, "U3", "what key leaked?", ts(60), "EvLeak27")
+    app_mention(slack, "U3", "are we affected by CVE-2026-41021?", ts(61), "EvCve27")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 2, said
+    assert said[1].startswith("libxml2 bumped to 2.11.9"), said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in secrets:
+        assert secret not in " ".join(said) and secret.encode() not in stored, secret
