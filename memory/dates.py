@@ -482,6 +482,39 @@ def _offset(sign: int) -> Resolver:
     return resolve
 
 
+def _after_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"two weeks from Monday", "3 days after Friday": that many days or weeks after the first
+    such weekday to come (it was read as "from Monday" alone, two weeks early)."""
+    target, n = _weekday_index(m["wd"]), _number(m["n"])
+    unit = {"wk": "week"}.get(m["unit"].lower(), m["unit"].lower())
+    if unit not in ("day", "week"):
+        raise ValueError("months from a weekday")
+    first = d + timedelta(days=(target - d.weekday() - 1) % 7 + 1)
+    x = first + timedelta(days=n * (7 if unit == "week" else 1))
+    return x, x, "day", f"{_plural(n, unit)} after the first {WEEKDAYS[target].capitalize()} " \
+                        f"after {d}"
+
+
+def _holiday_in(name: str, year: int) -> date:
+    name = re.sub(r"['’]s?|\s+day$", "", name.lower()).replace("xmas", "christmas")
+    name = re.sub(r"\s+", " ", name).strip()
+    if name == "thanksgiving":  # the fourth Thursday of November (the US one)
+        first = date(year, 11, 1)
+        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+    month, day = {"christmas eve": (12, 24), "christmas": (12, 25), "boxing": (12, 26),
+                  "new year eve": (12, 31), "new year": (1, 1), "halloween": (10, 31),
+                  "valentine": (2, 14)}[name]
+    return date(year, month, day)
+
+
+def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"before Christmas", "the office is closed for Thanksgiving", "New Year's Eve": the day,
+    in the year chosen by tense (Thanksgiving is the US one)."""
+    days = [(x, x) for x in (_holiday_in(m["hol"], d.year + k) for k in (-1, 0, 1))]
+    x, _ = _by_tense(days, d, tense)
+    return x, x, "day", f"{m['hol']} ({tense} tense)"
+
+
 def _week_after_next(m: re.Match, d: date, tense: Tense) -> Resolution:
     start = monday_of(d) + timedelta(days=14)
     return start, start + timedelta(days=6), "week", f"two weeks after the week of {monday_of(d)}"
@@ -790,7 +823,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
      _fortnights, "calendar"),
     (rf"in\s+{_NUM}\s+(?:business|working)\s+days?|next\s+(?:business|working)\s+day",
      _business_days, "calendar"),
-    (rf"(?:on\s+)?{_WEEKDAY}\s+week(?!\s*\d)|a\s+week\s+(?:on|from)\s+(?P<wd2>{_WD_NAMES})",
+    # "Monday after next" is "Monday week" ("Monday" alone was next Monday)
+    (rf"(?:on\s+)?{_WEEKDAY}\s+(?:week(?!\s*\d)|after\s+next)|"
+     rf"a\s+week\s+(?:on|from)\s+(?P<wd2>{_WD_NAMES})",
      _weekday_week,
      "weekday calendar"),
     (rf"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+week\s+of\s+"
@@ -800,6 +835,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_NUM}\s+{_UNIT}\s+(?:ago|back)", _offset(-1), "calendar"),
     (rf"in\s+{_NUM}\s+{_UNIT}", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
+    (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
+     "weekday calendar"),
+    (r"(?P<hol>christmas\s+eve|christmas(?:\s+day)?|xmas(?:\s+eve)?|new\s+year['’]?s\s+eve|"
+     r"new\s+year['’]?s(?:\s+day)?|thanksgiving(?:\s+day)?|boxing\s+day|halloween|"
+     r"valentine['’]?s(?:\s+day)?)", _holiday, "holiday"),
 ]
 # Whole words only, an optional possessive ("yesterday's") kept outside the phrase, and no match
 # glued to a domain or identifier ("monday.com", "today-ish", "v2023-05-08").
@@ -956,7 +996,8 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
 _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "weekday": "mon|tue|wed|thu|fri|sat|sun",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
-                      "2morrow|eod|fortnight|wk|yr"}
+                      "2morrow|eod|fortnight|wk|yr",
+          "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share
 # ("ſunday" is a Sunday to the rules).

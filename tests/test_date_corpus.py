@@ -1,4 +1,4 @@
-"""The date corpus (tests/data/date_corpus.jsonl): 330 chat messages with the dates they mean and
+"""The date corpus (tests/data/date_corpus.jsonl): 335 chat messages with the dates they mean and
 35 questions with the value they ask for, run through the real resolver and the real engine.
 
 The accuracy asserted here is the one the README reports; the cases still missed are listed in
@@ -20,7 +20,7 @@ RESOLVE, QUESTIONS = load()
 # Read as a person would, these need more than tense: thanks implies the past; "Mon-Wed" is an
 # abbreviated weekday range.
 KNOWN_MISSES = {"thanks for covering on Saturday", "the offsite is Mon-Wed next week"}
-REPORTED_ACCURACY = 328 / 330  # README: "How it works" / the date table
+REPORTED_ACCURACY = 333 / 335  # README: "How it works" / the date table
 
 
 def test_the_corpus_is_big_and_varied():

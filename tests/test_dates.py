@@ -549,7 +549,8 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
     "2023-05-08T10:00Z", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
-    "30 May '23", "May the 3rd, 2024",
+    "30 May '23", "May the 3rd, 2024", "two weeks from Monday", "3 days after next Friday",
+    "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
     "30.05.2023", "05/30/2023", "on 3/14", "by 14/3", "the 22nd", "from the 3rd to the 7th",
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
     "next March", "end of Q3", "Q4 '25", "since 2021", "in 1999", "the day before yesterday",
@@ -733,3 +734,19 @@ def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
 def test_a_one_word_status_lends_no_past_to_a_day_after_it(text, expected):
     from memory.dates import find_dates
     assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 21))] == [expected]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # said on Wednesday 18 Nov 2026: "two weeks from Monday" was read "from Monday" (23 Nov)
+    ("ship it two weeks from Monday", "2026-12-07"),
+    ("retro is Monday after next", "2026-11-30"),
+    ("3 days after Friday", "2026-11-23"),
+    # a holiday is a day: "before Christmas" named none, "closed for Thanksgiving" neither
+    ("code freeze before Christmas", "2026-12-25"),
+    ("office is closed for Thanksgiving", "2026-11-26"),
+    ("we celebrated Christmas with family", "2025-12-25"),
+    ("New Year's Eve deploy freeze", "2026-12-31"),
+])
+def test_a_day_counted_from_a_weekday_and_a_holiday(text, expected):
+    from memory.dates import find_dates
+    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 18))] == [expected]
