@@ -507,9 +507,20 @@ def _holiday_in(name: str, year: int) -> date:
     return date(year, month, day)
 
 
+# A holiday said of every year names none of them (LoCoMo dev: "During Thanksgiving, we usually
+# watch a few movies" was labelled 23 Nov 2023, and "what tradition does Tim love during
+# Halloween?" computed a day).
+_HABITUAL = re.compile(r"(?i)\b(?:usually|always|every|each|often|tradition\w*|typically|"
+                       r"normally|(?:love|loves|enjoy|enjoys)\s+(?:to|\w+ing)|favou?rite|annual|"
+                       r"yearly)\b")
+
+
 def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
     """"before Christmas", "the office is closed for Thanksgiving", "New Year's Eve": the day,
     in the year chosen by tense (Thanksgiving is the US one)."""
+    sentence = _span_around(_SENTENCE, m.string, m.start())
+    if _HABITUAL.search(m.string[sentence[0]:sentence[1]]):
+        raise ValueError("every year's")  # "During Thanksgiving, we usually watch a few movies"
     days = [(x, x) for x in (_holiday_in(m["hol"], d.year + k) for k in (-1, 0, 1))]
     x, _ = _by_tense(days, d, tense)
     return x, x, "day", f"{m['hol']} ({tense} tense)"

@@ -750,3 +750,14 @@ def test_a_one_word_status_lends_no_past_to_a_day_after_it(text, expected):
 def test_a_day_counted_from_a_weekday_and_a_holiday(text, expected):
     from memory.dates import find_dates
     assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 18))] == [expected]
+
+
+@pytest.mark.parametrize("text", [
+    # LoCoMo dev: a holiday said of every year names no day of one
+    "During Thanksgiving, we usually watch a few movies.",
+    "Which movie does Tim mention they enjoy watching during Thanksgiving?",
+    "What tradition does Tim mention they love during Halloween?",
+])
+def test_a_holiday_said_of_every_year_is_no_date(text):
+    from memory.dates import find_dates
+    assert find_dates(text, date(2026, 11, 18)) == []
