@@ -799,6 +799,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
      r"in|on|at|for|of|by|from|with|the|a|an|it|we|i|you|they|he|she|comes|came|starts|ends|"
      r"begins|feels|seems|always|never|too|again|then|already)\b)(?:[a-z]|[A-Z]{2,}\b))",
      _month_part, "month"),
+    # and the months that are names too, before an acronym or a word of accounts: "August AWS
+    # bill: $41,200" (said on 3 Sep, "what was the AWS bill in August?" read it as September's)
+    (r"(?-i:(?P<mon>March|April|May|June|July|August)(?=(?:['’]s)?\s+(?:[A-Z]{2,}\b|"
+     r"(?:bill|bills|invoice|invoices|numbers|revenue|spend|budget|payroll|close|report|"
+     r"metrics|newsletter|release|sprint|retro|offsite|cohort)\b)))", _month_part, "month"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<mon>{_FULL_MONTH})", _named_month, "month"),
     (r"(?:(?P<edge>end|start|beginning)\s+of\s+)?(?-i:Q)(?P<q>[1-4])"
      r"(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter, "quarter"),

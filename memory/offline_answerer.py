@@ -1088,7 +1088,16 @@ class OfflineAnswerer(Answerer):
             elif wanted & _COST_STEMS and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
-                shown.sort(key=lambda m: not _MONEY.search(m.content))
+                # (and of those naming the question's own words, "bill" too, the newest: "what's
+                # our AWS bill?" led August's before October's; "Datadog quote … came in at
+                # $7.8k/month" is no newer "how much do we pay for Datadog?")
+                order = {id(m): n for n, m in enumerate(shown)}
+
+                def named(m: Memory) -> bool:
+                    return wanted <= _memory_stems(m)
+
+                shown.sort(key=lambda m: (not _MONEY.search(m.content), not named(m),
+                                          -m.said_at.timestamp() if named(m) else order[id(m)]))
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))

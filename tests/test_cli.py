@@ -2011,3 +2011,21 @@ def test_who_is_out_this_week_from_the_shell(lurker, tmp_path):
          "Change of plans, my trip is cancelled, I'm around next week after all.")),
         "2026-11-24T09:00:00Z", "who is out this week?")
     assert said[0].startswith("lee said: OOO next Monday [2026-11-23] and Tuesday"), said
+
+
+def test_a_monthly_bill_asked_by_month_and_as_it_stands_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a finance channel posting each month's bill early
+    the next: "what's our AWS bill?" led with August's $41,200 before October's, and "August AWS
+    bill: $41,200" named no month ("August", a name too, was read as a date only after "in")
+    so "what was the AWS bill in August?" found nothing said in August."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("fin", "2026-09-03T09:00:00Z", "August AWS bill: $41,200."),
+        ("fin", "2026-10-02T09:00:00Z",
+         "September AWS bill: $44,900, up because of the new GPU nodes."),
+        ("fin", "2026-11-03T09:00:00Z",
+         "October AWS bill: $48,210. Savings plan kicks in next month."),
+        ("fin", "2026-11-20T09:00:00Z", "Datadog renewal is $62k/year, up from $55k.")),
+        "2026-11-24T09:00:00Z", "what's our AWS bill?", "what was the AWS bill in August?")
+    now, august = said
+    assert now.startswith("October [October 2026] AWS bill: $48,210"), said
+    assert august.startswith("August [August 2026] AWS bill: $41,200"), said

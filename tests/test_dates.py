@@ -549,7 +549,8 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
     "2023-05-08T10:00Z", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
-    "30 May '23", "May the 3rd, 2024", "two weeks from Monday", "3 days after next Friday",
+    "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
+    "two weeks from Monday", "3 days after next Friday",
     "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
     "30.05.2023", "05/30/2023", "on 3/14", "by 14/3", "the 22nd", "from the 3rd to the 7th",
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
@@ -761,3 +762,15 @@ def test_a_day_counted_from_a_weekday_and_a_holiday(text, expected):
 def test_a_holiday_said_of_every_year_is_no_date(text):
     from memory.dates import find_dates
     assert find_dates(text, date(2026, 11, 18)) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # said 3 Sep 2026: a month that is a name too, before an acronym or a word of accounts
+    ("August AWS bill: $41,200.", ["2026-08-01"]),
+    ("June numbers are in", ["2026-06-01"]),
+    ("May is on leave", []),
+    ("talk to June about it", []),
+])
+def test_a_month_that_is_a_name_before_what_it_is_of(text, expected):
+    from memory.dates import find_dates
+    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 9, 3))] == expected
