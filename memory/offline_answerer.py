@@ -433,6 +433,7 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"turned out|turns out|traced (?:it )?(?:back )?to)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
+_ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
 
@@ -1009,13 +1010,19 @@ class OfflineAnswerer(Answerer):
             # … dropped the idempotency header" (in the incident's thread) says one
             stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS if _STATES_CAUSE.search(
                 m.content) else set())
-        elif undated & _COST_STEMS:  # "how much do we pay for Datadog?": "$6.2k/month"
-            stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
-                                                     else set())
         elif kind is not None:
             # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind
+            # (before a sum: "which payment provider …?" stems "payment" as "pay", and the
+            # pricing led it)
             kind_stems = content_stems(kind)
             stems_of = lambda m: _memory_stems(m) | (kind_stems if names_tool_of(m.content, kind)
+                                                     else set())
+        elif undated & _COST_STEMS or _ASKS_HOW_MUCH.match(question):
+            # "how much do we pay for Datadog?": "$6.2k/month"; "how much is the Business
+            # plan?": "$25 for Business" (it shares "Business" alone, a name to the question)
+            if _ASKS_HOW_MUCH.match(question):
+                undated = undated | content_stems("cost")
+            stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
                                                      else set())
         if _ASKS_YES_NO.match(question):
             # "is the office open on Dec 28?" is answered by "The office is closed Dec 24 – Jan
@@ -1070,6 +1077,13 @@ class OfflineAnswerer(Answerer):
             shown = _distinct(relevant)
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
+                # and the newest that names one and takes back or changes what came before
+                # ("nvm on Stripe Checkout, legal wants us on Adyen for EU. Going with Adyen.")
+                newest = max((m for m in shown if names_tool_of(m.content, kind)),
+                             key=lambda m: m.said_at, default=None)
+                if newest is not None and newest is not shown[0] \
+                        and (says_update(newest.content) or says_change(newest)):
+                    shown = [newest, *(m for m in shown if m is not newest)]
             if _ASKS_DECISION.search(question):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
@@ -1093,8 +1107,8 @@ class OfflineAnswerer(Answerer):
                 # $7.8k/month" is no newer "how much do we pay for Datadog?")
                 order = {id(m): n for n, m in enumerate(shown)}
 
-                def named(m: Memory) -> bool:
-                    return wanted <= _memory_stems(m)
+                def named(m: Memory) -> bool:  # a sum of all the question names
+                    return bool(_MONEY.search(m.content)) and wanted <= _memory_stems(m)
 
                 shown.sort(key=lambda m: (not _MONEY.search(m.content), not named(m),
                                           -m.said_at.timestamp() if named(m) else order[id(m)]))

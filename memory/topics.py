@@ -38,6 +38,8 @@ TOOL_CATEGORIES: dict[str, tuple[str, ...]] = {
     "monitoring": ("datadog", "grafana", "prometheus", "new relic", "honeycomb", "sentry"),
     "feature flag service": ("launchdarkly", "unleash", "flagsmith", "growthbook"),
     "secrets manager": ("hashicorp vault", "vault", "doppler", "aws secrets manager", "1password"),
+    "payment provider": ("stripe", "stripe checkout", "adyen", "braintree", "paypal",
+                         "checkout.com", "paddle", "mollie"),
 }
 _TOOL_TO_CATEGORY = {tool: cat for cat, tools in TOOL_CATEGORIES.items() for tool in tools}
 
@@ -86,7 +88,9 @@ _KIND_ALIASES = {"db": "database", "ci": "ci system", "queue": "message queue",
                  "logging lib": "logging library", "http library": "http client",
                  "feature flags": "feature flag service", "feature flag": "feature flag service",
                  "secret store": "secrets manager", "secrets store": "secrets manager",
-                 "observability": "monitoring", "apm": "monitoring"}
+                 "observability": "monitoring", "apm": "monitoring",
+                 "payment processor": "payment provider", "payment gateway": "payment provider",
+                 "payments provider": "payment provider", "psp": "payment provider"}
 _ASKS_KIND = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is| are)?\s+(?:\w+\s+)?(?P<kind>"
     + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_KIND_ALIASES], key=len,

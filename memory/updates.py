@@ -75,7 +75,7 @@ _CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
 # (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
 _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revision|edit)[*_~]*"
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
-                          r"(?:scratch that|on second thought|never ?mind|"
+                          r"(?:scratch that|on second thought|never ?mind|nvm|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
 # "is the deploy still blocked?" asks whether a state lasts: a later word that it ended ("Cert

@@ -2029,3 +2029,23 @@ def test_a_monthly_bill_asked_by_month_and_as_it_stands_from_the_shell(lurker, t
     now, august = said
     assert now.startswith("October [October 2026] AWS bill: $48,210"), said
     assert august.startswith("August [August 2026] AWS bill: $41,200"), said
+
+
+def test_a_product_channel_that_changes_its_mind_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a product channel that changes its mind: "which
+    payment provider are we using for billing?" was answered with the pricing ("payment" and
+    "pay" are one stem, a sum came first), never with "nvm on Stripe Checkout … Going with
+    Adyen."; "how much is the Business plan?" was declined ("Business" read as a name left
+    "plan" the one word to share)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("eng", "2026-11-17T09:00:00Z",
+         "We're going with Stripe Checkout for the new billing page."),
+        ("eng", "2026-11-18T09:00:00Z",
+         "nvm on Stripe Checkout, legal wants us on Adyen for EU. Going with Adyen."),
+        ("pm", "2026-11-19T09:00:00Z", "Pricing: $12/seat/month for Pro, $25 for Business."),
+        ("pm", "2026-11-20T09:00:00Z", "On second thought, Business is $29. Pro stays $12.")),
+        "2026-11-24T09:00:00Z", "which payment provider are we using for billing?",
+        "how much is the Business plan?")
+    provider, business = said
+    assert provider.startswith("nvm on Stripe Checkout, legal wants us on Adyen"), said
+    assert business.startswith("On second thought, Business is $29."), said
