@@ -789,7 +789,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part, "month digit"),
     # moved or pushed "to January", the numbers "for October": a month no one is named ("talk
     # to May", "waiting for June" are people)
-    (r"(?:(?<=\bto\s)|(?<=\bfor\s))(?-i:(?P<mon>January|February|September|October|November|December))"
+    (r"(?:(?<=\bto\s)|(?<=\bfor\s))"
+     r"(?-i:(?P<mon>January|February|September|October|November|December))"
      r"(?!\s+\d{1,2}(?!\d))(?:,?\s+(?P<year>\d{4}))?", _month_part, "month"),
     # a month named before what it is of: "October AWS bill: $48,210", "the December
     # newsletter", "September's numbers" (capitalised; not May, March, April, June, July, August,

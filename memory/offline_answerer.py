@@ -345,19 +345,18 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 # Whether someone is away or back, asked and said in other words: "when is raj back?", "is sam
 # off tomorrow?" and "raj is out from tomorrow until next Wednesday", "sam is on PTO". Only for
 # such a question are these words one ("back", "out", "off" mean other things elsewhere).
+# "who is out this week?": "OOO next Monday and Tuesday" says it
+_WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|"
+             r"on vacation|on holiday|on pto|ooo)\b")
+_ASKS_WHO_AWAY = re.compile(_WHO_AWAY, re.IGNORECASE)
 _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
-    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|"
-    # "who is out this week?": "OOO next Monday and Tuesday" says it
-    r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|on vacation|"
-    r"on holiday|on pto|ooo)\b")
+    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY)
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining
 _ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|at\s+\S+|"
                            r"on the team|working (?:here|at\s+\S+)|employed)\b")
-_ASKS_WHO_AWAY = re.compile(r"(?i)\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|"
-                            r"on leave|on vacation|on holiday|on pto|ooo)\b")
 _SAYS_OUT = re.compile(r"(?i)\b(?:out|off|ooo|away|on leave|on vacation|on holiday|on pto|"
                        r"sick|pto)\b")
 _PRESENCE_STEMS = frozenset(content_stems("still here company team working employed"))
