@@ -725,52 +725,34 @@ def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
     assert [(f.date.phrase, f.date.start.isoformat()) for f in found] == expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    # said on Saturday 21 Nov: "proposed" alone is a state, not what happened on Friday
-    ("ADR-020: gRPC internally. Status: proposed, vote on Friday.", "2026-11-27"),
-    ("Approved, merge on Monday.", "2026-11-23"),
-    ("We approved it on Friday.", "2026-11-20"),
-    ("Approved on Friday.", "2026-11-20"),
-])
-def test_a_one_word_status_lends_no_past_to_a_day_after_it(text, expected):
-    from memory.dates import find_dates
-    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 21))] == [expected]
+SAT, THU, EARLY_SEP = date(2026, 11, 21), date(2026, 11, 18), date(2026, 9, 3)
 
 
-@pytest.mark.parametrize("text, expected", [
-    # said on Wednesday 18 Nov 2026: "two weeks from Monday" was read "from Monday" (23 Nov)
-    ("ship it two weeks from Monday", "2026-12-07"),
-    ("retro is Monday after next", "2026-11-30"),
-    ("3 days after Friday", "2026-11-23"),
+@pytest.mark.parametrize("text, said, expected", [
+    # a one-word status is a state, not what happened on Friday (said on Saturday 21 Nov)
+    ("ADR-020: gRPC internally. Status: proposed, vote on Friday.", SAT, ["2026-11-27"]),
+    ("Approved, merge on Monday.", SAT, ["2026-11-23"]),
+    ("We approved it on Friday.", SAT, ["2026-11-20"]),
+    ("Approved on Friday.", SAT, ["2026-11-20"]),
+    # counted from a weekday: "two weeks from Monday" was read "from Monday" (23 Nov)
+    ("ship it two weeks from Monday", THU, ["2026-12-07"]),
+    ("retro is Monday after next", THU, ["2026-11-30"]),
+    ("3 days after Friday", THU, ["2026-11-23"]),
     # a holiday is a day: "before Christmas" named none, "closed for Thanksgiving" neither
-    ("code freeze before Christmas", "2026-12-25"),
-    ("office is closed for Thanksgiving", "2026-11-26"),
-    ("we celebrated Christmas with family", "2025-12-25"),
-    ("New Year's Eve deploy freeze", "2026-12-31"),
-])
-def test_a_day_counted_from_a_weekday_and_a_holiday(text, expected):
-    from memory.dates import find_dates
-    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 11, 18))] == [expected]
-
-
-@pytest.mark.parametrize("text", [
+    ("code freeze before Christmas", THU, ["2026-12-25"]),
+    ("office is closed for Thanksgiving", THU, ["2026-11-26"]),
+    ("we celebrated Christmas with family", THU, ["2025-12-25"]),
+    ("New Year's Eve deploy freeze", THU, ["2026-12-31"]),
     # LoCoMo dev: a holiday said of every year names no day of one
-    "During Thanksgiving, we usually watch a few movies.",
-    "Which movie does Tim mention they enjoy watching during Thanksgiving?",
-    "What tradition does Tim mention they love during Halloween?",
+    ("During Thanksgiving, we usually watch a few movies.", THU, []),
+    ("Which movie does Tim mention they enjoy watching during Thanksgiving?", THU, []),
+    ("What tradition does Tim mention they love during Halloween?", THU, []),
+    # a month that is a name too, before an acronym or a word of accounts
+    ("August AWS bill: $41,200.", EARLY_SEP, ["2026-08-01"]),
+    ("June numbers are in", EARLY_SEP, ["2026-06-01"]),
+    ("May is on leave", EARLY_SEP, []),
+    ("talk to June about it", EARLY_SEP, []),
 ])
-def test_a_holiday_said_of_every_year_is_no_date(text):
+def test_dates_people_wrote_on_27_nov_sixth_session(text, said, expected):
     from memory.dates import find_dates
-    assert find_dates(text, date(2026, 11, 18)) == []
-
-
-@pytest.mark.parametrize("text, expected", [
-    # said 3 Sep 2026: a month that is a name too, before an acronym or a word of accounts
-    ("August AWS bill: $41,200.", ["2026-08-01"]),
-    ("June numbers are in", ["2026-06-01"]),
-    ("May is on leave", []),
-    ("talk to June about it", []),
-])
-def test_a_month_that_is_a_name_before_what_it_is_of(text, expected):
-    from memory.dates import find_dates
-    assert [f.date.start.isoformat() for f in find_dates(text, date(2026, 9, 3))] == expected
+    assert [f.date.start.isoformat() for f in find_dates(text, said)] == expected
