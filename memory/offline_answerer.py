@@ -794,6 +794,30 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
     return f"{new_value} — {said or 'changed'} from {old_value} on {on}"
 
 
+_ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
+_ASKS_HOW_MANY = re.compile(r"(?i)^\W*how many (?P<what>[a-z][\w-]*)")
+_COUNTED_AT_MOST = 6
+
+
+def _counted(question: str, relevant: list[Memory]) -> list[Memory] | None:
+    """For "how many deploys did we do last week?" (of a span), the memories that name them,
+    oldest first, for the asker to count (no count is said: a memory of the rollback after a
+    deploy names "deploy" too); None where the question asks for a number a memory states ("how
+    many signups did we get last week?": "signups 910")."""
+    asked = _ASKS_HOW_MANY.match(question)
+    if asked is None:
+        return None
+    noun = re.escape(asked["what"].rstrip("s")[:5].lower())
+    stated = re.compile(rf"(?i)\b{noun}\w*\s*[:=]?\s*\d|(?<![\d.v])\d[\d,]*(?:\.\d+)?\s*k?\s+"
+                        rf"{noun}")  # (not a version's last number: "since the 4.12.1 deploy")
+    if any(stated.search(ANNOTATED.sub("", m.content)) for m in relevant):
+        return None
+    named = re.compile(rf"(?i)\b{noun}")
+    found = sorted((m for m in _distinct(relevant) if named.search(m.content)),
+                   key=lambda m: m.said_at)
+    return found[:_COUNTED_AT_MOST] if len(found) > 1 else None
+
+
 _ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
 
 
@@ -1067,6 +1091,16 @@ class OfflineAnswerer(Answerer):
                      and (span is None or in_span(msg, span))]
             said.sort(key=lambda item: item[0], reverse=True)
             parts += [text for _, text in said[: self.max_memories]]
+        elif relevant and when and _ASKS_FIRST.search(question):
+            # "when did we first see the 502s?": the earliest word of it, not "Latest: Rolled
+            # back to 4.12.0, 502s gone."
+            first = min(_distinct(relevant), key=lambda m: m.said_at)
+            day = event_date(first, question)
+            parts += [f"{day.words if day else _said(first)}:", _dated(first)]
+        elif relevant and span is not None and (counted := _counted(question, relevant)):
+            # "how many deploys did we do last week?": each of them (two were shown of three)
+            day = _SPAN_PREPOSITION.sub("", span.phrase)
+            parts += [f"In memory from {day}:", *(_dated(m) for m in counted)]
         elif relevant and now is not None and (clock := _routine_clock(
                 question, _distinct(relevant), [m for m in memories if may_update(m)], now,
                 lambda answer, updates: update_of(answer, updates, question,

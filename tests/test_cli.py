@@ -2049,3 +2049,25 @@ def test_a_product_channel_that_changes_its_mind_from_the_shell(lurker, tmp_path
     provider, business = said
     assert provider.startswith("nvm on Stripe Checkout, legal wants us on Adyen"), said
     assert business.startswith("On second thought, Business is $29."), said
+
+
+def test_a_deploy_channel_asked_when_first_and_how_many_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside, a deploy channel: "when did we first see the
+    502s?" answered "Latest: Rolled back to 4.12.0, 502s gone. Before that: No date was given
+    …"; "how many deploys did we do last week?" showed two of last week's three deploys (an
+    answer shows two memories)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("ci", "2026-11-16T14:00:00Z", "Deployed api v4.12.0 to production."),
+        ("ci", "2026-11-18T10:00:00Z", "Deployed api v4.12.1 to production."),
+        ("sre", "2026-11-18T10:40:00Z", "Seeing 502s on checkout since the 4.12.1 deploy."),
+        ("sre", "2026-11-18T11:05:00Z", "Rolled back to 4.12.0, 502s gone."),
+        ("ci", "2026-11-20T16:00:00Z", "Deployed api v4.12.2 to production.")),
+        "2026-11-24T09:00:00Z", "when did we first see the 502s?",
+        "how many deploys did we do last week?")
+    first, deploys = said
+    assert first.startswith("18 November 2026: Seeing 502s on checkout since the 4.12.1 deploy"), \
+        said
+    assert deploys.startswith("In memory from last week: Deployed api v4.12.0"), said
+    for version in ("v4.12.0", "v4.12.1", "v4.12.2"):
+        assert f"Deployed api {version} to production" in deploys, said
+    assert "Rolled back" not in deploys, said
