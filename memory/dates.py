@@ -495,6 +495,12 @@ def _after_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
                         f"after {d}"
 
 
+_HOLIDAYS = (r"christmas\s+eve|christmas(?:\s+day)?|xmas(?:\s+eve)?|new\s+year['’]?s\s+eve|"
+             r"new\s+year['’]?s(?:\s+day)?|thanksgiving(?:\s+day)?|boxing\s+day|halloween|"
+             r"valentine['’]?s(?:\s+day)?")
+_HOLIDAY_NAME = re.compile(_HOLIDAYS, re.IGNORECASE)
+
+
 def _holiday_in(name: str, year: int) -> date:
     name = re.sub(r"['’]s?|\s+day$", "", name.lower()).replace("xmas", "christmas")
     name = re.sub(r"\s+", " ", name).strip()
@@ -854,9 +860,7 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
      "weekday calendar"),
-    (r"(?P<hol>christmas\s+eve|christmas(?:\s+day)?|xmas(?:\s+eve)?|new\s+year['’]?s\s+eve|"
-     r"new\s+year['’]?s(?:\s+day)?|thanksgiving(?:\s+day)?|boxing\s+day|halloween|"
-     r"valentine['’]?s(?:\s+day)?)", _holiday, "holiday"),
+    (rf"(?P<hol>{_HOLIDAYS})", _holiday, "holiday"),
 ]
 # Whole words only, an optional possessive ("yesterday's") kept outside the phrase, and no match
 # glued to a domain or identifier ("monday.com", "today-ish", "v2023-05-08").
@@ -1095,10 +1099,23 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
+    out = _one_day_twice(text, out)
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
         return out
+
+
+def _one_day_twice(text: str, found: list[Found]) -> list[Found]:
+    """"Thanksgiving, Nov 26": a holiday and the date beside it are one day, said by the date
+    (labelled twice, "Thanksgiving [2026-11-26], Nov 26 [2026-11-26]")."""
+    if len(found) < 2:
+        return found
+    drop = {i for i, (a, b) in enumerate(zip(found, found[1:]))
+            if _HOLIDAY_NAME.fullmatch(a.date.phrase)
+            and re.fullmatch(r"[\s,(]*", text[a.end:b.start])
+            and (a.date.start, a.date.end) == (b.date.start, b.date.end)}
+    return [f for i, f in enumerate(found) if i not in drop]
 
 
 _NAMES_MONTH = re.compile(rf"(?i)\b{_MONTH_NAME}|\d/\d|\d{{4}}-\d\d-\d\d")

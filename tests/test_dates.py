@@ -743,6 +743,8 @@ SAT, THU, EARLY_SEP = date(2026, 11, 21), date(2026, 11, 18), date(2026, 9, 3)
     ("office is closed for Thanksgiving", THU, ["2026-11-26"]),
     ("we celebrated Christmas with family", THU, ["2025-12-25"]),
     ("New Year's Eve deploy freeze", THU, ["2026-12-31"]),
+    # a holiday and its date beside it are one day, labelled once
+    ("Office is closed on Thanksgiving, Nov 26, and the day after.", THU, ["2026-11-26"]),
     # LoCoMo dev: a holiday said of every year names no day of one
     ("During Thanksgiving, we usually watch a few movies.", THU, []),
     ("Which movie does Tim mention they enjoy watching during Thanksgiving?", THU, []),
