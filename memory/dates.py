@@ -46,7 +46,9 @@ Conventions (dates are calendar dates in the anchor's own timezone; weeks run Mo
 """
 from __future__ import annotations
 
+import bisect
 import calendar
+import functools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -221,6 +223,7 @@ _BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?{_PLAN_VERBS}", re.
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=256)  # (a clause's tense, read once for all the dates in it)
 def _tense_of(text: str) -> Tense:
     if _FUTURE.search(text) or (_PLANNED_PROGRESSIVE.search(text) and not _SINCE.search(text)):
         return "future"
@@ -232,10 +235,19 @@ def _tense_of(text: str) -> Tense:
 
 
 def _span_around(pattern: re.Pattern, text: str, pos: int, offset: int = 0) -> tuple[int, int]:
-    for m in pattern.finditer(text):
-        if m.start() <= pos < max(m.end(), m.start() + 1):
-            return offset + m.start(), offset + m.end()
+    spans = _spans(pattern, text)
+    i = bisect.bisect_right(spans, (pos, math.inf)) - 1  # the last match starting at or before
+    if i >= 0 and pos < max(spans[i][1], spans[i][0] + 1):
+        return offset + spans[i][0], offset + spans[i][1]
     return offset, offset + len(text)
+
+
+# A text's sentences (segments, clauses), found once for all the dates in it: found again for
+# each date, 1,000 dates in one 10 KB message took 15 s of a worker's CPU. The cache is
+# functools' (safe to share between threads) and holds the few texts being read.
+@functools.lru_cache(maxsize=64)
+def _spans(pattern: re.Pattern, text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in pattern.finditer(text))
 
 
 def tense_at(text: str, pos: int) -> Tense:
@@ -246,7 +258,12 @@ def tense_at(text: str, pos: int) -> Tense:
     g0, g1 = _span_around(_SEGMENT, text[s0:s1], pos - s0, s0)
     c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
     clause = _tense_of(text[c0:c1])
-    return clause if clause != "neutral" else _tense_of(_BARE_STATUS.sub("", text[g0:g1]))
+    return clause if clause != "neutral" else _segment_tense(text[g0:g1])
+
+
+@functools.lru_cache(maxsize=256)
+def _segment_tense(segment: str) -> Tense:
+    return _tense_of(_BARE_STATUS.sub("", segment))
 
 
 # A status said in one word is a state, no past event lending its tense to the segment:
@@ -374,11 +391,23 @@ _INCIDENT_AFTER = re.compile(r"(?:['’]s)?\s+(?!planned\b|scheduled\b)(?:[\w-]+
                              re.IGNORECASE)
 _RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+$", re.IGNORECASE)
 _RECURRING_AFTER = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.IGNORECASE)
+# The patterns read before a date ("moved … from", "every", "starts on") are shorter than this:
+# searched in the whole text before each date, a message of 1,000 dates took 15 s to read.
+_LOOK_BACK = 300
+
+
+def _back(text: str, end: int) -> int:
+    """Where the look before `end` starts: _LOOK_BACK characters back, at a word's start."""
+    start = max(0, end - _LOOK_BACK)
+    if start:
+        space = text.find(" ", start, end)
+        start = space + 1 if space >= 0 else end
+    return start
 
 
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
-    if _RECURRING_BEFORE.search(m.string, 0, m.start()) or _RECURRING_AFTER.match(m.string,
-                                                                                    m.end()):
+    if _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()) \
+            or _RECURRING_AFTER.match(m.string, m.end()):
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
@@ -521,11 +550,16 @@ _HABITUAL = re.compile(r"(?i)\b(?:usually|always|every|each|often|tradition\w*|t
                        r"yearly)\b")
 
 
+@functools.lru_cache(maxsize=64)  # (read once for all the holidays of one sentence)
+def _habitual(sentence: str) -> bool:
+    return bool(_HABITUAL.search(sentence))
+
+
 def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
     """"before Christmas", "the office is closed for Thanksgiving", "New Year's Eve": the day,
     in the year chosen by tense (Thanksgiving is the US one)."""
     sentence = _span_around(_SENTENCE, m.string, m.start())
-    if _HABITUAL.search(m.string[sentence[0]:sentence[1]]):
+    if _habitual(m.string[sentence[0]:sentence[1]]):
         raise ValueError("every year's")  # "During Thanksgiving, we usually watch a few movies"
     days = [(x, x) for x in (_holiday_in(m["hol"], d.year + k) for k in (-1, 0, 1))]
     x, _ = _by_tense(days, d, tense)
@@ -914,7 +948,8 @@ def moved_away_from(text: str, found: Found) -> bool:
     Tuesday"): no longer its day."""
     phrase = text[found.start:found.end]
     held = _HELD_FROM.match(phrase)
-    return bool(_MOVED_FROM.search(text[:found.start] + (held.group(0) if held else "")))
+    return bool(_MOVED_FROM.search(text[_back(text, found.start):found.start]
+                                   + (held.group(0) if held else "")))
 
 
 def parse_label(label: str) -> ResolvedDate | None:
@@ -985,13 +1020,14 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
             held = _RANGE_WORD_IN.match(text, f.start, f.end)
             gap = text[prev.end:held.end() if held else f.start]
             joined = _RANGE_JOIN.fullmatch(gap)
-            opened = _RANGE_OPEN.search(text[:prev.start])
+            before = text[_back(text, prev.start):prev.start]
+            opened = _RANGE_OPEN.search(before)
             held_from = _HELD_FROM.match(text, prev.start, prev.end)  # "from Thursday"
             if (opened or held_from) and _MOVED_FROM.search(
-                    text[:prev.start] + (held_from.group(0) if held_from else "")):
+                    before + (held_from.group(0) if held_from else "")):
                 out.append(f)
                 continue
-            ends = _RANGE_ENDS.fullmatch(gap) and _RANGE_STARTS.search(text[:prev.start])
+            ends = _RANGE_ENDS.fullmatch(gap) and _RANGE_STARTS.search(before)
             if (joined and (opened or "and" not in gap.lower())) or ends:
                 a, b = prev.date.start, f.date.start
                 if _DAY_ONLY.fullmatch(text[f.start:f.end]):  # "June 3 to the 7th": June 7
@@ -1076,7 +1112,10 @@ def _scan(text: str, anchor: datetime | date,
     matches = [(m, resolve) for pattern, resolve in patterns for m in pattern.finditer(text)
                if not any(s < m.end() and m.start() < e for s, e in brackets)]
     out: list[Found] = []
+    named_day = None  # the last day written with its month ("March 5"), for "the 4th" after it
     for m, resolve in _non_overlapping(matches):
+        if out and out[-1].date.granularity == "day" and _NAMES_MONTH.search(out[-1].date.phrase):
+            named_day = out[-1].date
         phrase = m["phrase"]
         label = _LABEL_AFTER.match(text, m.end())
         if label and (rd := parse_label(label["label"])) is not None:
@@ -1085,8 +1124,9 @@ def _scan(text: str, anchor: datetime | date,
             continue
         try:
             held = _HELD_FROM.match(phrase)  # "from Friday" after "the release slipped"
-            moved = _MOVED_TO.search(text, 0, m.start()) or held and _MOVED_FROM.search(
-                text[:m.start()] + held.group(0))
+            back = _back(text, m.start())
+            moved = _MOVED_TO.search(text, back, m.start()) or held and _MOVED_FROM.search(
+                text[back:m.start()] + held.group(0))
             tense = "future" if moved else tense_at(text, m.start())
             start, end, granularity, detail = resolve(m, today, tense)
         # ambiguous, impossible, or beyond the calendar; KeyError: a letter case-insensitive
@@ -1094,7 +1134,7 @@ def _scan(text: str, anchor: datetime | date,
         except (ValueError, OverflowError, KeyError):
             continue
         if resolve is _ordinal_day:
-            start, end, detail = _ordinal_after(int(m["day"]), out, start, detail)
+            start, end, detail = _ordinal_after(int(m["day"]), named_day, start, detail)
         out.append(Found(m.start(), m.start() + len(phrase),
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
@@ -1121,14 +1161,12 @@ def _one_day_twice(text: str, found: list[Found]) -> list[Found]:
 _NAMES_MONTH = re.compile(rf"(?i)\b{_MONTH_NAME}|\d/\d|\d{{4}}-\d\d-\d\d")
 
 
-def _ordinal_after(day: int, before: list[Found], guess: date, detail: str
+def _ordinal_after(day: int, named: ResolvedDate | None, guess: date, detail: str
                    ) -> tuple[date, date, str]:
     """"the 4th" after a day the text named with its month ("I can't make March 5, leaving
     after lunch on the 4th", said in November) is that month's (or the next or last one's,
     whichever is nearest: "March 30, back on the 2nd" is 2 April), not November's or
     December's: the nearest month to when it was said resolved it to 4 December."""
-    named = next((f.date for f in reversed(before) if f.date.granularity == "day"
-                  and _NAMES_MONTH.search(f.date.phrase)), None)
     if named is None:
         return guess, guess, detail
     months = [add_months(named.start.replace(day=1), k) for k in (-1, 0, 1)]
