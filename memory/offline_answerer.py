@@ -1110,13 +1110,6 @@ class OfflineAnswerer(Answerer):
             shown = _distinct(relevant)
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
-                # and the newest that names one and takes back or changes what came before
-                # ("nvm on Stripe Checkout, legal wants us on Adyen for EU. Going with Adyen.")
-                newest = max((m for m in shown if names_tool_of(m.content, kind)),
-                             key=lambda m: m.said_at, default=None)
-                if newest is not None and newest is not shown[0] \
-                        and (says_update(newest.content) or says_change(newest)):
-                    shown = [newest, *(m for m in shown if m is not newest)]
             if _ASKS_DECISION.search(question):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
@@ -1153,6 +1146,15 @@ class OfflineAnswerer(Answerer):
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
                                content_stems, speakers)
+            if latest is None and kind is not None:
+                # the newest that names one of the kind and takes back or changes what came
+                # before ("nvm on Stripe Checkout, legal wants us on Adyen for EU. Going with
+                # Adyen." names none of "We're going with Stripe Checkout …"'s values)
+                newest = max((m for m in shown if names_tool_of(m.content, kind)),
+                             key=lambda m: m.said_at, default=None)
+                if newest is not None and newest.said_at > shown[0].said_at \
+                        and (says_update(newest.content) or says_change(newest)):
+                    latest = newest
             if latest is None and (_ASKS_QUANTITY.search(question)
                                    or _ASKS_VERSION.search(question)
                                    or _ASKS_SHARE.search(question)):

@@ -1456,7 +1456,10 @@ def test_a_date_slipped_to_and_a_measure_that_moved_from_the_shell(lurker, tmp_p
     assert days.startswith("22 days: from 23 November 2026 (today) to 15 December 2026 (the "
                            "keycloak cutover, moved on 18 November 2026)"), said
     assert when.startswith("15 December 2026: Keycloak cutover slips to Dec 15"), said
-    assert latency.startswith("Checkout p99 is down to 280ms"), said
+    # (since 27 Nov's sixth session "is down to" says a change: the old value follows it as
+    # "Before that:")
+    assert latency.startswith("Latest: Checkout p99 is down to 280ms"), said
+    assert "Before that: The p99 latency SLO for checkout is 300ms; we're at 420ms" in latency
 
 
 def test_a_slip_of_a_release_named_only_in_the_question_from_the_shell(lurker, tmp_path):
@@ -2047,7 +2050,8 @@ def test_a_product_channel_that_changes_its_mind_from_the_shell(lurker, tmp_path
         "2026-11-24T09:00:00Z", "which payment provider are we using for billing?",
         "how much is the Business plan?")
     provider, business = said
-    assert provider.startswith("nvm on Stripe Checkout, legal wants us on Adyen"), said
+    assert provider.startswith("Latest: nvm on Stripe Checkout, legal wants us on Adyen"), said
+    assert "Before that: We're going with Stripe Checkout" in provider, said
     assert business.startswith("On second thought, Business is $29."), said
 
 
