@@ -351,7 +351,9 @@ _WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on l
 _ASKS_WHO_AWAY = re.compile(_WHO_AWAY, re.IGNORECASE)
 _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
-    r"in the office|around|available)\b|\b(?:is|are|will) \S+ (?:be )?(?:out|off|away|around|"
+    r"in the office|around|available)\b|"
+    # ("is sam still out next week?" was declined: "still" stood between)
+    r"\b(?:is|are|will) \S+ (?:still )?(?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY)
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining

@@ -2075,3 +2075,15 @@ def test_a_deploy_channel_asked_when_first_and_how_many_from_the_shell(lurker, t
     for version in ("v4.12.0", "v4.12.1", "v4.12.2"):
         assert f"Deployed api {version} to production" in deploys, said
     assert "Rolled back" not in deploys, said
+
+
+def test_whether_someone_is_still_out_from_the_shell(lurker, tmp_path):
+    """27 Nov (sixth session), from outside: "is sam still out next week?" after "I'm out Nov 30
+    to Dec 4, visiting family." was declined ("still" between the name and "out" hid the
+    question of time away); "is sam out next week?" was answered."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("sam", "2026-11-17T10:00:00Z", "I'm out Nov 30 to Dec 4, visiting family.")),
+        "2026-11-24T09:00:00Z", "is sam still out next week?", "is sam out next week?")
+    still, out = said
+    assert still.startswith("sam is out Nov 30 to Dec 4"), said
+    assert out.startswith("sam is out Nov 30 to Dec 4"), said
