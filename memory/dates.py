@@ -1128,6 +1128,8 @@ def _scan(text: str, anchor: datetime | date,
             moved = _MOVED_TO.search(text, back, m.start()) or held and _MOVED_FROM.search(
                 text[back:m.start()] + held.group(0))
             tense = "future" if moved else tense_at(text, m.start())
+            if _since_date(text, m, phrase):
+                tense = "past"
             start, end, granularity, detail = resolve(m, today, tense)
         # ambiguous, impossible, or beyond the calendar; KeyError: a letter case-insensitive
         # matching equates with ASCII ("laſt week", Kelvin sign K) that no word table holds
@@ -1144,6 +1146,22 @@ def _scan(text: str, anchor: datetime | date,
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
         return out
+
+
+# "since" before a date looks back from when it was said: "No pages since Tuesday" (said on a
+# Friday) is the Tuesday before, not the one after; "errors since Nov 3" is this Nov 3, not next
+# year's. A "since" of reason is followed by its clause's verb ("since Friday is a holiday, we
+# ship Thursday") and keeps the tense the clause gives.
+_SINCE_BEFORE = re.compile(r"(?i)\bsince\s+(?:the\s+|last\s+|this\s+)?$")
+_REASON_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:is|isn['’]t|are|aren['’]t|was|were|will|won['’]t|"
+                           r"falls?|fell|has|had|means)\b)")
+
+
+def _since_date(text: str, m: re.Match, phrase: str) -> bool:
+    if not (re.match(r"(?i)since\b", phrase)
+            or _SINCE_BEFORE.search(text, max(0, m.start() - 12), m.start())):
+        return False
+    return not _REASON_AFTER.match(text, m.start() + len(phrase))
 
 
 def _one_day_twice(text: str, found: list[Found]) -> list[Found]:

@@ -758,3 +758,26 @@ SAT, THU, EARLY_SEP = date(2026, 11, 21), date(2026, 11, 18), date(2026, 9, 3)
 def test_dates_people_wrote_on_27_nov_sixth_session(text, said, expected):
     from memory.dates import find_dates
     assert [f.date.start.isoformat() for f in find_dates(text, said)] == expected
+
+
+FRIDAY_20_NOV = datetime(2026, 11, 20, 8, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # "since" looks back from when it was said: these were the Tuesday after, next year's Nov 3
+    ("Quiet night. No pages since Tuesday.", FRIDAY_20_NOV, ["2026-11-17"]),
+    ("we have been on call since Thursday", FRIDAY_20_NOV, ["2026-11-19"]),
+    ("errors since Nov 3, still digging", FRIDAY_20_NOV, ["2026-11-03"]),
+    ("the dashboard has been down since March", FRIDAY_20_NOV, ["2026-03-01"]),
+    ("No incidents since the 12th", FRIDAY_20_NOV, ["2026-11-12"]),
+    ("Since Monday, the queue has been slow", FRIDAY_20_NOV, ["2026-11-16"]),
+    ("ever since last Tuesday it works", FRIDAY_20_NOV, ["2026-11-17"]),
+    # a "since" of reason keeps its clause's tense: the Friday it is
+    ("since Friday is a holiday we ship on Thursday", FRIDAY_20_NOV,
+     ["2026-11-20", "2026-11-26"]),
+    ("Since Monday's a holiday, standup moves to Tuesday", FRIDAY_20_NOV,
+     ["2026-11-23", "2026-11-24"]),
+])
+def test_since_a_date_looks_back(text, said, expected):
+    from memory.dates import find_dates
+    assert [f.date.start.isoformat() for f in find_dates(text, said)] == expected
