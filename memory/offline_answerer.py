@@ -56,6 +56,10 @@ _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNO
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
+# "No pages since Tuesday", "haven't seen it since the 12th": a day nothing happened after, no
+# answer to "when did ravi get paged?" (it led, dated 17 November, over "Paged at 2am: …")
+_NONE_SINCE = re.compile(r"(?i)\b(?:no|not|never|nothing|none|zero|n['’]t)\b[^.;!?\n]{0,40}?"
+                         r"\bsince\b")
 # "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week", "when does
 # the backup run?": what a schedule does, asked in the present, is asked for its next day too (it
 # had been "the week of 23 November"); "when is the deploy window?" asks for the schedule itself
@@ -846,6 +850,10 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
 
 
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+# a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
+_NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
+                          r"\b(?:lives?|living|is|are|sits?|kept|stored|hosted|located|moved|"
+                          r"pinned|posted|found)\s+(?:at|in|on|under|to)\b")
 
 
 def _place_before(question: str, current: Memory, previous: dict[str, Memory]) -> Memory | None:
@@ -1033,8 +1041,15 @@ class OfflineAnswerer(Answerer):
         elif undated & _CAUSE_STEMS:
             # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy
             # … dropped the idempotency header" (in the incident's thread) says one
-            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS if _STATES_CAUSE.search(
-                m.content) else set())
+            # (and a cause said after its incident in the same message is about the incident:
+            # "Paged at 2am: checkout-api 5xx spike. Root cause was an expired TLS cert …")
+            of_message: dict[str, set[str]] = {}
+            for m in memories:
+                for source in m.source_message_ids[:1]:
+                    of_message.setdefault(source, set()).update(_memory_stems(m))
+            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS.union(
+                *(of_message.get(s, ()) for s in m.source_message_ids[:1]))
+                if _STATES_CAUSE.search(m.content) else set())
         elif kind is not None:
             # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind
             # (before a sum: "which payment provider …?" stems "payment" as "pay", and the
@@ -1124,6 +1139,12 @@ class OfflineAnswerer(Answerer):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
                 shown.sort(key=lambda m: not _SAYS_OUT.search(ANNOTATED.sub("", m.content)))
+            elif _ASKS_WHERE.match(question):
+                # "where is the LB cert runbook?": what puts all the question's words somewhere
+                # ("the runbook for the LB cert lives at https://…"), before "Root cause was an
+                # expired TLS cert on the internal LB" (two of its words, ranked first)
+                shown.sort(key=lambda m: not (wanted <= _memory_stems(m)
+                                              and _NAMES_PLACE.search(m.content)))
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)
@@ -1170,7 +1191,10 @@ class OfflineAnswerer(Answerer):
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
-            dated = next((m for m in shown if event_date(m, question)), None) if when else None
+            if when:  # what did not happen since a day does not say when it happened
+                shown = sorted(shown, key=lambda m: bool(_NONE_SINCE.search(m.content)))
+            dated = next((m for m in shown if event_date(m, question)
+                          and not _NONE_SINCE.search(m.content)), None) if when else None
             if when and span is None and now is not None and _ASKS_NEXT.search(question):
                 # "when is the next release?": the first still to come, not the best-ranked
                 # (the release cut last week shares as many words)

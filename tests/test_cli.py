@@ -2087,3 +2087,32 @@ def test_whether_someone_is_still_out_from_the_shell(lurker, tmp_path):
     still, out = said
     assert still.startswith("sam is out Nov 30 to Dec 4"), said
     assert out.startswith("sam is out Nov 30 to Dec 4"), said
+
+
+ON_CALL_PAGED = chat(
+    ("maya", "2026-11-16T09:02:00Z", "Handing over on-call to @ravi for this week."),
+    ("ravi", "2026-11-17T02:14:00Z",
+     "Paged at 2am: checkout-api 5xx spike. Root cause was an expired TLS cert on the internal "
+     "LB. Renewed it, 5xx back to zero by 02:40."),
+    ("maya", "2026-11-19T16:45:00Z",
+     "FYI the runbook for the LB cert lives at https://wiki.example.com/runbooks/lb-cert"),
+    ("ravi", "2026-11-20T08:00:00Z", "Quiet night. No pages since Tuesday."))
+
+
+def test_an_on_call_channel_asked_when_what_caused_and_where_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, an on-call channel: "No pages since Tuesday"
+    (said on Friday 20 Nov) was dated the Tuesday after, 24 November, and answered "when did
+    ravi get paged?"; "what caused the checkout 5xx spike?" gave the spike without the root
+    cause said after it in the same message; "where is the LB cert runbook?" led with the root
+    cause (two of its words) over the runbook's link."""
+    said = asked_after(lurker, tmp_path, ON_CALL_PAGED, "2026-11-24T10:00:00Z",
+                       "when did ravi get paged?", "what caused the checkout 5xx spike?",
+                       "where is the LB cert runbook?")
+    paged, cause, runbook = said
+    assert "24 November" not in paged and "No pages" not in paged, said
+    assert "17 November 2026: Paged at 2am: checkout-api 5xx spike." in paged, said
+    assert cause.startswith("Root cause was an expired TLS cert on the internal LB."), said
+    assert runbook.startswith("FYI the runbook for the LB cert lives at https://wiki.example.com"), \
+        said
+    listed = lurker("list", "--all", "--json").stdout
+    assert "No pages since Tuesday [2026-11-17]" in listed, listed
