@@ -61,7 +61,7 @@ class _Rule:
     group: int | str = 0  # the part of the match that is the secret
     extend: bool = False  # the pattern may stop short of the token's end (detect-secrets' do)
     # how the value is checked: token | credential | strong | unknown-word | assigned | any |
-    # password | pin | codes | hash
+    # password | pin | codes | hash | words | phrase
     value: str = "token"
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
@@ -176,6 +176,12 @@ _OURS = [
     ("flyio-token", r"fm[12][ar]?_[A-Za-z0-9+/=_-]{100,}"),
     # a Discord webhook's URL is its credential: whoever holds it posts as the webhook
     ("discord-webhook", r"(?<=/api/webhooks/)\d{15,22}/[A-Za-z0-9_-]{50,}"),
+    # found from outside (27 Nov, seventh session), pasted in an ops channel and kept whole:
+    # a Sentry DSN's key (whoever holds it sends events to the project: "https://<32 hex>@
+    # o450123.ingest.sentry.io/5512345"; a legacy DSN's ":secret" is a URL password already),
+    # and an Azure shared access signature's signature in a blob URL ("?sv=…&sig=…")
+    ("sentry-dsn", r"(?<=://)[a-f0-9]{32}(?=(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?/\d+\b)"),
+    ("azure-sas", r"(?<=[?&]sig=)[A-Za-z0-9%+/=]{20,}"),
 ]
 
 # --- labelled values ----------------------------------------------------------------------------
@@ -319,6 +325,12 @@ _LABELLED = [
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
                    r"(?P<secret>[a-z]{3,}(?:[ \t]+[a-z]{3,}){2,7})" + _QUOTE + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
      "words"),
+    # a password or passphrase in quotes after its label, spaces and all: "my ssh passphrase is
+    # 'blue moon over tokyo 42'" (kept: no rule took a quoted value after "is"); none of its
+    # words a function word ("the wifi password is 'ask at the front desk'" says where it is)
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*(?P<q>[\"'`\u201c\u2018])"
+                   r"(?P<secret>[^\"'`\u201d\u2019\n]{4,64}?)[\"'`\u201d\u2019]", "phrase"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
@@ -349,6 +361,9 @@ _UNLABELLED = [
     ("credential", r"(?i)\b(?:totp|2fa|mfa|otp|authenticator)[ \t]+(?:seed|secret|key)\b"
                    r"[^\n:=]{0,30}?[ \t]*(?:\bis\b|:|=)?[ \t]*" + _QUOTE +
                    r"(?P<secret>(?-i:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,})=*)(?![\w])", "any", "otp"),
+    # an Okta API token, "00" and 40 more, named by the word "okta" before it (gitleaks' rule)
+    ("okta-token", r"(?i)\bokta\b[^\n]{0,40}?(?<![\w-])(?P<secret>00[A-Za-z0-9_-]{40})(?![\w-])",
+     "strong", "token"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
@@ -480,6 +495,9 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _password_like(value)
     if rule.value == "words":  # a passphrase's words, none a function word
         return not set(value.lower().split()) & _FUNCTION_WORDS
+    if rule.value == "phrase":  # the same, quoted: not a mask ("********") or a placeholder
+        return not (set(value.lower().split()) & _FUNCTION_WORDS or _placeholder(value)
+                    or _REPEATED.search(value))
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example

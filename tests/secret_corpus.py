@@ -170,6 +170,8 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "apr1": lambda r: "$apr1$" + _pick(r, ALNUM, 8) + "$" + _pick(r, ALNUM + "./", 22),
     "pin": lambda r: _pick(r, "0123456789", r.choice([4, 6, 8])),
     "hex40": lambda r: _pick(r, HEX, 40),
+    "okta": lambda r: "00" + _pick(r, URLSAFE, 40),
+    "sas_sig": lambda r: _pick(r, ALNUM, 30) + "%2B" + _pick(r, ALNUM, 10) + "%3D",
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),
     "uuid_secret": _uuid,
     "basic_b64": lambda r: base64.b64encode(
