@@ -226,6 +226,11 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     topic = content_stems(_WHY_NOT.sub("", question)) - _name_stems(question, names)
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
+        if not topic - _ANY_EVENT:
+            # "what happened with Alex?", "what's new with priya?": anything of them, as "what
+            # did Alex do?" is ("happen" was a word to share: "Alex withdrew, accepted another
+            # offer." was declined)
+            topic = set()
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
         speaking, topic = speaking | working, set()
@@ -510,6 +515,16 @@ def _with_additions(shown: list[Memory]) -> list[Memory]:
     first = ANNOTATED.sub("", shown[0].content).strip()[:80]
     adds = [m for m in shown[1:] if first and any(first in q for q in m.questions)]
     return [shown[0], *adds, *(m for m in shown[1:] if m not in adds)] if adds else shown
+
+
+def _message_stems(memories: list[Memory]) -> Callable[[Memory], set[str]]:
+    """A memory's message's words: the stems of every memory drawn from the message it was
+    drawn from first (its other sources are the questions it answers)."""
+    of_message: dict[str, set[str]] = {}
+    for m in memories:
+        for source in m.source_message_ids[:1]:
+            of_message.setdefault(source, set()).update(_memory_stems(m))
+    return lambda m: set().union(*(of_message.get(s, ()) for s in m.source_message_ids[:1]))
 
 
 def _memory_stems(memory: Memory) -> set[str]:
@@ -1043,13 +1058,9 @@ class OfflineAnswerer(Answerer):
             # … dropped the idempotency header" (in the incident's thread) says one
             # (and a cause said after its incident in the same message is about the incident:
             # "Paged at 2am: checkout-api 5xx spike. Root cause was an expired TLS cert …")
-            of_message: dict[str, set[str]] = {}
-            for m in memories:
-                for source in m.source_message_ids[:1]:
-                    of_message.setdefault(source, set()).update(_memory_stems(m))
-            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS.union(
-                *(of_message.get(s, ()) for s in m.source_message_ids[:1]))
-                if _STATES_CAUSE.search(m.content) else set())
+            of_message = _message_stems(memories)
+            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS | of_message(m)
+                                                     if _STATES_CAUSE.search(m.content) else set())
         elif kind is not None:
             # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind
             # (before a sum: "which payment provider …?" stems "payment" as "pay", and the

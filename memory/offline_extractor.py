@@ -262,7 +262,11 @@ _LEANS = re.compile(r"(?i)\b(?:they|they['’](?:re|ve|ll|d)|their|them|it|it['�
                     # sentence: "Contract goes out Monday.", "Eng says fix lands in 4.3."
                     r"|^\W*(?:contract|deal|fix|patch|release|launch|rollout|migration|renewal|"
                     r"invoice|payment|kickoff|demo|call|meeting|review|eng|engineering|legal|"
-                    r"finance|support|security|ops|procurement)\b")
+                    r"finance|support|security|ops|procurement|"
+                    # or of what the first one opens, its figures and dates: "Opening a req
+                    # for a senior backend engineer, REQ-114. Budget is up to $185k base."
+                    r"budget|timeline|deadline|scope|cost|price|pricing|headcount|salary|comp|"
+                    r"eta|target|start date|end date|owner|dri)\b")
 
 
 # "I get ImportError: …", "we keep getting 502s from the gateway": someone's problem, which the

@@ -2116,3 +2116,24 @@ def test_an_on_call_channel_asked_when_what_caused_and_where_from_the_shell(lurk
         said
     listed = lurker("list", "--all", "--json").stdout
     assert "No pages since Tuesday [2026-11-17]" in listed, listed
+
+
+def test_a_hiring_channel_asked_what_happened_and_a_reqs_budget_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a hiring channel: "what happened with Alex?" was
+    declined ("happen" was a word to share, though "what did Alex do?" was answered), and
+    "what's the budget for the senior backend role?" gave the req without its budget ("Budget is
+    up to $185k base." said after it in the same message named nothing of the role)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-11-09T10:00:00Z",
+         "Opening a req for a senior backend engineer, REQ-114. Budget is up to $185k base."),
+        ("omar", "2026-11-10T14:00:00Z",
+         "Candidate pipeline for REQ-114: Jordan Lee (onsite Nov 18), Priya Nair (phone screen "
+         "Nov 12), Alex Kim (take-home due Nov 14)."),
+        ("lena", "2026-11-14T09:00:00Z", "Alex withdrew, accepted another offer.")),
+        "2026-11-26T10:00:00Z", "what happened with Alex?", "what happened to alex?",
+        "what's the budget for the senior backend role?", "what happened with Morgan?")
+    alex, alex_lower, budget, morgan = said
+    assert alex.startswith("Alex withdrew, accepted another offer."), said
+    assert alex_lower.startswith("Alex withdrew, accepted another offer."), said
+    assert budget.startswith("Budget is up to $185k base."), said
+    assert morgan.startswith("I don't have anything about that in memory."), said
