@@ -301,6 +301,7 @@ def identifiers(question: str) -> list[str]:
                     if f"#{m.group(1)}" not in found]
 
 
+_BARE_NUMBER = re.compile(r"(?<![\w.#$€£,/:-])(\d{2,})(?![\w.,%/:-])")
 _NUMBERED = re.compile(r"(?i)\b(?:pr|mr|pull request|merge request|issue|ticket|incident)\s+"
                        r"(\d{2,})\b")
 
@@ -517,14 +518,16 @@ def _with_additions(shown: list[Memory]) -> list[Memory]:
     return [shown[0], *adds, *(m for m in shown[1:] if m not in adds)] if adds else shown
 
 
-def _message_stems(memories: list[Memory]) -> Callable[[Memory], set[str]]:
-    """A memory's message's words: the stems of every memory drawn from the message it was
-    drawn from first (its other sources are the questions it answers)."""
-    of_message: dict[str, set[str]] = {}
+def _message_text(memories: list[Memory]) -> Callable[[Memory], str]:
+    """A memory's message as the shown memories hold it: the content of every memory drawn from
+    the message it was drawn from first (its other sources are the questions it answers). A
+    sentence's memory does not repeat its message's subject: "Will re-land next week with
+    capped jitter." after "Heads up: we're reverting #512"."""
+    of_message: dict[str, list[str]] = {}
     for m in memories:
         for source in m.source_message_ids[:1]:
-            of_message.setdefault(source, set()).update(_memory_stems(m))
-    return lambda m: set().union(*(of_message.get(s, ()) for s in m.source_message_ids[:1]))
+            of_message.setdefault(source, []).append(m.content)
+    return lambda m: " ".join(c for s in m.source_message_ids[:1] for c in of_message.get(s, ()))
 
 
 def _memory_stems(memory: Memory) -> set[str]:
@@ -1001,6 +1004,13 @@ class OfflineAnswerer(Answerer):
             or bool(speaking and not topic)
         when = _WHEN.match(question)
         idents = identifiers(question)
+        # "when will 530 land?": a bare number the shown memories write as "#530" is that PR
+        # (it was answered by "Will re-land next week", said of #512)
+        idents += [f"#{n}" for n in dict.fromkeys(_BARE_NUMBER.findall(question))
+                   if f"#{n}" not in idents
+                   and any(re.search(rf"#{n}(?!\d)", m.content) for m in memories)]
+        message_text = _message_text(memories)
+
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
             return ((_names(names, m, speakers) or _named_by_context(names, m, people))
@@ -1012,7 +1022,10 @@ class OfflineAnswerer(Answerer):
                          # affected by CVE-2026-41021?" after "CVE-2026-41021 in libxml2
                          # affects our ingest service")
                          or bool(idents) and m.supersedes in previous
-                         and _carries(idents, previous[m.supersedes].content))
+                         and _carries(idents, previous[m.supersedes].content)
+                         # (or its message: "Will re-land next week" after "we're reverting
+                         # #512" in one message, for "when will 512 land?")
+                         or bool(idents) and _carries(idents, message_text(m)))
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
@@ -1058,8 +1071,8 @@ class OfflineAnswerer(Answerer):
             # … dropped the idempotency header" (in the incident's thread) says one
             # (and a cause said after its incident in the same message is about the incident:
             # "Paged at 2am: checkout-api 5xx spike. Root cause was an expired TLS cert …")
-            of_message = _message_stems(memories)
-            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS | of_message(m)
+            of_message = _message_text(memories)
+            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS | content_stems(of_message(m))
                                                      if _STATES_CAUSE.search(m.content) else set())
         elif kind is not None:
             # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind

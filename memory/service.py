@@ -28,7 +28,7 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (asked_names, asks_at_work, at_work, content_stems, event_date,
-                               plain_names, whose_words_asked)
+                               identifiers, plain_names, whose_words_asked)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -154,6 +154,11 @@ def speakers_of(memories: list[Memory],
 
 
 T = TypeVar("T")
+
+
+# the words of asking who or what is blocked, which name nobody and nothing
+_BLOCKED_ASKED = re.compile(r"(?i)\b(?:who|what|which|is|are|any|anyone|still|blocked|blocking|"
+                            r"blocks|blockers?|waiting|on|for|the|right|now|currently)\b|['’]s\b")
 
 
 def points_together(entries: list[T], memory_of: Callable[[T], Memory]) -> list[T]:
@@ -787,7 +792,8 @@ class Profile:
         now = now or utcnow()
         query = clean_text(query.strip())
         channels = tuple(channels)
-        if open_tasks.asks_open_work(query) or open_tasks.asks_blocked(query):
+        if open_tasks.asks_open_work(query) or open_tasks.asks_blocked(query) \
+                and not self._blocked_thing(query):
             return self._open_work(query, now)
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
@@ -840,6 +846,16 @@ class Profile:
             return stems[who]
 
         return open_tasks.open_work(newest, now, own_names), speakers
+
+    def _blocked_thing(self, query: str) -> bool:
+        """Whether "what's blocking …?" names a thing, not a person: "what's blocking #530?"
+        and "what is blocking the migration?" are answered from what was said of it ("#530 on
+        hold until the platform team moves the base image"), not from the standups' blockers
+        ("Nobody has said they are blocked" was the answer)."""
+        if identifiers(query):
+            return True
+        rest = content_stems(_BLOCKED_ASKED.sub(" ", query))
+        return bool(rest and rest - content_stems(" ".join(self._people())))
 
     def _people(self) -> set[str]:
         """The lower-case name words of the profile's authors."""

@@ -2137,3 +2137,28 @@ def test_a_hiring_channel_asked_what_happened_and_a_reqs_budget_from_the_shell(l
     assert alex_lower.startswith("Alex withdrew, accepted another offer."), said
     assert budget.startswith("Budget is up to $185k base."), said
     assert morgan.startswith("I don't have anything about that in memory."), said
+
+
+def test_a_review_channel_asked_of_a_pr_by_its_number_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a code-review channel: "when will 530 land?" was
+    answered by "Will re-land next week with capped jitter", said of #512 (a bare number was
+    no identifier), and "what's blocking #530?" by "Nobody has said they are blocked in the
+    last two months" (the standups' blockers, asked of a PR)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("reviewbot", "2026-11-18T10:00:00Z",
+         'PR #530 "Drop Python 3.9 support" by @lee: 1 blocking comment. Our Helm chart still '
+         "pins the 3.9 base image."),
+        ("lee", "2026-11-19T15:00:00Z",
+         "#530 on hold until the platform team moves the base image, probably early December."),
+        ("omar", "2026-11-20T10:00:00Z",
+         "Heads up: we're reverting #512, the jitter change doubled p99 latency on the sender. "
+         "Will re-land next week with capped jitter.")),
+        "2026-11-24T10:00:00Z", "when will 530 land?", "what's blocking #530?",
+        "what's blocking the base image?", "who is blocked?", "when will 512 land?")
+    land, blocking, image, who, other = said
+    assert "#530 on hold until the platform team moves the base image" in land, said
+    assert "re-land" not in land, said
+    assert blocking.startswith("#530 on hold until the platform team moves the base image"), said
+    assert "Nobody has said" not in image, said
+    assert who.startswith("Nobody has said they are blocked"), said
+    assert "Will re-land next week" in other, said
