@@ -764,7 +764,22 @@ def _quarter(m: re.Match, d: date, tense: Tense) -> Resolution:
     if m.groupdict().get("edge"):
         x = end if m["edge"].lower() == "end" else start
         return x, x, "day", how
+    if m.groupdict().get("part"):  # "mid-Q1": its middle month, "early Q2" its first
+        first = add_months(start, {"early": 0, "mid": 1, "late": 2}[m["part"].lower()])
+        return first, _month_span(first)[1], "month", how
     return start, end, "quarter", how
+
+
+def _half_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    start, end, _, how = _month_part(m, d, tense)
+    if m["half"].lower() in ("first", "1st"):
+        return start, start.replace(day=15), "day", how
+    return start.replace(day=16), end, "day", how
+
+
+def _period_end(m: re.Match, d: date, tense: Tense) -> Resolution:
+    start, end = _period(m["unit"].lower(), d, 0)
+    return end, end, "day", f"the last day of {start} to {end}"
 
 
 def _year(m: re.Match, d: date, tense: Tense) -> Resolution:
@@ -792,7 +807,10 @@ _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _DAY_MONTH = rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}"  # 17 Nov, 3rd of June 2024
 _MONTH_DAY = rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}"  # Nov 17th
 # "on Tuesday, " before its date ("by Friday, Dec 4": one day, not this Friday and Dec 4)
-_WEEKDAY_BEFORE = rf"(?:(?:on|by|before|until|till|due|from|this|next)\s+)?{_WEEKDAY},?\s+"
+# (before a date, "Sat" and "Sun" are days too: "Sat 12/5 is the cutover" was no date at all;
+# alone they stay words, "sat on it", "Sun Microsystems")
+_WEEKDAY_BEFORE = (r"(?:(?:on|by|before|until|till|due|from|this|next)\s+)?"
+                   rf"(?P<wd>{_WD_NAMES}|(?-i:Sat|Sun)\.?),?\s+")
 _NOT_AN_ORDINAL_DATE = rf"(?!\s+(?:of\s+{_MONTH_NAME}|{_ORDINAL_NOUNS})\b)"  # the 3rd floor
 # (pattern, resolver, the families of words a text it matches holds: see _families)
 _RULES: list[tuple[str, Resolver, str]] = [
@@ -846,13 +864,19 @@ _RULES: list[tuple[str, Resolver, str]] = [
      r"(?:bill|bills|invoice|invoices|numbers|revenue|spend|budget|payroll|close|report|"
      r"metrics|newsletter|release|sprint|retro|offsite|cohort)\b)))", _month_part, "month"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<mon>{_FULL_MONTH})", _named_month, "month"),
-    (r"(?:(?P<edge>end|start|beginning)\s+of\s+)?(?-i:Q)(?P<q>[1-4])"
-     r"(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter, "quarter"),
+    (r"(?:(?P<edge>end|start|beginning)\s+of\s+|(?P<part>early|mid|late)[\s-]+)?(?-i:Q)"
+     r"(?P<q>[1-4])(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter, "quarter"),
+    # "the second half of December": the 16th to its end
+    (rf"(?:the\s+)?(?P<half>first|1st|second|2nd|last)\s+half\s+of\s+(?P<mon>{_FULL_MONTH})"
+     rf"(?:,?\s+(?P<year>\d{{4}}))?", _half_month, "month"),
+    # "by year end", "at month-end": the period's last day
+    (r"(?:by|at|before|until|till|after|for|around)\s+(?:the\s+)?(?P<unit>year|month|quarter)"
+     r"[\s-]end\b", _period_end, "calendar"),
     (r"(?:in|since|during|before|after|until|till|by|of)\s+(?P<year>(?:19|20)\d{2})"
      r"(?![\d/.-]\d)", _year, "century"),
     # relative days
-    (r"the\s+day\s+before\s+yesterday", _shift(-2), "calendar"),
-    (r"the\s+day\s+after\s+tomorrow", _shift(2), "calendar"),
+    (r"(?:the\s+)?day\s+before\s+yesterday", _shift(-2), "calendar"),
+    (r"(?:the\s+)?day\s+after\s+tomorrow", _shift(2), "calendar"),
     (rf"yesterday|yday|{_NOT_THE}last\s+night", _shift(-1), "calendar"),
     (r"tomorrow|tmrw|tmr|2morrow", _shift(1), "calendar"),
     # (not "EOD Friday", "end of day tomorrow": the day named after it is the date)

@@ -568,6 +568,9 @@ HOSTILE = [
     "first week of January 2027", "for H1", "H2 2027", "the H1 heading",
     "October AWS bill", "September's numbers", "October is my favourite month",
     "on Tue, 17th Nov '26", "Fri., Nov the 20th", "Friday 20/11/2026", "sunday the 3rd",
+    # 27 Nov, seventh session: halves of a month, a period's end, Sat/Sun before a date
+    "the second half of December is quiet", "ship by year-end", "Sat 12/5 is the cutover",
+    "mid-Q1 launch",
 ]
 
 
@@ -781,3 +784,25 @@ FRIDAY_20_NOV = datetime(2026, 11, 20, 8, 0, tzinfo=timezone.utc)
 def test_since_a_date_looks_back(text, said, expected):
     from memory.dates import find_dates
     assert [f.date.start.isoformat() for f in find_dates(text, said)] == expected
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # were no date at all
+    ("Sat 12/5 is the cutover", FRIDAY_20_NOV, [("2026-12-05", "2026-12-05")]),
+    ("Sun Dec 6 maintenance window", FRIDAY_20_NOV, [("2026-12-06", "2026-12-06")]),
+    ("we need the audit done by year-end", FRIDAY_20_NOV, [("2026-12-31", "2026-12-31")]),
+    ("invoices go out at month-end", FRIDAY_20_NOV, [("2026-11-30", "2026-11-30")]),
+    ("the second half of December is a freeze", FRIDAY_20_NOV, [("2026-12-16", "2026-12-31")]),
+    ("first half of January 2027 for the audit", FRIDAY_20_NOV, [("2027-01-01", "2027-01-15")]),
+    # were the whole quarter, or yesterday
+    ("mid-Q1 launch", FRIDAY_20_NOV, [("2027-02-01", "2027-02-28")]),
+    ("early Q2 for the pricing change", FRIDAY_20_NOV, [("2027-04-01", "2027-04-30")]),
+    ("day before yesterday we shipped 4.2", FRIDAY_20_NOV, [("2026-11-18", "2026-11-18")]),
+    # words, not days
+    ("we sat 12 people at the offsite dinner", FRIDAY_20_NOV, []),
+    ("Sun Microsystems 2 deals closed", FRIDAY_20_NOV, []),
+])
+def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, said)] == expected
