@@ -244,7 +244,12 @@ _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGN
 # ("still no Okta admin access"), and so is one before a version ("Ubuntu 24.04"): "start the
 # Stripe tax integration" (said by sam) is sam's, "That race sounds great, Mel!" is not Melanie's.
 _THING = re.compile(r"\b(?:the|a|an|our|their|your|my|its|no|any|some|every|each)\s+"
-                    r"([A-Z][a-z]+(?:[A-Z][a-z]+)*)\b|\b([A-Z][a-z]+)\s+v?\d")
+                    r"([A-Z][a-z]+(?:[A-Z][a-z]+)*)\b|\b([A-Z][a-z]+)\s+v?\d"
+                    # a place: where someone is or goes ("Flying to Berlin for the conference",
+                    # said by kai, was someone else's: "what flight is kai on?" was declined)
+                    r"|\b(?i:in|(?:fly|flying|flew|flown|travel\w*|going|went|go|goes|moving|moved|"
+                    r"move|heading|headed|head|driving|drove|drive|back|trip|visiting|visit|"
+                    r"relocating|relocated)\s+(?:to|from|back\s+to))\s+([A-Z][a-z]+)\b")
 
 
 def _others_named(content: str, names: set[str]) -> set[str]:

@@ -2162,3 +2162,18 @@ def test_a_review_channel_asked_of_a_pr_by_its_number_from_the_shell(lurker, tmp
     assert "Nobody has said" not in image, said
     assert who.startswith("Nobody has said they are blocked"), said
     assert "Will re-land next week" in other, said
+
+
+def test_a_place_named_in_someones_own_words_is_no_other_person_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "what flight is kai on?" after kai's "Flying to
+    Berlin for the conference on Dec 2, flight LH 2041 lands 14:05." was declined: "Berlin"
+    read as someone else's name, so the memory was not kai's. A person named after "with"
+    still is someone else."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("kai", "2026-11-18T10:00:00Z",
+         "Flying to Berlin for the conference on Dec 2, flight LH 2041 lands 14:05."),
+        ("sam", "2026-11-18T11:00:00Z", "Sharing a cab with Marta from the airport.")),
+        "2026-11-25T09:00:00Z", "what flight is kai on?", "who is kai sharing a cab with?")
+    flight, cab = said
+    assert flight.startswith("Flying to Berlin for the conference on Dec 2"), said
+    assert cab.startswith("I don't have anything about that in memory."), said
