@@ -837,3 +837,36 @@ def test_a_leaked_key_pasted_in_a_security_channel_over_slack_is_never_stored_or
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     for secret in secrets:
         assert secret not in " ".join(said) and secret.encode() not in stored, secret
+
+
+def test_an_on_call_channel_over_slack_dates_since_and_keeps_a_dsn_out(start, api, tmp_path):
+    """27 Nov (seventh session), from outside, an on-call channel: "Quiet night. No pages since
+    Tuesday." (said on Friday) was dated the Tuesday after and answered "when did sam get
+    paged?"; the root cause said after the spike in the same message was left out of "what
+    caused the checkout 5xx spike?"; a Sentry DSN pasted for the worker was stored and posted
+    whole. #dev's own page at 3am must not reach #general's answers."""
+    slack = start()
+    dsn_key = "3f2a9c8d7e6b5a4f3e2d1c0b9a8f7e6d"
+    message(slack, "CGEN", "U1", "Handing over on-call to @sam for this week.", ts(0))
+    message(slack, "CGEN", "U2", "Paged at 2am: checkout-api 5xx spike. Root cause was an "
+            "expired TLS cert on the internal LB. Renewed it, 5xx back to zero by 02:40.",
+            ts(17 * 60 + 14))
+    message(slack, "CDEV", "U0BOB", "Paged at 3am on the staging cluster, root cause was a full "
+            "disk on the checkout runner.", ts(18 * 60))
+    message(slack, "CGEN", "U1", f"SENTRY_DSN for the worker: https://{dsn_key}@o450123.ingest."
+            "sentry.io/5512345", ts(24 * 60 + 60))
+    message(slack, "CGEN", "U2", "Quiet night. No pages since Tuesday.", ts(4 * 24 * 60 - 60))
+    app_mention(slack, "U1", "when did sam get paged?", ts(4 * 24 * 60), "EvPaged27")
+    app_mention(slack, "U1", "what caused the checkout 5xx spike?", ts(4 * 24 * 60 + 1),
+                "EvCause27")
+    app_mention(slack, "U1", "what's the sentry dsn for the worker?", ts(4 * 24 * 60 + 2),
+                "EvDsn27")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 3, said
+    paged, cause, dsn = (s.split("\n")[0] for s in said)
+    assert "Paged at 2am: checkout-api 5xx spike." in paged and "No pages" not in paged, said
+    assert cause.startswith("Root cause was an expired TLS cert on the internal LB."), said
+    assert "SENTRY_DSN for the worker: https://[REDACTED:sentry-dsn]@" in dsn, said
+    assert "full disk" not in " ".join(said) and "staging" not in " ".join(said), said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    assert dsn_key not in " ".join(said) and dsn_key.encode() not in stored
