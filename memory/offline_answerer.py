@@ -346,7 +346,7 @@ def content_stems(text: str) -> set[str]:
 # we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
-              "signatur": "sign"}
+              "signatur": "sign", "owner": "own"}
 
 
 _RELEASE_STEMS = frozenset(content_stems(
@@ -872,6 +872,8 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
     return [f"Latest: {_dated(change)}.", "Before that:", _dated(routine)]
 
 
+_OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dri|lead(?:s|ing)?|"
+                          r"driving|drives|assigned)\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
 _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
@@ -1168,6 +1170,10 @@ class OfflineAnswerer(Answerer):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
                 shown.sort(key=lambda m: not _SAYS_OUT.search(ANNOTATED.sub("", m.content)))
+            elif _WHO.match(question) and not names and _OWNER_ASKED.search(question):
+                # "who owns RFC-42?": what names its owner ("Owner: nina.", a point of the
+                # RFC) before those who spoke of it ("On RFC-42: +1 overall.", said by raj)
+                shown.sort(key=lambda m: not _names_someone(m.content, people, question))
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
                 # ("the runbook for the LB cert lives at https://…"), before "Root cause was an

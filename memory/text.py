@@ -11,7 +11,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from .dates import ANNOTATED
-from .topics import TOOL_CATEGORIES, asked_tool_category
+from .topics import asked_tool_category, kind_search_words
 
 # Lucene's English stop set plus question words, pronouns and auxiliaries: in an OR query they only
 # add noise to the BM25 ranking ("what did we decide about the rate limit?" -> decid rate limit).
@@ -147,7 +147,8 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
                "repository": "repo", "repositories": "repo", "configuration": "config",
                "database": "db", "databases": "db", "kubernetes": "k8s",
                "documentation": "docs", "authentication": "auth", "infrastructure": "infra",
-               "dependencies": "deps", "dependency": "deps"}
+               "dependencies": "deps", "dependency": "deps", "elasticsearch": "es",
+               "postgresql": "postgres"}
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
@@ -187,5 +188,5 @@ def expand_query(text: str) -> str:
         extra.append(_SHIPPING_WORDS)
     kind = asked_tool_category(text)
     if kind is not None:  # "what package manager do we use?" finds "Build uses pnpm 9"
-        extra.append(" ".join(TOOL_CATEGORIES[kind]))
+        extra.append(kind_search_words(kind))
     return f"{text} {' '.join(extra)}" if extra else text

@@ -91,9 +91,30 @@ _KIND_ALIASES = {"db": "database", "ci": "ci system", "queue": "message queue",
                  "observability": "monitoring", "apm": "monitoring",
                  "payment processor": "payment provider", "payment gateway": "payment provider",
                  "payments provider": "payment provider", "psp": "payment provider"}
+# Kinds named by a shape, not a list: a cloud instance type ("r6i.2xlarge", "n2-standard-8",
+# "Standard_D4s_v5"): "what instance type are we using for the ES cluster?" was declined, as
+# "Decisions: … r6i.2xlarge nodes …" names none of its words.
+_SHAPED_KINDS = {"instance type": re.compile(
+    r"(?<![\w.-])(?:[a-z]{1,3}\d[a-z0-9-]*\.(?:nano|micro|small|medium|large|\d*xlarge|metal)"
+    r"|[a-z]\d[a-z]?-(?:standard|highmem|highcpu|micro|small|medium)-\d+"
+    r"|standard_[a-z]\d+[a-z_\d]*)(?![\w-])")}
+# what a shaped kind's names are searched by: their sizes and the words said beside them
+_SHAPED_WORDS = {"instance type": "xlarge 2xlarge 4xlarge large medium nodes instances"}
+
+
+def kind_search_words(kind: str) -> str:
+    """The words that find a tool of `kind` ("pnpm yarn …" for "package manager")."""
+    return _SHAPED_WORDS.get(kind) or " ".join(TOOL_CATEGORIES[kind])
+
+
+_KIND_ALIASES.update({"instance": "instance type", "instance size": "instance type",
+                      "instance types": "instance type", "node type": "instance type",
+                      "machine type": "instance type", "vm size": "instance type",
+                      "node size": "instance type"})
 _ASKS_KIND = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is| are)?\s+(?:\w+\s+)?(?P<kind>"
-    + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_KIND_ALIASES], key=len,
+    + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_SHAPED_KINDS, *_KIND_ALIASES],
+                                             key=len,
                                              reverse=True))
     + r")s?\b")
 
@@ -110,6 +131,8 @@ def asked_tool_category(question: str) -> str | None:
 def names_tool_of(text: str, category: str) -> bool:
     """Whether `text` names a tool of `category` ("pnpm" for "package manager")."""
     low = text.lower()
+    if category in _SHAPED_KINDS:
+        return _SHAPED_KINDS[category].search(low) is not None
     return any(cat == category and tool in low and whole_word.search(low)
                for tool, whole_word, cat in _TOOLS)
 

@@ -2177,3 +2177,25 @@ def test_a_place_named_in_someones_own_words_is_no_other_person_from_the_shell(l
     flight, cab = said
     assert flight.startswith("Flying to Berlin for the conference on Dec 2"), said
     assert cab.startswith("I don't have anything about that in memory."), said
+
+
+def test_an_rfc_and_its_review_asked_owner_cost_and_instance_type_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, an architecture channel's RFC and its review:
+    "who owns RFC-42?" was answered with who spoke of it, not "Owner: nina." ("owns" and
+    "owner" were two words); "how much will the ES cluster cost?" was declined ("ES" was not
+    Elasticsearch); "what instance type are we using?" was declined (the decision names
+    "r6i.2xlarge", no word of the question)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("nina", "2026-11-10T10:00:00Z",
+         "RFC-42: Moving search from Postgres full-text to Elasticsearch. Motivation: p95 search "
+         "latency is 1.8s on the messages table. Cost estimate: about $2,100/month. Owner: "
+         "nina."),
+        ("raj", "2026-11-12T15:00:00Z", "On RFC-42: +1 overall."),
+        ("lena", "2026-11-19T11:00:00Z", "RFC-42 approved in arch review. Decisions: no Postgres "
+         "fallback, r6i.2xlarge nodes, dual-write for 10 days instead of two weeks.")),
+        "2026-11-24T10:00:00Z", "who owns RFC-42?", "how much will the ES cluster cost?",
+        "what instance type are we using?")
+    owner, cost, instance = said
+    assert owner.startswith("Owner: nina."), said
+    assert cost.startswith("Cost estimate: about $2,100/month."), said
+    assert instance.startswith("Decisions: no Postgres fallback, r6i.2xlarge nodes"), said
