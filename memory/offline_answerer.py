@@ -447,6 +447,10 @@ _CAUSE_STEMS = frozenset(content_stems("cause caused causing root culprit"))
 _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|culprit)\b|"
                            r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|"
                            r"turned out|turns out|traced (?:it )?(?:back )?to)\b")
+_ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
+_STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background)\b|"
+                            r"\b(?:because|the reason|so that|in order to|that's why|which is why|"
+                            r"to avoid|since (?!\d)|as a result)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
@@ -1199,6 +1203,11 @@ class OfflineAnswerer(Answerer):
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
+            elif _ASKS_WHY.match(question):
+                # "why are we moving search to Elasticsearch?": "Motivation: p95 search latency
+                # is 1.8s …" (a point of the RFC) before the RFC's title, which says what
+                shown.sort(key=lambda m: not (_STATES_REASON.search(m.content)
+                                              or _STATES_CAUSE.search(m.content)))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

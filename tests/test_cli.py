@@ -2194,8 +2194,10 @@ def test_an_rfc_and_its_review_asked_owner_cost_and_instance_type_from_the_shell
         ("lena", "2026-11-19T11:00:00Z", "RFC-42 approved in arch review. Decisions: no Postgres "
          "fallback, r6i.2xlarge nodes, dual-write for 10 days instead of two weeks.")),
         "2026-11-24T10:00:00Z", "who owns RFC-42?", "how much will the ES cluster cost?",
-        "what instance type are we using?")
-    owner, cost, instance = said
+        "what instance type are we using?", "why are we moving search to Elasticsearch?")
+    owner, cost, instance, why = said
+    # (the RFC's motivation, not its title, which says what: it led)
+    assert why.startswith("Motivation: p95 search latency is 1.8s"), said
     assert owner.startswith("Owner: nina."), said
     assert cost.startswith("Cost estimate: about $2,100/month."), said
     assert instance.startswith("Decisions: no Postgres fallback, r6i.2xlarge nodes"), said
