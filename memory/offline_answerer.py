@@ -1006,6 +1006,12 @@ class OfflineAnswerer(Answerer):
             return {w for n in said for w in name_letters(n).lower().split()}
 
         names, speaking, topic = _whose_and_about(question, people)
+        if speaking:
+            # "what did Globex ask for?": a customer the memories speak of ("Globex asked for a
+            # data export …") and no one who speaks here asks what was said of it, not its own
+            # words (declined: no message is Globex's)
+            speaking -= {n for n in speaking - people()
+                         if any(_names_all({n}, m.content) for m in memories)}
         wanted = topic or content_stems(question) - (_OPINION_STEMS if names else set())
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share

@@ -2201,3 +2201,21 @@ def test_an_rfc_and_its_review_asked_owner_cost_and_instance_type_from_the_shell
     assert owner.startswith("Owner: nina."), said
     assert cost.startswith("Cost estimate: about $2,100/month."), said
     assert instance.startswith("Decisions: no Postgres fallback, r6i.2xlarge nodes"), said
+
+
+def test_what_a_customer_asked_for_is_what_was_said_of_it_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a support channel: "what did Globex ask for?" was
+    declined: "ask" read it as a question of Globex's own words, and no message is Globex's.
+    What someone who speaks here said is still theirs alone."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("nina", "2026-11-16T09:00:00Z",
+         "Acme wants SSO with Okta by end of December, otherwise they won't renew."),
+        ("nina", "2026-11-16T09:30:00Z",
+         "Globex asked for a data export of all their invoices since 2023."),
+        ("omar", "2026-11-17T10:00:00Z", "Can we ask legal about the export format?")),
+        "2026-11-24T10:00:00Z", "what did Globex ask for?", "what did omar ask?",
+        "what did lee ask for?")
+    globex, omar, lee = said
+    assert globex.startswith("Globex asked for a data export of all their invoices"), said
+    assert "Globex" not in omar and "legal" in omar, said
+    assert lee.startswith("I don't have anything"), said
