@@ -424,7 +424,7 @@ _REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can
                             r"might|must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?"
                             r"(?:shipped|released|"
                             r"deployed|rolled (?:out|back)|upgraded|downgraded|promoted|"
-                            r"went live|launched|merged)\b"
+                            r"went live|launched|merged|(?:is|are) (?:now )?(?:live|out))\b"
                             r"|^\W*(?:deploy(?:ment)?|release|rollout)\s+(?:\S+\s+){0,3}?"
                             r"(?:succeeded|successful|completed?|finished|done)\b")
 

@@ -45,7 +45,7 @@ from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries, expand_query, quotes
+from .text import carries, expand_query, quotes, spelled_out
 from .updates import says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -790,7 +790,7 @@ class Profile:
             raise InvalidMessage("recall needs a non-empty question")
         settings = self.service.settings
         now = now or utcnow()
-        query = clean_text(query.strip())
+        query = spelled_out(clean_text(query.strip()))
         channels = tuple(channels)
         if open_tasks.asks_open_work(query) or open_tasks.asks_blocked(query) \
                 and not self._blocked_thing(query):

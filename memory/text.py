@@ -167,7 +167,10 @@ _ASKS_VERSION = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is)?\s+(?:the\s+)?(?:current\s+|latest\s+)?"
     r"(?:version|release|build)\b|\bversion\s+(?:is|are)\b|"
     r"\bwhen\b.*\b(?:last|latest|most recent|previous)\s+(?:release|deploy|deployment|version|"
-    r"build|hotfix)\b|\bwhen\s+did\s+we\s+last\s+(?:release|deploy|ship)")
+    r"build|hotfix)\b|\bwhen\s+did\s+we\s+last\s+(?:release|deploy|ship)"
+    # "what's in prod right now?", "what's running on staging?"
+    r"|\bwhat(?:'s|\u2019s| is)\s+(?:running\s+|deployed\s+|live\s+|out\s+)?(?:in|on)\s+"
+    r"(?:prod(?:uction)?|staging|stage|live)\b")
 # what a version's answer says instead of "version": "Hotfix 4.12.2 shipped", "4.12.1 is out"
 _SHIPPING_WORDS = "shipped released deployed rollout live out"
 
@@ -175,6 +178,27 @@ _SHIPPING_WORDS = "shipped released deployed rollout live out"
 def asks_version(question: str) -> bool:
     """"what version is in prod?", "which release are we on?", "when was the last release?"."""
     return bool(_ASKS_VERSION.search(question))
+
+
+# How questions are typed in chat, spelled out before anything reads them: "wat time is
+# standup" was declined (what the question asked was "wat"), "whats in prod rn?" too.
+# (lower case only, between words: "R" is a language, "Wen" a name, "U.S." a country)
+_CHAT_SPELLINGS = {"wat": "what", "wut": "what", "wht": "what", "wats": "what's",
+                   "whats": "what's", "whos": "who's", "wheres": "where's", "whens": "when's",
+                   "r": "are", "u": "you", "ur": "your", "rn": "right now",
+                   "atm": "at the moment", "pls": "", "plz": ""}
+_CHAT_SPELLING = re.compile(r"(?<![\w'’.-])(?:" + "|".join(_CHAT_SPELLINGS) +
+                            r")(?![\w'’-]|\.\w)")
+_OPENING = {"wen": "when", "y": "why"}  # only where a question starts
+_CHAT_OPENING = re.compile(r"^(\W*)(wen|y)(?=\s+\w)")
+
+
+def spelled_out(question: str) -> str:
+    """The question with chat's spellings written out ("wat time is standup" -> "what time is
+    standup"); other text as it is."""
+    question = _CHAT_OPENING.sub(lambda m: m[1] + _OPENING[m[2].lower()], question)
+    out = _CHAT_SPELLING.sub(lambda m: _CHAT_SPELLINGS[m[0]], question)
+    return re.sub(r"\s{2,}", " ", out).strip() if out != question else out
 
 
 def expand_query(text: str) -> str:

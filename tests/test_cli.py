@@ -2219,3 +2219,19 @@ def test_what_a_customer_asked_for_is_what_was_said_of_it_from_the_shell(lurker,
     assert globex.startswith("Globex asked for a data export of all their invoices"), said
     assert "Globex" not in omar and "legal" in omar, said
     assert lee.startswith("I don't have anything"), said
+
+
+def test_questions_typed_the_way_chat_is_typed_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "wat time is standup" and "whats in prod rn?"
+    were declined (their words were "wat" and "rn"), and "when did 4.13 go live" after
+    "🚀 v4.13 is live in prod! 🎉" said no date was given."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lee", "2026-11-17T09:00:00Z", "Standup moves to 9:30 starting Monday."),
+        ("omar", "2026-11-19T15:00:00Z", "🚀 v4.13 is live in prod! 🎉")),
+        "2026-11-24T10:00:00Z", "wat time is standup", "whats in prod rn?",
+        "when did 4.13 go live")
+    standup, prod, live = said
+    assert "Standup moves to 9:30" in standup, said
+    assert prod.startswith("🚀 v4.13 is live in prod!"), said
+    assert live.startswith("19 November 2026, when it was reported: 🚀 v4.13 is live in prod!"), \
+        said

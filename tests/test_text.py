@@ -22,3 +22,21 @@ def test_a_phrase_and_its_letters_are_one_word_to_the_answerer():
     assert content_stems("who was the incident commander?") == {"ic"}
     assert "ic" in content_stems("I'm IC, @omar is comms.")
     assert short_phrases("incidental commanders") == "incidental commanders"
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("wat time is standup", "what time is standup"),
+    ("whats in prod rn?", "what's in prod right now?"),
+    ("where r the staging db creds", "where are the staging db creds"),
+    ("do u know the rate limit pls", "do you know the rate limit"),
+    ("y did we revert 512", "why did we revert 512"),
+    ("wen is the offsite", "when is the offsite"),
+    # names, languages and countries as written
+    ("Wen said hi", "Wen said hi"),
+    ("what is R used for", "what is R used for"),
+    ("is it in the U.S.?", "is it in the U.S.?"),
+    ("what did yuri say about the 'r' flag", "what did yuri say about the 'r' flag"),
+])
+def test_chat_spellings_of_a_question_are_written_out(typed, read):
+    from memory.text import spelled_out
+    assert spelled_out(typed) == read
