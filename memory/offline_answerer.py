@@ -349,6 +349,8 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "signatur": "sign", "owner": "own"}
 
 
+_SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
+                                       "beginning middle part"))
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
@@ -1067,6 +1069,10 @@ class OfflineAnswerer(Answerer):
         # questions be answered, declines 0.709 → 0.688)
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
+        if span is not None:
+            # (a span's words of shape are no subject: "what did we deploy in the first half
+            # of November?" was declined, "Deployed api v4.10.0" sharing one word of four)
+            undated = (undated - (content_stems(span.phrase) & _SPAN_SHAPE)) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)

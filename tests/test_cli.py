@@ -2235,3 +2235,21 @@ def test_questions_typed_the_way_chat_is_typed_from_the_shell(lurker, tmp_path):
     assert prod.startswith("🚀 v4.13 is live in prod!"), said
     assert live.startswith("19 November 2026, when it was reported: 🚀 v4.13 is live in prod!"), \
         said
+
+
+def test_what_was_done_in_part_of_a_month_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a deploy channel: "what did we deploy in the
+    first half of November?" and "… in early November?" were declined: the span's words
+    ("first", "half", "early") were words a memory had to share."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("ci", "2026-11-03T10:00:00Z", "Deployed api v4.10.0 to production."),
+        ("ci", "2026-11-12T10:00:00Z", "Deployed api v4.11.0 to production."),
+        ("ci", "2026-11-19T10:00:00Z", "Deployed api v4.12.0 to production.")),
+        "2026-11-24T10:00:00Z", "what did we deploy in the first half of November?",
+        "what did we deploy in early November?")
+    half, early = said
+    assert half.startswith("Deployed api v4.10.0 to production. (3 November 2026) Deployed api "
+                           "v4.11.0 to production. (12 November 2026)"), said
+    assert "v4.12.0" not in half, said
+    assert early.startswith("Deployed api v4.10.0 to production. (3 November 2026)"), said
+    assert "v4.11.0" not in early, said
