@@ -339,7 +339,27 @@ def content_stems(text: str) -> set[str]:
         low = _NOT_AN_AM.sub(" ", low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w, w) for w in bare if w and w not in _QUESTION_WORDS])
-    return {_SAME_WORD.get(x, x) for x in stems}
+    found = {_SAME_WORD.get(x, x) for x in stems}
+    return found | _cjk_pairs(text) if not text.isascii() else found
+
+
+# Chinese, Japanese and Korean are written without spaces between words: each pair of
+# neighbouring characters is a word to share ("数据库迁移什么时候？" and "数据库迁移定在12月1日" share
+# 数据, 据库, 库迁, 迁移), within runs of ideographs, katakana or hangul; hiragana (Japanese particles
+# and endings) and Chinese words of asking or grammar part them. Without it every such question
+# was declined: the messages were found, and no word of theirs was one.
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff\uac00-\ud7af]+")
+_CJK_GRAMMAR = re.compile(r"什么时候|什么|时候|哪里|哪儿|哪个|为什么|怎么样|怎么|多少|几时|谁|吗|呢|"
+                          r"吧|的|了|是|在|和|与|及|或|把|被|给|从|到|对|就|都|也|还|又|很|这|那|"
+                          r"我们|你们|他们|我|你|他|她|它|有|没|不|要|会|能|可以|何|誰|"
+                          r"언제|누가|누구|무엇|뭐|어디|왜|어떻게|입니까|인가요|이에요|예요")
+
+
+def _cjk_pairs(text: str) -> set[str]:
+    pairs = set()
+    for run in _CJK_RUN.findall(_CJK_GRAMMAR.sub(" ", text)):
+        pairs |= {run[i:i + 2] for i in range(len(run) - 1)} if len(run) > 1 else {run}
+    return pairs
 
 
 # Stems the stemmer leaves apart though a question and its answer use them as one word: "when do

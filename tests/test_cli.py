@@ -2253,3 +2253,18 @@ def test_what_was_done_in_part_of_a_month_from_the_shell(lurker, tmp_path):
     assert "v4.12.0" not in half, said
     assert early.startswith("Deployed api v4.10.0 to production. (3 November 2026)"), said
     assert "v4.11.0" not in early, said
+
+
+def test_a_team_writing_chinese_and_japanese_is_answered_from_its_messages_from_the_shell(
+        lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a team that writes Chinese and Japanese: every
+    question was declined, though the messages were found (their words, written without
+    spaces, were no words to the answerer). A question about something never said still is."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("yuki", "2026-11-16T10:00:00Z", "来週の金曜日にリリースします。バージョンは4.13です。"),
+        ("li", "2026-11-17T10:00:00Z", "数据库迁移定在12月1日，负责人是王伟。")),
+        "2026-11-24T10:00:00Z", "リリースはいつですか？", "谁负责数据库迁移？", "预算是多少？")
+    release, owner, budget = said
+    assert release.startswith('yuki said: "来週の金曜日にリリースします。'), said
+    assert owner.startswith('li said: "数据库迁移定在12月1日，负责人是王伟。"'), said
+    assert budget.startswith("I don't have anything about that in memory."), said
