@@ -369,6 +369,8 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "signatur": "sign", "owner": "own"}
 
 
+_ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
+                           r"report(?:ed)?|complain(?:ed)? about)\b")
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
                                        "beginning middle part"))
 _RELEASE_STEMS = frozenset(content_stems(
@@ -899,7 +901,11 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
 
 
 _OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dri|lead(?:s|ing)?|"
-                          r"driving|drives|assigned)\b")
+                          r"driving|drives|assigned|doing|taking|handling|picking up)\b")
+# "how far along is the billing v2 doc?", "what's the status of ZD-9921?": the newest word of it
+# ("Sprint 48 review: … billing v2 doc at 60%" after "lee can start the billing v2 design doc")
+_ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+the\s+)?"
+                            r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is)\s+.+\s+going\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
 _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
@@ -1028,10 +1034,11 @@ class OfflineAnswerer(Answerer):
             return {w for n in said for w in name_letters(n).lower().split()}
 
         names, speaking, topic = _whose_and_about(question, people)
-        if speaking:
+        if speaking and _ASKS_REQUEST.search(question):
             # "what did Globex ask for?": a customer the memories speak of ("Globex asked for a
             # data export …") and no one who speaks here asks what was said of it, not its own
-            # words (declined: no message is Globex's)
+            # words (declined: no message is Globex's); "what did sam say …?" still asks for
+            # sam's own words, not maya's "… moves to sam next week"
             speaking -= {n for n in speaking - people()
                          if any(_names_all({n}, m.content) for m in memories)}
         wanted = topic or content_stems(question) - (_OPINION_STEMS if names else set())
@@ -1206,10 +1213,17 @@ class OfflineAnswerer(Answerer):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
                 shown.sort(key=lambda m: not _SAYS_OUT.search(ANNOTATED.sub("", m.content)))
-            elif _WHO.match(question) and not names and _OWNER_ASKED.search(question):
+            elif _WHO.match(question) and _OWNER_ASKED.search(question):
                 # "who owns RFC-42?": what names its owner ("Owner: nina.", a point of the
-                # RFC) before those who spoke of it ("On RFC-42: +1 overall.", said by raj)
-                shown.sort(key=lambda m: not _names_someone(m.content, people, question))
+                # RFC) before those who spoke of it ("On RFC-42: +1 overall.", said by raj);
+                # someone who speaks here first ("dana will take SSO for Acme" before "SSO for
+                # Acme is blocked on … the Okta metadata", for "who is doing SSO for Acme?")
+                here = people() - set(re.findall(r"[a-z0-9]+", name_letters(question).lower()))
+                shown.sort(key=lambda m: (
+                    not here & set(re.findall(r"[a-z0-9]+", name_letters(m.content).lower())),
+                    not _names_someone(m.content, people, question)))
+            elif _ASKS_PROGRESS.search(question):
+                shown.sort(key=lambda m: m.said_at, reverse=True)
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
                 # ("the runbook for the LB cert lives at https://…"), before "Root cause was an

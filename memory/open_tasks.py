@@ -63,7 +63,7 @@ _COMMITS = re.compile(
     r"(?i)\b(?:todo|to-do|action items?|follow[- ]ups?)\b"
     r"|(?:^|[,;:.!?(]\s*|\b(?:and|so|then|ok|okay|also|fyi|btw)\s+|@\w+\s+|@)"
     r"(?!(?:it|this|that|there|these|those|which|what|you|they)\b)"
-    r"[a-z][\w.-]*(?:\s+will|['\u2019]ll|\s+(?:is|are|am) going to|\s+can (?:do|take|handle)|"
+    r"[a-z][\w.-]*(?:\s+will|['\u2019]ll|\s+(?:is|are|am) going to|\s+can (?:do|take|handle|start|own|pick up|look into|write|fix)|"
     r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b)\w"
     r"|\b(?:is|are) on it\b"
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
@@ -146,6 +146,22 @@ def says_done(memory: Memory) -> bool:
     return bool(_DONE.search(memory.content)) and not _NOT_YET.search(memory.content)
 
 
+# A review's clauses each say how one piece of work stands: "Sprint 48 review: CSV fix done, SSO
+# slipped to sprint 49, billing v2 doc at 60%" closes the CSV fix, not the billing v2 doc (it did:
+# "done" was anywhere in the memory)
+_CLAUSE_BREAK = re.compile(r",\s|;\s|\.\s|[!?\n]")
+
+
+def closes(memory: Memory, work_words: set[str]) -> bool:
+    """Whether `memory` says the work of `work_words` is done: said so in a clause about it,
+    where the memory has several."""
+    clauses = [c for c in _CLAUSE_BREAK.split(memory.content) if c.strip()]
+    if len(clauses) < 2:
+        return says_done(memory)
+    return any(_DONE.search(c) and not _NOT_YET.search(c) and content_stems(c) & work_words
+               for c in clauses)
+
+
 @dataclass
 class OpenWork:
     commitment: Memory
@@ -209,7 +225,7 @@ def open_work(memories: list[Memory], now: datetime,
                                                             for m in w.latest))]
         if same:
             for w in same:
-                if says_done(memory):
+                if closes(memory, about(w.commitment).union(*map(about, w.latest))):
                     w.closed_by = memory
                 else:
                     w.latest.append(memory)

@@ -45,7 +45,7 @@ from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
                           CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries, expand_query, quotes, spelled_out
+from .text import carries, english_word, expand_query, quotes, spelled_out
 from .updates import says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -854,8 +854,13 @@ class Profile:
         ("Nobody has said they are blocked" was the answer)."""
         if identifiers(query):
             return True
-        rest = content_stems(_BLOCKED_ASKED.sub(" ", query))
-        return bool(rest and rest - content_stems(" ".join(self._people())))
+        if open_tasks.blocked_whom(plain_names(query)):  # "is tom blocked?" asks of tom
+            return False
+        # a word of work, not a name: "migration" (a standup bot's posts name people who write
+        # nothing here: "Blockers (tom's Daily Standup)")
+        rest = {w for w in re.findall(r"[a-z]+", _BLOCKED_ASKED.sub(" ", query).lower())
+                if len(w) > 2 and english_word(w)}
+        return bool(rest - self._people())
 
     def _people(self) -> set[str]:
         """The lower-case name words of the profile's authors."""

@@ -2268,3 +2268,32 @@ def test_a_team_writing_chinese_and_japanese_is_answered_from_its_messages_from_
     assert release.startswith('yuki said: "来週の金曜日にリリースします。'), said
     assert owner.startswith('li said: "数据库迁移定在12月1日，负责人是王伟。"'), said
     assert budget.startswith("I don't have anything about that in memory."), said
+
+
+def test_a_sprint_channel_asked_who_how_far_and_what_is_open_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a sprint's channel: "who is doing SSO for Acme?"
+    led with the blocker note (it names Okta, read as someone) over "dana will take SSO for
+    Acme"; "how far along is the billing v2 doc?" led with the offer to start it, not the
+    review's "at 60%"; "what tasks are still open?" left out "I can start the billing v2 design
+    doc" and, once it was work, called it done because the review said "CSV fix done"."""
+    rows = chat(
+        ("dana", "2026-11-16T09:10:00Z", "I'll take SSO for Acme."),
+        ("omar", "2026-11-16T09:12:00Z", "I'll take the CSV export fix."),
+        ("lee", "2026-11-16T09:15:00Z", "I can start the billing v2 design doc."),
+        ("omar", "2026-11-18T14:00:00Z", "CSV export fix merged."),
+        ("dana", "2026-11-20T17:00:00Z",
+         "SSO for Acme is blocked on Acme's IT sending the Okta metadata."),
+        ("pm", "2026-11-23T09:00:00Z",
+         "Sprint 48 review: CSV fix done, SSO slipped to sprint 49, billing v2 doc at 60%."))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-24T10:00:00Z",
+                       "who is doing SSO for Acme?", "how far along is the billing v2 doc?")
+    who, far = said
+    assert who.startswith("dana will take SSO for Acme."), said
+    assert far.startswith("Sprint 48 review: CSV fix done, SSO slipped to sprint 49, billing v2 "
+                          "doc at 60%."), said
+    open_work = lurker("recall", "what tasks are still open?", "--now",
+                       "2026-11-24T10:00:00Z").stdout
+    still, done = open_work.split("Done:")[0], open_work.split("Done:")[1].split("sources:")[0]
+    assert "lee can start the billing v2 design doc" in still, open_work
+    assert "dana will take SSO for Acme" in still, open_work
+    assert "omar will take the CSV export fix" in done and "billing" not in done, open_work
