@@ -198,7 +198,10 @@ def spelled_out(question: str) -> str:
     standup"); other text as it is."""
     question = _CHAT_OPENING.sub(lambda m: m[1] + _OPENING[m[2].lower()], question)
     out = _CHAT_SPELLING.sub(lambda m: _CHAT_SPELLINGS[m[0]], question)
-    return re.sub(r"\s{2,}", " ", out).strip() if out != question else out
+    if out == question:
+        return out
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    return out if re.search(r"\w", out) else question  # "pls?" alone stays what was asked
 
 
 def expand_query(text: str) -> str:

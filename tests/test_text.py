@@ -36,6 +36,8 @@ def test_a_phrase_and_its_letters_are_one_word_to_the_answerer():
     ("what is R used for", "what is R used for"),
     ("is it in the U.S.?", "is it in the U.S.?"),
     ("what did yuri say about the 'r' flag", "what did yuri say about the 'r' flag"),
+    # nothing left but a courtesy: the question as asked, never an empty one
+    ("pls", "pls"), ("plz?", "plz?"),
 ])
 def test_chat_spellings_of_a_question_are_written_out(typed, read):
     from memory.text import spelled_out
