@@ -832,9 +832,12 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
         return None
     plain = ANNOTATED.sub("", current.content)
     rest = plain[plain.find(new_value) + len(new_value):] if new_value in plain else ""
-    if asked and rest.lstrip().startswith(",") and not asked & content_stems(new_value) \
-            and asked & content_stems(rest):
-        return None  # the first of a list of values, and the question asks for a later one
+    if asked and rest.lstrip().startswith(",") \
+            and asked & (content_stems(rest) - content_stems(new_value)):
+        # the first of a list of values, and the question asks for a later one ("what's the
+        # rate limit for free plans?" of "Raised the rate limit to 500/min for paid plans, free
+        # stays at 300" was answered "500/min for paid plans — raised from 300 …")
+        return None
     new_words, old_words = new_value.split(), old_value.split()
     shared = 0
     while shared < min(len(new_words), len(old_words)) - 1 and \
@@ -873,6 +876,21 @@ def _counted(question: str, relevant: list[Memory]) -> list[Memory] | None:
     found = sorted((m for m in _distinct(relevant) if named.search(m.content)),
                    key=lambda m: m.said_at)
     return found[:_COUNTED_AT_MOST] if len(found) > 1 else None
+
+
+# "what changed last week?": every change said in the span, oldest first (it showed one of three:
+# "Session timeout changed from 30 to 60 minutes" alone shared the question's word)
+_ASKS_WHAT_CHANGED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+have)?\s+changed\W*(?:\s|$)")
+_SAYS_CHANGED = re.compile(rf"(?i){_CHANGE_VERB.pattern}|\b(?:revert|roll(?:ed|ing)? back|"
+                           r"now\s+(?:is|are)\b|no longer\b)")
+
+
+def _changes_in_span(question: str, relevant: list[Memory]) -> list[Memory] | None:
+    if not _ASKS_WHAT_CHANGED.match(question):
+        return None
+    found = sorted((m for m in _distinct(relevant) if _SAYS_CHANGED.search(m.content)),
+                   key=lambda m: m.said_at)
+    return found[:_COUNTED_AT_MOST] or None
 
 
 _ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
@@ -1138,6 +1156,9 @@ class OfflineAnswerer(Answerer):
                 undated = undated | content_stems("cost")
             stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
                                                      else set())
+        if span is not None and _ASKS_WHAT_CHANGED.match(question):
+            changed, held = content_stems("changed"), stems_of
+            stems_of = lambda m: held(m) | (changed if _SAYS_CHANGED.search(m.content) else set())
         if _ASKS_YES_NO.match(question):
             # "is the office open on Dec 28?" is answered by "The office is closed Dec 24 – Jan
             # 2": a state asked is its opposite's word too
@@ -1188,8 +1209,10 @@ class OfflineAnswerer(Answerer):
             first = min(_distinct(relevant), key=lambda m: m.said_at)
             day = event_date(first, question)
             parts += [f"{day.words if day else _said(first)}:", _dated(first)]
-        elif relevant and span is not None and (counted := _counted(question, relevant)):
-            # "how many deploys did we do last week?": each of them (two were shown of three)
+        elif relevant and span is not None and (counted := _counted(question, relevant)
+                                                or _changes_in_span(question, relevant)):
+            # "how many deploys did we do last week?": each of them (two were shown of three);
+            # "what changed last week?": each change
             day = _SPAN_PREPOSITION.sub("", span.phrase)
             parts += [f"In memory from {day}:", *(_dated(m) for m in counted)]
         elif relevant and now is not None and (clock := _routine_clock(

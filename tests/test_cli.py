@@ -2297,3 +2297,26 @@ def test_a_sprint_channel_asked_who_how_far_and_what_is_open_from_the_shell(lurk
     assert "lee can start the billing v2 design doc" in still, open_work
     assert "dana will take SSO for Acme" in still, open_work
     assert "omar will take the CSV export fix" in done and "billing" not in done, open_work
+
+
+def test_a_settings_channel_asked_what_changed_and_a_later_value_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "what's the rate limit for free plans?" after
+    "Raised the rate limit to 500/min for paid plans, free stays at 300" was answered "500/min
+    for paid plans — raised from 300 …"; "what changed last week?" showed one change of the
+    week's three (the one that said "changed")."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-10T10:00:00Z", "Rate limit is 300 requests per minute for all plans."),
+        ("maya", "2026-11-17T10:00:00Z",
+         "Raised the rate limit to 500/min for paid plans, free stays at 300."),
+        ("lee", "2026-11-18T10:00:00Z", "Session timeout changed from 30 to 60 minutes."),
+        ("lee", "2026-11-20T10:00:00Z",
+         "Reverted the session timeout back to 30 minutes, 60 broke the SSO refresh.")),
+        "2026-11-24T10:00:00Z", "what's the rate limit for free plans?",
+        "what's the rate limit for paid plans?", "what changed last week?")
+    free, paid, changed = said
+    assert free.startswith("Raised the rate limit to 500/min for paid plans, free stays at 300"), \
+        said
+    assert paid.startswith("500/min for paid plans — raised from 300"), said
+    assert changed.startswith("In memory from last week: Raised the rate limit"), said
+    assert "Session timeout changed from 30 to 60" in changed and "Reverted" in changed, said
+    assert "Rate limit is 300 requests" not in changed, said
