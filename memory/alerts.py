@@ -53,6 +53,22 @@ def _what(pattern: re.Pattern, memory: Memory) -> str | None:
     return " ".join(m["what"].lower().split()) if m else None
 
 
+# PagerDuty resolves with less than it fired with: "TRIGGERED: High error rate on payments-api
+# (5xx > 5%) #PD-8812", then "RESOLVED: High error rate on payments-api #PD-8812" (the pair was
+# no span, and "how long did the payments outage last?" listed both)
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+_ALERT_ID = re.compile(r"#[a-z]*-?\d+\b")
+
+
+def _same_alert(ended: str | None, fired: str) -> bool:
+    if ended is None:
+        return False
+    if ended == fired or _ASIDE.sub("", ended) == _ASIDE.sub("", fired):
+        return True
+    ids = set(_ALERT_ID.findall(ended))
+    return bool(ids) and ids == set(_ALERT_ID.findall(fired))
+
+
 def _resolves(declared: Memory, memory: Memory) -> bool:
     """Whether `memory` is a reply resolving the incident `declared` opened: it opens with a
     resolution's words and cites the declaring message (its thread's parent)."""
@@ -69,7 +85,7 @@ def alert_span(memories: Iterable[Memory]) -> tuple[Memory, Memory] | None:
         what = _what(_FIRING, firing)
         if what is not None:
             ended = [m for m in memories
-                     if m.said_at > firing.said_at and _what(_ENDED, m) == what]
+                     if m.said_at > firing.said_at and _same_alert(_what(_ENDED, m), what)]
         elif DECLARED.search(firing.content) and not RESOLVES.match(firing.content):
             ended = [m for m in memories if m.said_at > firing.said_at and _resolves(firing, m)]
         else:

@@ -1256,6 +1256,10 @@ class OfflineAnswerer(Answerer):
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif wanted & _CAUSE_STEMS and not when:
+                # "what caused the checkout errors?": what says a cause, before the errors
+                # (before sums: "payments-api" is a word of paying)
+                shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
             elif wanted & _COST_STEMS and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
@@ -1269,9 +1273,6 @@ class OfflineAnswerer(Answerer):
 
                 shown.sort(key=lambda m: (not _MONEY.search(m.content), not named(m),
                                           -m.said_at.timestamp() if named(m) else order[id(m)]))
-            elif wanted & _CAUSE_STEMS and not when:
-                # "what caused the checkout errors?": what says a cause, before the errors
-                shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
             elif _ASKS_WHY.match(question):
                 # "why are we moving search to Elasticsearch?": "Motivation: p95 search latency
                 # is 1.8s …" (a point of the RFC) before the RFC's title, which says what

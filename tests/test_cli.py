@@ -2320,3 +2320,25 @@ def test_a_settings_channel_asked_what_changed_and_a_later_value_from_the_shell(
     assert changed.startswith("In memory from last week: Raised the rate limit"), said
     assert "Session timeout changed from 30 to 60" in changed and "Reverted" in changed, said
     assert "Rate limit is 300 requests" not in changed, said
+
+
+def test_a_pager_alert_resolved_with_less_text_and_its_cause_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside, a payments incident: PagerDuty resolved with less
+    than it fired with ("(5xx > 5%)" left out), so "how long did the payments outage last?"
+    listed both alerts; "what caused the payments-api errors?" led with them too ("payments"
+    is a word of paying: the sums came first)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("pagerduty", "2026-11-21T03:12:00Z",
+         "TRIGGERED: High error rate on payments-api (5xx > 5%) #PD-8812"),
+        ("sre", "2026-11-21T03:40:00Z",
+         "Found it: the webhook signing secret was rotated yesterday but payments-api still has "
+         "the old one. Updated the secret in vault and restarted."),
+        ("pagerduty", "2026-11-21T03:52:00Z", "RESOLVED: High error rate on payments-api #PD-8812"),
+        ("pagerduty", "2026-11-22T05:00:00Z", "TRIGGERED: Disk full on db-2 #PD-8820"),
+        ("pagerduty", "2026-11-22T06:30:00Z", "RESOLVED: Disk almost full on db-3 #PD-8833")),
+        "2026-11-24T10:00:00Z", "how long did the payments outage last?",
+        "what caused the payments-api errors?", "how long was db-2's disk full?")
+    lasted, cause, disk = said
+    assert lasted.startswith("40 minutes: from 03:12 UTC on 21 November 2026"), said
+    assert cause.startswith("Found it: the webhook signing secret was rotated yesterday"), said
+    assert not disk.startswith(("90 minutes", "1 hour")), said  # another alert's resolution
