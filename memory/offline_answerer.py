@@ -212,6 +212,16 @@ _WHY_NOT = re.compile(
     r"adopt|adopting|select|selecting|want|consider|considering))?)\b")
 
 
+# "did anyone mention SOC2?", "has anyone talked about the audit?": the words of asking whether
+# something was said, no subject to share ("Reminder: the SOC2 audit evidence is due Dec 5." was
+# declined, sharing one word of three)
+_ANYONE_MENTION = re.compile(
+    r"(?i)^\W*(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|the\s+team|"
+    r"people|we|you)\s+(?:ever\s+)?(?:mention(?:ed)?|talk(?:ed)?\s+about|said\s+anything\s+about|"
+    r"say\s+anything\s+about|br(?:ing|ought)\s+up|discuss(?:ed)?|post(?:ed)?\s+about|"
+    r"ask(?:ed)?\s+about)\b")
+
+
 def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterable[str]]
                      ) -> tuple[set[str], set[str], set[str]]:
     """(names, speaking, topic): whom the question names, whose own words or work it asks for,
@@ -223,7 +233,8 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     speaking = said_by(question, names)
     # "why not Meilisearch?" asks what was said of it ("Meilisearch: fast, but no cross-cluster
     # replication"), which need not say "not" or "pick"
-    topic = content_stems(_WHY_NOT.sub("", question)) - _name_stems(question, names)
+    topic = content_stems(_WHY_NOT.sub("", _ANYONE_MENTION.sub(" ", question))) \
+        - _name_stems(question, names)
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
         if not topic - _ANY_EVENT:

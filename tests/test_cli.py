@@ -2342,3 +2342,17 @@ def test_a_pager_alert_resolved_with_less_text_and_its_cause_from_the_shell(lurk
     assert lasted.startswith("40 minutes: from 03:12 UTC on 21 November 2026"), said
     assert cause.startswith("Found it: the webhook signing secret was rotated yesterday"), said
     assert not disk.startswith(("90 minutes", "1 hour")), said  # another alert's resolution
+
+
+def test_whether_anyone_mentioned_something_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "did anyone mention SOC2?" and "has anyone
+    talked about the audit?" were declined ("anyone" and "mention" were words to share);
+    something never said still is."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-11-18T10:00:00Z", "Reminder: the SOC2 audit evidence is due Dec 5.")),
+        "2026-11-24T10:00:00Z", "did anyone mention SOC2?", "has anyone talked about the audit?",
+        "did anyone mention Kubernetes?")
+    soc2, audit, k8s = said
+    assert soc2.startswith("Reminder: the SOC2 audit evidence is due Dec 5"), said
+    assert audit.startswith("Reminder: the SOC2 audit evidence is due Dec 5"), said
+    assert k8s.startswith("I don't have anything about that in memory."), said
