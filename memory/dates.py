@@ -405,12 +405,21 @@ def _back(text: str, end: int) -> int:
     return start
 
 
+_FROM_NEXT_WEEK = re.compile(r"(?i)[^.,;!?\n]{0,30}?\b(?:starting|from|beginning|as of|effective)\s+"
+                             r"(?:from\s+)?next\s+week\b")
+
+
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     if _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()) \
             or _RECURRING_AFTER.match(m.string, m.end()):
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
+    if _FROM_NEXT_WEEK.match(m.string, m.end()):
+        # "retro moves to Thursday 15:00 starting next week" (said on a Tuesday): next week's
+        # Thursday, not this one
+        x = monday_of(d) + timedelta(days=7 + target)
+        return x, x, "day", f"the {name} of the week after {d}"
     possessive = re.search(r"['’]s$", m.group(0)) or re.match(r"['’]s\b", m.string[m.end():])
     if possessive and _INCIDENT_AFTER.match(m.string, m.end()):
         tense = "past"  # "the RCA for Monday's gateway incident is in the wiki"

@@ -564,14 +564,15 @@ def _with_additions(shown: list[Memory]) -> list[Memory]:
 
 def _message_text(memories: list[Memory]) -> Callable[[Memory], str]:
     """A memory's message as the shown memories hold it: the content of every memory drawn from
-    the message it was drawn from first (its other sources are the questions it answers). A
-    sentence's memory does not repeat its message's subject: "Will re-land next week with
-    capped jitter." after "Heads up: we're reverting #512"."""
+    the message it was drawn from, or from one it cites (the thread it answers). A sentence's
+    memory does not repeat its message's subject: "Will re-land next week with capped jitter."
+    after "Heads up: we're reverting #512"; nor a reply its thread's: "Approved, one nit about
+    naming" under "Can someone review my PR for the retry budget? #541"."""
     of_message: dict[str, list[str]] = {}
     for m in memories:
         for source in m.source_message_ids[:1]:
             of_message.setdefault(source, []).append(m.content)
-    return lambda m: " ".join(c for s in m.source_message_ids[:1] for c in of_message.get(s, ()))
+    return lambda m: " ".join(c for s in m.source_message_ids for c in of_message.get(s, ()))
 
 
 def _memory_stems(memory: Memory) -> set[str]:

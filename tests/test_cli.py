@@ -2356,3 +2356,22 @@ def test_whether_anyone_mentioned_something_from_the_shell(lurker, tmp_path):
     assert soc2.startswith("Reminder: the SOC2 audit evidence is due Dec 5"), said
     assert audit.startswith("Reminder: the SOC2 audit evidence is due Dec 5"), said
     assert k8s.startswith("I don't have anything about that in memory."), said
+
+
+def test_a_thread_that_moves_the_retro_and_approves_a_pr_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "Ok, retro moves to Thursday 15:00 starting next
+    week." (said on Tuesday 17 Nov) was dated that week's Thursday, 19 November; "is #541
+    approved?" was answered with the request for review, not the thread's "Approved, one nit
+    about naming" (the PR's number is in the thread's opening only)."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("maya", "2026-11-17T10:00:00Z", "m1", None, "Should we move the weekly retro to "
+         "Thursdays?"),
+        ("maya", "2026-11-17T11:00:00Z", "m4", "m1",
+         "Ok, retro moves to Thursday 15:00 starting next week."),
+        ("sam", "2026-11-18T09:00:00Z", "m5", None,
+         "Can someone review my PR for the retry budget? #541"),
+        ("dana", "2026-11-18T12:00:00Z", "m7", "m5", "Approved, one nit about naming")),
+        "2026-11-24T10:00:00Z", "when is the retro?", "is #541 approved?")
+    retro, approved = said
+    assert retro.startswith("26 November 2026:"), said
+    assert approved.startswith("Approved, one nit about naming"), said

@@ -798,6 +798,13 @@ def test_since_a_date_looks_back(text, said, expected):
     ("mid-Q1 launch", FRIDAY_20_NOV, [("2027-02-01", "2027-02-28")]),
     ("early Q2 for the pricing change", FRIDAY_20_NOV, [("2027-04-01", "2027-04-30")]),
     ("day before yesterday we shipped 4.2", FRIDAY_20_NOV, [("2026-11-18", "2026-11-18")]),
+    # a weekday "starting next week" is next week's (it was this week's Thursday)
+    ("Ok, retro moves to Thursday 15:00 starting next week.", datetime(2026, 11, 17, 11,
+                                                                     tzinfo=timezone.utc),
+     [("2026-11-26", "2026-11-26"), ("2026-11-23", "2026-11-29")]),
+    ("retro on Thursday, then starting next week on Fridays", datetime(2026, 11, 17, 11,
+                                                                      tzinfo=timezone.utc),
+     [("2026-11-19", "2026-11-19"), ("2026-11-23", "2026-11-29")]),
     # words, not days
     ("we sat 12 people at the offsite dinner", FRIDAY_20_NOV, []),
     ("Sun Microsystems 2 deals closed", FRIDAY_20_NOV, []),
