@@ -375,6 +375,35 @@ def _relative_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     return x, x, "day", f"the {name} of the week of {monday_of(d)}"
 
 
+def _weekdays_ago(m: re.Match, d: date, tense: Tense) -> Resolution:
+    target = _weekday_index(m["wd"])
+    back = _number(m.groupdict().get("n") or "two")
+    last = d - timedelta(days=(d.weekday() - target - 1) % 7 + 1)  # strictly before the anchor
+    x = last - timedelta(days=7 * (back - 1))
+    return x, x, "day", f"{back} {WEEKDAYS[target].capitalize()}s back from {d}"
+
+
+def _weekend_before_last(m: re.Match, d: date, tense: Tense) -> Resolution:
+    saturday = d - timedelta(days=(d.weekday() - 5) % 7 or 7) - timedelta(days=7)
+    return saturday, saturday + timedelta(days=1), "day", f"the weekend before the last one before {d}"
+
+
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+        "last": -1}
+
+
+def _nth_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
+    target, nth = _weekday_index(m["wd"]), _NTH[m["nth"].lower()]
+    month, year = _month_number(m["mon"]), _year_of(m)
+    spans = [_month_span(date(y, month, 1)) for y in ((year,) if year else
+                                                      (d.year - 1, d.year, d.year + 1))]
+    start, end = _by_tense(spans, d, tense)
+    days = [start + timedelta(days=k) for k in range((end - start).days + 1)
+            if (start + timedelta(days=k)).weekday() == target]
+    x = days[nth - 1] if nth > 0 else days[-1]
+    return x, x, "day", f"the {m['nth'].lower()} {WEEKDAYS[target].capitalize()} of {start:%B %Y}"
+
+
 def _weekday_of_week(m: re.Match, d: date, tense: Tense) -> Resolution:
     target, which = _weekday_index(m["wd"]), _which(m)
     x = monday_of(d) + timedelta(days=7 * which + target)
@@ -389,7 +418,8 @@ _DEADLINE = re.compile(r"^(?:by|until|till|due|before)\b", re.IGNORECASE)
 _INCIDENT_AFTER = re.compile(r"(?:['’]s)?\s+(?!planned\b|scheduled\b)(?:[\w-]+\s+){0,2}?(?:incident|"
                              r"outage|downtime|breach|crash|failure|sev[ -]?\d|page|pages)\b",
                              re.IGNORECASE)
-_RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+$", re.IGNORECASE)
+_RECURRING_BEFORE = re.compile(r"\b(?:every|each|most|some|all)\s+(?:other\s+|second\s+|third\s+|"
+                               r"2nd\s+|3rd\s+)?$", re.IGNORECASE)
 _RECURRING_AFTER = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.IGNORECASE)
 # The patterns read before a date ("moved … from", "every", "starts on") are shorter than this:
 # searched in the whole text before each date, a message of 1,000 dates took 15 s to read.
@@ -897,6 +927,14 @@ _RULES: list[tuple[str, Resolver, str]] = [
      "weekday calendar"),
     (rf"(?P<which>last|this|next)\s+week(?:['’]s)?\s+{_WEEKDAY}", _weekday_of_week,
      "weekday calendar"),
+    # "two Fridays ago", "the Friday before last", "the weekend before last": counted back from
+    # the most recent one (the second was the coming Friday, the others no date); "the first
+    # Monday of December" (it was the coming Monday)
+    (rf"(?P<n>two|three|four|[234])\s+{_WEEKDAY}s\s+ago", _weekdays_ago, "weekday"),
+    (rf"the\s+{_WEEKDAY}\s+before\s+last", _weekdays_ago, "weekday"),
+    (r"the\s+weekend\s+before\s+last", _weekend_before_last, "calendar"),
+    (rf"the\s+(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+"
+     rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _nth_weekday, "weekday month"),
     (rf"{_NOT_THE}(?P<which>last|this\s+past|this\s+coming|this|next|coming)\s+{_WEEKDAY}",
      _relative_weekday, "weekday"),
     (rf"(?:(?:on|by|until|till|before|after|due|from|since)\s+)?{_WEEKDAY}", _bare_weekday,

@@ -570,7 +570,8 @@ HOSTILE = [
     "on Tue, 17th Nov '26", "Fri., Nov the 20th", "Friday 20/11/2026", "sunday the 3rd",
     # 27 Nov, seventh session: halves of a month, a period's end, Sat/Sun before a date
     "the second half of December is quiet", "ship by year-end", "Sat 12/5 is the cutover",
-    "mid-Q1 launch",
+    "mid-Q1 launch", "two Fridays ago", "the Friday before last", "the weekend before last",
+    "the first Monday of December",
 ]
 
 
@@ -805,6 +806,14 @@ def test_since_a_date_looks_back(text, said, expected):
     ("retro on Thursday, then starting next week on Fridays", datetime(2026, 11, 17, 11,
                                                                       tzinfo=timezone.utc),
      [("2026-11-19", "2026-11-19"), ("2026-11-23", "2026-11-29")]),
+    # counted back, or within a month (were no date, the coming Friday, the coming Monday)
+    ("shipped two Fridays ago", FRIDAY_20_NOV, [("2026-11-06", "2026-11-06")]),
+    ("the Friday before last was the cutover", datetime(2026, 11, 24, 10, tzinfo=timezone.utc),
+     [("2026-11-13", "2026-11-13")]),
+    ("the weekend before last we migrated", datetime(2026, 11, 24, 10, tzinfo=timezone.utc),
+     [("2026-11-14", "2026-11-15")]),
+    ("all-hands is the first Monday of December", FRIDAY_20_NOV, [("2026-12-07", "2026-12-07")]),
+    ("retro every second Tuesday", FRIDAY_20_NOV, []),
     # words, not days
     ("we sat 12 people at the offsite dinner", FRIDAY_20_NOV, []),
     ("Sun Microsystems 2 deals closed", FRIDAY_20_NOV, []),
