@@ -32,6 +32,7 @@ and catches is measured on the labelled corpus in tests/data/secret_corpus.jsonl
 """
 from __future__ import annotations
 
+import base64
 import re
 import threading
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ class _Rule:
     group: int | str = 0  # the part of the match that is the secret
     extend: bool = False  # the pattern may stop short of the token's end (detect-secrets' do)
     # how the value is checked: token | credential | strong | unknown-word | assigned | any |
-    # password | pin | codes | hash | words | phrase
+    # password | pin | codes | hash | words | phrase | basic-auth
     value: str = "token"
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
@@ -364,6 +365,10 @@ _UNLABELLED = [
     # an Okta API token, "00" and 40 more, named by the word "okta" before it (gitleaks' rule)
     ("okta-token", r"(?i)\bokta\b[^\n]{0,40}?(?<![\w-])(?P<secret>00[A-Za-z0-9_-]{40})(?![\w-])",
      "strong", "token"),
+    # a Docker config's registry login: {"auths": {"registry…": {"auth": "<base64 of user:pass>"}}}
+    # (kept whole from a pasted ~/.docker/config.json: "auth" is no credential word)
+    ("credential", r"[\"']auth[\"']\s*:\s*[\"'](?P<secret>[A-Za-z0-9+/]{8,}={0,2})[\"']",
+     "basic-auth", "token"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
@@ -480,6 +485,15 @@ def _strong(value: str) -> bool:
             and _shannon(value) >= _STRONG_BITS[_alphabet(value)])
 
 
+def _user_colon_password(value: str) -> bool:
+    try:
+        plain = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = plain.partition(":")
+    return bool(user and colon and password) and plain.isprintable()
+
+
 def _checks(rule: _Rule, value: str) -> bool:
     if rule.value == "credential":
         return _credential(value)
@@ -498,6 +512,8 @@ def _checks(rule: _Rule, value: str) -> bool:
     if rule.value == "phrase":  # the same, quoted: not a mask ("********") or a placeholder
         return not (set(value.lower().split()) & _FUNCTION_WORDS or _placeholder(value)
                     or _REPEATED.search(value))
+    if rule.value == "basic-auth":  # base64 of "user:password"
+        return _user_colon_password(value)
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
