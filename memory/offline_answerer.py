@@ -58,7 +58,7 @@ _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
 # "No pages since Tuesday", "haven't seen it since the 12th": a day nothing happened after, no
 # answer to "when did ravi get paged?" (it led, dated 17 November, over "Paged at 2am: …")
-_NONE_SINCE = re.compile(r"(?i)\b(?:no|not|never|nothing|none|zero|n['’]t)\b[^.;!?\n]{0,40}?"
+_NONE_SINCE = re.compile(r"(?i)(?:\b(?:no|not|never|nothing|none|zero)\b|n['’]t\b)[^.;!?\n]{0,40}?"
                          r"\bsince\b")
 # "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week", "when does
 # the backup run?": what a schedule does, asked in the present, is asked for its next day too (it
@@ -1151,8 +1151,7 @@ class OfflineAnswerer(Answerer):
             # … dropped the idempotency header" (in the incident's thread) says one
             # (and a cause said after its incident in the same message is about the incident:
             # "Paged at 2am: checkout-api 5xx spike. Root cause was an expired TLS cert …")
-            of_message = _message_text(memories)
-            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS | content_stems(of_message(m))
+            stems_of = lambda m: _memory_stems(m) | (_CAUSE_STEMS | content_stems(message_text(m))
                                                      if _STATES_CAUSE.search(m.content) else set())
         elif kind is not None:
             # "what package manager do we use?": "Build uses pnpm 9" names one, not the kind
