@@ -773,6 +773,9 @@ class OfflineExtractor(Extractor):
         candidate = OfflineExtractor._correction(line, parent)
         said, _, _ = candidate.content.removeprefix("Correction: ").rpartition(" (to ")
         opened = candidate.content[len("Correction: ") + len(said) + len(" (to "):]
+        if label and said.lower().startswith(label.strip().lower()):
+            label = ""  # "Decision: we move to GitHub Actions …" said so itself ("Decision:
+            # Decision: …" was the memory)
         candidate.content = f"{label}{said} (on {opened}"
         return candidate
 

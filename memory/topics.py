@@ -116,7 +116,14 @@ _ASKS_KIND = re.compile(
     + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_SHAPED_KINDS, *_KIND_ALIASES],
                                              key=len,
                                              reverse=True))
-    + r")s?\b")
+    + r")s?\b"
+    # "what did we decide about CI?", "any news on the message queue?": a kind named as the
+    # subject asks which tool of it (declined: "Decision: we move to GitHub Actions …" names none
+    # of its words)
+    r"|\b(?:about|on|re|regarding)\s+(?:the\s+|our\s+)?(?P<subject>"
+    + "|".join(re.escape(k) for k in sorted([*TOOL_CATEGORIES, *_SHAPED_KINDS, *_KIND_ALIASES],
+                                             key=len, reverse=True))
+    + r")s?\W*$")
 
 
 def asked_tool_category(question: str) -> str | None:
@@ -124,7 +131,7 @@ def asked_tool_category(question: str) -> str | None:
     m = _ASKS_KIND.search(question)
     if m is None:
         return None
-    kind = m.group("kind").lower()
+    kind = (m.group("kind") or m.group("subject")).lower()
     return _KIND_ALIASES.get(kind, kind)
 
 

@@ -2375,3 +2375,20 @@ def test_a_thread_that_moves_the_retro_and_approves_a_pr_from_the_shell(lurker, 
     retro, approved = said
     assert retro.startswith("26 November 2026:"), said
     assert approved.startswith("Approved, one nit about naming"), said
+
+
+def test_a_decision_about_a_kind_of_tool_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "what did we decide about CI?" was declined
+    ("Decision: we move to GitHub Actions …" names no word of it), and a reply that says
+    "Decision:" itself was kept as "Decision: Decision: …"."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("maya", "2026-11-10T10:00:00Z", "d1", None,
+         "Proposal: move from Jenkins to GitHub Actions. Thoughts?"),
+        ("tom", "2026-11-10T10:30:00Z", "d2", "d1", "I'm worried about the macOS runners cost."),
+        ("maya", "2026-11-12T09:00:00Z", "d4", "d1", "Decision: we move to GitHub Actions in Q1, "
+         "self-hosted macOS runners, Jenkins off by March 31.")),
+        "2026-11-24T10:00:00Z", "what did we decide about CI?", "what did we decide about Jenkins?")
+    ci, jenkins = said
+    assert ci.startswith("Decision: we move to GitHub Actions in Q1"), said
+    assert jenkins.startswith("Decision: we move to GitHub Actions in Q1"), said
+    assert "Decision: Decision:" not in lurker("list", "--all", "--json").stdout
