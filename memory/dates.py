@@ -445,6 +445,14 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
+    holiday = _FOR_HOLIDAY.match(m.string, m.end())
+    if holiday and not _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()):
+        # "the office is closed Thursday and Friday for Thanksgiving" (said on Monday 16 Nov):
+        # the days of that week, not this one's
+        days = [(x, x) for x in (_holiday_in(holiday["hol"], d.year + k) for k in (-1, 0, 1))]
+        day, _ = _by_tense(days, d, tense)
+        x = monday_of(day) + timedelta(days=target)
+        return x, x, "day", f"the {name} of the week of {holiday['hol']} {day}"
     if _FROM_NEXT_WEEK.match(m.string, m.end()):
         # "retro moves to Thursday 15:00 starting next week" (said on a Tuesday): next week's
         # Thursday, not this one
@@ -567,6 +575,8 @@ _HOLIDAYS = (r"christmas\s+eve|christmas(?:\s+day)?|xmas(?:\s+eve)?|new\s+year['
              r"new\s+year['’]?s(?:\s+day)?|thanksgiving(?:\s+day)?|boxing\s+day|halloween|"
              r"valentine['’]?s(?:\s+day)?")
 _HOLIDAY_NAME = re.compile(_HOLIDAYS, re.IGNORECASE)
+# a weekday before "for Thanksgiving" is of the holiday's week (read by _bare_weekday)
+_FOR_HOLIDAY = re.compile(rf"(?i)[^.,;!?\n]{{0,30}}?\b(?:for|over)\s+(?:the\s+)?(?P<hol>{_HOLIDAYS})")
 
 
 def _holiday_in(name: str, year: int) -> date:

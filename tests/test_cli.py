@@ -2392,3 +2392,15 @@ def test_a_decision_about_a_kind_of_tool_from_the_shell(lurker, tmp_path):
     assert ci.startswith("Decision: we move to GitHub Actions in Q1"), said
     assert jenkins.startswith("Decision: we move to GitHub Actions in Q1"), said
     assert "Decision: Decision:" not in lurker("list", "--all", "--json").stdout
+
+
+def test_the_days_of_a_holidays_week_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "the office is closed Thursday and Friday for
+    Thanksgiving." said on Monday 16 Nov was dated 19 and 20 November, so "is the office open on
+    Friday?" asked on the 24th said nothing was about that Friday."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-16T10:00:00Z",
+         "Heads up: the office is closed Thursday and Friday for Thanksgiving.")),
+        "2026-11-24T10:00:00Z", "is the office open on Friday?")
+    assert said[0].startswith("Heads up: the office is closed Thursday [2026-11-26] and Friday "
+                              "[2026-11-27] for Thanksgiving"), said

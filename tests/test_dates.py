@@ -571,7 +571,7 @@ HOSTILE = [
     # 27 Nov, seventh session: halves of a month, a period's end, Sat/Sun before a date
     "the second half of December is quiet", "ship by year-end", "Sat 12/5 is the cutover",
     "mid-Q1 launch", "two Fridays ago", "the Friday before last", "the weekend before last",
-    "the first Monday of December",
+    "the first Monday of December", "closed Thursday and Friday for Thanksgiving",
 ]
 
 
@@ -814,6 +814,12 @@ def test_since_a_date_looks_back(text, said, expected):
      [("2026-11-14", "2026-11-15")]),
     ("all-hands is the first Monday of December", FRIDAY_20_NOV, [("2026-12-07", "2026-12-07")]),
     ("retro every second Tuesday", FRIDAY_20_NOV, []),
+    # the days of a holiday's week (said Monday 16 Nov: they were that week's)
+    ("Heads up: the office is closed Thursday and Friday for Thanksgiving.",
+     datetime(2026, 11, 16, 10, tzinfo=timezone.utc),
+     [("2026-11-26", "2026-11-26"), ("2026-11-27", "2026-11-27"), ("2026-11-26", "2026-11-26")]),
+    ("we ship Friday, then off for Thanksgiving", datetime(2026, 11, 16, 10, tzinfo=timezone.utc),
+     [("2026-11-20", "2026-11-20"), ("2026-11-26", "2026-11-26")]),
     # words, not days
     ("we sat 12 people at the offsite dinner", FRIDAY_20_NOV, []),
     ("Sun Microsystems 2 deals closed", FRIDAY_20_NOV, []),
