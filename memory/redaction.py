@@ -78,7 +78,8 @@ _LONG_TOKEN = re.compile(r"[A-Za-z0-9_+/=.:-]{16,}")
 # behind it: 9 of 15 µs a chat message).
 _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer", "authoriz",
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
-                "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli")
+                "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli",
+                "wpa", "wifi", "wi-fi")
 _KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
                        r"recovery|licen[cs]e).?key")
 
@@ -302,6 +303,13 @@ _LABELLED = [
                    + _VALUE, "assigned"),
     ("credential", r"(?i)\blogin[ \t]+\S+[ \t]+(?P<label>password)[ \t]+" + _CREDENTIAL,
      "credential"),
+    # "host sftp.partner.com user acme_ingest pass Tq8!mZ2@wLp5", "user deploy pw X": a
+    # password after the account it opens (kept: "pass" is a verb elsewhere)
+    ("credential", r"(?i)\buser(?:name)?[ \t]*[:=]?[ \t]+\S+[ \t,;/]+(?P<label>pass|pw|pwd|password)"
+                   r"[ \t]*[:=]?[ \t]+" + _CREDENTIAL, "credential"),
+    # a Wi-Fi network's key: "WPA2 key blue-lemon-storm-88", "wifi password: …"
+    ("credential", r"(?i)\b(?:wpa[23]?|wi-?fi|network)[ \t]+(?P<label>key|pass(?:word|phrase)?|psk)"
+                   r"[ \t]*(?:\bis\b|:|=)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     ("credential", r"(?<![\w-])--password[= \t]['\"]?" + _CREDENTIAL, "credential"),
     # the value before its label: "use X as the admin password until Monday", "X is the password
     # for the vault" (not "use 1Password as the password manager": the label ends the noun)
