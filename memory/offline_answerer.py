@@ -415,6 +415,9 @@ _PRESENCE_STEMS = frozenset(content_stems("still here company team working emplo
 _DEPARTED = re.compile(r"(?i)\blast day\b|\b(?:left|leaving|quit|quits|resigned|resigning|"
                        r"departed|departing)\b|\bfarewell\b|\bmoving on\b")
 _JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|starting)\b")
+_ASKS_JOINED = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
+                          r"(?:joined|new|started|starting|onboarding)\b|\bnew\s+(?:hires?|joiners?|"
+                          r"starters?|people|folks|teammates?)\b")
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
@@ -1145,6 +1148,11 @@ class OfflineAnswerer(Answerer):
         elif _ASKS_SHARE.search(question):
             # "what percentage is new_checkout rolled out to?": "Ramping new_checkout to 25%"
             stems_of = lambda m: _memory_stems(m) | (_SHARE_STEMS if _PERCENT.search(m.content)
+                                                     else set())
+        elif _ASKS_JOINED.search(question):
+            # "who joined recently?": "Welcome @kira, our new SRE!" says so in none of its words
+            joined = undated
+            stems_of = lambda m: _memory_stems(m) | (joined if _JOINED.search(m.content)
                                                      else set())
         elif undated & _CAUSE_STEMS:
             # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy

@@ -2404,3 +2404,16 @@ def test_the_days_of_a_holidays_week_from_the_shell(lurker, tmp_path):
         "2026-11-24T10:00:00Z", "is the office open on Friday?")
     assert said[0].startswith("Heads up: the office is closed Thursday [2026-11-26] and Friday "
                               "[2026-11-27] for Thanksgiving"), said
+
+
+def test_who_joined_recently_from_the_shell(lurker, tmp_path):
+    """27 Nov (seventh session), from outside: "who joined recently?" was declined ("Welcome
+    @kira, our new SRE!" says so in none of its words)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-11-20T10:00:00Z",
+         "Welcome @kira, our new SRE! She starts Monday and will shadow ravi on call."),
+        ("sam", "2026-11-18T10:00:00Z", "The staging cluster is back to 3 nodes.")),
+        "2026-11-24T10:00:00Z", "who joined recently?", "any new hires?")
+    joined, hires = said
+    assert joined.startswith("Welcome @kira, our new SRE!"), said
+    assert hires.startswith("Welcome @kira, our new SRE!"), said
