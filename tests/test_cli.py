@@ -2417,3 +2417,14 @@ def test_who_joined_recently_from_the_shell(lurker, tmp_path):
     joined, hires = said
     assert joined.startswith("Welcome @kira, our new SRE!"), said
     assert hires.startswith("Welcome @kira, our new SRE!"), said
+
+
+def test_what_has_not_happened_since_a_day_answers_no_when_question_from_the_shell(lurker,
+                                                                                   tmp_path):
+    """27 Nov (seventh session): "haven't been paged since the 17th" is nothing since a day, as
+    "No pages since Tuesday" is ("n't" after a word was never read so)."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("ravi", "2026-11-17T02:14:00Z", "Paged at 2am: checkout-api 5xx spike."),
+        ("ravi", "2026-11-20T08:00:00Z", "Quiet week, haven't been paged since the 17th.")),
+        "2026-11-24T10:00:00Z", "when did ravi get paged?")
+    assert "haven't" not in said[0] and "Paged at 2am: checkout-api 5xx spike." in said[0], said
