@@ -620,6 +620,45 @@ def test_sqlite_file_without_external_ids_is_upgraded_on_open(tmp_path):
     store.close()
 
 
+def test_sqlite_file_without_memory_dates_is_upgraded_on_open(tmp_path):
+    """A file made before the date channel read memories has no memory_dates table: it is made
+    and filled from the active memories' documents on open, once."""
+    import sqlite3
+    from datetime import date
+
+    from memory.models import EventDate
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    path = tmp_path / "old.sqlite3"
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    freeze, old = mem("code freeze Dec 14 to Dec 18", "event"), mem("freeze Dec 10", "event",
+                                                                     status="forgotten")
+    for m, day in ((freeze, date(2026, 12, 14)), (old, date(2026, 12, 10))):
+        m.event_dates = [EventDate(phrase="then", start=day, end=day)]
+    store.upsert_memories("p", [freeze, old])
+    store.close()
+    db = sqlite3.connect(path)
+    db.executescript("DROP TABLE memory_dates;")
+    db.close()
+
+    def december() -> list[str]:
+        return [h.id for h in store.search("p", SearchRequest(
+            text="anything?", k=20, channels=(CH_DATE,),
+            span=(date(2026, 12, 1), date(2026, 12, 31))))[CH_DATE]]
+
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)
+    assert december() == [freeze.id]
+    store.close()
+    store = SQLiteStore(path)
+    store.open(TEST_SPEC)  # and again: filled once, not twice
+    assert store.db.execute("SELECT count(*) FROM memory_dates").fetchone()[0] == 1
+    store.close()
+
+
 def test_sqlite_delete_messages_leaves_no_full_text_rows(tmp_path):
     """Search joins full-text rows to messages, so a leftover row would be invisible: check the
     full-text table itself."""
@@ -867,3 +906,49 @@ def test_date_channel_finds_the_messages_said_on_the_spans_local_days(store, pro
     # no span, no channel
     found = store.search(profile_name, SearchRequest(text="rollback", k=20, channels=(CH_DATE,)))
     assert found.get(CH_DATE, []) == []
+
+
+def test_date_channel_finds_the_memories_dated_in_the_span(store, profile_name):
+    """"anything planned for December?" (said in November): what is dated then was said
+    before it, so only the memories' event dates find it (the channel read messages alone)."""
+    from datetime import date
+
+    from memory.models import EventDate
+
+    def dated(content: str, *days: tuple[date, date], status: str = "active",
+              minutes: int = 0) -> Memory:
+        m = mem(content, "event", minutes=minutes, status=status)
+        m.event_dates = [EventDate(phrase="then", start=a, end=b) for a, b in days]
+        return m
+
+    dec, jan = (date(2026, 12, 1), date(2026, 12, 31)), (date(2027, 1, 1), date(2027, 1, 31))
+    freeze = dated("code freeze Dec 14 to Dec 18", (date(2026, 12, 14), date(2026, 12, 18)))
+    renewal = dated("the analytics contract renews on the 3rd", (date(2026, 12, 3),) * 2)
+    offsite = dated("offsite the week of Jan 11", (date(2027, 1, 11), date(2027, 1, 17)))
+    # a start of one date and the end of another do not pair into a December date
+    apart = dated("kickoff Nov 2, review Jan 4", (date(2026, 11, 2),) * 2, (date(2027, 1, 4),) * 2)
+    closed = dated("closed Dec 25 and Jan 1", (date(2026, 12, 25),) * 2, (date(2027, 1, 1),) * 2)
+    gone = dated("old freeze Dec 10", (date(2026, 12, 10),) * 2, status="forgotten")
+    undated = mem("the freeze is in December")
+    store.upsert_memories(profile_name, [freeze, renewal, offsite, apart, closed, gone, undated])
+    said = Message(id=message_id("s", "user", "december plans"), session_id="s", role="user",
+                   author="ana", content="december plans", ts=datetime(2026, 12, 2, 9,
+                                                                      tzinfo=timezone.utc))
+    store.insert_messages(profile_name, [said])
+
+    def date_hits(span, text: str = "anything planned?", k: int = 20) -> list[str]:
+        found = store.search(profile_name, SearchRequest(text=text, k=k, channels=(CH_DATE,),
+                                                         span=span))
+        return [h.id for h in found[CH_DATE]]
+
+    # dated memories, earliest first, taken in turn with the messages said then
+    assert date_hits(dec) == [renewal.id, said.id, freeze.id, closed.id]
+    assert date_hits(jan) == [closed.id, apart.id, offsite.id]
+    assert date_hits((date(2026, 11, 1), date(2026, 11, 30))) == [apart.id]
+    assert len(date_hits(dec, k=1)) == 2  # one of each
+    # forgetting one takes it out of the span (its status is no longer active)
+    renewal.status = "forgotten"
+    store.upsert_memories(profile_name, [renewal])
+    assert date_hits(dec) == [freeze.id, said.id, closed.id]
+    store.delete_memories(profile_name, [freeze.id])
+    assert date_hits(dec) == [closed.id, said.id]

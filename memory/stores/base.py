@@ -160,6 +160,23 @@ class Hit:
     record: Memory | Message | Passage | None  # None on session_text, where `id` is a session id
 
 
+def dated_in(memory: Memory, span: tuple[date, date]) -> date | None:
+    """The first day of the earliest of the memory's event dates that overlaps the span (days,
+    both ends in), or None."""
+    return min((e.start for e in memory.event_dates if e.start <= span[1] and e.end >= span[0]),
+               default=None)
+
+
+def dated_then_said(dated: list[Hit], said: list[Hit]) -> list[Hit]:
+    """The date channel's ranking: the memories dated in the span and the messages said in it,
+    taken in turn, so neither kind crowds the other out ("anything planned for December?" is
+    answered by what is dated then, "what happened last Friday?" mostly by what was said)."""
+    out: list[Hit] = []
+    for i in range(max(len(dated), len(said))):
+        out += dated[i:i + 1] + said[i:i + 1]
+    return out
+
+
 class Store(ABC):
     """A profile-partitioned store of messages, memories and memory vectors."""
 

@@ -98,6 +98,8 @@ from .base import (
     PhaseHook,
     SearchRequest,
     Store,
+    dated_in,
+    dated_then_said,
     said_within,
     span_utc_bounds,
 )
@@ -124,6 +126,8 @@ _REFRESH = ("true", "false", "wait_for")
 PACKED_VECTORS_SINCE = (9, 3)
 PACKED_QUERY_VECTORS_SINCE = (9, 4)
 # Fields we add to the documents: never part of the returned records.
+# the date channel's second search (memories dated in the span), merged into its ranking
+_DATED = "date:dated"
 _INTERNAL = ["profile", "stems", "embedding", "ts_key", "created_key", "passages"]
 # A record's fields, read once (pydantic's `model_fields` is a computed property: ~1 ms a recall
 # when asked for every key of every hit).
@@ -1107,6 +1111,16 @@ class ElasticsearchStore(Store):
                     "sort": ["_score", {"ts": "desc"}], "track_scores": True,
                     "size": min(2 * k, MAX_WINDOW), "_source": source,
                     "track_total_hits": False}))
+                # and the memories dated in it (event_dates are objects, not nested: a start
+                # and an end of two dates may pair, so the hits are checked below)
+                planned.append((_DATED, Memory, memories, {
+                    "query": {"bool": {"filter": [*active, {"range": {"event_dates.end": {
+                        "gte": request.span[0].isoformat()}}}, {"range": {
+                            "event_dates.start": {"lte": request.span[1].isoformat()}}}]}},
+                    "sort": [{"event_dates.start": {"order": "asc", "mode": "min"}},
+                             {"created_key": "desc"}],
+                    "size": min(2 * k, MAX_WINDOW), "_source": source,
+                    "track_total_hits": False}))
             elif channel == CH_SESSION_TEXT:
                 out[channel] = []
                 if stems and k:
@@ -1180,6 +1194,7 @@ class ElasticsearchStore(Store):
         searches = []
         for _channel, _model, header, body in planned:
             searches += [header, body]
+        dated: list[Hit] = []  # the date channel's memories (_DATED), merged into it below
         for (channel, model, _header, _body), response in zip(planned, self._msearch(searches)):
             request.timings[channel] = response.get("took", 0) / 1000
             hits = []
@@ -1205,7 +1220,17 @@ class ElasticsearchStore(Store):
                         and is_standing_rule(h.record.content)][:INSTRUCTION_K]
             elif channel == CH_DATE:  # read in UTC bounds: keep the span's local days
                 hits = [h for h in hits if said_within(h.record, request.span)][:k]
+            elif channel == _DATED:
+                days = {h.id: dated_in(h.record, request.span) for h in hits}
+                # earliest first by the dates in the span (the sort read every date's start)
+                dated[:] = sorted((h for h in hits if days[h.id] is not None),
+                                  key=lambda h: days[h.id])[:k]
+                continue
             out[channel] = hits
+        if CH_DATE in out:
+            out[CH_DATE] = dated_then_said(dated, out[CH_DATE])
+            request.timings[CH_DATE] = max(request.timings.get(CH_DATE, 0.0),
+                                           request.timings.pop(_DATED, 0.0))
         return out
 
     def _passage(self, hit: dict) -> Passage:

@@ -23,7 +23,8 @@ from .base import (CH_ASKER_TEXT, CH_ASKER_VECTOR, CH_DATE, CH_HYDE, CH_INSTRUCT
                    CH_MEMORY_TEXT, CH_MESSAGE_TEXT, CH_PASSAGE_TEXT, CH_PASSAGE_VECTOR,
                    CH_SESSION_TEXT, CH_TOPIC, CH_VECTOR, INSTRUCTION_K,
                    INSTRUCTION_MIN_SIMILARITY, INSTRUCTION_SCAN, SESSION_DOC_MESSAGES,
-                   EmbeddingSpec, Hit, SearchRequest, Store, said_within, span_utc_bounds)
+                   EmbeddingSpec, Hit, SearchRequest, Store, dated_then_said, said_within,
+                   span_utc_bounds)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -48,6 +49,14 @@ CREATE TABLE IF NOT EXISTS memory_sources (
     profile TEXT NOT NULL, memory_id TEXT NOT NULL, message_id TEXT NOT NULL,
     PRIMARY KEY (profile, memory_id, message_id));
 CREATE INDEX IF NOT EXISTS memory_sources_message ON memory_sources (profile, message_id);
+-- What each active memory is about in time (Memory.event_dates, days as ISO text), for the date
+-- channel: "anything planned for December?" finds the memories dated in it, though none of them
+-- was said then. Rewritten with the memory by upsert_memories.
+CREATE TABLE IF NOT EXISTS memory_dates (
+    profile TEXT NOT NULL, memory_id TEXT NOT NULL, start TEXT NOT NULL, end TEXT NOT NULL);
+-- (by end: the spans asked about are mostly recent or to come, so few rows end after one starts)
+CREATE INDEX IF NOT EXISTS memory_dates_span ON memory_dates (profile, end);
+CREATE INDEX IF NOT EXISTS memory_dates_memory ON memory_dates (profile, memory_id);
 -- Only active memories are in the full-text index: recall never sees superseded/forgotten ones.
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
     profile UNINDEXED, id UNINDEXED, body, tokenize = 'porter unicode61');
@@ -178,8 +187,10 @@ class SQLiteStore(Store):
                                  "name = 'memory_sources'").fetchone() is not None
         had_passages = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                   "name = 'passages_fts'").fetchone() is not None
+        had_dates = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                               "name = 'memory_dates'").fetchone() is not None
         db.executescript(_SCHEMA)
-        self._upgrade(db, had_sources, had_passages)
+        self._upgrade(db, had_sources, had_passages, had_dates)
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if "embedding_model" in meta:
             stored = (meta["embedding_model"], int(meta["embedding_dims"]))
@@ -197,7 +208,8 @@ class SQLiteStore(Store):
         self.dim = embedding.dim
 
     @staticmethod
-    def _upgrade(db: sqlite3.Connection, had_sources: bool, had_passages: bool = True) -> None:
+    def _upgrade(db: sqlite3.Connection, had_sources: bool, had_passages: bool = True,
+                 had_dates: bool = True) -> None:
         """Bring a file made before chat edits/deletes up to the schema (idempotent, cheap when
         nothing is missing): the messages.external_id column and the memory_sources table, both
         filled from the stored documents; the BM25 passages of long messages stored before
@@ -214,6 +226,11 @@ class SQLiteStore(Store):
             if not had_sources:
                 db.execute("INSERT OR IGNORE INTO memory_sources SELECT m.profile, m.id, s.value "
                            "FROM memories m, json_each(m.doc, '$.source_message_ids') s")
+            if not had_dates:
+                db.execute("INSERT INTO memory_dates SELECT m.profile, m.id, "
+                           "json_extract(d.value, '$.start'), json_extract(d.value, '$.end') "
+                           "FROM memories m, json_each(m.doc, '$.event_dates') d "
+                           "WHERE m.status = 'active'")
             if not had_passages:
                 for profile, id_, content in db.execute(
                         "SELECT profile, id, json_extract(doc, '$.content') FROM messages "
@@ -376,6 +393,7 @@ class SQLiteStore(Store):
                  "(SELECT rowid FROM memories WHERE profile = ? AND id = ?)", keys),
                 ("DELETE FROM memories WHERE profile = ? AND id = ?", keys),
                 ("DELETE FROM memory_sources WHERE profile = ? AND memory_id = ?", keys),
+                ("DELETE FROM memory_dates WHERE profile = ? AND memory_id = ?", keys),
                 ("DELETE FROM vectors WHERE profile = ? AND id = ?", keys)])
             self._vector_cache.pop(profile, None)
 
@@ -461,6 +479,8 @@ class SQLiteStore(Store):
         active = [(profile, m.id, memory_body(m), profile, m.id) for m in memories
                   if m.status == "active"]
         sources = [(profile, m.id, s) for m in memories for s in m.source_message_ids]
+        dated = [(profile, m.id, e.start.isoformat(), e.end.isoformat()) for m in memories
+                 if m.status == "active" for e in m.event_dates]
         # A memory's full-text row has the memory's rowid (kept by the upsert), so it is found
         # by rowid: FTS5 cannot index `profile`/`id`, and deleting by them scanned the whole
         # index for every memory written (the ingest of a 100k-message profile slowed 3x).
@@ -475,6 +495,8 @@ class SQLiteStore(Store):
              "FROM memories WHERE profile = ? AND id = ?", active),
             ("DELETE FROM memory_sources WHERE profile = ? AND memory_id = ?", ids),
             ("INSERT OR IGNORE INTO memory_sources VALUES (?, ?, ?)", sources),
+            ("DELETE FROM memory_dates WHERE profile = ? AND memory_id = ?", ids),
+            ("INSERT INTO memory_dates VALUES (?, ?, ?, ?)", dated),
         ])
 
     def get_memories(self, profile: str, ids: Iterable[str]) -> list[Memory]:
@@ -678,8 +700,9 @@ class SQLiteStore(Store):
             elif channel == CH_INSTRUCTION and request.query_vector is not None:
                 out[channel] = self._standing_knn(profile, question_scores())
             elif channel == CH_DATE and request.span is not None:
-                out[channel] = self._date_messages(profile, request.text, request.span,
-                                                   request.k)
+                out[channel] = dated_then_said(
+                    self._dated_memories(profile, request.span, request.k),
+                    self._date_messages(profile, request.text, request.span, request.k))
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
 
@@ -701,6 +724,19 @@ class SQLiteStore(Store):
                                      f"({marks})", (profile, *(i for i, _ in best))).fetchall())
         return [Hit(i, float(score), model.model_validate_json(found[i]))
                 for i, score in best if i in found]
+
+    def _dated_memories(self, profile: str, span: tuple[date, date], k: int) -> list[Hit]:
+        """The date channel's memories: the active ones with an event date in the span, the
+        earliest dated first."""
+        if k <= 0:
+            return []
+        rows = self.db.execute(
+            "SELECT m.id, min(d.start), m.doc FROM memory_dates d JOIN memories m ON "
+            "m.profile = d.profile AND m.id = d.memory_id WHERE d.profile = ? AND d.end >= ? "
+            "AND d.start <= ? AND m.status = 'active' GROUP BY m.id "
+            "ORDER BY min(d.start), m.created_at DESC LIMIT ?",
+            (profile, span[0].isoformat(), span[1].isoformat(), k)).fetchall()
+        return [Hit(i, 1.0, Memory.model_validate_json(doc)) for i, _start, doc in rows]
 
     def _date_messages(self, profile: str, text: str, span: tuple[date, date], k: int
                        ) -> list[Hit]:
@@ -873,7 +909,8 @@ class SQLiteStore(Store):
         with self._lock:
             self._write([(f"DELETE FROM {t} WHERE profile = ?", [(profile,)]) for t in
                          ("messages", "messages_fts", "memories", "memories_fts",
-                          "memory_sources", "vectors", "passages_fts", "passage_vectors",
+                          "memory_sources", "memory_dates", "vectors", "passages_fts",
+                          "passage_vectors",
                           "sessions", "sessions_fts")])
             self._vector_cache.pop(profile, None)
             self._passage_cache.pop(profile, None)
