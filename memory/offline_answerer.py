@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
                      same_person, without_platform_ids)
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
-from .time_scope import asked_span, in_span, said_in_span
+from .time_scope import asked_span, first_day_about, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
 from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
@@ -68,7 +68,8 @@ _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
-                             "coming", "upcoming"]))
+                             "coming", "upcoming", "anything", "calendar", "agenda",
+                             "deadline", "due"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
 _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
@@ -893,6 +894,22 @@ def _counted(question: str, relevant: list[Memory]) -> list[Memory] | None:
     return found[:_COUNTED_AT_MOST] if len(found) > 1 else None
 
 
+_CALENDAR_AT_MOST = 8
+
+
+def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | None
+                 ) -> list[Memory] | None:
+    """For "anything planned for December?" or "what's coming up next week?" (anything in a span
+    not yet over), the memories dated in it, earliest first (it showed the two of four that
+    shared the most words, and declined "anything scheduled next month?"); None for a span past,
+    or where fewer than two are dated in it."""
+    if now is None or span.end < now.date():
+        return None
+    dated = sorted(((day, i, m) for i, m in enumerate(_distinct(relevant))
+                    if (day := first_day_about(m, span)) is not None), key=lambda x: x[:2])
+    return [m for _, _, m in dated[:_CALENDAR_AT_MOST]] if len(dated) > 1 else None
+
+
 # "what changed last week?": every change said in the span, oldest first (it showed one of three:
 # "Session timeout changed from 30 to 60 minutes" alone shared the question's word)
 _ASKS_WHAT_CHANGED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+have)?\s+changed\W*(?:\s|$)")
@@ -1228,6 +1245,10 @@ class OfflineAnswerer(Answerer):
             first = min(_distinct(relevant), key=lambda m: m.said_at)
             day = event_date(first, question)
             parts += [f"{day.words if day else _said(first)}:", _dated(first)]
+        elif relevant and span is not None and anything \
+                and (planned := _on_calendar(relevant, span, now)):
+            parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
+                      *(_dated(m) for m in planned)]
         elif relevant and span is not None and (counted := _counted(question, relevant)
                                                 or _changes_in_span(question, relevant)):
             # "how many deploys did we do last week?": each of them (two were shown of three);

@@ -86,6 +86,14 @@ def in_span(record: Memory | Message, span: ResolvedDate) -> bool:
     return any(_about(_from_said(f.date, said), span) for f in find_dates(record.content, said))
 
 
+def first_day_about(memory: Memory, span: ResolvedDate) -> date | None:
+    """The first day of the earliest of the memory's event dates that is about the span, or None
+    (the order of a span's calendar: "anything planned for December?")."""
+    said = said_on(memory)
+    return min((d.start for e in memory.event_dates
+                if _about(d := _from_said(e, said), span)), default=None)
+
+
 _UNTIL = re.compile(r"(?i)^\W*(?:until|till|til|through|thru)\b")
 
 

@@ -2428,3 +2428,31 @@ def test_what_has_not_happened_since_a_day_answers_no_when_question_from_the_she
         ("ravi", "2026-11-20T08:00:00Z", "Quiet week, haven't been paged since the 17th.")),
         "2026-11-24T10:00:00Z", "when did ravi get paged?")
     assert "haven't" not in said[0] and "Paged at 2am: checkout-api 5xx spike." in said[0], said
+
+
+PLANNING = chat(
+    ("maya", "2026-11-16T09:05:00Z", "Code freeze is between Dec 14 and Dec 18, no deploys then."),
+    ("maya", "2026-11-17T10:00:00Z",
+     "Office is closed Friday Dec 25 for Christmas and Jan 1 for New Year."),
+    ("nina", "2026-11-24T09:30:00Z",
+     "Dec 7-11 is the security training week, everyone please block your calendars."),
+    ("maya", "2026-11-25T08:45:00Z", "Offsite is the week of Jan 11 in Lisbon."),
+    ("nina", "2026-11-25T10:00:00Z", "The analytics contract renews on the 3rd."),
+    ("sam", "2026-11-26T13:00:00Z", "Load test results are in, all green."))
+
+
+def test_what_is_planned_for_a_month_lists_what_is_dated_in_it_from_the_shell(lurker, tmp_path):
+    """27 Nov (eighth session): "anything scheduled next month?" was declined and "what's
+    happening in December?" showed two of four — none of them said in December, so the date
+    channel (messages said in the span) found none, and only those sharing words were read."""
+    december = ["The analytics contract renews on the 3rd", "Dec 7-11", "Code freeze",
+                "Office is closed Friday Dec 25"]
+    said = asked_after(lurker, tmp_path, PLANNING, "2026-11-27T12:00:00Z",
+                       "anything scheduled next month?", "what's happening in December?",
+                       "what's on the calendar for December?", "what's planned for January?")
+    for answer in said[:3]:
+        assert answer.startswith("In memory for"), said
+        at = [answer.find(part) for part in december]
+        assert -1 not in at and at == sorted(at), said  # each, in the order of their dates
+        assert "Offsite" not in answer and "Load test" not in answer, said
+    assert "Offsite is the week of Jan 11" in said[3] and "Code freeze" not in said[3], said
