@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
                      same_person, without_platform_ids)
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
-from .time_scope import asked_span, first_day_about, in_span, said_in_span
+from .time_scope import AHEAD_PHRASE, asked_span, first_day_about, in_span, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
 from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
@@ -69,7 +69,7 @@ _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", "news", "up",
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
                              "coming", "upcoming", "anything", "calendar", "agenda",
-                             "deadline", "due"]))
+                             "deadline", "due", "ahead"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
 _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
@@ -905,8 +905,11 @@ def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | Non
     or where fewer than two are dated in it."""
     if now is None or span.end < now.date():
         return None
+    # ("what's coming up?" asks what is still to start: not "Earlier this week I rotated …")
+    ahead = span.phrase == AHEAD_PHRASE
     dated = sorted(((day, i, m) for i, m in enumerate(_distinct(relevant))
-                    if (day := first_day_about(m, span)) is not None), key=lambda x: x[:2])
+                    if (day := first_day_about(m, span)) is not None
+                    and (not ahead or day >= span.start)), key=lambda x: x[:2])
     return [m for _, _, m in dated[:_CALENDAR_AT_MOST]] if len(dated) > 1 else None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TypeVar
 
 from .date_questions import parse_date_question
@@ -35,12 +35,24 @@ _ASKS_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|tim
                         r"(since )?how long\b)", re.IGNORECASE)
 
 
+# "what's coming up?", "anything planned?": what is dated in the weeks ahead (it was declined:
+# no date, so no span, and the words share nothing with what is planned)
+_ASKS_AHEAD = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)?|(?:is\s+there\s+)?anything|"
+                         r"any\s+plans)\s+(?:coming\s+up|upcoming|planned|scheduled|"
+                         r"on\s+the\s+(?:calendar|agenda)|ahead)"
+                         r"(?:\s+for\s+(?:us|the\s+team))?\W*$")
+AHEAD = timedelta(days=28)
+AHEAD_PHRASE = "the next four weeks"
+
+
 def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
     """The one span of time the question is about, or None (none, several, too wide, or a
     question that asks for a date)."""
     if _ASKS_WHEN.match(question) or parse_date_question(question) is not None:
         return None
     today = now.date() if isinstance(now, datetime) else now
+    if _ASKS_AHEAD.match(question):
+        return ResolvedDate(AHEAD_PHRASE, today, today + AHEAD, "day")
     found = find_dates(question, today)
     # "on Friday, November 20th" is one day written twice
     if len({(f.date.start, f.date.end) for f in found}) != 1 \

@@ -2438,7 +2438,8 @@ PLANNING = chat(
      "Dec 7-11 is the security training week, everyone please block your calendars."),
     ("maya", "2026-11-25T08:45:00Z", "Offsite is the week of Jan 11 in Lisbon."),
     ("nina", "2026-11-25T10:00:00Z", "The analytics contract renews on the 3rd."),
-    ("sam", "2026-11-26T13:00:00Z", "Load test results are in, all green."))
+    ("sam", "2026-11-26T13:00:00Z", "Load test results are in, all green."),
+    ("sam", "2026-11-26T13:05:00Z", "Earlier this week I rotated the staging certs."))
 
 
 def test_what_is_planned_for_a_month_lists_what_is_dated_in_it_from_the_shell(lurker, tmp_path):
@@ -2449,10 +2450,17 @@ def test_what_is_planned_for_a_month_lists_what_is_dated_in_it_from_the_shell(lu
                 "Office is closed Friday Dec 25"]
     said = asked_after(lurker, tmp_path, PLANNING, "2026-11-27T12:00:00Z",
                        "anything scheduled next month?", "what's happening in December?",
-                       "what's on the calendar for December?", "what's planned for January?")
+                       "what's on the calendar for December?", "what's planned for January?",
+                       "what's coming up?", "anything planned?")
     for answer in said[:3]:
         assert answer.startswith("In memory for"), said
         at = [answer.find(part) for part in december]
         assert -1 not in at and at == sorted(at), said  # each, in the order of their dates
         assert "Offsite" not in answer and "Load test" not in answer, said
     assert "Offsite is the week of Jan 11" in said[3] and "Code freeze" not in said[3], said
+    # no date named: the next four weeks, what is still to start (not what sam did this week)
+    for answer in said[4:]:
+        assert answer.startswith("In memory for the next four weeks:"), said
+        at = [answer.find(part) for part in december]
+        assert -1 not in at and at == sorted(at), said
+        assert "staging certs" not in answer and "Offsite" not in answer, said

@@ -21,6 +21,10 @@ MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
     ("what happened on Friday, November 20th?", date(2026, 11, 20), date(2026, 11, 20)),
     # a bound elsewhere in the question is not one on its date
     ("Before the launch, what happened last Friday?", date(2026, 11, 20), date(2026, 11, 20)),
+    # nothing dated, asked what lies ahead: the next four weeks
+    ("what's coming up?", date(2026, 11, 23), date(2026, 12, 21)),
+    ("Anything planned?", date(2026, 11, 23), date(2026, 12, 21)),
+    ("what's on the calendar for the team?", date(2026, 11, 23), date(2026, 12, 21)),
 ])
 def test_the_one_span_a_question_names(question, first, last):
     span = asked_span(question, MONDAY)
@@ -37,6 +41,8 @@ def test_the_one_span_a_question_names(question, first, last):
     "what changed between Monday and Friday last week?",  # two dates
     "what happened last Friday the 13th?",  # two different days
     "what is the rate limit?",
+    "what's coming up for the billing migration?",  # a subject: not all that lies ahead
+    "what did Caroline plan?",
 ])
 def test_no_span(question):
     assert asked_span(question, MONDAY) is None
