@@ -170,6 +170,13 @@ def at_work(question: str, names: set[str]) -> set[str]:
     return {_worker(m) for m in _AT_WORK.finditer(name_letters(question).lower())} & names
 
 
+def asks_owed(question: str) -> bool:
+    """Whether the question asks what someone has to do ("what does sam need to do?", "what's on
+    tom's plate?"), not what they are doing."""
+    return any(re.search(r"\b(?:supposed|need|have|plate)\b", m.group(0)) for m in
+               _AT_WORK.finditer(name_letters(plain_names(question)).lower()))
+
+
 def _worker(found: re.Match) -> str:
     """The name in an _AT_WORK match, whichever of its forms matched."""
     return next(g for g in found.groups() if g)

@@ -83,7 +83,8 @@ _BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*(
 _DONE = re.compile(
     r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
     r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
-    r"sorted out|all set|came through|unblocked|granted|(?:is|are) (?:now )?live)\b")
+    r"sorted out|all set|came through|unblocked|granted|(?:is|are) (?:now )?live)\b"
+    r"|^\W*\[x\]")  # a box ticked: "[x] runbook updated for the new LB"
 _NOT_YET = re.compile(
     r"(?i)\b(?:not|half|halfway|partly|partially|mostly|almost|still|in progress|wip|blocked|"
     r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b")
@@ -107,19 +108,42 @@ SHARED = 0.4  # the share of the smaller memory's work words two memories about 
 # Action items: @tomas: quarantine the flaky e2e tests; @lena: add disk alerts …". Each item is
 # work of its own: one done closes no other, and the note's words are no item's.
 _WORK_LIST = re.compile(r"^(?P<label>[^:\n]{0,120}?\b(?:action items?|todos?|to-dos?|next steps|"
-                        r"follow[- ]ups?))\s*:\s*(?P<items>.+?)\.?$", re.IGNORECASE | re.DOTALL)
+                        r"follow[- ]ups?)\b[^:\n]{0,60}?)\s*:\s*(?P<items>.+?)\.?$",
+                        re.IGNORECASE | re.DOTALL)  # ("Action items from the postmortem: …")
+
+
+# items numbered in one line: "Action items from the postmortem: 1) add alerting on cert expiry
+# (ravi) 2) rotate the webhook secret quarterly (omar) 3) …" (it was one task, closed by none)
+_NUMBERED = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+(?=\S)")
+# a note's items that are work among others: "Weekly sync notes: Decided: …; AI: @sam to update
+# the runbook by Fri; AI: nina to email Acme …; Open question: …" ("AI" is an action item)
+_WORK_MARK = re.compile(r"(?:AI|A/I|Action(?: item)?|TODO|To-?do|Follow[- ]up)\s*(?:\([^)]*\))?"
+                        r"\s*:\s*(?=\S)|\[ \]\s*(?=\S)", re.IGNORECASE)
+_NOTE_LABEL = re.compile(r"^(?P<label>[^:;\n]{1,80}?)\s*:\s*(?=\S)")
 
 
 def work_items(memory: Memory) -> list[tuple[Memory, str]]:
     """Each item of a memory that lists work, as a task with the list's label (and the item's
     own words, which are what it is compared by); any other memory as it is."""
     listed = _WORK_LIST.match(memory.content)
-    items = [i.strip() for i in listed.group("items").split("; ")] if listed else []
-    if len(items) < 2:
+    if listed:
+        items = [i.strip() for i in listed.group("items").split("; ")]
+        if len(items) < 2:
+            items = [i.strip() for i in _NUMBERED.split(listed.group("items"))]
+        label = listed.group("label").strip()
+    else:  # a note's points, of which those marked as work are tasks
+        parts = memory.content.split("; ")
+        noted = _NOTE_LABEL.match(parts[0]) if len(parts) > 1 else None
+        if noted is not None:
+            parts[0] = parts[0][noted.end():]
+        items = [_WORK_MARK.sub("", p, count=1).strip().rstrip(".") for p in parts
+                 if _WORK_MARK.match(p.strip())] if noted is not None else []
+        label = noted.group("label").strip() if noted is not None else ""
+    items = [i for i in items if i]
+    if len(items) < 2 and not (items and not listed):
         return [(memory, memory.content)]
-    label = listed.group("label").strip()
     return [(memory.model_copy(update={"content": f"{label}: {item}", "type": "task"}), item)
-            for item in items if item]
+            for item in items]
 
 
 def asks_open_work(question: str) -> bool:
@@ -158,7 +182,11 @@ def closes(memory: Memory, work_words: set[str]) -> bool:
     clauses = [c for c in _CLAUSE_BREAK.split(memory.content) if c.strip()]
     if len(clauses) < 2:
         return says_done(memory)
-    return any(_DONE.search(c) and not _NOT_YET.search(c) and content_stems(c) & work_words
+    # (a clause that says done of nothing in its own words is of what the memory is about: "Done
+    # with #2, webhook secret rotation is now a quarterly cron.")
+    return any(_DONE.search(c) and not _NOT_YET.search(c)
+               and (content_stems(c) & work_words
+                    or not {w for w in content_stems(c) if not _NUMBER.match(w)} - _NOT_WORK)
                for c in clauses)
 
 
@@ -220,7 +248,10 @@ def open_work(memories: list[Memory], now: datetime,
         # none of its action items
         same = [w for w in near.values() if w.closed_by is None and w.commitment.id != memory.id
                 and w.commitment.said_at <= memory.said_at
-                and not set(w.commitment.source_message_ids) & set(memory.source_message_ids)
+                # (by the message each was drawn from: the question a reply answers is cited too,
+                # and "[x] runbook updated" under the notes that asked it was never its close)
+                and not (w.commitment.source_message_ids[:1]
+                         and w.commitment.source_message_ids[:1] == memory.source_message_ids[:1])
                 and (same_work(w.commitment, memory) or any(same_work(m, memory)
                                                             for m in w.latest))]
         if same:
@@ -369,11 +400,16 @@ def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m
             or any(named(m) for m in w.latest)]
 
 
-def person_answer(person: str, work: list[OpenWork], speakers: Speakers = lambda m: set()
-                  ) -> str | None:
+def person_answer(person: str, work: list[OpenWork], speakers: Speakers = lambda m: set(),
+                  owed: bool = False) -> str | None:
     """"what is omar working on?": the work still open that is theirs, newest first, then the
-    last they finished; None when none of theirs is open (what they said answers instead)."""
+    last they finished; None when none of theirs is open (what they said answers instead). `owed`
+    ("what does sam need to do?"): with none open and some done, that nothing is open (the
+    answer was the notes that asked it, beside its "[x] runbook updated")."""
     still, done = shown(work)
+    if not still and owed and done:
+        return f"Nothing of {person}'s is open in memory. Done lately:" + \
+            _done_line(done[0], speakers)[1:]
     if not still:
         return None
     lines = [f"{person} is on:", *(_open_line(w, speakers) for w in still)]

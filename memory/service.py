@@ -27,8 +27,8 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import (asked_names, asks_at_work, at_work, content_stems, event_date,
-                               identifiers, plain_names, whose_words_asked)
+from .offline_answerer import (asked_names, asks_at_work, asks_owed, at_work, content_stems,
+                               event_date, identifiers, plain_names, whose_words_asked)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -876,7 +876,8 @@ class Profile:
             return None
         work, speakers = self._work(now)
         mine = open_tasks.work_of(work, person, speakers)
-        answer = open_tasks.person_answer(sorted(person)[0], mine, speakers)
+        answer = open_tasks.person_answer(sorted(person)[0], mine, speakers,
+                                          owed=asks_owed(query))
         if answer is None:
             return None
         still, done = open_tasks.shown(mine)

@@ -2464,3 +2464,37 @@ def test_what_is_planned_for_a_month_lists_what_is_dated_in_it_from_the_shell(lu
         at = [answer.find(part) for part in december]
         assert -1 not in at and at == sorted(at), said
         assert "staging certs" not in answer and "Offsite" not in answer, said
+
+
+MEETING = chat(
+    ("maya", "2026-11-23T15:00:00Z",
+     "Weekly sync notes:\n- Decided: we drop IE11 support in January\n- AI: @sam to update the "
+     "runbook by Fri\n- AI: nina to email Acme about the renewal\n- Open question: do we need a "
+     "second region?"),
+    ("sam", "2026-11-23T15:30:00Z", "[x] runbook updated for the new LB"),
+    ("nina", "2026-11-24T10:00:00Z", "TODO(nina): chase legal on the DPA redlines"),
+    ("ravi", "2026-11-24T11:00:00Z",
+     "Action items from the postmortem: 1) add alerting on cert expiry (ravi) 2) rotate the "
+     "webhook secret quarterly (omar) 3) write a customer comms template (nina)"),
+    ("omar", "2026-11-25T09:00:00Z",
+     "Done with #2, webhook secret rotation is now a quarterly cron."))
+
+
+def test_a_meetings_action_items_are_each_open_or_done_from_the_shell(lurker, tmp_path):
+    """27 Nov (eighth session): a sync's "AI: …" points and a postmortem's "1) … 2) … 3) …" were
+    one task each (or none), "[x] runbook updated" under the notes closed nothing (the notes'
+    open question is what it was read as answering), nor did "Done with #2, …"."""
+    lurker("ingest", write_jsonl(tmp_path / "conversation.jsonl", MEETING), "--session", "s")
+    now = ("--now", "2026-11-27T12:00:00Z")
+    open_now = lurker("recall", "what tasks are still open?", *now).stdout
+    still, _, done = open_now.partition("Done:")
+    for item in ("write a customer comms template", "add alerting on cert expiry",
+                 "chase legal on the DPA redlines", "nina to email Acme about the renewal"):
+        assert item in still, open_now
+    for item in ("rotate the webhook secret quarterly", "@sam to update the runbook"):
+        assert item in done and item not in still, open_now
+    said = first_lines(lurker, now, ["what does sam need to do?"])
+    assert list(said.values())[0].startswith("Nothing of sam's is open in memory."), said
+    nina = lurker("recall", "what is nina working on?", *now).stdout.split("sources:")[0]
+    assert nina.count("\n   - ") + nina.count("\n- ") >= 3 and "comms template" in nina \
+        and "DPA" in nina and "email Acme" in nina and "cert expiry" not in nina, nina

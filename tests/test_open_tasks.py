@@ -200,3 +200,38 @@ def test_nothing_said_in_the_message_that_took_work_on_closes_it():
     work = open_work([items, went_well], NOW)
     maya = next(w for w in work if "@maya" in w.commitment.content)
     assert maya.closed_by is None and not maya.latest, maya
+
+
+def test_a_notes_points_marked_as_action_items_are_work_and_a_ticked_box_closes_one():
+    """A sync's notes, kept as one memory: its "AI:" points are work each, its decision and open
+    question are not; "[x] runbook updated" closes sam's point though it is read as answering the
+    notes' open question (it cites the notes' message as its second source)."""
+    notes = _memory("Weekly sync notes: Decided: we drop IE11 support in January; AI: @sam to "
+                    "update the runbook by Fri; AI: nina to email Acme about the renewal; "
+                    "Open question: do we need a second region?.", 20).model_copy(
+        update={"source_message_ids": ["msg20"]})
+    ticked = _memory("[x] runbook updated for the new LB", 21).model_copy(
+        update={"source_message_ids": ["msg21", *notes.source_message_ids]})
+    work = open_work([notes, ticked], NOW)
+    assert [w.commitment.content for w in work] == [
+        "Weekly sync notes: @sam to update the runbook by Fri",
+        "Weekly sync notes: nina to email Acme about the renewal"]
+    assert work[0].closed_by is ticked and work[1].closed_by is None
+
+
+def test_numbered_action_items_are_work_each_and_done_of_one_closes_it():
+    """"Action items from the postmortem: 1) … (ravi) 2) … (omar) 3) … (nina)": three pieces of
+    work; "Done with #2, webhook secret rotation is now a quarterly cron." closes the second (its
+    done clause names no work of its own, the memory is about the rotation)."""
+    items = _memory("Action items from the postmortem: 1) add alerting on cert expiry (ravi) "
+                    "2) rotate the webhook secret quarterly (omar) 3) write a customer comms "
+                    "template (nina)", 20)
+    done = _memory("Done with #2, webhook secret rotation is now a quarterly cron.", 22)
+    work = open_work([items, done], NOW)
+    assert [w.commitment.content.split(": ", 1)[1] for w in work] == [
+        "add alerting on cert expiry (ravi)", "rotate the webhook secret quarterly (omar)",
+        "write a customer comms template (nina)"]
+    assert [w.closed_by for w in work] == [None, done, None]
+    # a done clause with words of other work closes nothing it does not name
+    other = _memory("Done with the billing export, webhook secret rotation starts next week.", 22)
+    assert all(w.closed_by is None for w in open_work([items, other], NOW))
