@@ -831,6 +831,15 @@ def _period_end(m: re.Match, d: date, tense: Tense) -> Resolution:
     return end, end, "day", f"the last day of {start} to {end}"
 
 
+def _new_year(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"in the new year", said in the last quarter: the January after (said in January or
+    later, the year has begun and it names no month)."""
+    if d.month < 10:
+        raise ValueError("the new year is not near")
+    start, end = _month_span(date(d.year + 1, 1, 1))
+    return start, end, "month", f"the January after {d}"
+
+
 def _year(m: re.Match, d: date, tense: Tense) -> Resolution:
     y = int(m["year"])
     return date(y, 1, 1), date(y, 12, 31), "year", AS_WRITTEN
@@ -921,6 +930,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # "by year end", "at month-end": the period's last day
     (r"(?:by|at|before|until|till|after|for|around)\s+(?:the\s+)?(?P<unit>year|month|quarter)"
      r"[\s-]end\b", _period_end, "calendar"),
+    # "kick off the mobile rewrite in the new year" (said in November): January
+    (r"(?:(?:early\s+)?in|into|after|for)\s+the\s+new\s+year\b(?!['’]s)", _new_year,
+     "calendar"),
     (r"(?:in|since|during|before|after|until|till|by|of)\s+(?P<year>(?:19|20)\d{2})"
      r"(?![\d/.-]\d)", _year, "century"),
     # relative days

@@ -572,6 +572,8 @@ HOSTILE = [
     "the second half of December is quiet", "ship by year-end", "Sat 12/5 is the cutover",
     "mid-Q1 launch", "two Fridays ago", "the Friday before last", "the weekend before last",
     "the first Monday of December", "closed Thursday and Friday for Thanksgiving",
+    # 27 Nov, eighth session
+    "kick off the rewrite in the new year",
 ]
 
 
@@ -825,6 +827,23 @@ def test_since_a_date_looks_back(text, said, expected):
     ("Sun Microsystems 2 deals closed", FRIDAY_20_NOV, []),
 ])
 def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, said)] == expected
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # said in the last quarter, the January after (was no date)
+    ("Let's kick off the mobile rewrite in the new year.", datetime(2026, 11, 18, 14,
+                                                                     tzinfo=timezone.utc),
+     [("2027-01-01", "2027-01-31")]),
+    ("Early in the new year we move offices.", datetime(2026, 12, 20, tzinfo=timezone.utc),
+     [("2027-01-01", "2027-01-31")]),
+    # said in March the year has begun: no month is named
+    ("in the new year we hired six people", datetime(2026, 3, 2, tzinfo=timezone.utc), []),
+    ("happy new year everyone", datetime(2026, 12, 31, tzinfo=timezone.utc), []),
+])
+def test_dates_people_wrote_on_27_nov_eighth_session(text, said, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, said)] == expected
