@@ -160,21 +160,28 @@ def said_by(question: str, names: set[str]) -> set[str]:
             if m["speech"]} & names
 
 
+def _at_work_in(low: str) -> list[re.Match]:
+    """The _AT_WORK matches of a lower-case question, but for "how is acme doing?", which asks
+    how Acme fares, not what it does (it was read as asking Acme's own words, and declined)."""
+    return [m for m in _AT_WORK.finditer(low)
+            if not (m.group(0).endswith("doing") and re.search(r"\bhow\s*$", low[:m.start()]))]
+
+
 def asks_at_work(question: str) -> bool:
     """Whether the question asks what someone is working on / doing / up to (any name)."""
-    return bool(_AT_WORK.search(name_letters(plain_names(question)).lower()))
+    return bool(_at_work_in(name_letters(plain_names(question)).lower()))
 
 
 def at_work(question: str, names: set[str]) -> set[str]:
     """Of the question's names, whoever it asks the work of ("what is kofi working on?")."""
-    return {_worker(m) for m in _AT_WORK.finditer(name_letters(question).lower())} & names
+    return {_worker(m) for m in _at_work_in(name_letters(question).lower())} & names
 
 
 def asks_owed(question: str) -> bool:
     """Whether the question asks what someone has to do ("what does sam need to do?", "what's on
     tom's plate?"), not what they are doing."""
     return any(re.search(r"\b(?:supposed|need|have|plate)\b", m.group(0)) for m in
-               _AT_WORK.finditer(name_letters(plain_names(question)).lower()))
+               _at_work_in(name_letters(plain_names(question)).lower()))
 
 
 def _worker(found: re.Match) -> str:
@@ -205,7 +212,7 @@ def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set
     `people`: the lower-case name words of who could be meant, looked up only when needed."""
     question = plain_names(question)
     low = name_letters(question).lower()
-    work = _AT_WORK.search(low)
+    work = next(iter(_at_work_in(low)), None)
     if not (_PERSON_SLOT.search(low) or work):
         return set()
     if work and not work.group(1):  # "what does tom need to do?", "what's on tom's plate?"

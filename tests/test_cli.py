@@ -2498,3 +2498,20 @@ def test_a_meetings_action_items_are_each_open_or_done_from_the_shell(lurker, tm
     nina = lurker("recall", "what is nina working on?", *now).stdout.split("sources:")[0]
     assert nina.count("\n   - ") + nina.count("\n- ") >= 3 and "comms template" in nina \
         and "DPA" in nina and "email Acme" in nina and "cert expiry" not in nina, nina
+
+
+def test_how_a_customer_is_doing_is_what_was_said_of_them_newest_first_from_the_shell(
+        lurker, tmp_path):
+    """27 Nov (eighth session): "how is Acme doing?" was declined: read as "what is Acme
+    doing?", it asked for Acme's own words, and Acme says nothing in the channel."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("nina", "2026-11-16T09:00:00Z",
+         "Acme is threatening to churn over the SSO outage, renewal is Dec 15."),
+        ("nina", "2026-11-17T10:00:00Z", "Globex renewed for 2 years, $240k ARR."),
+        ("omar", "2026-11-20T13:00:00Z", "Acme is happy again after the SSO fix, call went well."),
+        ("sam", "2026-11-23T09:00:00Z", "I'm doing the Acme QBR deck today.")),
+        "2026-11-27T12:00:00Z", "how is Acme doing?", "how's Acme doing?", "what is sam doing?")
+    for answer in said[:2]:
+        assert answer.startswith("Acme is happy again after the SSO fix"), said
+        assert "Globex" not in answer, said
+    assert "Acme QBR deck" in said[2], said  # what someone is doing is still their own words
