@@ -870,3 +870,25 @@ def test_an_on_call_channel_over_slack_dates_since_and_keeps_a_dsn_out(start, ap
     assert "full disk" not in " ".join(said) and "staging" not in " ".join(said), said
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     assert dsn_key not in " ".join(said) and dsn_key.encode() not in stored
+
+
+def test_whats_coming_up_over_slack_lists_this_channels_dates_without_pinging_anyone(start,
+                                                                                     api):
+    """27 Nov (eighth session): "what's coming up?" and "anything planned for December?" were
+    declined (no date asked, or none of the plans said in December). Over Slack: this channel's
+    plans in date order, a ping written in one of them not sent again, and another channel's
+    plan (its own profile) not shown."""
+    slack = start()
+    message(slack, "CGEN", "U1", "<!channel> Code freeze is Dec 14-18, no deploys then.", ts(0))
+    message(slack, "CGEN", "U2", "<@U1> the analytics contract renews on Dec 3.", ts(1))
+    message(slack, "CGEN", "U1", "Offsite is the week of Jan 11 in Lisbon.", ts(2))
+    message(slack, "CSEC", "U2", "Pen test is Dec 8, keep it quiet.", ts(3))
+    for n, question in enumerate(("what's coming up?", "anything planned for December?")):
+        app_mention(slack, "U2", question, ts(2 * 24 * 60 + n), f"EvCAL{n}")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 2, said
+    for text in said:
+        renews, freeze = text.find("analytics contract renews"), text.find("Code freeze")
+        assert -1 < renews < freeze, said
+        assert "Pen test" not in text and "Offsite" not in text, said
+        assert "<!channel>" not in text and "<@U1>" not in text and "<!" not in text, said
