@@ -921,7 +921,7 @@ class Profile:
         query = clean_text(query.strip())
         return self._channel_hits(query, tuple(channels), k or self.service.settings.recall_k,
                                   asker=asker, addressee=addressee,
-                                  span=asked_span(query, now or utcnow()))
+                                  span=asked_span(query, now or utcnow()), now=now or utcnow())
 
     def _retrieve(self, query: str, channels: tuple[str, ...], k: int,
                   weights: dict[str, float] | None,
@@ -932,14 +932,15 @@ class Profile:
         last Friday?") also searches the messages said then, and the records of the span come
         first (memory.time_scope)."""
         span = asked_span(query, now) if now is not None else None
-        fused = fuse(self._channel_hits(query, channels, k, timings, asker, addressee, span),
+        fused = fuse(self._channel_hits(query, channels, k, timings, asker, addressee, span,
+                                        now),
                      weights or DEFAULT_WEIGHTS)
         return in_span_first(fused, span, fused_record)
 
     def _channel_hits(self, query: str, channels: tuple[str, ...], k: int,
                       timings: dict[str, float] | None = None, asker: str | None = None,
-                      addressee: str | None = None, span: dates.ResolvedDate | None = None
-                      ) -> dict[str, list[Hit]]:
+                      addressee: str | None = None, span: dates.ResolvedDate | None = None,
+                      now: datetime | None = None) -> dict[str, list[Hit]]:
         embedder = self.service.embedder
         askers = self._whose_words(query, asker, addressee)
         if not askers:
@@ -965,7 +966,8 @@ class Profile:
             text=expand_query(query),  # "prod" finds "production" too (memory.text)
             topic_keys=query_topic_keys(query) if "topic" in channels else [],
             k=k, channels=channels, askers=askers,
-            span=(span.start, span.end) if span is not None else None)
+            span=(span.start, span.end) if span is not None else None,
+            dated=span is not None and now is not None and span.end >= now.date())
         if texts and self._store.text_while_embedding:
             # The store runs its text channels while another thread embeds the question.
             embedding = self.service.embedding_pool().submit(embedder.embed, texts)

@@ -646,7 +646,7 @@ def test_sqlite_file_without_memory_dates_is_upgraded_on_open(tmp_path):
 
     def december() -> list[str]:
         return [h.id for h in store.search("p", SearchRequest(
-            text="anything?", k=20, channels=(CH_DATE,),
+            text="anything?", k=20, channels=(CH_DATE,), dated=True,
             span=(date(2026, 12, 1), date(2026, 12, 31))))[CH_DATE]]
 
     store = SQLiteStore(path)
@@ -936,9 +936,10 @@ def test_date_channel_finds_the_memories_dated_in_the_span(store, profile_name):
                                                                       tzinfo=timezone.utc))
     store.insert_messages(profile_name, [said])
 
-    def date_hits(span, text: str = "anything planned?", k: int = 20) -> list[str]:
+    def date_hits(span, text: str = "anything planned?", k: int = 20, dated: bool = True
+                  ) -> list[str]:
         found = store.search(profile_name, SearchRequest(text=text, k=k, channels=(CH_DATE,),
-                                                         span=span))
+                                                         span=span, dated=dated))
         return [h.id for h in found[CH_DATE]]
 
     # dated memories, earliest first, taken in turn with the messages said then
@@ -946,6 +947,7 @@ def test_date_channel_finds_the_memories_dated_in_the_span(store, profile_name):
     assert date_hits(jan) == [closed.id, apart.id, offsite.id]
     assert date_hits((date(2026, 11, 1), date(2026, 11, 30))) == [apart.id]
     assert len(date_hits(dec, k=1)) == 2  # one of each
+    assert date_hits(dec, dated=False) == [said.id]  # a span past: what was said then
     # forgetting one takes it out of the span (its status is no longer active)
     renewal.status = "forgotten"
     store.upsert_memories(profile_name, [renewal])

@@ -117,6 +117,11 @@ class SearchRequest:
     # The local days (first, last) the question names (memory.time_scope.asked_span); None: the
     # date channel does not run.
     span: tuple[date, date] | None = None
+    # The date channel also finds the memories dated in the span (said before it: "anything
+    # planned for December?"); the engine asks it for a span not yet over. A past span's own
+    # records are what was said then (its ranking was tuned on them: "what did kim do on
+    # Tuesday?" is Wednesday's "yesterday: disk cleanup runbook done", found by other channels).
+    dated: bool = False
     # Filled by the store: seconds each channel took (Elasticsearch's own `took` per search of
     # the msearch; measured around each query on SQLite), for the per-channel latency metric.
     timings: dict[str, float] = field(default_factory=dict)

@@ -1113,14 +1113,15 @@ class ElasticsearchStore(Store):
                     "track_total_hits": False}))
                 # and the memories dated in it (event_dates are objects, not nested: a start
                 # and an end of two dates may pair, so the hits are checked below)
-                planned.append((_DATED, Memory, memories, {
-                    "query": {"bool": {"filter": [*active, {"range": {"event_dates.end": {
-                        "gte": request.span[0].isoformat()}}}, {"range": {
-                            "event_dates.start": {"lte": request.span[1].isoformat()}}}]}},
-                    "sort": [{"event_dates.start": {"order": "asc", "mode": "min"}},
-                             {"created_key": "desc"}],
-                    "size": min(2 * k, MAX_WINDOW), "_source": source,
-                    "track_total_hits": False}))
+                if request.dated:
+                    planned.append((_DATED, Memory, memories, {
+                        "query": {"bool": {"filter": [*active, {"range": {"event_dates.end": {
+                            "gte": request.span[0].isoformat()}}}, {"range": {
+                                "event_dates.start": {"lte": request.span[1].isoformat()}}}]}},
+                        "sort": [{"event_dates.start": {"order": "asc", "mode": "min"}},
+                                 {"created_key": "desc"}],
+                        "size": min(2 * k, MAX_WINDOW), "_source": source,
+                        "track_total_hits": False}))
             elif channel == CH_SESSION_TEXT:
                 out[channel] = []
                 if stems and k:

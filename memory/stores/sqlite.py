@@ -701,7 +701,8 @@ class SQLiteStore(Store):
                 out[channel] = self._standing_knn(profile, question_scores())
             elif channel == CH_DATE and request.span is not None:
                 out[channel] = dated_then_said(
-                    self._dated_memories(profile, request.span, request.k),
+                    self._dated_memories(profile, request.span, request.k)
+                    if request.dated else [],
                     self._date_messages(profile, request.text, request.span, request.k))
             if channel in out:
                 request.timings[channel] = time.perf_counter() - started
