@@ -337,6 +337,39 @@ _NUMBERED = re.compile(r"(?i)\b(?:pr|mr|pull request|merge request|issue|ticket|
                        r"(\d{2,})\b")
 
 
+LEADS_FOLLOWED = 3  # the answer's memories whose tickets and PRs are followed to later words
+_TICKET = re.compile(r"^(?:#\d+|[A-Za-z][A-Za-z0-9]*(?:-\d+)+)$")  # "#812", "ZD-9921"; no version
+
+
+def with_siblings(leads: list[Memory], memories: list[Memory]) -> list[Memory]:
+    """The leads and the memories drawn from the same message as one of them ("Found it, a
+    polyfill … was missing. Fix is in PR #812." gives two: the PR is the cause's too)."""
+    own = {m.source_message_ids[0] for m in leads if m.source_message_ids}
+    return leads + [m for m in memories if m not in leads and m.source_message_ids
+                    and m.source_message_ids[0] in own]
+
+
+def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None:
+    """The newest memory that names a ticket or PR one of the `leads` names, said after it and
+    after the first of them ("Bug ZD-9921: …", its thread's "Fix is in PR #812", then "#812
+    merged and deployed")."""
+    first = min((m.said_at for m in leads), default=None)
+    named = [(t, m.said_at) for m in leads for t in identifiers(m.content) if is_ticket(t)]
+    return max((m for m in memories if m not in leads and m.said_at > first
+                and any(m.said_at > at and _carries([t], m.content) for t, at in named)),
+               key=lambda m: m.said_at, default=None)
+
+
+def is_ticket(ident: str) -> bool:
+    """Whether an identifier names a ticket or PR, not a version."""
+    return bool(_TICKET.match(ident))
+
+
+def carries_identifier(ident: str, text: str) -> bool:
+    """Whether the text names the identifier ("PR 812" and "#812" are one)."""
+    return _carries([ident], text)
+
+
 def _carries(idents: list[str], text: str) -> bool:
     """Whether the text names every identifier: "v4.12.2" is 4.12.2, "PR 4471" is #4471, "4.12.2"
     is not 4.12.20."""
@@ -1349,6 +1382,13 @@ class OfflineAnswerer(Answerer):
                 if newest is not None and newest.said_at > shown[0].said_at \
                         and (says_update(newest.content) or says_change(newest)):
                     latest = newest
+            if latest is None and not idents and (_ASKS_YES_NO.match(question)
+                                                  or _ASKS_PROGRESS.search(question)):
+                # "is the Safari bug fixed?": the newest word of the ticket or PR the answer
+                # names ("Customer confirmed ZD-9921 is fixed, closing."), not "Fix is in PR
+                # #812" (what was said of it later names its number, none of the question's words)
+                latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
+                                        memories)
             if latest is None and (_ASKS_QUANTITY.search(question)
                                    or _ASKS_VERSION.search(question)
                                    or _ASKS_SHARE.search(question)):

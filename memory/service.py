@@ -27,8 +27,10 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import (asked_names, asks_at_work, asks_owed, at_work, content_stems,
-                               event_date, identifiers, plain_names, whose_words_asked)
+from .offline_answerer import (asked_names, asks_at_work, asks_owed, at_work,
+                               carries_identifier, content_stems, event_date, identifiers,
+                               is_ticket, plain_names, whose_words_asked,
+                               with_siblings, LEADS_FOLLOWED)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -43,7 +45,8 @@ from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
 from .redaction import redact
 from .passages import passage_embedding_text, split_passages
 from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTION,
-                          CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit, SearchRequest, Store)
+                          CH_MEMORY_TEXT, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit,
+                          SearchRequest, Store)
 from .synthesis import Answerer
 from .text import carries, english_word, expand_query, quotes, spelled_out
 from .updates import says_update, update_of
@@ -58,6 +61,8 @@ PENDING_PASSAGES = "passages:"  # a pending_vector_ids entry naming a message wh
 EXPORT_FORMAT = "lurker-profile-export"
 EXPORT_VERSION = 1
 EMBEDDING_THREADS = 4  # questions embedded at once while a store searches (embedding_pool)
+# what was said later of a ticket or PR the lead memories name (Profile._said_later_of)
+FOLLOWED_SCAN, FOLLOWED_KEPT = 20, 5
 
 
 def utcnow() -> datetime:
@@ -808,6 +813,13 @@ class Profile:
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
                                                               settings.recall_k, weights, now))
         shown = [f.record for f in memories]
+        # what was said later of a ticket or PR the lead memories name ("#812 merged and
+        # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
+        followed = self._said_later_of(query, shown)
+        if followed:
+            memories = memories + [Fused(record=m, score=0.0, channels=["identifier"])
+                                   for m in followed]
+            shown = shown + followed
         answer, working = None, self._working(query, now)
         if working is not None:
             answer, cited = working
@@ -826,6 +838,32 @@ class Profile:
             messages=[ScoredMessage(message=f.record, score=f.score, channels=f.channels)
                       for f in messages],
             computed=computed, channel_seconds=timings)
+
+    def _said_later_of(self, query: str, shown: list[Memory]) -> list[Memory]:
+        """The memories said after the first three shown that name a ticket or PR one of those
+        names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
+        is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
+        shares no word with the question, so no channel found it. One more search, only then."""
+        if identifiers(query):
+            return []
+        lead = with_siblings(shown[:LEADS_FOLLOWED], shown)
+        tickets = list(dict.fromkeys(t for m in lead for t in identifiers(m.content)
+                                     if is_ticket(t)))
+        if not tickets:
+            return []
+        found = self._store.search(self.name, SearchRequest(
+            text=" ".join(tickets), k=FOLLOWED_SCAN, channels=(CH_MEMORY_TEXT,)))
+        seen = {m.id for m in shown}
+        out = []
+        for hit in found.get(CH_MEMORY_TEXT, []):
+            m = hit.record
+            if isinstance(m, Memory) and m.id not in seen and any(
+                    carries_identifier(t, m.content) and m.said_at > first.said_at
+                    for first in lead for t in tickets
+                    if carries_identifier(t, first.content)):
+                out.append(m)
+                seen.add(m.id)
+        return out[:FOLLOWED_KEPT]
 
     def _work(self, now: datetime
               ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:

@@ -874,3 +874,45 @@ def test_a_forgotten_version_is_never_what_stood_before(profile):
     timeout_a, where_a = (profile.recall(q, now=NOW).answer for q in (timeout_q, where_q))
     assert "60 seconds" in timeout_a and "30" not in timeout_a, timeout_a
     assert "offsite moved to March 10-12" in where_a and "Lisbon" not in where_a, where_a
+
+
+def test_a_bug_asked_of_in_words_is_answered_by_what_was_said_later_of_its_pr(service,
+                                                                              profile_name):
+    """27 Nov (eighth session): "is the Safari bug fixed?" was answered with the bug and the
+    cause found in its thread — the later "#812 merged and deployed." names the PR (said in the
+    thread beside the cause) and none of the question's words, so no channel found it. What was said later of a ticket or PR the lead memory names is read too,
+    and the newest leads; a question naming its own ticket is read as before."""
+    profile = service.profile(profile_name)
+    said = [("nina", "2026-11-23T09:00:00Z", "m1", None,
+             "Bug ZD-9921: checkout button does nothing on Safari 17."),
+            ("omar", "2026-11-23T11:00:00Z", "m2", "m1",  # in the ticket's thread
+             "Found it, a polyfill for structuredClone was missing. Fix is in PR #812."),
+            ("omar", "2026-11-24T10:00:00Z", "m3", None, "#812 merged and deployed."),
+            ("lee", "2026-11-24T11:00:00Z", "m4", None, "#813 reverted, it broke the login page."),
+            ("nina", "2026-11-25T09:00:00Z", "m5", None,
+             "ZD-9950: CSV export times out on big accounts.")]
+    profile.ingest([{"role": "user", "author": a, "ts": ts, "external_id": i, "content": c,
+                     **({"reply_to": r} if r else {})} for a, ts, i, r, c in said],
+                   session_id="bugs")
+    now = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
+    result = profile.recall("is the Safari bug fixed?", now=now)
+    assert result.answer.startswith("Latest: #812 merged and deployed."), result.answer
+    assert "ZD-9921" in result.answer and "#813" not in result.answer, result.answer
+    # cited among the sources (found by a channel in a profile this small, or by its PR)
+    assert any(m.memory.content == "#812 merged and deployed." for m in result.memories)
+    # what follows a lead memory's PR is found by its number alone, not #813's nor earlier words
+    fix = [m for m in profile.list() if m.content == "Fix is in PR #812."]
+    assert [m.content for m in profile._said_later_of("is the Safari bug fixed?", fix)] == [
+        "#812 merged and deployed."]
+    # a question that names nothing the answer's memories number: no second search
+    calls = []
+    search = profile._store.search
+    profile._store.search = lambda *a: calls.append(a) or search(*a)
+    try:
+        assert "ZD-9950" in profile.recall("is the CSV export fixed?", now=now).answer
+        assert len(calls) == 2, calls  # fused recall, then what was said later of ZD-9950
+        calls.clear()
+        profile.recall("what is the status of ZD-9921?", now=now)
+        assert len(calls) == 1, calls  # it names its ticket: read as before
+    finally:
+        profile._store.search = search
