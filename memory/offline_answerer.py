@@ -341,6 +341,12 @@ LEADS_FOLLOWED = 3  # the answer's memories whose tickets and PRs are followed t
 _TICKET = re.compile(r"^(?:#\d+|[A-Za-z][A-Za-z0-9]*(?:-\d+)+)$")  # "#812", "ZD-9921"; no version
 
 
+def asks_how_it_stands(question: str) -> bool:
+    """"is the Safari bug fixed?", "what's the status of the migration?": the question the
+    newest word of a ticket or PR answers (memory.service reads those words only for these)."""
+    return bool(_ASKS_YES_NO.match(question) or _ASKS_PROGRESS.search(question))
+
+
 def with_siblings(leads: list[Memory], memories: list[Memory]) -> list[Memory]:
     """The leads and the memories drawn from the same message as one of them ("Found it, a
     polyfill … was missing. Fix is in PR #812." gives two: the PR is the cause's too)."""
@@ -1382,8 +1388,7 @@ class OfflineAnswerer(Answerer):
                 if newest is not None and newest.said_at > shown[0].said_at \
                         and (says_update(newest.content) or says_change(newest)):
                     latest = newest
-            if latest is None and not idents and (_ASKS_YES_NO.match(question)
-                                                  or _ASKS_PROGRESS.search(question)):
+            if latest is None and not idents and asks_how_it_stands(question):
                 # "is the Safari bug fixed?": the newest word of the ticket or PR the answer
                 # names ("Customer confirmed ZD-9921 is fixed, closing."), not "Fix is in PR
                 # #812" (what was said of it later names its number, none of the question's words)

@@ -880,8 +880,9 @@ def test_a_bug_asked_of_in_words_is_answered_by_what_was_said_later_of_its_pr(se
                                                                               profile_name):
     """27 Nov (eighth session): "is the Safari bug fixed?" was answered with the bug and the
     cause found in its thread — the later "#812 merged and deployed." names the PR (said in the
-    thread beside the cause) and none of the question's words, so no channel found it. What was said later of a ticket or PR the lead memory names is read too,
-    and the newest leads; a question naming its own ticket is read as before."""
+    thread beside the cause) and none of the question's words, so no channel found it. What was
+    said later of a ticket or PR the lead memories name is read too, and the newest leads; a
+    question naming its own ticket is read as before."""
     profile = service.profile(profile_name)
     said = [("nina", "2026-11-23T09:00:00Z", "m1", None,
              "Bug ZD-9921: checkout button does nothing on Safari 17."),
