@@ -587,7 +587,11 @@ class OfflineExtractor(Extractor):
                 continue  # an earlier message a reply answers: read with that reply only
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None
             asked, context = self._question_context(parent, line)
-            if not asked:
+            # (a thread's reply answers its thread, not the channel's message before it: omar's
+            # "Fix is in PR #812" under the ticket is no answer to tom's "anyone else seeing the
+            # Safari bug?", said in the channel between)
+            if not asked and (parent is None or previous is not None and (
+                    previous.index == line.reply_to or previous.reply_to == line.reply_to)):
                 asked, context = self._question_context(previous, line)
             if parent is not None and not asked and parent.speaker != line.speaker \
                     and corrects(line.content, parent.content):

@@ -2515,3 +2515,19 @@ def test_how_a_customer_is_doing_is_what_was_said_of_them_newest_first_from_the_
         assert answer.startswith("Acme is happy again after the SSO fix"), said
         assert "Globex" not in answer, said
     assert "Acme QBR deck" in said[2], said  # what someone is doing is still their own words
+
+
+def test_who_mentioned_a_bug_is_who_said_it_not_a_reply_in_another_thread_from_the_shell(
+        lurker, tmp_path):
+    """27 Nov (eighth session): "who mentioned the Safari bug?" answered with omar's fix, posted
+    in the ticket's thread: it was read as the answer to tom's channel question said between,
+    which then had no place of its own."""
+    said = asked_after(lurker, tmp_path, threaded(
+        ("nina", "2026-11-23T09:00:00Z", "m1", None,
+         "New ticket ZD-9921: checkout button does nothing on Safari 17."),
+        ("tom", "2026-11-23T09:20:00Z", "m2", None,
+         "anyone else seeing the Safari bug on the pricing page too?"),
+        ("omar", "2026-11-23T11:00:00Z", "m3", "m1",
+         "Found it, a polyfill for structuredClone was missing. Fix is in PR #812.")),
+        "2026-11-27T12:00:00Z", "who mentioned the Safari bug?")
+    assert said[0].startswith('tom said: "anyone else seeing the Safari bug'), said

@@ -463,3 +463,23 @@ def test_agreeing_with_an_opinion_in_a_thread_is_no_decision():
     decisions = [m.content for m in out if m.content.startswith("Decision:")]
     assert len(decisions) == 1 and "let's move the rota into PagerDuty schedules" \
         in decisions[0], decisions
+
+
+def test_a_threaded_reply_answers_its_thread_not_the_channels_question_before_it():
+    """27 Nov (eighth session): omar's "Found it, a polyfill … Fix is in PR #812." under the
+    ticket was read as answering tom's "anyone else seeing the Safari bug?", said in the channel
+    between: tom's question became its search question and tom's line its source, so "who
+    mentioned the Safari bug?" answered with omar's fix. In a thread, the reply before it (same
+    thread) is still the question it answers."""
+    out = OfflineExtractor().extract(replies(
+        ("nina", "New ticket ZD-9921: checkout button does nothing on Safari 17.", None),
+        ("tom", "anyone else seeing the Safari bug on the pricing page too?", None),
+        ("omar", "Found it, a polyfill for structuredClone was missing.", 0),
+        ("raj", "The deploy is at 5pm.", None),
+        ("lee", "which region goes first?", 3),
+        ("raj", "eu-west first, then us-east.", 3)))
+    by_content = {m.content: m for m in out}
+    fix = by_content["Found it, a polyfill for structuredClone was missing."]
+    assert 1 not in fix.source_lines and not any("Safari bug" in q for q in fix.questions), fix
+    region = next(m for m in out if m.content.startswith("eu-west first"))
+    assert region.source_lines == [5, 4], region  # the question before it in its thread
