@@ -1206,6 +1206,8 @@ class OfflineAnswerer(Answerer):
             # (a span's words of shape are no subject: "what did we deploy in the first half
             # of November?" was declined, "Deployed api v4.10.0" sharing one word of four)
             undated = (undated - (content_stems(span.phrase) & _SPAN_SHAPE)) or undated
+            if span.phrase == AHEAD_PHRASE:  # "any launches coming up?": "launch" is the subject
+                undated = (undated - _ANY_EVENT) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)

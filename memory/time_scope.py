@@ -41,6 +41,11 @@ _ASKS_AHEAD = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)?|(?:is\s+ther
                          r"any\s+plans)\s+(?:coming\s+up|upcoming|planned|scheduled|"
                          r"on\s+the\s+(?:calendar|agenda)|ahead)"
                          r"(?:\s+for\s+(?:us|the\s+team))?\W*$")
+# and of a kind: "what meetings are coming up?", "any launches planned?" (the kind stays a word
+# the answer's memories share)
+_ASKS_AHEAD_OF = re.compile(r"(?i)^\W*(?:what|which|any)\s+(?:\w[\w-]*\s+){1,3}?(?:(?:are|is)\s+)?"
+                            r"(?:coming\s+up|upcoming|planned|scheduled|ahead)"
+                            r"(?:\s+for\s+(?:us|the\s+team))?\W*$")
 AHEAD = timedelta(days=28)
 AHEAD_PHRASE = "the next four weeks"
 
@@ -51,7 +56,7 @@ def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
     if _ASKS_WHEN.match(question) or parse_date_question(question) is not None:
         return None
     today = now.date() if isinstance(now, datetime) else now
-    if _ASKS_AHEAD.match(question):
+    if _ASKS_AHEAD.match(question) or _ASKS_AHEAD_OF.match(question):
         return ResolvedDate(AHEAD_PHRASE, today, today + AHEAD, "day")
     found = find_dates(question, today)
     # "on Friday, November 20th" is one day written twice

@@ -25,6 +25,8 @@ MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
     ("what's coming up?", date(2026, 11, 23), date(2026, 12, 21)),
     ("Anything planned?", date(2026, 11, 23), date(2026, 12, 21)),
     ("what's on the calendar for the team?", date(2026, 11, 23), date(2026, 12, 21)),
+    ("what meetings are coming up?", date(2026, 11, 23), date(2026, 12, 21)),
+    ("any launches planned?", date(2026, 11, 23), date(2026, 12, 21)),
 ])
 def test_the_one_span_a_question_names(question, first, last):
     span = asked_span(question, MONDAY)
