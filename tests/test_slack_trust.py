@@ -892,3 +892,28 @@ def test_whats_coming_up_over_slack_lists_this_channels_dates_without_pinging_an
         assert -1 < renews < freeze, said
         assert "Pen test" not in text and "Offsite" not in text, said
         assert "<!channel>" not in text and "<@U1>" not in text and "<!" not in text, said
+
+
+def test_an_edited_or_deleted_plan_over_slack_leaves_the_calendar(start, api):
+    """A plan edited to new days is on the calendar on those days only, and a deleted one not at
+    all (the date channel reads the memories' own dates, rewritten with them)."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Code freeze is Dec 14-18, no deploys then.", ts(0))
+    message(slack, "CGEN", "U2", "Board meeting is Dec 2.", ts(1))
+    message(slack, "CGEN", "U2", "Holiday party is Dec 17 at the office.", ts(2))
+    edited = {"type": "message", "user": "U1", "text": "Code freeze is Jan 4-8, no deploys then.",
+              "ts": ts(0), "edited": {"user": "U1", "ts": ts(30)}}
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(30), "message": edited,
+                  "previous_message": {"type": "message", "user": "U1", "ts": ts(0),
+                                       "text": "Code freeze is Dec 14-18, no deploys then."}})
+    event(slack, {"type": "message", "subtype": "message_deleted", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(31), "deleted_ts": ts(1),
+                  "previous_message": {"type": "message", "user": "U2", "ts": ts(1),
+                                       "text": "Board meeting is Dec 2."}})
+    app_mention(slack, "U2", "anything planned for December?", ts(2 * 24 * 60), "EvEd1")
+    app_mention(slack, "U2", "anything planned for January?", ts(2 * 24 * 60 + 1), "EvEd2")
+    december, january = (a["text"].split("*Sources*")[0] for a in answers(api))
+    assert "Holiday party" in december and "Code freeze" not in december, december
+    assert "Board meeting" not in december, december
+    assert "Jan 4-8" in january and "Dec 14" not in january, january
