@@ -950,6 +950,15 @@ def _counted(question: str, relevant: list[Memory]) -> list[Memory] | None:
 _CALENDAR_AT_MOST = 8
 
 
+def _within(memory: Memory, span: ResolvedDate) -> bool:
+    """Of the span asked: said or about a day in it; for what is coming up, about a day still to
+    come ("Always run make lint before pushing", said today, is nothing coming up)."""
+    if span.phrase == AHEAD_PHRASE:
+        day = first_day_about(memory, span)
+        return day is not None and day >= span.start
+    return in_span(memory, span)
+
+
 def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | None
                  ) -> list[Memory] | None:
     """For "anything planned for December?" or "what's coming up next week?" (anything in a span
@@ -1184,7 +1193,7 @@ class OfflineAnswerer(Answerer):
 
         def fits(m: Memory) -> bool:  # of whom and when the question asks
             # "what happened last Friday?" is not answered by another Friday's event
-            return fits_person(m) and (span is None or in_span(m, span))
+            return fits_person(m) and (span is None or _within(m, span))
 
         def may_update(m: Memory) -> bool:
             # a change that names no release may be of the one the question names ("the code
@@ -1192,7 +1201,7 @@ class OfflineAnswerer(Answerer):
             # decides whether it is)
             return fits(m) or (bool(idents) and fits_person(m, of_version=False)
                                and not VERSIONED.search(ANNOTATED.sub("", m.content))
-                               and (span is None or in_span(m, span))) \
+                               and (span is None or _within(m, span))) \
                 or (span is not None and asks_still(question) and fits_person(m)
                     and says_change(m))  # "are audit logs still in Q1?": slipped to Q2
 

@@ -2533,3 +2533,15 @@ def test_who_mentioned_a_bug_is_who_said_it_not_a_reply_in_another_thread_from_t
          "Found it, a polyfill for structuredClone was missing. Fix is in PR #812.")),
         "2026-11-27T12:00:00Z", "who mentioned the Safari bug?")
     assert said[0].startswith('tom said: "anyone else seeing the Safari bug'), said
+
+
+def test_what_an_agent_remembered_today_is_not_coming_up_unless_dated_ahead_from_the_shell(
+        lurker):
+    """27 Nov (eighth session): "what's coming up?" asks the next four weeks from today, and an
+    agent's "Always run make lint before pushing", remembered today, was said in them: it was
+    listed as coming up beside the freeze."""
+    lurker("remember", "Release freeze starts Dec 14 and ends Dec 18.")
+    lurker("remember", "Always run make lint before pushing.")
+    said = first_lines(lurker, ("--now", "2026-11-27T12:00:00Z"), ["what's coming up?"])
+    answer = list(said.values())[0]
+    assert "Release freeze starts Dec 14" in answer and "make lint" not in answer, said
