@@ -507,6 +507,28 @@ def _calendar_period(m: re.Match, d: date, tense: Tense) -> Resolution:
     return start, end, unit, f"{start} to {end}"
 
 
+def _period_part(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """Part of a week or month: "early next month" its first ten days, "late next week" Thursday
+    to Sunday, "earlier this week" its days before today, "later this month" its days after."""
+    unit, part = m["unit"].lower(), m["part"].lower()
+    start, end = _period(unit, d, _which(m))
+    how = f"part of {start} to {end}"
+    if part in ("earlier", "later") and start <= d <= end:
+        if part == "earlier":
+            return start, max(start, d - timedelta(days=1)), "day", how
+        return min(end, d + timedelta(days=1)), end, "day", how
+    early = part in ("early", "earlier")
+    if unit == "week":
+        return (start, start + timedelta(days=2), "day", how) if early else \
+            (start + timedelta(days=1), start + timedelta(days=3), "day", how) if part == "mid" \
+            else (start + timedelta(days=3), end, "day", how)
+    if early:
+        return start, start.replace(day=10), "day", how
+    if part == "mid":
+        return start.replace(day=11), start.replace(day=20), "day", how
+    return start.replace(day=21), end, "day", how
+
+
 def _end_of(m: re.Match, d: date, tense: Tense) -> Resolution:
     unit = (m["unit"] or "").lower()
     unit = {"d": "day", "w": "week", "m": "month", "q": "quarter", "y": "year"}.get(unit, unit)
@@ -966,6 +988,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?P<edge>end|start|beginning)\s+of\s+(?:the\s+)?(?:(?P<which>last|this|next)\s+)?"
      r"(?P<unit>week|month|quarter|year)", _end_of, "calendar"),
     (r"(?-i:EO(?P<u>[WMQY]))", _eo, "eo"),
+    # "early next month", "late next week", "earlier this week" (were the whole week or month)
+    (r"(?P<part>earlier|later|early|mid|late)[\s-]+(?:in\s+)?(?P<which>last|this|next)\s+"
+     r"(?P<unit>week|month)", _period_part, "calendar"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<unit>week|month|quarter|year)",
      _calendar_period, "calendar"),
     (r"(?:the\s+)?week\s+after\s+next", _week_after_next, "calendar"),

@@ -573,7 +573,8 @@ HOSTILE = [
     "mid-Q1 launch", "two Fridays ago", "the Friday before last", "the weekend before last",
     "the first Monday of December", "closed Thursday and Friday for Thanksgiving",
     # 27 Nov, eighth session
-    "kick off the rewrite in the new year",
+    "kick off the rewrite in the new year", "earlier this week", "late next week",
+    "early next month", "mid-last month",
 ]
 
 
@@ -842,6 +843,20 @@ def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
     # said in March the year has begun: no month is named
     ("in the new year we hired six people", datetime(2026, 3, 2, tzinfo=timezone.utc), []),
     ("happy new year everyone", datetime(2026, 12, 31, tzinfo=timezone.utc), []),
+    # part of a week or month (was the whole of it): said Thursday 26 Nov, "earlier this week" is
+    # Monday to Wednesday; said Monday, Monday itself
+    ("Earlier this week I rotated the staging certs.", datetime(2026, 11, 26, 10,
+                                                               tzinfo=timezone.utc),
+     [("2026-11-23", "2026-11-25")]),
+    ("earlier this week I rotated the certs", datetime(2026, 11, 23, 10, tzinfo=timezone.utc),
+     [("2026-11-23", "2026-11-23")]),
+    ("we ship later this week", datetime(2026, 11, 23, 10, tzinfo=timezone.utc),
+     [("2026-11-24", "2026-11-29")]),
+    ("early next month for the audit", FRIDAY_20_NOV, [("2026-12-01", "2026-12-10")]),
+    ("mid next month", FRIDAY_20_NOV, [("2026-12-11", "2026-12-20")]),
+    ("late next week works", FRIDAY_20_NOV, [("2026-11-26", "2026-11-29")]),
+    ("early next week works", FRIDAY_20_NOV, [("2026-11-23", "2026-11-25")]),
+    ("late last month we migrated", FRIDAY_20_NOV, [("2026-10-21", "2026-10-31")]),
 ])
 def test_dates_people_wrote_on_27_nov_eighth_session(text, said, expected):
     from memory.dates import find_dates
