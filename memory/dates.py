@@ -1259,7 +1259,7 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    out = _one_day_twice(text, out)
+    out = _counted_from(text, _one_day_twice(text, out))
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
@@ -1280,6 +1280,48 @@ def _since_date(text: str, m: re.Match, phrase: str) -> bool:
             or _SINCE_BEFORE.search(text, max(0, m.start() - 12), m.start())):
         return False
     return not _REASON_AFTER.match(text, m.start() + len(phrase))
+
+
+# "the day after Thanksgiving", "the week before Christmas", "the Monday after Thanksgiving", "the
+# week of Jan 11": a day or week counted from the day written after it (each was that day itself,
+# and "the Friday before Christmas", said in November, the Friday just past)
+_COUNTED_FROM = re.compile(r"(?i)(?<!\ba\s)(?<!\bone\s)\b(?:the\s+)?(?P<what>day|week|weekend|(?:mon|tues|wednes|thurs|"
+                           r"fri|satur|sun)day)\s+(?P<rel>before|after|of)\s+(?:the\s+)?$")
+
+
+def _counted_from(text: str, found: list[Found]) -> list[Found]:
+    out: list[Found] = []
+    for f in found:
+        m = _COUNTED_FROM.search(text, max(0, f.start - 40), f.start)
+        if m is None or f.labelled or f.date.start != f.date.end \
+                or (m["what"].lower() == "day" and m["rel"].lower() == "of"):
+            out.append(f)
+            continue
+        what, rel, day = m["what"].lower(), m["rel"].lower(), f.date.start
+        sign = -1 if rel == "before" else 1
+        if what == "day":
+            a = b = day + timedelta(days=sign)
+        elif what == "week":
+            monday = day - timedelta(days=day.weekday()) + timedelta(weeks=0 if rel == "of" else sign)
+            a, b = monday, monday + timedelta(days=6)
+        elif what == "weekend":
+            if rel == "after":
+                a = day + timedelta(days=(5 - day.weekday()) % 7 or 7)
+            else:
+                a = day - timedelta(days=(day.weekday() - 6) % 7 or 7) - timedelta(days=1)
+            b = a + timedelta(days=1)
+        else:  # a weekday: the nearest such day before or after the day, never the day itself
+            wd = WEEKDAYS.index(what)
+            a = b = day + timedelta(days=sign * ((sign * (wd - day.weekday())) % 7 or 7)) \
+                if rel != "of" else None
+            if a is None:
+                out.append(f)
+                continue
+        # the weekday, "day" or "week" before it is this date's part, not a date of its own
+        out = [o for o in out if o.end <= m.start()]
+        out.append(Found(m.start(), f.end, ResolvedDate(text[m.start():f.end], a, b, "day"),
+                         f"{what} {rel} {day}", explicit=f.explicit, label_at=f.label_at))
+    return out
 
 
 def _one_day_twice(text: str, found: list[Found]) -> list[Found]:

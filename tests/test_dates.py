@@ -574,7 +574,8 @@ HOSTILE = [
     "the first Monday of December", "closed Thursday and Friday for Thanksgiving",
     # 27 Nov, eighth session
     "kick off the rewrite in the new year", "earlier this week", "late next week",
-    "early next month", "mid-last month",
+    "early next month", "mid-last month", "the week after Thanksgiving",
+    "the Friday before Christmas", "the weekend before Dec 25",
 ]
 
 
@@ -857,6 +858,18 @@ def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
     ("late next week works", FRIDAY_20_NOV, [("2026-11-26", "2026-11-29")]),
     ("early next week works", FRIDAY_20_NOV, [("2026-11-23", "2026-11-25")]),
     ("late last month we migrated", FRIDAY_20_NOV, [("2026-10-21", "2026-10-31")]),
+    # a day or week counted from the day written after it (was that day, and "the Friday before
+    # Christmas" the Friday just past)
+    ("the week after Thanksgiving we freeze", FRIDAY_20_NOV, [("2026-11-30", "2026-12-06")]),
+    ("the week before Christmas is quiet", FRIDAY_20_NOV, [("2026-12-14", "2026-12-20")]),
+    ("Offsite is the week of Jan 11 in Lisbon.", FRIDAY_20_NOV, [("2027-01-11", "2027-01-17")]),
+    ("off the day after Thanksgiving", FRIDAY_20_NOV, [("2026-11-27", "2026-11-27")]),
+    ("the Monday after Thanksgiving we ship", FRIDAY_20_NOV, [("2026-11-30", "2026-11-30")]),
+    ("party on the Friday before Christmas", FRIDAY_20_NOV, [("2026-12-18", "2026-12-18")]),
+    ("the weekend before Christmas", FRIDAY_20_NOV, [("2026-12-19", "2026-12-20")]),
+    # a length of time after a day is not the week after it; a label read back is the label's
+    ("a week after Dec 3", FRIDAY_20_NOV, [("2026-12-03", "2026-12-03")]),
+    ("the day after Thanksgiving [2026-11-27]", FRIDAY_20_NOV, [("2026-11-27", "2026-11-27")]),
 ])
 def test_dates_people_wrote_on_27_nov_eighth_session(text, said, expected):
     from memory.dates import find_dates
