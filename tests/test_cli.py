@@ -2545,3 +2545,23 @@ def test_what_an_agent_remembered_today_is_not_coming_up_unless_dated_ahead_from
     said = first_lines(lurker, ("--now", "2026-11-27T12:00:00Z"), ["what's coming up?"])
     answer = list(said.values())[0]
     assert "Release freeze starts Dec 14" in answer and "make lint" not in answer, said
+
+
+def test_a_forgotten_plan_is_on_no_calendar_from_the_shell(lurker, tmp_path):
+    """The date channel reads the memories dated in a span: a forgotten one (and the message it
+    came from) is in no answer, no source and no JSON of "what's coming up?"."""
+    lurker("ingest", write_jsonl(tmp_path / "plans.jsonl", chat(
+        ("maya", "2026-11-16T09:00:00Z", "Code freeze is Dec 14-18, no deploys then."),
+        ("ravi", "2026-11-17T09:00:00Z",
+         "Secret acquisition talks with Initech on Dec 9, do not share."),
+        ("nina", "2026-11-18T09:00:00Z", "Security training is Dec 7-11."))), "--session", "s")
+    listed = json.loads(lurker("list", "--json").stdout)["memories"]
+    talks = next(m for m in listed if "Initech" in m["content"])
+    lurker("forget", talks["id"], "--reason", "confidential")
+    now = ("--now", "2026-11-27T12:00:00Z")
+    for question in ("what's coming up?", "anything planned for December?",
+                     "what's happening on Dec 9?", "any talks coming up?"):
+        for form in ((), ("--json",)):
+            out = lurker("recall", question, *now, *form).stdout
+            assert "Initech" not in out and "acquisition" not in out, (question, out)
+    assert "Security training" in lurker("recall", "what's coming up?", *now).stdout
