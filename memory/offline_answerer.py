@@ -304,15 +304,28 @@ def _names(names: set[str], memory: Memory,
         names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
-def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[str]]) -> bool:
+def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[str]],
+                      leaned_on: Callable[[Memory], str] = lambda m: "") -> bool:
     """Whether a customer or product the question names (no one who speaks in this profile) is
     named by what the memory leans on: its message's first sentence or its thread ("They're
-    moving to a competitor …" under "Acme churned.", for "why did Acme churn?"). A person's name
+    moving to a competitor …" under "Acme churned.", for "why did Acme churn?"), or what the
+    other memories of its message lean on (`leaned_on`: "Fix is in PR #812." beside "Found it, a
+    polyfill … was missing.", which answers the Safari ticket it replies to). A person's name
     is not read there: a question naming someone else is not about what they were asked."""
     if not names or names & people():
         return False
     return _names_all(names, " ".join([memory.content, memory.topic_key or "",
-                                       *memory.questions]))
+                                       *memory.questions, leaned_on(memory)]))
+
+
+def _leaned_on(memories: list[Memory]) -> Callable[[Memory], str]:
+    """The questions the memories drawn from a memory's own message answer (its thread's
+    ticket or question, as the extractor cites it)."""
+    of_message: dict[str, list[str]] = {}
+    for m in memories:
+        for source in m.source_message_ids[:1]:
+            of_message.setdefault(source, []).extend(m.questions)
+    return lambda m: " ".join(q for s in m.source_message_ids[:1] for q in of_message.get(s, ()))
 
 
 # A version, a ticket or a PR the question names is what it is about, as a name is: "when was
@@ -1020,7 +1033,12 @@ _OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dr
 # "how far along is the billing v2 doc?", "what's the status of ZD-9921?": the newest word of it
 # ("Sprint 48 review: … billing v2 doc at 60%" after "lee can start the billing v2 design doc")
 _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+the\s+)?"
-                            r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is)\s+.+\s+going\b")
+                            r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is)\s+.+\s+going\b"
+                            # "any update on …?", "what's the latest on …?", "where are we with
+                            # …?" (the messages' own question led: "anyone else seeing …?")
+                            r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
+                            r"|\bthe\s+latest\s+(?:on|about|with)\b"
+                            r"|^\W*where\s+(?:are|do)\s+we\s+(?:stand\s+)?(?:on|with)\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
 _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
@@ -1157,6 +1175,9 @@ class OfflineAnswerer(Answerer):
             speaking -= {n for n in speaking - people()
                          if any(_names_all({n}, m.content) for m in memories)}
         wanted = topic or content_stems(question) - (_OPINION_STEMS if names else set())
+        # "any update on the Safari bug?": the words of asking how it stands are no subject
+        asking = _ASKS_PROGRESS.search(question)
+        wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
         # let LoCoMo's adversarial questions, which name the other person, be answered).
@@ -1171,10 +1192,12 @@ class OfflineAnswerer(Answerer):
                    if f"#{n}" not in idents
                    and any(re.search(rf"#{n}(?!\d)", m.content) for m in memories)]
         message_text = _message_text(memories)
+        leaned_on = _leaned_on(memories)
 
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
-            return ((_names(names, m, speakers) or _named_by_context(names, m, people))
+            return ((_names(names, m, speakers)
+                     or _named_by_context(names, m, people, leaned_on))
                     # (or the thread it answers: "Yes, 14 accounts." under "we're sunsetting
                     # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
                     and (not of_version or _carries(idents, " ".join(

@@ -2530,9 +2530,15 @@ def test_who_mentioned_a_bug_is_who_said_it_not_a_reply_in_another_thread_from_t
         ("tom", "2026-11-23T09:20:00Z", "m2", None,
          "anyone else seeing the Safari bug on the pricing page too?"),
         ("omar", "2026-11-23T11:00:00Z", "m3", "m1",
-         "Found it, a polyfill for structuredClone was missing. Fix is in PR #812.")),
-        "2026-11-27T12:00:00Z", "who mentioned the Safari bug?")
+         "Found it, a polyfill for structuredClone was missing. Fix is in PR #812."),
+        ("omar", "2026-11-24T10:00:00Z", "m4", None, "#812 merged and deployed.")),
+        "2026-11-27T12:00:00Z", "who mentioned the Safari bug?",
+        "which PR fixed the Safari bug?", "is the Safari bug fixed?")
     assert said[0].startswith('tom said: "anyone else seeing the Safari bug'), said
+    # omar's reply names no Safari: the ticket its message answers does (it was read through
+    # tom's question before; "Safari" is a product, as a customer is, not someone here)
+    assert said[1].startswith("Fix is in PR #812."), said
+    assert said[2].startswith("Latest: #812 merged and deployed."), said
 
 
 def test_what_an_agent_remembered_today_is_not_coming_up_unless_dated_ahead_from_the_shell(
