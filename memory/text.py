@@ -148,7 +148,10 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
                "database": "db", "databases": "db", "kubernetes": "k8s",
                "documentation": "docs", "authentication": "auth", "infrastructure": "infra",
                "dependencies": "deps", "dependency": "deps", "elasticsearch": "es",
-               "postgresql": "postgres"}
+               "postgresql": "postgres",
+               # units as chat writes them: "SSO for Acme (8 pts, dana)" for "how many points
+               # is the SSO story?" (declined)
+               "points": "pts", "minutes": "mins", "hours": "hrs", "seconds": "secs"}
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"

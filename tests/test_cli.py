@@ -2571,3 +2571,17 @@ def test_a_forgotten_plan_is_on_no_calendar_from_the_shell(lurker, tmp_path):
             out = lurker("recall", question, *now, *form).stdout
             assert "Initech" not in out and "acquisition" not in out, (question, out)
     assert "Security training" in lurker("recall", "what's coming up?", *now).stdout
+
+
+def test_units_as_chat_writes_them_answer_the_words_written_out_from_the_shell(lurker, tmp_path):
+    """27 Nov (eighth session): "how many points is the SSO story?" was declined: the plan says
+    "(8 pts, dana)" and the re-estimate "13 pts"; the newest leads."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lee", "2026-11-23T10:00:00Z", "Sprint 49 planning: SSO for Acme (8 pts, dana), CSV "
+         "export fix (3 pts, omar), billing v2 doc (5 pts, lee). Sprint ends Dec 4."),
+        ("dana", "2026-11-24T10:00:00Z", "SSO estimate was too low, bumping it to 13 pts."),
+        ("omar", "2026-11-25T10:00:00Z", "The nightly backup takes 40 mins now.")),
+        "2026-11-27T12:00:00Z", "how many points is the SSO story?",
+        "how many minutes does the nightly backup take?")
+    assert said[0].startswith("SSO estimate was too low, bumping it to 13 pts."), said
+    assert "40 mins" in said[1], said
