@@ -45,8 +45,9 @@ _ASKS_OPEN = re.compile(
     r"pending|left|remaining|not done|unfinished|unresolved)\b"
     r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:still\s+)?(?:open|outstanding|pending|unfinished)\s*"
     r"(?:right now|now|today|this week|for (?:the|this) (?:sprint|week|release))?\s*\??\s*$"
-    r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?left(?:\s+to\s+do|\s+for\s+(?:the|this)\s+"
-    r"(?:sprint|week|release|milestone))?\s*\??\s*$"
+    r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?left(?:\s+to\s+do|\s+(?:(?:for|in|on)\s+)?"
+    r"(?:the|this)\s+(?:sprint|week|release|milestone|board))?\s*\??\s*$"
+    r"|\bwhat\s+remains\s+to\s+be\s+done\b"
     r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
     r"|\bto-?do list\b"
     # "is anything still open?", "anything outstanding?", "is there anything left to do?"
@@ -108,13 +109,15 @@ SHARED = 0.4  # the share of the smaller memory's work words two memories about 
 # Action items: @tomas: quarantine the flaky e2e tests; @lena: add disk alerts …". Each item is
 # work of its own: one done closes no other, and the note's words are no item's.
 _WORK_LIST = re.compile(r"^(?P<label>[^:\n]{0,120}?\b(?:action items?|todos?|to-dos?|next steps|"
-                        r"follow[- ]ups?)\b[^:\n]{0,60}?)\s*:\s*(?P<items>.+?)\.?$",
+                        r"follow[- ]ups?|sprint\s*\d*\s+(?:planning|plan|scope|goals?|commitments?)|"
+                        r"backlog)\b[^:\n]{0,60}?)\s*:\s*(?P<items>.+?)\.?$",
                         re.IGNORECASE | re.DOTALL)  # ("Action items from the postmortem: …")
 
 
 # items numbered in one line: "Action items from the postmortem: 1) add alerting on cert expiry
 # (ravi) 2) rotate the webhook secret quarterly (omar) 3) …" (it was one task, closed by none)
 _NUMBERED = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+(?=\S)")
+_AFTER_ASIDE = re.compile(r"(?<=\)),\s+(?:and\s+)?")  # items each with its aside, then a comma
 # a note's items that are work among others: "Weekly sync notes: Decided: …; AI: @sam to update
 # the runbook by Fri; AI: nina to email Acme …; Open question: …" ("AI" is an action item)
 _WORK_MARK = re.compile(r"(?:AI|A/I|Action(?: item)?|TODO|To-?do|Follow[- ]up)\s*(?:\([^)]*\))?"
@@ -130,6 +133,8 @@ def work_items(memory: Memory) -> list[tuple[Memory, str]]:
         items = [i.strip() for i in listed.group("items").split("; ")]
         if len(items) < 2:
             items = [i.strip() for i in _NUMBERED.split(listed.group("items"))]
+        if len(items) < 2:  # "SSO for Acme (8 pts, dana), CSV export fix (3 pts, omar), …"
+            items = [i.strip() for i in _AFTER_ASIDE.split(listed.group("items"))]
         label = listed.group("label").strip()
     else:  # a note's points, of which those marked as work are tasks
         parts = memory.content.split("; ")

@@ -17,7 +17,8 @@ NOW = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
     "which todos are not done?", "what’s open right now?", "show me the to-do list",
     "what do we still need to do?", "are there any pending tasks for this week?",
     "is anything still open?", "anything outstanding?", "is there anything left to do?",
-    "what still needs doing?", "anything unresolved?", "what hasn't been done yet?"])
+    "what still needs doing?", "anything unresolved?", "what hasn't been done yet?",
+    "what's left in the sprint?", "what's left this sprint?", "what remains to be done?"])
 def test_questions_that_ask_what_is_still_open(question):
     assert asks_open_work(question)
 
@@ -27,7 +28,8 @@ def test_questions_that_ask_what_is_still_open(question):
     "when does the office open?", "is the flaky login test fixed?",
     "what did we decide about the open source license?", "what ports are open on the db host?",
     "how many tasks did the worker run?", "is anything still open in the store?",
-    "is there anything left in the fridge?", "anything else?", "anything new?"])
+    "is there anything left in the fridge?", "anything else?", "anything new?",
+    "what's left of the budget?"])
 def test_questions_that_do_not(question):
     assert not asks_open_work(question)
 
@@ -235,3 +237,18 @@ def test_numbered_action_items_are_work_each_and_done_of_one_closes_it():
     # a done clause with words of other work closes nothing it does not name
     other = _memory("Done with the billing export, webhook secret rotation starts next week.", 22)
     assert all(w.closed_by is None for w in open_work([items, other], NOW))
+
+
+def test_a_sprint_plans_items_each_with_its_aside_are_work_each():
+    """"Sprint 49 planning: SSO for Acme (8 pts, dana), CSV export fix (3 pts, omar), billing v2
+    doc (5 pts, lee)": three pieces of work ("what's left in the sprint?" found no task at all),
+    and the story merged closes its own."""
+    plan = _memory("Sprint 49 planning: SSO for Acme (8 pts, dana), CSV export fix (3 pts, "
+                   "omar), billing v2 doc (5 pts, lee).", 20)
+    merged = _memory("CSV export fix merged, closing the story.", 22)
+    work = open_work([plan, merged], NOW)
+    assert [w.commitment.content for w in work] == [
+        "Sprint 49 planning: SSO for Acme (8 pts, dana)",
+        "Sprint 49 planning: CSV export fix (3 pts, omar)",
+        "Sprint 49 planning: billing v2 doc (5 pts, lee)"]
+    assert [w.closed_by for w in work] == [None, merged, None]
