@@ -41,7 +41,8 @@ WINDOW = timedelta(days=60)  # and of those, the ones said this long before it
 _ASKS_OPEN = re.compile(
     r"(?i)\b(?:open|outstanding|pending|unfinished|remaining|unresolved)\s+(?:tasks?|action items?|"
     r"todos?|to-dos?|items?|work|tickets?|follow[- ]ups?)\b"
-    r"|\b(?:tasks?|action items?|todos?|to-dos?|follow[- ]ups?)\b[^?.!]*\b(?:open|outstanding|"
+    r"|\b(?:tasks?|action items?|todos?|to-dos?|follow[- ]ups?|tickets?|bugs?)\b[^?.!]*\b(?:open|"
+    r"outstanding|"
     r"pending|left|remaining|not done|unfinished|unresolved)\b"
     r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:still\s+)?(?:open|outstanding|pending|unfinished)\s*"
     r"(?:right now|now|today|this week|for (?:the|this) (?:sprint|week|release))?\s*\??\s*$"
@@ -49,6 +50,8 @@ _ASKS_OPEN = re.compile(
     r"(?:the|this)\s+(?:sprint|week|release|milestone|board))?\s*\??\s*$"
     r"|\bwhat\s+remains\s+to\s+be\s+done\b"
     r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
+    r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?open\s+(?:in|on|for)\s+(?!the\s+(?:weekend|"
+    r"holidays?)\b)"
     r"|\bto-?do list\b"
     # "is anything still open?", "anything outstanding?", "is there anything left to do?"
     r"|^\W*(?:(?:is|are)\s+(?:there\s+)?)?anything\s+(?:else\s+)?(?:still\s+)?(?:open|outstanding|"
@@ -103,6 +106,9 @@ _DATE_NOTE = re.compile(r"\s*\[[^\]]*\d{4}-\d\d-\d\d[^\]]*\]")
 # what names one piece of work among many alike: a version, ticket, PR or region ("v9920",
 # "3.2", "#1290", "OPS-12"); not a time or a count
 _IDENTIFIER = re.compile(r"(?<![\w.])#?[A-Za-z]*[A-Za-z-]?\d+(?:[.-]\w+)*\b")
+# "ZD-9921", "OPS-12"; not an encoding, a standard or a hash ("UTF-8", "ISO-8601", "SHA-256")
+_NOT_A_TICKET = r"(?!(?:UTF|ISO|COVID|SHA|MD|AES|RSA|HTTP|TLS|SSL|IPV|X|CVE)-)"
+_TICKET_ID = re.compile(rf"(?<![\w.-]){_NOT_A_TICKET}(?-i:[A-Z][A-Z0-9]+-\d+)\b")
 _TIME_OR_COUNT = re.compile(r"^\d+$|^\d{1,2}[:.]\d\d$")
 SHARED = 0.4  # the share of the smaller memory's work words two memories about one work have
 # A note's list of work, as the extractor keeps it (memory.note_lists): "Retro notes (sprint 47),
@@ -161,11 +167,19 @@ def is_blocked(memory: Memory) -> bool:
     return bool(_BLOCKER.search(memory.content))
 
 
+# a ticket reported is work until it is closed: "New ticket ZD-9921: checkout button does nothing
+# on Safari 17", "ZD-9950: CSV export times out …" ("what tickets are still open?" was declined)
+_TICKET_OPENED = re.compile(r"(?i)\b(?:new|opened|filed|created|raised|logged)\s+(?:an?\s+)?"
+                            r"(?:ticket|issue|bug)\b|^\W*(?:ticket|bug|issue)\s+#?[A-Z][A-Z0-9]*-\d+\b"
+                            rf"|^\W*{_NOT_A_TICKET}(?-i:[A-Z][A-Z0-9]+-\d+)\s*:")
+
+
 def is_commitment(memory: Memory, now: datetime) -> bool:
-    """Said as work someone will do or is blocked on; a task-typed memory whose days are all past
-    and that says no commitment is an announcement ("deploy freeze … until Monday, no merges
-    please")."""
-    if _COMMITS.search(memory.content) or _PLAN.search(memory.content) or is_blocked(memory):
+    """Said as work someone will do or is blocked on, or a ticket reported; a task-typed memory
+    whose days are all past and that says no commitment is an announcement ("deploy freeze …
+    until Monday, no merges please")."""
+    if _COMMITS.search(memory.content) or _PLAN.search(memory.content) or is_blocked(memory) \
+            or _TICKET_OPENED.search(memory.content):
         return True
     return memory.type == "task" and not (
         memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
@@ -214,6 +228,7 @@ def open_work(memories: list[Memory], now: datetime,
     # by object, not memory id: the items of one list share their memory's id
     stems: dict[int, set[str]] = {}
     ids: dict[int, set[str]] = {}
+    tickets: set[str] = set()  # of the identifiers, the tickets' ("zd-9921"), not versions
 
     def about(m: Memory) -> set[str]:
         if id(m) not in stems:
@@ -222,10 +237,13 @@ def open_work(memories: list[Memory], now: datetime,
                             if not _NUMBER.match(s)} - _NOT_WORK - names(m)
             ids[id(m)] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
                           if not _TIME_OR_COUNT.match(i.lstrip("#"))}
+            tickets.update(i.lower() for i in _TICKET_ID.findall(text))
         return stems[id(m)]
 
     def same_work(a: Memory, b: Memory) -> bool:
         shared = about(a) & about(b)
+        if ids[id(a)] & ids[id(b)] & tickets:  # "Customer confirmed ZD-9921 is fixed, closing."
+            return True
         if len(shared) < 2 or len(shared) < SHARED * min(len(about(a)), len(about(b))):
             return False
         # "migrate the ingest v9920 dashboards to region a7" is not "migrate the auth v9840

@@ -2585,3 +2585,23 @@ def test_units_as_chat_writes_them_answer_the_words_written_out_from_the_shell(l
         "how many minutes does the nightly backup take?")
     assert said[0].startswith("SSO estimate was too low, bumping it to 13 pts."), said
     assert "40 mins" in said[1], said
+
+
+def test_what_tickets_are_still_open_from_the_shell(lurker, tmp_path):
+    """27 Nov (eighth session): "what tickets are still open?" and "what's open in support?"
+    were declined; a ticket reported is open work until a later word names it closed."""
+    lurker("ingest", write_jsonl(tmp_path / "support.jsonl", threaded(
+        ("nina", "2026-11-23T09:00:00Z", "m1", None,
+         "New ticket ZD-9921: checkout button does nothing on Safari 17."),
+        ("omar", "2026-11-23T11:00:00Z", "m2", "m1",
+         "Found it, a polyfill for structuredClone was missing. Fix is in PR #812."),
+        ("nina", "2026-11-24T12:00:00Z", "m3", None,
+         "Customer confirmed ZD-9921 is fixed, closing."),
+        ("lee", "2026-11-25T09:00:00Z", "m4", None,
+         "ZD-9950: CSV export times out for accounts with more than 50k rows."))),
+        "--session", "s")
+    for question in ("what tickets are still open?", "what's open in support?"):
+        out = lurker("recall", question, "--now", "2026-11-27T12:00:00Z").stdout
+        still, _, done = out.split("sources:")[0].partition("Done:")
+        assert "ZD-9950: CSV export times out" in still and "ZD-9921" not in still, out
+        assert "Customer confirmed ZD-9921 is fixed" in done, out

@@ -18,7 +18,8 @@ NOW = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
     "what do we still need to do?", "are there any pending tasks for this week?",
     "is anything still open?", "anything outstanding?", "is there anything left to do?",
     "what still needs doing?", "anything unresolved?", "what hasn't been done yet?",
-    "what's left in the sprint?", "what's left this sprint?", "what remains to be done?"])
+    "what's left in the sprint?", "what's left this sprint?", "what remains to be done?",
+    "what tickets are still open?", "any bugs still open?", "what's open in support?"])
 def test_questions_that_ask_what_is_still_open(question):
     assert asks_open_work(question)
 
@@ -29,7 +30,7 @@ def test_questions_that_ask_what_is_still_open(question):
     "what did we decide about the open source license?", "what ports are open on the db host?",
     "how many tasks did the worker run?", "is anything still open in the store?",
     "is there anything left in the fridge?", "anything else?", "anything new?",
-    "what's left of the budget?"])
+    "what's left of the budget?", "what's open on the weekend?"])
 def test_questions_that_do_not(question):
     assert not asks_open_work(question)
 
@@ -252,3 +253,16 @@ def test_a_sprint_plans_items_each_with_its_aside_are_work_each():
         "Sprint 49 planning: CSV export fix (3 pts, omar)",
         "Sprint 49 planning: billing v2 doc (5 pts, lee)"]
     assert [w.closed_by for w in work] == [None, merged, None]
+
+
+def test_a_ticket_reported_is_open_until_something_names_it_closed():
+    """"New ticket ZD-9921: …" and "ZD-9950: CSV export times out …" are work ("what tickets are
+    still open?" was declined); "Customer confirmed ZD-9921 is fixed, closing." closes the one
+    it names though it shares no other word; an encoding or a standard is no ticket."""
+    safari = _memory("New ticket ZD-9921: checkout button does nothing on Safari 17.", 20)
+    csv = _memory("ZD-9950: CSV export times out for accounts with more than 50k rows.", 21)
+    utf = _memory("UTF-8: all exports are written in it.", 21)
+    fixed = _memory("Customer confirmed ZD-9921 is fixed, closing.", 23)
+    work = open_work([safari, csv, utf, fixed], NOW)
+    assert [(w.commitment.content, w.closed_by) for w in work] == [
+        (safari.content, fixed), (csv.content, None)]
