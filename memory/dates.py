@@ -179,6 +179,14 @@ _HEADLINE_STATE = re.compile(
     r"(?:closed|cancell?ed|postponed|suspended|paused|reserved|confirmed|rescheduled|delayed)"
     r"(?=\s+(?:on|for|this|next|from|until|till|through|today|tomorrow|tonight|mon|tue|wed|thu|"
     r"fri|sat|sun)|\s*[,.!;:)]|\s*$)", re.IGNORECASE)
+# A place's closure is a notice of days to come, whatever follows: "Office closed Dec 24 - Jan 2.",
+# "Support closed the Friday before Christmas" (said in November, each was last year's; "Ticket
+# closed Nov 3" stays past)
+_CLOSURE_NOTICE = re.compile(
+    r"(?i)^\W*(?:(?:reminder|heads[- ]up|fyi|note|notice|psa)\W+)?"  # ("the office closed": past)
+    r"(?:office|offices|hq|support|store|shop|school|warehouse|building|campus|site|lab|cafe|"
+    r"cafeteria|canteen|kitchen|gym|bank|banks|markets?|factory|plant|clinic|help\s*desk)"
+    r"\s+(?:is\s+|are\s+|will\s+be\s+)?(?:closed|shut)\b")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
@@ -228,7 +236,7 @@ def _tense_of(text: str) -> Tense:
     if _FUTURE.search(text) or (_PLANNED_PROGRESSIVE.search(text) and not _SINCE.search(text)):
         return "future"
     past = (len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
-            - (1 if _HEADLINE_STATE.search(text) else 0))
+            - (1 if _HEADLINE_STATE.search(text) or _CLOSURE_NOTICE.search(text) else 0))
     if past > 0:
         return "past"
     return "future" if _BARE_PLANNED.match(text) and not _SINCE.search(text) else "neutral"

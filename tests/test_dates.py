@@ -870,6 +870,13 @@ def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
     # a length of time after a day is not the week after it; a label read back is the label's
     ("a week after Dec 3", FRIDAY_20_NOV, [("2026-12-03", "2026-12-03")]),
     ("the day after Thanksgiving [2026-11-27]", FRIDAY_20_NOV, [("2026-11-27", "2026-11-27")]),
+    # a place's closure is a notice of days to come (were last year's); a ticket closed is past
+    ("Office closed Dec 24 - Jan 2.", FRIDAY_20_NOV, [("2026-12-24", "2027-01-02")]),
+    ("Reminder: office closed the Friday before Christmas.", FRIDAY_20_NOV,
+     [("2026-12-18", "2026-12-18")]),
+    ("Support closed Dec 25.", FRIDAY_20_NOV, [("2026-12-25", "2026-12-25")]),
+    ("Ticket closed Nov 3.", FRIDAY_20_NOV, [("2026-11-03", "2026-11-03")]),
+    ("Shipped Dec 25.", FRIDAY_20_NOV, [("2025-12-25", "2025-12-25")]),
 ])
 def test_dates_people_wrote_on_27_nov_eighth_session(text, said, expected):
     from memory.dates import find_dates
