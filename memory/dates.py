@@ -1327,7 +1327,10 @@ def _counted_from(text: str, found: list[Found]) -> list[Found]:
                 continue
         # the weekday, "day" or "week" before it is this date's part, not a date of its own
         out = [o for o in out if o.end <= m.start()]
-        out.append(Found(m.start(), f.end, ResolvedDate(text[m.start():f.end], a, b, "day"),
+        # (a week is a week: "week of Nov 23 — dana" in a rota is about no one day of it, and
+        # "who's on call today?" is answered by the day's own word, "raj is on call until Sunday")
+        out.append(Found(m.start(), f.end, ResolvedDate(text[m.start():f.end], a, b,
+                                                        "week" if what == "week" else "day"),
                          f"{what} {rel} {day}", explicit=f.explicit, label_at=f.label_at))
     return out
 
