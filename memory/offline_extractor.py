@@ -37,7 +37,8 @@ from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
 from .topics import chosen_tool_category, normalize_topic_key
 from .updates import named_values
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
+                           r"|(?<=[。！？])\s*(?=\S)")  # (Chinese and Japanese full stops)
 _CHITCHAT = re.compile(
     r"^(hi|hey|hello|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|awesome|sure|yes|yeah|yep|"
     r"no|nope|lol|haha+|congrats|congratulations|good morning|good night|bye|see you|sounds good|"
@@ -151,6 +152,23 @@ _STOP = {"the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "at", "fo
          "i", "you", "we", "they", "he", "she", "my", "your", "our", "me", "us", "them", "do", "did",
          "have", "has", "had", "will", "would", "can", "could", "should", "not", "too", "also"}
 _MIN_WORDS = 4
+# Chinese and Japanese are written without spaces, Korean with a space between phrases of several
+# words: counted so, "数据库迁移定在12月1日，请大家提前备份。" is a sentence to keep (it was one word,
+# too short: a team writing Chinese, Japanese or Korean got no memory at all)
+_CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+
+
+def word_count(text: str) -> int:
+    """Words, as a sentence's length is judged: a space-parted token each; in Chinese and
+    Japanese a word every one and a half characters ("预算是五万元" four, "ありがとう" three); a
+    Korean phrase (a space-parted token) two."""
+    tokens = text.split()
+    if text.isascii():
+        return len(tokens)
+    cjk = sum(len(run) for run in _CJK_TEXT.findall(text))
+    plain = [t for t in tokens if not _CJK_TEXT.search(t)]
+    return len(plain) + sum(1 for t in plain if _HANGUL.search(t)) + cjk * 2 // 3
 # A sentence that leans on the one a message starts with: a label and its value ("Owner:
 # tomas.", "Target: end of Q1."), a numbered point ("(2) The Redis key has no TTL …").
 _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
@@ -431,7 +449,7 @@ def _lead_in(sentence: str) -> str | None:
     bare = _ANNOTATED.sub("", sentence).strip()
     if _APPROVES.match(bare):  # "LGTM, approved. Ship it after the freeze lifts on Monday."
         return bare
-    if len(bare.split()) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
+    if word_count(bare) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
             or _SECRET_HINT.search(bare):
         return None
     # a name, first (the sentence's subject; the word list holds no word under four letters,
@@ -813,7 +831,7 @@ class OfflineExtractor(Extractor):
                              source_lines=[line.index] + ([context.index] if context else []))
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
-        short = len(bare.split()) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
+        short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare)
         if short and not (asked and keywords(bare)):

@@ -2265,8 +2265,10 @@ def test_a_team_writing_chinese_and_japanese_is_answered_from_its_messages_from_
         ("li", "2026-11-17T10:00:00Z", "数据库迁移定在12月1日，负责人是王伟。")),
         "2026-11-24T10:00:00Z", "リリースはいつですか？", "谁负责数据库迁移？", "预算是多少？")
     release, owner, budget = said
-    assert release.startswith('yuki said: "来週の金曜日にリリースします。'), said
-    assert owner.startswith('li said: "数据库迁移定在12月1日，负责人是王伟。"'), said
+    # (from their memories since the eighth session: a sentence without spaces was one word,
+    # too short to keep, and the answers quoted the messages)
+    assert release.startswith("来週の金曜日にリリースします。"), said
+    assert owner.startswith("数据库迁移定在12月1日，负责人是王伟。"), said
     assert budget.startswith("I don't have anything about that in memory."), said
 
 
@@ -2605,3 +2607,17 @@ def test_what_tickets_are_still_open_from_the_shell(lurker, tmp_path):
         still, _, done = out.split("sources:")[0].partition("Done:")
         assert "ZD-9950: CSV export times out" in still and "ZD-9921" not in still, out
         assert "Customer confirmed ZD-9921 is fixed" in done, out
+
+
+def test_a_team_writing_chinese_gets_memories_and_its_budget_answered_from_the_shell(lurker,
+                                                                                 tmp_path):
+    """27 Nov (eighth session): a Chinese sentence was one word to the extractor, too short to
+    keep, so the team had no memories, and "预算是多少？" was declined though "预算是五万元。" was
+    said (in a message whose first sentence was about the migration)."""
+    lurker("ingest", write_jsonl(tmp_path / "zh.jsonl", chat(
+        ("li", "2026-11-20T09:00:00Z", "数据库迁移定在12月1日，请大家提前备份。预算是五万元。"),
+        ("wang", "2026-11-20T09:05:00Z", "好的"))), "--session", "s")
+    listed = [m["content"] for m in json.loads(lurker("list", "--json").stdout)["memories"]]
+    assert sorted(listed) == sorted(["数据库迁移定在12月1日，请大家提前备份。", "预算是五万元。"]), listed
+    said = first_lines(lurker, ("--now", "2026-11-27T12:00:00Z"), ["预算是多少？"])
+    assert list(said.values())[0].startswith("预算是五万元。"), said

@@ -483,3 +483,25 @@ def test_a_threaded_reply_answers_its_thread_not_the_channels_question_before_it
     assert 1 not in fix.source_lines and not any("Safari bug" in q for q in fix.questions), fix
     region = next(m for m in out if m.content.startswith("eu-west first"))
     assert region.source_lines == [5, 4], region  # the question before it in its thread
+
+
+def test_chinese_japanese_and_korean_sentences_are_memories():
+    """27 Nov (eighth session): a team writing Chinese, Japanese or Korean got no memory at all
+    (a sentence without spaces was one word, too short to keep). Counted as such text is
+    written, a sentence is kept; "好的" and "ありがとう" are still too short to be anything."""
+    out = OfflineExtractor().extract(lines(
+        ("li", "数据库迁移定在12月1日，请大家提前备份。预算是五万元。"),
+        ("wang", "好的"),
+        ("sato", "リリースは12月3日です。"),
+        ("kim", "배포는 금요일입니다."),
+        ("sato", "ありがとう")))
+    assert [m.content for m in out] == ["数据库迁移定在12月1日，请大家提前备份。", "预算是五万元。",
+                                        "リリースは12月3日です。", "배포는 금요일입니다."], out
+
+
+@pytest.mark.parametrize("text, count", [
+    ("the deploy is on Friday", 5), ("好的", 1), ("预算是五万元", 4), ("ありがとう", 3),
+    ("배포는 금요일입니다", 4), ("v2 发布了 today", 4)])
+def test_a_sentence_is_counted_in_words_as_its_script_writes_them(text, count):
+    from memory.offline_extractor import word_count
+    assert word_count(text) == count
