@@ -28,7 +28,7 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
                      same_person, without_platform_ids)
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
-from .time_scope import AHEAD_PHRASE, asked_span, first_day_about, in_span, said_in_span
+from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
 from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
 from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
@@ -966,7 +966,7 @@ _CALENDAR_AT_MOST = 8
 def _within(memory: Memory, span: ResolvedDate) -> bool:
     """Of the span asked: said or about a day in it; for what is coming up, about a day still to
     come ("Always run make lint before pushing", said today, is nothing coming up)."""
-    if span.phrase == AHEAD_PHRASE:
+    if looks_ahead(span):
         day = first_day_about(memory, span)
         return day is not None and day >= span.start
     return in_span(memory, span)
@@ -977,14 +977,11 @@ def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | Non
     """For "anything planned for December?" or "what's coming up next week?" (anything in a span
     not yet over), the memories dated in it, earliest first (it showed the two of four that
     shared the most words, and declined "anything scheduled next month?"); None for a span past,
-    or where fewer than two are dated in it."""
+    or where fewer than two are dated in it. (`relevant` are within the span: _within.)"""
     if now is None or span.end < now.date():
         return None
-    # ("what's coming up?" asks what is still to start: not "Earlier this week I rotated …")
-    ahead = span.phrase == AHEAD_PHRASE
     dated = sorted(((day, i, m) for i, m in enumerate(_distinct(relevant))
-                    if (day := first_day_about(m, span)) is not None
-                    and (not ahead or day >= span.start)), key=lambda x: x[:2])
+                    if (day := first_day_about(m, span)) is not None), key=lambda x: x[:2])
     return [m for _, _, m in dated[:_CALENDAR_AT_MOST]] if len(dated) > 1 else None
 
 
@@ -1238,7 +1235,7 @@ class OfflineAnswerer(Answerer):
             # (a span's words of shape are no subject: "what did we deploy in the first half
             # of November?" was declined, "Deployed api v4.10.0" sharing one word of four)
             undated = (undated - (content_stems(span.phrase) & _SPAN_SHAPE)) or undated
-            if span.phrase == AHEAD_PHRASE:  # "any launches coming up?": "launch" is the subject
+            if looks_ahead(span):  # "any launches coming up?": "launch" is the subject
                 undated = (undated - _ANY_EVENT) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))

@@ -50,6 +50,11 @@ AHEAD = timedelta(days=28)
 AHEAD_PHRASE = "the next four weeks"
 
 
+def looks_ahead(span: ResolvedDate) -> bool:
+    """Whether the span is what a question of what is coming up asks (the weeks ahead)."""
+    return span.phrase == AHEAD_PHRASE
+
+
 def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
     """The one span of time the question is about, or None (none, several, too wide, or a
     question that asks for a date)."""
