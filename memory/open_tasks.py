@@ -151,7 +151,8 @@ def work_items(memory: Memory) -> list[tuple[Memory, str]]:
                  if _WORK_MARK.match(p.strip())] if noted is not None else []
         label = noted.group("label").strip() if noted is not None else ""
     items = [i for i in items if i]
-    if len(items) < 2 and not (items and not listed):
+    # (a list of one is the memory itself; a note with one point marked as work is that work)
+    if not items or listed and len(items) < 2:
         return [(memory, memory.content)]
     return [(memory.model_copy(update={"content": f"{label}: {item}", "type": "task"}), item)
             for item in items]
