@@ -29,7 +29,8 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
-from .text import SHORT_FORMS, STOP_WORDS, asks_version, english_word, short_phrases, stem_words
+from .text import (SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version, english_word, short_phrases,
+                   stem_words)
 from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
 from .moves import after_change
@@ -416,7 +417,8 @@ def content_stems(text: str) -> set[str]:
     if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
         low = _NOT_AN_AM.sub(" ", low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
-    stems = stem_words([SHORT_FORMS.get(w, w) for w in bare if w and w not in _QUESTION_WORDS])
+    stems = stem_words([SHORT_FORMS.get(w) or UNIT_FORMS.get(w) or w for w in bare
+                        if w and w not in _QUESTION_WORDS])
     found = {_SAME_WORD.get(x, x) for x in stems}
     return found | _cjk_pairs(text) if not text.isascii() else found
 

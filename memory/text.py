@@ -148,10 +148,13 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
                "database": "db", "databases": "db", "kubernetes": "k8s",
                "documentation": "docs", "authentication": "auth", "infrastructure": "infra",
                "dependencies": "deps", "dependency": "deps", "elasticsearch": "es",
-               "postgresql": "postgres",
-               # units as chat writes them: "SSO for Acme (8 pts, dana)" for "how many points
-               # is the SSO story?" (declined)
-               "points": "pts", "minutes": "mins", "hours": "hrs", "seconds": "secs"}
+               "postgresql": "postgres"}
+# Units as chat writes them, read as the words written out: "SSO for Acme (8 pts, dana)" for
+# "how many points is the SSO story?" (declined). Short to long, unlike SHORT_FORMS: "points" is
+# also a verb ("the db alias points to db-3"), which must stay the word "point" on both sides.
+UNIT_FORMS = {"pts": "points", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
+_UNIT_SHORT = {long: short for short, long in UNIT_FORMS.items()} | {
+    "point": "pts", "minute": "mins", "hour": "hrs"}
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
@@ -211,7 +214,7 @@ def expand_query(text: str) -> str:
     """The query with the other form of a word written short or long ("prod" / "production"),
     and, for a question asking which version, the words its answer says instead."""
     extra = [SHORT_FORMS.get(w) or _LONG_FORMS.get(w) or _LONG_PHRASES.get(w)
-             for w in words(text)]
+             or _UNIT_SHORT.get(w) or UNIT_FORMS.get(w) for w in words(text)]
     extra += [SHORT_PHRASES[m.group(0).lower()] for m in _PHRASE.finditer(text)]
     extra = [w for w in dict.fromkeys(extra) if w]
     if asks_version(text):
