@@ -153,8 +153,7 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
 # "how many points is the SSO story?" (declined). Short to long, unlike SHORT_FORMS: "points" is
 # also a verb ("the db alias points to db-3"), which must stay the word "point" on both sides.
 UNIT_FORMS = {"pts": "points", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
-_UNIT_SHORT = {long: short for short, long in UNIT_FORMS.items()} | {
-    "point": "pts", "minute": "mins", "hour": "hrs"}
+_UNIT_SHORT = {long: short for short, long in UNIT_FORMS.items()}  # ("point of contact" stays)
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
                if not long.endswith(("s", "ies")) or short == "deps"}
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
