@@ -364,8 +364,9 @@ def _weekday_index(text: str) -> int:
 def _shift(days: int) -> Resolver:
     def resolve(m: re.Match, d: date, tense: Tense) -> Resolution:
         x = d + timedelta(days=days)
-        how = (f"same day as {d}" if days == 0 else
-               f"{_plural(abs(days), 'day')} {'before' if days < 0 else 'after'} {d}")
+        # its weekday said: "can I deploy today at 4pm?" under "never deploy on Fridays"
+        how = (f"a {x:%A}" if days == 0 else
+               f"a {x:%A}, {_plural(abs(days), 'day')} {'before' if days < 0 else 'after'} {d}")
         return x, x, "day", how
     return resolve
 

@@ -21,8 +21,14 @@ from .text import stem_tokens
 _NOT_A_RULE_VERB = (r"(?!\s+(?:mind|here|there|up|down|good|great|happy|glad|nice|fun|ready|so|such|a|an|"
                     r"the|been|had|was|were|is|are|did|got|went|saw|thought|felt|knew|made|took|"
                     r"came|said|heard|\w+ed|\w+ing)\b)")
+# a label a rule is posted under: "PSA: never deploy on Fridays after 3pm", "@here reminder:
+# always tag the on-call in release threads" (the rule was no rule, and "can I deploy today at
+# 4pm?", asked on a Friday, was not told it)
+_LABEL = (r"(?:(?:@here|@channel|@everyone|<!here>|<!channel>|<!everyone>|friendly|quick|"
+          r"psa|reminder|fyi|heads[- ]up|note|nb|important|policy|team rule|new rule|"
+          r"rule)\W*\s*)*")
 _STANDING = re.compile(
-    r"^\W*(?:please\s+)?(?:(?:always|never)" + _NOT_A_RULE_VERB + r"|whenever|from now on|"
+    r"^\W*" + _LABEL + r"(?:please\s+)?(?:(?:always|never)" + _NOT_A_RULE_VERB + r"|whenever|from now on|"
     r"going forward|every time|each time|don't ever|do not ever)\b"
     # mid-sentence, a rule has the team as its subject ("we squash-merge from now on"), not one
     # person's plan ("Nate will start a diary from now on")

@@ -2621,3 +2621,15 @@ def test_a_team_writing_chinese_gets_memories_and_its_budget_answered_from_the_s
     assert sorted(listed) == sorted(["数据库迁移定在12月1日，请大家提前备份。", "预算是五万元。"]), listed
     said = first_lines(lurker, ("--now", "2026-11-27T12:00:00Z"), ["预算是多少？"])
     assert list(said.values())[0].startswith("预算是五万元。"), said
+
+
+def test_a_rule_posted_as_a_psa_is_said_to_who_asks_on_a_friday_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "PSA: never deploy on Fridays after 3pm" was no rule (its label
+    came first), so "can I deploy today at 4pm?", asked on a Friday, was declined and told
+    nothing, and "today" was computed without its weekday."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-11-13T10:00:00Z", "PSA: never deploy on Fridays after 3pm"),
+        ("maya", "2026-11-16T10:00:00Z", "the new grafana dashboard for queue depth is up")),
+        "2026-11-27T12:00:00Z", "can I deploy today at 4pm?")
+    assert "today = 2026-11-27 (a Friday)" in said[0], said
+    assert "Standing rule: PSA: never deploy on Fridays after 3pm" in said[0], said

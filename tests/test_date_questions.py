@@ -140,7 +140,7 @@ def test_compute(question, value, detail):
 def test_compute_for_question_resolves_the_questions_own_dates_first():
     got = compute_for_question("How many days between yesterday and 1 November 2026?", SUN)
     assert got == [
-        ComputedDate(expression="yesterday", value="2026-11-21", detail="1 day before 2026-11-22"),
+        ComputedDate(expression="yesterday", value="2026-11-21", detail="a Saturday, 1 day before 2026-11-22"),
         ComputedDate(expression="How many days between yesterday and 1 November 2026",
                      value="20 days", detail="from 1 November 2026 to 21 November 2026 (yesterday)"),
     ]

@@ -23,6 +23,11 @@ from memory.standing import is_standing_rule
     "- Always answer in British English.",  # a list item
     "maya asked everyone to always run the linter before pushing.",  # as a model may write it
     "Team rule: never deploy on Fridays.",
+    # posted under a label (27 Nov, ninth session: "PSA: never deploy …" was no rule)
+    "PSA: never deploy on Fridays after 3pm",
+    "@here reminder: always tag the on-call in release threads",
+    "Heads up - never merge to main without a review.",
+    "<!channel> Friendly reminder: always rotate keys after an offboarding.",
 ])
 def test_standing_rules(text):
     assert is_standing_rule(text)
@@ -45,6 +50,8 @@ def test_standing_rules(text):
     "Nate will start writing down his favourite memories from now on.",  # a plan, not a rule
     "Take breaks and dance it out when you need to destress!",
     "Always up for something sweet.",
+    "Reminder: standup is at 10 tomorrow.",  # a label, then no rule
+    "FYI always been into jazz.",
     "",
 ])
 def test_one_off_advice_and_facts_are_not(text):
