@@ -1268,7 +1268,7 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    out = _counted_from(text, _one_day_twice(text, out))
+    out = _counted_from(text, _today_after(text, _one_day_twice(text, out), today))
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
@@ -1334,6 +1334,27 @@ def _counted_from(text: str, found: list[Found]) -> list[Found]:
                                                         "week" if what == "week" else "day"),
                          f"{what} {rel} {day}", explicit=f.explicit, label_at=f.label_at))
     return out
+
+
+def _today_after(text: str, found: list[Found], today: date) -> list[Found]:
+    """"I'm off Monday, back Wednesday", said on a Wednesday: a bare weekday that is today's,
+    after a later day in the same sentence, is the next one, not today (it was 25 November, and
+    "when is raj back?" was answered with the day he wrote it)."""
+    out = list(found)
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if b.labelled or b.explicit or b.date.granularity != "day" or b.date.start != today \
+                or not _WEEKDAY_ONLY.fullmatch(b.date.phrase) or a.date.start <= today \
+                or re.search(r"[.!?\n]", text[a.end:b.start]):
+            continue
+        x = today + timedelta(days=7)
+        out[i] = replace(b, date=replace(b.date, start=x, end=x),
+                         detail=f"the first {b.date.phrase.strip().capitalize()} after "
+                                f"{a.date.phrase} [{a.date.start}]")
+    return out
+
+
+_WEEKDAY_ONLY = re.compile(rf"(?i)(?:on\s+)?{_WEEKDAY}")
 
 
 def _one_day_twice(text: str, found: list[Found]) -> list[Found]:

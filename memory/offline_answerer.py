@@ -128,6 +128,12 @@ _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:work
                       r"\s+to\s+do\b"
                       # "what's on tom's plate?"
                       r"|\bon\s+([a-z][a-z-]*)'s\s+plate\b")
+# "when is dana back?", "is maya in today?", "is omar out?": where a person goes too ("dana",
+# an English word, was no name here, and raj's "off Monday, back Wednesday" answered for dana)
+_PRESENCE_SLOT = re.compile(r"\b(?:is|was|will|are)\s+([a-z][a-z'-]*)\s+(?:be\s+)?(?:back|in|out|"
+                            r"off|around|here|away|ooo|available|online|on\s+(?:call|leave|"
+                            r"vacation|pto|holiday))\b|\bwhen\s+(?:does|did|will)\s+"
+                            r"([a-z][a-z'-]*)\s+(?:return|get\s+back|come\s+back|leave)\b")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
@@ -146,7 +152,8 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
              and not english_word(w)}
     # "what is omar working on?": a person goes there too (omar is in the word list)
     slots = ({m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)}
-             | {_worker(m) for m in _AT_WORK.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
+             | {_worker(m) for m in _AT_WORK.finditer(low)}
+             | {m[1] or m[2] for m in _PRESENCE_SLOT.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
     found = named(question) | {w for w in slots if not english_word(w)}  # "did sam say"
     unsure = (loose | slots) - found  # names only if someone of that name said something
     if unsure:
@@ -683,6 +690,29 @@ def _about(wanted: set[str], stems: set[str], least: float = MIN_SHARED) -> bool
     """Whether a record shares enough of the question's content words to answer it."""
     shared = len(wanted & stems)
     return shared > 0 and shared >= least * len(wanted)
+
+
+_BACK_WORD = re.compile(r"(?i)\b(?:back|returns?|returning)\b")
+_AWAY_WORD = re.compile(r"(?i)\b(?:ooo|out|off|away|leave|vacation|pto|holidays?|sick|offline)\b")
+_BACK_DATE_CHARS = 25  # "back on Monday", "back in the office Wed": the day is near its word
+
+
+def _away_until(memory: Memory) -> tuple[str, date] | None:
+    """For "when is dana back?": ("Back on", the day) said after "back", else ("Away until", the
+    last day away): a span's end, or the last of several days away ("I'm OOO tomorrow and
+    Friday" was answered with tomorrow, the first day out)."""
+    found = find_dates(memory.content, memory.said_at)
+    back = _BACK_WORD.search(memory.content)
+    if back is not None:
+        after = [f for f in found if 0 <= f.start - back.end() <= _BACK_DATE_CHARS]
+        if after:
+            return "Back on", after[0].date.start
+    ranged = next((e for e in memory.event_dates if e.end > e.start), None)
+    if ranged is not None:
+        return "Away until", ranged.end
+    if len(found) > 1 and _AWAY_WORD.search(ANNOTATED.sub("", memory.content)):
+        return "Away until", max(f.date.end for f in found)
+    return None
 
 
 def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
@@ -1485,10 +1515,10 @@ class OfflineAnswerer(Answerer):
             changed = None if when else next(
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes], wanted))), None)
-            away = next((e for e in dated.event_dates if e.end > e.start), None) \
+            away = _away_until(dated) \
                 if dated is not None and _ASKS_BACK.search(question) else None
             if away is not None:  # "when is raj back?": when the time away ends, not starts
-                parts += [f"Away until {format_human(away.end)}:", _dated(dated)]
+                parts += [f"{away[0]} {format_human(away[1])}:", _dated(dated)]
             elif dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
             elif when and _recurs(shown[0].content):

@@ -65,6 +65,9 @@ _CHANGE = re.compile(
     # "billing is now owned by Sam", "the alias now points to db-3": "now" as a change, not a time
     r"(?:is|are) now|now (?:own|owns|owned|lead|leads|led|run|runs|handle|handles|handled|"
     r"manage|manages|managed|point|points|use|uses|used|live|lives)|"
+    # "Initech churned, so on-prem is just Globex and Umbrella now" (it followed the list of
+    # three, which led the answer)
+    r"(?:is|are) (?:just|only|down to)\s[^.;!?]{1,60}(?<!\bfor )\bnow\b|churned|"
     # a new standing value: "Sure, design sync is at 16:00 from now on"
     r"from now on|going forward|"
     rf"{CANCEL_WORDS})\b",

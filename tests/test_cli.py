@@ -2633,3 +2633,18 @@ def test_a_rule_posted_as_a_psa_is_said_to_who_asks_on_a_friday_from_the_shell(l
         "2026-11-27T12:00:00Z", "can I deploy today at 4pm?")
     assert "today = 2026-11-27 (a Friday)" in said[0], said
     assert "Standing rule: PSA: never deploy on Fridays after 3pm" in said[0], said
+
+
+def test_when_someone_is_back_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "when is dana back?" was answered with raj's "off Monday, back
+    Wednesday" ("dana", an English word, was no name in the question), and that with the day raj
+    wrote it (his "back Wednesday", written on a Wednesday); dana's "OOO tomorrow and Friday"
+    gave its first day away."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-11-25T16:00:00Z", "heads up, I'm OOO tomorrow and Friday"),
+        ("raj", "2026-11-25T16:05:00Z", "I'm off Monday, back Wednesday"),
+        ("tom", "2026-11-17T10:00:00Z", "I'll be out Dec 21 through Jan 3, sam covers my reviews")),
+        "2026-11-27T12:00:00Z", "when is dana back?", "when is raj back?", "when is tom back?")
+    assert said[0].startswith("Away until 27 November 2026: heads up, dana is OOO"), said
+    assert said[1].startswith("Back on 2 December 2026: raj is off Monday"), said
+    assert said[2].startswith("Away until 3 January 2027: tom will be out"), said

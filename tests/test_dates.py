@@ -882,3 +882,26 @@ def test_dates_people_wrote_on_27_nov_eighth_session(text, said, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, said)] == expected
+
+
+WEDNESDAY_25_NOV = datetime(2026, 11, 25, 16, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # a bare weekday that is today's, after a later day in its sentence, is the next one (raj's
+    # "back Wednesday", written on a Wednesday, was that day)
+    ("I'm off Monday, back Wednesday", WEDNESDAY_25_NOV,
+     [("2026-11-30", "2026-11-30"), ("2026-12-02", "2026-12-02")]),
+    ("out Friday and Monday, back Wednesday", WEDNESDAY_25_NOV,
+     [("2026-11-27", "2026-11-27"), ("2026-11-30", "2026-11-30"), ("2026-12-02", "2026-12-02")]),
+    # ... not today's in a sentence of its own, nor after an earlier day
+    ("I'm off Monday. The demo is Wednesday.", WEDNESDAY_25_NOV,
+     [("2026-11-30", "2026-11-30"), ("2026-11-25", "2026-11-25")]),
+    ("the demo is Wednesday", WEDNESDAY_25_NOV, [("2026-11-25", "2026-11-25")]),
+    ("shipped Monday, demo Wednesday", WEDNESDAY_25_NOV,
+     [("2026-11-23", "2026-11-23"), ("2026-11-25", "2026-11-25")]),
+])
+def test_dates_people_wrote_on_27_nov_ninth_session(text, said, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, said)] == expected

@@ -46,6 +46,10 @@ def said(author, day, text, hour=9):
     ("Decision: we'll use Postgres for the audit log store.",
      "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write volume.",
      "what database did we pick for the audit log?"),
+    # a list said again shorter (27 Nov, ninth session: the list of three led)
+    ("The on-prem customers are Globex, Initech and Umbrella.",
+     "Initech churned, so on-prem is just Globex and Umbrella now.",
+     "which customers are on-prem?"),
 ])
 def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, question):
     profile.ingest([said("maya", 16, old)], session_id="s1")
@@ -80,6 +84,9 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("the demo got pushed back to Friday [2026-11-27]", True),
     ("the workflow deploys on push to main", False), ("shifting to remote work", False),
     ("Sure, design sync is at 16:00 from now on", True),
+    ("so on-prem is just Globex and Umbrella now", True), ("Initech churned", True),
+    ("the queue is only a few items now", True), ("it is just a demo for now", False),
+    ("I'm just heading out now", False),
     ("Upgraded to pnpm 10, lockfile regenerated", True), ("we should upgrade pnpm", False),
     ("the update to pnpm is in review", False),
     # nouns and everyday words say no change
