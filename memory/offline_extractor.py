@@ -387,6 +387,12 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
                  r"i'll|mine|myself|that's me|that would be me|that'd be me)\b[\s!.]*$")
+# A short reply that takes on work asked of anyone: "on it", "mine", "will do" ("I'll take it"
+# has a word of its own, and is kept as said)
+_PUT_TO_ANYONE = re.compile(rf"(?i)\b(?:{ASKED_OF_ANYONE})")
+_CLAIMS = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|sure|yes|yep|yeah|yup)\b[\s,!.]*)?"
+                     r"(?:(?:i'?m |i am )?on it|i(?:'ve| have)? got (?:this|you)|mine|"
+                     r"taking (?:it|this)|will do|me|i can)\b[\s!.]*$")
 _SECOND_PERSON = [
     (re.compile(r"\b[Yy]ou're\b"), "{a} is"), (re.compile(r"\b[Yy]ou've\b"), "{a} has"),
     (re.compile(r"\b[Yy]ou'd\b"), "{a} would"), (re.compile(r"\b[Yy]ou'll\b"), "{a} will"),
@@ -827,6 +833,13 @@ class OfflineExtractor(Extractor):
         who = next((q for q in asked if _WHO.match(q)), None)
         if who and _ME.match(bare):  # "Who's on call this week?" "Yes me." (no chitchat)
             return Candidate(type="fact", content=f"{who} {line.speaker}.",
+                             questions=search_questions(None, asked),
+                             source_lines=[line.index] + ([context.index] if context else []))
+        request = next((q for q in asked if _PUT_TO_ANYONE.search(q)), None)
+        if request and _CLAIMS.match(bare):
+            # "can someone review tom's PR #901?" "on it": sam took it (too short, and "will
+            # do" chitchat: "who is reviewing #901?" had no answer, nor the PR's open work)
+            return Candidate(type="task", content=f"{request} {line.speaker} is on it.",
                              questions=search_questions(None, asked),
                              source_lines=[line.index] + ([context.index] if context else []))
         if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):

@@ -48,7 +48,7 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_MEMORY_TEXT, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit,
                           SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries, english_word, expand_query, quotes, spelled_out
+from .text import carries, english_word, expand_query, quotes, spelled_out, stem_tokens
 from .updates import says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -494,8 +494,10 @@ class Profile:
         # context ("ok decision: paid keys get 500/min", the 17th's reply to the 16th's "maybe
         # 500 for paid?", is the 17th's: dated the 16th, "what did we decide on Tuesday the
         # 17th?" missed it)
-        carried = [m for m in sources if carries(c.content, m.content)] \
-            if len(sources) > 1 else sources
+        # (a reply of no content word, "on it" under "can someone review #901?", is its own:
+        # nothing of it can be carried, and it was dated when the request was)
+        carried = [m for m in sources if carries(c.content, m.content)
+                   or not stem_tokens(m.content)] if len(sources) > 1 else sources
         # (a reply that carries what it corrects, "Correction: actually it's 50 MB (to priya's
         # "… is 25 MB.")", is the reply's: its own message is its first source)
         first = sources[0] if sources and sources[0] in carried and len(carried) > 1 \

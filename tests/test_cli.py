@@ -2648,3 +2648,20 @@ def test_when_someone_is_back_from_the_shell(lurker, tmp_path):
     assert said[0].startswith("Away until 27 November 2026: heads up, dana is OOO"), said
     assert said[1].startswith("Back on 2 December 2026: raj is off Monday"), said
     assert said[2].startswith("Away until 3 January 2027: tom will be out"), said
+
+
+def test_on_it_under_a_request_of_anyone_takes_the_work_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): sam's "on it" under tom's "can someone review my PR #901 before
+    the weekend?" was too short to keep, so "who is reviewing #901?" had no answer and the PR's
+    open work no taker."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("tom", "2026-11-26T09:00:00Z", "can someone review my PR #901 before the weekend?"),
+        ("sam", "2026-11-26T09:30:00Z", "on it"),
+        ("nina", "2026-11-26T11:00:00Z", "thanks for the coffee")),
+        "2026-11-27T12:00:00Z", "who is reviewing #901?")
+    assert said[0].startswith("can someone review tom's PR #901 before the weekend? sam is on "
+                              "it. (26 November 2026)"), said
+    work = lurker("recall", "what's open?", "--now", "2026-11-27T12:00:00Z").stdout
+    assert "- tom: can someone review tom's PR #901 before the weekend? (26 November 2026); " \
+           "latest: \"can someone review tom's PR #901 before the weekend? sam is on it.\"" \
+        in work, work

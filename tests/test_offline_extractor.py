@@ -505,3 +505,25 @@ def test_chinese_japanese_and_korean_sentences_are_memories():
 def test_a_sentence_is_counted_in_words_as_its_script_writes_them(text, count):
     from memory.offline_extractor import word_count
     assert word_count(text) == count
+
+
+@pytest.mark.parametrize("reply, taken", [
+    ("on it", True), ("Sure, on it!", True), ("I'm on it.", True), ("will do", True),
+    ("me", True), ("mine", True), ("taking it", True), ("I've got this", True),
+    ("got it", False), ("thanks", False), ("not me", False), ("on it tomorrow?", False),
+])
+def test_a_short_reply_taking_on_work_asked_of_anyone_is_kept(reply, taken):
+    """27 Nov (ninth session): "on it" under "can someone review my PR #901?" was too short to
+    keep, so the PR had no taker."""
+    out = OfflineExtractor().extract(lines(
+        ("tom", "can someone review my PR #901 before the weekend?"), ("sam", reply)))
+    claims = [c for c in out if c.content.endswith("sam is on it.")]
+    assert bool(claims) is taken, [c.content for c in out]
+    if taken:
+        assert claims[0].type == "task" and claims[0].source_lines == [1, 0]
+
+
+def test_a_short_reply_to_a_question_of_fact_takes_on_nothing():
+    out = OfflineExtractor().extract(lines(
+        ("tom", "did anyone see the 502s this morning?"), ("sam", "on it")))
+    assert not [c for c in out if "on it" in c.content], [c.content for c in out]
