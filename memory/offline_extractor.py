@@ -390,7 +390,7 @@ _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am
 # A short reply that takes on work asked of anyone: "on it", "mine", "will do" ("I'll take it"
 # has a word of its own, and is kept as said)
 _PUT_TO_ANYONE = re.compile(rf"(?i)\b(?:{ASKED_OF_ANYONE})")
-_CLAIMS = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|sure|yes|yep|yeah|yup)\b[\s,!.]*)?"
+_CLAIMS = re.compile(r"(?i)^\W*(?:@[\w.-]+[\s,:]+)?(?:(?:ok(?:ay)?|sure|yes|yep|yeah|yup)\b[\s,!.]*)?"
                      r"(?:(?:i'?m |i am )?on it|i(?:'ve| have)? got (?:this|you)|mine|"
                      r"taking (?:it|this)|will do|me|i can)\b[\s!.]*$")
 _SECOND_PERSON = [

@@ -510,6 +510,7 @@ def test_a_sentence_is_counted_in_words_as_its_script_writes_them(text, count):
 @pytest.mark.parametrize("reply, taken", [
     ("on it", True), ("Sure, on it!", True), ("I'm on it.", True), ("will do", True),
     ("me", True), ("mine", True), ("taking it", True), ("I've got this", True),
+    ("@tom on it", True), ("@tom: sure, will do", True),
     ("got it", False), ("thanks", False), ("not me", False), ("on it tomorrow?", False),
 ])
 def test_a_short_reply_taking_on_work_asked_of_anyone_is_kept(reply, taken):

@@ -917,3 +917,23 @@ def test_an_edited_or_deleted_plan_over_slack_leaves_the_calendar(start, api):
     assert "Holiday party" in december and "Code freeze" not in december, december
     assert "Board meeting" not in december, december
     assert "Jan 4-8" in january and "Dec 14" not in january, january
+
+
+def test_on_it_in_a_review_requests_thread_over_slack_names_the_reviewer(start, api):
+    """27 Nov (ninth session): sam's "<@U1> on it" in the thread of maya's "can someone review
+    my PR #901 before the weekend?" (a separate event, its parent read from the store) was too
+    short to keep: "who is reviewing #901?" had no answer. Another channel's claim stays there."""
+    slack = start()
+    parent = ts(10)
+    message(slack, "CGEN", "U1", "can someone review my PR #901 before the weekend?", parent)
+    message(slack, "CGEN", "U2", "<@U1> on it", ts(12), thread_ts=parent)
+    message(slack, "CDEV", "U0BOB", "can someone review PR #777 today?", ts(20))
+    message(slack, "CDEV", "UCAROL", "on it", ts(21))
+    app_mention(slack, "UADA", "who is reviewing #901?", ts(60), "EvOnIt1")
+    app_mention(slack, "UADA", "who is reviewing PRs?", ts(61), "EvOnIt2")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 2, said
+    assert said[0].startswith("can someone review maya's PR #901 before the weekend? sam is on "
+                              "it."), said
+    assert "#777" not in " ".join(said) and "Caz" not in " ".join(said), said
+    assert "<@U1>" not in " ".join(said), said
