@@ -29,6 +29,9 @@ class TranscriptLine(BaseModel):
     # Said earlier, outside this conversation batch (a reply's parent): read for context only,
     # never a memory of its own (it gave its memories when it was ingested).
     context: bool = False
+    # A context line that is the channel's message just before this batch (stored earlier): what
+    # a short reply at the batch's start answers ("on it" under "can someone review #901?")
+    before: bool = False
 
     @property
     def speaker(self) -> str:

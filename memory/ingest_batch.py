@@ -24,6 +24,7 @@ from typing import Any
 from .ingest_input import to_messages
 from .models import IngestResult, Memory, Message, parents_elsewhere
 from .revisions import link_revisions
+from .said_before import SAID_BEFORE, said_before_many
 
 MemoryService = Any  # memory.service.MemoryService (which imports this module)
 
@@ -61,8 +62,9 @@ Speculated = dict[tuple, list[Memory]]
 def _extract_key(profile: str, session_id: str, now: datetime, new: list[Message],
                  known: dict[str, Message]) -> tuple:
     """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored
-    messages that replies among them answer (its _extract's context), the session and the time."""
-    wanted = sorted(parents_elsewhere(new))
+    messages that replies among them answer and the one said before them (its _extract's
+    context), the session and the time."""
+    wanted = [*sorted(parents_elsewhere(new)), SAID_BEFORE]
     return (profile, session_id, now.isoformat(), tuple(m.model_dump_json() for m in new),
             tuple(known[k].model_dump_json() for k in wanted if k in known))
 
@@ -135,7 +137,11 @@ def _look_up(store, parsed: dict[str, list[Message]]
     unique = {p: [m for m in ms if not (m.external_id and m.external_id in known[p])]
               for p, ms in unique.items()}
     stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
-    return known, {p: [m for m in ms if m.id not in stored[p]] for p, ms in unique.items()}
+    new = {p: [m for m in ms if m.id not in stored[p]] for p, ms in unique.items()}
+    # what a batch's short first message may answer (memory.said_before)
+    for p, before in said_before_many(store, new).items():
+        known[p][SAID_BEFORE] = before
+    return known, new
 
 
 def _round(service: MemoryService, work: list[_Work], now: datetime, vectorize: bool,

@@ -607,8 +607,10 @@ class OfflineExtractor(Extractor):
         by_index = {line.index: line for line in lines}
         people = {line.speaker.lower() for line in lines if line.author}
         for line in lines:
-            if line.context:
-                continue  # an earlier message a reply answers: read with that reply only
+            if line.context:  # an earlier message a reply answers: read with that reply only
+                if line.before:  # (or the channel's last before this batch: read as previous)
+                    previous = line
+                continue
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None
             asked, context = self._question_context(parent, line)
             # (a thread's reply answers its thread, not the channel's message before it: omar's

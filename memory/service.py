@@ -35,6 +35,7 @@ from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
+from .said_before import SAID_BEFORE, said_before
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      platform_id, same_person)
 from .moves import after_change
@@ -467,17 +468,22 @@ class Profile:
         wanted = parents_elsewhere(ordered)
         if known is not None:  # looked up already (ingest_many)
             found = {k: known[k] for k in wanted if k in known}
+            before = known.get(SAID_BEFORE)
         else:
             found = self._store.find_messages_by_external_id(self.name, wanted) if wanted else {}
+            before = said_before(self._store, self.name, ordered)
         ids = {m.id for m in ordered}
         context = [m for m in found.values() if not m.suppressed and m.id not in ids]
+        if before is not None and before.id not in ids and before.id not in {m.id for m in context}:
+            context.append(before)
         context_ids = {m.id for m in context}
         everything = sorted([*context, *ordered], key=lambda m: (m.ts, m.seq))
         position = {m.external_id: i for i, m in enumerate(everything) if m.external_id}
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
                                 content=dates.annotate_dates(m.content, _local(m))[0],
                                 reply_to=position.get(m.reply_to) if m.reply_to else None,
-                                context=m.id in context_ids)
+                                context=m.id in context_ids,
+                                before=before is not None and m.id == before.id)
                  for i, m in enumerate(everything)]
         by_index = dict(enumerate(everything))
         candidates = verify(self.service.extractor.extract(lines), lines)

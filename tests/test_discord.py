@@ -1132,3 +1132,27 @@ def test_a_question_inside_a_thread_is_about_its_starter_over_discord(env):
     assert text.startswith("5 December 2026: "), text
     assert "02:00 UTC works for everyone" in text, text
     assert_unpinging(reply)
+
+
+def test_a_claim_a_psa_rule_and_whats_coming_up_over_discord(env):
+    """27 Nov (ninth session), the newer answers driven through the discord.py client: bob's "on
+    it" under alice's "can someone review PR #901 before Friday?" names the reviewer, a rule
+    posted as a "PSA:" is said beside a request it governs, and "what's coming up?" lists what is
+    dated ahead; another channel's plans stay there, and nobody is pinged."""
+    env.post(GENERAL, ALICE, "can someone review PR #901 before Friday?", at=DAY)
+    env.post(GENERAL, BOB, "on it", at=DAY + timedelta(minutes=2))
+    env.post(GENERAL, ALICE, "PSA: never deploy on Fridays after 3pm", at=DAY + timedelta(minutes=5))
+    env.post(GENERAL, ALICE, "Billing page launch is Dec 3. @everyone", at=DAY + timedelta(minutes=6))
+    env.post(RANDOM, BOB, "Pizza party is Dec 4.", at=DAY + timedelta(minutes=7))
+    env.wait_for(lambda: len(env.sink.events) >= 5, what="the channels' messages")
+    env.settle()
+    for n, question in enumerate(("who is reviewing #901?", "can I deploy on Friday at 4pm?",
+                                  "what's coming up?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    said = [r.json["content"] for r in env.replies(GENERAL)]
+    assert "can someone review PR #901 before Friday? bob is on it." in said[0], said[0]
+    assert "what stands: PSA: never deploy on Fridays after 3pm" in said[1], said[1]
+    assert "Billing page launch is Dec 3" in said[2] and "Pizza" not in said[2], said[2]
+    assert all(r.json["allowed_mentions"]["parse"] == [] for r in env.replies(GENERAL))

@@ -917,3 +917,43 @@ def test_a_bug_asked_of_in_words_is_answered_by_what_was_said_later_of_its_pr(se
         assert len(calls) == 1, calls  # it names its ticket: read as before
     finally:
         profile._store.search = search
+
+
+def said(author: str, at: str, content: str, **more) -> dict:
+    return {"role": "user", "author": author, "content": content, "ts": at, **more}
+
+
+def test_a_short_reply_in_its_own_batch_is_read_with_the_message_before_it(profile):
+    """27 Nov (ninth session): chat arrives a batch at a time, and sam's "on it", 30 minutes
+    after tom's request, was extracted alone and dropped (memory.said_before). A thread's reply
+    between is no part of the channel's flow; a message two hours and more before, or one whose
+    memory was forgotten, is not what a reply answers."""
+    profile.ingest([said("tom", "2026-11-26T09:00:00Z",
+                         "can someone review my PR #901 before the weekend?", external_id="p1")],
+                   session_id="general")
+    profile.ingest([said("lee", "2026-11-26T09:10:00Z", "the staging deploy is green again",
+                         external_id="t1", reply_to="elsewhere")], session_id="general")
+    profile.ingest([said("sam", "2026-11-26T09:30:00Z", "on it")], session_id="general")
+    claims = [m for m in profile.list() if m.content.endswith("is on it.")]
+    assert [m.content for m in claims] == [
+        "can someone review tom's PR #901 before the weekend? sam is on it."]
+    assert claims[0].said_at == datetime(2026, 11, 26, 9, 30, tzinfo=timezone.utc)
+    answer = profile.recall("who is reviewing #901?", now=datetime(2026, 11, 27, 12,
+                                                                   tzinfo=timezone.utc)).answer
+    assert answer.startswith("can someone review tom's PR #901 before the weekend? sam is on it"), \
+        answer
+    # too late to be its answer, and in another channel
+    profile.ingest([said("raj", "2026-11-26T12:00:00Z", "me")], session_id="general")
+    profile.ingest([said("ana", "2026-11-26T09:40:00Z", "mine")], session_id="random")
+    assert len([m for m in profile.list() if m.content.endswith("is on it.")]) == 1
+    # forgotten: what was drawn from it is never brought back by a later reply
+    asked = [m for m in profile.list() if m.content.startswith("can someone review")]
+    for m in asked:
+        profile.forget(m.id, reason="confidential")
+    profile.ingest([said("kim", "2026-11-26T09:35:00Z", "me")], session_id="general")
+    assert not [m for m in profile.list() if "#901" in m.content], profile.list()
+    profile.ingest([said("dana", "2026-11-26T09:45:00Z", "can someone update the status page?")],
+                   session_id="ops")
+    profile.ingest([said("omar", "2026-11-26T09:50:00Z", "will do")], session_id="ops")
+    assert [m.content for m in profile.list() if m.content.endswith("is on it.")] == [
+        "can someone update the status page? omar is on it."]

@@ -203,3 +203,20 @@ def test_what_changed_between_extraction_and_the_locks_is_extracted_again(
     assert outcome(got[0]) == outcome(want[0])
     assert got[0].messages_new == (2 if meanwhile == "the parent" else 1)
     assert state(service, name)[1] == state(service, other)[1]
+
+
+def test_a_short_first_message_is_read_with_the_one_before_it_in_a_batch_of_many(service,
+                                                                                 profile_name):
+    """memory.said_before in a worker's batch: each profile's short first message is read with
+    its session's message before it, looked up for every profile at once."""
+    names = [f"{profile_name}-{x}" for x in "ab"]
+    service.ingest_many([IngestItem(n, [msg("r1", "can someone rotate the staging keys today?",
+                                            0, "tomas")], "d1") for n in names])
+    results = service.ingest_many([IngestItem(names[0], [msg("r2", "on it", 20, "li")], "d1"),
+                                   IngestItem(names[1], [msg("r2", "on it", 20, "li")], "d2")])
+    assert all(r.messages_new == 1 for r in results)
+    claims = {n: [m.content for m in service.store.list_memories(n) if "on it" in m.content]
+              for n in names}
+    # (the second profile's reply is in another session: it answers nothing)
+    assert claims == {names[0]: ["can someone rotate the staging keys today? li is on it."],
+                      names[1]: []}

@@ -312,6 +312,30 @@ def test_external_id_round_trips(store, profile_name):
         (tagged.id, "slack:C1:100.1"), (plain.id, None)]
 
 
+def test_messages_before_are_the_sessions_latest_before_a_time_newest_first(store,
+                                                                              profile_name):
+    """What a batch's short first message may answer (memory.said_before): the session's own
+    messages said before it, newest first; never another session's or profile's."""
+    said = [msg(f"message number {n}", seq=n) for n in range(8)]
+    store.insert_messages(profile_name, said)
+    store.insert_messages(profile_name, [msg("another channel", seq=5, session="s2")])
+    store.insert_messages(profile_name + "-other", [msg("another profile", seq=5)])
+    got = store.messages_before(profile_name, "s1", said[6].ts, 3)
+    assert [m.content for m in got] == ["message number 5", "message number 4",
+                                        "message number 3"]
+    assert store.messages_before(profile_name, "s1", said[0].ts) == []
+    assert [m.content for m in store.messages_before(profile_name, "s2", said[7].ts)] == \
+        ["another channel"]
+    assert store.messages_before(profile_name, "nowhere", said[7].ts) == []
+    many = store.messages_before_many({profile_name: ("s1", said[3].ts),
+                                       profile_name + "-other": ("s1", said[7].ts)}, 2)
+    assert many == {profile_name: store.messages_before(profile_name, "s1", said[3].ts, 2),
+                    profile_name + "-other": store.messages_before(profile_name + "-other", "s1",
+                                                                   said[7].ts, 2)}
+    assert [m.content for m in many[profile_name]] == ["message number 2", "message number 1"]
+    assert store.messages_before_many({}) == {}
+
+
 def test_find_messages_by_external_id(store, profile_name):
     other = profile_name + "-other"
     original = ext("the deploy is on friday", "slack:C1:1", seq=0)

@@ -217,6 +217,12 @@ class Store(ABC):
         the newest wins: the last in (ts, session_id, seq, id) order."""
 
     @abstractmethod
+    def messages_before(self, profile: str, session_id: str, before: datetime,
+                        limit: int = 5) -> list[Message]:
+        """The session's latest `limit` messages said before `before`, newest first (ordered by
+        (ts, seq, id) descending); suppressed ones included."""
+
+    @abstractmethod
     def delete_messages(self, profile: str, ids: Iterable[str]) -> set[str]:
         """Remove raw messages (records and the message_text channel); return the ids that were
         stored and are now removed. Unknown ids are ignored, so a repeated call returns set().
@@ -333,6 +339,13 @@ class Store(ABC):
     def find_messages_by_external_id_many(self, wanted: dict[str, Iterable[str]]
                                           ) -> dict[str, dict[str, Message]]:
         return {p: self.find_messages_by_external_id(p, ids) for p, ids in wanted.items()}
+
+    def messages_before_many(self, wanted: dict[str, tuple[str, datetime]], limit: int = 5
+                             ) -> dict[str, list[Message]]:
+        """{profile: messages_before(profile, session id, time, limit)} for {profile: (session
+        id, time)}."""
+        return {p: self.messages_before(p, session_id, before, limit)
+                for p, (session_id, before) in wanted.items()}
 
     def stored_message_ids_many(self, wanted: dict[str, Iterable[str]]) -> dict[str, set[str]]:
         """{profile: the ids among `wanted[profile]` that are stored}."""

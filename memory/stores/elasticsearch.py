@@ -625,6 +625,35 @@ class ElasticsearchStore(Store):
         for hit in self._scan(self.messages_alias, profile, query, sort):
             yield self._record(Message, hit["_source"])
 
+    def _before_query(self, profile: str, session_id: str, before: datetime) -> dict:
+        return {"bool": {"filter": [self._profile_filter(profile),
+                                    {"term": {"session_id": session_id}},
+                                    {"range": {"ts_key": {"lt": sort_key(before)}}}]}}
+
+    _BEFORE_SORT = [{"ts_key": "desc"}, {"seq": "desc"}, {"id": "desc"}]
+
+    def messages_before(self, profile: str, session_id: str, before: datetime,
+                        limit: int = 5) -> list[Message]:
+        query = self._before_query(profile, session_id, before)
+        return [self._record(Message, hit["_source"]) for hit in self._scan(
+            self.messages_alias, profile, query, self._BEFORE_SORT, limit=limit)]
+
+    def messages_before_many(self, wanted: dict[str, tuple[str, datetime]], limit: int = 5
+                             ) -> dict[str, list[Message]]:
+        """One msearch, a search per profile."""
+        asked = list(wanted)
+        if not asked:
+            return {}
+        self._refresh_any_dirty(asked, self.messages_alias)
+        searches: list[dict] = []
+        for p in asked:
+            searches += [{"index": self.messages_alias, "routing": p},
+                         {"query": self._before_query(p, *wanted[p]), "sort": self._BEFORE_SORT,
+                          "size": limit, "_source": {"excludes": _INTERNAL},
+                          "track_total_hits": False}]
+        return {p: [self._record(Message, hit["_source"]) for hit in response["hits"]["hits"]]
+                for p, response in zip(asked, self._msearch(searches))}
+
     def find_messages_by_external_id(self, profile: str,
                                      external_ids: Iterable[str]) -> dict[str, Message]:
         keys = list(dict.fromkeys(k for k in external_ids if k))

@@ -10,7 +10,7 @@ import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE VIRTUAL TABLE IF NOT EXISTS sessions_fts USING fts5(
     profile UNINDEXED, session_id UNINDEXED, body, tokenize = 'porter unicode61');
 CREATE INDEX IF NOT EXISTS messages_session ON messages (profile, session_id);
+CREATE INDEX IF NOT EXISTS messages_session_ts ON messages (profile, session_id, ts);
 -- The asker channels find a person's own messages by their stored author.
 CREATE INDEX IF NOT EXISTS messages_author ON messages (profile, json_extract(doc, '$.author'));
 """
@@ -369,6 +370,16 @@ class SQLiteStore(Store):
                 (profile,)).fetchall()
         for (doc,) in rows:
             yield Message.model_validate_json(doc)
+
+    def messages_before(self, profile: str, session_id: str, before: datetime,
+                        limit: int = 5) -> list[Message]:
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT doc FROM messages WHERE profile = ? AND session_id = ? AND ts < ? "
+                "ORDER BY ts DESC, seq DESC, id DESC LIMIT ?",
+                (profile, session_id, (before if before.tzinfo else before.replace(
+                    tzinfo=timezone.utc)).astimezone(timezone.utc).isoformat(), limit)).fetchall()
+        return [Message.model_validate_json(doc) for (doc,) in rows]
 
     def find_messages_by_external_id(self, profile: str,
                                      external_ids: Iterable[str]) -> dict[str, Message]:

@@ -1,0 +1,62 @@
+"""The channel's message just before a batch of new ones, for what the batch's first message
+answers.
+
+Chat arrives a few messages at a time (a bot's events, a worker's batches), so sam's "on it", 30
+minutes after tom's "can someone review my PR #901 before the weekend?", is extracted alone: too
+short to keep, it gave no memory, and "who is reviewing #901?" had no answer. Where a batch opens
+with a short message that replies to no thread, the session's last top-level message before it,
+said within BEFORE_WINDOW, is read beside it as a context line (memory.extraction.TranscriptLine
+.before), as the previous message of one conversation ingested whole is. A longer message
+stands alone, and is not worth the lookup.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from .models import Message
+
+SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
+BEFORE_WINDOW = timedelta(hours=2)
+SHORT_WORDS = 6  # "on it", "me", "Yes, 14 accounts.", "I'll take it"
+SCANNED = 5  # the session's latest messages read to find the last top-level one
+
+
+def wants_before(ordered: list[Message]) -> Message | None:
+    """The batch's first message, when it is short and replies to no thread; else None."""
+    first = ordered[0] if ordered else None
+    if first is None or first.reply_to or len(first.content.split()) > SHORT_WORDS:
+        return None
+    return first
+
+
+def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
+    """Of the session's messages before `first` (newest first), the last top-level one, if it
+    was said within BEFORE_WINDOW and nothing drawn from it was forgotten."""
+    for m in newest_first:
+        if m.reply_to:  # a thread's reply is not the channel's flow
+            continue
+        if m.suppressed or first.ts - m.ts > BEFORE_WINDOW:
+            return None
+        return m
+    return None
+
+
+def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Message]:
+    """{profile: the message its batch's first (short) message may answer}, in one lookup."""
+    firsts = {p: first for p, ms in batches.items()
+              if (first := wants_before(sorted(ms, key=lambda m: (m.ts, m.seq)))) is not None}
+    if not firsts:
+        return {}
+    found = store.messages_before_many({p: (m.session_id, m.ts) for p, m in firsts.items()},
+                                       SCANNED)
+    return {p: before for p, first in firsts.items()
+            if (before := pick_before(first, found.get(p, []))) is not None}
+
+
+def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
+    """The message a batch's first (short) message may answer, looked up in `store`."""
+    first = wants_before(ordered)
+    if first is None:
+        return None
+    return pick_before(first, store.messages_before(profile, first.session_id, first.ts,
+                                                    SCANNED))
