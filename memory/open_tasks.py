@@ -83,7 +83,10 @@ _PLAN = re.compile(r"(?i)^\W*(?:today|this week|plan|next up|next)\s*(?:\[[^\]]*
 _BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*(?:\([^)]*\))?"
                       r"\s*:\s*"
                       r"(?!(?:none|no|nothing|nope|n/?a)\b)\w"
-                      r"|\b(?:is|are|am|still) blocked\b|\bwaiting (?:on|for)\b")
+                      r"|\b(?:is|are|am|still) blocked\b|\bwaiting (?:on|for)\b"
+                      # a standup's "… today pairing with omar. Blocked on staging creds." (raj
+                      # "has not said they are blocked" was the answer)
+                      r"|(?:^|[.!?;]\s+|,\s*|\b(?:and|but)\s+)blocked\s+(?:on|by)\s+(?!nothing\b)\w")
 _DONE = re.compile(
     r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
     r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
@@ -91,7 +94,8 @@ _DONE = re.compile(
     r"|^\W*\[x\]")  # a box ticked: "[x] runbook updated for the new LB"
 _NOT_YET = re.compile(
     r"(?i)\b(?:not|half|halfway|partly|partially|mostly|almost|still|in progress|wip|blocked|"
-    r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b")
+    r"started|starting|pending|left|remaining|until|yet|tomorrow|will|going to)\b|n't\b"
+    r"|(?<![\d.])\d{1,2}\s?%")  # "Queue migration is 60% done": under way, not done
 # words of commitment, time and filler: two memories sharing only these share no work
 _NOT_WORK = frozenset(content_stems(
     "will going can do take taking took need needs has have please todo to-do action item follow "
@@ -168,6 +172,21 @@ def is_blocked(memory: Memory) -> bool:
     return bool(_BLOCKER.search(memory.content))
 
 
+_BLOCKER_END = re.compile(r"[.!?;\n]")
+_BLOCKER_WORDS = frozenset(content_stems("blocked blocker blockers blocking waiting wait on for by"))
+
+
+def blocker_stems(memory: Memory) -> set[str]:
+    """The work words of what a memory says it is blocked on ("Blocked on staging creds.")."""
+    found = _BLOCKER.search(memory.content)
+    if found is None:
+        return set()
+    end = _BLOCKER_END.search(memory.content, found.end())
+    said = memory.content[found.start():end.start() if end else len(memory.content)]
+    return {s for s in content_stems(_DATE_NOTE.sub("", said)) if not _NUMBER.match(s)} \
+        - _NOT_WORK - _BLOCKER_WORDS
+
+
 # a ticket reported is work until it is closed: "New ticket ZD-9921: checkout button does nothing
 # on Safari 17", "ZD-9950: CSV export times out …" ("what tickets are still open?" was declined)
 _TICKET_OPENED = re.compile(r"(?i)\b(?:new|opened|filed|created|raised|logged)\s+(?:an?\s+)?"
@@ -215,6 +234,7 @@ class OpenWork:
     commitment: Memory
     latest: list[Memory] = field(default_factory=list)  # later words on it, oldest first
     closed_by: Memory | None = None
+    unblocked_by: Memory | None = None  # what it was blocked on came (among `latest`)
 
 
 def open_work(memories: list[Memory], now: datetime,
@@ -241,10 +261,21 @@ def open_work(memories: list[Memory], now: datetime,
             tickets.update(i.lower() for i in _TICKET_ID.findall(text))
         return stems[id(m)]
 
+    def clears_blocker(w: OpenWork, b: Memory) -> bool:
+        # what a standup was blocked on, given later: "… pairing with omar on the queue
+        # migration. Blocked on staging creds." then "staging creds sent to raj" (it unblocks
+        # the work; it does not finish it)
+        blocked = next((m for m in reversed([w.commitment, *w.latest]) if is_blocked(m)), None)
+        blocker = blocker_stems(blocked) - names(blocked) if blocked is not None else set()
+        shared = blocker & about(b)
+        return bool(blocker) and len(shared) >= min(2, len(blocker)) \
+            and len(shared) >= SHARED * len(blocker) and says_done(b)
+
     def same_work(a: Memory, b: Memory) -> bool:
         shared = about(a) & about(b)
         if ids[id(a)] & ids[id(b)] & tickets:  # "Customer confirmed ZD-9921 is fixed, closing."
             return True
+
         if len(shared) < 2 or len(shared) < SHARED * min(len(about(a)), len(about(b))):
             return False
         # "migrate the ingest v9920 dashboards to region a7" is not "migrate the auth v9840
@@ -277,10 +308,15 @@ def open_work(memories: list[Memory], now: datetime,
                 and not (w.commitment.source_message_ids[:1]
                          and w.commitment.source_message_ids[:1] == memory.source_message_ids[:1])
                 and (same_work(w.commitment, memory) or any(same_work(m, memory)
-                                                            for m in w.latest))]
+                                                            for m in w.latest)
+                     or w.unblocked_by is None and clears_blocker(w, memory))]
         if same:
             for w in same:
-                if closes(memory, about(w.commitment).union(*map(about, w.latest))):
+                if w.unblocked_by is None and not same_work(w.commitment, memory) \
+                        and not any(same_work(m, memory) for m in w.latest):
+                    w.unblocked_by = memory  # (clears_blocker: what it waited on came)
+                    w.latest.append(memory)
+                elif closes(memory, about(w.commitment).union(*map(about, w.latest))):
                     w.closed_by = memory
                 else:
                     w.latest.append(memory)
@@ -384,7 +420,21 @@ def asks_blocked(question: str) -> bool:
 def blocked_work(work: list[OpenWork]) -> list[OpenWork]:
     """The work whose latest word (or what took it on, if nothing followed) is a blocker: "I'll
     rotate the certs", then "Blockers: waiting on the security review for the cert rotation"."""
-    return [w for w in work if is_blocked((w.latest or [w.commitment])[-1])]
+    return [w for w in work if _still_blocked(w)
+            or w.unblocked_by is not None and w.closed_by is None]
+
+
+def _still_blocked(w: OpenWork) -> bool:
+    """Its latest word is a blocker, or nothing said after its last blocker speaks of what it
+    waits on (raj's "Blocked on staging creds." stands after omar's "Queue migration is 60%
+    done", which was read as his latest word, and raj "has not said they are blocked")."""
+    said = [w.commitment, *w.latest]
+    last = next((n for n in range(len(said) - 1, -1, -1) if is_blocked(said[n])), None)
+    if last is None:
+        return False
+    blocker = blocker_stems(said[last])
+    return last == len(said) - 1 or bool(blocker) and not any(
+        blocker & content_stems(m.content) for m in said[last + 1:])
 
 
 def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set(),
@@ -396,11 +446,21 @@ def blocked_answer(work: list[OpenWork], speakers: Speakers = lambda m: set(),
         return f"{whom or 'Nobody'} has{' not' if whom else ''} said they are blocked in the " \
                "last two months."
     still, done = shown(blocked)
+    cleared = [w for w in still if w.unblocked_by is not None]
+    still = [w for w in still if w.unblocked_by is None]
     lines = (["Blocked now:", *(_open_line(w, speakers) for w in still)] if still
-             else ["Nobody is blocked now."])
-    if done:
-        lines += ["Unblocked:", *(_done_line(w, speakers) for w in done)]
+             else [f"{whom or 'Nobody'} is{' not' if whom else ''} blocked now."])
+    if done or cleared:
+        lines += ["Unblocked:", *(_unblocked_line(w, speakers) for w in cleared),
+                  *(_done_line(w, speakers) for w in done)]
     return "\n".join(lines)
+
+
+def _unblocked_line(w: OpenWork, speakers: Speakers) -> str:
+    by = w.unblocked_by
+    return (f"- {_said(w.commitment, speakers).rstrip('.')} "
+            f"({format_human(w.commitment.said_at.date())}); unblocked: "
+            f"\"{_said(by, speakers)}\" ({format_human(by.said_at.date())})")
 
 
 def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m: set()

@@ -2665,3 +2665,22 @@ def test_on_it_under_a_request_of_anyone_takes_the_work_from_the_shell(lurker, t
     assert "- tom: can someone review tom's PR #901 before the weekend? (26 November 2026); " \
            "latest: \"can someone review tom's PR #901 before the weekend? sam is on it.\"" \
         in work, work
+
+
+def test_is_someone_still_blocked_after_a_standup_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): raj's standup ended "Blocked on staging creds." and "is raj still
+    blocked?" was answered "raj has not said they are blocked in the last two months" (the
+    sentence was no blocker, then omar's "60% done" closed it); dana sending the creds is what
+    unblocks him."""
+    standup = chat(
+        ("raj", "2026-11-26T09:05:00Z", "Standup: yesterday reviewed #890, today pairing with "
+                                        "omar on the queue migration. Blocked on staging creds."),
+        ("omar", "2026-11-26T10:00:00Z", "Queue migration is 60% done, should wrap Monday."))
+    said = asked_after(lurker, tmp_path, standup, "2026-11-27T12:00:00Z", "is raj still blocked?")
+    assert said == ["Blocked now:"], said
+    lurker("ingest", write_jsonl(tmp_path / "later.jsonl", chat(
+        ("dana", "2026-11-27T09:00:00Z", "staging creds sent to raj via 1Password"))),
+        "--session", "s")
+    out = lurker("recall", "is raj still blocked?", "--now", "2026-11-27T12:00:00Z").stdout
+    assert out.startswith("raj is not blocked now.\nUnblocked:\n- raj: Standup: yesterday"), out
+    assert 'unblocked: "dana: staging creds sent to raj via 1Password"' in out, out

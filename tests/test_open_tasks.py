@@ -87,6 +87,25 @@ def test_blocked_work_is_open_and_a_later_commitment_to_it_is_its_latest_word():
     assert work[0].latest[0].content.startswith("maya will start the billing export")
 
 
+def test_what_a_standup_waited_on_unblocks_it_and_other_progress_does_not():
+    """27 Nov (ninth session): raj's "Blocked on staging creds." was read as unblocked by omar's
+    "Queue migration is 60% done" (its latest word, and "60% done" closed it), and dana's
+    "staging creds sent to raj" was of no work."""
+    from memory.open_tasks import blocked_answer, blocked_work
+    standup = _memory("Standup: yesterday reviewed #890, today pairing with omar on the queue "
+                      "migration. Blocked on staging creds.", 24)
+    progress = _memory("Queue migration is 60% done, should wrap Monday.", 24)
+    work = open_work([standup, progress], NOW)
+    assert [w.closed_by for w in work] == [None] and blocked_work(work) == work
+    assert blocked_answer(work, whom="raj").startswith("Blocked now:\n- Standup: yesterday")
+    sent = _memory("staging creds sent to raj via 1Password", 25)
+    work = open_work([standup, progress, sent], NOW)
+    assert work[0].closed_by is None and work[0].unblocked_by is sent
+    said = blocked_answer(blocked_work(work), whom="raj")
+    assert said.startswith("raj is not blocked now.\nUnblocked:\n- Standup: yesterday"), said
+    assert said.endswith('unblocked: "staging creds sent to raj via 1Password" (25 November 2026)')
+
+
 def test_versions_tell_alike_work_apart_and_a_closing_word_need_not_repeat_them():
     work = open_work([
         _memory("sam will migrate the ingest v9920 dashboards to region a7 by Friday", 20),
@@ -132,7 +151,12 @@ def test_work_taken_on_after_a_mention_or_a_filler_word_is_a_commitment():
     ("Blockers: need API keys for the Stripe test account", True),
     ("- blocked: waiting on the finance CSV spec", True), ("Blockers: none", False),
     ("- blocked: no", False), ("blockers: n/a", False), ("CI is still blocked", True),
-    ("the job scheduler blocks on the lock", False)])
+    ("the job scheduler blocks on the lock", False),
+    # a standup's sentence (27 Nov, ninth session: raj "has not said they are blocked")
+    ("Standup: today pairing with omar on the queue migration. Blocked on staging creds.", True),
+    ("shipped the fix, blocked by the security review", True),
+    ("the deploy got blocked on Friday by the freeze", False),
+    ("Blocked on nothing today", False)])
 def test_a_blocker_is_open_work_and_none_is_none(content, blocked):
     from memory.open_tasks import is_blocked, is_commitment
     memory = _memory(content, 24)
