@@ -134,6 +134,13 @@ _PRESENCE_SLOT = re.compile(r"\b(?:is|was|will|are)\s+([a-z][a-z'-]*)\s+(?:be\s+
                             r"off|around|here|away|ooo|available|online|on\s+(?:call|leave|"
                             r"vacation|pto|holiday))\b|\bwhen\s+(?:does|did|will)\s+"
                             r"([a-z][a-z'-]*)\s+(?:return|get\s+back|come\s+back|leave)\b")
+# A name where a tool or vendor goes is no person: "are we using Adyen?" (the question shared only
+# "Adyen" with "Adyen is off the table", a person's name alone, and was declined)
+_TOOL_SLOT = re.compile(r"\b(?:using|use|uses|used|pick|picked|chose|choose|choosing|"
+                        r"switch(?:ing|ed)?\s+to|go(?:ing)?\s+with|went\s+with|"
+                        r"migrat(?:e|ing|ed)\s+to|adopt(?:ing|ed)?|evaluat(?:e|ing|ed)|"
+                        r"pay(?:ing)?\s+for|paid\s+for|buy(?:ing)?|bought|running|run\s+on|"
+                        r"deploy(?:ing|ed)?\s+(?:to|on)|host(?:ing|ed)?\s+on)\s+([A-Z][\w.-]*)")
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
@@ -154,7 +161,8 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
     slots = ({m.group(1).rstrip("'") for m in _PERSON_SLOT.finditer(low)}
              | {_worker(m) for m in _AT_WORK.finditer(low)}
              | {m[1] or m[2] for m in _PRESENCE_SLOT.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
-    found = named(question) | {w for w in slots if not english_word(w)}  # "did sam say"
+    found = (named(question) - {m.lower() for m in _TOOL_SLOT.findall(name_letters(question))}) \
+        | {w for w in slots if not english_word(w)}  # "did sam say"
     unsure = (loose | slots) - found  # names only if someone of that name said something
     if unsure:
         known = set(people() if callable(people) else people)
@@ -1004,6 +1012,10 @@ def _within(memory: Memory, span: ResolvedDate) -> bool:
     return in_span(memory, span)
 
 
+_ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
+                                 r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
+
+
 def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | None
                  ) -> list[Memory] | None:
     """For "anything planned for December?" or "what's coming up next week?" (anything in a span
@@ -1368,6 +1380,13 @@ class OfflineAnswerer(Answerer):
                 and (planned := _on_calendar(relevant, span, now)):
             parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
                       *(_dated(m) for m in planned)]
+        elif relevant and span is not None and anything and not names \
+                and _ASKS_WHAT_HAPPENED.match(question) and len(_distinct(relevant)) > 2:
+            # "what happened yesterday?": what was said of the day, in the order it was (two of
+            # five were shown: a standup's, and the day's decision and release were not)
+            day = _SPAN_PREPOSITION.sub("", span.phrase)
+            said = sorted(_distinct(relevant)[:_CALENDAR_AT_MOST], key=lambda m: m.said_at)
+            parts += [f"In memory from {day}:", *(_dated(m) for m in said)]
         elif relevant and span is not None and (counted := _counted(question, relevant)
                                                 or _changes_in_span(question, relevant)):
             # "how many deploys did we do last week?": each of them (two were shown of three);

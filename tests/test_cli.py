@@ -2684,3 +2684,15 @@ def test_is_someone_still_blocked_after_a_standup_from_the_shell(lurker, tmp_pat
     out = lurker("recall", "is raj still blocked?", "--now", "2026-11-27T12:00:00Z").stdout
     assert out.startswith("raj is not blocked now.\nUnblocked:\n- raj: Standup: yesterday"), out
     assert 'unblocked: "dana: staging creds sent to raj via 1Password"' in out, out
+
+
+def test_are_we_using_a_vendor_named_once_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "are we using Adyen?" shared only "Adyen" (read as a person's name)
+    with "Decision: we'll keep Stripe for EU too, Adyen is off the table." and was declined."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-11-26T14:00:00Z", "Decision: we'll keep Stripe for EU too, Adyen is off "
+                                         "the table."),
+        ("nina", "2026-11-26T16:00:00Z", "Released 4.13.0 to prod, changelog in #releases.")),
+        "2026-11-27T12:00:00Z", "are we using Adyen?")
+    assert said[0].startswith("Decision: we'll keep Stripe for EU too, Adyen is off the table."), \
+        said

@@ -55,6 +55,15 @@ def test_first_person():
     ("What did Zoë decide?", set(), {"zoe"}),
     ("did søren approve the deploy?", set(), {"soren"}),
     ("what's zoe's vote for the venue?", {"zoe"}, {"zoe"}),
+    # where a person's presence is asked (27 Nov, ninth session: "dana" was no name)
+    ("when is dana back?", {"dana", "raj"}, {"dana"}),
+    ("is maya in today?", {"maya"}, {"maya"}),
+    ("when does dana return?", {"dana"}, {"dana"}),
+    ("is staging back up?", {"dana"}, set()),
+    # where a tool or vendor goes, a capitalised word is no person ("are we using Adyen?")
+    ("are we using Adyen?", set(), set()),
+    ("did we go with Stripe for EU?", set(), set()),
+    ("is Priya using Terraform?", set(), {"priya"}),
 ])
 def test_whom_a_lower_case_question_names(question, people, names):
     from memory.offline_answerer import asked_names
