@@ -1344,7 +1344,7 @@ def _today_after(text: str, found: list[Found], today: date) -> list[Found]:
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
         if b.labelled or b.explicit or b.date.granularity != "day" or b.date.start != today \
-                or not _WEEKDAY_ONLY.fullmatch(b.date.phrase) or a.date.start <= today \
+                or not _BARE_WEEKDAY.fullmatch(b.date.phrase) or a.date.start <= today \
                 or re.search(r"[.!?\n]", text[a.end:b.start]):
             continue
         x = today + timedelta(days=7)
@@ -1354,7 +1354,7 @@ def _today_after(text: str, found: list[Found], today: date) -> list[Found]:
     return out
 
 
-_WEEKDAY_ONLY = re.compile(rf"(?i)(?:on\s+)?{_WEEKDAY}")
+_BARE_WEEKDAY = re.compile(rf"(?i)(?:on\s+)?{_WEEKDAY}")  # (not _WEEKDAY_ONLY, which is a search)
 
 
 def _one_day_twice(text: str, found: list[Found]) -> list[Found]:
