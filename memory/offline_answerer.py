@@ -118,7 +118,11 @@ _PERSON_SLOT = re.compile(
     rf"(?:(?P<speech>{_SPEECH_VERBS})|think|thought|want|wanted|decide|decided|prefer|preferred|"
     r"vote|voted|like|feel|felt|agree|agreed|disagree|offer|offered|volunteer|pick|picked|"
     r"choose|chose|mean|meant|share|shared|plan|planned|need|needed|complain|object|approve|"
-    r"approved|review|reviewed)\b")
+    r"approved|review|reviewed|"
+    # "what did nina do yesterday?" ("nina", an English word, was no name, and raj's standup
+    # answered it)
+    r"do|work|ship|shipped|fix|fixed|finish|finished|deploy|deployed|release|released|merge|"
+    r"merged|build|built|own|owned|handle|handled)\b")
 # "what is kofi working on?", "what's sam up to?": what they took on and said, latest first
 _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on|doing|"
                       r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on|"
@@ -276,7 +280,17 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
         speaking, topic = speaking | working, set()
+    did = _ASKS_DONE_BY.search(name_letters(question).lower())
+    if did and did[1] in names and not topic:
+        # "what did raj do?": what raj said he did (his standup), not dana's "staging creds sent
+        # to raj", which alone named him
+        speaking = speaking | {did[1]}
     return names, speaking, topic
+
+
+_ASKS_DONE_BY = re.compile(r"\bwhat\s+(?:did|has|have|had)\s+([a-z][a-z'-]*)\s+(?:do|done|"
+                           r"been\s+(?:doing|up\s+to|working\s+on)|work(?:ed)?\s+on|ship(?:ped)?|"
+                           r"fix(?:ed)?|finish(?:ed)?|get\s+done|got\s+done)\b")
 
 
 _ADDRESSED = re.compile(r"\b(you|your|yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
@@ -299,8 +313,18 @@ def _others_named(content: str, names: set[str]) -> set[str]:
     # Priya: "Raman" made it someone else's)
     surnames = {m.group(2).lower() for m in _FULL_NAME.finditer(content)
                 if name_letters(m.group(1)).lower() in names}
-    return named(content) - names - surnames - {w.lower() for pair in _THING.findall(content)
-                                                for w in pair if w}
+    # (one named as the object of work is not whom it is about: raj's standup "today pairing
+    # with omar on the queue migration" is raj's)
+    objects = {m.lower() for m in _WORKED_WITH.findall(name_letters(content))}
+    # (nor a verb that opens a sentence: "… Blocked on staging creds.")
+    objects |= {w for m in _SENTENCE_VERB.finditer(content)
+                if english_word(w := m.group(1).lower())}
+    return named(content) - names - surnames - objects - {
+        w.lower() for pair in _THING.findall(content) for w in pair if w}
+
+
+_SENTENCE_VERB = re.compile(r"(?:^|[.!?:;]\s+)([A-Z][a-z]{2,}(?:ed|ing))\b")
+_WORKED_WITH = re.compile(r"\b(?:with|cc)\s+@?([A-Z]?[a-z][\w'-]*)")
 
 
 _FULL_NAME = re.compile(r"\b([A-Z][\w'-]*)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
@@ -1376,10 +1400,6 @@ class OfflineAnswerer(Answerer):
             first = min(_distinct(relevant), key=lambda m: m.said_at)
             day = event_date(first, question)
             parts += [f"{day.words if day else _said(first)}:", _dated(first)]
-        elif relevant and span is not None and anything \
-                and (planned := _on_calendar(relevant, span, now)):
-            parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
-                      *(_dated(m) for m in planned)]
         elif relevant and span is not None and anything and not names \
                 and _ASKS_WHAT_HAPPENED.match(question) and len(_distinct(relevant)) > 2:
             # "what happened yesterday?": what was said of the day, in the order it was (two of
@@ -1387,6 +1407,10 @@ class OfflineAnswerer(Answerer):
             day = _SPAN_PREPOSITION.sub("", span.phrase)
             said = sorted(_distinct(relevant)[:_CALENDAR_AT_MOST], key=lambda m: m.said_at)
             parts += [f"In memory from {day}:", *(_dated(m) for m in said)]
+        elif relevant and span is not None and anything \
+                and (planned := _on_calendar(relevant, span, now)):
+            parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
+                      *(_dated(m) for m in planned)]
         elif relevant and span is not None and (counted := _counted(question, relevant)
                                                 or _changes_in_span(question, relevant)):
             # "how many deploys did we do last week?": each of them (two were shown of three);

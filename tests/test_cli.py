@@ -2696,3 +2696,36 @@ def test_are_we_using_a_vendor_named_once_from_the_shell(lurker, tmp_path):
         "2026-11-27T12:00:00Z", "are we using Adyen?")
     assert said[0].startswith("Decision: we'll keep Stripe for EU too, Adyen is off the table."), \
         said
+
+
+STANDUP_DAY = chat(
+    ("maya", "2026-11-26T09:00:00Z",
+     "Standup: I finished the SSO callback fix, today I'm on the audit log export."),
+    ("raj", "2026-11-26T09:05:00Z", "Standup: yesterday reviewed #890, today pairing with omar on "
+                                    "the queue migration. Blocked on staging creds."),
+    ("omar", "2026-11-26T10:00:00Z", "Queue migration is 60% done, should wrap Monday."),
+    ("lena", "2026-11-26T14:00:00Z", "Decision: we'll keep Stripe for EU too, Adyen is off the "
+                                     "table."),
+    ("nina", "2026-11-26T16:00:00Z", "Released 4.13.0 to prod, changelog in #releases."),
+    ("dana", "2026-11-27T09:00:00Z", "staging creds sent to raj via 1Password"))
+
+
+def test_what_happened_and_what_someone_did_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "what happened yesterday?" showed two of the day's five memories;
+    "what did nina do yesterday?" was answered with raj's standup ("nina", an English word, was
+    no name); "what did raj do yesterday?" was declined (his standup names omar, and opens a
+    sentence with "Blocked", both read as someone else) and "what did raj do?" answered with
+    dana's "staging creds sent to raj"."""
+    said = asked_after(lurker, tmp_path, STANDUP_DAY, "2026-11-27T12:00:00Z",
+                       "what happened yesterday?", "what happened this week?",
+                       "what did nina do yesterday?", "what did raj do yesterday?",
+                       "what did raj do?")
+    for day in said[:2]:
+        assert day.startswith("In memory from "), said
+        for text in ("maya finished the SSO callback fix", "Blocked on staging creds",
+                     "Queue migration is 60% done", "Adyen is off the table",
+                     "Released 4.13.0 to prod"):
+            assert text in day, (text, day)
+    assert said[2].startswith("Released 4.13.0 to prod"), said
+    assert said[3].startswith("Standup: yesterday [2026-11-25] reviewed #890"), said
+    assert said[4].startswith("Standup: yesterday [2026-11-25] reviewed #890"), said

@@ -64,6 +64,10 @@ def test_first_person():
     ("are we using Adyen?", set(), set()),
     ("did we go with Stripe for EU?", set(), set()),
     ("is Priya using Terraform?", set(), {"priya"}),
+    # whose work is asked ("nina", an English word, was no name)
+    ("what did nina do yesterday?", {"nina"}, {"nina"}),
+    ("what did nina ship?", {"nina"}, {"nina"}),
+    ("what did the migration do?", {"nina"}, set()),
 ])
 def test_whom_a_lower_case_question_names(question, people, names):
     from memory.offline_answerer import asked_names
