@@ -35,7 +35,7 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import VERSIONED, asks_still, says_change, says_update, update_of
+from .updates import CHOSE, VERSIONED, asks_still, says_change, says_update, update_of
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -596,7 +596,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background)\b|"
                             r"\b(?:because|the reason|so that|in order to|that's why|which is why|"
-                            r"to avoid|since (?!\d)|as a result)\b")
+                            r"to avoid|since (?!\d)|as a result|(?:mainly|mostly|primarily|"
+                            r"largely|chiefly|partly)\s+(?:for|on|because|due))\b")
+_ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|went\s+with|"
+                          r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
@@ -1478,8 +1481,13 @@ class OfflineAnswerer(Answerer):
             elif _ASKS_WHY.match(question):
                 # "why are we moving search to Elasticsearch?": "Motivation: p95 search latency
                 # is 1.8s …" (a point of the RFC) before the RFC's title, which says what
-                shown.sort(key=lambda m: not (_STATES_REASON.search(m.content)
-                                              or _STATES_CAUSE.search(m.content)))
+                # (of a choice, the memory that says it was made: "We're going with
+                # Elasticsearch 9, mainly for kNN …", not the cluster's "slipped … because of
+                # the VPC change", for "why did we pick Elasticsearch?")
+                choice = bool(_ASKS_CHOICE.search(question))
+                shown.sort(key=lambda m: (not (_STATES_REASON.search(m.content)
+                                               or _STATES_CAUSE.search(m.content)),
+                                          not (choice and CHOSE.search(m.content))))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

@@ -95,6 +95,12 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
 
 
+_OPTIONS = re.compile(r"(?i)\b(?:options?|alternatives|candidates|choices|shortlist|"
+                      r"short-list|contenders|either)\b")
+CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|decided\s+on|"
+                    r"settled\s+on|we(?:'ll|\s+will)\s+use|selected|opted\s+for)\b")
+
+
 VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
 
 
@@ -223,9 +229,18 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                  and subject - stems(m) and subject - stems(m) <= stems(answer)]
         if ended or moved:  # "is the deploy still blocked?": the newest word that it ended
             return max(ended + moved, key=lambda m: m.said_at)
+    answer_stems, answer_values = stems(answer), named_values(answer.content)
+    if _OPTIONS.search(answer.content) and not _OPTIONS.search(question):
+        # the options weighed, then the one taken: "Options for the search backend:
+        # Elasticsearch, OpenSearch, or Typesense." then "We're going with Elasticsearch 9"
+        # (the options were the answer to "which search backend did we pick?")
+        asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+        chosen = [m for m in later if CHOSE.search(m.content)
+                  and (named_values(m.content) & answer_values) - asked_words]
+        if chosen:
+            return max(chosen, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
-    answer_stems, answer_values = stems(answer), named_values(answer.content)
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     best = None

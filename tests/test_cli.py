@@ -2729,3 +2729,24 @@ def test_what_happened_and_what_someone_did_from_the_shell(lurker, tmp_path):
     assert said[2].startswith("Released 4.13.0 to prod"), said
     assert said[3].startswith("Standup: yesterday [2026-11-25] reviewed #890"), said
     assert said[4].startswith("Standup: yesterday [2026-11-25] reviewed #890"), said
+
+
+def test_the_option_taken_and_why_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "which search backend did we pick?" was answered with the options
+    weighed, and "why did we pick Elasticsearch?" with the cluster's "slipped … because of the
+    VPC change"; the pick ("We're going with Elasticsearch 9, mainly for kNN …") now leads both.
+    Asked for the options, the options are the answer."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-16T10:00:00Z",
+         "Options for the search backend: Elasticsearch, OpenSearch, or Typesense."),
+        ("raj", "2026-11-16T10:10:00Z", "Typesense is out, no multi-tenant isolation."),
+        ("maya", "2026-11-18T15:00:00Z",
+         "We're going with Elasticsearch 9, mainly for kNN and the team's experience."),
+        ("tom", "2026-11-24T11:00:00Z",
+         "heads up: ES cluster provisioning slipped to Dec 7 because of the VPC change")),
+        "2026-11-27T12:00:00Z", "which search backend did we pick?",
+        "why did we pick Elasticsearch?", "what were the options for search?")
+    assert said[0].startswith("Latest: We're going with Elasticsearch 9"), said
+    assert "Before that: Options for the search backend" in said[0], said
+    assert said[1].startswith("We're going with Elasticsearch 9, mainly for kNN"), said
+    assert said[2].startswith("Options for the search backend"), said

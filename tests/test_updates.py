@@ -46,6 +46,10 @@ def said(author, day, text, hour=9):
     ("Decision: we'll use Postgres for the audit log store.",
      "Scratch that, audit log goes to ClickHouse, Postgres can't keep up with the write volume.",
      "what database did we pick for the audit log?"),
+    # the option taken after the options weighed (27 Nov, ninth session: the options led)
+    ("Options for the search backend: Elasticsearch, OpenSearch, or Typesense.",
+     "We're going with Elasticsearch 9, mainly for kNN.",
+     "which search backend did we pick?"),
     # a list said again shorter (27 Nov, ninth session: the list of three led)
     ("The on-prem customers are Globex, Initech and Umbrella.",
      "Initech churned, so on-prem is just Globex and Umbrella now.",
