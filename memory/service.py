@@ -576,7 +576,11 @@ class Profile:
             if memory.status != "active":
                 continue
             sources = [i for i in memory.source_message_ids if i != old.id]
-            if sources:  # still said elsewhere: only this source changed
+            # (a reply's memory cites the question it answers after its own message: editing the
+            # reply changes what it says, not where else it was said; sam's "on it" edited to
+            # "actually can't today" kept "sam is on it")
+            if sources and memory.source_message_ids[0] != old.id:
+                # still said elsewhere: only this source changed
                 memory.source_message_ids = [*sources, new.id]
             elif any(alert_span([memory, m]) for m in written.created):
                 # a pager's card updated in place (Triggered → Resolved by `chat.update`): it
@@ -711,7 +715,11 @@ class Profile:
         said = [text for text in said if text]
         for memory in store.memories_by_source(self.name, gone, include_inactive=True):
             remaining = [i for i in memory.source_message_ids if i not in gone]
-            if remaining and not any(carries(memory.content, text) for text in said):
+            # (a memory whose own message (its first source) is gone is drawn from it, whatever
+            # else it cites: "sam is on it" cites the request it answers, and carries no word of
+            # "on it", so it stood after sam deleted his reply)
+            own = memory.source_message_ids[:1] and memory.source_message_ids[0] in gone
+            if remaining and not own and not any(carries(memory.content, text) for text in said):
                 memory.source_message_ids = remaining
                 changed[memory.id] = memory
             elif memory.content not in (self.PURGED, self.DELETED):

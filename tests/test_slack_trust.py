@@ -937,3 +937,40 @@ def test_on_it_in_a_review_requests_thread_over_slack_names_the_reviewer(start, 
                               "it."), said
     assert "#777" not in " ".join(said) and "Caz" not in " ".join(said), said
     assert "<@U1>" not in " ".join(said), said
+
+
+def test_on_it_edited_to_cant_over_slack_takes_the_work_back(start, api):
+    """27 Nov (ninth session): a reply's memory cites the question it answers too, so an edit
+    of the reply ("on it" to "actually can't today, sorry") left "sam is on it" standing (it was
+    read as still said elsewhere)."""
+    slack = start()
+    parent = ts(10)
+    message(slack, "CGEN", "U1", "can someone review my PR #901 before the weekend?", parent)
+    message(slack, "CGEN", "U2", "on it", ts(12), thread_ts=parent)
+    edited = {"type": "message", "user": "U2", "text": "actually can't today, sorry",
+              "ts": ts(12), "thread_ts": parent, "edited": {"user": "U2", "ts": ts(20)}}
+    event(slack, {"type": "message", "subtype": "message_changed", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(20), "message": edited,
+                  "previous_message": {"type": "message", "user": "U2", "ts": ts(12),
+                                       "thread_ts": parent, "text": "on it"}})
+    app_mention(slack, "UADA", "who is reviewing #901?", ts(60), "EvEdOn1")
+    app_mention(slack, "UADA", "what's still open?", ts(61), "EvEdOn2")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "sam is on it" not in said, said
+    assert "can someone review maya's PR #901" in said, said
+
+
+def test_on_it_deleted_over_slack_takes_the_work_back(start, api):
+    """27 Nov (ninth session): "sam is on it" cites the request it answers, and carries no word
+    of "on it", so it stood after sam deleted his reply."""
+    slack = start()
+    parent = ts(10)
+    message(slack, "CGEN", "U1", "can someone review my PR #901 before the weekend?", parent)
+    message(slack, "CGEN", "U2", "on it", ts(12), thread_ts=parent)
+    event(slack, {"type": "message", "subtype": "message_deleted", "channel": "CGEN",
+                  "channel_type": "channel", "team": TEAM, "ts": ts(20), "deleted_ts": ts(12),
+                  "previous_message": {"type": "message", "user": "U2", "ts": ts(12),
+                                       "thread_ts": parent, "text": "on it"}})
+    app_mention(slack, "UADA", "who is reviewing #901?", ts(60), "EvDelOn1")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "sam is on it" not in said and "can someone review maya's PR #901" in said, said
