@@ -646,6 +646,12 @@ def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
     return x, x, "day", f"{m['hol']} ({tense} tense)"
 
 
+def _before_last(m: re.Match, d: date, tense: Tense) -> Resolution:
+    unit = m["unit"].lower()
+    start, end = _period(unit, d, -2)
+    return start, end, unit, f"{start} to {end}, the {unit} before last"
+
+
 def _week_after_next(m: re.Match, d: date, tense: Tense) -> Resolution:
     start = monday_of(d) + timedelta(days=14)
     return start, start + timedelta(days=6), "week", f"two weeks after the week of {monday_of(d)}"
@@ -1003,6 +1009,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<unit>week|month|quarter|year)",
      _calendar_period, "calendar"),
     (r"(?:the\s+)?week\s+after\s+next", _week_after_next, "calendar"),
+    # "what did we ship the week before last?" (no date: last week's releases answered it)
+    (r"the\s+(?P<unit>week|month|year)\s+before\s+last", _before_last, "calendar"),
     (rf"in\s+(?:a\s+fortnight|{_NUM}\s+fortnights?)|a\s+fortnight\s+from\s+(?:now|today)",
      _fortnights, "calendar"),
     (rf"in\s+{_NUM}\s+(?:business|working)\s+days?|next\s+(?:business|working)\s+day",

@@ -550,7 +550,7 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 HOSTILE = [
     "2023-05-08T10:00Z", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
-    "two weeks from Monday", "3 days after next Friday",
+    "two weeks from Monday", "3 days after next Friday", "the Week  before last",
     "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
     "30.05.2023", "05/30/2023", "on 3/14", "by 14/3", "the 22nd", "from the 3rd to the 7th",
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
@@ -900,6 +900,10 @@ WEDNESDAY_25_NOV = datetime(2026, 11, 25, 16, tzinfo=timezone.utc)
     ("the demo is Wednesday", WEDNESDAY_25_NOV, [("2026-11-25", "2026-11-25")]),
     ("shipped Monday, demo Wednesday", WEDNESDAY_25_NOV,
      [("2026-11-23", "2026-11-23"), ("2026-11-25", "2026-11-25")]),
+    # two weeks or months back (no date: "what did we ship the week before last?" was answered
+    # with last week's releases)
+    ("what did we ship the week before last?", WEDNESDAY_25_NOV, [("2026-11-09", "2026-11-15")]),
+    ("the month before last we migrated", WEDNESDAY_25_NOV, [("2026-09-01", "2026-09-30")]),
 ])
 def test_dates_people_wrote_on_27_nov_ninth_session(text, said, expected):
     from memory.dates import find_dates
