@@ -387,6 +387,12 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
                  r"i'll|mine|myself|that's me|that would be me|that'd be me)\b[\s!.]*$")
+# A number answering "how many …?" / "how much …?": tom's "250" under "how many seats does
+# Globex have?" had no word to keep it
+_ASKS_COUNT = re.compile(r"(?i)^\W*(?:how\s+(?:many|much|long|big|old)|what(?:['’]s|\s+is)\s+"
+                         r"the\s+(?:number|count|total|size))\b")
+_COUNT_ANSWER = re.compile(r"(?i)^\W*(?:about|around|roughly|~|approx\.?)?\s*[$€£]?\d[\d,.]*"
+                           r"\s*[%kmb]?\s*[a-z]{0,8}\W*$")
 # A short reply that takes on work asked of anyone: "on it", "mine", "will do" ("I'll take it"
 # has a word of its own, and is kept as said)
 _PUT_TO_ANYONE = re.compile(rf"(?i)\b(?:{ASKED_OF_ANYONE})")
@@ -849,7 +855,8 @@ class OfflineExtractor(Extractor):
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare)
-        if short and not (asked and keywords(bare)):
+        if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
+                _ASKS_COUNT.match(q) for q in asked))):
             return None
         dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
         dates += [d.isoformat() for _, d in parse_date_text(bare)]

@@ -2750,3 +2750,26 @@ def test_the_option_taken_and_why_from_the_shell(lurker, tmp_path):
     assert "Before that: Options for the search backend" in said[0], said
     assert said[1].startswith("We're going with Elasticsearch 9, mainly for kNN"), said
     assert said[2].startswith("Options for the search backend"), said
+
+
+def test_short_answers_arriving_a_message_at_a_time_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): chat arrives a message at a time; "me", "vpn-stg.acme.internal" and
+    "250", each ingested alone after the question it answers, are answers (memory.said_before);
+    "250" had no word to keep it even beside its question."""
+    rows = chat(
+        ("lena", "2026-11-20T10:00:00Z", "who's on call this weekend?"),
+        ("omar", "2026-11-20T10:02:00Z", "me"),
+        ("dana", "2026-11-23T09:00:00Z", "does anyone know the staging VPN endpoint?"),
+        ("raj", "2026-11-23T09:05:00Z", "vpn-stg.acme.internal"),
+        ("nina", "2026-11-24T09:00:00Z", "how many seats does Globex have?"),
+        ("tom", "2026-11-24T09:30:00Z", "250"))
+    for n, row in enumerate(rows):
+        lurker("ingest", write_jsonl(tmp_path / f"m{n}.jsonl", [row]), "--session", "s")
+    said = first_lines(lurker, ("--now", "2026-11-27T12:00:00Z"), (
+        "who was on call last weekend?", "what's the staging VPN endpoint?",
+        "how many seats does Globex have?"))
+    got = list(said.values())
+    assert got[0].startswith("who's on call this weekend? omar."), got
+    assert got[1].startswith("does anyone know the staging VPN endpoint? raj: "
+                             "vpn-stg.acme.internal"), got
+    assert got[2].startswith("how many seats does Globex have? tom: 250"), got

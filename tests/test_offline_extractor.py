@@ -528,3 +528,17 @@ def test_a_short_reply_to_a_question_of_fact_takes_on_nothing():
     out = OfflineExtractor().extract(lines(
         ("tom", "did anyone see the 502s this morning?"), ("sam", "on it")))
     assert not [c for c in out if "on it" in c.content], [c.content for c in out]
+
+
+@pytest.mark.parametrize("question, reply, kept", [
+    ("how many seats does Globex have?", "250", "how many seats does Globex have? tom: 250"),
+    ("how much is the Datadog bill?", "$7.8k", "how much is the Datadog bill? tom: $7.8k"),
+    ("how many seats does Globex have?", "about 250.", "how many seats does Globex have? tom: about 250."),
+    ("how many seats does Globex have?", "lol", None),
+    ("what is the plan?", "250", None),  # a number answers a question of how many or much
+])
+def test_a_bare_number_answering_how_many_is_kept(question, reply, kept):
+    """27 Nov (ninth session): tom's "250" under "how many seats does Globex have?" had no word
+    to keep it, so the question was answered with the question."""
+    out = [c.content for c in OfflineExtractor().extract(lines(("nina", question), ("tom", reply)))]
+    assert out == ([kept] if kept else []), out
