@@ -526,7 +526,7 @@ _JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|st
 _ASKS_JOINED = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
                           r"(?:joined|new|started|starting|onboarding)\b|\bnew\s+(?:hires?|joiners?|"
                           r"starters?|people|folks|teammates?)\b")
-_ASKS_BACK = re.compile(r"(?i)\b(?:back|return|returning)\b")
+_ASKS_BACK = re.compile(r"(?i)\b(?:back|returns?|returning)\b")  # asked, or said of being away
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
                                     "available", "office", "offline", "afk", "unavailable",
@@ -727,7 +727,6 @@ def _about(wanted: set[str], stems: set[str], least: float = MIN_SHARED) -> bool
     return shared > 0 and shared >= least * len(wanted)
 
 
-_BACK_WORD = re.compile(r"(?i)\b(?:back|returns?|returning)\b")
 _AWAY_WORD = re.compile(r"(?i)\b(?:ooo|out|off|away|leave|vacation|pto|holidays?|sick|offline)\b")
 _BACK_DATE_CHARS = 25  # "back on Monday", "back in the office Wed": the day is near its word
 
@@ -737,7 +736,7 @@ def _away_until(memory: Memory) -> tuple[str, date] | None:
     last day away): a span's end, or the last of several days away ("I'm OOO tomorrow and
     Friday" was answered with tomorrow, the first day out)."""
     found = find_dates(memory.content, memory.said_at)
-    back = _BACK_WORD.search(memory.content)
+    back = _ASKS_BACK.search(memory.content)
     if back is not None:
         after = [f for f in found if 0 <= f.start - back.end() <= _BACK_DATE_CHARS]
         if after:
