@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from datetime import timedelta
 
 from .alerts import DECLARED, RESOLVES
 from .dates import ANNOTATED, parse_date_text
@@ -33,7 +34,7 @@ from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, Transcr
 from .note_lists import grouped_lists
 from .passages import is_long
 from .standup_forms import standup_text
-from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
+from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word, stem_tokens
 from .topics import chosen_tool_category, normalize_topic_key
 from .updates import named_values
 
@@ -334,6 +335,32 @@ _AGREES_WITH_OPINION = re.compile(
     r"were|has been|have been|looks?|seems?|feels?))|(?:so|very|super|way too|too)\s)")
 
 
+INCIDENT_WINDOW = timedelta(hours=12)  # a top-level "Resolved." ends a declaration this recent
+
+
+def declares_incident(text: str) -> bool:
+    """Whether a message declares an incident ("declaring SEV2", "we have a major incident")."""
+    said = _ANNOTATED.sub("", text)
+    return bool(DECLARED.search(said)) and not RESOLVES.match(said)
+
+
+# what a resolution says of any incident: no subject of its own
+_RESOLVED_WORDS = frozenset(stem_tokens(
+    "resolved mitigated all clear recovered fixed back up healthy fine green normal again "
+    "since monitoring closing incident closed over we're we are everything utc postmortem "
+    "rca follow up tomorrow today thanks everyone error errors rate dropping dropped latency "
+    "baseline traffic customers users monday tuesday wednesday thursday friday saturday sunday"))
+
+
+def ends_declared(said: str, declared: str) -> bool:
+    """Whether a top-level resolution is of the incident declared above it: it names nothing
+    ("Resolved.", "All clear, monitoring") or something the declaration names ("Resolved.
+    Checkout healthy since 14:38 UTC." after "checkout is returning 502s"); "Resolved, search is
+    back" in the same channel ends nothing of checkout's."""
+    own = {s for s in stem_tokens(_ANNOTATED.sub("", said)) if not s.isdigit()} - _RESOLVED_WORDS
+    return not own or bool(own & set(stem_tokens(_ANNOTATED.sub("", declared))))
+
+
 def resolves_incident(reply: str, parent: str) -> bool:
     """Whether a thread reply ends the incident its parent declared: "Resolved. Error rate back
     to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was
@@ -612,10 +639,12 @@ class OfflineExtractor(Extractor):
         previous: TranscriptLine | None = None
         by_index = {line.index: line for line in lines}
         people = {line.speaker.lower() for line in lines if line.author}
+        declared: TranscriptLine | None = None  # an incident declared in the channel, open
         for line in lines:
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
                     previous = line
+                    declared = line if declares_incident(line.content) else declared
                 continue
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None
             asked, context = self._question_context(parent, line)
@@ -638,6 +667,18 @@ class OfflineExtractor(Extractor):
                 out.append(self._decision(line, parent, label=""))
                 previous = line
                 continue
+            if parent is None and declared is not None \
+                    and line.ts - declared.ts <= INCIDENT_WINDOW \
+                    and resolves_incident(line.content, declared.content) \
+                    and ends_declared(line.content, declared.content):
+                # an incident channel with no threads: "Resolved. Checkout healthy since 14:38
+                # UTC." ends the SEV2 declared above it (its "Resolved." was dropped, and "when
+                # did the checkout outage start?" was declined)
+                out.append(self._decision(line, declared, label=""))
+                declared, previous = None, line
+                continue
+            if parent is None and declares_incident(line.content):
+                declared = line
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
             # a standup bot's form, as the person's standup (memory.standup_forms)

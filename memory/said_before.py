@@ -8,30 +8,56 @@ with a short message that replies to no thread, the session's last top-level mes
 said within BEFORE_WINDOW, is read beside it as a context line (memory.extraction.TranscriptLine
 .before), as the previous message of one conversation ingested whole is. A longer message
 stands alone, and is not worth the lookup.
+
+An incident channel without threads ends an incident the same way: "Resolved. Checkout healthy
+since 14:38 UTC." comes in its own batch, after the root cause and the rollback. A batch that opens
+with a resolution is read with the session's latest declaration ("declaring SEV2 …") said within
+INCIDENT_WINDOW before it, among the last SCANNED_INCIDENT messages.
 """
 from __future__ import annotations
 
 from datetime import timedelta
 
+from .alerts import RESOLVES
 from .models import Message
+from .offline_extractor import INCIDENT_WINDOW, declares_incident, ends_declared
 
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
 BEFORE_WINDOW = timedelta(hours=2)
 SHORT_WORDS = 6  # "on it", "me", "Yes, 14 accounts.", "I'll take it"
 SCANNED = 5  # the session's latest messages read to find the last top-level one
+SCANNED_INCIDENT = 50  # ... and to find the declaration a resolution ends
+
+
+def _resolution(message: Message) -> bool:
+    return not message.reply_to and bool(RESOLVES.match(message.content))
 
 
 def wants_before(ordered: list[Message]) -> Message | None:
     """The batch's first message, when it is short and replies to no thread; else None."""
     first = ordered[0] if ordered else None
-    if first is None or first.reply_to or len(first.content.split()) > SHORT_WORDS:
+    if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
+                                           and not _resolution(first)):
         return None
     return first
 
 
 def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
     """Of the session's messages before `first` (newest first), the last top-level one, if it
-    was said within BEFORE_WINDOW and nothing drawn from it was forgotten."""
+    was said within BEFORE_WINDOW and nothing drawn from it was forgotten; for a resolution, the
+    latest declaration of an incident still open, within INCIDENT_WINDOW."""
+    if _resolution(first):
+        between: list[Message] = []  # resolutions said since, of this incident or another
+        for m in newest_first:
+            if m.reply_to:
+                continue
+            if m.suppressed or first.ts - m.ts > INCIDENT_WINDOW:
+                return None
+            if declares_incident(m.content):  # (unless one said since ended it already)
+                return None if any(ends_declared(r.content, m.content) for r in between) else m
+            if _resolution(m):
+                between.append(m)
+        return None
     for m in newest_first:
         if m.reply_to:  # a thread's reply is not the channel's flow
             continue
@@ -48,7 +74,7 @@ def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Mess
     if not firsts:
         return {}
     found = store.messages_before_many({p: (m.session_id, m.ts) for p, m in firsts.items()},
-                                       SCANNED)
+                                       max(_scanned(m) for m in firsts.values()))
     return {p: before for p, first in firsts.items()
             if (before := pick_before(first, found.get(p, []))) is not None}
 
@@ -59,4 +85,8 @@ def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
     if first is None:
         return None
     return pick_before(first, store.messages_before(profile, first.session_id, first.ts,
-                                                    SCANNED))
+                                                    _scanned(first)))
+
+
+def _scanned(first: Message) -> int:
+    return SCANNED_INCIDENT if _resolution(first) else SCANNED

@@ -957,3 +957,22 @@ def test_a_short_reply_in_its_own_batch_is_read_with_the_message_before_it(profi
     profile.ingest([said("omar", "2026-11-26T09:50:00Z", "will do")], session_id="ops")
     assert [m.content for m in profile.list() if m.content.endswith("is on it.")] == [
         "can someone update the status page? omar is on it."]
+
+
+def test_an_incident_channel_without_threads_arriving_a_message_at_a_time(profile):
+    """27 Nov (ninth session): the resolution arrives in its own batch, after the root cause and
+    the rollback; it is read with the declaration above it (memory.said_before), so how long the
+    incident lasted is computed, in its channel only."""
+    for at, author, text in (
+            ("14:02", "dana", "checkout is returning 502s, declaring SEV2, I'm IC"),
+            ("14:10", "omar", "Root cause looks like the new connection pool limit in payments-api"),
+            ("14:25", "dana", "rolled back payments-api to v4.12.1, errors dropping"),
+            ("14:41", "dana", "Resolved. Checkout healthy since 14:38 UTC. Postmortem Thursday.")):
+        profile.ingest([said(author, f"2026-11-24T{at}:00Z", text)], session_id="incidents")
+    profile.ingest([said("lee", "2026-11-24T14:50:00Z", "Resolved, search is back too")],
+                   session_id="general")
+    now = datetime(2026, 11, 27, 12, tzinfo=timezone.utc)
+    answer = profile.recall("how long was checkout down?", now=now).answer
+    assert answer.startswith("39 minutes: from 14:02 UTC on 24 November 2026"), answer
+    answer = profile.recall("when did the checkout outage start?", now=now).answer
+    assert answer.startswith("14:02 UTC on 24 November 2026: checkout is returning 502s"), answer

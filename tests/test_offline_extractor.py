@@ -542,3 +542,39 @@ def test_a_bare_number_answering_how_many_is_kept(question, reply, kept):
     to keep it, so the question was answered with the question."""
     out = [c.content for c in OfflineExtractor().extract(lines(("nina", question), ("tom", reply)))]
     assert out == ([kept] if kept else []), out
+
+
+def _at(*rows: tuple[str, int, str]) -> list[TranscriptLine]:
+    return [TranscriptLine(index=i, message_id=f"m{i}", role="user", author=author,
+                           ts=T0 + timedelta(minutes=minutes), content=text)
+            for i, (author, minutes, text) in enumerate(rows)]
+
+
+def test_a_top_level_resolution_ends_the_incident_declared_above_it():
+    """27 Nov (ninth session): an incident channel without threads. "Resolved. Checkout healthy
+    since 14:38 UTC." lost its "Resolved." and cited nothing, so "when did the checkout outage
+    start?" was declined; it now cites the declaration above it, as a thread's reply does. Not a
+    declaration resolved already, nor one more than twelve hours before."""
+    out = OfflineExtractor().extract(_at(
+        ("dana", 0, "checkout is returning 502s, declaring SEV2, I'm IC"),
+        ("omar", 8, "Root cause looks like the new connection pool limit in payments-api"),
+        ("lee", 20, "Resolved, search is back"),  # another thing's: it ends nothing of checkout's
+        ("dana", 39, "Resolved. Checkout healthy since 14:38 UTC. Postmortem Thursday."),
+        ("raj", 50, "Resolved, the flaky test is green again.")))
+    ended = [c for c in out if c.content.startswith("Resolved") and " (on " in c.content]
+    assert [(c.content.split(" (on ")[0], c.source_lines) for c in ended] == [
+        ("Resolved. Checkout healthy since 14:38 UTC. Postmortem Thursday.", [3, 0])]
+    late = OfflineExtractor().extract(_at(
+        ("dana", 0, "declaring SEV2: search is down"),
+        ("dana", 13 * 60, "Resolved. Search is back.")))
+    assert not [c for c in late if c.source_lines == [1, 0]], [c.content for c in late]
+
+
+@pytest.mark.parametrize("said, ends", [
+    ("Resolved.", True), ("All clear, monitoring", True), ("Mitigated, errors dropping", True),
+    ("Resolved. Checkout healthy since 14:38 UTC.", True), ("Resolved, search is back", False),
+])
+def test_what_a_top_level_resolution_ends(said, ends):
+    from memory.offline_extractor import ends_declared
+
+    assert ends_declared(said, "checkout is returning 502s, declaring SEV2, I'm IC") is ends

@@ -974,3 +974,23 @@ def test_on_it_deleted_over_slack_takes_the_work_back(start, api):
     app_mention(slack, "UADA", "who is reviewing #901?", ts(60), "EvDelOn1")
     said = " ".join(a["text"] for a in answers(api))
     assert "sam is on it" not in said and "can someone review maya's PR #901" in said, said
+
+
+def test_an_incident_channel_without_threads_over_slack_says_how_long_it_lasted(start, api):
+    """27 Nov (ninth session): an incident channel whose messages are all top-level, each its own
+    event. The resolution is read with the declaration above it: how long it lasted is
+    computed; another channel's "Resolved" ends nothing here."""
+    slack = start()
+    message(slack, "CINC", "U1", ":rotating_light: checkout is returning 502s, declaring SEV2, "
+            "I'm IC", ts(0))
+    message(slack, "CINC", "U2", "Root cause looks like the new pool limit in payments-api", ts(8))
+    message(slack, "CINC", "U0BOB", "Resolved, search is back", ts(20))  # ends no declared search
+    message(slack, "CGEN", "U0BOB", "Resolved, checkout is fine here", ts(21))
+    message(slack, "CINC", "U1", "Resolved. Checkout healthy since 09:36 UTC. <!here> "
+            "Postmortem Thursday.", ts(39))
+    event(slack, {"type": "app_mention", "channel": "CINC", "user": "UADA", "team": TEAM,
+                  "text": f"<@{BOT_USER}> how long was checkout down?", "ts": ts(60)},
+          event_id="EvFlatInc1")
+    text = [p for p in api.called("chat.postMessage") if p["channel"] == "CINC"][-1]["text"]
+    assert text.startswith("39 minutes: from 09:00 UTC on 16 November 2026"), text
+    assert "search is back" not in text and "<!here>" not in text, text
