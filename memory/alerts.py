@@ -36,6 +36,11 @@ RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|r
                       r"(?:resolved|closed|over|mitigated)|closing\s+(?:this|the incident))\b")
 
 
+# a cause stated: "Root cause looks like the new pool limit", "caused by the cert expiry"
+CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|turned out|turns out|"
+               r"traced (?:it )?(?:back )?to)\b")
+
+
 # an app's card as bot/app_content.py reads it: "#4312: High error rate on checkout-api (Status
 # Triggered; Service checkout-api; Assigned to @maya)." — the status a field, the title the alert
 _CARD = re.compile(r"(?is)^\W*(?P<what>[^()]+?)\s*\((?:[^()]*;\s*)?status\s+(?P<status>\w+)\b"

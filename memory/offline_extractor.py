@@ -27,7 +27,7 @@ import re
 from collections.abc import Collection
 from datetime import timedelta
 
-from .alerts import DECLARED, RESOLVES
+from .alerts import CAUSE_WORDS, DECLARED, RESOLVES
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
@@ -335,6 +335,7 @@ _AGREES_WITH_OPINION = re.compile(
     r"were|has been|have been|looks?|seems?|feels?))|(?:so|very|super|way too|too)\s)")
 
 
+_STATES_CAUSE = re.compile(rf"(?i){CAUSE_WORDS}")
 INCIDENT_WINDOW = timedelta(hours=12)  # a top-level "Resolved." ends a declaration this recent
 
 
@@ -724,6 +725,14 @@ class OfflineExtractor(Extractor):
                         or _points_back(_ANNOTATED.sub("", sentence), parent.content)):
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
+                if candidate is not None and parent is None and declared is not None \
+                        and declared is not line and _STATES_CAUSE.search(sentence) \
+                        and line.ts - declared.ts <= INCIDENT_WINDOW:
+                    # "Root cause looks like the new connection pool limit", said in the
+                    # channel while checkout's SEV2 was open, is found by what was declared
+                    # ("what caused the checkout incident?" was declined)
+                    said = _ANNOTATED.sub("", declared.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and parent is not None and context is not None \
                         and context is not parent and _points_back(
                             _ANNOTATED.sub("", context.content), parent.content):
@@ -731,6 +740,14 @@ class OfflineExtractor(Extractor):
                     # itself a reply: the thread's opening says what "it" is ("how many
                     # accounts still use v1 webhooks?")
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
+                if candidate is not None and parent is None and declared is not None \
+                        and declared is not line and _STATES_CAUSE.search(sentence) \
+                        and line.ts - declared.ts <= INCIDENT_WINDOW:
+                    # "Root cause looks like the new connection pool limit", said in the
+                    # channel while checkout's SEV2 was open, is found by what was declared
+                    # ("what caused the checkout incident?" was declined)
+                    said = _ANNOTATED.sub("", declared.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and quoted:
                     said = _ANNOTATED.sub("", quoted)[:_PARENT_QUESTION_CHARS]

@@ -2773,3 +2773,25 @@ def test_short_answers_arriving_a_message_at_a_time_from_the_shell(lurker, tmp_p
     assert got[1].startswith("does anyone know the staging VPN endpoint? raj: "
                              "vpn-stg.acme.internal"), got
     assert got[2].startswith("how many seats does Globex have? tom: 250"), got
+
+
+def test_an_incident_channel_without_threads_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): an incident channel whose messages are all top-level. "when did
+    the checkout outage start?" and "what caused the checkout incident?" were declined, and "how
+    long was checkout down?" listed two messages; the resolution now ends the incident declared
+    above it, and a cause stated while it was open is found by what was declared."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-11-24T14:02:00Z",
+         ":rotating_light: checkout is returning 502s, declaring SEV2, I'm IC"),
+        ("omar", "2026-11-24T14:10:00Z",
+         "Root cause looks like the new connection pool limit (20) in payments-api"),
+        ("dana", "2026-11-24T14:25:00Z", "rolled back payments-api to v4.12.1, errors dropping"),
+        ("dana", "2026-11-24T14:41:00Z",
+         "Resolved. Checkout healthy since 14:38 UTC. Postmortem Thursday.")),
+        "2026-11-27T12:00:00Z", "when did the checkout outage start?",
+        "how long was checkout down?", "what caused the checkout incident?")
+    assert said[0].startswith("14:02 UTC on 24 November 2026: :rotating_light: checkout is "
+                              "returning 502s"), said
+    assert "It ended 39 minutes later (14:41 UTC: Resolved." in said[0], said
+    assert said[1].startswith("39 minutes: from 14:02 UTC on 24 November 2026"), said
+    assert said[2].startswith("Root cause looks like the new connection pool limit"), said
