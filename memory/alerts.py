@@ -17,7 +17,9 @@ import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from .dates import ANNOTATED
 from .models import Memory
+from .text import stem_tokens
 
 _FIRING = re.compile(r"(?i)^\W*(?:triggered|firing(?::\d+)?|alerting|alert|alarm|critical|"
                      r"problem|down)\W*[\]:)-]\s*(?P<what>\S.*)$")
@@ -126,3 +128,29 @@ def clock(at: datetime) -> str:
     sign = "+" if offset >= timedelta(0) else "-"
     hours, minutes = divmod(abs(int(offset.total_seconds())) // 60, 60)
     return f"{at:%H:%M} UTC{sign}{hours:02d}:{minutes:02d}"
+
+
+INCIDENT_WINDOW = timedelta(hours=12)  # a top-level "Resolved." ends a declaration this recent
+
+
+def declares_incident(text: str) -> bool:
+    """Whether a message declares an incident ("declaring SEV2", "we have a major incident")."""
+    said = ANNOTATED.sub("", text)
+    return bool(DECLARED.search(said)) and not RESOLVES.match(said)
+
+
+# what a resolution says of any incident: no subject of its own
+_RESOLVED_WORDS = frozenset(stem_tokens(
+    "resolved mitigated all clear recovered fixed back up healthy fine green normal again "
+    "since monitoring closing incident closed over we're we are everything utc postmortem "
+    "rca follow up tomorrow today thanks everyone error errors rate dropping dropped latency "
+    "baseline traffic customers users monday tuesday wednesday thursday friday saturday sunday"))
+
+
+def ends_declared(said: str, declared: str) -> bool:
+    """Whether a top-level resolution is of the incident declared above it: it names nothing
+    ("Resolved.", "All clear, monitoring") or something the declaration names ("Resolved.
+    Checkout healthy since 14:38 UTC." after "checkout is returning 502s"); "Resolved, search is
+    back" in the same channel ends nothing of checkout's."""
+    own = {s for s in stem_tokens(ANNOTATED.sub("", said)) if not s.isdigit()} - _RESOLVED_WORDS
+    return not own or bool(own & set(stem_tokens(ANNOTATED.sub("", declared))))

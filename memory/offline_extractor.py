@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from datetime import timedelta
 
-from .alerts import CAUSE_WORDS, DECLARED, RESOLVES
+from .alerts import (CAUSE_WORDS, DECLARED, INCIDENT_WINDOW, RESOLVES, declares_incident,
+                     ends_declared)
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .note_lists import grouped_lists
 from .passages import is_long
 from .standup_forms import standup_text
-from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word, stem_tokens
+from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
 from .topics import chosen_tool_category, normalize_topic_key
 from .updates import named_values
 
@@ -336,32 +336,6 @@ _AGREES_WITH_OPINION = re.compile(
 
 
 _STATES_CAUSE = re.compile(rf"(?i){CAUSE_WORDS}")
-INCIDENT_WINDOW = timedelta(hours=12)  # a top-level "Resolved." ends a declaration this recent
-
-
-def declares_incident(text: str) -> bool:
-    """Whether a message declares an incident ("declaring SEV2", "we have a major incident")."""
-    said = _ANNOTATED.sub("", text)
-    return bool(DECLARED.search(said)) and not RESOLVES.match(said)
-
-
-# what a resolution says of any incident: no subject of its own
-_RESOLVED_WORDS = frozenset(stem_tokens(
-    "resolved mitigated all clear recovered fixed back up healthy fine green normal again "
-    "since monitoring closing incident closed over we're we are everything utc postmortem "
-    "rca follow up tomorrow today thanks everyone error errors rate dropping dropped latency "
-    "baseline traffic customers users monday tuesday wednesday thursday friday saturday sunday"))
-
-
-def ends_declared(said: str, declared: str) -> bool:
-    """Whether a top-level resolution is of the incident declared above it: it names nothing
-    ("Resolved.", "All clear, monitoring") or something the declaration names ("Resolved.
-    Checkout healthy since 14:38 UTC." after "checkout is returning 502s"); "Resolved, search is
-    back" in the same channel ends nothing of checkout's."""
-    own = {s for s in stem_tokens(_ANNOTATED.sub("", said)) if not s.isdigit()} - _RESOLVED_WORDS
-    return not own or bool(own & set(stem_tokens(_ANNOTATED.sub("", declared))))
-
-
 def resolves_incident(reply: str, parent: str) -> bool:
     """Whether a thread reply ends the incident its parent declared: "Resolved. Error rate back
     to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was

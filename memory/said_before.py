@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .alerts import RESOLVES
+from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
-from .offline_extractor import INCIDENT_WINDOW, declares_incident, ends_declared
 
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
 BEFORE_WINDOW = timedelta(hours=2)
@@ -34,7 +33,8 @@ def _resolution(message: Message) -> bool:
 
 
 def wants_before(ordered: list[Message]) -> Message | None:
-    """The batch's first message, when it is short and replies to no thread; else None."""
+    """The batch's first message, when it is short (or opens with a resolution) and replies to
+    no thread; else None."""
     first = ordered[0] if ordered else None
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
                                            and not _resolution(first)):
@@ -68,7 +68,7 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
 
 
 def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Message]:
-    """{profile: the message its batch's first (short) message may answer}, in one lookup."""
+    """{profile: the message its batch's first message may answer}, in one lookup."""
     firsts = {p: first for p, ms in batches.items()
               if (first := wants_before(sorted(ms, key=lambda m: (m.ts, m.seq)))) is not None}
     if not firsts:
@@ -80,7 +80,7 @@ def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Mess
 
 
 def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
-    """The message a batch's first (short) message may answer, looked up in `store`."""
+    """The message a batch's first message may answer, looked up in `store`."""
     first = wants_before(ordered)
     if first is None:
         return None
