@@ -526,6 +526,20 @@ _JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|st
 _ASKS_JOINED = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
                           r"(?:joined|new|started|starting|onboarding)\b|\bnew\s+(?:hires?|joiners?|"
                           r"starters?|people|folks|teammates?)\b")
+# a question of a kind of news, and how a memory says it without the question's words
+_SAID_SO = [
+    (_ASKS_JOINED, _JOINED),
+    (re.compile(r"(?i)\bwho\s+(?:did|have|has)\s+we\s+(?:just\s+|recently\s+)?hired?\b|"
+                r"\b(?:any|our)\s+(?:new\s+)?hires\b|\bwho\s+(?:got|was)\s+hired\b"),
+     re.compile(r"(?i)\b(?:hired|accepted|start\s+date|new\s+hire|joins|joining|signed\s+the\s+"
+                r"offer)\b")),
+    (re.compile(r"(?i)\bnew\s+(?:customers?|clients?|logos?|deals?|accounts?)\b|\bwho\s+(?:did\s+"
+                r"we\s+|have\s+we\s+)?(?:sign|signed|close|closed|win|won)\b"),
+     re.compile(r"(?i)\b(?:signed|closed\s+won|won|new\s+logo|new\s+customer|kickoff|kick-off|"
+                r"onboarding)\b")),
+    (re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
+                r"(?:left|leaving|quit|resigned|gone)\b"), _DEPARTED),
+]
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|returns?|returning)\b")  # asked, or said of being away
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
@@ -1322,10 +1336,13 @@ class OfflineAnswerer(Answerer):
             # "what percentage is new_checkout rolled out to?": "Ramping new_checkout to 25%"
             stems_of = lambda m: _memory_stems(m) | (_SHARE_STEMS if _PERCENT.search(m.content)
                                                      else set())
-        elif _ASKS_JOINED.search(question):
+        elif (said_so := next((said for asked_kind, said in _SAID_SO
+                               if asked_kind.search(question)), None)) is not None:
             # "who joined recently?": "Welcome @kira, our new SRE!" says so in none of its words
+            # (nor "Priya accepted! Start date Jan 4" of "who did we hire?", "Hooli signed!" of
+            # "any new customers?", "Today is my last day" of "who left recently?")
             joined = undated
-            stems_of = lambda m: _memory_stems(m) | (joined if _JOINED.search(m.content)
+            stems_of = lambda m: _memory_stems(m) | (joined if said_so.search(m.content)
                                                      else set())
         elif undated & _CAUSE_STEMS:
             # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy

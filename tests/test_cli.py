@@ -2795,3 +2795,22 @@ def test_an_incident_channel_without_threads_from_the_shell(lurker, tmp_path):
     assert "It ended 39 minutes later (14:41 UTC: Resolved." in said[0], said
     assert said[1].startswith("39 minutes: from 14:02 UTC on 24 November 2026"), said
     assert said[2].startswith("Root cause looks like the new connection pool limit"), said
+
+
+def test_news_said_in_other_words_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "who did we hire this week?", "any new customers?" and "who left
+    recently?" were declined: "Priya accepted! Start date Jan 4.", "Hooli signed! $80k ARR" and
+    "Today is my last day at Acme Corp" say so in none of their words."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("raj", "2026-11-09T10:00:00Z", "Today is my last day at Acme Corp, it's been a ride."),
+        ("nina", "2026-11-23T09:00:00Z", "Hooli signed! $80k ARR, kickoff Dec 2."),
+        ("lena", "2026-11-25T09:00:00Z", "Candidate Priya Shah did great in the onsite, we're "
+                                         "making her an offer for the staff SRE role."),
+        ("lena", "2026-11-26T17:00:00Z", "Priya accepted! Start date Jan 4."),
+        ("tom", "2026-11-26T18:00:00Z", "The staging cluster is on 1.29 now.")),
+        "2026-11-27T12:00:00Z", "who did we hire this week?", "any new customers?",
+        "who left recently?")
+    assert said[0].startswith("Priya accepted! Start date Jan 4"), said
+    assert said[1].startswith("Hooli signed! $80k ARR"), said
+    assert "raj's last day at Acme Corp" in said[2], said
+    assert "staging cluster" not in " ".join(said), said
