@@ -101,6 +101,13 @@ CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|
                     r"settled\s+on|we(?:'ll|\s+will)\s+use|selected|opted\s+for)\b")
 
 
+# a state that came back, said of what the answer names: "Acme is happy again after the SSO
+# fix" after "Acme is threatening to churn …" ("who might churn?" answered with the threat alone)
+_ASKS_WHEN = re.compile(r"(?i)^\W*(?:when|what\s+(?:date|day|time))\b")
+_AGAIN = re.compile(r"(?i)\b(?:is|are)\s+(?:\w+\s+){0,2}again\b|\bback\s+(?:to\s+normal|on\s+track)\b|"
+                    r"\bno\s+longer\s+(?:at\s+risk|a\s+risk|unhappy|blocked)\b|\bnot\s+at\s+risk\b")
+
+
 VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
 
 
@@ -213,7 +220,9 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     said, sources = answer.said_at, set(answer.source_message_ids)
     later = [m for m in candidates if m.id != answer.id and m.said_at > said
              and not set(m.source_message_ids[:1]) & sources]
-    changes = [m for m in later if says_change(m)]
+    # (a state that came back changes no date: "when is Acme's renewal?" is still Dec 15)
+    again = not _ASKS_WHEN.match(question)
+    changes = [m for m in later if says_change(m) or again and _AGAIN.search(m.content)]
     if _ASKS_STILL.search(question):
         # (what both share must be more than a day's word: "We're hiring … in Q1. Headcount
         # approved today" ended nothing of "is SSO still in Q1?")
@@ -254,7 +263,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
-                and not (values - _ZONES and _SAYS_UPDATE.match(memory.content)):
+                and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)
+                                             or again and _AGAIN.search(memory.content))):
             continue
         # names what the answer states ("Priya", "db-stg-2"), or both carry every question word
         # ("Billing is now owned by Sam" for "who owns billing?"; not "Can't wait for the

@@ -50,6 +50,11 @@ def said(author, day, text, hour=9):
     ("Options for the search backend: Elasticsearch, OpenSearch, or Typesense.",
      "We're going with Elasticsearch 9, mainly for kNN.",
      "which search backend did we pick?"),
+    # a state that came back, said of what the answer names (27 Nov, ninth session: "who
+    # might churn?" was answered with the threat alone)
+    ("Acme is threatening to churn over the SSO outage, renewal is Dec 15.",
+     "Acme is happy again after the SSO fix, call went well.",
+     "who might churn?"),
     # a list said again shorter (27 Nov, ninth session: the list of three led)
     ("The on-prem customers are Globex, Initech and Umbrella.",
      "Initech churned, so on-prem is just Globex and Umbrella now.",
@@ -108,6 +113,10 @@ def test_what_says_a_change(text, change):
 
 
 @pytest.mark.parametrize("old, new, question", [
+    # a state that came back changes no date
+    ("Acme is threatening to churn over the SSO outage, renewal is Dec 15.",
+     "Acme is happy again after the SSO fix, call went well.",
+     "when is Acme's renewal?"),
     # said later, about the same thing, but no change
     ("Priya owns the billing service.", "Priya says the billing service had a quiet week.",
      "who owns the billing service?"),
