@@ -515,7 +515,8 @@ _ASKS_AWAY = re.compile(
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY)
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining
-_ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|at\s+\S+|"
+_ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|"
+                           r"at\s+(?!risk\b)\S+|"  # ("is Acme still at risk?" asks no presence)
                            r"on the team|working (?:here|at\s+\S+)|employed)\b")
 _SAYS_OUT = re.compile(r"(?i)\b(?:out|off|ooo|away|on leave|on vacation|on holiday|on pto|"
                        r"sick|pto)\b")
@@ -539,6 +540,10 @@ _SAID_SO = [
                 r"onboarding)\b")),
     (re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
                 r"(?:left|leaving|quit|resigned|gone)\b"), _DEPARTED),
+    # "which customers are at risk?": "threatening to churn", "they'll move to a competitor"
+    (re.compile(r"(?i)\bat[- ]risk\b|\b(?:might|may|could|likely\s+to)\s+(?:churn|leave|cancel)\b"),
+     re.compile(r"(?i)\b(?:churn\w*|threaten\w*|cancel\w*|won['’]?t\s+renew|not\s+renew\w*|"
+                r"at[- ]risk|(?:move|moving|switch\w*)\s+to\s+a\s+competitor|unhappy|escalat\w*)\b")),
 ]
 _ASKS_BACK = re.compile(r"(?i)\b(?:back|returns?|returning)\b")  # asked, or said of being away
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",

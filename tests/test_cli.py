@@ -2814,3 +2814,25 @@ def test_news_said_in_other_words_from_the_shell(lurker, tmp_path):
     assert said[1].startswith("Hooli signed! $80k ARR"), said
     assert "raj's last day at Acme Corp" in said[2], said
     assert "staging cluster" not in " ".join(said), said
+
+
+def test_customers_at_risk_and_one_that_came_back_from_the_shell(lurker, tmp_path):
+    """27 Nov (ninth session): "who might churn?" was answered with Acme's threat alone, though
+    "Acme is happy again after the SSO fix" came after it; "is Acme still at risk?" was read as
+    asking whether Acme is still at a company (declined); "which customers are at risk?" named
+    one of two."""
+    said = asked_after(lurker, tmp_path, chat(
+        ("nina", "2026-11-16T09:00:00Z",
+         "Acme is threatening to churn over the SSO outage, renewal is Dec 15."),
+        ("omar", "2026-11-18T11:00:00Z", "Initech hasn't logged in for 30 days, flagging as at-risk."),
+        ("nina", "2026-11-19T12:00:00Z",
+         "Umbrella asked for a discount, otherwise they'll move to a competitor."),
+        ("omar", "2026-11-20T13:00:00Z", "Acme is happy again after the SSO fix, call went well."),
+        ("nina", "2026-11-23T09:00:00Z", "Hooli signed! $80k ARR, kickoff Dec 2.")),
+        "2026-11-27T12:00:00Z", "who might churn?", "is Acme still at risk?",
+        "which customers are at risk?", "when is Acme's renewal?")
+    for answer in said[:2]:
+        assert answer.startswith("Latest: Acme is happy again after the SSO fix"), said
+        assert "Before that: Acme is threatening to churn" in answer, said
+    assert "Initech" in said[2] and "Umbrella" in said[2] and "Hooli" not in said[2], said
+    assert said[3].startswith("15 December 2026: Acme is threatening to churn"), said
