@@ -73,8 +73,14 @@ _REQUEST = re.compile(
 
 def governs(rule: Memory, question: str) -> bool:
     """Whether a standing rule is worth saying beside the answer to `question` (see above)."""
-    return bool(_CONDITIONAL.search(rule.content) or _REQUEST.search(question)
+    # (who, where, when or which one asks for a fact, "should" or not: "who should I ask about
+    # GDPR?" was told "never deploy on Fridays")
+    asks_fact = bool(_ASKS_FACT.match(question))
+    return bool(_CONDITIONAL.search(rule.content) or not asks_fact and _REQUEST.search(question)
                 or set(stem_tokens(rule.content)) & set(stem_tokens(question)) - _ANY_VERB)
+
+
+_ASKS_FACT = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|which)\b")
 
 
 # shared alone, a verb any sentence has says nothing of what the rule is about: "what logging

@@ -78,6 +78,9 @@ def _rule(text):
     # ... not a question for an unrelated fact
     ("Never deploy on Fridays after 3pm.", "what is the payments API rate limit?", False),
     ("Standing rule: never deploy on Fridays after 3pm.", "when is the customer offsite?", False),
+    # a fact asked with "should" (27 Nov, ninth session)
+    ("PSA: never deploy on Fridays after 3pm", "who should I ask about GDPR?", False),
+    ("PSA: never deploy on Fridays after 3pm", "when should we deploy the fix?", True),
 ])
 def test_a_rule_is_said_beside_the_answers_it_governs(rule, question, said):
     from memory.standing import governs
