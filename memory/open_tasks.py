@@ -275,7 +275,6 @@ def open_work(memories: list[Memory], now: datetime,
         shared = about(a) & about(b)
         if ids[id(a)] & ids[id(b)] & tickets:  # "Customer confirmed ZD-9921 is fixed, closing."
             return True
-
         if len(shared) < 2 or len(shared) < SHARED * min(len(about(a)), len(about(b))):
             return False
         # "migrate the ingest v9920 dashboards to region a7" is not "migrate the auth v9840
@@ -418,8 +417,8 @@ def asks_blocked(question: str) -> bool:
 
 
 def blocked_work(work: list[OpenWork]) -> list[OpenWork]:
-    """The work whose latest word (or what took it on, if nothing followed) is a blocker: "I'll
-    rotate the certs", then "Blockers: waiting on the security review for the cert rotation"."""
+    """The work still blocked (`_still_blocked`: "I'll rotate the certs", then "Blockers: waiting
+    on the security review for the cert rotation"), and the work unblocked since, still open."""
     return [w for w in work if _still_blocked(w)
             or w.unblocked_by is not None and w.closed_by is None]
 
