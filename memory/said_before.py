@@ -23,7 +23,9 @@ from .models import Message
 
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
 BEFORE_WINDOW = timedelta(hours=2)
-SHORT_WORDS = 6  # "on it", "me", "Yes, 14 accounts.", "I'll take it"
+# "on it", "me", "Yes, 14 accounts.", "I'll take it", "250"; a longer reply has words to stand
+# alone, and a lookup for each (a quarter of bench/ingest.py's lines have 4 words) cost ingest
+SHORT_WORDS = 3
 SCANNED = 5  # the session's latest messages read to find the last top-level one
 SCANNED_INCIDENT = 50  # ... and to find the declaration a resolution ends
 
