@@ -131,7 +131,9 @@ _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:work
                       r"|\b(?:does|do)\s+([a-z][a-z'-]*)\s+(?:need|have|still\s+(?:need|have))"
                       r"\s+to\s+do\b"
                       # "what's on tom's plate?"
-                      r"|\bon\s+([a-z][a-z-]*)'s\s+plate\b")
+                      r"|\bon\s+([a-z][a-z-]*)'s\s+plate\b"
+                      # "what are maya's action items?"
+                      r"|\b([a-z][a-z-]*)'s\s+(?:action\s+items?|tasks?|to-?dos?|assignments?)\b")
 # "when is dana back?", "is maya in today?", "is omar out?": where a person goes too ("dana",
 # an English word, was no name here, and raj's "off Monday, back Wednesday" answered for dana)
 _PRESENCE_SLOT = re.compile(r"\b(?:is|was|will|are)\s+([a-z][a-z'-]*)\s+(?:be\s+)?(?:back|in|out|"
@@ -200,7 +202,8 @@ def at_work(question: str, names: set[str]) -> set[str]:
 def asks_owed(question: str) -> bool:
     """Whether the question asks what someone has to do ("what does sam need to do?", "what's on
     tom's plate?"), not what they are doing."""
-    return any(re.search(r"\b(?:supposed|need|have|plate)\b", m.group(0)) for m in
+    return any(re.search(r"\b(?:supposed|need|have|plate|action|tasks?|to-?dos?|assignments?)\b",
+                         m.group(0)) for m in
                _at_work_in(name_letters(plain_names(question)).lower()))
 
 
@@ -235,7 +238,8 @@ def whose_words_asked(question: str, people: Callable[[], Iterable[str]]) -> set
     work = next(iter(_at_work_in(low)), None)
     if not (_PERSON_SLOT.search(low) or work):
         return set()
-    if work and not work.group(1):  # "what does tom need to do?", "what's on tom's plate?"
+    # "what does tom need to do?", "what's on tom's plate?", "what is sam supposed to do?"
+    if work and (not work.group(1) or work.group(0).endswith("supposed to do")):
         return asked_names(question, people) & {_worker(work)}
     _, speaking, topic = _whose_and_about(question, people)
     return set() if topic else speaking
@@ -659,7 +663,12 @@ _ASKS_QUANTITY = re.compile(
     # a measure that moves: "what is the checkout latency?" after "we're at 420ms" and, later,
     # "Checkout p99 is down to 280ms"
     r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage)"
-    r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$")
+    r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
+    # "what's the price of Pro?", "how much is the Pro plan?", "how much does Pro cost?": asked
+    # so, the $49 agreed first led the $59 it was raised to the next day
+    r"|^\W*what(?:['’]s| is| are)\s+(?:the\s+)?(?:price|cost|limit|size|quota|budget|fee|rate)s?"
+    r"\s+(?:of|for|on)\b"
+    r"|^\W*how much\s+(?:is|are|does|do|will|would)\b(?!\s+(?:it|this|that)\s+matter)")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
@@ -1304,6 +1313,11 @@ class OfflineAnswerer(Answerer):
             return fits_person(m) and (span is None or _within(m, span))
 
         def may_update(m: Memory) -> bool:
+            if span is not None and _WHO.match(question) and m.event_dates \
+                    and first_day_about(m, span) is None:
+                # "who was on call last week?": a swap said last week for the week after
+                # ("swapping with tom for next week") changed nobody of last week's
+                return False
             # a change that names no release may be of the one the question names ("the code
             # freeze is pushed a week" for "when is the code freeze for 4.2?"; memory.updates
             # decides whether it is)

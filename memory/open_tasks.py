@@ -133,6 +133,18 @@ _AFTER_ASIDE = re.compile(r"(?<=\)),\s+(?:and\s+)?")  # items each with its asid
 _WORK_MARK = re.compile(r"(?:AI|A/I|Action(?: item)?|TODO|To-?do|Follow[- ]up)\s*(?:\([^)]*\))?"
                         r"\s*:\s*(?=\S)|\[ \]\s*(?=\S)", re.IGNORECASE)
 _NOTE_LABEL = re.compile(r"^(?P<label>[^:;\n]{1,80}?)\s*:\s*(?=\S)")
+# a note's points that each put work to someone: "Meeting notes from planning: maya: write the
+# caching RFC by Friday; sam: benchmark the new parser; priya: talk to Acme" (no item was work,
+# and "what does maya need to do?" was declined)
+_ASSIGNEE = re.compile(r"^@?(?P<who>[a-z][\w.-]{1,30})\s*(?::|\s[-\u2013\u2014]\s)\s*"
+                       r"(?P<work>[a-z][^:]*)$", re.IGNORECASE)
+# a note's own headings, which are nobody: "Decided: …; Open question: …; Status: …"
+_NOT_ASSIGNEES = frozenset(
+    "decided decision decisions agenda notes note status blockers blocker blocked done next "
+    "owner owners eta context question questions risk risks update updates summary outcome "
+    "outcomes action actions ai todo todos fyi why what where when who how goal goals scope "
+    "problem solution result results impact cause fix timeline attendees date dates deadline "
+    "priority pros cons plan plans q a re tl;dr tldr followup follow-up followups".split())
 
 
 def work_items(memory: Memory) -> list[tuple[Memory, str]]:
@@ -153,13 +165,22 @@ def work_items(memory: Memory) -> list[tuple[Memory, str]]:
             parts[0] = parts[0][noted.end():]
         items = [_WORK_MARK.sub("", p, count=1).strip().rstrip(".") for p in parts
                  if _WORK_MARK.match(p.strip())] if noted is not None else []
+        if noted is not None and not items:
+            put = [a for p in parts if (a := _ASSIGNEE.match(p.strip().rstrip(".")))
+                   and a.group("who").lower() not in _NOT_ASSIGNEES]
+            if len(put) >= 2 and len(put) * 2 >= len(parts):
+                items = [a.group(0) for a in put]
         label = noted.group("label").strip() if noted is not None else ""
     items = [i for i in items if i]
     # (a list of one is the memory itself; a note with one point marked as work is that work)
     if not items or listed and len(items) < 2:
         return [(memory, memory.content)]
-    return [(memory.model_copy(update={"content": f"{label}: {item}", "type": "task"}), item)
-            for item in items]
+    # (each item with its own dates: "sam: benchmark the new parser" is not due on the Friday
+    # of "maya: write the caching RFC by Friday")
+    return [(memory.model_copy(update={
+        "content": f"{label}: {item}", "type": "task",
+        "event_dates": [e for e in memory.event_dates if e.phrase.lower() in item.lower()]}), item)
+        for item in items]
 
 
 def asks_open_work(question: str) -> bool:
@@ -194,12 +215,22 @@ _TICKET_OPENED = re.compile(r"(?i)\b(?:new|opened|filed|created|raised|logged)\s
                             rf"|^\W*{_NOT_A_TICKET}(?-i:[A-Z][A-Z0-9]+-\d+)\s*:")
 
 
+def _put_to_someone(content: str) -> str | None:
+    """Whom an item of a note is put to (work_items), lower case, or None: "Meeting notes from
+    planning: maya: write the caching RFC by Friday" is maya's work, after its Friday too, until
+    said done."""
+    label = _NOTE_LABEL.match(content)
+    item = _ASSIGNEE.match(content[label.end():].rstrip(".")) if label else None
+    who = item.group("who").lower() if item is not None else None
+    return who if who not in _NOT_ASSIGNEES else None
+
+
 def is_commitment(memory: Memory, now: datetime) -> bool:
     """Said as work someone will do or is blocked on, or a ticket reported; a task-typed memory
     whose days are all past and that says no commitment is an announcement ("deploy freeze …
     until Monday, no merges please")."""
     if _COMMITS.search(memory.content) or _PLAN.search(memory.content) or is_blocked(memory) \
-            or _TICKET_OPENED.search(memory.content):
+            or _TICKET_OPENED.search(memory.content) or bool(_put_to_someone(memory.content)):
         return True
     return memory.type == "task" and not (
         memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
@@ -476,6 +507,8 @@ def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m
         # (not an item put to someone else: tom's "Retro action items: @priya update the
         # on-call doc" is priya's)
         mentioned = set(re.findall(r"@([\w.-]+)", name_letters(memory.content).lower()))
+        # (nor maya's "Meeting notes from planning: sam: benchmark the new parser": sam's)
+        mentioned |= {who} if (who := _put_to_someone(memory.content)) else set()
         return (not mentioned or bool(mentioned & names)) and any(
             names & set(name_letters(n).lower().split()) for n in speakers(memory))
 

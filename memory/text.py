@@ -160,7 +160,10 @@ _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
 SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge request": "mr",
                  "root cause analysis": "rca", "out of office": "ooo", "point of contact": "poc",
                  "service level objective": "slo", "end of day": "eod",
-                 "account manager": "am", "account executive": "ae"}
+                 "account manager": "am", "account executive": "ae",
+                 # a rota, not a call: "who was on call last week?" shared "call" with "after the
+                 # sales call we're raising Pro to $59"
+                 "on call": "oncall", "on-call": "oncall"}
 _PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
 _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 

@@ -51,6 +51,10 @@ _CHANGE = re.compile(
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)
     r"bumped|raised|lowered|increased|decreased|reduced|doubled|halved|reverted|rolled back|"
+    # in progress, to a number: "we're raising Pro to $59/month" (its subject is what came
+    # before the verb: "after the sales call" updated no "on call" rota)
+    r"(?:rais|lower|increas|decreas|reduc|bump|cutt|dropp)ing\s+(?:[\w'’-]+\s+){0,4}?to\s+"
+    r"[$€£]?\d+|"
     # a tool's version changed: "Upgraded to pnpm 10, lockfile regenerated" after "Build uses
     # pnpm 9" (not "upgrade" or "update" alone: a plan, or a noun)
     r"upgraded|downgraded|updated to|pinned to|"

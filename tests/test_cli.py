@@ -2836,3 +2836,49 @@ def test_customers_at_risk_and_one_that_came_back_from_the_shell(lurker, tmp_pat
         assert "Before that: Acme is threatening to churn" in answer, said
     assert "Initech" in said[2] and "Umbrella" in said[2] and "Hooli" not in said[2], said
     assert said[3].startswith("15 December 2026: Acme is threatening to churn"), said
+
+
+def test_a_planning_channels_rota_prices_and_items_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: an on-call rota, a price agreed then raised, and
+    planning notes whose bullets put work to people ("- maya: write the caching RFC by Friday").
+    "who was on call last week?" led with "Latest: Update: after the sales call we're raising
+    Pro to $59/month" ("call" in "sales call"), then with a swap said last week for the week
+    after; "how much is the Pro plan?" led with the $49 agreed first; "what are maya's action
+    items?" and "what does maya need to do?" were declined (no bullet was work), and "what is
+    sam supposed to do?" too."""
+    rows = chat(
+        ("maya", "2026-11-16T09:00:00Z", "On-call this week is sam, next week is priya."),
+        ("sam", "2026-11-16T09:05:00Z", "ack. I'll hand off to priya Monday morning."),
+        ("priya", "2026-11-18T14:00:00Z",
+         "swapping with tom for next week, I'm at a conference. tom is on call 23-27 Nov."),
+        ("maya", "2026-11-19T10:00:00Z", "Meeting notes from planning:\n- maya: write the caching "
+         "RFC by Friday\n- sam: benchmark the new parser\n- priya: talk to Acme about the renewal"),
+        ("maya", "2026-11-19T10:02:00Z",
+         "We agreed to price the Pro plan at $49/month, billed annually."),
+        ("raj", "2026-11-20T16:00:00Z",
+         "Update: after the sales call we're raising Pro to $59/month. Annual billing stays."),
+        ("sam", "2026-11-20T17:00:00Z",
+         "parser benchmark done: 3.2x faster than the old one on the big corpus."))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-24T10:00:00Z",
+                       "who was on call last week?", "how much is the Pro plan?",
+                       "what's the price of Pro?", "what are maya's action items?",
+                       "what does maya need to do?", "what is sam supposed to do?")
+    last_week, much, price, items, owed, sam = said
+    assert last_week.startswith("On-call this week [week of 2026-11-16] is sam"), said
+    assert "sales call" not in last_week and "swapping" not in last_week.split(" (")[0], said
+    for answer in (much, price):
+        assert answer.startswith("Update: after the sales call we're raising Pro to $59"), said
+    for answer in (items, owed):
+        assert answer.startswith("maya is on:"), said
+    assert sam.startswith("sam is on:"), said
+    details = {q: lurker("recall", q, "--now", "2026-11-24T10:00:00Z").stdout.split("\n\n")[0]
+               for q in ("what are maya's action items?", "what is sam supposed to do?",
+                         "what's still open?")}
+    assert "maya: write the caching RFC" in details["what are maya's action items?"], details
+    assert "sam:" not in details["what are maya's action items?"], details
+    assert "priya:" not in details["what are maya's action items?"], details
+    assert "Done lately:" in details["what is sam supposed to do?"], details
+    assert "sam: benchmark the new parser" in details["what is sam supposed to do?"] \
+        .split("Done lately:")[1], details
+    assert "priya: talk to Acme about the renewal" in details["what's still open?"] \
+        .split("Done:")[0], details
