@@ -111,7 +111,18 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      r"announcement|(?:standing |new |house |team )?rules?|policy|guideline|"
                      r"action items?|to-?dos?|follow[- ]?ups?|status(?: update)?|recap|outcome|"
                      r"proposal|warning|important|urgent|nb|til|change of plans?|revised|"
-                     r"actually|scratch that|agenda|notes?)$")
+                     r"actually|scratch that|agenda|notes?|"
+                     # a note's fields, which every RFC, ticket and postmortem has: "Owner: ben."
+                     # in the billing RFC superseded "Owner: ana." in the session-storage RFC
+                     # ("who owns the session storage RFC?" was answered "ben — changed from ana")
+                     r"owners?|targets?|target date|etas?|risks?|rfc|background|motivation|"
+                     r"goals?|non-goals?|scope|problem|solution|alternatives?|timeline|impact|"
+                     r"(?:root )?causes?|fix(?:es)?|mitigation|workaround|blockers?|results?|"
+                     r"dependencies|pros|cons|assignees?|reviewers?|deadline|due|priority|"
+                     r"severity|sev\d?|incident|postmortem|post-mortem|retro|idea|request|bug|"
+                     r"issue|ask|plan|why|what|who|when|where|how|attendees|lessons learned|"
+                     r"next steps?|open questions?|details?|description|rationale|tradeoffs?|"
+                     r"trade-offs?|cost|estimate|effort|links?|docs?)$")
 # The value after "subject:" reads as a sentence of its own: not a key's value.
 _SENTENCE_VALUE = re.compile(r"(?i)^(?:we|i|i'm|i've|you|they|he|she|it|there|this|that|let's|"
                              r"please|can|could|should|would|will|just|so)\b")
@@ -173,6 +184,12 @@ def word_count(text: str) -> int:
 # A sentence that leans on the one a message starts with: a label and its value ("Owner:
 # tomas.", "Target: end of Q1."), a numbered point ("(2) The Redis key has no TTL …").
 _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
+# A note's field with a short value: who or when it is of ("Owner: ana.", "ETA: Friday"),
+# which says nothing without the note's first sentence
+_FIELD = re.compile(r"(?i)^\W{0,3}(?:owners?|dri|lead|pm|assignees?|reviewers?|targets?|"
+                    r"target date|etas?|due|deadline|priority|severity|sev)\s*:\s*"
+                    r"\S+(?:\s+\S+){0,5}\s*$")
+_TITLE_CHARS = 160
 # A short sentence without a subject after a statement in the same message says more of it:
 # "Need a decision by Dec 15.", "Due Friday.", "Waiting on legal."
 _SUBJECTLESS = re.compile(r"(?i)^\W*(?:need|needs|have to|has to|must|should|due|expected|"
@@ -681,6 +698,12 @@ class OfflineExtractor(Extractor):
                     # "Priya accepted! Start date is January 11.": the short sentence before
                     # says whose start date it is
                     candidate.content = f"{lead} {candidate.content}"
+                if candidate is not None and n and _FIELD.match(_ANNOTATED.sub("", sentence)) \
+                        and len(_ANNOTATED.sub("", sentences[0])) <= _TITLE_CHARS \
+                        and not _FIELD.match(_ANNOTATED.sub("", sentences[0])):
+                    # "Owner: ana." of an RFC says whose it is only with the RFC's title: two RFCs'
+                    # owners were two bare "Owner: …" lines, and either answered for the other
+                    candidate.content = f"{sentences[0].rstrip()} {candidate.content}"
                 if candidate is not None and n and (
                         _FRAGMENT.match(sentence)
                         or DECLARED.search(_ANNOTATED.sub("", sentences[0]))

@@ -2882,3 +2882,33 @@ def test_a_planning_channels_rota_prices_and_items_from_the_shell(lurker, tmp_pa
         .split("Done lately:")[1], details
     assert "priya: talk to Acme about the renewal" in details["what's still open?"] \
         .split("Done:")[0], details
+
+
+def test_two_rfcs_fields_stay_their_own_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: ana's RFC ("… Owner: ana. Target: end of December.")
+    and, two days later, ben's ("… Owner: ben. Target: end of January."). Each field line took
+    its label as topic key ("owner", "target", "risk", "rfc"), so ben's RFC superseded every
+    field of ana's: "who owns the session storage RFC?" was answered "ben — changed from ana on
+    18 November 2026", and ana's risks and target were gone from `lurker list`."""
+    rows = chat(
+        ("ana", "2026-11-16T10:00:00Z", "RFC: move session storage from Redis to Postgres.\n\n"
+         "Context: sessions live in Redis today, and we lost them twice this quarter.\n\n"
+         "Risks: write load on Postgres goes up ~15%.\n\nOwner: ana. Target: end of December."),
+        ("ben", "2026-11-18T10:00:00Z", "RFC: replace the billing cron with Stripe webhooks.\n\n"
+         "Context: the nightly cron misses refunds.\n\nRisks: webhook delivery can lag.\n\n"
+         "Owner: ben. Target: end of January."))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                       "who owns the session storage RFC?", "who owns the billing RFC?",
+                       "what's the target for the session storage move?")
+    session, billing, target = said
+    assert session.startswith("RFC: move session storage from Redis to Postgres. Owner: ana."), \
+        said
+    assert "changed from" not in session, said
+    assert billing.startswith("RFC: replace the billing cron with Stripe webhooks. Owner: ben."), \
+        said
+    assert target.startswith("RFC: move session storage from Redis to Postgres. Target: end of "
+                             "December."), said
+    listed = lurker("list").stdout
+    for field in ("Risks: write load on Postgres goes up ~15%.", "Owner: ana.",
+                  "Target: end of December.", "RFC: move session storage"):
+        assert field in listed, listed

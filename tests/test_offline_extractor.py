@@ -161,7 +161,8 @@ def test_a_point_that_leans_on_its_first_sentence_is_found_by_it():
         "with the admin console first."))))
     by_content = {m.content: m.questions for m in out}
     lead = "Design note: we'll move sessions to signed JWTs with refresh tokens."
-    assert lead in by_content["Owner: tomas."]
+    # (a field with a short value carries the note's first sentence: whose note it owns)
+    assert lead in by_content[f"{lead} Owner: tomas."]
     assert by_content["(2) The Redis key has no TTL, so abandoned buckets leak memory."] == [lead]
     assert by_content["The rollout starts with the admin console first."] == []
     assert lead not in by_content[lead]
@@ -267,8 +268,12 @@ def test_tool_category(text, category):
     # "quitte" and superseded the one before
     ("quitte: sudo apt-get install linux-i386", "fact", None),
     ("MM2: sudo -s -H is better way", "fact", None),
-    ("Owner: tom", "fact", "owner"),
-    ("ETA: Friday", "fact", "eta"),
+    # a note's fields, which every RFC and ticket has, key nothing: one RFC's "Owner: ben"
+    # superseded another's "Owner: ana"
+    ("Owner: tom", "fact", None),
+    ("ETA: Friday", "fact", None),
+    ("Risks: webhook delivery can lag", "fact", None),
+    ("RFC: replace the billing cron with Stripe webhooks", "fact", None),
     # a tool named in passing is no choice of tool
     ("Make sure the Redis cache is flushed before the demo.", "instruction", None),
     ("We decided to use Postgres for the billing service.", "instruction", "database"),
