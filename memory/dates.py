@@ -195,7 +195,11 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
 MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)"  # their stems (memory.moves)
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
-                       r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+$"
+                       r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
+                       # the day said again beside it: "pilot kickoff moved to the Tuesday
+                       # after, Dec 8" (said 20 Nov 2026, "Dec 8" was read as December 2025)
+                       rf"|\b{MOVE_VERBS}\w*\s+(?:\w+\s+){{0,3}}?(?:to|until|till)\s+"
+                       r"[^.;!?\n,]{1,30},\s+$"
                        rf"|\b{MOVE_VERBS}\w*\s+(?:[\w'’]+\s+){{0,4}}?from\s+[^.;!?\n]{{1,40}}?\s+"
                        r"(?:to|until|till)\s+$"
                        r"|\b(?:starting|beginning|effective|commencing)\s+(?:on\s+|from\s+)?$",
@@ -1373,7 +1377,14 @@ def _one_day_twice(text: str, found: list[Found]) -> list[Found]:
     drop = {i for i, (a, b) in enumerate(zip(found, found[1:]))
             if _HOLIDAY_NAME.fullmatch(a.date.phrase)
             and re.fullmatch(r"[\s,(]*", text[a.end:b.start])
-            and (a.date.start, a.date.end) == (b.date.start, b.date.end)}
+            and (a.date.start, a.date.end) == (b.date.start, b.date.end)
+            # "the Tuesday after, Dec 8": a weekday, then the date it is (the weekday alone
+            # was the Tuesday after it was said)
+            or _WEEKDAY_ONLY.match(a.date.phrase) and b.date.granularity == "day"
+            and re.fullmatch(r"(?i)[\s,(]*(?:after|before|following|then)?[\s,(]*",
+                             text[a.end:b.start])
+            and _NAMES_MONTH.search(b.date.phrase)
+            and WEEKDAYS[b.date.start.weekday()] == a.date.phrase.lower()}
     return [f for i, f in enumerate(found) if i not in drop]
 
 

@@ -35,7 +35,8 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import CAUSE_WORDS, alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import CHOSE, VERSIONED, asks_still, says_change, says_update, update_of
+from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_update,
+                      update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -1082,6 +1083,21 @@ def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | Non
     return [m for _, _, m in dated[:_CALENDAR_AT_MOST]] if len(dated) > 1 else None
 
 
+_ASKS_DUE = re.compile(r"(?i)\b(?:due|deadlines?|scheduled|planned|happening|coming up|"
+                       r"on the calendar|expected)\b")
+
+
+def _moved_out(planned: Memory, memories: list[Memory], span: ResolvedDate) -> Memory | None:
+    """The latest memory said after `planned` that moves what it is about out of the span: "they
+    want a pilot starting in two weeks" was on next week's calendar after "pilot kickoff moved to
+    the Tuesday after, Dec 8"."""
+    own = _memory_stems(planned)
+    return max((m for m in memories if m.said_at > planned.said_at and m.event_dates
+                and says_change(m) and first_day_about(m, span) is None
+                and changed_subject(m, content_stems) & own),
+               key=lambda m: m.said_at, default=None)
+
+
 # "what changed last week?": every change said in the span, oldest first (it showed one of three:
 # "Session timeout changed from 30 to 60 minutes" alone shared the question's word)
 _ASKS_WHAT_CHANGED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+have)?\s+changed\W*(?:\s|$)")
@@ -1308,9 +1324,15 @@ class OfflineAnswerer(Answerer):
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
 
+        due_asked = span is not None and bool(_ASKS_DUE.search(question))
+
         def fits(m: Memory) -> bool:  # of whom and when the question asks
             # "what happened last Friday?" is not answered by another Friday's event
-            return fits_person(m) and (span is None or _within(m, span))
+            # (and "what's due this week?" by the days things are due, not the days it was
+            # said: "EOM deadline for the SOC2 evidence", said Monday, is due next Monday)
+            return fits_person(m) and (span is None or (
+                first_day_about(m, span) is not None if due_asked and m.event_dates
+                else _within(m, span)))
 
         def may_update(m: Memory) -> bool:
             if span is not None and _WHO.match(question) and m.event_dates \
@@ -1447,7 +1469,9 @@ class OfflineAnswerer(Answerer):
         elif relevant and span is not None and anything \
                 and (planned := _on_calendar(relevant, span, now)):
             parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
-                      *(_dated(m) for m in planned)]
+                      *(_dated(m) + (f" Moved since: {_dated(later)}"
+                                     if (later := _moved_out(m, memories, span)) else "")
+                        for m in planned)]
         elif relevant and span is not None and (counted := _counted(question, relevant)
                                                 or _changes_in_span(question, relevant)):
             # "how many deploys did we do last week?": each of them (two were shown of three);

@@ -134,6 +134,11 @@ def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
                    for a in answer.event_dates for u in update.event_dates)
 
 
+def changed_subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[str]:
+    """The stems of what a change says changed (the words before its verb), or none."""
+    return _subject(memory, content_stems)
+
+
 def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[str]:
     """The words before the change ("billing" of "Billing is now owned by Sam"; "rate limit
     review" of "The rate limit review moves to sam": another thing than the rate limit)."""

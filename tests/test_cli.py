@@ -2912,3 +2912,27 @@ def test_two_rfcs_fields_stay_their_own_from_the_shell(lurker, tmp_path):
     for field in ("Risks: write load on Postgres goes up ~15%.", "Owner: ana.",
                   "Target: end of December.", "RFC: move session storage"):
         assert field in listed, listed
+
+
+def test_a_deal_desks_dates_moved_and_due_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: "demo went great, they want a pilot starting in
+    two weeks", then "pilot kickoff moved to the Tuesday after, Dec 8" (said 20 Nov: "Dec 8"
+    was read as December 2025, so "when does the pilot start?" said 17 November); "what's
+    happening next week?" listed the pilot with no word that it moved; "what's due this week?"
+    listed "EOM deadline for the SOC2 evidence" (said this Monday, due next Monday)."""
+    rows = chat(
+        ("maya", "2026-11-17T18:00:00Z",
+         "demo went great, they want a pilot starting in two weeks"),
+        ("raj", "2026-11-18T10:00:00Z", "security questionnaire for Acme due end of next week"),
+        ("sam", "2026-11-19T11:00:00Z", "invoice goes out on the 5th"),
+        ("maya", "2026-11-20T12:00:00Z", "pilot kickoff moved to the Tuesday after, Dec 8"),
+        ("raj", "2026-11-23T09:00:00Z", "EOM deadline for the SOC2 evidence"))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                       "when does the pilot start?", "what's happening next week?",
+                       "what's due this week?")
+    start, ahead, due = said
+    assert start.startswith("8 December 2026: pilot kickoff moved"), said
+    assert "they want a pilot starting in two weeks [week of 2026-11-30] (17 November 2026) " \
+           "Moved since: pilot kickoff moved to the Tuesday after, Dec 8 [2026-12-08]" in ahead, said
+    assert due.startswith("security questionnaire for Acme due end of next week [2026-11-27]"), said
+    assert "SOC2" not in due, said

@@ -909,3 +909,24 @@ def test_dates_people_wrote_on_27_nov_ninth_session(text, said, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, said)] == expected
+
+
+FRIDAY_20_NOV = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # a move's day said again beside it is one day to come ("Dec 8" was December 2025: the
+    # clause after the comma took the past tense of "moved", and "the Tuesday after" was 17 Nov)
+    ("pilot kickoff moved to the Tuesday after, Dec 8", FRIDAY_20_NOV,
+     [("2026-12-08", "2026-12-08")]),
+    ("the retro got moved to the Friday", FRIDAY_20_NOV, [("2026-11-27", "2026-11-27")]),
+    ("kickoff slipped to next week, Dec 1", FRIDAY_20_NOV,
+     [("2026-11-23", "2026-11-29"), ("2026-12-01", "2026-12-01")]),
+    # a weekday that is not the date's stays its own day
+    ("pilot moved to the Monday after, Dec 8", FRIDAY_20_NOV,
+     [("2026-11-23", "2026-11-23"), ("2026-12-08", "2026-12-08")]),
+])
+def test_dates_people_wrote_on_28_nov_tenth_session(text, said, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, said)] == expected
