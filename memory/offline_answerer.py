@@ -693,15 +693,65 @@ _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
 
 
-def _with_additions(shown: list[Memory]) -> list[Memory]:
+def _with_additions(shown: list[Memory], memories: list[Memory] = ()) -> list[Memory]:
     """The first memory, then the thread replies that add to it ("Affected customers: Acme,
     Globex and Initech." and "Umbrella Corp also reported failed checkouts", which the extractor
-    found by its parent's text), then the rest: a list is answered whole."""
-    if len(shown) < 3:
+    found by its parent's text), then the rest: a list is answered whole. A first memory that
+    announces its points ("PR #2211 review: 3 issues found.") brings its numbered points from
+    `memories` too, in their order (one of three was shown: the others shared no word with
+    "what did the review bot find on PR #2211?")."""
+    if not shown:
         return shown
     first = ANNOTATED.sub("", shown[0].content).strip()[:80]
+    if first and _ANNOUNCES_POINTS.search(first):
+        points = list({m.id: m for m in [*memories, *shown[1:]] if m.id != shown[0].id
+                       and any(first in q for q in m.questions)
+                       and _POINT.match(m.content)}.values())
+        points.sort(key=lambda m: int(_POINT.match(m.content)["n"]))
+        if points:
+            return [shown[0], *points, *(m for m in shown[1:]
+                                         if m.id not in {p.id for p in points})]
+    if len(shown) < 3:
+        return shown
     adds = [m for m in shown[1:] if first and any(first in q for q in m.questions)]
     return [shown[0], *adds, *(m for m in shown[1:] if m not in adds)] if adds else shown
+
+
+_ANNOUNCES_POINTS = re.compile(
+    r"(?i)\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|a few|some)\s+"
+    r"(?:\w+\s+)?(?:issues?|problems?|points?|things?|items?|bugs?|findings?|comments?|"
+    r"changes?|nits?|concerns?|questions?|blockers?|risks?|fixes|steps?)\b|:\s*$")
+_POINT = re.compile(r"^\W{0,2}(?P<n>\d{1,2})[.)]\s")
+_POINTS_AT_MOST = 8
+_OF_POINTS = re.compile(r"(?i)\b(?:fixed|fixes|addressed|resolved|done|handled|pushed|"
+                        r"follow[- ]?ups?|won['’]?t|wontfix|later|separate|skipp\w*|ignor\w*)\b")
+
+
+def _said_of_point(point: Memory, memories: list[Memory]) -> Memory | None:
+    """The newest memory said after a numbered point of an announced list that says how points
+    stand by their numbers and names the list's ticket or PR ("fixed 2 and 3 in PR #2211, 1 will
+    be a follow-up" for point 1 of "PR #2211 review: 3 issues found.")."""
+    found = _POINT.match(point.content)
+    header = next((q for q in point.questions if _ANNOUNCES_POINTS.search(q)), None) \
+        if found else None
+    idents = identifiers(header) if header else []
+    if not idents:
+        return None
+    number = re.compile(rf"(?<![\w#.]){found['n']}(?![\w.%])")
+    return max((m for m in memories if m.said_at > point.said_at and m.id != point.id
+                and _carries(idents, m.content) and _OF_POINTS.search(m.content)
+                and number.search(ANNOTATED.sub("", m.content))),
+               key=lambda m: m.said_at, default=None)
+
+
+def _points_shown(listed: list[Memory]) -> int:
+    """How many of `listed` an announced list is: its first memory and the points after it."""
+    if not listed or not _ANNOUNCES_POINTS.search(ANNOTATED.sub("", listed[0].content)):
+        return 0
+    n = 1
+    while n < len(listed) and n <= _POINTS_AT_MOST and _POINT.match(listed[n].content):
+        n += 1
+    return n
 
 
 def _message_text(memories: list[Memory]) -> Callable[[Memory], str]:
@@ -1566,6 +1616,10 @@ class OfflineAnswerer(Answerer):
                 # #812" (what was said of it later names its number, none of the question's words)
                 latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
                                         memories)
+            if latest is None and asks_how_it_stands(question):
+                # "is the expired rows issue fixed?": point 1 of "PR #2211 review: 3 issues
+                # found.", and later "fixed 2 and 3 in PR #2211, 1 will be a follow-up"
+                latest = _said_of_point(shown[0], memories)
             if latest is None and (_ASKS_QUANTITY.search(question)
                                    or _ASKS_VERSION.search(question)
                                    or _ASKS_SHARE.search(question)):
@@ -1575,7 +1629,9 @@ class OfflineAnswerer(Answerer):
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
-            shown = _with_additions(shown)[: self.max_memories]
+            listed = _with_additions(shown, memories)
+            # (an announced list is shown whole: "3 issues found." and its three points)
+            shown = listed[: max(self.max_memories, _points_shown(listed))]
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]

@@ -2936,3 +2936,27 @@ def test_a_deal_desks_dates_moved_and_due_from_the_shell(lurker, tmp_path):
            "Moved since: pilot kickoff moved to the Tuesday after, Dec 8 [2026-12-08]" in ahead, said
     assert due.startswith("security questionnaire for Acme due end of next week [2026-11-27]"), said
     assert "SOC2" not in due, said
+
+
+def test_a_review_bots_numbered_points_and_their_fixes_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: a review bot posts "PR #2211 review: 3 issues
+    found. 1) … 2) … 3) …" and the author answers "fixed 2 and 3 in PR #2211, 1 will be a
+    follow-up". "what did the review bot find on PR #2211?" showed the count and one point of
+    three; "is the expired rows issue fixed?" showed point 1 alone, as if nothing had been said
+    of it since."""
+    rows = chat(
+        ("reviewbot", "2026-11-17T08:00:00Z", "PR #2211 review: 3 issues found. 1) sessions.py "
+         "line 40: expired rows are never deleted when the nightly job fails. 2) missing index "
+         "on sessions.expires_at. 3) data column should be jsonb not json."),
+        ("ana", "2026-11-17T09:00:00Z", "fixed 2 and 3 in PR #2211, 1 will be a follow-up"),
+        ("ben", "2026-11-18T14:00:00Z", "Load test results: Postgres write load +12%, p99 login "
+         "latency +7ms. Within budget."))
+    found, fixed = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                               "what did the review bot find on PR #2211?",
+                               "is the expired rows issue fixed?")
+    assert found.startswith("PR #2211 review: 3 issues found."), found
+    points = [found.index(p) for p in ("1) sessions.py line 40", "2) missing index",
+                                       "3) data column should be jsonb")]
+    assert points == sorted(points), found
+    assert fixed.startswith("Latest: fixed 2 and 3 in PR #2211, 1 will be a follow-up"), fixed
+    assert "Before that: 1) sessions.py line 40" in fixed, fixed
