@@ -123,6 +123,10 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      r"issue|ask|plan|why|what|who|when|where|how|attendees|lessons learned|"
                      r"next steps?|open questions?|details?|description|rationale|tradeoffs?|"
                      r"trade-offs?|cost|estimate|effort|links?|docs?)$")
+# Who said what, before its colon, is no subject: "reviewbot says: PR #77 review: …" keyed
+# "reviewbot say", and the bot's next review of another PR superseded it
+_REPORTED = re.compile(r"(?i)\b(?:says?|said|asks?|asked|writes?|wrote|reports?|reported|"
+                       r"posted|replied|mentioned|notes?|noted|confirms?|confirmed)$")
 # The value after "subject:" reads as a sentence of its own: not a key's value.
 _SENTENCE_VALUE = re.compile(r"(?i)^(?:we|i|i'm|i've|you|they|he|she|it|there|this|that|let's|"
                              r"please|can|could|should|would|will|just|so)\b")
@@ -571,6 +575,7 @@ def topic_for(sentence: str, memory_type: str, speaker: str,
             return key
     m = _COLON_VALUE.match(text)
     if m and len(m.group("subject").split()) <= 4 and not _OPENER.match(m.group("subject")) \
+            and not _REPORTED.search(m.group("subject")) \
             and not _SENTENCE_VALUE.match(m.group("value")) \
             and not _addressed(m.group("subject").strip(), people):
         return normalize_topic_key(m.group("subject"))

@@ -2960,3 +2960,15 @@ def test_a_review_bots_numbered_points_and_their_fixes_from_the_shell(lurker, tm
     assert points == sorted(points), found
     assert fixed.startswith("Latest: fixed 2 and 3 in PR #2211, 1 will be a follow-up"), fixed
     assert "Before that: 1) sessions.py line 40" in fixed, fixed
+
+
+def test_a_relayed_review_keys_no_topic_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session): "reviewbot says: PR #77 review: 2 issues found." took the topic
+    key "reviewbot say", so the next relayed review, of another PR, superseded it and `lurker
+    list` no longer had PR #77's."""
+    write_jsonl(tmp_path / "c.jsonl", chat(
+        ("sam", "2026-11-19T10:05:00Z", "reviewbot says: PR #77 review: 2 issues found."),
+        ("sam", "2026-11-20T10:05:00Z", "reviewbot says: PR #78 review: no issues found.")))
+    lurker("ingest", str(tmp_path / "c.jsonl"), "--session", "review")
+    listed = lurker("list").stdout
+    assert "PR #77 review: 2 issues found" in listed and "PR #78 review" in listed, listed

@@ -271,6 +271,8 @@ def test_tool_category(text, category):
     # a note's fields, which every RFC and ticket has, key nothing: one RFC's "Owner: ben"
     # superseded another's "Owner: ana"
     ("Owner: tom", "fact", None),
+    ("reviewbot says: PR #77 review: 2 issues found", "fact", None),
+    ("sam wrote: PR #12 looks good to merge", "fact", None),
     ("ETA: Friday", "fact", None),
     ("Risks: webhook delivery can lag", "fact", None),
     ("RFC: replace the billing cron with Stripe webhooks", "fact", None),
