@@ -665,11 +665,14 @@ _ASKS_QUANTITY = re.compile(
     # "Checkout p99 is down to 280ms"
     r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
-    # "what's the price of Pro?", "how much is the Pro plan?", "how much does Pro cost?": asked
-    # so, the $49 agreed first led the $59 it was raised to the next day
+    # "what's the price of Pro?"
     r"|^\W*what(?:['’]s| is| are)\s+(?:the\s+)?(?:price|cost|limit|size|quota|budget|fee|rate)s?"
-    r"\s+(?:of|for|on)\b"
-    r"|^\W*how much\s+(?:is|are|does|do|will|would)\b(?!\s+(?:it|this|that)\s+matter)")
+    r"\s+(?:of|for|on)\b")
+# "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
+# agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
+# for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
+_ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
+                            r"(?!\s+(?:it|this|that)\s+matter)")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
@@ -1629,6 +1632,12 @@ class OfflineAnswerer(Answerer):
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
+            elif latest is None and _ASKS_HOW_MUCH.search(question):
+                changed = max((m for m in shown if m.said_at > shown[0].said_at and says_change(m)
+                               and _QUANTITY.search(ANNOTATED.sub("", m.content))),
+                              key=lambda m: m.said_at, default=None)
+                if changed is not None:
+                    shown = [changed, *(m for m in shown if m is not changed)]
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)
             shown = listed[: max(self.max_memories, _points_shown(listed))]
