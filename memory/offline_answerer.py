@@ -29,8 +29,8 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
-from .text import (SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version, english_word, short_phrases,
-                   stem_words)
+from .text import (ASKED_OF_ANYONE, SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version,
+                   english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of
 from .alerts import CAUSE_WORDS, alert_span, clock, duration_words, without_thread
 from .moves import after_change
@@ -522,13 +522,17 @@ _ASKS_AWAY = re.compile(
 # answered by their leaving or joining
 _ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|"
                            r"at\s+(?!risk\b)\S+|"  # ("is Acme still at risk?" asks no presence)
-                           r"on the team|working (?:here|at\s+\S+)|employed)\b")
+                           r"on the team|working (?:here|at\s+\S+)|employed)\b"
+                           r"|\b(?:does|do)\s+@?\S+\s+still\s+work\s+(?:here|with us|at|for)\b")
 _SAYS_OUT = re.compile(r"(?i)\b(?:out|off|ooo|away|on leave|on vacation|on holiday|on pto|"
                        r"sick|pto)\b")
-_PRESENCE_STEMS = frozenset(content_stems("still here company team working employed"))
+_PRESENCE_STEMS = frozenset(content_stems("still here with us around company team working employed"))
 _DEPARTED = re.compile(r"(?i)\blast day\b|\b(?:left|leaving|quit|quits|resigned|resigning|"
                        r"departed|departing)\b|\bfarewell\b|\bmoving on\b")
-_JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|starting)\b")
+# (not a move within the company: "I'm moving to the data team starting Monday" was listed for
+# "who joined recently?")
+_JOINED = re.compile(r"(?i)\b(?:joined|joining|joins|welcome|new hire|started|"
+                     r"(?<!\bteam )starting)\b")
 _ASKS_JOINED = re.compile(r"(?i)^\W*who(?:['’]s|\s+is|\s+has|\s+have)?\s+(?:just\s+|recently\s+)?"
                           r"(?:joined|new|started|starting|onboarding)\b|\bnew\s+(?:hires?|joiners?|"
                           r"starters?|people|folks|teammates?)\b")
@@ -625,6 +629,9 @@ _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|w
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
+_ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
+_TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
+                    r"\b(?:took|taking|claimed|picked up)\b")
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
@@ -671,6 +678,9 @@ _ASKS_QUANTITY = re.compile(
 # "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
 # agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
 # for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
+_ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
+_TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
+                    r"\b(?:took|taking|claimed|picked up)\b")
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
                             r"(?!\s+(?:it|this|that)\s+matter)")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
@@ -1419,8 +1429,11 @@ class OfflineAnswerer(Answerer):
         kind = asked_tool_category(question)
         if away_asked:  # "when is raj back?": "raj is out until Wednesday"
             # ("is marco still here?": "Today is my last day, thanks everyone!")
-            undated = _as_away(undated - _PRESENCE_STEMS) or _as_away(undated)
             present = bool(_ASKS_PRESENT.search(question))
+            # (with no word left but of presence, presence itself: "is raj still with us?" was
+            # declined, sharing "still" with nothing)
+            undated = _as_away(undated - _PRESENCE_STEMS) or (
+                {"away"} if present else _as_away(undated))
             stems_of = lambda m: _as_away(_memory_stems(m)) | (
                 {"away"} if _DEPARTED.search(m.content)
                 or present and _JOINED.search(m.content) else set())
@@ -1599,6 +1612,11 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: (not (_STATES_REASON.search(m.content)
                                                or _STATES_CAUSE.search(m.content)),
                                           not (choice and CHOSE.search(m.content))))
+            if _WHO.match(question):
+                # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
+                # not the request put to anyone ("tom said: can someone take the flaky …?")
+                shown.sort(key=lambda m: bool(_ASKED_OF_ANYONE.match(
+                    ANNOTATED.sub("", m.content))) and not _TAKEN.search(m.content))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

@@ -2972,3 +2972,27 @@ def test_a_relayed_review_keys_no_topic_from_the_shell(lurker, tmp_path):
     lurker("ingest", str(tmp_path / "c.jsonl"), "--session", "review")
     listed = lurker("list").stdout
     assert "PR #77 review: 2 issues found" in listed and "PR #78 review" in listed, listed
+
+
+def test_who_took_it_who_joined_and_who_is_still_here_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: "who took the flaky checkout test?" led with tom's
+    "can someone take …?" (kofi's "I'll take it" second); "who joined recently?" listed omar's
+    move to the data team ("starting Monday"); "is raj still with us?", "… on the team?" and
+    "does raj still work here?" were declined after raj's "Today is my last day here"."""
+    rows = chat(
+        ("tom", "2026-11-23T09:00:00Z",
+         "can someone take the flaky checkout test? it failed 4 times today"),
+        ("kofi", "2026-11-23T09:10:00Z", "I'll take it"),
+        ("raj", "2026-11-25T17:00:00Z", "Today is my last day here, thanks all!"),
+        ("lena", "2026-11-26T09:00:00Z", "Welcome Priya, who joined the platform team today!"),
+        ("omar", "2026-11-26T10:00:00Z", "I'm moving to the data team starting Monday"))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-27T10:00:00Z",
+                       "who took the flaky checkout test?", "who joined recently?",
+                       "is raj still with us?", "is raj still on the team?",
+                       "does raj still work here?", "is tom still with us?")
+    took, joined, *raj, tom = said
+    assert "kofi will take it" in took.split(" (23 November 2026)")[0], said
+    assert joined.startswith("Welcome Priya") and "omar" not in joined, said
+    for answer in raj:
+        assert answer.startswith("Today [2026-11-25] is raj's last day here"), said
+    assert tom.startswith(NO_ANSWER), said
