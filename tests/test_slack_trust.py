@@ -994,3 +994,29 @@ def test_an_incident_channel_without_threads_over_slack_says_how_long_it_lasted(
     text = [p for p in api.called("chat.postMessage") if p["channel"] == "CINC"][-1]["text"]
     assert text.startswith("39 minutes: from 09:00 UTC on 16 November 2026"), text
     assert "search is back" not in text and "<!here>" not in text, text
+
+
+def test_planning_notes_with_mentions_over_slack_give_each_their_items(start, api):
+    """28 Nov (tenth session): planning notes posted in Slack as bullets that mention people
+    ("• <@U1>: write the caching RFC by Friday"). "what are maya's action items?" was declined
+    (no bullet was anyone's work); now each is the mentioned person's item, quoted without
+    pinging anyone, and another channel's RFC owner ("Owner: sam." in #dev) answers nothing
+    of #general's ("Owner: maya.")."""
+    slack = start()
+    message(slack, "CGEN", "U0BOB", "Meeting notes from planning:\n• <@U1>: write the caching "
+            "RFC by Friday\n• <@U2>: benchmark the new parser\n• <!here>: review the roadmap",
+            ts(0))
+    message(slack, "CGEN", "U1", "RFC: move session storage from Redis to Postgres. Owner: "
+            "maya. Target: end of December.", ts(5))
+    message(slack, "CDEV", "U2", "RFC: replace the billing cron with Stripe webhooks. Owner: "
+            "sam. Target: end of January.", ts(10))
+    app_mention(slack, "UADA", "what are maya's action items?", ts(30), "EvItems1")
+    text = answers(api)[-1]["text"]
+    assert text.startswith("maya is on:"), text
+    answer = text.split("*Sources*")[0]
+    assert "write the caching RFC" in answer and "benchmark the new parser" not in answer, text
+    assert "<@U1>" not in text and "<!here>" not in text, text
+    app_mention(slack, "UADA", "who owns the session storage RFC?", ts(40), "EvItems2")
+    text = answers(api)[-1]["text"]
+    assert text.startswith("RFC: move session storage from Redis to Postgres. Owner: maya."), text
+    assert "Owner: sam" not in text and "changed from" not in text, text
