@@ -191,6 +191,9 @@ _OURS = [
 # SecretAccessKey); in prose only the unambiguous words (not "pass", which is mostly a verb).
 _LABEL_CORE = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|"
                r"access[_ -]?key|auth[_ -]?key|private[_ -]?key|client[_ -]?secret|credentials?|"
+               # an Azure connection string's key, of any length (detect-secrets' shape wants
+               # the 88 characters of a storage account's: a shorter one was stored and quoted)
+               r"account[_ -]?key|"
                r"(?<![A-Za-z0-9])psk|pre-?shared[ -]key|(?:recovery|backup) codes?|"
                r"(?:unseal|encryption|master|signing|recovery|licen[cs]e)[_ -]?keys?)")
 _LABEL_WORD = _LABEL_CORE + r"[A-Za-z0-9_-]*"

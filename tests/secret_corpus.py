@@ -129,6 +129,8 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "pypi": lambda r: "pypi-AgEIcHlwaS5vcmc" + _pick(r, URLSAFE, 80),
     "square": lambda r: "sq0csp-" + _pick(r, URLSAFE, 43),
     "azure_storage": lambda r: _pick(r, B64, 86) + "==",
+    # (a key cut or of another service's length: the label says what it is)
+    "azure_short_key": lambda r: _pick(r, B64, r.randrange(40, 80)) + "==",
     "huggingface": lambda r: "hf_" + _pick(r, string.ascii_letters, 34),
     "digitalocean": lambda r: "dop_v1_" + _pick(r, HEX, 64),
     "vault": lambda r: "hvs." + _pick(r, URLSAFE, 90),

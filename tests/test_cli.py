@@ -2996,3 +2996,21 @@ def test_who_took_it_who_joined_and_who_is_still_here_from_the_shell(lurker, tmp
     for answer in raj:
         assert answer.startswith("Today [2026-11-25] is raj's last day here"), said
     assert tom.startswith(NO_ANSWER), said
+
+
+def test_an_azure_connection_string_of_any_key_length_is_never_stored_from_the_shell(lurker,
+                                                                                   tmp_path):
+    """28 Nov (tenth session): an Azure storage connection string whose AccountKey was not the
+    88 characters detect-secrets' shape wants was stored whole and quoted back by "what's the
+    azure storage connection string?"."""
+    key = "Zq8V3kP0x9Lm2Zt7Rw4Yc1Nb6Hd5Jf3Gs8Ae2Qu0Io9Kl7Mn4Bv6Cx1Zs3Dw5Fe8Rg2Th0Yj4Uk6Ol9Pi=="
+    write_jsonl(tmp_path / "c.jsonl", chat(
+        ("lee", "2026-11-19T09:09:00Z", "azure storage conn string for prod: "
+         f"DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey={key};"
+         "EndpointSuffix=core.windows.net")))
+    lurker("ingest", str(tmp_path / "c.jsonl"), "--session", "ops")
+    answer = lurker("recall", "what's the azure storage connection string?",
+                    "--now", "2026-11-25T10:00:00Z").stdout
+    assert "AccountKey=[REDACTED:credential]" in answer and key[:20] not in answer, answer
+    assert key[:20] not in lurker("export").stdout
+    assert key[:20].encode() not in (tmp_path / "cli.sqlite3").read_bytes()

@@ -303,3 +303,12 @@ def test_a_secret_pasted_in_a_leak_or_a_rotation_is_caught():
     found = score(shipped, [c for c in CASES if c.set == "leaks-27nov-g"])
     assert (found.caught, found.secrets) == (7, 7), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_azure_connection_strings_with_a_key_of_any_length_are_caught():
+    """Lines written on 28 Nov (tenth session): Azure connection strings whose key is not the 88
+    characters of a storage account's (Service Bus's, or one cut short), and prose about the
+    account key. Before: 1 of 2 caught (the AccountKey stored whole)."""
+    found = score(shipped, [c for c in CASES if c.set == "conn-28nov-i"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
