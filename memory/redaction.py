@@ -79,7 +79,7 @@ _LONG_TOKEN = re.compile(r"[A-Za-z0-9_+/=.:-]{16,}")
 _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer", "authoriz",
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
                 "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli",
-                "wpa", "wifi", "wi-fi")
+                "wpa", "wifi", "wi-fi", "openssl", "phrase", "mnemonic", "seed words")
 _KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
                        r"recovery|licen[cs]e).?key")
 
@@ -302,6 +302,13 @@ _LABELLED = [
     ("credential", r"\bdocker\b[^\n]*?\blogin\b[^\n]*?[ \t](?:-p|--password)[ \t]+['\"]?" + _VALUE,
      "assigned"),
     ("credential", r"\bredis-cli\b[^\n]*?[ \t]-a[ \t]+['\"]?" + _VALUE, "assigned"),
+    # openssl's passwords: "openssl enc -aes-256-cbc -k X", "-pass pass:X", "-passin pass:X"
+    ("credential", r"\bopenssl\b[^\n]*?[ \t](?:-k|-pass(?:in|out)?[ \t]+pass:)[ \t]*['\"]?"
+                   + _VALUE, "assigned"),
+    # a wallet's recovery phrase: twelve to twenty-four short words after its label
+    ("credential", r"(?i)\b(?:recovery|seed|mnemonic|secret|backup|wallet)[ \t]+(?:phrase|words)"
+                   r"\b[^\n:=]{0,20}?(?:\bis\b|\bare\b|:|=)[ \t]*['\"`]?"
+                   r"(?P<secret>(?:[a-z]{3,8}[ \t,]+){11,23}[a-z]{3,8})\b", "any"),
     ("credential", r"(?i)\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+(?P<label>password)[ \t]+"
                    + _VALUE, "assigned"),
     ("credential", r"(?i)\blogin[ \t]+\S+[ \t]+(?P<label>password)[ \t]+" + _CREDENTIAL,

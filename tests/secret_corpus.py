@@ -131,6 +131,10 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "azure_storage": lambda r: _pick(r, B64, 86) + "==",
     # (a key cut or of another service's length: the label says what it is)
     "azure_short_key": lambda r: _pick(r, B64, r.randrange(40, 80)) + "==",
+    "bip39": lambda r: " ".join(r.choice(["abandon", "ability", "legal", "winner", "thank",
+                                          "year", "wave", "sausage", "worth", "useful", "zoo",
+                                          "orbit", "violet", "crane", "absorb", "access"])
+                                for _ in range(r.choice([12, 24]))),
     "huggingface": lambda r: "hf_" + _pick(r, string.ascii_letters, 34),
     "digitalocean": lambda r: "dop_v1_" + _pick(r, HEX, 64),
     "vault": lambda r: "hvs." + _pick(r, URLSAFE, 90),

@@ -312,3 +312,12 @@ def test_azure_connection_strings_with_a_key_of_any_length_are_caught():
     found = score(shipped, [c for c in CASES if c.set == "conn-28nov-i"])
     assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_openssl_passwords_and_recovery_phrases_are_caught():
+    """Lines written on 28 Nov (tenth session): openssl's passwords on its command line ("-k X",
+    "-passin pass:X") and a wallet's recovery phrase after its label; and lines of the same
+    words that hold none. Before: 1 of 4 caught ("-passin pass:X" only)."""
+    found = score(shipped, [c for c in CASES if c.set == "cli-28nov-j"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
