@@ -1405,12 +1405,16 @@ class OfflineAnswerer(Answerer):
                 return False
             # a change that names no release may be of the one the question names ("the code
             # freeze is pushed a week" for "when is the code freeze for 4.2?"; memory.updates
-            # decides whether it is)
+            # decides whether it is); of what still stands, a change ("are audit logs still in
+            # Q1?": slipped to Q2), one that names no longer what the question names too ("is
+            # the offsite still in Lisbon?": "the offsite moves to Porto")
             return fits(m) or (bool(idents) and fits_person(m, of_version=False)
                                and not VERSIONED.search(ANNOTATED.sub("", m.content))
                                and (span is None or _within(m, span))) \
                 or (span is not None and asks_still(question) and fits_person(m)
-                    and says_change(m))  # "are audit logs still in Q1?": slipped to Q2
+                    and says_change(m)) \
+                or (bool(names) and asks_still(question) and says_change(m)
+                    and not _names(names, m, speakers))
 
         # in a day named relative to now, its word is the span's, not one to share: "is the
         # office open today?" and "Office is closed on Thanksgiving, Nov 26" (with a named

@@ -111,7 +111,7 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      r"announcement|(?:standing |new |house |team )?rules?|policy|guideline|"
                      r"action items?|to-?dos?|follow[- ]?ups?|status(?: update)?|recap|outcome|"
                      r"proposal|warning|important|urgent|nb|til|change of plans?|revised|"
-                     r"actually|scratch that|agenda|notes?|"
+                     r"actually|scratch that|agenda|notes?|changes?|"
                      # a note's fields, which every RFC, ticket and postmortem has: "Owner: ben."
                      # in the billing RFC superseded "Owner: ana." in the session-storage RFC
                      # ("who owns the session storage RFC?" was answered "ben — changed from ana")

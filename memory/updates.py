@@ -241,9 +241,16 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                  and (wanted & stems(m) & stems(answer)) - _DAY_STEMS]
         # "are audit logs still in Q1?": "Audit logs slipped to Q2" says a change of the
         # subject both name, and lacks only the value the question and the answer hold
-        subject = wanted - _STILL_STEMS
+        # (the question's own words: "Lisbon" of "is the offsite still in Lisbon?" is a name,
+        # which `wanted` leaves out)
+        subject = (wanted | content_stems(question)) - _STILL_STEMS
+        asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
         moved = [m for m in later if says_change(m)
-                 and len((subject & stems(m) & stems(answer)) - _DAY_STEMS) >= 2
+                 and (len(shared := (subject & stems(m) & stems(answer)) - _DAY_STEMS) >= 2
+                      # (one word of the subject, and a new value it moves to: "is the offsite
+                      # still in Lisbon?" after "the offsite moves to Porto, same dates")
+                      or shared and named_values(m.content) - named_values(answer.content)
+                      - asked_words)
                  and subject - stems(m) and subject - stems(m) <= stems(answer)]
         if ended or moved:  # "is the deploy still blocked?": the newest word that it ended
             return max(ended + moved, key=lambda m: m.said_at)

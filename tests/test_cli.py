@@ -3014,3 +3014,23 @@ def test_an_azure_connection_string_of_any_key_length_is_never_stored_from_the_s
     assert "AccountKey=[REDACTED:credential]" in answer and key[:20] not in answer, answer
     assert key[:20] not in lurker("export").stdout
     assert key[:20].encode() not in (tmp_path / "cli.sqlite3").read_bytes()
+
+
+def test_an_offsite_moved_to_another_city_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: "Offsite is confirmed: Lisbon, March 3-5." then
+    "Change: the offsite moves to Porto, same dates." "is the offsite still in Lisbon?" was
+    answered with the Lisbon plan alone ("Porto" names no Lisbon, and "Lisbon", capitalised,
+    was read as a name the change had to name); "Change:" was a topic key, so any later
+    "Change: …" would have superseded it."""
+    rows = chat(
+        ("nina", "2026-11-16T09:00:00Z", "Offsite is confirmed: Lisbon, March 3-5. Hotel is the "
+         "Memmo Alfama, we have a block of 20 rooms."),
+        ("nina", "2026-11-24T09:00:00Z",
+         "Change: the offsite moves to Porto, same dates. Hotel TBD."),
+        ("lee", "2026-11-24T15:00:00Z", "Change: standup is at 09:30 from Monday."))
+    still, where = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                               "is the offsite still in Lisbon?", "where is the offsite?")
+    assert still.startswith("Latest: Change: the offsite moves to Porto"), still
+    assert "Before that: Offsite is confirmed: Lisbon" in still, still
+    assert "Porto" in where.split(" (24 November 2026)")[0], where
+    assert "the offsite moves to Porto" in lurker("list").stdout
