@@ -2198,7 +2198,9 @@ def test_an_rfc_and_its_review_asked_owner_cost_and_instance_type_from_the_shell
     owner, cost, instance, why = said
     # (the RFC's motivation, not its title, which says what: it led)
     assert why.startswith("Motivation: p95 search latency is 1.8s"), said
-    assert owner.startswith("Owner: nina."), said
+    # (a field carries its note's first sentence: whose RFC nina owns, 28 Nov)
+    assert owner.startswith("RFC-42: Moving search from Postgres full-text to Elasticsearch. "
+                            "Owner: nina."), said
     assert cost.startswith("Cost estimate: about $2,100/month."), said
     assert instance.startswith("Decisions: no Postgres fallback, r6i.2xlarge nodes"), said
 
