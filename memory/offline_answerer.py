@@ -629,6 +629,15 @@ _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|w
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
+_ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(?:ed|ing)?|"
+                         r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
+                         r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
+_TREND_AT_MOST = 8
+
+
+def asks_trend(question: str) -> bool:
+    """"how has DAU trended?", "conversion over time": how a value went, each value said."""
+    return bool(_ASKS_TREND.search(question))
 _ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
 _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
                     r"\b(?:took|taking|claimed|picked up)\b")
@@ -668,6 +677,9 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
 _ASKS_QUANTITY = re.compile(
     r"(?i)^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
     r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo|"
+    # "what's the conversion rate?", "what's churn?"" after "conversion drop is the new pricing
+    # page" (no value) and "conversion back to 2.7%"
+    r"rate|"
     # a measure that moves: "what is the checkout latency?" after "we're at 420ms" and, later,
     # "Checkout p99 is down to 280ms"
     r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage)"
@@ -678,6 +690,15 @@ _ASKS_QUANTITY = re.compile(
 # "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
 # agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
 # for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
+_ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(?:ed|ing)?|"
+                         r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
+                         r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
+_TREND_AT_MOST = 8
+
+
+def asks_trend(question: str) -> bool:
+    """"how has DAU trended?", "conversion over time": how a value went, each value said."""
+    return bool(_ASKS_TREND.search(question))
 _ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
 _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
                     r"\b(?:took|taking|claimed|picked up)\b")
@@ -1555,6 +1576,7 @@ class OfflineAnswerer(Answerer):
             parts += clock
         elif relevant:
             shown = _distinct(relevant)
+            trend = False
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
             if _ASKS_DECISION.search(question):
@@ -1654,6 +1676,23 @@ class OfflineAnswerer(Answerer):
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
+            elif latest is None and _ASKS_TREND.search(question):
+                # "how has DAU trended?": each value said, oldest first (the newest alone was
+                # shown, "changed from" the one before)
+                # (with the versions each replaced: "Weekly metrics: DAU 13.9k, …" replaced the
+                # week before's, which replaced the one before that)
+                chain = [*_distinct(relevant)]
+                for m in list(chain):
+                    while m.supersedes in previous and previous[m.supersedes] not in chain:
+                        m = previous[m.supersedes]
+                        chain.append(m)
+                valued = sorted((m for m in chain
+                                 if _QUANTITY.search(ANNOTATED.sub("", m.content))),
+                                key=lambda m: m.said_at)[-_TREND_AT_MOST:]
+                if len(valued) > 1:
+                    parts.append("Over time:")
+                    shown = valued
+                    trend = True
             elif latest is None and _ASKS_HOW_MUCH.search(question):
                 changed = max((m for m in shown if m.said_at > shown[0].said_at and says_change(m)
                                and _QUANTITY.search(ANNOTATED.sub("", m.content))),
@@ -1662,7 +1701,8 @@ class OfflineAnswerer(Answerer):
                     shown = [changed, *(m for m in shown if m is not changed)]
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)
-            shown = listed[: max(self.max_memories, _points_shown(listed))]
+            shown = listed[: max(self.max_memories, _points_shown(listed),
+                                 len(shown) if trend else 0)]
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
@@ -1708,7 +1748,7 @@ class OfflineAnswerer(Answerer):
                                      says_update(latest.content))
                 if moved is not None:
                     parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
-            changed = None if when else next(
+            changed = None if when or trend else next(
                 (c for m in shown[:1] if m.supersedes in previous
                  if (c := _change(m, previous[m.supersedes], wanted))), None)
             away = _away_until(dated) \

@@ -28,9 +28,9 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_how_it_stands,
-                               asks_owed, at_work, carries_identifier, content_stems, event_date,
-                               identifiers, is_ticket, plain_names, whose_words_asked,
-                               with_siblings)
+                               asks_owed, asks_trend, at_work, carries_identifier, content_stems,
+                               event_date, identifiers, is_ticket, plain_names,
+                               whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -844,7 +844,8 @@ class Profile:
         if answer is None:
             answer = self.service.answerer.answer(
                 query, now, shown, [f.record for f in messages], computed,
-                previous=self._previous_versions(shown),
+                previous=self._previous_versions(
+                    shown, _VERSIONS_WALKED if asks_trend(query) else 1),
                 speakers=speakers_of(shown, lambda memory: self), asker=asker,
                 addressee=addressee)
         return RecallResult(
@@ -1110,13 +1111,21 @@ class Profile:
             out.append(f)
         return out
 
-    def _previous_versions(self, memories: list[Memory]) -> dict[str, Memory]:
-        """The versions the given memories replaced, by id: an answer says what changed. A
-        forgotten version is none ("where is the offsite?" quoted a forgotten "Offsite is
-        confirmed: Lisbon" as what stood before the move)."""
+    def _previous_versions(self, memories: list[Memory], depth: int = 1) -> dict[str, Memory]:
+        """The versions the given memories replaced, by id: an answer says what changed (and,
+        `depth` levels back, how a value went: "how has DAU trended?"). A forgotten version is
+        none ("where is the offsite?" quoted a forgotten "Offsite is confirmed: Lisbon" as what
+        stood before the move)."""
+        found: dict[str, Memory] = {}
         ids = [m.supersedes for m in memories if m.supersedes]
-        return {m.id: m for m in self._store.get_memories(self.name, ids)
-                if m.status == "superseded"} if ids else {}
+        for _ in range(depth):
+            if not ids:
+                break
+            level = [m for m in self._store.get_memories(self.name, ids)
+                     if m.status == "superseded" and m.id not in found]
+            found.update((m.id, m) for m in level)
+            ids = [m.supersedes for m in level if m.supersedes and m.supersedes not in found]
+        return found
 
     def _event_date(self, phrase: str, channels, k: int, weights, now: datetime
                     ) -> date_questions.Dated:

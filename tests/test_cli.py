@@ -3036,3 +3036,24 @@ def test_an_offsite_moved_to_another_city_from_the_shell(lurker, tmp_path):
     assert "Before that: Offsite is confirmed: Lisbon" in still, still
     assert "Porto" in where.split(" (24 November 2026)")[0], where
     assert "the offsite moves to Porto" in lurker("list").stdout
+
+
+def test_a_metrics_channels_values_over_time_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), from outside: weekly metrics posts ("Weekly metrics: DAU 12.4k,
+    conversion 2.8%, …"), each replacing the week before's. "how has DAU trended?" showed the
+    newest alone; "what's the conversion rate?" led with "conversion drop is the new pricing
+    page" (no value) before "conversion back to 2.7%"."""
+    rows = chat(
+        ("ivy", "2026-11-09T09:00:00Z", "Weekly metrics: DAU 12.4k, conversion 2.8%, churn 1.1%"),
+        ("ivy", "2026-11-16T09:00:00Z", "Weekly metrics: DAU 13.1k, conversion 2.5%, churn 1.3%"),
+        ("ivy", "2026-11-23T09:00:00Z", "Weekly metrics: DAU 13.9k, conversion 2.1%, churn 1.2%"),
+        ("max", "2026-11-23T10:00:00Z",
+         "conversion drop is the new pricing page, we're reverting it Wednesday"),
+        ("ivy", "2026-11-26T09:00:00Z",
+         "pricing page reverted, conversion back to 2.7% in the daily numbers"))
+    trend, rate = asked_after(lurker, tmp_path, rows, "2026-11-27T10:00:00Z",
+                              "how has DAU trended?", "what's the conversion rate?")
+    assert trend.startswith("Over time:"), trend
+    weeks = [trend.index(f"DAU {v}") for v in ("12.4k", "13.1k", "13.9k")]
+    assert weeks == sorted(weeks), trend
+    assert rate.startswith("pricing page reverted, conversion back to 2.7%"), rate
