@@ -633,6 +633,9 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
                          r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
                          r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
 _TREND_AT_MOST = 8
+_ACTION_STEMS = frozenset(content_stems("action items tasks todos assignments"))
+# a note's point put to someone: "…: maya: write the caching RFC; sam: benchmark …"
+_PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
 
 
 def asks_trend(question: str) -> bool:
@@ -694,6 +697,9 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
                          r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
                          r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
 _TREND_AT_MOST = 8
+_ACTION_STEMS = frozenset(content_stems("action items tasks todos assignments"))
+# a note's point put to someone: "…: maya: write the caching RFC; sam: benchmark …"
+_PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
 
 
 def asks_trend(question: str) -> bool:
@@ -1476,6 +1482,11 @@ class OfflineAnswerer(Answerer):
             joined = undated
             stems_of = lambda m: _memory_stems(m) | (joined if said_so.search(m.content)
                                                      else set())
+        elif undated & _ACTION_STEMS:
+            # "what are the action items from planning?": "Meeting notes from planning: maya:
+            # write the caching RFC by Friday; sam: …" puts work to people in none of its words
+            stems_of = lambda m: _memory_stems(m) | (
+                _ACTION_STEMS if len(_PUT_TO.findall(m.content)) >= 2 else set())
         elif undated & _CAUSE_STEMS:
             # "what was the root cause of the checkout incident?": "Found it: the 14:00 deploy
             # … dropped the idempotency header" (in the incident's thread) says one

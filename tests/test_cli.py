@@ -2884,6 +2884,10 @@ def test_a_planning_channels_rota_prices_and_items_from_the_shell(lurker, tmp_pa
         .split("Done lately:")[1], details
     assert "priya: talk to Acme about the renewal" in details["what's still open?"] \
         .split("Done:")[0], details
+    # (the notes themselves, asked for as action items, were declined too)
+    items = lurker("recall", "what are the action items from planning?",
+                   "--now", "2026-11-24T10:00:00Z").stdout
+    assert items.startswith("Meeting notes from planning: maya: write the caching RFC"), items
 
 
 def test_two_rfcs_fields_stay_their_own_from_the_shell(lurker, tmp_path):
