@@ -977,3 +977,22 @@ def test_an_incident_channel_without_threads_arriving_a_message_at_a_time(profil
     assert answer.startswith("39 minutes: from 14:02 UTC on 24 November 2026"), answer
     answer = profile.recall("when did the checkout outage start?", now=now).answer
     assert answer.startswith("14:02 UTC on 24 November 2026: checkout is returning 502s"), answer
+
+
+def test_a_values_trend_walks_its_versions_and_a_forgotten_one_is_left_out(profile):
+    """28 Nov (tenth session): "how has DAU trended?" reads each weekly value through the
+    versions each post replaced (three levels down the chain), on both stores; a forgotten
+    version is never shown."""
+    for day, dau in (("09", "12.4k"), ("16", "13.1k"), ("23", "13.9k")):
+        profile.ingest([said("ivy", f"2026-11-{day}T09:00:00Z",
+                             f"Weekly metrics: DAU {dau}, conversion 2.{day[1]}%")],
+                       session_id="metrics")
+    now = datetime(2026, 11, 27, 10, tzinfo=timezone.utc)
+    answer = profile.recall("how has DAU trended?", now=now).answer
+    assert answer.startswith("Over time:"), answer
+    shown = [answer.index(f"DAU {v}") for v in ("12.4k", "13.1k", "13.9k")]
+    assert shown == sorted(shown), answer
+    oldest = next(m for m in profile.list(include_inactive=True) if "12.4k" in m.content)
+    profile.forget(oldest.id, reason="wrong export")
+    answer = profile.recall("how has DAU trended?", now=now).answer
+    assert "12.4k" not in answer and "13.1k" in answer, answer
