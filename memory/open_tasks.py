@@ -137,7 +137,10 @@ _NOTE_LABEL = re.compile(r"^(?P<label>[^:;\n]{1,80}?)\s*:\s*(?=\S)")
 # caching RFC by Friday; sam: benchmark the new parser; priya: talk to Acme" (no item was work,
 # and "what does maya need to do?" was declined)
 _ASSIGNEE = re.compile(r"^@?(?P<who>[a-z][\w.-]{1,30})\s*(?::|\s[-\u2013\u2014]\s)\s*"
-                       r"(?P<work>[a-z][^:]*)$", re.IGNORECASE)
+                       r"(?P<work>[a-z][^:]*)$"
+                       # "• <@U1> to write the RFC", as Slack's mention reads: "@maya to write …"
+                       r"|^@(?P<mentioned>[a-z][\w.-]{1,30})\s+(?:to|will|should|can)\s+"
+                       r"(?P<does>[a-z][^:]*)$", re.IGNORECASE)
 # a note's own headings, which are nobody: "Decided: …; Open question: …; Status: …"
 _NOT_ASSIGNEES = frozenset(
     "decided decision decisions agenda notes note status blockers blocker blocked done next "
@@ -167,7 +170,7 @@ def work_items(memory: Memory) -> list[tuple[Memory, str]]:
                  if _WORK_MARK.match(p.strip())] if noted is not None else []
         if noted is not None and not items:
             put = [a for p in parts if (a := _ASSIGNEE.match(p.strip().rstrip(".")))
-                   and a.group("who").lower() not in _NOT_ASSIGNEES]
+                   and _assignee(a) not in _NOT_ASSIGNEES]
             if len(put) >= 2 and len(put) * 2 >= len(parts):
                 items = [a.group(0) for a in put]
         label = noted.group("label").strip() if noted is not None else ""
@@ -221,8 +224,18 @@ def _put_to_someone(content: str) -> str | None:
     said done."""
     label = _NOTE_LABEL.match(content)
     item = _ASSIGNEE.match(content[label.end():].rstrip(".")) if label else None
-    who = item.group("who").lower() if item is not None else None
+    who = _assignee(item) if item is not None else None
     return who if who not in _NOT_ASSIGNEES else None
+
+
+def assignees(work: list[OpenWork]) -> set[str]:
+    """Whom the items of notes among `work` are put to, lower case ("maya" of "Meeting notes:
+    @maya to write the caching RFC")."""
+    return {who for w in work if (who := _put_to_someone(w.commitment.content))}
+
+
+def _assignee(item: re.Match) -> str:
+    return (item.group("who") or item.group("mentioned")).lower()
 
 
 def is_commitment(memory: Memory, now: datetime) -> bool:

@@ -927,9 +927,14 @@ class Profile:
             return None
         whose = whose_words_asked(query, self._people)
         person = at_work(plain_names(query), whose) if whose else set()
+        work, speakers = self._work(now)
+        if not person:
+            # or someone work was put to ("@maya to write the caching RFC" in bob's notes:
+            # "maya", an English word too, was no name of an author)
+            whose = whose_words_asked(query, lambda: open_tasks.assignees(work))
+            person = at_work(plain_names(query), whose) if whose else set()
         if not person:
             return None
-        work, speakers = self._work(now)
         mine = open_tasks.work_of(work, person, speakers)
         answer = open_tasks.person_answer(sorted(person)[0], mine, speakers,
                                           owed=asks_owed(query))

@@ -3061,3 +3061,20 @@ def test_a_metrics_channels_values_over_time_from_the_shell(lurker, tmp_path):
     weeks = [trend.index(f"DAU {v}") for v in ("12.4k", "13.1k", "13.9k")]
     assert weeks == sorted(weeks), trend
     assert rate.startswith("pricing page reverted, conversion back to 2.7%"), rate
+
+
+def test_notes_putting_work_to_mentioned_people_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session): bob's "Meeting notes:" with "• @maya to write the caching RFC by
+    Friday" and "• @sam to benchmark the new parser". Neither maya nor sam wrote anything, so
+    "what are maya's action items?" was declined ("maya" is an English word too, and no
+    author's name) and the bullets were no one's work."""
+    rows = chat(("bob", "2026-11-19T10:00:00Z", "Meeting notes:\n• @maya to write the caching "
+                 "RFC by Friday\n• @sam to benchmark the new parser\n• we need to revisit "
+                 "pricing"))
+    maya, sam = asked_after(lurker, tmp_path, rows, "2026-11-24T10:00:00Z",
+                            "what are maya's action items?", "what does sam need to do?")
+    assert maya == "maya is on:", maya
+    assert sam == "sam is on:", sam
+    details = lurker("recall", "what are maya's action items?",
+                     "--now", "2026-11-24T10:00:00Z").stdout.split("\n\n")[0]
+    assert "@maya to write the caching RFC" in details and "@sam" not in details, details
