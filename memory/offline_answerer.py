@@ -490,7 +490,9 @@ def _cjk_pairs(text: str) -> set[str]:
 # we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
-              "signatur": "sign", "owner": "own"}
+              "signatur": "sign", "owner": "own",
+              # "when does 4.3 ship?": "Code freeze Dec 1, release Dec 8" (no date was given)
+              "ship": "releas"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -1721,6 +1723,15 @@ class OfflineAnswerer(Answerer):
                 shown = sorted(shown, key=lambda m: bool(_NONE_SINCE.search(m.content)))
             dated = next((m for m in shown if event_date(m, question)
                           and not _NONE_SINCE.search(m.content)), None) if when else None
+            if when and dated is None and latest is None:
+                # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
+                # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
+                leads = shown[:LEADS_FOLLOWED]
+                dated = next((m for m in with_siblings(leads, memories)[len(leads):]
+                              if event_date(m, question) and wanted & _memory_stems(m)
+                              and not _NONE_SINCE.search(m.content)), None)
+                if dated is not None:
+                    shown = [dated, *(m for m in shown if m is not dated)]
             if when and span is None and now is not None and _ASKS_NEXT.search(question):
                 # "when is the next release?": the first still to come, not the best-ranked
                 # (the release cut last week shares as many words)

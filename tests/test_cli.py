@@ -3078,3 +3078,17 @@ def test_notes_putting_work_to_mentioned_people_from_the_shell(lurker, tmp_path)
     details = lurker("recall", "what are maya's action items?",
                      "--now", "2026-11-24T10:00:00Z").stdout.split("\n\n")[0]
     assert "@maya to write the caching RFC" in details and "@sam" not in details, details
+
+
+def test_a_releases_date_in_the_sentence_after_its_scope_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session): "4.3 scope: SSO for Acme, CSV export fix, new billing page. Code
+    freeze Dec 1, release Dec 8." "when does 4.3 ship?" was answered "No date was given" (the
+    scope names 4.3 and no date; the sentence with the dates names no 4.3, nor "ship")."""
+    rows = chat(
+        ("lin", "2026-11-16T09:00:00Z", "4.3 scope: SSO for Acme, CSV export fix, new billing "
+         "page. Code freeze Dec 1, release Dec 8."),
+        ("lin", "2026-11-20T14:00:00Z", "dropping the new billing page from 4.3, it moves to 4.4"))
+    ship, freeze = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                               "when does 4.3 ship?", "when is the 4.3 code freeze?")
+    assert ship.startswith("8 December 2026: Code freeze Dec 1"), ship
+    assert freeze.startswith("1 December 2026: Code freeze Dec 1"), freeze
