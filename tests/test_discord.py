@@ -1156,3 +1156,28 @@ def test_a_claim_a_psa_rule_and_whats_coming_up_over_discord(env):
     assert "what stands: PSA: never deploy on Fridays after 3pm" in said[1], said[1]
     assert "Billing page launch is Dec 3" in said[2] and "Pizza" not in said[2], said[2]
     assert all(r.json["allowed_mentions"]["parse"] == [] for r in env.replies(GENERAL))
+
+
+def test_weekly_metrics_and_a_review_bots_points_over_discord(env):
+    """28 Nov (tenth session), driven through the discord.py client, each message its own
+    event: weekly metrics that replace each other are told as a trend, and a review's numbered
+    points come whole with the later word that says which were fixed; nobody is pinged."""
+    for n, (dau, conv) in enumerate((("12.4k", "2.8"), ("13.1k", "2.5"), ("13.9k", "2.1"))):
+        env.post(GENERAL, ALICE, f"Weekly metrics: DAU {dau}, conversion {conv}% @here",
+                 at=DAY - timedelta(days=14 - 7 * n))
+    env.post(GENERAL, BOB, "PR #2211 review: 3 issues found. 1) expired rows are never deleted. "
+             "2) missing index on expires_at. 3) data column should be jsonb.", at=DAY)
+    env.post(GENERAL, ALICE, "fixed 2 and 3 in PR #2211, 1 will be a follow-up",
+             at=DAY + timedelta(hours=1))
+    env.wait_for(lambda: len(env.sink.events) >= 5, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("how has DAU trended?", "is the expired rows issue fixed?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    trend, fixed = [r.json["content"] for r in env.replies(GENERAL)]
+    assert trend.startswith("Over time:"), trend
+    weeks = [trend.index(f"DAU {v}") for v in ("12.4k", "13.1k", "13.9k")]
+    assert weeks == sorted(weeks), trend
+    assert fixed.startswith("Latest: fixed 2 and 3 in PR #2211, 1 will be a follow-up"), fixed
+    assert all(r.json["allowed_mentions"]["parse"] == [] for r in env.replies(GENERAL))
