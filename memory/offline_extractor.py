@@ -743,14 +743,6 @@ class OfflineExtractor(Extractor):
                     # accounts still use v1 webhooks?")
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
-                if candidate is not None and parent is None and declared is not None \
-                        and declared is not line and _STATES_CAUSE.search(sentence) \
-                        and line.ts - declared.ts <= INCIDENT_WINDOW:
-                    # "Root cause looks like the new connection pool limit", said in the
-                    # channel while checkout's SEV2 was open, is found by what was declared
-                    # ("what caused the checkout incident?" was declined)
-                    said = _ANNOTATED.sub("", declared.content).strip()[:_PARENT_QUESTION_CHARS]
-                    candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and quoted:
                     said = _ANNOTATED.sub("", quoted)[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]

@@ -16,11 +16,15 @@ INCIDENT_WINDOW before it, among the last SCANNED_INCIDENT messages.
 """
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
 
+# (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
+_STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|the culprit|turned out|turns out|"
+                           r"traced (?:it )?(?:back )?to)\b")
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
 BEFORE_WINDOW = timedelta(hours=2)
 # "on it", "me", "Yes, 14 accounts.", "I'll take it", "250"; a longer reply has words to stand
@@ -34,12 +38,19 @@ def _resolution(message: Message) -> bool:
     return not message.reply_to and bool(RESOLVES.match(message.content))
 
 
+def _of_incident(message: Message) -> bool:
+    """A resolution, or a cause stated in the channel ("Root cause looks like the new pool
+    limit in payments-api", alone in its batch, was found by nothing of the incident)."""
+    return _resolution(message) or not message.reply_to and bool(_STATES_CAUSE.search(
+        message.content))
+
+
 def wants_before(ordered: list[Message]) -> Message | None:
     """The batch's first message, when it is short (or opens with a resolution) and replies to
     no thread; else None."""
     first = ordered[0] if ordered else None
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
-                                           and not _resolution(first)):
+                                           and not _of_incident(first)):
         return None
     return first
 
@@ -48,7 +59,7 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
     """Of the session's messages before `first` (newest first), the last top-level one, if it
     was said within BEFORE_WINDOW and nothing drawn from it was forgotten; for a resolution, the
     latest declaration of an incident still open, within INCIDENT_WINDOW."""
-    if _resolution(first):
+    if _of_incident(first):
         between: list[Message] = []  # resolutions said since, of this incident or another
         for m in newest_first:
             if m.reply_to:
@@ -91,4 +102,4 @@ def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
 
 
 def _scanned(first: Message) -> int:
-    return SCANNED_INCIDENT if _resolution(first) else SCANNED
+    return SCANNED_INCIDENT if _of_incident(first) else SCANNED

@@ -996,3 +996,24 @@ def test_a_values_trend_walks_its_versions_and_a_forgotten_one_is_left_out(profi
     profile.forget(oldest.id, reason="wrong export")
     answer = profile.recall("how has DAU trended?", now=now).answer
     assert "12.4k" not in answer and "13.1k" in answer, answer
+
+
+def test_a_cause_said_alone_in_an_incident_channel_is_found_by_the_incident(profile):
+    """28 Nov (tenth session): live chat arrives a message at a time, and a cause stated in an
+    incident channel without threads ("Root cause looks like the new pool limit in
+    payments-api"), alone in its batch, was found by nothing of the incident: "what caused the
+    checkout incident?" was declined. It is read with the open declaration before it; after the
+    incident ended, a cause names no incident of it."""
+    profile.ingest([said("maya", "2026-11-16T09:00:00Z", ":rotating_light: checkout is "
+                         "returning 502s, declaring SEV2, I'm IC")], session_id="incidents")
+    profile.ingest([said("sam", "2026-11-16T09:08:00Z", "Root cause looks like the new pool "
+                         "limit in payments-api")], session_id="incidents")
+    now = datetime(2026, 11, 16, 12, tzinfo=timezone.utc)
+    answer = profile.recall("what caused the checkout incident?", now=now).answer
+    assert answer.startswith("Root cause looks like the new pool limit"), answer
+    profile.ingest([said("maya", "2026-11-16T09:39:00Z", "Resolved. Checkout healthy since "
+                         "09:36 UTC.")], session_id="incidents")
+    profile.ingest([said("lee", "2026-11-16T10:30:00Z", "turns out the flaky search test was a "
+                         "timezone bug")], session_id="incidents")
+    search = next(m for m in profile.list() if "flaky search test" in m.content)
+    assert not any("checkout" in q for q in search.questions), search.questions

@@ -994,6 +994,12 @@ def test_an_incident_channel_without_threads_over_slack_says_how_long_it_lasted(
     text = [p for p in api.called("chat.postMessage") if p["channel"] == "CINC"][-1]["text"]
     assert text.startswith("39 minutes: from 09:00 UTC on 16 November 2026"), text
     assert "search is back" not in text and "<!here>" not in text, text
+    # the cause, its own event too, is found by the incident (28 Nov: it was declined)
+    event(slack, {"type": "app_mention", "channel": "CINC", "user": "UADA", "team": TEAM,
+                  "text": f"<@{BOT_USER}> what caused the checkout incident?", "ts": ts(61)},
+          event_id="EvFlatInc2")
+    text = [p for p in api.called("chat.postMessage") if p["channel"] == "CINC"][-1]["text"]
+    assert text.startswith("Root cause looks like the new pool limit in payments-api"), text
 
 
 def test_planning_notes_with_mentions_over_slack_give_each_their_items(start, api):
