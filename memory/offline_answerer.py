@@ -643,6 +643,8 @@ _PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
 def asks_trend(question: str) -> bool:
     """"how has DAU trended?", "conversion over time": how a value went, each value said."""
     return bool(_ASKS_TREND.search(question))
+
+
 _ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
 _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
                     r"\b(?:took|taking|claimed|picked up)\b")
@@ -695,23 +697,8 @@ _ASKS_QUANTITY = re.compile(
 # "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
 # agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
 # for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
-_ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(?:ed|ing)?|"
-                         r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
-                         r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
-_TREND_AT_MOST = 8
-_ACTION_STEMS = frozenset(content_stems("action items tasks todos assignments"))
-# a note's point put to someone: "…: maya: write the caching RFC; sam: benchmark …"
-_PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
-
-
-def asks_trend(question: str) -> bool:
-    """"how has DAU trended?", "conversion over time": how a value went, each value said."""
-    return bool(_ASKS_TREND.search(question))
-_ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
-_TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
-                    r"\b(?:took|taking|claimed|picked up)\b")
-_ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
-                            r"(?!\s+(?:it|this|that)\s+matter)")
+_ASKS_HOW_MUCH_NOW = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
+                                r"(?!\s+(?:it|this|that)\s+matter)")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
@@ -1706,7 +1693,7 @@ class OfflineAnswerer(Answerer):
                     parts.append("Over time:")
                     shown = valued
                     trend = True
-            elif latest is None and _ASKS_HOW_MUCH.search(question):
+            elif latest is None and _ASKS_HOW_MUCH_NOW.search(question):
                 changed = max((m for m in shown if m.said_at > shown[0].said_at and says_change(m)
                                and _QUANTITY.search(ANNOTATED.sub("", m.content))),
                               key=lambda m: m.said_at, default=None)
