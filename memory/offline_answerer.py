@@ -635,6 +635,14 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
                          r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
                          r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
 _TREND_AT_MOST = 8
+# a note's field: "Risks: …", or one after its note's title ("RFC: … Target: end of December.")
+_FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+)(?P<label>[A-Za-z][A-Za-z -]{1,30}?)\s*:\s")
+
+
+def _field_asked(memory: Memory, wanted: set[str]) -> bool:
+    """Whether a field of the memory is named by the question's words (all of its label's)."""
+    return any((label := content_stems(f["label"])) and label <= wanted
+               for f in _FIELD_LABEL.finditer(ANNOTATED.sub("", memory.content)))
 _ACTION_STEMS = frozenset(content_stems("action items tasks todos assignments"))
 # a note's point put to someone: "…: maya: write the caching RFC; sam: benchmark …"
 _PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
@@ -1577,6 +1585,10 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
+            # "what are the risks of the session migration?": a note's field of that name
+            # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
+            # field keyed no topic, after "Session migration is live in production")
+            shown.sort(key=lambda m: not _field_asked(m, wanted))
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
             if _ASKS_DECISION.search(question):

@@ -2902,11 +2902,14 @@ def test_two_rfcs_fields_stay_their_own_from_the_shell(lurker, tmp_path):
          "Risks: write load on Postgres goes up ~15%.\n\nOwner: ana. Target: end of December."),
         ("ben", "2026-11-18T10:00:00Z", "RFC: replace the billing cron with Stripe webhooks.\n\n"
          "Context: the nightly cron misses refunds.\n\nRisks: webhook delivery can lag.\n\n"
-         "Owner: ben. Target: end of January."))
+         "Owner: ben. Target: end of January."),
+        ("ana", "2026-11-24T16:00:00Z", "Session migration is live in production as of today."))
     said = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
                        "who owns the session storage RFC?", "who owns the billing RFC?",
-                       "what's the target for the session storage move?")
-    session, billing, target = said
+                       "what's the target for the session storage move?",
+                       "what are the risks of the session migration?")
+    session, billing, target, risks = said
+    assert risks.startswith("Risks: write load on Postgres goes up ~15%."), said
     assert session.startswith("RFC: move session storage from Redis to Postgres. Owner: ana."), \
         said
     assert "changed from" not in session, said
