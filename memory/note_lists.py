@@ -19,11 +19,54 @@ _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?[*_]{0,2}(?P<head>[^\n:*_][^\n]{
 ITEMS_PER_LINE = 8  # a long list is several statements, so no memory grows without bound
 
 
+# a Markdown heading: "## Decision" (an ADR's sections were read as the end of the sentence
+# before them: "ADR-001: Use Postgres for the event store ## Context")
+_MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?P<head>[^\n#:]{1,80}?)[ \t]*#*[ \t]*$")
+
+
+# the sections of a decision record or an RFC, each a field of the note
+_NOTE_SECTIONS = frozenset({"context", "decision", "consequences", "status", "problem",
+                            "solution", "options", "alternatives", "motivation", "goals",
+                            "non-goals", "risks", "background", "proposal", "owner", "timeline",
+                            "rationale", "impact", "root cause", "mitigation", "action items",
+                            "next steps", "open questions", "decision drivers"})
+
+
+def _markdown_sections(lines: list[str]) -> list[str]:
+    """Each Markdown heading of a note's section as a label: with the one line of prose under
+    it, "Decision: We will use NATS JetStream."; over bullets, "Decision:" (a heading _HEADING
+    reads); any other heading ends the sentence before it, and is read no further."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        head = _MARKDOWN_HEADING.match(lines[i])
+        if head is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        nxt = lines[j] if j < len(lines) else ""
+        if head["head"].strip().lower() in _NOTE_SECTIONS and nxt.strip() \
+                and not _BULLET.match(nxt) and not _MARKDOWN_HEADING.match(nxt) \
+                and not _HEADING.match(nxt):
+            out.append(f"{head['head']}: {nxt.strip()}")
+            i = j + 1
+        elif j < len(lines) and _BULLET.match(nxt):
+            out.append(f"{head['head']}:")
+            i += 1
+        else:  # a section of a write-up ("### Conclusion"): where a sentence ends, no more
+            out.append("")
+            i += 1
+    return out
+
+
 def grouped_lists(text: str) -> tuple[str, list[str]]:
     """The text with each heading and the bullets right under it on one line, and those lines.
     A heading with no bullets of its own, followed by another heading, titles the lists after it
     ("Retro notes (sprint 47):" then "Went well:"). Bullets under no heading stay as they are."""
-    lines = text.split("\n")
+    lines = _markdown_sections(text.split("\n"))
     out: list[str] = []
     grouped: list[str] = []
     title = None

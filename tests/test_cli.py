@@ -3095,3 +3095,28 @@ def test_a_releases_date_in_the_sentence_after_its_scope_from_the_shell(lurker, 
                                "when does 4.3 ship?", "when is the 4.3 code freeze?")
     assert ship.startswith("8 December 2026: Code freeze Dec 1"), ship
     assert freeze.startswith("1 December 2026: Code freeze Dec 1"), freeze
+
+
+def test_decision_records_in_markdown_sections_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session): ADRs posted with Markdown sections ("## Context", "## Decision",
+    "## Consequences") were read with each heading glued to the sentence before it ("ADR-001:
+    Use Postgres for the event store ## Context"), and "what did we decide in ADR-001?" was
+    answered with that title. A section of a note is a field ("Decision: We will use …"); any
+    other heading only ends the sentence before it."""
+    rows = chat(
+        ("ana", "2026-11-10T10:00:00Z", "ADR-001: Use Postgres for the event store\n## Context\n"
+         "We need durable ordered events for billing.\n## Decision\nWe will use Postgres with an "
+         "append-only events table.\n## Consequences\nWe must partition the table monthly."),
+        ("ben", "2026-11-17T10:00:00Z", "ADR-002: Use NATS for internal messaging\n## Context\n"
+         "Services poll each other today.\n## Decision\nWe will use NATS JetStream.\n"
+         "## Consequences\nOps needs to run a 3-node NATS cluster.\n### Final Thoughts\nIt is "
+         "a good fit for our scale."))
+    decided, consequences = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                                        "what did we decide in ADR-001?",
+                                        "what are the consequences of ADR-002?")
+    assert decided.startswith("Decision: We will use Postgres with an append-only events "
+                              "table."), decided
+    assert consequences.startswith("Consequences: Ops needs to run a 3-node NATS cluster."), \
+        consequences
+    listed = lurker("list").stdout
+    assert "##" not in listed and "Final Thoughts" not in listed, listed
