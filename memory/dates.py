@@ -1280,7 +1280,8 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    out = _counted_from(text, _today_after(text, _one_day_twice(text, out), today))
+    out = _offset_from(text, _counted_from(text, _today_after(text, _one_day_twice(text, out),
+                                                              today)))
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
@@ -1308,6 +1309,33 @@ def _since_date(text: str, m: re.Match, phrase: str) -> bool:
 # and "the Friday before Christmas", said in November, the Friday just past)
 _COUNTED_FROM = re.compile(r"(?i)(?<!\ba\s)(?<!\bone\s)\b(?:the\s+)?(?P<what>day|week|weekend|(?:mon|tues|wednes|thurs|"
                            r"fri|satur|sun)day)\s+(?P<rel>before|after|of)\s+(?:the\s+)?$")
+
+
+# "90 days after Dec 1", "two weeks before the 15th", "3 months from Jan 1": a day counted from
+# another ("The AWS savings plan expires 90 days after Dec 1" was dated 1 December)
+_OFFSET_FROM = re.compile(r"(?i)\b(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|"
+                          r"ten|eleven|twelve)[ \t-]*(?P<unit>days?|weeks?|months?)\s+"
+                          r"(?P<rel>after|before|from|prior\s+to|past)\s+(?:the\s+)?$")
+
+
+def _offset_from(text: str, found: list[Found]) -> list[Found]:
+    out: list[Found] = []
+    for f in found:
+        m = _OFFSET_FROM.search(text, max(0, f.start - 40), f.start)
+        if m is None or f.labelled or f.date.granularity != "day":
+            out.append(f)
+            continue
+        n, unit = _number(m["n"]), m["unit"].lower().rstrip("s")
+        sign = -1 if m["rel"].lower() in ("before", "prior to") \
+            or m["rel"].lower().startswith("prior") else 1
+        day = f.date.start
+        moved = add_months(day, sign * n) if unit == "month" \
+            else day + timedelta(days=sign * n * (7 if unit == "week" else 1))
+        out = [o for o in out if o.end <= m.start()]
+        out.append(Found(m.start(), f.end, ResolvedDate(text[m.start():f.end], moved, moved, "day"),
+                         f"{n} {unit}s {m['rel'].lower()} {day}", explicit=f.explicit,
+                         label_at=f.label_at))
+    return out
 
 
 def _counted_from(text: str, found: list[Found]) -> list[Found]:

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 
 from .date_questions import parse_date_question
-from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates,
-                    format_human, moved_away_from)
+from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, add_months,
+                    find_dates, format_human, moved_away_from)
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
@@ -911,6 +911,39 @@ _OUTAGE_STEMS = frozenset(content_stems("how long last lasted outage incident do
                                         "take took was were minutes hours"))
 
 
+# "when do we need to give notice to Datadog?", "what's the last day to cancel Datadog?"
+_ASKS_NOTICE = re.compile(r"(?i)\b(?:notice|cancel\w*|downgrad\w*|terminat\w*|opt[- ]out|"
+                          r"give\s+notice)\b")
+_ASKS_BY_WHEN = re.compile(r"(?i)^\W*(?:when|by when|what(?:['’]s| is)\s+the\s+(?:last|latest|"
+                           r"final)\s+day|what(?:['’]s| is)\s+the\s+deadline)\b|\bdeadline\b")
+# "a 60-day cancellation notice", "30 days notice", "notice of 90 days"
+_NOTICE = re.compile(r"(?i)\b(?P<n>\d{1,3})[ \t-]*(?P<unit>day|week|month)s?['’]?[ \t]+(?:\w+[ \t]+)?"
+                     r"notice\b|\bnotice\s+(?:period\s+)?of\s+(?P<n2>\d{1,3})[ \t-]*"
+                     r"(?P<unit2>day|week|month)s?\b")
+
+
+def _notice_by(question: str, memories: list[Memory]) -> str | None:
+    """The last day to give notice, computed: "Datadog contract renews Feb 1, with a 60-day
+    cancellation notice" was answered "1 February 2027" for "when do we need to give notice to
+    Datadog?" (the renewal's day, not the notice's: 3 December 2026)."""
+    if not (_ASKS_NOTICE.search(question) and _ASKS_BY_WHEN.search(question)):
+        return None
+    wanted = content_stems(question) - content_stems("notice cancel downgrade give need last "
+                                                     "day deadline terminate")
+    for memory in memories:
+        found = _NOTICE.search(memory.content)
+        days = [e for e in memory.event_dates if e.granularity == "day"]
+        if found is None or len(days) != 1 or not wanted & _memory_stems(memory):
+            continue
+        n, unit = int(found["n"] or found["n2"]), (found["unit"] or found["unit2"]).lower()
+        day = days[0].start
+        by = add_months(day, -n) if unit == "month" \
+            else day - timedelta(days=n * (7 if unit == "week" else 1))
+        return (f"{format_human(by)}: {n} {unit}{'s' if n != 1 else ''} before "
+                f"{format_human(day)}, {_dated(memory)}")
+    return None
+
+
 def _alert_lasted(question: str, memories: list[Memory]) -> str | None:
     """"47 minutes: from 14:05 UTC on 24 November 2026 (TRIGGERED: …) to 14:52 UTC (RESOLVED:
     …)." for a question how long something lasted, when the shown memories hold an alert that
@@ -1354,7 +1387,7 @@ class OfflineAnswerer(Answerer):
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
         lasted = _alert_lasted(question, memories) or _incident_when(question, memories) \
-            or _handover(question, memories, span)
+            or _handover(question, memories, span) or _notice_by(question, memories)
         if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
             return lasted
         def people() -> set[str]:  # looked up only when a lower-case word could be a name

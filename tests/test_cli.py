@@ -3120,3 +3120,26 @@ def test_decision_records_in_markdown_sections_from_the_shell(lurker, tmp_path):
         consequences
     listed = lurker("list").stdout
     assert "##" not in listed and "Final Thoughts" not in listed, listed
+
+
+def test_notice_periods_and_days_counted_from_a_date_from_the_shell(lurker, tmp_path):
+    """28 Nov (tenth session), a finance channel: "Datadog contract renews Feb 1, with a 60-day
+    cancellation notice." "when do we need to give notice to Datadog?" was answered "1 February
+    2027" (the renewal, not the last day to give notice); "The AWS savings plan expires 90 days
+    after Dec 1." was dated 1 December. Both are computed, never guessed."""
+    rows = chat(
+        ("fin", "2026-11-16T09:00:00Z",
+         "Datadog contract renews Feb 1, with a 60-day cancellation notice."),
+        ("fin", "2026-11-17T09:00:00Z",
+         "Slack renewal is March 15; they need 30 days notice to downgrade."),
+        ("fin", "2026-11-18T09:00:00Z", "The AWS savings plan expires 90 days after Dec 1."))
+    said = asked_after(lurker, tmp_path, rows, "2026-11-25T10:00:00Z",
+                       "when do we need to give notice to Datadog?",
+                       "when is the Slack downgrade deadline?",
+                       "when does the AWS savings plan expire?",
+                       "how many days until the Datadog renewal?")
+    notice, slack, aws, renewal = said
+    assert notice.startswith("3 December 2026: 60 days before 1 February 2027, Datadog"), said
+    assert slack.startswith("13 February 2027: 30 days before 15 March 2027, Slack"), said
+    assert aws.startswith("1 March 2027: The AWS savings plan expires 90 days after Dec 1"), said
+    assert renewal.startswith("68 days: from 25 November 2026 (today) to 1 February 2027"), said

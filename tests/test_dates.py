@@ -867,8 +867,9 @@ def test_dates_people_wrote_on_27_nov_seventh_session(text, said, expected):
     ("the Monday after Thanksgiving we ship", FRIDAY_20_NOV, [("2026-11-30", "2026-11-30")]),
     ("party on the Friday before Christmas", FRIDAY_20_NOV, [("2026-12-18", "2026-12-18")]),
     ("the weekend before Christmas", FRIDAY_20_NOV, [("2026-12-19", "2026-12-20")]),
-    # a length of time after a day is not the week after it; a label read back is the label's
-    ("a week after Dec 3", FRIDAY_20_NOV, [("2026-12-03", "2026-12-03")]),
+    # a length of time after a day is not the week after it, but the day that far on (28 Nov:
+    # it was Dec 3 itself); a label read back is the label's
+    ("a week after Dec 3", FRIDAY_20_NOV, [("2026-12-10", "2026-12-10")]),
     ("the day after Thanksgiving [2026-11-27]", FRIDAY_20_NOV, [("2026-11-27", "2026-11-27")]),
     # a place's closure is a notice of days to come (were last year's); a ticket closed is past
     ("Office closed Dec 24 - Jan 2.", FRIDAY_20_NOV, [("2026-12-24", "2027-01-02")]),
@@ -925,6 +926,12 @@ FRIDAY_20_NOV = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
     # a weekday that is not the date's stays its own day
     ("pilot moved to the Monday after, Dec 8", FRIDAY_20_NOV,
      [("2026-11-23", "2026-11-23"), ("2026-12-08", "2026-12-08")]),
+    # a day counted from another ("The AWS savings plan expires 90 days after Dec 1" was 1 Dec)
+    ("The AWS savings plan expires 90 days after Dec 1.", FRIDAY_20_NOV,
+     [("2027-03-01", "2027-03-01")]),
+    ("freeze two weeks before Dec 15", FRIDAY_20_NOV, [("2026-12-01", "2026-12-01")]),
+    ("trial ends 3 months from Jan 1", FRIDAY_20_NOV, [("2027-04-01", "2027-04-01")]),
+    ("review 10 days prior to Dec 15", FRIDAY_20_NOV, [("2026-12-05", "2026-12-05")]),
 ])
 def test_dates_people_wrote_on_28_nov_tenth_session(text, said, expected):
     from memory.dates import find_dates
