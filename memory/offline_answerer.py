@@ -490,9 +490,7 @@ def _cjk_pairs(text: str) -> set[str]:
 # we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
-              "signatur": "sign", "owner": "own",
-              # "when does 4.3 ship?": "Code freeze Dec 1, release Dec 8" (no date was given)
-              "ship": "releas"}
+              "signatur": "sign", "owner": "own"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -635,14 +633,22 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
                          r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
                          r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
 _TREND_AT_MOST = 8
+_SHIP_STEMS = frozenset(content_stems("ship release launch"))
 # a note's field: "Risks: …", or one after its note's title ("RFC: … Target: end of December.")
 _FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+)(?P<label>[A-Za-z][A-Za-z -]{1,30}?)\s*:\s")
 
 
 def _field_asked(memory: Memory, wanted: set[str]) -> bool:
-    """Whether a field of the memory is named by the question's words (all of its label's)."""
+    """Whether a field of the memory is named by the question's words (all of its label's); a
+    day is no field ("Yesterday: SSO redirect loop fixed" of a standup)."""
     return any((label := content_stems(f["label"])) and label <= wanted
+               and not label & _DAY_LABEL_STEMS
                for f in _FIELD_LABEL.finditer(ANNOTATED.sub("", memory.content)))
+
+
+_DAY_LABEL_STEMS = frozenset(content_stems(
+    "today yesterday tomorrow tonight monday tuesday wednesday thursday friday saturday sunday "
+    "weekend week month"))
 _ACTION_STEMS = frozenset(content_stems("action items tasks todos assignments"))
 # a note's point put to someone: "…: maya: write the caching RFC; sam: benchmark …"
 _PUT_TO = re.compile(r"(?:^|[:;]\s+)@?[A-Za-z][\w.-]{1,30}:\s+[a-z]")
@@ -879,6 +885,8 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
                 or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
+        if wanted & _SHIP_STEMS:  # "when does 4.3 ship?": "… release Dec 8" says it
+            wanted |= _SHIP_STEMS
         spots = [m.start() for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
                  if content_stems(m.group(0)) & wanted]
         if placed and spots:
@@ -1759,8 +1767,10 @@ class OfflineAnswerer(Answerer):
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
                 # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
                 leads = shown[:LEADS_FOLLOWED]
+                # ("ship" is said "release" there: the words of shipping are one)
+                asked = wanted | (_SHIP_STEMS if wanted & _SHIP_STEMS else set())
                 dated = next((m for m in with_siblings(leads, memories)[len(leads):]
-                              if event_date(m, question) and wanted & _memory_stems(m)
+                              if event_date(m, question) and asked & _memory_stems(m)
                               and not _NONE_SINCE.search(m.content)), None)
                 if dated is not None:
                     shown = [dated, *(m for m in shown if m is not dated)]
