@@ -1318,6 +1318,12 @@ _OFFSET_FROM = re.compile(r"(?i)\b(?P<n>\d{1,3}|a|an|one|two|three|four|five|six
                           r"(?P<rel>after|before|from|prior\s+to|past)\s+(?:the\s+)?$")
 
 
+def shifted(day: date, n: int, unit: str) -> date:
+    """`day` moved by `n` (negative: back) days, weeks or months ("day", "week", "month")."""
+    return add_months(day, n) if unit == "month" \
+        else day + timedelta(days=n * (7 if unit == "week" else 1))
+
+
 def _offset_from(text: str, found: list[Found]) -> list[Found]:
     out: list[Found] = []
     for f in found:
@@ -1329,8 +1335,7 @@ def _offset_from(text: str, found: list[Found]) -> list[Found]:
         sign = -1 if m["rel"].lower() in ("before", "prior to") \
             or m["rel"].lower().startswith("prior") else 1
         day = f.date.start
-        moved = add_months(day, sign * n) if unit == "month" \
-            else day + timedelta(days=sign * n * (7 if unit == "week" else 1))
+        moved = shifted(day, sign * n, unit)
         out = [o for o in out if o.end <= m.start()]
         out.append(Found(m.start(), f.end, ResolvedDate(text[m.start():f.end], moved, moved, "day"),
                          f"{n} {unit}s {m['rel'].lower()} {day}", explicit=f.explicit,

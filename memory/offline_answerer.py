@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 
 from .date_questions import parse_date_question
-from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, add_months,
-                    find_dates, format_human, moved_away_from)
+from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates,
+                    format_human, moved_away_from, shifted)
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
@@ -945,8 +945,7 @@ def _notice_by(question: str, memories: list[Memory]) -> str | None:
             continue
         n, unit = int(found["n"] or found["n2"]), (found["unit"] or found["unit2"]).lower()
         day = days[0].start
-        by = add_months(day, -n) if unit == "month" \
-            else day - timedelta(days=n * (7 if unit == "week" else 1))
+        by = shifted(day, -n, unit)
         return (f"{format_human(by)}: {n} {unit}{'s' if n != 1 else ''} before "
                 f"{format_human(day)}, {_dated(memory)}")
     return None
