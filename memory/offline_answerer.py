@@ -1270,7 +1270,9 @@ _OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dr
 # "how far along is the billing v2 doc?", "what's the status of ZD-9921?": the newest word of it
 # ("Sprint 48 review: … billing v2 doc at 60%" after "lee can start the billing v2 design doc")
 _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+the\s+)?"
-                            r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is)\s+.+\s+going\b"
+                            r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is| are)\s+.+\s+"
+                            # ("how is initech doing?": red, then back to yellow since)
+                            r"(?:going|doing|looking)\b"
                             # "any update on …?", "what's the latest on …?", "where are we with
                             # …?" (the messages' own question led: "anyone else seeing …?")
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
@@ -1492,6 +1494,9 @@ class OfflineAnswerer(Answerer):
             undated = (undated - (content_stems(span.phrase) & _SPAN_SHAPE)) or undated
             if looks_ahead(span):  # "any launches coming up?": "launch" is the subject
                 undated = (undated - _ANY_EVENT) or undated
+            if due_asked:  # "which renewals are coming up this month?": "renewals" is
+                undated = (undated - content_stems(_ASKS_DUE.search(question).group(0))) \
+                    or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)
@@ -1699,7 +1704,7 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
-                               content_stems, speakers)
+                               content_stems, speakers, message_text)
             if latest is None and kind is not None:
                 # the newest that names one of the kind and takes back or changes what came
                 # before ("nvm on Stripe Checkout, legal wants us on Adyen for EU. Going with
@@ -1709,7 +1714,10 @@ class OfflineAnswerer(Answerer):
                 if newest is not None and newest.said_at > shown[0].said_at \
                         and (says_update(newest.content) or says_change(newest)):
                     latest = newest
-            if latest is None and not idents and asks_how_it_stands(question):
+            if latest is None and not idents and (asks_how_it_stands(question)
+                                                  or _ASKS_VERSION.search(question)):
+                # (and "what version of django are we on?": "Bump django from 4.2.16 to 4.2.17
+                # (#1440)" is a PR, and "holding #1440 until the regression is fixed" its news)
                 # "is the Safari bug fixed?": the newest word of the ticket or PR the answer
                 # names ("Customer confirmed ZD-9921 is fixed, closing."), not "Fix is in PR
                 # #812" (what was said of it later names its number, none of the question's words)
@@ -1760,7 +1768,11 @@ class OfflineAnswerer(Answerer):
                 shown = [shown[0]]
             if when:  # what did not happen since a day does not say when it happened
                 shown = sorted(shown, key=lambda m: bool(_NONE_SINCE.search(m.content)))
-            dated = next((m for m in shown if event_date(m, question)
+            # (of those, one holding all the question's words first: "when was aiko's phone
+            # screen?" is the pipeline's "Aiko Tanaka (phone screen Wed …)", not "Aiko's screen
+            # went well, moving her to onsite next week", ranked above it)
+            dated = next((m for m in sorted(shown, key=lambda m: not wanted <= _memory_stems(m))
+                          if event_date(m, question)
                           and not _NONE_SINCE.search(m.content)), None) if when else None
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
@@ -1801,6 +1813,12 @@ class OfflineAnswerer(Answerer):
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
                 latest = update_of(dated, [m for m in memories if may_update(m)], question, wanted,
                                    content_stems, speakers)
+                if latest is not None and {w for w in wanted & _memory_stems(dated)
+                                           if not any(c.isdigit() for c in w)} \
+                        - _memory_stems(latest):
+                    # (a change of something else the question names: "Aiko's screen went well,
+                    # moving her to onsite" moved no phone screen)
+                    latest = None
                 if latest is not None:
                     parts += [f"Latest: {_dated(latest)}.", "Before that:"]
             if latest is not None and when:

@@ -96,13 +96,18 @@ _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"
-                    r"cleared|solved|merged|shipped|approved|unblocked|working again)\b")
+                    r"cleared|solved|merged|shipped|approved|unblocked|working again|"
+                    # a candidate or a party out of it: "Marco withdrew, he took another offer"
+                    # for "is marco still in the pipeline?"
+                    r"withdrew|withdrawn|pulled out|dropped out|backed out)\b")
 
 
 _OPTIONS = re.compile(r"(?i)\b(?:options?|alternatives|candidates|choices|shortlist|"
-                      r"short-list|contenders|either)\b")
+                      r"short-list|contenders|either|vote|poll)\b")
 CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|decided\s+on|"
-                    r"settled\s+on|we(?:'ll|\s+will)\s+use|selected|opted\s+for)\b")
+                    r"settled\s+on|we(?:'ll|\s+will)\s+use|selected|opted\s+for|"
+                    # a vote's outcome: "Vote closed: Porto 9, Seville 4. Porto it is."
+                    r"wins|won(?!['’])|it\s+is(?=\s*[.!]))")
 
 
 # a state that came back, said of what the answer names: "Acme is happy again after the SSO
@@ -216,11 +221,13 @@ _DAY_STEMS = frozenset({"q1", "q2", "q3", "q4", "today", "tomorrow", "yesterday"
 
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
               wanted: set[str], content_stems: Callable[[str], set[str]],
-              speakers: Callable[[Memory], set[str]] | None = None) -> Memory | None:
+              speakers: Callable[[Memory], set[str]] | None = None,
+              context: Callable[[Memory], str] | None = None) -> Memory | None:
     """The newest of `candidates` that updates `answer` (see the module), or None. `wanted`: the
     question's content stems that an answer must share; `content_stems`: a text's; `speakers`:
     the names of who said a memory (a first-person memory carries its speaker's name, which is
-    no value it names)."""
+    no value it names); `context`: a memory's message as the caller holds it, whose subject a
+    sentence of it need not repeat ("Health back to yellow." after "Initech call went fine")."""
     def stems(memory: Memory) -> set[str]:  # its words, not the dates labelled at ingest
         return content_stems(f"{ANNOTATED.sub('', memory.content)} {memory.topic_key or ''}")
 
@@ -290,7 +297,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # Dec 1" for "when is the code freeze for 4.2?"; one that names a release names it)
         names_one = VERSIONED.search(ANNOTATED.sub("", memory.content))
         needed = wanted if names_one else wanted - versioned
-        if not values and not (needed <= answer_stems & own and wanted <= answer_stems | own
+        around = own | content_stems(context(memory)) if context is not None else own
+        if not values and not (needed <= answer_stems & around and wanted <= answer_stems | own
                                and _subject(memory, content_stems) <= answer_stems | wanted):
             continue
         if _dated_elsewhere(memory, answer):

@@ -3148,3 +3148,57 @@ def test_notice_periods_and_days_counted_from_a_date_from_the_shell(lurker, tmp_
     assert slack.startswith("13 February 2027: 30 days before 15 March 2027, Slack"), said
     assert aws.startswith("1 March 2027: The AWS savings plan expires 90 days after Dec 1"), said
     assert renewal.startswith("68 days: from 25 November 2026 (today) to 1 February 2027"), said
+
+
+HIRING = chat(
+    ("rita", "2026-11-30T09:05:00Z",
+     "Candidate pipeline for the backend role: Jonas Weber (onsite Thursday), Aiko Tanaka "
+     "(phone screen Wed 3pm CET), Marco Rossi (take-home due Friday)."),
+    ("sam", "2026-12-02T16:30:00Z", "Aiko's screen went well, moving her to onsite next week."),
+    ("rita", "2026-12-04T10:15:00Z", "Marco withdrew, he took another offer."),
+    ("omar", "2026-12-03T09:12:00Z",
+     "vote for the offsite venue: 👍 Porto, 🎉 Seville. Closes Friday."),
+    ("omar", "2026-12-04T12:00:00Z", "Vote closed: Porto 9, Seville 4. Porto it is."))
+
+
+def test_a_hiring_pipeline_and_a_vote_from_the_shell(lurker, tmp_path):
+    """4 Dec (eleventh session), a hiring channel: "is marco still in the pipeline?" was
+    answered with the pipeline that lists him, not "Marco withdrew" said since; "when was aiko's
+    phone screen?" with her onsite next week (a memory ranked above, sharing "aiko" and
+    "screen"), then that same memory as a change of the screen; "where is the offsite?" with
+    the vote's options, not its outcome."""
+    marco, screen, offsite = asked_after(
+        lurker, tmp_path, HIRING, "2026-12-04T15:00:00Z", "is marco still in the pipeline?",
+        "when was aiko's phone screen?", "where is the offsite?")
+    assert marco.startswith("Latest: Marco withdrew, he took another offer."), marco
+    assert screen.startswith("2 December 2026: Candidate pipeline"), screen
+    assert "moving her" not in screen, screen
+    assert offsite.startswith("Latest: Vote closed: Porto 9, Seville 4. Porto it is."), offsite
+
+
+def test_renewals_and_a_dependency_bump_from_the_shell(lurker, tmp_path):
+    """4 Dec (eleventh session), a customer-success channel and a dependency bot: "which
+    renewals are coming up this month?" was declined (its words "coming up" were taken for the
+    subject); "what is initech's health?" led with the red of Monday, not "Health back to
+    yellow." (a sentence of a later message that names Initech in its first); "what version of
+    django are we on?" with the bot's PR alone, not that it is on hold."""
+    rows = chat(
+        ("cs-bot", "2026-11-30T07:00:00Z",
+         "Weekly renewals: Initech renews Dec 15 ($48,000/yr, owner: dana), Hooli renews Jan 31 "
+         "($120k/yr, owner: omar)."),
+        ("dana", "2026-11-30T10:20:00Z",
+         "Initech health is red: their champion left and usage dropped 40% since October."),
+        ("dana", "2026-12-02T16:05:00Z",
+         "Initech call went fine, new champion is Priya Nair (VP Eng). Health back to yellow."),
+        ("dependabot", "2026-12-02T05:00:00Z", "Bump django from 4.2.16 to 4.2.17 in /api (#1440)"),
+        ("sam", "2026-12-02T09:00:00Z",
+         "merged #1432, holding #1440 until the 4.2.17 regression in the admin is fixed"))
+    renewals, health, doing, django = asked_after(
+        lurker, tmp_path, rows, "2026-12-04T15:00:00Z",
+        "which renewals are coming up this month?", "what is initech's health?",
+        "how is initech doing?", "what version of django are we on?")
+    assert renewals.startswith("Weekly renewals: Initech renews Dec 15 [2026-12-15]"), renewals
+    assert health.startswith("Latest: Health back to yellow. (2 December 2026). Before that: "
+                             "Initech health is red"), health
+    assert doing.startswith("Initech call went fine"), doing
+    assert django.startswith("Latest: merged #1432, holding #1440"), django
