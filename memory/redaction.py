@@ -171,7 +171,9 @@ _OURS = [
     ("rubygems-key", r"rubygems_[a-f0-9]{48}"),
     ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"),
     ("supabase-token", r"sbp_[a-f0-9]{40}"),
-    ("mailgun-key", r"key-[a-f0-9]{32}"),
+    # (Mailgun's own keys are base 36, as its docs' "key-3ax6xnjp29jd6fds4gc373sgvjxteol0")
+    ("mailgun-key", r"(?<![\w-])key-(?=[a-z]*[0-9])[a-z0-9]{32}(?![\w-])"),
+    ("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35,}"),
     ("sendinblue-key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ("atlassian-token", r"ATATT3[A-Za-z0-9_=-]{150,}"),
     ("gitlab-token", r"gl(?:rt|dt|ptt|cbt|imt|ft|soat|agent)-[A-Za-z0-9_-]{20,}"),
@@ -247,13 +249,16 @@ _LABELLED = [
                    r"[ \t]*@?" + _QUOTE + _CREDENTIAL, "credential"),
     # "the grafana admin password is X", "password for the staging db: X", "new VPN password
     # (expires Friday): X"
+    # (and "the password's hunter2hunter2": "'s" is "is")
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
+                   r"[ \t]*(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b|:|=)[ \t]*" + _QUOTE
+                   + _CREDENTIAL, "credential"),
     # the same two shapes with a value of letters only
     ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|\u2192|==?|:)(?!//)[ \t]*"
                    + _QUOTE + _LETTERS, "unknown-word"),
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE + _LETTERS, "unknown-word"),
+                   r"[ \t]*(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b|:|=)[ \t]*" + _QUOTE
+                   + _LETTERS, "unknown-word"),
     # an environment variable's value whatever it says: DB_PASSWORD=supersecret, PGPASSWORD=qwerty
     # (the name ends with the credential word: not TOKENIZER=wordpiece or BYPASS=enabled)
     ("credential", r"(?<![A-Za-z0-9_])(?P<label>[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|"
@@ -342,7 +347,9 @@ _LABELLED = [
     # 1Password")
     ("credential", r"(?i)\b(?P<label>passphrase|pass phrase)\b" + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
-                   r"(?P<secret>[a-z]{3,}(?:[ \t]+[a-z]{3,}){2,7})" + _QUOTE + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
+                   # (a number among them too: "purple monkey dishwasher 42")
+                   r"(?P<secret>[a-z]{3,}(?:[ \t]+(?:[a-z]{3,}|\d{1,6})){2,7})" + _QUOTE
+                   + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
      "words"),
     # a password or passphrase in quotes after its label, spaces and all: "my ssh passphrase is
     # 'blue moon over tokyo 42'" (kept: no rule took a quoted value after "is"); none of its

@@ -153,6 +153,10 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "terraform": lambda r: _pick(r, ALNUM, 14) + ".atlasv1." + _pick(r, ALNUM, 67),
     "supabase": lambda r: "sbp_" + _pick(r, HEX, 40),
     "mailgun": lambda r: "key-" + _pick(r, HEX, 32),
+    # (Mailgun's keys as its docs print them: base 36)
+    "mailgun_b36": lambda r: "key-" + _pick(r, string.digits, 2)
+                             + _pick(r, string.ascii_lowercase + string.digits, 30),
+    "notion": lambda r: "ntn_" + _pick(r, string.digits, 11) + _pick(r, ALNUM, 35),
     "sendinblue": lambda r: "xkeysib-" + _pick(r, HEX, 64) + "-" + _pick(r, ALNUM, 16),
     "atlassian": lambda r: "ATATT3xFfGF0" + _pick(r, URLSAFE, 170) + "=" + _pick(r, HEX, 8),
     "gitlab_runner": lambda r: "glrt-" + _pick(r, URLSAFE, 20),

@@ -321,3 +321,13 @@ def test_openssl_passwords_and_recovery_phrases_are_caught():
     found = score(shipped, [c for c in CASES if c.set == "cli-28nov-j"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_base36_mailgun_notion_tokens_and_a_password_said_with_an_apostrophe_are_caught():
+    """Lines written on 4 Dec (eleventh session): a Mailgun key as its docs print it (base 36,
+    the rule took hex only), a Notion integration token ("ntn_"), "the password's X" ("'s" for
+    "is"), a passphrase of words ending in a number; and lines of the same words holding none.
+    Before: 1 of 5 caught (the Notion token, after its label "token")."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-04dec-k"])
+    assert (found.caught, found.secrets) == (5, 5), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
