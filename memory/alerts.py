@@ -41,6 +41,12 @@ RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|r
 # a cause stated: "Root cause looks like the new pool limit", "caused by the cert expiry"
 CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|turned out|turns out|"
                r"traced (?:it )?(?:back )?to)\b")
+# a cause guessed at, opening a reply in a problem's thread: "looks like the new connection pool
+# size (20 → 5) from this morning's deploy", "I think it's the cert", "probably the DNS change"
+GUESSED_CAUSE = (r"^\W*(?:(?:it\s+)?(?:looks|seems)\s+(?:like|to\s+be)|"
+                 r"(?:i|we)\s+(?:think|suspect|bet)\s+(?:it'?s|it\s+is|it\s+was)|"
+                 r"my\s+(?:guess|bet)\s+is|suspect(?:ed)?:?|probably|likely)\s+"
+                 r"(?:the|a|an|our|this|that)\b")
 
 
 # an app's card as bot/app_content.py reads it: "#4312: High error rate on checkout-api (Status

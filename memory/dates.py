@@ -1230,12 +1230,14 @@ def _families(text: str) -> int:
     return _bits(held)
 
 
-def find_dates(text: str, anchor: datetime | date) -> list[Found]:
+def find_dates(text: str, anchor: datetime | date, named: ResolvedDate | None = None
+               ) -> list[Found]:
     """Every date expression outside [brackets], in order. An expression already followed by a
     label ("yesterday [2023-05-07]") takes the label's dates, so a text annotated once reads the
-    same against any anchor."""
+    same against any anchor. `named`: a day named with its month before the text (in the
+    thread it replies to), for a bare "the 4th" in it."""
     rules = _RULES_FOR[_families(text)]
-    return _scan(text, anchor, rules) if rules else []
+    return _scan(text, anchor, rules, named) if rules else []
 
 
 def scan_dates(text: str, anchor: datetime | date) -> list[Found]:
@@ -1244,14 +1246,15 @@ def scan_dates(text: str, anchor: datetime | date) -> list[Found]:
 
 
 def _scan(text: str, anchor: datetime | date,
-          patterns: tuple[tuple[re.Pattern, Resolver], ...]) -> list[Found]:
+          patterns: tuple[tuple[re.Pattern, Resolver], ...],
+          named: ResolvedDate | None = None) -> list[Found]:
     today = _anchor_date(anchor)
     text = text.translate(_MARKUP_AS_SPACE)
     brackets = [b.span() for b in _BRACKETED.finditer(text)]
     matches = [(m, resolve) for pattern, resolve in patterns for m in pattern.finditer(text)
                if not any(s < m.end() and m.start() < e for s, e in brackets)]
     out: list[Found] = []
-    named_day = None  # the last day written with its month ("March 5"), for "the 4th" after it
+    named_day = named  # the last day written with its month ("March 5"), for "the 4th" after it
     for m, resolve in _non_overlapping(matches):
         if out and out[-1].date.granularity == "day" and _NAMES_MONTH.search(out[-1].date.phrase):
             named_day = out[-1].date
@@ -1440,15 +1443,34 @@ def _ordinal_after(day: int, named: ResolvedDate | None, guess: date, detail: st
     return x, x, f"the nearest to {named.phrase} named before it"
 
 
-def annotate_dates(text: str, anchor: datetime) -> tuple[str, list[ResolvedDate]]:
+def day_named_with_month(text: str, anchor: datetime | date) -> ResolvedDate | None:
+    """The first day `text` writes with its month ("March 3-5": 3 March), the day a reply's bare
+    "the 4th" is read against ("partners welcome for the dinner on the 4th?" under "the offsite,
+    March 3-5" is 4 March, not the 4th of the month it was said in)."""
+    if not _NAMES_MONTH.search(text):
+        return None
+    return next((replace(f.date, end=f.date.start) for f in find_dates(text, anchor)
+                 if f.date.granularity == "day" and _NAMES_MONTH.search(f.date.phrase)), None)
+
+
+def has_bare_ordinal(text: str) -> bool:
+    """Whether `text` holds a day of the month with no month ("on the 4th")."""
+    return bool(_BARE_ORDINAL.search(text))
+
+
+_BARE_ORDINAL = re.compile(r"(?i)\b[0-3]?\d(?:st|nd|rd|th)\b")
+
+
+def annotate_dates(text: str, anchor: datetime, named: ResolvedDate | None = None
+                   ) -> tuple[str, list[ResolvedDate]]:
     """"I went there yesterday" @ 2023-05-08 -> "I went there yesterday [2023-05-07]": every
     expression whose meaning depends on when it was said gets its label (ISO dates and years alone
     need none). Labelled phrases are left alone and not reported, so annotating twice changes
-    nothing."""
+    nothing. `named`: as find_dates'."""
     parts: list[str] = []
     resolved: list[ResolvedDate] = []
     pos = 0
-    for f in find_dates(text, anchor):
+    for f in find_dates(text, anchor, named):
         if f.labelled or f.explicit:
             continue
         at = max(f.end, f.label_at)

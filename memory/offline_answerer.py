@@ -32,7 +32,7 @@ from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_
 from .text import (ASKED_OF_ANYONE, SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version,
                    english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of
-from .alerts import CAUSE_WORDS, alert_span, clock, duration_words, without_thread
+from .alerts import CAUSE_WORDS, GUESSED_CAUSE, alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_update,
@@ -619,7 +619,10 @@ _PERCENT = re.compile(r"\d\s*%")
 # what a cause is asked with, and a cause said in other words
 _CAUSE_STEMS = frozenset(content_stems("cause caused causing root culprit"))
 _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|culprit)\b|"
-                           + CAUSE_WORDS)
+                           # a cause guessed at in its thread: "looks like the new connection
+                           # pool size (20 → 5) from this morning's deploy" (the cause was
+                           # declined, sharing no word with "what caused the payments incident?")
+                           + GUESSED_CAUSE + "|" + CAUSE_WORDS)
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background)\b|"
                             r"\b(?:because|the reason|so that|in order to|that's why|which is why|"

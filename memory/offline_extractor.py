@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .alerts import (CAUSE_WORDS, DECLARED, INCIDENT_WINDOW, RESOLVES, declares_incident,
+from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, DECLARED, INCIDENT_WINDOW, RESOLVES, declares_incident,
                      ends_declared)
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
@@ -316,6 +316,9 @@ _REPORTS_PROBLEM = re.compile(
     r"['’]m seeing|hit|ran into)\b.*(?:\b[A-Z]\w*(?:Error|Exception)\b|\berror\b|\b[45]\d\ds?\b|"
     r"\btraceback\b)")
 _HIS = re.compile(r"(?i)\b(?:his|her|him|hers)\b")
+# a reply that says or guesses a cause is about its thread's problem, which it seldom names:
+# "looks like the new connection pool size (20 → 5) …" under "🚨 payments-api error rate at 12%"
+_SAYS_OR_GUESSES_CAUSE = re.compile(r"(?i)" + GUESSED_CAUSE + "|" + CAUSE_WORDS)
 
 
 def _leans_on(sentence: str, first: str, people: Collection[str]) -> bool:
@@ -651,6 +654,9 @@ class OfflineExtractor(Extractor):
             if not asked and (parent is None or previous is not None and (
                     previous.index == line.reply_to or previous.reply_to == line.reply_to)):
                 asked, context = self._question_context(previous, line)
+            if parent is not None and not asked and context is None \
+                    and _SAYS_OR_GUESSES_CAUSE.search(_ANNOTATED.sub("", line.content)):
+                context = parent  # (cited: "what caused the payments incident?" finds it)
             if parent is not None and not asked and parent.speaker != line.speaker \
                     and corrects(line.content, parent.content):
                 out.append(self._correction(line, parent))
@@ -875,8 +881,10 @@ class OfflineExtractor(Extractor):
         if previous is None or previous.speaker == line.speaker:
             return [], None
         said = _ANNOTATED.sub("", previous.content)
+        # (with its dates' labels: "partners welcome for the dinner on the 4th [2027-03-04]?",
+        # read in its thread, is no 4th of the month the answer was said in)
         asked = [addressed_to(third_person(q, previous.speaker), line.speaker)
-                 for q in asked_questions(said)]
+                 for q in asked_questions(previous.content)]
         if not asked:
             # a problem reported is asked too: "after upgrading to 2.3.0 I get ImportError:
             # cannot import name 'Session'" then "Session moved to fastq.sessions in 2.3" (the

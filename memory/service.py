@@ -479,8 +479,17 @@ class Profile:
         context_ids = {m.id for m in context}
         everything = sorted([*context, *ordered], key=lambda m: (m.ts, m.seq))
         position = {m.external_id: i for i, m in enumerate(everything) if m.external_id}
+
+        def named_in_thread(m: Message) -> dates.ResolvedDate | None:
+            # a reply's bare "the 4th" is of the month its thread names ("the offsite, March
+            # 3-5"), not of the month it was said in
+            parent = everything[position[m.reply_to]] \
+                if m.reply_to in position and dates.has_bare_ordinal(m.content) else None
+            return dates.day_named_with_month(parent.content, _local(parent)) if parent else None
+
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
-                                content=dates.annotate_dates(m.content, _local(m))[0],
+                                content=dates.annotate_dates(m.content, _local(m),
+                                                             named_in_thread(m))[0],
                                 reply_to=position.get(m.reply_to) if m.reply_to else None,
                                 context=m.id in context_ids,
                                 before=before is not None and m.id == before.id)

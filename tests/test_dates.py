@@ -937,3 +937,19 @@ def test_dates_people_wrote_on_28_nov_tenth_session(text, said, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, said)] == expected
+
+
+@pytest.mark.parametrize("parent, reply, expected", [
+    # 4 Dec (eleventh session): a reply's bare day is of the month its thread names
+    ("Planning the team dinner for the offsite, March 3-5 in Porto",
+     "partners welcome for the dinner on the 4th?", [("2027-03-04", "2027-03-04")]),
+    ("Kickoff is Jan 30 in Berlin", "flying back on the 2nd", [("2027-02-02", "2027-02-02")]),
+    # a thread that names no month leaves it to when it was said
+    ("Planning the team dinner for the offsite", "the 4th works", [("2026-12-04", "2026-12-04")]),
+])
+def test_a_bare_day_in_a_reply_reads_its_threads_month(parent, reply, expected):
+    from memory.dates import day_named_with_month, find_dates
+    said = datetime(2026, 12, 2, 9, tzinfo=timezone.utc)
+    named = day_named_with_month(parent, said)
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(reply, said, named)] == expected
