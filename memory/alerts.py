@@ -31,7 +31,9 @@ DECLARED = re.compile(r"(?i)\b(?:declar\w*\s+(?:an?\s+|a\s+new\s+)?(?:sev|p)\s?-
                       r"(?:sev|p)\s?-?[0-4]\s+(?:is\s+)?declared\b|"
                       r"declar\w*\s+(?:an?\s+)?(?:major\s+|new\s+)?incident\b|"
                       r"incident\s+(?:is\s+)?declared\b|"
-                      r"we\s+(?:have|got)\s+an?\s+(?:major\s+|sev\s?[0-4]\s+)?incident\b)")
+                      r"we\s+(?:have|got)\s+an?\s+(?:major\s+|sev\s?[0-4]\s+)?incident\b|"
+                      # "🚨 payments-api error rate at 12% since 14:02 UTC, paging oncall"
+                      r"pag(?:ing|ed)\s+(?:the\s+)?on[- ]?call\b)")
 # a thread reply that ends it: "Resolved.", "Mitigated, monitoring", "All clear", "We're back"
 RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|recovered|"
                       r"fixed|we(?:'re|’re| are) back|(?:the\s+)?incident\s+(?:is\s+)?"

@@ -3209,20 +3209,28 @@ def test_a_guessed_cause_and_a_bare_day_in_threads_from_the_shell(lurker, tmp_pa
     incident's thread held "looks like the new connection pool size (20 → 5) from this
     morning's deploy" (a guessed cause, which names neither payments nor an incident, and cited
     nothing of its thread); "partners welcome for the dinner on the 4th?", a reply under "the
-    offsite, March 3-5", was dated 4 December (the month it was said in)."""
+    offsite, March 3-5", was dated 4 December (the month it was said in); "when did the payments
+    errors start?" with the guessed cause's "this morning"."""
     rows = threaded(
         ("kofi", "2026-12-01T14:07:00Z", "m1", None,
          "🚨 payments-api error rate at 12% since 14:02 UTC, paging oncall"),
         ("ana", "2026-12-01T14:15:00Z", "m2", "m1",
          "looks like the new connection pool size (20 → 5) from this morning's deploy"),
         ("ana", "2026-12-01T14:31:00Z", "m3", "m1", "rolled back to 7.3.1, error rate back under 0.1%"),
+        ("kofi", "2026-12-01T14:40:00Z", "m4", "m1",
+         "Resolved. Impact: 29 minutes, ~1,800 failed payments. Postmortem Thursday."),
         ("ana", "2026-12-02T09:00:00Z", "m5", None,
          "Planning the team dinner for the offsite, March 3-5 in Porto"),
         ("lee", "2026-12-02T09:20:00Z", "m6", "m5", "partners welcome for the dinner on the 4th?"),
         ("ana", "2026-12-02T09:22:00Z", "m7", "m5", "yes, partners welcome. Booking for 14 people."))
-    cause, partners = asked_after(lurker, tmp_path, rows, "2026-12-04T15:00:00Z",
-                                  "what caused the payments incident?",
-                                  "can partners come to the dinner?")
+    cause, partners, began = asked_after(lurker, tmp_path, rows, "2026-12-04T15:00:00Z",
+                                         "what caused the payments incident?",
+                                         "can partners come to the dinner?",
+                                         "when did the payments errors start?")
     assert cause.startswith("looks like the new connection pool size (20 → 5)"), cause
+    # ("paging oncall" opens an incident: its start was answered with the guessed cause's
+    # "this morning's deploy", and the "Resolved." under it was dropped)
+    assert began.startswith("14:07 UTC on 1 December 2026: 🚨 payments-api error rate"), began
+    assert "It ended 33 minutes later (14:40 UTC: Resolved." in began, began
     assert "the 4th [2027-03-04]?" in partners, partners
     assert "2026-12-04" not in lurker("list").stdout
