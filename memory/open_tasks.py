@@ -450,8 +450,12 @@ def blocked_whom(question: str) -> str | None:
     authors may not hold: a standup bot posts for them)."""
     found = _BLOCKED_WHO.match(question)
     who = found["who"].lower() if found else None
+    # (nor a pronoun of things: "is anything blocked?" was answered "anything has not said
+    # they are blocked")
     return who if who not in (None, "anyone", "anybody", "someone", "somebody", "everyone",
-                              "it", "this", "that", "he", "she", "they", "we", "you", "i") \
+                              "everybody", "anything", "something", "everything", "nothing",
+                              "nobody", "stuff", "it", "this", "that", "he", "she", "they", "we",
+                              "you", "i") \
         else None
 
 

@@ -3234,3 +3234,22 @@ def test_a_guessed_cause_and_a_bare_day_in_threads_from_the_shell(lurker, tmp_pa
     assert "It ended 33 minutes later (14:40 UTC: Resolved." in began, began
     assert "the 4th [2027-03-04]?" in partners, partners
     assert "2026-12-04" not in lurker("list").stdout
+
+
+def test_is_anything_blocked_from_the_shell(lurker, tmp_path):
+    """4 Dec (eleventh session), a launch checklist's thread: "is anything blocked?" was
+    answered "anything has not said they are blocked in the last two months." ("anything" read
+    as a person's name) while sam's reply said he was blocked."""
+    rows = threaded(
+        ("pm", "2026-11-30T09:00:00Z", "c1", None,
+         "Launch checklist for v2 pricing page (ship date Dec 10):\n1. copy review - jen\n"
+         "2. Stripe price IDs - omar\n3. analytics events - sam"),
+        ("jen", "2026-12-01T11:00:00Z", "c2", "c1", "copy review done ✅"),
+        ("sam", "2026-12-03T10:00:00Z", "c4", "c1",
+         "blocked on analytics: the segment workspace is over quota, waiting on finance to "
+         "approve the upgrade"))
+    lurker("ingest", write_jsonl(tmp_path / "c.jsonl", rows), "--session", "s")
+    for question in ("is anything blocked?", "is something blocked?"):
+        said = lurker("recall", question, "--now", "2026-12-04T15:00:00Z").stdout
+        assert "blocked on analytics: the segment workspace is over quota" in said, said
+        assert "has not said" not in said, said
