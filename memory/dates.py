@@ -269,8 +269,16 @@ def tense_at(text: str, pos: int) -> Tense:
     s0, s1 = _span_around(_SENTENCE, text, pos)
     g0, g1 = _span_around(_SEGMENT, text[s0:s1], pos - s0, s0)
     c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
+    if _INTENDED_TO.search(text[c0:pos]):
+        return "future"
     clause = _tense_of(text[c0:c1])
     return clause if clause != "neutral" else _segment_tense(text[g0:g1])
+
+
+# a date after what was agreed or decided to do is when it is to be done: "we agreed to move
+# billing to the new ledger in Q1" (said in December) is next Q1, not the one the agreeing past
+_INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|intends|intended|"
+                          r"aim|aims|aimed|plan|plans|planned)\s+to\s+(?!be\b|have\b)[a-z]+")
 
 
 @functools.lru_cache(maxsize=256)
@@ -735,13 +743,22 @@ def _day_month(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 
 def _month_day(month: int, day: int, year: int | None, d: date, tense: Tense) -> Resolution:
-    """A day of a month: in its year if written, else the nearest one the tense points to."""
+    """A day of a month: in its year if written, else the nearest one the tense points to (a
+    day of the last few weeks said with no tense is that one: "Nov 30 – Dec 2 offsite recap",
+    said on 3 December, was read as next year's)."""
     if year is not None:
         x = date(year, month, day)
         return x, x, "day", AS_WRITTEN
-    x = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], day), d,
-                  _upcoming(tense))[0]
+    days = _valid_days([(d.year + k, month) for k in (-1, 0, 1)], day)
+    if tense == "neutral":
+        past = _by_tense(days, d, "past")[0]
+        if timedelta(0) < d - past <= _RECENT_PAST:
+            return past, past, "day", f"the most recent before {d} (within {_RECENT_PAST.days} days)"
+    x = _by_tense(days, d, _upcoming(tense))[0]
     return x, x, "day", _year_detail(d, tense)
+
+
+_RECENT_PAST = timedelta(days=31)  # a month-day without tense this recent is not next year's
 
 
 def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
@@ -893,10 +910,9 @@ def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     if last <= first:
         raise ValueError("not a range")
     how = AS_WRITTEN
-    if year is None:
-        year = _by_tense(_valid_days([(d.year + k, month) for k in (-1, 0, 1)], first),
-                         d, _upcoming(tense))[0].year
-        how = _year_detail(d, tense)
+    if year is None:  # the year of its first day (as _month_day reads one)
+        start, _, _, how = _month_day(month, first, None, d, tense)
+        year = start.year
     return date(year, month, first), date(year, month, last), "day", how
 
 
@@ -996,8 +1012,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"(?P<n>two|three|four|[234])\s+{_WEEKDAY}s\s+ago", _weekdays_ago, "weekday"),
     (rf"the\s+{_WEEKDAY}\s+before\s+last", _weekdays_ago, "weekday"),
     (r"the\s+weekend\s+before\s+last", _weekend_before_last, "calendar"),
-    (rf"the\s+(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+"
-     rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _nth_weekday, "weekday month"),
+    # (and without "the": "kickoff is first Monday of January" was the coming Monday)
+    (rf"(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}"
+     rf"\s+(?:of|in)\s+(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _nth_weekday, "weekday month"),
     (rf"{_NOT_THE}(?P<which>last|this\s+past|this\s+coming|this|next|coming)\s+{_WEEKDAY}",
      _relative_weekday, "weekday"),
     (rf"(?:(?:on|by|until|till|before|after|due|from|since)\s+)?{_WEEKDAY}", _bare_weekday,

@@ -3253,3 +3253,17 @@ def test_is_anything_blocked_from_the_shell(lurker, tmp_path):
         said = lurker("recall", question, "--now", "2026-12-04T15:00:00Z").stdout
         assert "blocked on analytics: the segment workspace is over quota" in said, said
         assert "has not said" not in said, said
+
+
+def test_a_recap_of_days_just_past_from_the_shell(lurker, tmp_path):
+    """4 Dec (eleventh session): "Nov 30 – Dec 2 offsite recap", posted on 3 December, was
+    dated November 2027 ("when was the offsite?" answered a year ahead); "kickoff is first
+    Monday of January" was the coming Monday."""
+    rows = chat(
+        ("ana", "2026-12-03T15:00:00Z",
+         "Nov 30 – Dec 2 offsite recap: we agreed to move billing to the new ledger in Q1."),
+        ("ana", "2026-12-03T15:05:00Z", "Ledger kickoff is first Monday of January."))
+    offsite, kickoff = asked_after(lurker, tmp_path, rows, "2026-12-04T10:00:00Z",
+                                   "when was the offsite?", "when is the ledger kickoff?")
+    assert offsite.startswith("30 November 2026 to 2 December 2026:"), offsite
+    assert kickoff.startswith("4 January 2027:"), kickoff

@@ -953,3 +953,31 @@ def test_a_bare_day_in_a_reply_reads_its_threads_month(parent, reply, expected):
     named = day_named_with_month(parent, said)
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(reply, said, named)] == expected
+
+
+THURSDAY_3_DEC = datetime(2026, 12, 3, 15, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # a month's day of the last few weeks, said with no tense, is that one (it was next year's:
+    # an offsite's recap dated a year ahead)
+    ("Nov 30 – Dec 2 offsite recap", THURSDAY_3_DEC, [("2026-11-30", "2026-12-02")]),
+    ("Dec 1-2 were rough for support", THURSDAY_3_DEC, [("2026-12-01", "2026-12-02")]),
+    ("notes from the Nov 20 incident", THURSDAY_3_DEC, [("2026-11-20", "2026-11-20")]),
+    # (not further back, nor a day still to come)
+    ("the Oct 30 deadline", THURSDAY_3_DEC, [("2027-10-30", "2027-10-30")]),
+    ("I'm out Dec 24-26", THURSDAY_3_DEC, [("2026-12-24", "2026-12-26")]),
+    # a month's nth weekday without "the" (it was the weekday alone, the coming Monday)
+    ("kickoff is first Monday of January", THURSDAY_3_DEC, [("2027-01-04", "2027-01-04")]),
+    ("board meeting last Friday in March", THURSDAY_3_DEC, [("2027-03-26", "2027-03-26")]),
+    # a date after what was agreed to do is when it is to be done (it was the Q1 just past);
+    # before it, when it was agreed
+    ("we agreed to move billing to the new ledger in Q1", THURSDAY_3_DEC,
+     [("2027-01-01", "2027-03-31")]),
+    ("we decided to launch in March", THURSDAY_3_DEC, [("2027-03-01", "2027-03-31")]),
+    ("in March we decided to launch", THURSDAY_3_DEC, [("2026-03-01", "2026-03-31")]),
+])
+def test_dates_people_wrote_on_4_dec_eleventh_session(text, said, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, said)] == expected
