@@ -1026,3 +1026,29 @@ def test_planning_notes_with_mentions_over_slack_give_each_their_items(start, ap
     text = answers(api)[-1]["text"]
     assert text.startswith("RFC: move session storage from Redis to Postgres. Owner: maya."), text
     assert "Owner: sam" not in text and "changed from" not in text, text
+
+
+def test_a_guessed_cause_in_a_thread_and_is_anything_blocked_over_slack(start, api):
+    """4 Dec (eleventh session): an alert posted in #general with "paging oncall", and in its
+    thread "looks like the new connection pool size (20 → 5) from this morning's deploy"; #dev
+    guesses another cause of its own incident. "what caused the payments incident?" was
+    declined (the guess names neither payments nor an incident and cited nothing of its
+    thread); now it is #general's guess, not #dev's. "is anything blocked?" was answered
+    "anything has not said they are blocked"."""
+    slack = start()
+    root = ts(0)
+    message(slack, "CGEN", "U1", "<!here> :rotating_light: payments-api error rate at 12% since "
+            "09:02 UTC, paging oncall", root)
+    message(slack, "CDEV", "U2", "payments sandbox returning 500s, paging oncall", ts(1))
+    message(slack, "CGEN", "U2", "looks like the new connection pool size (20 → 5) from this "
+            "morning's deploy", ts(8), thread_ts=root)
+    message(slack, "CDEV", "U1", "probably the expired sandbox cert", ts(9), thread_ts=ts(1))
+    message(slack, "CGEN", "U0BOB", "blocked on the analytics events: the segment workspace is "
+            "over quota, waiting on finance", ts(20))
+    app_mention(slack, "UADA", "what caused the payments incident?", ts(40), "EvGuess1")
+    text = answers(api)[-1]["text"]
+    assert text.startswith("looks like the new connection pool size (20 → 5)"), text
+    assert "sandbox cert" not in text and "<!here>" not in text, text
+    app_mention(slack, "UADA", "is anything blocked?", ts(41), "EvGuess2")
+    text = answers(api)[-1]["text"]
+    assert "segment workspace is over quota" in text and "has not said" not in text, text
