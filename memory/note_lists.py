@@ -22,6 +22,11 @@ ITEMS_PER_LINE = 8  # a long list is several statements, so no memory grows with
 # a Markdown heading: "## Decision" (an ADR's sections were read as the end of the sentence
 # before them: "ADR-001: Use Postgres for the event store ## Context")
 _MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?P<head>[^\n#:]{1,80}?)[ \t]*#*[ \t]*$")
+# (or a line in bold alone, as review bots and Slack write them: "**Issues**" over a review's
+# numbered points was glued to the sentence before it, "… capped at 60s. **Issues**")
+# (not a sentence in bold, "**Do not deploy on Fridays.**", which is read as it is)
+_BOLD_HEADING = re.compile(r"^[ \t]*(?P<mark>\*\*|__|\*)(?P<head>[A-Za-z][^\n*_:]{0,59}?)"
+                           r"(?<![.!?])(?P=mark)[ \t]*$")
 
 
 # the sections of a decision record or an RFC, each a field of the note
@@ -29,7 +34,15 @@ _NOTE_SECTIONS = frozenset({"context", "decision", "consequences", "status", "pr
                             "solution", "options", "alternatives", "motivation", "goals",
                             "non-goals", "risks", "background", "proposal", "owner", "timeline",
                             "rationale", "impact", "root cause", "mitigation", "action items",
-                            "next steps", "open questions", "decision drivers"})
+                            "next steps", "open questions", "decision drivers", "summary",
+                            "verdict", "findings", "issues", "concerns", "blockers"})
+
+
+# a label in bold before its value, "**Verdict**: request changes." or "*Verdict:* …": the label
+# as a note's field, "Verdict: request changes." (in bold it was no field, and too short alone it
+# was glued to the review's last point)
+_BOLD_LABEL = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>\*\*|__|\*)(?P<label>[A-Za-z][^\n*_:]{0,39}?)"
+                         r"(?::(?P=mark)|(?P=mark):)(?=[ \t]*\S)")
 
 
 def _markdown_sections(lines: list[str]) -> list[str]:
@@ -37,9 +50,10 @@ def _markdown_sections(lines: list[str]) -> list[str]:
     it, "Decision: We will use NATS JetStream."; over bullets, "Decision:" (a heading _HEADING
     reads); any other heading ends the sentence before it, and is read no further."""
     out: list[str] = []
+    lines = [_BOLD_LABEL.sub(r"\g<indent>\g<label>:", line) for line in lines]
     i = 0
     while i < len(lines):
-        head = _MARKDOWN_HEADING.match(lines[i])
+        head = _MARKDOWN_HEADING.match(lines[i]) or _BOLD_HEADING.match(lines[i])
         if head is None:
             out.append(lines[i])
             i += 1
@@ -50,11 +64,14 @@ def _markdown_sections(lines: list[str]) -> list[str]:
         nxt = lines[j] if j < len(lines) else ""
         if head["head"].strip().lower() in _NOTE_SECTIONS and nxt.strip() \
                 and not _BULLET.match(nxt) and not _MARKDOWN_HEADING.match(nxt) \
-                and not _HEADING.match(nxt):
+                and not _BOLD_HEADING.match(nxt) and not _HEADING.match(nxt):
             out.append(f"{head['head']}: {nxt.strip()}")
             i = j + 1
         elif j < len(lines) and _BULLET.match(nxt):
             out.append(f"{head['head']}:")
+            i += 1
+        elif not _MARKDOWN_HEADING.match(lines[i]):  # a line in bold over prose: as it is
+            out.append(lines[i])
             i += 1
         else:  # a section of a write-up ("### Conclusion"): where a sentence ends, no more
             out.append("")

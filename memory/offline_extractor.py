@@ -122,7 +122,10 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      r"severity|sev\d?|incident|postmortem|post-mortem|retro|idea|request|bug|"
                      r"issue|ask|plan|why|what|who|when|where|how|attendees|lessons learned|"
                      r"next steps?|open questions?|details?|description|rationale|tradeoffs?|"
-                     r"trade-offs?|cost|estimate|effort|links?|docs?)$")
+                     r"trade-offs?|cost|estimate|effort|links?|docs?|"
+                     # a review's: "Verdict: request changes." of PR #2290's review would be
+                     # replaced by the next review's
+                     r"verdict|issues|findings|concerns|suggestions|nits?)$")
 # Who said what, before its colon, is no subject: "reviewbot says: PR #77 review: …" keyed
 # "reviewbot say", and the bot's next review of another PR superseded it
 _REPORTED = re.compile(r"(?i)\b(?:says?|said|asks?|asked|writes?|wrote|reports?|reported|"
@@ -191,7 +194,7 @@ _FRAGMENT = re.compile(r"^\W{0,3}(?:\(?\d{1,2}[.)]\s|[A-Za-z][\w /-]{0,30}:\s)")
 # A note's field with a short value: who or when it is of ("Owner: ana.", "ETA: Friday"),
 # which says nothing without the note's first sentence
 _FIELD = re.compile(r"(?i)^\W{0,3}(?:owners?|dri|lead|pm|assignees?|reviewers?|targets?|"
-                    r"target date|etas?|due|deadline|priority|severity|sev)\s*:\s*"
+                    r"target date|etas?|due|deadline|priority|severity|sev|verdict)\s*:\s*"
                     r"\S+(?:\s+\S+){0,5}\s*$")
 _TITLE_CHARS = 160
 # A short sentence without a subject after a statement in the same message says more of it:
@@ -502,6 +505,20 @@ _APPROVES = re.compile(r"(?i)^\W*(?:lgtm|approved|approving|rejected|request(?:i
                        r"with (?:one|a few) nits?))*[\s!.]*$")
 _NAME_DID = re.compile(r"([A-Z][a-z]{3,})\s+(?:[a-z]+ed|withdrew|left|quit|won|lost|said|agreed|"
                        r"signed|paid|came|went|got|took|sent|wrote|is|was|has|will)\b")
+
+
+def _with_labels(text: str, labelled: str) -> str:
+    """`text` with the date labels `labelled` (the message it was taken from) puts after the same
+    words: each label goes after the words before it, where `text` has them without one."""
+    for m in _ANNOTATED.finditer(labelled):
+        before = _ANNOTATED.sub("", labelled[:m.start()]).rstrip()[-_LABEL_KEY_CHARS:]
+        at = text.find(before) if len(before) >= 4 else -1
+        if at >= 0 and not text[at + len(before):].lstrip().startswith("["):
+            text = f"{text[:at + len(before)]} {m.group(0).strip()}{text[at + len(before):]}"
+    return text
+
+
+_LABEL_KEY_CHARS = 16  # the words before a label that find its place again
 
 
 def split_sentences(text: str) -> list[str]:
@@ -881,10 +898,8 @@ class OfflineExtractor(Extractor):
         if previous is None or previous.speaker == line.speaker:
             return [], None
         said = _ANNOTATED.sub("", previous.content)
-        # (with its dates' labels: "partners welcome for the dinner on the 4th [2027-03-04]?",
-        # read in its thread, is no 4th of the month the answer was said in)
         asked = [addressed_to(third_person(q, previous.speaker), line.speaker)
-                 for q in asked_questions(previous.content)]
+                 for q in asked_questions(said)]
         if not asked:
             # a problem reported is asked too: "after upgrading to 2.3.0 I get ImportError:
             # cannot import name 'Session'" then "Session moved to fastq.sessions in 2.3" (the
@@ -926,7 +941,10 @@ class OfflineExtractor(Extractor):
             labelled.group("subject").strip()) else bare, bool(dates))
         content = third_person(sentence, line.speaker) if line.author else sentence
         if short:  # "The Minnesota Wolves!" only means something next to its question
-            content = f"{asked[-1]} {line.speaker}: {content}"
+            # (with its dates' labels: "partners welcome for the dinner on the 4th
+            # [2027-03-04]?", read in its thread, is no 4th of the month the answer was said in)
+            question = _with_labels(asked[-1], context.content) if context else asked[-1]
+            content = f"{question} {line.speaker}: {content}"
         topic = topic_for(bare, memory_type, line.speaker, people)
         sources = [line.index] + ([context.index] if context is not None else [])
         return Candidate(

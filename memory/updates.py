@@ -155,7 +155,9 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
     # without its dates ("From Monday [2026-11-16] billing is now owned by …")
     # and of its own clause ("Fixed 1 and 3, capped backoff at 30s instead of 60s": "capped
     # backoff at 30s"), without the values it sets
-    before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s|[,;]\s",
+    # (and of its own sentence: "… ran the load test for PR #2290. p99 webhook latency went
+    # from 180ms to 210ms" changed the latency, not the PR)
+    before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s|[,;]\s|(?<=[a-z0-9)][.!?])\s+",
                                         memory.content[:found.start()])[-1])
     for phrase in reversed(find_dates(before, ANY_DAY)):
         before = before[:phrase.start] + " " + before[phrase.end:]
@@ -300,6 +302,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         around = own | content_stems(context(memory)) if context is not None else own
         if not values and not (needed <= answer_stems & around and wanted <= answer_stems | own
                                and _subject(memory, content_stems) <= answer_stems | wanted):
+            continue
+        changed = _subject(memory, content_stems) - {w for v in values for w in content_stems(v)}
+        if values and changed and not changed & (answer_stems | wanted):
+            # a value both name, and a change of something else: "p99 webhook latency went from
+            # 180ms to 210ms" changed nothing of a review's issues that name the webhook
             continue
         if _dated_elsewhere(memory, answer):
             continue

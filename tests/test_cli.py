@@ -3150,7 +3150,7 @@ def test_notice_periods_and_days_counted_from_a_date_from_the_shell(lurker, tmp_
     assert renewal.startswith("68 days: from 25 November 2026 (today) to 1 February 2027"), said
 
 
-HIRING = chat(
+HIRING_PIPELINE = chat(
     ("rita", "2026-11-30T09:05:00Z",
      "Candidate pipeline for the backend role: Jonas Weber (onsite Thursday), Aiko Tanaka "
      "(phone screen Wed 3pm CET), Marco Rossi (take-home due Friday)."),
@@ -3168,8 +3168,8 @@ def test_a_hiring_pipeline_and_a_vote_from_the_shell(lurker, tmp_path):
     "screen"), then that same memory as a change of the screen; "where is the offsite?" with
     the vote's options, not its outcome."""
     marco, screen, offsite = asked_after(
-        lurker, tmp_path, HIRING, "2026-12-04T15:00:00Z", "is marco still in the pipeline?",
-        "when was aiko's phone screen?", "where is the offsite?")
+        lurker, tmp_path, HIRING_PIPELINE, "2026-12-04T15:00:00Z",
+        "is marco still in the pipeline?", "when was aiko's phone screen?", "where is the offsite?")
     assert marco.startswith("Latest: Marco withdrew, he took another offer."), marco
     assert screen.startswith("2 December 2026: Candidate pipeline"), screen
     assert "moving her" not in screen, screen
@@ -3267,3 +3267,30 @@ def test_a_recap_of_days_just_past_from_the_shell(lurker, tmp_path):
                                    "when was the offsite?", "when is the ledger kickoff?")
     assert offsite.startswith("30 November 2026 to 2 December 2026:"), offsite
     assert kickoff.startswith("4 January 2027:"), kickoff
+
+
+def test_a_review_bots_markdown_review_from_the_shell(lurker, tmp_path):
+    """4 Dec (eleventh session), a code-review bot's review in Markdown with bold headings and
+    the author's reply, then an agent's load-test note naming the PR: "what issues did the
+    review find in PR 2290?" was answered "Latest: … p99 webhook latency went from 180ms to
+    210ms …" (a change of the latency, taken for a change of the review), before the review's
+    title alone; its issues were glued to its summary and verdict."""
+    rows = chat(
+        ("reviewbot", "2026-12-01T10:00:00Z",
+         "Review of PR #2290 (add retry budget to the webhook sender):\n\n**Summary**: The "
+         "change adds a per-endpoint retry budget and exponential backoff capped at 60s.\n\n"
+         "**Issues**\n1. `RetryBudget.consume()` is not thread-safe: two workers can both see "
+         "budget=1 and both retry.\n2. The backoff cap is read from `WEBHOOK_MAX_BACKOFF` but the "
+         "default in `settings.py` is 600, not 60.\n3. No test covers the budget refilling after "
+         "a minute.\n\n**Verdict**: request changes."),
+        ("agent-codex", "2026-12-02T09:30:00Z",
+         "Note for the team: I ran the load test on staging for PR #2290. p99 webhook latency "
+         "went from 180ms to 210ms under 2k rps."))
+    issues, verdict = asked_after(lurker, tmp_path, rows, "2026-12-04T15:00:00Z",
+                                  "what issues did the review find in PR 2290?",
+                                  "what was the verdict on PR 2290?")
+    assert issues.startswith("Issues: `RetryBudget.consume()` is not thread-safe"), issues
+    assert "No test covers the budget refilling after a minute. (1 December" in issues, issues
+    assert "Latest" not in issues, issues
+    assert verdict.startswith("Review of PR #2290 (add retry budget to the webhook sender): "
+                              "Verdict: request changes."), verdict
