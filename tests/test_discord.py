@@ -1181,3 +1181,32 @@ def test_weekly_metrics_and_a_review_bots_points_over_discord(env):
     assert weeks == sorted(weeks), trend
     assert fixed.startswith("Latest: fixed 2 and 3 in PR #2211, 1 will be a follow-up"), fixed
     assert all(r.json["allowed_mentions"]["parse"] == [] for r in env.replies(GENERAL))
+
+
+def test_a_review_bots_markdown_review_over_discord(env):
+    """4 Dec (eleventh session), through the discord.py client: a review bot posts its review in
+    Markdown ("**Issues**" over numbered points, "**Verdict**: request changes."), then an
+    agent's load-test note on the PR says "latency went from 180ms to 210ms". "what issues did
+    the review find in PR 2290?" led with the load test as the review's latest change, and the
+    verdict was glued to the last point; now the issues, whole, and the verdict its own."""
+    env.post(GENERAL, BOB, "Review of PR #2290 (retry budget for the webhook sender):\n\n"
+             "**Issues**\n1. `RetryBudget.consume()` is not thread-safe.\n2. The backoff cap "
+             "default is 600, not 60.\n3. No test covers the budget refill.\n\n**Verdict**: "
+             "request changes.", at=DAY)
+    env.post(GENERAL, ALICE, "Note for the team: I ran the load test on staging for PR #2290. "
+             "p99 webhook latency went from 180ms to 210ms under 2k rps.",
+             at=DAY + timedelta(hours=2))
+    env.wait_for(lambda: len(env.sink.events) >= 2, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("what issues did the review find in PR 2290?",
+                                  "what was the verdict on PR 2290?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    issues, verdict = [r.json["content"] for r in env.replies(GENERAL)]
+    assert issues.startswith("Review of PR #2290 (retry budget for the webhook sender), Issues: "
+                             "`RetryBudget.consume()` is not thread-safe; The backoff cap default "
+                             "is 600, not 60; No test covers the budget refill."), issues
+    assert "Latest" not in issues.split("\n")[0], issues
+    assert verdict.startswith("Verdict: request changes. (16 November 2026)"), verdict
+    assert "Latest" not in verdict.split("\n")[0], verdict
