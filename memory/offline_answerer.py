@@ -1633,16 +1633,18 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
-            # of the lead's message, the sentence that holds more of the question's words leads
-            # ("Verdict: request changes." ranked above "… Issues: `consume()` is not
-            # thread-safe; …" of the same review, for "what issues did the review find?")
-            # (in its own words: a field's memory carries its note's title as a question)
+            # a lead that says none of the question's words itself (found by its note's title,
+            # a question it carries) gives way to the sentence of its message that says most:
+            # "Verdict: request changes." led "what issues did the review find?" over "…
+            # Issues: `consume()` is not thread-safe; …" of the same review (not "Budget is up
+            # to $185k base." for "what's the budget for the senior backend role?", though its
+            # message's first sentence names the role)
             asked_stems = content_stems(question)
             sibling = max((m for m in shown[1:] if m.source_message_ids[:1]
                            == shown[0].source_message_ids[:1]),
                           key=lambda m: len(asked_stems & content_stems(m.content)), default=None)
-            if sibling is not None and len(asked_stems & content_stems(sibling.content)) \
-                    > len(asked_stems & content_stems(shown[0].content)):
+            if sibling is not None and asked_stems & content_stems(sibling.content) \
+                    and not asked_stems & content_stems(shown[0].content):
                 shown = [sibling, *(m for m in shown if m is not sibling)]
             # "what are the risks of the session migration?": a note's field of that name
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
