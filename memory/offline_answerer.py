@@ -1196,6 +1196,7 @@ def _within(memory: Memory, span: ResolvedDate) -> bool:
     return in_span(memory, span)
 
 
+_ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
 
@@ -1274,8 +1275,10 @@ _OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dr
 # ("Sprint 48 review: … billing v2 doc at 60%" after "lee can start the billing v2 design doc")
 _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+the\s+)?"
                             r"(?:status|progress) (?:of|on)\b|\bhow(?:['’]s| is| are)\s+.+\s+"
-                            # ("how is initech doing?": red, then back to yellow since)
-                            r"(?:going|doing|looking)\b"
+                            # ("how is the initech account looking?": red, then back to yellow;
+                            # not "doing", which says of a person or customer what they are
+                            # like: "sam is doing the Acme QBR deck" led "how is Acme doing?")
+                            r"(?:going|looking)\b"
                             # "any update on …?", "what's the latest on …?", "where are we with
                             # …?" (the messages' own question led: "anyone else seeing …?")
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
@@ -1784,12 +1787,23 @@ class OfflineAnswerer(Answerer):
                 shown = [shown[0]]
             if when:  # what did not happen since a day does not say when it happened
                 shown = sorted(shown, key=lambda m: bool(_NONE_SINCE.search(m.content)))
-            # (of those, one holding all the question's words first: "when was aiko's phone
-            # screen?" is the pipeline's "Aiko Tanaka (phone screen Wed …)", not "Aiko's screen
-            # went well, moving her to onsite next week", ranked above it)
-            dated = next((m for m in sorted(shown, key=lambda m: not wanted <= _memory_stems(m))
-                          if event_date(m, question)
+            dated = next((m for m in shown if event_date(m, question)
                           and not _NONE_SINCE.search(m.content)), None) if when else None
+            if dated is not None and not says_change(dated):
+                # of the dated, one holding all the question's words ("When did Melanie sign
+                # up for a pottery class?": "signed up … yesterday", not "made it in pottery
+                # class yesterday", ranked above it); a change ranked first stays first
+                dated = next((m for m in shown if wanted <= _memory_stems(m)
+                              and event_date(m, question)
+                              and not _NONE_SINCE.search(m.content)), dated)
+            if dated is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
+                    and event_date(dated, question).start > now.date():
+                # a past asked is not a day still to come: "when was aiko's phone screen?" is
+                # the pipeline's "Aiko Tanaka (phone screen Wed …)", not "Aiko's screen went
+                # well, moving her to onsite next week", ranked above it
+                dated = next((m for m in shown if (d := event_date(m, question))
+                              and d.start <= now.date()
+                              and not _NONE_SINCE.search(m.content)), dated)
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
                 # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
@@ -1829,11 +1843,10 @@ class OfflineAnswerer(Answerer):
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
                 latest = update_of(dated, [m for m in memories if may_update(m)], question, wanted,
                                    content_stems, speakers)
-                if latest is not None and {w for w in wanted & _memory_stems(dated)
-                                           if not any(c.isdigit() for c in w)} \
-                        - _memory_stems(latest):
-                    # (a change of something else the question names: "Aiko's screen went well,
-                    # moving her to onsite" moved no phone screen)
+                if latest is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
+                        and (day := event_date(latest, question)) and day.start > now.date():
+                    # (a past asked is changed by nothing still to come: "Aiko's screen went
+                    # well, moving her to onsite next week" moved no phone screen of hers)
                     latest = None
                 if latest is not None:
                     parts += [f"Latest: {_dated(latest)}.", "Before that:"]

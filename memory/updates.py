@@ -120,6 +120,11 @@ _AGAIN = re.compile(r"(?i)\b(?:is|are)\s+(?:\w+\s+){0,2}again\b|\bback\s+(?:to\s
 VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9": a release
 
 
+# a measure that moved by itself: its subject is what changed (not who changed it)
+_MEASURE_MOVED = re.compile(r"(?i)\b(?:went\s+(?:from|up|down)|rose|fell|dropped|climbed|jumped|"
+                            r"improved|increased|decreased|grew|shrank|spiked)\b")
+
+
 def says_update(text: str) -> bool:
     """Whether `text` opens as an update of what came before ("Update: …", "Correction: …")."""
     return bool(_SAYS_UPDATE.match(text))
@@ -304,9 +309,12 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                                and _subject(memory, content_stems) <= answer_stems | wanted):
             continue
         changed = _subject(memory, content_stems) - {w for v in values for w in content_stems(v)}
-        if values and changed and not changed & (answer_stems | wanted):
-            # a value both name, and a change of something else: "p99 webhook latency went from
-            # 180ms to 210ms" changed nothing of a review's issues that name the webhook
+        if values and changed and _MEASURE_MOVED.search(memory.content) \
+                and not changed & (answer_stems | wanted):
+            # a value both name, and a measure of something else moved: "p99 webhook latency
+            # went from 180ms to 210ms" changed nothing of a review's issues that name the
+            # webhook (of a verb with an object the words before it are who did it: "tom
+            # bumped it" changed the upload limit)
             continue
         if _dated_elsewhere(memory, answer):
             continue

@@ -3196,7 +3196,7 @@ def test_renewals_and_a_dependency_bump_from_the_shell(lurker, tmp_path):
     renewals, health, doing, django = asked_after(
         lurker, tmp_path, rows, "2026-12-04T15:00:00Z",
         "which renewals are coming up this month?", "what is initech's health?",
-        "how is initech doing?", "what version of django are we on?")
+        "how's initech looking?", "what version of django are we on?")
     assert renewals.startswith("Weekly renewals: Initech renews Dec 15 [2026-12-15]"), renewals
     assert health.startswith("Latest: Health back to yellow. (2 December 2026). Before that: "
                              "Initech health is red"), health
