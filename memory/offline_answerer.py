@@ -1503,7 +1503,8 @@ class OfflineAnswerer(Answerer):
             undated = (undated - (content_stems(span.phrase) & _SPAN_SHAPE)) or undated
             if looks_ahead(span):  # "any launches coming up?": "launch" is the subject
                 undated = (undated - _ANY_EVENT) or undated
-            if due_asked:  # "which renewals are coming up this month?": "renewals" is
+            if due_asked:  # "which renewals are coming up this month?": of "renewals", not
+                # of "coming up" (it was declined, "Initech renews Dec 15" sharing one word of 3)
                 undated = (undated - content_stems(_ASKS_DUE.search(question).group(0))) \
                     or undated
         stems_of = _memory_stems

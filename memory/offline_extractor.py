@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, DECLARED, INCIDENT_WINDOW, RESOLVES, declares_incident,
-                     ends_declared)
+from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, RESOLVES,
+                     declares_incident, ends_declared)
 from .dates import ANNOTATED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
