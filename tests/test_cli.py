@@ -3294,15 +3294,3 @@ def test_a_review_bots_markdown_review_from_the_shell(lurker, tmp_path):
     assert "Latest" not in issues, issues
     assert verdict.startswith("Review of PR #2290 (add retry budget to the webhook sender): "
                               "Verdict: request changes."), verdict
-
-
-def test_when_is_a_daily_meeting_from_the_shell(lurker, tmp_path):
-    """4 Dec (eleventh session): "when is standup?" was answered "30 November 2026: Daily
-    standup is at 9:30 CET starting today" (the day the schedule began, a week ago), where
-    "when does standup happen?" read the schedule."""
-    rows = chat(("lee", "2026-11-30T08:00:00Z", "Daily standup is at 9:30 CET starting today."))
-    said = asked_after(lurker, tmp_path, rows, "2026-12-04T07:00:00Z",
-                       "when is standup?", "when's the standup?")
-    for answer in said:
-        assert answer.startswith("4 December 2026 (today), Daily: Daily standup is at 9:30 CET"), \
-            said
