@@ -3294,3 +3294,34 @@ def test_a_review_bots_markdown_review_from_the_shell(lurker, tmp_path):
     assert "Latest" not in issues, issues
     assert verdict.startswith("Review of PR #2290 (add retry budget to the webhook sender): "
                               "Verdict: request changes."), verdict
+
+
+def test_a_process_that_recalled_before_searches_the_vectors_another_process_wrote(lurker,
+                                                                                   tmp_path):
+    """The API's process keeps a profile's vector matrices between recalls; `lurker ingest` (as a
+    worker's processes do) writes new vectors into the same embedded file. The reader's next
+    recall searches them: its dense channels found the new memory (they never did before a
+    restart)."""
+    from datetime import datetime, timezone
+
+    from memory.config import Settings
+    from memory.service import MemoryService
+
+    now = datetime(2026, 12, 4, 9, tzinfo=timezone.utc)
+    lurker("ingest", write_jsonl(tmp_path / "a.jsonl", chat(
+        ("maya", "2026-12-01T10:00:00Z", "The billing service timeout is 30 seconds."))),
+        "--session", "a", "--profile", "ops")
+    reader = MemoryService.from_settings(Settings(
+        store=f"sqlite:///{tmp_path / 'cli.sqlite3'}", anthropic_api_key=None))
+    try:
+        first = reader.profile("ops").recall("what is the billing timeout?", now=now)
+        assert "vector" in first.memories[0].channels  # the matrix is read (and kept) now
+        lurker("ingest", write_jsonl(tmp_path / "b.jsonl", chat(
+            ("sam", "2026-12-02T10:00:00Z",
+             "The kubernetes autoscaler ceiling is forty nodes per cluster."))),
+            "--session", "b", "--profile", "ops")
+        then = reader.profile("ops").recall("what is the autoscaler ceiling?", now=now)
+        found = [m for m in then.memories if "forty nodes" in m.memory.content]
+        assert found and {"vector", "passage_vector"} <= set(found[0].channels), then.memories
+    finally:
+        reader.close()

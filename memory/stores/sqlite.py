@@ -79,6 +79,29 @@ CREATE INDEX IF NOT EXISTS messages_session ON messages (profile, session_id);
 CREATE INDEX IF NOT EXISTS messages_session_ts ON messages (profile, session_id, ts);
 -- The asker channels find a person's own messages by their stored author.
 CREATE INDEX IF NOT EXISTS messages_author ON messages (profile, json_extract(doc, '$.author'));
+-- A profile's generation of vectors and of passage vectors, bumped by triggers on every write
+-- whichever process makes it: a reader's cached matrix is stale once the generation moved (the
+-- worker's processes write the vectors the API's process searches).
+CREATE TABLE IF NOT EXISTS vector_generations (
+    profile TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (profile, kind));
+CREATE TRIGGER IF NOT EXISTS vectors_insert AFTER INSERT ON vectors BEGIN
+    INSERT INTO vector_generations VALUES (new.profile, 'vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS vectors_update AFTER UPDATE ON vectors BEGIN
+    INSERT INTO vector_generations VALUES (new.profile, 'vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS vectors_delete AFTER DELETE ON vectors BEGIN
+    INSERT INTO vector_generations VALUES (old.profile, 'vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS passage_vectors_insert AFTER INSERT ON passage_vectors BEGIN
+    INSERT INTO vector_generations VALUES (new.profile, 'passage_vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS passage_vectors_update AFTER UPDATE ON passage_vectors BEGIN
+    INSERT INTO vector_generations VALUES (new.profile, 'passage_vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS passage_vectors_delete AFTER DELETE ON passage_vectors BEGIN
+    INSERT INTO vector_generations VALUES (old.profile, 'passage_vectors', 1)
+    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words only add noise to an OR query's BM25 ranking.
@@ -170,6 +193,9 @@ class SQLiteStore(Store):
         # instruction memory id -> whether its text is a standing rule; ids are content-addressed,
         # so an entry never goes stale (read and written under _lock, by searches)
         self._standing: dict[str, bool] = {}
+        # (profile, table) -> the table's generation (vector_generations) the cached matrix of
+        # the profile was read at
+        self._generations: dict[tuple[str, str], int] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def open(self, embedding: EmbeddingSpec) -> None:
@@ -623,7 +649,22 @@ class SQLiteStore(Store):
             return {i for (i,) in self.db.execute(
                 "SELECT DISTINCT id FROM passage_vectors WHERE profile = ?", (profile,))}
 
+    def _generation(self, profile: str, table: str) -> int:
+        """How many writes `table` (vectors, passage_vectors) has had for the profile, by any
+        process (read before the rows it guards: a write in between only costs a re-read)."""
+        row = self.db.execute("SELECT n FROM vector_generations WHERE profile = ? AND kind = ?",
+                              (profile, table)).fetchone()
+        return row[0] if row else 0
+
+    def _fresh(self, cache: dict, profile: str, table: str) -> None:
+        """Drop the profile's entry of `cache` when another connection wrote `table` since."""
+        generation = self._generation(profile, table)
+        if self._generations.get((profile, table)) != generation:
+            cache.pop(profile, None)
+            self._generations[(profile, table)] = generation
+
     def _passage_vectors(self, profile: str):
+        self._fresh(self._passage_cache, profile, "passage_vectors")
         cached = self._passage_cache.get(profile)
         if cached is None:
             rows = self.db.execute(
@@ -636,7 +677,8 @@ class SQLiteStore(Store):
         return cached
 
     def _vectors(self, profile: str) -> tuple[list[str], np.ndarray]:
-        """The profile's vector matrix, cached until the next vector write."""
+        """The profile's vector matrix, cached until the next vector write (by any process)."""
+        self._fresh(self._vector_cache, profile, "vectors")
         cached = self._vector_cache.get(profile)
         if cached is None:
             rows = self.db.execute("SELECT id, vec FROM vectors WHERE profile = ? ORDER BY id",
