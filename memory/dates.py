@@ -166,7 +166,7 @@ _NOT_PAST = re.compile(
     r"(?:\b(?:is|are|am|be|been|being|get|gets|getting|['’]s|['’]re|['’]m)\s+\w+ed\b)|"
     # the same asked: "is the office closed on Jan 1?", "are the docs updated?"
     r"(?:^\W*(?:is|are|am|will\s+\w+\s+be)\s+(?:\w+\s+){1,3}?\w+ed\b)|"
-    r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|intended|hoped|aimed|"
+    r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|required|intended|hoped|aimed|"
     r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
     re.IGNORECASE)
 # A headline's bare participle says how a thing will be, not what happened: "Reminder: office

@@ -725,7 +725,10 @@ _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
 _ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|portion|"
                          r"discount|commission|margin)\b|"
                          r"\bhow (?:far|much)\b[^?]*\b(?:roll(?:ed|ing)?[- ]?out|ramp\w*)\b|"
-                         r"^\W*(?:is|are)\b[^?]*\d\s*%")
+                         r"^\W*(?:is|are)\b[^?]*\d\s*%|"
+                         # "what's the android rollout at?", "where is the crash rate at?": a
+                         # level asked ("Android at 50%" came after the 10% it was at)
+                         r"^\W*(?:what|where)(?:['’]s|\s+is|\s+are)\s[^?]*\bat\W*$")
 # a question for what was decided or is in use (not why: "Why did John decide to run again?" is
 # answered by the reason), and a memory that states a decision
 _ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|agree|agreed|"
@@ -1504,6 +1507,11 @@ class OfflineAnswerer(Answerer):
                 # of "coming up" (it was declined, "Initech renews Dec 15" sharing one word of 3)
                 undated = (undated - content_stems(_ASKS_DUE.search(question).group(0))) \
                     or undated
+        if _ASKS_VERSION.search(question):
+            # "what's the latest iOS version?": the words of asking for a release are no
+            # subject (it was declined, "iOS 4.12.0 submitted to App Store review" sharing one
+            # word of three)
+            undated = (undated - _RELEASE_STEMS) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)

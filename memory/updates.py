@@ -92,11 +92,15 @@ _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
                          # "is staging down?" asks the same of a state that can end: "Staging is
                          # down for the DB upgrade" led, "Staging is back up" after it
                          r"^\W*(?:is|are)\b.*\b(?:down|blocked|broken|failing|offline|frozen|"
-                         r"paused|stuck|degraded|unavailable|locked|flaky|on fire)\b")
+                         r"paused|halted|stopped|on hold|stuck|degraded|unavailable|locked|"
+                         r"flaky|on fire)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"
                     r"cleared|solved|merged|shipped|approved|unblocked|working again|"
+                    # a paused thing going again: "… rollout back on: 20% today" after "Halting
+                    # rollout at 10%" ("is the android rollout halted?")
+                    r"resumed|resuming|back on(?![ \t]+\w)|"
                     # a candidate or a party out of it: "Marco withdrew, he took another offer"
                     # for "is marco still in the pipeline?"
                     r"withdrew|withdrawn|pulled out|dropped out|backed out)\b")

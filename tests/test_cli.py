@@ -3325,3 +3325,37 @@ def test_a_process_that_recalled_before_searches_the_vectors_another_process_wro
         assert found and {"vector", "passage_vector"} <= set(found[0].channels), then.memories
     finally:
         reader.close()
+
+
+MOBILE_RELEASE = chat(
+    ("lena", "2026-11-23T10:00:00Z", "iOS 4.12.0 submitted to App Store review this morning."),
+    ("omar", "2026-11-23T16:20:00Z", "Android 4.12.0 is at 10% rollout on Play."),
+    ("lena", "2026-11-24T09:05:00Z",
+     "Apple rejected 4.12.0: guideline 5.1.1, the account deletion flow is too hard to find."),
+    ("omar", "2026-11-26T08:00:00Z",
+     "Crash rate on Android 4.12.0 is 1.8%, mostly the camera screen on Pixel 6. Halting "
+     "rollout at 10%."),
+    ("omar", "2026-11-30T10:00:00Z",
+     "Android 4.12.2 fixes the camera crash, rollout back on: 20% today, 50% Wednesday, 100% "
+     "Friday if crash rate stays under 0.5%."),
+    ("omar", "2026-12-03T17:00:00Z", "Android at 50%, crash rate 0.3%."),
+    ("sam", "2026-12-03T18:00:00Z",
+     "SSO enforcement for contractors goes live Monday. Yubikeys required for admins from "
+     "Jan 1."))
+
+
+def test_a_mobile_release_channel_asked_where_things_stand(lurker, tmp_path):
+    """A mobile release channel asked on Friday 4 Dec: "what's the android rollout at?" led with
+    the 10% of 23 Nov and the halt (the 50% of yesterday came fourth), "is the android rollout
+    halted?" answered that it was (it was back on since 30 Nov), "what's the latest iOS
+    version?" was declined ("latest" and "version" were words an answer had to share), and
+    "Yubikeys required for admins from Jan 1" (said on 3 Dec) was January just past."""
+    at, halted, ios, keys = asked_after(
+        lurker, tmp_path, MOBILE_RELEASE, "2026-12-04T10:00:00Z",
+        "what's the android rollout at?", "is the android rollout halted?",
+        "what's the latest iOS version?", "when do admins need yubikeys?")
+    assert at.startswith("Android at 50%"), at
+    assert halted.startswith("Latest: Android 4.12.2 fixes the camera crash, rollout back on"), \
+        halted
+    assert ios.startswith("iOS 4.12.0 submitted to App Store review"), ios
+    assert keys.startswith("1 January 2027:"), keys
