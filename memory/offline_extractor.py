@@ -411,7 +411,8 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         r"(?:[A-Z][\w.-]*|[a-z]+-\d+|#\d+|v\d[\w.]*)(?:\s+[#\w.-]+)?\s+(?:is\s+)?"
                         r"(?:fixed|resolved|deployed|merged|shipped|released|restored|migrated|"
                         r"rolled back|reverted|done|live|churned|signed|renewed|cancell?ed|"
-                        r"upgraded|downgraded|launched|paid)\b(?:\s+(?:too|as well|now|again))?\W*$")
+                        r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
+                        r"completed|finished|approved)\b(?:\s+(?:too|as well|now|again))?\W*$")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"

@@ -89,12 +89,17 @@ ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer
 # renewed, deploy unblocked") is the change, though it shares "deploy" alone ("unblocked" is no
 # "blocked" to a stemmer). Only for such a question: "fixed" and "done" end most states.
 _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
+                         # "what's blocking the export patch?" asks of a block that can end
+                         # ("Export patched too." came after "Export still pending, blocked on
+                         # the base image rebuild")
+                         r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:blocking|holding\s+up)\b|"
                          # "is staging down?" asks the same of a state that can end: "Staging is
                          # down for the DB upgrade" led, "Staging is back up" after it
                          r"^\W*(?:is|are)\b.*\b(?:down|blocked|broken|failing|offline|frozen|"
                          r"paused|halted|stopped|on hold|stuck|degraded|unavailable|locked|"
                          r"flaky|on fire)\b")
-_ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|done|"
+_ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|patched|"
+                    r"remediated|done|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"
                     r"cleared|solved|merged|shipped|approved|unblocked|working again|"

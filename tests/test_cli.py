@@ -3359,3 +3359,36 @@ def test_a_mobile_release_channel_asked_where_things_stand(lurker, tmp_path):
         halted
     assert ios.startswith("iOS 4.12.0 submitted to App Store review"), ios
     assert keys.startswith("1 January 2027:"), keys
+
+
+SECURITY_CHANNEL = chat(
+    ("priya", "2026-11-30T09:10:00Z",
+     "Heads up: CVE-2026-4417 in libxml2 affects the ingest and export images. Severity high."),
+    ("kofi", "2026-11-30T09:14:00Z", "I'll patch ingest today, export tomorrow."),
+    ("priya", "2026-11-30T09:20:00Z",
+     "We're rotating the Stripe key after the leak. New one for staging: "
+     "sk_test_51NzQvL2eZvKYlo2C8xq3RtYbUu9PpLmN0aB"),
+    ("sam", "2026-11-30T10:02:00Z",
+     "db creds for the replica are user=report_ro password: Tr0ub4dor&3x, host "
+     "replica-2.internal"),
+    ("kofi", "2026-12-01T08:30:00Z",
+     "Ingest image patched and redeployed. Export still pending, blocked on the base image "
+     "rebuild."),
+    ("noor", "2026-12-02T11:00:00Z", "Export patched too. CVE-2026-4417 fully remediated."))
+
+
+def test_a_security_channel_asked_what_still_blocks(lurker, tmp_path):
+    """A security channel asked on 4 Dec: "what's blocking the export patch?" answered with the
+    block of 1 Dec ("Export patched too.", the next day, was dropped as too short and no
+    question of a block asked whether it had ended); the pasted key and password stay out."""
+    blocking, key, password = asked_after(
+        lurker, tmp_path, SECURITY_CHANNEL, "2026-12-04T10:00:00Z",
+        "what's blocking the export patch?", "what's the new stripe key?",
+        "what is the password for the replica?")
+    assert blocking.startswith("Export patched too. (2 December 2026)"), blocking
+    assert "sk_test_51NzQvL2eZvKYlo2C8xq3RtYbUu9PpLmN0aB" not in key and "REDACTED" in key, key
+    assert "Tr0ub4dor&3x" not in password and "REDACTED" in password, password
+    dump = lurker("export", "--out", str(tmp_path / "all.jsonl"))
+    assert dump.returncode == 0
+    exported = (tmp_path / "all.jsonl").read_text()
+    assert "Tr0ub4dor" not in exported and "NzQvL2eZvKYlo2C8" not in exported
