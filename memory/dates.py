@@ -167,7 +167,7 @@ _NOT_PAST = re.compile(
     # the same asked: "is the office closed on Jan 1?", "are the docs updated?"
     r"(?:^\W*(?:is|are|am|will\s+\w+\s+be)\s+(?:\w+\s+){1,3}?\w+ed\b)|"
     r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|required|intended|hoped|aimed|"
-    r"targeted|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
+    r"targeted|pencill?ed|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
     re.IGNORECASE)
 # A headline's bare participle says how a thing will be, not what happened: "Reminder: office
 # closed Friday", "heads up: standup cancelled on Thursday" (said on the Monday before). Someone

@@ -211,6 +211,10 @@ _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|in
                            r"pushed|fixed|approved|signed off|rejected|denied|confirmed|"
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
+# The figures of a short done-note before them, with no subject of their own: "Backfill done.
+# 1.2B rows, took 3 days." (alone, "how many rows did the backfill have?" found the note, not
+# the rows)
+_FIGURES = re.compile(r"^\W*~?\d[\d.,]*\s?[a-zA-Z%$]{0,3}\s+[a-z]")
 # A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
 # Alone it was dropped (three words), so "when is the postmortem draft due?" had no date.
 _NOUN_DUE = re.compile(r"(?i)^\W*(?:the\s+)?[a-z][\w-]*\s+(?:is\s+)?(?:due|expected|planned|"
@@ -779,6 +783,9 @@ class OfflineExtractor(Extractor):
                 if last is not None and (
                         (candidate is not None and _SUBJECTLESS.match(bare)
                          and len(sentence.split()) <= _SUBJECTLESS_WORDS)
+                        or (candidate is not None and _FIGURES.match(bare)
+                            and len(bare.split()) <= _SUBJECTLESS_WORDS
+                            and _DONE_NOTE.match(_ANNOTATED.sub("", last.content).strip()))
                         or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare))
                             and len(bare.split()) <= _SHORT_UPDATE_WORDS
                             and not bare.rstrip().endswith("?"))

@@ -119,6 +119,14 @@ CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|
                     r"wins|won(?!['’])|it\s+is(?=\s*[.!]))")
 
 
+_PROPOSES = re.compile(r"(?i)^\W*(?:proposal|rfc|idea|suggestion|straw ?man)\b|\b(?:i|we)\s+"
+                       r"(?:propose|suggest)\b|\b(?:proposing|suggesting)\b|\bthoughts\s*\?")
+# what settles it: a decision, or a date put down for it
+_SETTLES = re.compile(r"(?i)\bpencill?(?:ed|ing)\s+(?:it\s+)?in\b|\b(?:locked|booked|set)\s+"
+                      r"(?:it\s+)?(?:in\s+)?for\b|\b(?:decided|agreed|confirmed|approved|"
+                      r"rejected|vetoed|shelved)\b|" + CHOSE.pattern.removeprefix("(?i)"))
+
+
 # a state that came back, said of what the answer names: "Acme is happy again after the SSO
 # fix" after "Acme is threatening to churn …" ("who might churn?" answered with the threat alone)
 _ASKS_WHEN = re.compile(r"(?i)^\W*(?:when|what\s+(?:date|day|time))\b")
@@ -287,6 +295,14 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                   and (named_values(m.content) & answer_values) - asked_words]
         if chosen:
             return max(chosen, key=lambda m: m.said_at)
+    if _PROPOSES.search(answer.content) and not _PROPOSES.search(question):
+        # a proposal, then what was settled of the thing it names: "Proposal: move the dbt runs
+        # from Airflow to Dagster next quarter" then "ok, Dagster migration pencilled in for Q2
+        # then" (the proposal answered "when are we moving to dagster?")
+        settled = [m for m in later if _SETTLES.search(ANNOTATED.sub("", m.content))
+                   and named_values(m.content) & answer_values - _ZONES]
+        if settled:
+            return max(settled, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))

@@ -3392,3 +3392,27 @@ def test_a_security_channel_asked_what_still_blocks(lurker, tmp_path):
     assert dump.returncode == 0
     exported = (tmp_path / "all.jsonl").read_text()
     assert "Tr0ub4dor" not in exported and "NzQvL2eZvKYlo2C8" not in exported
+
+
+DATA_PLATFORM = chat(
+    ("jo", "2026-11-25T14:00:00Z", "Backfill of events_2024 is 40% done, ETA Friday."),
+    ("jo", "2026-11-27T16:00:00Z", "Backfill done. 1.2B rows, took 3 days."),
+    ("ravi", "2026-11-30T10:00:00Z",
+     "Proposal: move the dbt runs from Airflow to Dagster next quarter. Thoughts?"),
+    ("mei", "2026-11-30T10:20:00Z",
+     "+1, Airflow's scheduler has been flaky since the 2.9 upgrade"),
+    ("jo", "2026-11-30T10:25:00Z",
+     "-1 for Q1, we have the SOC2 audit then. Q2 at the earliest."),
+    ("ravi", "2026-12-01T09:00:00Z", "ok, Dagster migration pencilled in for Q2 then"))
+
+
+def test_a_data_platform_channel_asked_what_was_settled(lurker, tmp_path):
+    """A data platform channel asked on 4 Dec: "when are we moving to dagster?" answered with
+    the proposal's next quarter (Q2 was pencilled in the next day, and read as the Q2 just past:
+    "pencilled" was a past tense), and "how many rows did the backfill have?" with "Backfill
+    done." (its "1.2B rows, took 3 days." was a memory of nothing)."""
+    when, rows = asked_after(
+        lurker, tmp_path, DATA_PLATFORM, "2026-12-04T10:00:00Z",
+        "when are we moving to dagster?", "how many rows did the backfill have?")
+    assert when.startswith("Latest: ok, Dagster migration pencilled in for Q2 [Q2 2027]"), when
+    assert rows.startswith("Backfill done. 1.2B rows, took 3 days."), rows

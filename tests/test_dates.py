@@ -981,3 +981,17 @@ def test_dates_people_wrote_on_4_dec_eleventh_session(text, said, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, said)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "required" is a state to come, as "needed" is (it was January just past: said on 3 Dec)
+    ("Yubikeys required for admins from Jan 1.", [("2027-01-01", "2027-01-01")]),
+    ("MFA was required from Jan 1", [("2026-01-01", "2026-01-01")]),
+    # a quarter pencilled in is one to come (it was the Q2 just past)
+    ("ok, Dagster migration pencilled in for Q2 then", [("2027-04-01", "2027-06-30")]),
+    ("we penciled in Feb 3 for the offsite", [("2027-02-03", "2027-02-03")]),
+])
+def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
