@@ -893,15 +893,20 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         wanted = content_stems(question)
         if wanted & _SHIP_STEMS:  # "when does 4.3 ship?": "… release Dec 8" says it
             wanted |= _SHIP_STEMS
-        spots = [m.start() for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
-                 if content_stems(m.group(0)) & wanted]
+        words = [(m.start(), content_stems(m.group(0)) & wanted)
+                 for m in re.finditer(r"[A-Za-z0-9]+", memory.content)]
+        spots = [at for at, said in words if said]
         if placed and spots:
-            # in the clause that holds the question's words first ("Two weeks ago we signed
-            # Initech; kickoff is in 10 days" for "when did we sign Initech?"), then nearest
+            # in the clause that holds most of the question's words ("Two weeks ago we signed
+            # Initech; kickoff is in 10 days" for "when did we sign Initech?"; "Contract test …
+            # (owner: mo, due Dec 18)" of a list whose every item is "due", for "when is the
+            # contract test due?"), then nearest
             ends = [m.end() for m in _CLAUSE_END.finditer(memory.content)]
             clause = lambda at: sum(e <= at for e in ends)
-            asked = {clause(s) for s in spots}
-            return min(placed, key=lambda f: (clause(f.start) not in asked,
+            asked: dict[int, set[str]] = {}
+            for at, said in words:
+                asked.setdefault(clause(at), set()).update(said)
+            return min(placed, key=lambda f: (-len(asked.get(clause(f.start), ())),
                                               min(abs(f.start - s) for s in spots))).date
     return events[0]
 

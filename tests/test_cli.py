@@ -3416,3 +3416,26 @@ def test_a_data_platform_channel_asked_what_was_settled(lurker, tmp_path):
         "when are we moving to dagster?", "how many rows did the backfill have?")
     assert when.startswith("Latest: ok, Dagster migration pencilled in for Q2 [Q2 2027]"), when
     assert rows.startswith("Backfill done. 1.2B rows, took 3 days."), rows
+
+
+PAYMENTS_POSTMORTEM = chat(
+    ("dana", "2026-11-30T15:00:00Z",
+     "Postmortem: payments outage on Nov 27\n\nSummary: card payments failed for 47 minutes "
+     "(14:02–14:49 UTC).\n\nRoot cause: 7.3.0 pinned TLS 1.3 only; the acquirer's gateway still "
+     "negotiates TLS 1.2.\n\nAction items:\n1. Add a TLS handshake check to the canary (owner: "
+     "li, due Dec 11)\n2. Contract test against the acquirer sandbox (owner: mo, due Dec 18)\n"
+     "3. Page payments oncall on canary failure, not just errors (owner: dana, due Dec 4)"),
+    ("li", "2026-12-02T10:00:00Z", "Canary TLS check is merged, item 1 done."))
+
+
+def test_a_postmortems_action_items_each_keep_their_due_date(lurker, tmp_path):
+    """"when is the contract test due?" of a postmortem whose every action item is "due":
+    it was 11 December, the first item's (the clause nearest a "due" won, not the clause that
+    holds the contract test)."""
+    contract, canary, paging = asked_after(
+        lurker, tmp_path, PAYMENTS_POSTMORTEM, "2026-12-04T10:00:00Z",
+        "when is the contract test due?", "when is the canary handshake check due?",
+        "when is paging on canary failure due?")
+    assert contract.startswith("18 December 2026:"), contract
+    assert canary.startswith("11 December 2026:"), canary
+    assert paging.startswith("4 December 2026"), paging
