@@ -978,3 +978,41 @@ def test_date_channel_finds_the_memories_dated_in_the_span(store, profile_name):
     assert date_hits(dec) == [freeze.id, said.id, closed.id]
     store.delete_memories(profile_name, [freeze.id])
     assert date_hits(dec) == [closed.id, said.id]
+
+
+def test_sqlite_readers_follow_what_another_connection_wrote(tmp_path):
+    """The embedded store keeps a profile's vector matrices, and the rows of its instructions,
+    between searches; the worker's processes write into the same file through connections of
+    their own. A reader's next search sees their writes: a rule added there is found, one
+    superseded there is gone, a vector deleted there is no longer searched."""
+    from memory.stores.sqlite import SQLiteStore
+
+    from .store_fixtures import TEST_SPEC
+
+    reader, writer = SQLiteStore(tmp_path / "s.sqlite3"), SQLiteStore(tmp_path / "s.sqlite3")
+    reader.open(TEST_SPEC)
+    writer.open(TEST_SPEC)
+    first = mem("Never deploy on Fridays.", "instruction")
+    second = mem("Always tag the on-call engineer in incident threads.", "instruction")
+    fact = mem("The staging database is Postgres 16.")
+    vectors = unit_vectors(3, seed=5)
+    writer.upsert_memories("p", [first, fact])
+    writer.set_vectors("p", {first.id: vectors[0], fact.id: vectors[2]})
+
+    def found(channel: str, vector) -> list[str]:
+        hits = reader.search("p", SearchRequest(text="", query_vector=vector, k=5,
+                                                channels=(channel,)))
+        return [h.id for h in hits.get(channel, [])]
+
+    assert found(CH_INSTRUCTION, vectors[0] + vectors[1]) == [first.id]  # read, and kept
+    writer.upsert_memories("p", [second])
+    writer.set_vectors("p", {second.id: vectors[1]})
+    assert found(CH_INSTRUCTION, vectors[0] + vectors[1]) == [first.id, second.id] or \
+        found(CH_INSTRUCTION, vectors[0] + vectors[1]) == [second.id, first.id]
+    writer.upsert_memories("p", [first.model_copy(update={"status": "superseded"})])
+    assert found(CH_INSTRUCTION, vectors[0] + vectors[1]) == [second.id]
+    assert found(CH_VECTOR, vectors[2])[0] == fact.id
+    writer.delete_vectors("p", [fact.id])
+    assert fact.id not in found(CH_VECTOR, vectors[2])
+    reader.close()
+    writer.close()
