@@ -951,7 +951,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
      r"(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric,
      "digit-sep-digit"),
-    (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?the\s+(?P<day>[0-3]?\d){_ORD}"
+    # ("in the 4th" is a quarter or an inning: "we were down 10 in the 4th")
+    (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?(?<!\bin\s)the\s+"
+     rf"(?P<day>[0-3]?\d){_ORD}"
      rf"{_NOT_AN_ORDINAL_DATE}", _ordinal_day, "ordinal"),
     # months, quarters, years
     (rf"(?:(?P<part>early|mid|late|(?:the\s+)?(?:end|start|beginning)\s+of)[\s-]+)"

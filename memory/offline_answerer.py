@@ -1169,6 +1169,8 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
 
 
 _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
+_RUNNING_COUNT = re.compile(r"(?i)\b\d+\s+(?:now|so far|in total|total|and counting)\b|"
+                            r"\b(?:that['’]s|makes|now at)\s+(?:\d+|the\s+\d+(?:st|nd|rd|th))\b")
 _ASKS_HOW_MANY = re.compile(r"(?i)^\W*how many (?P<what>[a-z][\w-]*)")
 _COUNTED_AT_MOST = 6
 
@@ -1771,6 +1773,15 @@ class OfflineAnswerer(Answerer):
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
+            elif latest is None and span is None and _ASKS_HOW_MANY.match(question):
+                # "how many customers asked for SAML SSO?": the newest running count of it
+                # ("Hooli also wants SAML SSO, 5 now."), not the request that made 4 (a count
+                # said as a count only: any number first moved 7 BEAM dev answers, one wrongly)
+                lead = len(wanted & _memory_stems(shown[0]))
+                counts = sorted((m for m in shown if _RUNNING_COUNT.search(m.content)
+                                 and len(wanted & _memory_stems(m)) >= lead),
+                                key=lambda m: m.said_at, reverse=True)
+                shown = [*counts, *(m for m in shown if m not in counts)]
             elif latest is None and _ASKS_TREND.search(question):
                 # "how has DAU trended?": each value said, oldest first (the newest alone was
                 # shown, "changed from" the one before)

@@ -3439,3 +3439,19 @@ def test_a_postmortems_action_items_each_keep_their_due_date(lurker, tmp_path):
     assert contract.startswith("18 December 2026:"), contract
     assert canary.startswith("11 December 2026:"), canary
     assert paging.startswith("4 December 2026"), paging
+
+
+FEATURE_REQUESTS = chat(
+    ("amy", "2026-11-20T10:00:00Z",
+     "Feature request from Globex: SAML SSO. That's the 4th enterprise asking this month."),
+    ("amy", "2026-11-23T11:00:00Z", "Hooli also wants SAML SSO, 5 now."),
+    ("ben", "2026-11-24T09:00:00Z",
+     "PM update: SAML SSO is on the Q1 roadmap, Okta first, Azure AD after."))
+
+
+def test_how_many_asked_reads_the_newest_running_count(lurker, tmp_path):
+    """"how many customers asked for SAML SSO?" on 4 Dec led with Globex's request (the 4th),
+    not Hooli's "5 now" three days later."""
+    [count] = asked_after(lurker, tmp_path, FEATURE_REQUESTS, "2026-12-04T10:00:00Z",
+                          "how many customers asked for SAML SSO?")
+    assert count.startswith("Hooli also wants SAML SSO, 5 now."), count

@@ -990,6 +990,10 @@ def test_dates_people_wrote_on_4_dec_eleventh_session(text, said, expected):
     # a quarter pencilled in is one to come (it was the Q2 just past)
     ("ok, Dagster migration pencilled in for Q2 then", [("2027-04-01", "2027-06-30")]),
     ("we penciled in Feb 3 for the offsite", [("2027-02-03", "2027-02-03")]),
+    # "in the 4th" is a quarter or an inning, no day of the month (LoCoMo: "we were down 10 in
+    # the 4th" was labelled a date); "on the 4th" is one
+    ("we were down 10 in the 4th and John hit the buzzer-beater", []),
+    ("dinner on the 4th", [("2026-12-04", "2026-12-04")]),
 ])
 def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     from memory.dates import find_dates
