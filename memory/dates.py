@@ -962,6 +962,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?:,?\s+(?P<year>\d{{4}}))?", _month_part,
      "month"),
     (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part, "month digit"),
+    # (and shortened: "valid until Dec 2027" was no date)
+    (rf"(?P<mon>{_MONTH_NAME})\s+(?P<year>(?:19|20)\d\d)(?!\d)", _month_part, "month digit"),
     # moved or pushed "to January", the numbers "for October": a month no one is named ("talk
     # to May", "waiting for June" are people)
     (r"(?:(?<=\bto\s)|(?<=\bfor\s))"

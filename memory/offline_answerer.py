@@ -35,8 +35,8 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import CAUSE_WORDS, GUESSED_CAUSE, alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
-from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_update,
-                      update_of)
+from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_ended,
+                      says_update, update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -422,6 +422,32 @@ def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None
     return max((m for m in memories if m not in leads and m.said_at > first
                 and any(m.said_at > at and _carries([t], m.content) for t, at in named)),
                key=lambda m: m.said_at, default=None)
+
+
+_ASKS_OPEN = re.compile(r"(?i)\b(?:open|unresolved|outstanding|ongoing|unfixed|not\s+(?:yet\s+)?"
+                        r"(?:fixed|resolved|closed|done))\b")
+
+
+def asks_open(question: str) -> bool:
+    """"which incidents are still open?": what the newest word of each ticket listed answers
+    (memory.service reads those words for these too)."""
+    return bool(_ASKS_OPEN.search(question))
+
+
+def _closed_since(lead: Memory, memories: list[Memory]) -> list[Memory]:
+    """Of a memory that lists tickets ("3 open incidents carried over: INC-771 …, INC-774 …,
+    INC-780 …"), the newest later word that each of them ended, in the list's order."""
+    tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
+    if len(tickets) < 2:
+        return []
+    out: list[Memory] = []
+    for ticket in tickets:
+        ended = max((m for m in memories if m.said_at > lead.said_at
+                     and _carries([ticket], m.content) and says_ended(m.content)),
+                    key=lambda m: m.said_at, default=None)
+        if ended is not None and ended not in out:
+            out.append(ended)
+    return out
 
 
 def is_ticket(ident: str) -> bool:
@@ -1169,6 +1195,11 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
 
 
 _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
+_ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
+_STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
+                            r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
+_EXPIRY_STEMS = frozenset(content_stems("expire expires expiring expiry expiration valid until "
+                                        "lapse lapses run runs out"))
 _RUNNING_COUNT = re.compile(r"(?i)\b\d+\s+(?:now|so far|in total|total|and counting)\b|"
                             r"\b(?:that['’]s|makes|now at)\s+(?:\d+|the\s+\d+(?:st|nd|rd|th))\b")
 _ASKS_HOW_MANY = re.compile(r"(?i)^\W*how many (?P<what>[a-z][\w-]*)")
@@ -1848,6 +1879,16 @@ class OfflineAnswerer(Answerer):
                 dated = min((m for m in _distinct(relevant)
                              if (d := event_date(m, question)) and d.end >= now.date()),
                             key=lambda m: event_date(m, question).start, default=dated)
+            if when and dated is not None and _ASKS_EXPIRY.search(question):
+                # "when does the api.acme.io cert expire?": the newest word of how long it holds
+                # ("Renewed the api.acme.io cert, valid until Dec 2027"), not the reminder of
+                # the expiry it renewed away
+                subject = wanted - _EXPIRY_STEMS
+                dated = max((m for m in _distinct(relevant) if event_date(m, question)
+                             and _STATES_EXPIRY.search(m.content)
+                             and subject <= _memory_stems(m)),
+                            key=lambda m: m.said_at, default=dated)
+                shown = [dated, *(m for m in shown if m is not dated)]
             scheduled = _next_of_schedule(
                 [m for m in shown if wanted - _NEXT_STEMS <= _memory_stems(m)], dated, question,
                 now.date()) if when and span is None and now is not None \
@@ -1923,6 +1964,10 @@ class OfflineAnswerer(Answerer):
                     idents, shown[0], previous)
                 if placed is not None:
                     parts += ["Before that:", _dated(placed)]
+                if _ASKS_OPEN.search(question) and (closed := _closed_since(shown[0], memories)):
+                    # "which incidents are still open?": the list carried over, then the word
+                    # that closed some of them since ("INC-774 closed, …", "INC-780 resolved.")
+                    parts += ["Closed since:", *(_dated(m) for m in closed)]
         else:
             hit = next((m for m in messages if (anything
                                                 or _about(wanted, content_stems(m.content)))

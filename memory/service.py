@@ -28,7 +28,8 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_how_it_stands,
-                               asks_owed, asks_trend, at_work, carries_identifier, content_stems,
+                               asks_open, asks_owed, asks_trend, at_work, carries_identifier,
+                               content_stems,
                                event_date, identifiers, is_ticket, plain_names,
                                whose_words_asked, with_siblings)
 from . import open_tasks
@@ -870,7 +871,7 @@ class Profile:
         names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
         is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
         shares no word with the question, so no channel found it. One more search, only then."""
-        if identifiers(query) or not asks_how_it_stands(query):
+        if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)):
             return []
         lead = with_siblings(shown[:LEADS_FOLLOWED], shown)
         tickets = list(dict.fromkeys(t for m in lead for t in identifiers(m.content)

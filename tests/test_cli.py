@@ -3455,3 +3455,32 @@ def test_how_many_asked_reads_the_newest_running_count(lurker, tmp_path):
     [count] = asked_after(lurker, tmp_path, FEATURE_REQUESTS, "2026-12-04T10:00:00Z",
                           "how many customers asked for SAML SSO?")
     assert count.startswith("Hooli also wants SAML SSO, 5 now."), count
+
+
+ONCALL_WEEK = chat(
+    ("kai", "2026-11-30T08:00:00Z",
+     "Oncall handoff: I'm primary this week (Nov 30 – Dec 6), zoe is secondary. 3 open "
+     "incidents carried over: INC-771 (disk alerts on db-4), INC-774 (flaky health check on "
+     "edge-2), INC-780 (cert expiry warning for api.acme.io, expires Dec 12)."),
+    ("zoe", "2026-12-01T13:00:00Z", "INC-774 closed, health check timeout raised from 2s to 5s."),
+    ("kai", "2026-12-02T02:30:00Z",
+     "Paged at 2:30am for db-4 disk at 91%, cleaned up old WAL files, now 64%. INC-771 stays "
+     "open until we add the retention job."),
+    ("ops-bot", "2026-12-02T09:00:00Z", "Reminder: cert for api.acme.io expires in 10 days."),
+    ("zoe", "2026-12-03T11:00:00Z",
+     "Renewed the api.acme.io cert, valid until Dec 2027. INC-780 resolved."))
+
+
+def test_an_oncall_week_asked_what_is_still_open_and_when_a_cert_expires(lurker, tmp_path):
+    """An on-call week asked on 4 Dec: "which incidents are still open?" answered with the three
+    carried over on Monday (two were closed since, by their numbers alone), and "when does the
+    api.acme.io cert expire?" with 12 December (it was renewed the day before, "valid until Dec
+    2027", which was no date)."""
+    still_open, expiry = asked_after(
+        lurker, tmp_path, ONCALL_WEEK, "2026-12-04T10:00:00Z",
+        "which incidents are still open?", "when does the api.acme.io cert expire?")
+    assert still_open.startswith("3 open incidents carried over"), still_open
+    closed = still_open.split("Closed since:")[1]
+    assert "INC-774 closed" in closed and "INC-780 resolved" in closed, still_open
+    assert "INC-771" not in closed, still_open
+    assert expiry.startswith("December 2027: Renewed the api.acme.io cert"), expiry

@@ -994,6 +994,10 @@ def test_dates_people_wrote_on_4_dec_eleventh_session(text, said, expected):
     # the 4th" was labelled a date); "on the 4th" is one
     ("we were down 10 in the 4th and John hit the buzzer-beater", []),
     ("dinner on the 4th", [("2026-12-04", "2026-12-04")]),
+    # a shortened month and its year (it was no date: "valid until Dec 2027")
+    ("Renewed the cert, valid until Dec 2027.", [("2027-12-01", "2027-12-31")]),
+    ("shipped in Sept 2026", [("2026-09-01", "2026-09-30")]),
+    ("until Jan 5 2027", [("2027-01-05", "2027-01-05")]),
 ])
 def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     from memory.dates import find_dates
