@@ -919,8 +919,14 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         wanted = content_stems(question)
         if wanted & _SHIP_STEMS:  # "when does 4.3 ship?": "… release Dec 8" says it
             wanted |= _SHIP_STEMS
+        # (not the dates' own words: "Q4" of "when are Q4 expense reports due?" is the value
+        # beside "expense reports for Q4 due by Jan 8", not the subject)
+        # (nor the labels written beside them at ingest, "[Q4 2026]")
+        labels = [a.span() for a in ANNOTATED.finditer(memory.content)]
         words = [(m.start(), content_stems(m.group(0)) & wanted)
-                 for m in re.finditer(r"[A-Za-z0-9]+", memory.content)]
+                 for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
+                 if not any(a <= m.start() < b for a, b in
+                            [*((f.start, f.end) for f in found), *labels])]
         spots = [at for at, said in words if said]
         if placed and spots:
             # in the clause that holds most of the question's words ("Two weeks ago we signed

@@ -3484,3 +3484,22 @@ def test_an_oncall_week_asked_what_is_still_open_and_when_a_cert_expires(lurker,
     assert "INC-774 closed" in closed and "INC-780 resolved" in closed, still_open
     assert "INC-771" not in closed, still_open
     assert expiry.startswith("December 2027: Renewed the api.acme.io cert"), expiry
+
+
+PEOPLE_OPS = chat(
+    ("hana", "2026-11-25T09:00:00Z", "Dec 24-26 office closed, also Jan 1. Enjoy the break!"),
+    ("hana", "2026-12-03T15:00:00Z", "Reminder: expense reports for Q4 due by Jan 8."))
+
+
+def test_a_people_ops_channel_asked_about_closures_and_deadlines(lurker, tmp_path):
+    """Asked on 4 Dec: "Dec 24-26 office closed, also Jan 1" (said 25 Nov) was last year's days
+    ("closed" made the sentence past: its days came before the office), and "when are Q4
+    expense reports due?" answered Q4 (the question's "Q4" was read as a word beside it)."""
+    open_24, new_year, due = asked_after(
+        lurker, tmp_path, PEOPLE_OPS, "2026-12-04T10:00:00Z",
+        "is the office open on Dec 24?", "is the office closed on new year's day?",
+        "when are Q4 expense reports due?")
+    assert open_24.startswith("Dec 24-26 [2026-12-24 to 2026-12-26] office closed, also Jan 1 "
+                              "[2027-01-01]."), open_24
+    assert new_year.startswith("Dec 24-26 [2026-12-24 to 2026-12-26] office closed"), new_year
+    assert due.startswith("8 January 2027:"), due

@@ -998,6 +998,10 @@ def test_dates_people_wrote_on_4_dec_eleventh_session(text, said, expected):
     ("Renewed the cert, valid until Dec 2027.", [("2027-12-01", "2027-12-31")]),
     ("shipped in Sept 2026", [("2026-09-01", "2026-09-30")]),
     ("until Jan 5 2027", [("2027-01-05", "2027-01-05")]),
+    # a closure notice with its days first (they were last year's: "closed" made it past)
+    ("Dec 24-26 office closed, also Jan 1.", [("2026-12-24", "2026-12-26"),
+                                             ("2027-01-01", "2027-01-01")]),
+    ("Ticket closed Nov 3", [("2026-11-03", "2026-11-03")]),
 ])
 def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     from memory.dates import find_dates
