@@ -79,6 +79,11 @@ def _markdown_sections(lines: list[str]) -> list[str]:
     return out
 
 
+_NAMES_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])|(?<![\w&])#\d+\b|"
+                            r"\b[A-Z][A-Z0-9]+-\d+\b")
+_TITLE_WORDS = 10
+
+
 def grouped_lists(text: str) -> tuple[str, list[str]]:
     """The text with each heading and the bullets right under it on one line, and those lines.
     A heading with no bullets of its own, followed by another heading, titles the lists after it
@@ -86,7 +91,13 @@ def grouped_lists(text: str) -> tuple[str, list[str]]:
     lines = _markdown_sections(text.split("\n"))
     out: list[str] = []
     grouped: list[str] = []
-    title = None
+    # a short first line that names a release or a ticket titles the lists after it: "Release
+    # v2.3.0 published by ana" over "## What's Changed" (the list named no version, so "what
+    # changed in v2.3.0?" found the changelog link)
+    first = next((line.strip() for line in lines if line.strip()), "")
+    title = first.rstrip(".:") if first and _NAMES_RELEASE.search(first) \
+        and len(first.split()) <= _TITLE_WORDS and not _BULLET.match(first) \
+        and not _HEADING.match(first) else None
     i = 0
     while i < len(lines):
         head = _HEADING.match(lines[i]) if not _BULLET.match(lines[i]) else None

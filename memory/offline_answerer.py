@@ -609,7 +609,8 @@ def _as_away(stems: set[str]) -> set[str]:
 # again" (the week before) shares both, so it led. A version said with a word of shipping, not
 # one planned ("release 4.13.0 is planned for Dec 3"), about whatever else the question names.
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?![\w-]|\.\d)|\bv\d+(?:\.\d+)*\b")
-_SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:out|live)|"
+# ("Release v2.3.1 published by raj", GitHub's own words, was no release: v2.3.0 stayed latest)
+_SHIPPED = re.compile(r"(?i)\b(?:shipped|released|published|(?:is|are|went) (?:now )?(?:out|live)|"
                       r"rolled (?:out|back)|rolling (?:out|back)|deployed|(?:is|are) (?:now )?on|"
                       r"(?:is|are) running|upgraded|downgraded|promoted)\b|"
                       # a deploy app's card: "Deploy succeeded (Service checkout-api; Version …)"
@@ -622,7 +623,7 @@ _SHIPPED = re.compile(r"(?i)\b(?:shipped|released|(?:is|are|went) (?:now )?(?:ou
 # past tense ("api v4.1.9 deployed to prod"): not "Deploying …", "will ship", "is out Friday"
 _REPORTED_DONE = re.compile(r"(?i)^\W*(?:(?!(?:will|to|be|going|should|would|can|could|may|"
                             r"might|must|not|never|gets?|getting|being)\b)[\w.-]+\s+){0,4}?"
-                            r"(?:shipped|released|"
+                            r"(?:shipped|released|published|"
                             r"deployed|rolled (?:out|back)|upgraded|downgraded|promoted|"
                             r"went live|launched|merged|(?:is|are) (?:now )?(?:live|out))\b"
                             r"|^\W*(?:deploy(?:ment)?|release|rollout)\s+(?:\S+\s+){0,3}?"
@@ -1201,6 +1202,14 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
 
 
 _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
+# a question's word, and what says it in other words: a pull request by its number, a build broken
+# by its failure
+_SAID_OTHERWISE = {
+    **dict.fromkeys(content_stems("pr prs"), re.compile(r"(?<![\w&])#\d{2,}\b|\bpull\s+requests?\b")),
+    **dict.fromkeys(content_stems("broke broken break breaks breaking"),
+                    re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
+}
+_BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
 _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
                             r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
@@ -1609,6 +1618,12 @@ class OfflineAnswerer(Answerer):
                 undated = undated | content_stems("cost")
             stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
                                                      else set())
+        if undated & _SAID_OTHERWISE.keys():
+            # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
+            # other words (it was declined, sharing "build" alone)
+            otherwise, plain = undated & _SAID_OTHERWISE.keys(), stems_of
+            stems_of = lambda m: plain(m) | {w for w in otherwise
+                                             if _SAID_OTHERWISE[w].search(m.content)}
         if span is not None and _ASKS_WHAT_CHANGED.match(question):
             changed, held = content_stems("changed"), stems_of
             stems_of = lambda m: held(m) | (changed if _SAYS_CHANGED.search(m.content) else set())
@@ -1733,6 +1748,10 @@ class OfflineAnswerer(Answerer):
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif wanted & _BROKE_STEMS:
+                # "which PR broke the build?": what says the failure, before the revert that
+                # names the same PR ("✅ Build passed on main (revert of #1215)")
+                shown.sort(key=lambda m: not _SAID_OTHERWISE["broke"].search(m.content))
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
                 # ("the runbook for the LB cert lives at https://…"), before "Root cause was an
@@ -1797,6 +1816,11 @@ class OfflineAnswerer(Answerer):
                 # #812" (what was said of it later names its number, none of the question's words)
                 latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
                                         memories)
+                if latest is not None and latest.said_at <= shown[0].said_at:
+                    # (no later word than the answer itself: "on it, reverting #1215" led as
+                    # "Latest:" over "✅ Build passed on main (revert of #1215)", half an hour
+                    # after it)
+                    latest = None
             if latest is None and asks_how_it_stands(question):
                 # "is the expired rows issue fixed?": point 1 of "PR #2211 review: 3 issues
                 # found.", and later "fixed 2 and 3 in PR #2211, 1 will be a follow-up"

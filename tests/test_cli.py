@@ -3503,3 +3503,36 @@ def test_a_people_ops_channel_asked_about_closures_and_deadlines(lurker, tmp_pat
                               "[2027-01-01]."), open_24
     assert new_year.startswith("Dec 24-26 [2026-12-24 to 2026-12-26] office closed"), new_year
     assert due.startswith("8 January 2027:"), due
+
+
+RELEASES_AND_CI = chat(
+    ("github", "2026-11-30T10:00:00Z",
+     "Release v2.3.0 published by ana\n## What's Changed\n* feat: bulk export API by @ana in "
+     "#1201\n* fix: timezone offset in reports by @raj in #1207\n**Full Changelog**: "
+     "v2.2.4...v2.3.0"),
+    ("ci-bot", "2026-12-01T14:12:00Z",
+     "❌ Build failed on main: test_reports_tz (tests/reports/test_tz.py) after #1215 "
+     "\"refactor report scheduler\" by @kim"),
+    ("kim", "2026-12-01T14:30:00Z", "on it, reverting #1215"),
+    ("ci-bot", "2026-12-01T15:02:00Z", "✅ Build passed on main (revert of #1215)"),
+    ("github", "2026-12-02T09:00:00Z",
+     "Release v2.3.1 published by raj\n## What's Changed\n* fix: CSV export header order by "
+     "@raj in #1218"))
+
+
+def test_a_release_and_ci_channel_asked_what_is_latest_and_what_broke(lurker, tmp_path):
+    """GitHub's and a CI bot's posts, asked on 4 Dec: "what's the latest release?" was v2.3.0
+    ("published" was no word of releasing), "when was v2.3.0 released?" had no date, "which PR
+    broke the build?" was declined ("failed" and "#1215" are neither "broke" nor "PR"), "is main
+    green?" said the revert was under way as the latest (the build passed half an hour after),
+    and a release's list of changes named no release."""
+    latest, released, broke, green = asked_after(
+        lurker, tmp_path, RELEASES_AND_CI, "2026-12-04T10:00:00Z",
+        "what's the latest release?", "when was v2.3.0 released?",
+        "which PR broke the build?", "is main green?")
+    assert latest.startswith("Latest: Release v2.3.1 published by raj"), latest
+    assert released.startswith("30 November 2026, when it was reported:"), released
+    assert broke.startswith("❌ Build failed on main"), broke
+    assert green.startswith("✅ Build passed on main (revert of #1215)"), green
+    listed = lurker("list").stdout
+    assert "Release v2.3.0 published by ana, What's Changed: feat: bulk export API" in listed
