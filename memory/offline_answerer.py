@@ -1206,6 +1206,9 @@ _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
 # by its failure
 _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("pr prs"), re.compile(r"(?<![\w&])#\d{2,}\b|\bpull\s+requests?\b")),
+    # "how many people signed up for the webinar?": "240 signups so far"
+    **dict.fromkeys(content_stems("sign signed signing"),
+                    re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|\brsvps?\b")),
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
 }

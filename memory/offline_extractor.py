@@ -214,6 +214,7 @@ _SHORT_UPDATE_WORDS = 6
 # The figures of a short done-note before them, with no subject of their own: "Backfill done.
 # 1.2B rows, took 3 days." (alone, "how many rows did the backfill have?" found the note, not
 # the rows)
+_SO_FAR = re.compile(r"(?i)\b(?:so\s+far|to\s+date|in\s+total|and\s+counting|already)\W*$")
 _FIGURES = re.compile(r"^\W*~?\d[\d.,]*\s?[a-zA-Z%$]{0,3}\s+[a-z]")
 # A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
 # Alone it was dropped (three words), so "when is the postmortem draft due?" had no date.
@@ -785,7 +786,10 @@ class OfflineExtractor(Extractor):
                          and len(sentence.split()) <= _SUBJECTLESS_WORDS)
                         or (candidate is not None and _FIGURES.match(bare)
                             and len(bare.split()) <= _SUBJECTLESS_WORDS
-                            and _DONE_NOTE.match(_ANNOTATED.sub("", last.content).strip()))
+                            and (_DONE_NOTE.match(_ANNOTATED.sub("", last.content).strip())
+                                 # a running count of what the statement is about: "Webinar
+                                 # with Acme confirmed for Dec 16, 11am ET. 240 signups so far."
+                                 or _SO_FAR.search(bare)))
                         or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare))
                             and len(bare.split()) <= _SHORT_UPDATE_WORDS
                             and not bare.rstrip().endswith("?"))

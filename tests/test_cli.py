@@ -3536,3 +3536,17 @@ def test_a_release_and_ci_channel_asked_what_is_latest_and_what_broke(lurker, tm
     assert green.startswith("✅ Build passed on main (revert of #1215)"), green
     listed = lurker("list").stdout
     assert "Release v2.3.0 published by ana, What's Changed: feat: bulk export API" in listed
+
+
+WEBINAR = chat(
+    ("tess", "2026-12-03T14:00:00Z",
+     "Webinar with Acme confirmed for Dec 16, 11am ET. 240 signups so far."))
+
+
+def test_a_running_count_stays_with_what_it_counts(lurker, tmp_path):
+    """"how many people signed up for the webinar?" was declined: "240 signups so far." was a
+    memory of its own that named no webinar, and "signups" is no "signed up"."""
+    [count] = asked_after(lurker, tmp_path, WEBINAR, "2026-12-04T10:00:00Z",
+                          "how many people signed up for the webinar?")
+    assert count.startswith("Webinar with Acme confirmed for Dec 16 [2026-12-16], 11am ET. 240 "
+                            "signups so far."), count
