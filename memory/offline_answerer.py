@@ -523,6 +523,7 @@ _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|req
                            r"report(?:ed)?|complain(?:ed)? about)\b")
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
                                        "beginning middle part"))
+_RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent"))
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
@@ -1564,10 +1565,11 @@ class OfflineAnswerer(Answerer):
                 undated = (undated - content_stems(_ASKS_DUE.search(question).group(0))) \
                     or undated
         if _ASKS_VERSION.search(question):
-            # "what's the latest iOS version?": the words of asking for a release are no
-            # subject (it was declined, "iOS 4.12.0 submitted to App Store review" sharing one
-            # word of three)
-            undated = (undated - _RELEASE_STEMS) or undated
+            # "what's the latest iOS version?": a word of recency is no subject (it was
+            # declined, "iOS 4.12.0 submitted to App Store review" sharing one word of three)
+            # (only it: without "version" too, "what pnpm version do we use?" found "Upgraded to
+            # pnpm 10" as an answer of its own, not as what changed "Build uses pnpm 9")
+            undated = (undated - _RECENCY_STEMS) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)

@@ -121,6 +121,11 @@ CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|
 
 _PROPOSES = re.compile(r"(?i)^\W*(?:proposal|rfc|idea|suggestion|straw ?man)\b|\b(?:i|we)\s+"
                        r"(?:propose|suggest)\b|\b(?:proposing|suggesting)\b|\bthoughts\s*\?")
+# what a settled proposal answers: when, what was decided, where it stands ("who owns RFC-42?" is
+# answered by the RFC's "Owner: nina.", not by "RFC-42 approved in arch review")
+_ASKS_SETTLED = re.compile(r"(?i)\b(?:decid\w*|decision|agree\w*|settle\w*|plan\w*|status|"
+                           r"approv\w*|go(?:ing)?\s+ahead|happening|still|going\s+to)\b|"
+                           r"^\W*(?:are|is|will|did)\s+we\b")
 # what settles it: a decision, or a date put down for it
 _SETTLES = re.compile(r"(?i)\bpencill?(?:ed|ing)\s+(?:it\s+)?in\b|\b(?:locked|booked|set)\s+"
                       r"(?:it\s+)?(?:in\s+)?for\b|\b(?:decided|agreed|confirmed|approved|"
@@ -303,7 +308,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                   and (named_values(m.content) & answer_values) - asked_words]
         if chosen:
             return max(chosen, key=lambda m: m.said_at)
-    if _PROPOSES.search(answer.content) and not _PROPOSES.search(question):
+    if _PROPOSES.search(answer.content) and not _PROPOSES.search(question) \
+            and (_ASKS_WHEN.match(question) or _ASKS_SETTLED.search(question)):
         # a proposal, then what was settled of the thing it names: "Proposal: move the dbt runs
         # from Airflow to Dagster next quarter" then "ok, Dagster migration pencilled in for Q2
         # then" (the proposal answered "when are we moving to dagster?")
