@@ -859,7 +859,8 @@ def _leading(said: str, text: str) -> str:
     if text == NO_ANSWER:
         return said
     quoted = said.split(": ", 1)[1].rstrip(".")
-    rest = re.sub(r"(?:[^.:\"]{1,80} said: )?" + re.escape(quoted) + r"\.?\s*", "", text, count=1)
+    rest = re.sub(r"(?:[^.:\"]{1,80} (?:said|asked): )?" + re.escape(quoted) + r"\.?\s*", "", text,
+                  count=1)
     return f"{said} {rest}".strip()
 
 
@@ -1213,6 +1214,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
 }
+# a message that is one question and nothing more (not "That's great news! … Any specific projects
+# you're looking forward to?")
+_ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
 _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
@@ -2010,7 +2014,12 @@ class OfflineAnswerer(Answerer):
                         and _carries(idents, m.content)
                         and _names_all(speaking, display_name(m.author) or "")
                         and (span is None or in_span(m, span))), None)
-            if hit is not None:
+            if hit is not None and _ASKED_ONLY.search(hit.content):
+                # "how do I request a new monitor?" found only kim asking the same: no answer,
+                # and not one to quote as if it were ("kim said: "How do I request …?"")
+                parts.append(f"Nothing in memory answers it; {display_name(hit.author) or hit.role}"
+                             f" asked: {_quoted(hit)}")
+            elif hit is not None:
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
             elif span is not None and not anything:
                 # "what was the rate limit last week?": nothing said then, so what stood then

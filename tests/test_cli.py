@@ -3550,3 +3550,20 @@ def test_a_running_count_stays_with_what_it_counts(lurker, tmp_path):
                           "how many people signed up for the webinar?")
     assert count.startswith("Webinar with Acme confirmed for Dec 16 [2026-12-16], 11am ET. 240 "
                             "signups so far."), count
+
+
+IT_HELP = threaded(
+    ("nora", "2026-11-30T09:00:00Z", "m1", None, "how do I get VPN access?"),
+    ("it-sam", "2026-11-30T09:05:00Z", "m2", "m1",
+     "File a ticket in the IT portal under Access > VPN, approval takes a day."),
+    ("kim", "2026-12-03T09:00:00Z", "m9", None, "How do I request a new monitor?"))
+
+
+def test_a_help_channels_unanswered_question_is_not_quoted_as_an_answer(lurker, tmp_path):
+    """An IT help channel asked on 4 Dec: a question nobody answered was the answer, quoted as
+    what kim "said"; one answered in its thread is answered by the reply."""
+    vpn, monitor = asked_after(lurker, tmp_path, IT_HELP, "2026-12-04T10:00:00Z",
+                               "how do I get VPN access?", "how do I request a new monitor?")
+    assert vpn.startswith("File a ticket in the IT portal under Access > VPN"), vpn
+    assert monitor.startswith("Nothing in memory answers it; kim asked: \"How do I request a "
+                              "new monitor?\""), monitor
