@@ -186,6 +186,17 @@ _OURS = [
     # and an Azure shared access signature's signature in a blob URL ("?sv=…&sig=…")
     ("sentry-dsn", r"(?<=://)[a-f0-9]{32}(?=(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?/\d+\b)"),
     ("azure-sas", r"(?<=[?&]sig=)[A-Za-z0-9%+/=]{20,}"),
+    # found from outside (4 Dec, twelfth session), pasted with no label a rule reads; shapes as
+    # gitleaks' rules give them
+    ("onepassword-token", r"ops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
+    ("netlify-token", r"(?<![\w-])nfp_[A-Za-z0-9]{36,}"),
+    ("resend-key", r"(?<![\w-])re_(?=[A-Za-z_]*\d)[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![\w-])"),
+    ("sonarqube-token", r"(?<![\w-])sq[pua]_[a-f0-9]{40}(?![\w-])"),
+    ("airtable-token", r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])"),
+    ("groq-key", r"(?<![\w-])gsk_[A-Za-z0-9]{52}(?![\w-])"),
+    ("replicate-token", r"(?<![\w-])r8_[A-Za-z0-9]{37}(?![\w-])"),
+    ("figma-token", r"(?<![\w-])figd_[A-Za-z0-9_-]{40,}"),
+    ("heroku-key", r"(?<![\w-])HRKU-AA[A-Za-z0-9_-]{58}(?![\w-])"),
 ]
 
 # --- labelled values ----------------------------------------------------------------------------
