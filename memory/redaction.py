@@ -79,7 +79,8 @@ _LONG_TOKEN = re.compile(r"[A-Za-z0-9_+/=.:-]{16,}")
 _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer", "authoriz",
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
                 "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli",
-                "wpa", "wifi", "wi-fi", "openssl", "phrase", "mnemonic", "seed words")
+                "wpa", "wifi", "wi-fi", "ssid", "wlan", "openssl", "phrase", "mnemonic",
+                "seed words")
 _KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
                        r"recovery|licen[cs]e).?key")
 
@@ -282,6 +283,10 @@ _LABELLED = [
     # a quoted literal in code or config is a value whatever it says: password = "hunter"
     ("credential", r"(?i)" + _LETTERS_LABEL + r"[\"'`]?[ \t]*(?::=|=>|->|\u2192|==?|:)[ \t]*"
                    r"(?P<q>[\"'`])(?P<secret>[A-Za-z]{4,64})(?P=q)", "assigned"),
+    # a wifi's key or pass after its network: "wifi: Guest / pass X", "SSID: AcmeGuest, key: X"
+    # ("key" and "pass" alone are other words; the value must hold a digit or a symbol)
+    ("credential", r"(?i)\b(?:ssid|wi-?fi|wlan|wpa[23]?)\b[^\n]{0,50}?\b(?P<label>key|pass|passkey)"
+                   r"\b[ \t]*(?::|=|\bis\b)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
                    r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
