@@ -1216,6 +1216,20 @@ _SAID_OTHERWISE = {
 }
 # a message that is one question and nothing more (not "That's great news! … Any specific projects
 # you're looking forward to?")
+def _began(memory: Memory, question: str, now: datetime) -> bool:
+    """Whether a memory's date is the day a schedule that repeats began, before `now`."""
+    day = event_date(memory, question)
+    if day is None or day.start > now.date() or not _recurs(memory.content):
+        return False
+    at = memory.content.find(day.phrase)
+    # ("From Monday" is the phrase itself, or "starting" comes before it)
+    return at >= 0 and bool(_STARTS.match(day.phrase)
+                            or _STARTS_BEFORE.search(memory.content[:at]))
+
+
+_STARTS_WORD = r"(?:from|starting|beginning|as\s+of|effective)\s+(?:on\s+)?(?:next\s+|this\s+)?"
+_STARTS = re.compile(rf"(?i){_STARTS_WORD}")
+_STARTS_BEFORE = re.compile(rf"(?i)\b{_STARTS_WORD}$")
 _ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
@@ -1972,6 +1986,10 @@ class OfflineAnswerer(Answerer):
                 if dated is not None and _ASKS_BACK.search(question) else None
             if away is not None:  # "when is raj back?": when the time away ends, not starts
                 parts += [f"{away[0]} {format_human(away[1])}:", _dated(dated)]
+            elif dated is not None and now is not None and _began(dated, question, now):
+                # "when is standup?": "From Monday [2026-11-23], daily standup is at 9:30 CET"
+                # is a schedule in force, its own answer, not the day it began (said first)
+                parts += [_dated(dated)]
             elif dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
             elif when and _recurs(shown[0].content):

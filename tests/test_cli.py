@@ -3567,3 +3567,23 @@ def test_a_help_channels_unanswered_question_is_not_quoted_as_an_answer(lurker, 
     assert vpn.startswith("File a ticket in the IT portal under Access > VPN"), vpn
     assert monitor.startswith("Nothing in memory answers it; kim asked: \"How do I request a "
                               "new monitor?\""), monitor
+
+
+ROUTINES = chat(
+    ("lead", "2026-11-20T09:00:00Z",
+     "From Monday, daily standup is at 9:30 CET in the #eng huddle."),
+    ("lead", "2026-12-01T09:00:00Z",
+     "From Monday, the retro moves to Thursdays at 16:00, every other week."),
+    ("lead", "2026-12-02T09:00:00Z", "Reminder: deploy window is Tuesdays and Thursdays 14:00-16:00 UTC."))
+
+
+def test_a_schedule_in_force_is_its_own_answer_not_the_day_it_began(lurker, tmp_path):
+    """"when is standup?" on 4 Dec led with 23 November, the Monday "From Monday, daily standup
+    is at 9:30 CET" began; a schedule still to begin leads with its first day, and the deploy
+    window is its own answer as before."""
+    standup, retro, window = asked_after(
+        lurker, tmp_path, ROUTINES, "2026-12-04T10:00:00Z",
+        "when is standup?", "when is the retro?", "when is the deploy window?")
+    assert standup.startswith("From Monday [2026-11-23], daily standup is at 9:30 CET"), standup
+    assert retro.startswith("7 December 2026:"), retro
+    assert window.startswith("Reminder: deploy window is Tuesdays and Thursdays"), window
