@@ -666,7 +666,9 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
 _TREND_AT_MOST = 8
 _SHIP_STEMS = frozenset(content_stems("ship release launch"))
 # a note's field: "Risks: …", or one after its note's title ("RFC: … Target: end of December.")
-_FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+)(?P<label>[A-Za-z][A-Za-z -]{1,30}?)\s*:\s")
+# (after its note's title too: "**PR #2290 review**, Issues: …", "**PR #2290 review** Verdict: …")
+_FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+|\*\*,?\s+|,\s+(?=[A-Z]))"
+                          r"(?P<label>[A-Za-z][A-Za-z -]{1,30}?)\s*:\s")
 
 
 def _field_asked(memory: Memory, wanted: set[str]) -> bool:
@@ -818,6 +820,17 @@ def _said_of_point(point: Memory, memories: list[Memory]) -> Memory | None:
     return max((m for m in memories if m.said_at > point.said_at and m.id != point.id
                 and _carries(idents, m.content) and _OF_POINTS.search(m.content)
                 and number.search(ANNOTATED.sub("", m.content))),
+               key=lambda m: m.said_at, default=None)
+
+
+def _reply_on_points(lead: Memory, memories: list[Memory], wanted: set[str]) -> Memory | None:
+    """The newest later memory that says how points stand by their numbers and is found by
+    the lead's own points (the extractor gives a reply the points it names as its questions),
+    sharing a word of the question."""
+    said = ANNOTATED.sub("", lead.content)
+    return max((m for m in memories if m.said_at > lead.said_at and m.id != lead.id
+                and _OF_POINTS.search(m.content) and wanted & _memory_stems(m)
+                and any(len(q) >= 20 and q[:40] in said for q in m.questions)),
                key=lambda m: m.said_at, default=None)
 
 
@@ -1839,15 +1852,20 @@ class OfflineAnswerer(Answerer):
                 # #812" (what was said of it later names its number, none of the question's words)
                 latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
                                         memories)
-                if latest is not None and latest.said_at <= shown[0].said_at:
+                if latest is not None and (latest.said_at <= shown[0].said_at
+                                           or not wanted & _memory_stems(latest)):
                     # (no later word than the answer itself: "on it, reverting #1215" led as
                     # "Latest:" over "✅ Build passed on main (revert of #1215)", half an hour
-                    # after it)
+                    # after it; nor one of nothing asked: a load test of the PR "is the
+                    # thread-safety issue fixed?" asks of one of its review's points)
                     latest = None
             if latest is None and asks_how_it_stands(question):
                 # "is the expired rows issue fixed?": point 1 of "PR #2211 review: 3 issues
                 # found.", and later "fixed 2 and 3 in PR #2211, 1 will be a follow-up"
-                latest = _said_of_point(shown[0], memories)
+                # (or the reply under a review's grouped points that names them: "fixed 1 with a
+                # lock and 2 with capped exponential backoff")
+                latest = _said_of_point(shown[0], memories) \
+                    or _reply_on_points(shown[0], memories, wanted)
             if latest is None and (_ASKS_QUANTITY.search(question)
                                    or _ASKS_VERSION.search(question)
                                    or _ASKS_SHARE.search(question)):

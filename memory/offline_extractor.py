@@ -383,6 +383,26 @@ _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
 # line, as a quote.)
 
 
+_NUMBERED_POINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(\d{1,2})[.)][ \t]+(\S.*)$")
+_POINT_STATUS = re.compile(r"(?i)\b(?:fix(?:ed|es)?|address(?:ed)?|resolv(?:ed|es)|done|handled|"
+                           r"pushed|follow[- ]?ups?|won['’]?t|wontfix|later|skip\w*|ignor\w*|"
+                           r"reverted|removed|added|changed|updated)\b")
+_POINT_NAMED = re.compile(r"(?<![\w#.$/-])(\d{1,2})(?![\w.%:/-])")
+
+
+def _points_named(reply: str, parent: str) -> str:
+    """The parent's numbered points that a reply says how they stand by number ("fixed 1 with
+    a lock, 3 is a follow-up"), joined; "" when it names none."""
+    if not _POINT_STATUS.search(reply):
+        return ""
+    points = {int(n): text.strip() for n, text in _NUMBERED_POINT.findall(parent)}
+    if len(points) < 2:
+        return ""
+    named = [points[n] for n in dict.fromkeys(int(x) for x in _POINT_NAMED.findall(reply))
+             if n in points]
+    return "; ".join(named)
+
+
 def without_quotes(text: str) -> tuple[str, str]:
     """The message without its quoted lines, and those lines' text."""
     if ">" not in text:
@@ -756,6 +776,13 @@ class OfflineExtractor(Extractor):
                         or _points_back(_ANNOTATED.sub("", sentence), parent.content)):
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
+                if candidate is not None and parent is not None \
+                        and (points := _points_named(_ANNOTATED.sub("", sentence), parent.content)):
+                    # "fixed 1 with a lock and 2 with capped exponential backoff" under a review's
+                    # numbered issues: the points it names are what it is found by ("is the
+                    # thread-safety issue fixed?" shared "fixed" alone with it)
+                    candidate.questions = [*candidate.questions[:4],
+                                           points[:_PARENT_QUESTION_CHARS]]
                 if candidate is not None and parent is None and declared is not None \
                         and declared is not line and _STATES_CAUSE.search(sentence) \
                         and line.ts - declared.ts <= INCIDENT_WINDOW:

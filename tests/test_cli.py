@@ -3587,3 +3587,30 @@ def test_a_schedule_in_force_is_its_own_answer_not_the_day_it_began(lurker, tmp_
     assert standup.startswith("From Monday [2026-11-23], daily standup is at 9:30 CET"), standup
     assert retro.startswith("7 December 2026:"), retro
     assert window.startswith("Reminder: deploy window is Tuesdays and Thursdays"), window
+
+
+REVIEW_AND_REPLY = threaded(
+    ("review-bot", "2026-12-02T10:00:00Z", "r1", None,
+     "**PR #2290 review**\n\n**Summary**: adds a Kafka consumer for webhook events.\n\n"
+     "**Issues**\n1. `consume()` is not thread-safe: the offset map is shared across workers.\n"
+     "2. No backoff on retries, a poison message loops forever.\n3. The DLQ topic name is "
+     "hard-coded.\n\n**Verdict**: request changes."),
+    ("dev-tom", "2026-12-02T15:00:00Z", "r2", "r1",
+     "fixed 1 with a lock and 2 with capped exponential backoff, 3 is a follow-up (#2301)"),
+    ("agent-load", "2026-12-03T09:00:00Z", "r3", None,
+     "Load test for PR #2290: p99 webhook latency went from 180ms to 210ms at 2k rps, within "
+     "budget."))
+
+
+def test_a_reviews_points_answered_by_number_in_its_thread(lurker, tmp_path):
+    """A review bot's numbered issues, the author's reply by number in its thread ("fixed 1 with
+    a lock …"), and an agent's load test of the PR, asked on 4 Dec: "is the thread-safety issue
+    fixed?" answered "Latest:" with the load test (it names the PR; the reply names no issue's
+    words), and "what issues did the review find on PR 2290?" led with the verdict (the issues'
+    label came after the review's title, and was no field)."""
+    fixed, issues = asked_after(
+        lurker, tmp_path, REVIEW_AND_REPLY, "2026-12-04T10:00:00Z",
+        "is the thread-safety issue fixed?", "what issues did the review find on PR 2290?")
+    assert fixed.startswith("Latest: fixed 1 with a lock and 2 with capped exponential backoff"), \
+        fixed
+    assert issues.startswith("**PR #2290 review**, Issues: `consume()` is not thread-safe"), issues
