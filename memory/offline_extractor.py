@@ -211,6 +211,11 @@ _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|in
                            r"pushed|fixed|approved|signed off|rejected|denied|confirmed|"
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
+# a short note of what the one just named did: "He accepted!", "She signed.", "They declined."
+_PRONOUN_DID = re.compile(r"(?i)^\W*(?:he|she|they)\s+(?:(?:just|finally|also)\s+)?(?:accepted|"
+                          r"declined|signed|agreed|refused|withdrew|quit|resigned|said\s+yes|"
+                          r"said\s+no|approved|rejected|confirmed|churned|renewed|upgraded|"
+                          r"downgraded|cancell?ed|passed|failed)\b[^.?]{0,30}[.!]*$")
 # The figures of a short done-note before them, with no subject of their own: "Backfill done.
 # 1.2B rows, took 3 days." (alone, "how many rows did the backfill have?" found the note, not
 # the rows)
@@ -817,7 +822,10 @@ class OfflineExtractor(Extractor):
                                  # a running count of what the statement is about: "Webinar
                                  # with Acme confirmed for Dec 16, 11am ET. 240 signups so far."
                                  or _SO_FAR.search(bare)))
-                        or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare))
+                        or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare)
+                             # "Jonas countered at €92k, we met at €89k. He accepted!": who is
+                             # the statement's (alone it was dropped, and the acceptance with it)
+                             or _PRONOUN_DID.match(bare))
                             and len(bare.split()) <= _SHORT_UPDATE_WORDS
                             and not bare.rstrip().endswith("?"))
                         # "Holiday party is Dec 18 at 6pm. RSVP by Dec 10. Plus-ones welcome.":

@@ -3614,3 +3614,20 @@ def test_a_reviews_points_answered_by_number_in_its_thread(lurker, tmp_path):
     assert fixed.startswith("Latest: fixed 1 with a lock and 2 with capped exponential backoff"), \
         fixed
     assert issues.startswith("**PR #2290 review**, Issues: `consume()` is not thread-safe"), issues
+
+
+OFFER_NEGOTIATION = chat(
+    ("lena", "2026-11-30T10:00:00Z",
+     "Jonas Berg (backend) passed the onsite. Offer going out today: €85k base + 0.1% equity, "
+     "start Feb 1."),
+    ("lena", "2026-12-02T11:00:00Z", "Jonas countered at €92k, we met at €89k. He accepted!"))
+
+
+def test_a_short_note_of_what_he_did_stays_with_whom_it_is_of(lurker, tmp_path):
+    """"Jonas countered at €92k, we met at €89k. He accepted!": the acceptance was dropped as too
+    short, so "did jonas accept?" answered with the counter-offer alone and "what salary did
+    jonas accept?" was declined."""
+    accepted, salary = asked_after(lurker, tmp_path, OFFER_NEGOTIATION, "2026-12-04T10:00:00Z",
+                                   "did jonas accept?", "what salary did jonas accept?")
+    assert accepted.startswith("Jonas countered at €92k, we met at €89k. He accepted!"), accepted
+    assert salary.startswith("Jonas countered at €92k, we met at €89k. He accepted!"), salary
