@@ -425,7 +425,16 @@ def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None
 
 
 _ASKS_OPEN = re.compile(r"(?i)\b(?:open|unresolved|outstanding|ongoing|unfixed|not\s+(?:yet\s+)?"
-                        r"(?:fixed|resolved|closed|done))\b")
+                        r"(?:fixed|resolved|closed|done)|left|remaining|to\s+do|todo)\b")
+# a checklist's unticked items, as the extractor groups them: "… : [ ] pricing page live; [ ] docs
+# updated; …"
+_CHECK_ITEM = re.compile(r"\[ \]\s*([^;\[\]]+?)\s*(?=;|\.?$)")
+
+
+def checklist_items(text: str) -> list[str]:
+    """The unticked items of a checklist memory (two or more), else none."""
+    items = [m.group(1).strip().rstrip(".") for m in _CHECK_ITEM.finditer(ANNOTATED.sub("", text))]
+    return items if len(items) >= 2 else []
 
 
 def asks_open(question: str) -> bool:
@@ -436,7 +445,13 @@ def asks_open(question: str) -> bool:
 
 def _closed_since(lead: Memory, memories: list[Memory]) -> list[Memory]:
     """Of a memory that lists tickets ("3 open incidents carried over: INC-771 …, INC-774 …,
-    INC-780 …"), the newest later word that each of them ended, in the list's order."""
+    INC-780 …"), the newest later word that each of them ended, in the list's order; of a
+    checklist, what was said of its items since (found by them: "docs done", "ToS review blocked
+    till Monday"), oldest first."""
+    if items := checklist_items(lead.content):
+        return sorted((m for m in memories if m.said_at > lead.said_at and m.id != lead.id
+                       and any(item in q for q in m.questions for item in items)),
+                      key=lambda m: m.said_at)
     tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
     if len(tickets) < 2:
         return []
@@ -2042,7 +2057,8 @@ class OfflineAnswerer(Answerer):
                 if _ASKS_OPEN.search(question) and (closed := _closed_since(shown[0], memories)):
                     # "which incidents are still open?": the list carried over, then the word
                     # that closed some of them since ("INC-774 closed, …", "INC-780 resolved.")
-                    parts += ["Closed since:", *(_dated(m) for m in closed)]
+                    parts += ["Since then:" if checklist_items(shown[0].content)
+                              else "Closed since:", *(_dated(m) for m in closed)]
         else:
             hit = next((m for m in messages if (anything
                                                 or _about(wanted, content_stems(m.content)))

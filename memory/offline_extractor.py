@@ -391,7 +391,15 @@ _QUOTE_LINE = re.compile(r"^[ \t]*>(?!=)>*[ \t]?(.*)$", re.MULTILINE)
 _NUMBERED_POINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(\d{1,2})[.)][ \t]+(\S.*)$")
 _POINT_STATUS = re.compile(r"(?i)\b(?:fix(?:ed|es)?|address(?:ed)?|resolv(?:ed|es)|done|handled|"
                            r"pushed|follow[- ]?ups?|won['’]?t|wontfix|later|skip\w*|ignor\w*|"
-                           r"reverted|removed|added|changed|updated)\b")
+                           r"reverted|removed|added|changed|updated|live|blocked|shipped|sent|"
+                           r"merged|published|approved|signed\s+off|complete[d]?|finished|ready|"
+                           r"waiting|pending)\b")
+# a checklist's or a list's item: "- [ ] docs updated", "* [x] pricing page live", "- status page"
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?\[[ xX]?\][ \t]*(\S.*?)[ \t]*$|"
+                        r"^[ \t]*[-*•][ \t]+(\S.*?)[ \t]*$")
+_STATUS_WORDS = frozenset({"done", "live", "blocked", "shipped", "sent", "merged", "published",
+                           "approved", "signed", "off", "complete", "completed", "finished",
+                           "ready", "waiting", "pending", "fixed", "till", "until", "now"})
 _POINT_NAMED = re.compile(r"(?<![\w#.$/-])(\d{1,2})(?![\w.%:/-])")
 
 
@@ -401,11 +409,18 @@ def _points_named(reply: str, parent: str) -> str:
     if not _POINT_STATUS.search(reply):
         return ""
     points = {int(n): text.strip() for n, text in _NUMBERED_POINT.findall(parent)}
-    if len(points) < 2:
+    if len(points) >= 2:
+        named = [points[n] for n in dict.fromkeys(int(x) for x in _POINT_NAMED.findall(reply))
+                 if n in points]
+        return "; ".join(named)
+    # a checklist's items by their words: "docs done" of "- [ ] docs updated", "ToS review
+    # blocked till Monday" of "- [ ] legal review of ToS changes"
+    items = [a or b for a, b in _LIST_ITEM.findall(parent)]
+    if len(items) < 2:
         return ""
-    named = [points[n] for n in dict.fromkeys(int(x) for x in _POINT_NAMED.findall(reply))
-             if n in points]
-    return "; ".join(named)
+    said = set(keywords(reply, limit=12)) - _STATUS_WORDS
+    named = [item for item in items if said & set(keywords(item, limit=12))]
+    return "; ".join(named) if 0 < len(named) <= 2 else ""
 
 
 def without_quotes(text: str) -> tuple[str, str]:
@@ -739,7 +754,8 @@ class OfflineExtractor(Extractor):
             sentences = split_sentences(text)
             heading = None  # "Build failed:" over the lines of a pasted log
             for n, sentence in enumerate(sentences):
-                candidate = self._candidate(sentence, line, asked, context, people)
+                candidate = self._candidate(sentence, line, asked, context, people,
+                                            parent.content if parent is not None else "")
                 if not n and _HEADING.match(_ANNOTATED.sub("", sentence)) \
                         and sentence not in grouped:
                     heading = sentence  # a message's first line only: a write-up's sections
@@ -958,7 +974,7 @@ class OfflineExtractor(Extractor):
 
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],
                    context: TranscriptLine | None,
-                   people: Collection[str] = ()) -> Candidate | None:
+                   people: Collection[str] = (), parent: str = "") -> Candidate | None:
         bare = _ANNOTATED.sub("", sentence).strip()
         who = next((q for q in asked if _WHO.match(q)), None)
         if who and _ME.match(bare):  # "Who's on call this week?" "Yes me." (no chitchat)
@@ -976,7 +992,8 @@ class OfflineExtractor(Extractor):
             return None
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
-            and not _DONE_NOTE.match(bare)
+            and not _DONE_NOTE.match(bare) \
+            and not (parent and _points_named(bare, parent))  # "docs done" under a checklist
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
                 _ASKS_COUNT.match(q) for q in asked))):
             return None

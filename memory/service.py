@@ -29,7 +29,7 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_how_it_stands,
                                asks_open, asks_owed, asks_trend, at_work, carries_identifier,
-                               content_stems,
+                               checklist_items, content_stems,
                                event_date, identifiers, is_ticket, plain_names,
                                whose_words_asked, with_siblings)
 from . import open_tasks
@@ -866,6 +866,20 @@ class Profile:
                       for f in messages],
             computed=computed, channel_seconds=timings)
 
+    def _said_of_items(self, shown: list[Memory], items: list[str]) -> list[Memory]:
+        """For "what's left for the launch?" led by a checklist: the memories said after it that
+        the extractor found by one of its items (a thread's "docs done" under "- [ ] docs
+        updated"), which share no word with the question. One more search, only then."""
+        lead = shown[0]
+        found = self._store.search(self.name, SearchRequest(
+            text=" ".join(items), k=FOLLOWED_SCAN, channels=(CH_MEMORY_TEXT,)))
+        seen = {m.id for m in shown}
+        out = [hit.record for hit in found.get(CH_MEMORY_TEXT, [])
+               if isinstance(hit.record, Memory) and hit.record.id not in seen
+               and hit.record.said_at > lead.said_at
+               and any(item in q for q in hit.record.questions for item in items)]
+        return out[:FOLLOWED_KEPT]
+
     def _said_later_of(self, query: str, shown: list[Memory]) -> list[Memory]:
         """The memories said after the first three shown that name a ticket or PR one of those
         names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
@@ -873,6 +887,8 @@ class Profile:
         shares no word with the question, so no channel found it. One more search, only then."""
         if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)):
             return []
+        if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
+            return self._said_of_items(shown, items)
         lead = with_siblings(shown[:LEADS_FOLLOWED], shown)
         tickets = list(dict.fromkeys(t for m in lead for t in identifiers(m.content)
                                      if is_ticket(t)))

@@ -3631,3 +3631,30 @@ def test_a_short_note_of_what_he_did_stays_with_whom_it_is_of(lurker, tmp_path):
                                    "did jonas accept?", "what salary did jonas accept?")
     assert accepted.startswith("Jonas countered at €92k, we met at €89k. He accepted!"), accepted
     assert salary.startswith("Jonas countered at €92k, we met at €89k. He accepted!"), salary
+
+
+LAUNCH_CHECKLIST = threaded(
+    ("pm", "2026-11-30T09:00:00Z", "c1", None,
+     "Launch checklist for v3 (ship Dec 10):\n- [ ] pricing page live\n- [ ] docs updated\n"
+     "- [ ] status page entry\n- [ ] legal review of ToS changes\n- [ ] email to customers"),
+    ("web", "2026-12-01T10:00:00Z", "c2", "c1", "pricing page is live"),
+    ("mia", "2026-12-02T16:00:00Z", "c3", "c1", "docs done"),
+    ("legal", "2026-12-03T11:00:00Z", "c4", "c1",
+     "ToS review blocked till Monday, waiting on outside counsel"))
+
+
+def test_a_launch_checklist_and_its_threads_word_on_each_item(lurker, tmp_path):
+    """A launch checklist with replies in its thread, asked on 4 Dec: "what's left for the
+    launch?" answered with the checklist as posted (what its thread said since shares no word
+    with the question), "are the docs updated?" with the checklist ("docs done" was dropped as
+    too short), and "when is legal review done?" with the ship date (the reply names no
+    "legal")."""
+    left, docs, legal = asked_after(
+        lurker, tmp_path, LAUNCH_CHECKLIST, "2026-12-04T10:00:00Z",
+        "what's left for the launch?", "are the docs updated?", "when is legal review done?")
+    assert left.startswith("Launch checklist for v3"), left
+    since = left.split("Since then:")[1]
+    assert since.index("pricing page is live") < since.index("docs done") \
+        < since.index("ToS review blocked till Monday"), left
+    assert docs.startswith("docs done (2 December 2026)"), docs
+    assert legal.startswith("7 December 2026: ToS review blocked till Monday"), legal
