@@ -185,8 +185,8 @@ _HEADLINE_STATE = re.compile(
 _CLOSURE_NOTICE = re.compile(
     r"(?i)^\W*(?:(?:reminder|heads[- ]up|fyi|note|notice|psa)\W+)?"  # ("the office closed": past)
     # (its days first: "Dec 24-26 office closed, also Jan 1" was last year's, said in November)
-    r"(?:(?:[\w.\u2013-]*\d[\w.\u2013-]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)"
-    r"[,:]?\s+){0,3}"
+    r"(?:(?:[\w.\u2013-]*\d[\w.\u2013-]*|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)[,:]?\s+){0,3}"
     r"(?:office|offices|hq|support|store|shop|school|warehouse|building|campus|site|lab|cafe|"
     r"cafeteria|canteen|kitchen|gym|bank|banks|markets?|factory|plant|clinic|help\s*desk)"
     r"\s+(?:is\s+|are\s+|will\s+be\s+)?(?:closed|shut)\b")

@@ -437,6 +437,21 @@ def checklist_items(text: str) -> list[str]:
     return items if len(items) >= 2 else []
 
 
+def asks_cause(question: str) -> bool:
+    """"what caused the SSO loop?": what a ticket's later word may answer by its number alone
+    (memory.service reads those words for these too)."""
+    return bool(content_stems(question) & _CAUSE_STEMS)
+
+
+def _cause_of_ticket(lead: Memory, memories: list[Memory]) -> Memory | None:
+    """The first memory said since the lead that names a ticket the lead names and states a
+    cause."""
+    tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
+    return min((m for m in memories if tickets and m.said_at >= lead.said_at and m.id != lead.id
+                and _carries(tickets, m.content) and _STATES_CAUSE.search(m.content)),
+               key=lambda m: m.said_at, default=None)
+
+
 def asks_open(question: str) -> bool:
     """"which incidents are still open?": what the newest word of each ticket listed answers
     (memory.service reads those words for these too)."""
@@ -681,7 +696,8 @@ _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(
 _TREND_AT_MOST = 8
 _SHIP_STEMS = frozenset(content_stems("ship release launch"))
 # a note's field: "Risks: …", or one after its note's title ("RFC: … Target: end of December.")
-# (after its note's title too: "**PR #2290 review**, Issues: …", "**PR #2290 review** Verdict: …")
+# (after its note's title too: "**PR #2290 review**, Issues: …", "**PR #2290 review** Verdict:
+# …")
 _FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+|\*\*,?\s+|,\s+(?=[A-Z]))"
                           r"(?P<label>[A-Za-z][A-Za-z -]{1,30}?)\s*:\s")
 
@@ -1235,10 +1251,12 @@ _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
 # a question's word, and what says it in other words: a pull request by its number, a build broken
 # by its failure
 _SAID_OTHERWISE = {
-    **dict.fromkeys(content_stems("pr prs"), re.compile(r"(?<![\w&])#\d{2,}\b|\bpull\s+requests?\b")),
+    **dict.fromkeys(content_stems("pr prs"),
+                    re.compile(r"(?<![\w&])#\d{2,}\b|\bpull\s+requests?\b")),
     # "how many people signed up for the webinar?": "240 signups so far"
     **dict.fromkeys(content_stems("sign signed signing"),
-                    re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|\brsvps?\b")),
+                    re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
+                               r"\brsvps?\b")),
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
 }
@@ -1816,6 +1834,12 @@ class OfflineAnswerer(Answerer):
                 # "what caused the checkout errors?": what says a cause, before the errors
                 # (before sums: "payments-api" is a word of paying)
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
+                if not _STATES_CAUSE.search(shown[0].content) \
+                        and (cause := _cause_of_ticket(shown[0], memories)) is not None:
+                    # "what caused the SSO loop?": the report names its ticket, and the cause
+                    # was said of the ticket by its number ("ZD-10422 root cause: …"), no
+                    # word of the question
+                    shown = [cause, *(m for m in shown if m is not cause)]
             elif wanted & _COST_STEMS and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)

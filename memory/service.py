@@ -27,11 +27,11 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_how_it_stands,
-                               asks_open, asks_owed, asks_trend, at_work, carries_identifier,
-                               checklist_items, content_stems,
-                               event_date, identifiers, is_ticket, plain_names,
-                               whose_words_asked, with_siblings)
+from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
+                               asks_how_it_stands, asks_open, asks_owed, asks_trend, at_work,
+                               carries_identifier, checklist_items, content_stems, event_date,
+                               identifiers, is_ticket, plain_names, whose_words_asked,
+                               with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -885,7 +885,8 @@ class Profile:
         names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
         is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
         shares no word with the question, so no channel found it. One more search, only then."""
-        if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)):
+        if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)
+                                      or asks_cause(query)):
             return []
         if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
             return self._said_of_items(shown, items)

@@ -3574,7 +3574,8 @@ ROUTINES = chat(
      "From Monday, daily standup is at 9:30 CET in the #eng huddle."),
     ("lead", "2026-12-01T09:00:00Z",
      "From Monday, the retro moves to Thursdays at 16:00, every other week."),
-    ("lead", "2026-12-02T09:00:00Z", "Reminder: deploy window is Tuesdays and Thursdays 14:00-16:00 UTC."))
+    ("lead", "2026-12-02T09:00:00Z",
+     "Reminder: deploy window is Tuesdays and Thursdays 14:00-16:00 UTC."))
 
 
 def test_a_schedule_in_force_is_its_own_answer_not_the_day_it_began(lurker, tmp_path):
@@ -3658,3 +3659,20 @@ def test_a_launch_checklist_and_its_threads_word_on_each_item(lurker, tmp_path):
         < since.index("ToS review blocked till Monday"), left
     assert docs.startswith("docs done (2 December 2026)"), docs
     assert legal.startswith("7 December 2026: ToS review blocked till Monday"), legal
+
+
+SSO_TICKET = chat(
+    ("support", "2026-12-01T09:00:00Z",
+     "ZD-10422: Acme users stuck in an SSO redirect loop after login since this morning."),
+    ("eng-ana", "2026-12-01T11:00:00Z",
+     "ZD-10422 root cause: the session cookie got SameSite=Strict in yesterday's release, so the "
+     "IdP POST back drops it."),
+    ("support", "2026-12-02T09:00:00Z", "Acme confirms ZD-10422 is fixed."))
+
+
+def test_a_tickets_cause_said_by_its_number_answers_what_caused_it(lurker, tmp_path):
+    """"what caused the SSO loop?" answered with the report: the cause was said of the ticket by
+    its number ("ZD-10422 root cause: …"), which shares no word with the question."""
+    [cause] = asked_after(lurker, tmp_path, SSO_TICKET, "2026-12-04T10:00:00Z",
+                          "what caused the SSO loop?")
+    assert cause.startswith("ZD-10422 root cause: the session cookie got SameSite=Strict"), cause
