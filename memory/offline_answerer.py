@@ -976,16 +976,29 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
                             [*((f.start, f.end) for f in found), *labels])]
         spots = [at for at, said in words if said]
         if placed and spots:
-            # in the clause that holds most of the question's words ("Two weeks ago we signed
-            # Initech; kickoff is in 10 days" for "when did we sign Initech?"; "Contract test …
-            # (owner: mo, due Dec 18)" of a list whose every item is "due", for "when is the
-            # contract test due?"), then nearest
+            # in a clause that holds the question's words ("Two weeks ago we signed Initech;
+            # kickoff is in 10 days" for "when did we sign Initech?"), then nearest; a word every
+            # dated clause holds tells none apart ("Contract test … (owner: mo, due Dec 18)" of
+            # a list whose every item is "due", for "when is the contract test due?")
             ends = [m.end() for m in _CLAUSE_END.finditer(memory.content)]
             clause = lambda at: sum(e <= at for e in ends)
             asked: dict[int, set[str]] = {}
             for at, said in words:
                 asked.setdefault(clause(at), set()).update(said)
-            return min(placed, key=lambda f: (-len(asked.get(clause(f.start), ())),
+            dated = [asked.get(clause(f.start), set()) for f in placed]
+            common = set.intersection(*dated) if len(dated) > 1 else set()
+            telling = [(at, said - common) for at, said in words if said - common]
+            spots = [at for at, _ in telling] or spots
+            held = {clause(at) for at, _ in telling} or {clause(s) for s in spots}
+            # (a clause that holds every telling word is the one asked: "Page payments oncall on
+            # canary failure …, due Dec 4" for "when is paging on canary failure due?", though
+            # "canary" is nearer Dec 11 in the item before; else the nearest: "RSVP by Dec 10"
+            # for "when do I need to RSVP for the holiday party?")
+            every = set().union(*(said for _, said in telling))
+            whole = {c for c in held if every and every <= {w for at, said in telling
+                                                             if clause(at) == c for w in said}}
+            return min(placed, key=lambda f: (clause(f.start) not in held,
+                                              clause(f.start) not in whole,
                                               min(abs(f.start - s) for s in spots))).date
     return events[0]
 
@@ -1260,6 +1273,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
 }
+# "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
+_ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
+                            r"asked|ask|raised|brought\s+up|talk\w*|wonder\w*|question\w*)\b")
 # a message that is one question and nothing more (not "That's great news! … Any specific projects
 # you're looking forward to?")
 def _began(memory: Memory, question: str, now: datetime) -> bool:
@@ -1891,12 +1907,14 @@ class OfflineAnswerer(Answerer):
                 # #812" (what was said of it later names its number, none of the question's words)
                 latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
                                         memories)
-                if latest is not None and (latest.said_at <= shown[0].said_at
-                                           or not wanted & _memory_stems(latest)):
+                if latest is not None and (latest.said_at <= shown[0].said_at or not (
+                        wanted & _memory_stems(latest) or says_ended(latest.content)
+                        or _SHIPPED.search(latest.content))):
                     # (no later word than the answer itself: "on it, reverting #1215" led as
                     # "Latest:" over "✅ Build passed on main (revert of #1215)", half an hour
-                    # after it; nor one of nothing asked: a load test of the PR "is the
-                    # thread-safety issue fixed?" asks of one of its review's points)
+                    # after it; nor one that says no state of it and nothing asked: a load test
+                    # of the PR, for "is the thread-safety issue fixed?", one of its review's
+                    # points)
                     latest = None
             if latest is None and asks_how_it_stands(question):
                 # "is the expired rows issue fixed?": point 1 of "PR #2211 review: 3 issues
@@ -2090,7 +2108,8 @@ class OfflineAnswerer(Answerer):
                         and _carries(idents, m.content)
                         and _names_all(speaking, display_name(m.author) or "")
                         and (span is None or in_span(m, span))), None)
-            if hit is not None and _ASKED_ONLY.search(hit.content):
+            if hit is not None and _ASKED_ONLY.search(hit.content) \
+                    and not _ASKS_WHO_SAID.search(question):
                 # "how do I request a new monitor?" found only kim asking the same: no answer,
                 # and not one to quote as if it were ("kim said: "How do I request …?"")
                 parts.append(f"Nothing in memory answers it; {display_name(hit.author) or hit.role}"
