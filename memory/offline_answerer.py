@@ -1270,6 +1270,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("sign signed signing"),
                     re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
                                r"\brsvps?\b")),
+    # "which deals did we lose?": "Hooli closed-lost, went with a competitor on price"
+    **dict.fromkeys(content_stems("lose loses losing lost"),
+                    re.compile(r"(?i)\bclosed[- ]?lost\b|\blost\b|\bchurn(?:ed|s)?\b")),
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
 }
@@ -1294,6 +1297,7 @@ _STARTS = re.compile(rf"(?i){_STARTS_WORD}")
 _STARTS_BEFORE = re.compile(rf"(?i)\b{_STARTS_WORD}$")
 _ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
+_LOSE_STEMS = frozenset(content_stems("lose loses losing lost"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
 _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
                             r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
@@ -1833,10 +1837,12 @@ class OfflineAnswerer(Answerer):
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):
                 shown.sort(key=lambda m: m.said_at, reverse=True)
-            elif wanted & _BROKE_STEMS:
+            elif wanted & (_BROKE_STEMS | _LOSE_STEMS):
                 # "which PR broke the build?": what says the failure, before the revert that
-                # names the same PR ("✅ Build passed on main (revert of #1215)")
-                shown.sort(key=lambda m: not _SAID_OTHERWISE["broke"].search(m.content))
+                # names the same PR ("✅ Build passed on main (revert of #1215)"); "which deals
+                # did we lose?": what says one lost, before the live deal that says "deal"
+                said = _SAID_OTHERWISE["broke" if wanted & _BROKE_STEMS else "lose"]
+                shown.sort(key=lambda m: not said.search(m.content))
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
                 # ("the runbook for the LB cert lives at https://…"), before "Root cause was an

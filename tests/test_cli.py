@@ -3676,3 +3676,17 @@ def test_a_tickets_cause_said_by_its_number_answers_what_caused_it(lurker, tmp_p
     [cause] = asked_after(lurker, tmp_path, SSO_TICKET, "2026-12-04T10:00:00Z",
                           "what caused the SSO loop?")
     assert cause.startswith("ZD-10422 root cause: the session cookie got SameSite=Strict"), cause
+
+
+SALES_PIPELINE = chat(
+    ("kim", "2026-11-24T10:00:00Z",
+     "Umbrella deal: $240k ARR, verbal yes, procurement starts next week."),
+    ("kim", "2026-12-04T08:00:00Z", "Hooli closed-lost, went with a competitor on price."))
+
+
+def test_which_deals_were_lost_is_what_says_closed_lost(lurker, tmp_path):
+    """"which deals did we lose?" answered with the live Umbrella deal (it says "deal"; "closed-
+    lost" is no "lose" to a stemmer)."""
+    [lost] = asked_after(lurker, tmp_path, SALES_PIPELINE, "2026-12-04T10:00:00Z",
+                         "which deals did we lose?")
+    assert lost.startswith("Hooli closed-lost, went with a competitor on price."), lost
