@@ -84,34 +84,13 @@ CREATE INDEX IF NOT EXISTS messages_author ON messages (profile, json_extract(do
 -- stale once the generation moved (the worker's processes write what the API's process searches).
 CREATE TABLE IF NOT EXISTS vector_generations (
     profile TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (profile, kind));
-CREATE TRIGGER IF NOT EXISTS vectors_insert AFTER INSERT ON vectors BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS vectors_update AFTER UPDATE ON vectors BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS vectors_delete AFTER DELETE ON vectors BEGIN
-    INSERT INTO vector_generations VALUES (old.profile, 'vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS memories_insert AFTER INSERT ON memories BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'memories', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS memories_update AFTER UPDATE ON memories BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'memories', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS memories_delete AFTER DELETE ON memories BEGIN
-    INSERT INTO vector_generations VALUES (old.profile, 'memories', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS passage_vectors_insert AFTER INSERT ON passage_vectors BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'passage_vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS passage_vectors_update AFTER UPDATE ON passage_vectors BEGIN
-    INSERT INTO vector_generations VALUES (new.profile, 'passage_vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-CREATE TRIGGER IF NOT EXISTS passage_vectors_delete AFTER DELETE ON passage_vectors BEGIN
-    INSERT INTO vector_generations VALUES (old.profile, 'passage_vectors', 1)
-    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;
-"""
+""" + "".join(
+    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN\n"
+    f"    INSERT INTO vector_generations VALUES ({row}.profile, '{table}', 1)\n"
+    f"    ON CONFLICT (profile, kind) DO UPDATE SET n = n + 1; END;\n"
+    for table in ("vectors", "passage_vectors", "memories")
+    for event, row in (("INSERT", "new"), ("UPDATE", "new"), ("DELETE", "old")))
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words only add noise to an OR query's BM25 ranking.
 _QUERY_STOP = {"a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "is", "are", "was",
