@@ -1279,8 +1279,6 @@ _SAID_OTHERWISE = {
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
                             r"asked|ask|raised|brought\s+up|talk\w*|wonder\w*|question\w*)\b")
-# a message that is one question and nothing more (not "That's great news! … Any specific projects
-# you're looking forward to?")
 def _began(memory: Memory, question: str, now: datetime) -> bool:
     """Whether a memory's date is the day a schedule that repeats began, before `now`."""
     day = event_date(memory, question)
@@ -1295,6 +1293,8 @@ def _began(memory: Memory, question: str, now: datetime) -> bool:
 _STARTS_WORD = r"(?:from|starting|beginning|as\s+of|effective)\s+(?:on\s+)?(?:next\s+|this\s+)?"
 _STARTS = re.compile(rf"(?i){_STARTS_WORD}")
 _STARTS_BEFORE = re.compile(rf"(?i)\b{_STARTS_WORD}$")
+# a message that is one question and nothing more (not "That's great news! … Any specific projects
+# you're looking forward to?")
 _ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _LOSE_STEMS = frozenset(content_stems("lose loses losing lost"))

@@ -754,8 +754,10 @@ class OfflineExtractor(Extractor):
             sentences = split_sentences(text)
             heading = None  # "Build failed:" over the lines of a pasted log
             for n, sentence in enumerate(sentences):
-                candidate = self._candidate(sentence, line, asked, context, people,
-                                            parent.content if parent is not None else "")
+                # the points of its thread's list a reply names ("fixed 1 …", "docs done")
+                points = _points_named(_ANNOTATED.sub("", sentence), parent.content) \
+                    if parent is not None else ""
+                candidate = self._candidate(sentence, line, asked, context, people, points)
                 if not n and _HEADING.match(_ANNOTATED.sub("", sentence)) \
                         and sentence not in grouped:
                     heading = sentence  # a message's first line only: a write-up's sections
@@ -797,8 +799,7 @@ class OfflineExtractor(Extractor):
                         or _points_back(_ANNOTATED.sub("", sentence), parent.content)):
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
-                if candidate is not None and parent is not None \
-                        and (points := _points_named(_ANNOTATED.sub("", sentence), parent.content)):
+                if candidate is not None and points:
                     # "fixed 1 with a lock and 2 with capped exponential backoff" under a review's
                     # numbered issues: the points it names are what it is found by ("is the
                     # thread-safety issue fixed?" shared "fixed" alone with it)
@@ -974,7 +975,7 @@ class OfflineExtractor(Extractor):
 
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],
                    context: TranscriptLine | None,
-                   people: Collection[str] = (), parent: str = "") -> Candidate | None:
+                   people: Collection[str] = (), points: str = "") -> Candidate | None:
         bare = _ANNOTATED.sub("", sentence).strip()
         who = next((q for q in asked if _WHO.match(q)), None)
         if who and _ME.match(bare):  # "Who's on call this week?" "Yes me." (no chitchat)
@@ -993,7 +994,7 @@ class OfflineExtractor(Extractor):
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) \
-            and not (parent and _points_named(bare, parent))  # "docs done" under a checklist
+            and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
                 _ASKS_COUNT.match(q) for q in asked))):
             return None

@@ -236,10 +236,7 @@ _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps
 
 def says_ended(text: str) -> bool:
     """Whether `text` says a state ended ("INC-774 closed", "CVE-2026-4417 fully remediated")."""
-    return bool(_ENDED.search(ANNOTATED.sub("", text)) or _CLOSED.search(text))
-
-
-_CLOSED = re.compile(r"(?i)\bclosed\b")
+    return bool(_ENDED.search(ANNOTATED.sub("", text)))
 
 
 def asks_still(question: str) -> bool:
