@@ -249,6 +249,15 @@ def is_commitment(memory: Memory, now: datetime) -> bool:
         memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
 
 
+# what a blocker waited on, given: "staging creds are in 1Password", "got creds"
+_GIVEN = re.compile(r"(?i)\b(?:got|received|(?:are|is) (?:now )?(?:in|at|under|on)|"
+                    r"(?:now )?(?:have|has) access)\b")
+
+
+def says_given(memory: Memory) -> bool:
+    return bool(_GIVEN.search(memory.content)) and not _NOT_YET.search(memory.content)
+
+
 def says_done(memory: Memory) -> bool:
     return bool(_DONE.search(memory.content)) and not _NOT_YET.search(memory.content)
 
@@ -313,7 +322,7 @@ def open_work(memories: list[Memory], now: datetime,
         blocker = blocker_stems(blocked) - names(blocked) if blocked is not None else set()
         shared = blocker & about(b)
         return bool(blocker) and len(shared) >= min(2, len(blocker)) \
-            and len(shared) >= SHARED * len(blocker) and says_done(b)
+            and len(shared) >= SHARED * len(blocker) and (says_done(b) or says_given(b))
 
     def same_work(a: Memory, b: Memory) -> bool:
         shared = about(a) & about(b)
@@ -355,8 +364,13 @@ def open_work(memories: list[Memory], now: datetime,
                      or w.unblocked_by is None and clears_blocker(w, memory))]
         if same:
             for w in same:
-                if w.unblocked_by is None and not same_work(w.commitment, memory) \
-                        and not any(same_work(m, memory) for m in w.latest):
+                # (a standup's "Blockers: waiting on staging creds from ops" is the same work
+                # as "staging creds are in 1Password …": what it waited on came; "leo has not
+                # said they are blocked" was the answer)
+                if w.unblocked_by is None and (
+                        is_blocked(w.commitment) and clears_blocker(w, memory)
+                        or not same_work(w.commitment, memory)
+                        and not any(same_work(m, memory) for m in w.latest)):
                     w.unblocked_by = memory  # (clears_blocker: what it waited on came)
                     w.latest.append(memory)
                 elif closes(memory, about(w.commitment).union(*map(about, w.latest))):

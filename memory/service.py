@@ -37,6 +37,7 @@ from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, specula
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
 from .said_before import SAID_BEFORE, said_before
+from .standup_forms import labelled_standup
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      platform_id, same_person)
 from .moves import after_change
@@ -489,8 +490,11 @@ class Profile:
             return dates.day_named_with_month(parent.content, _local(parent)) if parent else None
 
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
-                                content=dates.annotate_dates(m.content, _local(m),
-                                                             named_in_thread(m))[0],
+                                # (a one-line standup's labels spelled out first, so its
+                                # "T:" is dated as "Today" is: memory.standup_forms)
+                                content=dates.annotate_dates(
+                                    labelled_standup(m.content) or m.content, _local(m),
+                                    named_in_thread(m))[0],
                                 reply_to=position.get(m.reply_to) if m.reply_to else None,
                                 context=m.id in context_ids,
                                 before=before is not None and m.id == before.id)

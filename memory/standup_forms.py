@@ -71,3 +71,28 @@ def _label(question: str) -> str:
 
 def _sentence(answer: str) -> str:
     return answer.rstrip(" .")
+
+
+# A standup typed on one line: "Y: reviewed #1204, T: start on the webhook retries, B: waiting on
+# staging creds from ops". Read as one sentence, its blocker was no standup's ("what is leo
+# blocked on?" was answered "leo has not said they are blocked"): each label is put on its own
+# line, spelled out as memory.open_tasks reads a standup.
+_SHORT_LABELS = {"y": "Yesterday", "t": "Today", "b": "Blockers", "yesterday": "Yesterday",
+                 "today": "Today", "blockers": "Blockers", "blocker": "Blockers"}
+_INLINE_LABEL = re.compile(r"(?:^|[,;.]?\s+)\b(Y|T|B|[Yy]esterday|[Tt]oday|[Bb]lockers?)\s*:\s*")
+
+
+def labelled_standup(text: str) -> str | None:
+    """A one-line standup's parts on lines of their own, each label spelled out, or None when
+    `text` does not open with a label and hold two of them."""
+    if "\n" in text.strip():
+        return None
+    found = list(_INLINE_LABEL.finditer(text))
+    if not found or found[0].start() != 0 or len({_SHORT_LABELS[m[1].lower()] for m in found}) < 2:
+        return None
+    if not any(len(m[1]) == 1 for m in found) and all(
+            text[m.start():m.start() + 1] in ". " for m in found[1:]):
+        return None  # "Yesterday: …. Today: …": sentences already
+    return _INLINE_LABEL.sub(lambda m: ("\n" if m.start() else "")
+                             + f"{_SHORT_LABELS[m[1].lower()]}: ", text)
+

@@ -31,3 +31,21 @@ def test_a_workflow_s_bold_questions_without_a_header_and_an_unanswered_question
 ])
 def test_prose_and_half_forms_are_left_as_they_are(text):
     assert standup_text(text) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Y: reviewed #1204, T: start on the webhook retries, B: waiting on staging creds from ops",
+     "Yesterday: reviewed #1204\nToday: start on the webhook retries\nBlockers: waiting on "
+     "staging creds from ops"),
+    ("Y: got creds, webhook retries merged. T: payout sync flake. B: none",
+     "Yesterday: got creds, webhook retries merged\nToday: payout sync flake\nBlockers: none"),
+    ("Today: fix the flaky test, blockers: none", "Today: fix the flaky test\nBlockers: none"),
+    # sentences already, one label, no label first, or lines of their own: as written
+    ("Yesterday: finished the export. Today: pagination. Blockers: none", None),
+    ("Today: deploy the api", None),
+    ("Plan: T: tests, B: build", None),
+    ("Y: one\nT: two", None),
+])
+def test_a_one_line_standup_is_put_on_lines_with_its_labels_spelled_out(text, expected):
+    from memory.standup_forms import labelled_standup
+    assert labelled_standup(text) == expected
