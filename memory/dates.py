@@ -1307,12 +1307,35 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    out = _offset_from(text, _counted_from(text, _today_after(text, _one_day_twice(text, out),
-                                                              today)))
+    out = _ends_after_start(text, _offset_from(
+        text, _counted_from(text, _today_after(text, _one_day_twice(text, out), today))))
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
         return out
+
+
+# "flying out Sunday, hotel is the Venetian, back Friday night" (said on a Thursday): the day a
+# trip or a stretch ends is not before the day it starts in the same sentence (Friday was read as
+# the next day, two days before the Sunday)
+_ENDS_BEFORE = re.compile(r"(?i)(?:\b(?:back|return(?:ing|s)?|home|until|till|til|through|thru|"
+                          r"to)\s+(?:on\s+)?|[-–]\s*)$")
+
+
+def _ends_after_start(text: str, found: list[Found]) -> list[Found]:
+    out, started = list(found), None
+    for n, f in enumerate(found):
+        bare = f.detail.startswith("the first ") and f.date.granularity == "day" \
+            and f.date.start == f.date.end
+        if bare and started is not None and f.date.start < started.date.start \
+                and _ENDS_BEFORE.search(text, max(0, f.start - 12), f.start) \
+                and not re.search(r"[.!?\n]", text[started.end:f.start]):
+            x = f.date.start + timedelta(days=7 * -(-(started.date.start - f.date.start).days // 7))
+            out[n] = replace(f, date=replace(f.date, start=x, end=x),
+                             detail=f"{f.detail}, the end after the start {started.date.start}")
+        if out[n].date.granularity == "day":
+            started = out[n]
+    return out
 
 
 # "since" before a date looks back from when it was said: "No pages since Tuesday" (said on a

@@ -1007,3 +1007,22 @@ def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the day a trip ends is not before the day it starts in the same sentence (said on a
+    # Thursday, "back Friday" was the next day, two days before the Sunday it leaves)
+    ("flying out Sunday, hotel is the Venetian, back Friday night",
+     [("2026-12-06", "2026-12-06"), ("2026-12-11", "2026-12-11")]),
+    ("leaving Saturday, back Wednesday", [("2026-12-05", "2026-12-05"),
+                                          ("2026-12-09", "2026-12-09")]),
+    ("off from Monday until Friday", [("2026-12-07", "2026-12-11")]),
+    # in sentences of their own, each is read alone; and a day not ending anything stays
+    ("Ship Friday. Back Monday", [("2026-12-04", "2026-12-04"), ("2026-12-07", "2026-12-07")]),
+    ("demo Monday, retro Friday", [("2026-12-07", "2026-12-07"),
+                                   ("2026-12-04", "2026-12-04")]),
+])
+def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
