@@ -51,7 +51,8 @@ _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|wa
                       r"has|have|had|will|would|can|could|should)?\s*", re.IGNORECASE)
 
 
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
+# (a capital after a word and a colon is inside a name: "re:Invent" is one event, no person)
+_NAME = re.compile(r"(?<!\w:)\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok"}
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
@@ -277,13 +278,17 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
         - _name_stems(question, names)
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
+        if _ASKS_VIEWS.search(question):  # "what did people think of Jonas?": whose is asked
+            topic -= _VIEWERS
         if not topic - _ANY_EVENT:
             # "what happened with Alex?", "what's new with priya?": anything of them, as "what
             # did Alex do?" is ("happen" was a word to share: "Alex withdrew, accepted another
             # offer." was declined)
             topic = set()
     working = at_work(question, names)
-    if working and not topic - _AT_WORK_STEMS:
+    # (a day of now is no subject: "what is maya working on today?" asks for her work, as
+    # without it; it was answered by an older standup of hers)
+    if working and not topic - _AT_WORK_STEMS - _NOW_STEMS:
         speaking, topic = speaking | working, set()
     did = _ASKS_DONE_BY.search(name_letters(question).lower())
     if did and did[1] in names and not topic:
@@ -559,6 +564,9 @@ _RELEASE_STEMS = frozenset(content_stems(
     "out now right moment"))  # "right now", "at the moment": when, not what
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))
+_NOW_STEMS = frozenset(content_stems("today tonight now currently"))
+_VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
+                                   "reviewers"))
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
 
 
@@ -780,6 +788,11 @@ _ASKS_HOW_MUCH_NOW = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|woul
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
 # too ("Node bumped to 22 for the api service only" after "Node version is 20 LTS for all
 # services" had come second)
+# "what did people think of Jonas?", "what was the feedback on the RFC?": everyone's view
+_ASKS_VIEWS = re.compile(r"(?i)\b(?:what|how)\s+(?:did|do|does)\s+(?:people|everyone|everybody|"
+                         r"folks|the\s+(?:team|panel|interviewers|reviewers))\s+(?:think|feel|say)"
+                         r"\b|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?feedback\b")
+_VIEWS_AT_MOST = 5
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
 # "what percentage is new_checkout rolled out to?", "is new_checkout at 100%?": a share that
 # ramps ("rolled out to 10%", then "Ramping … to 25%", then "at 50% now"), its newest first
@@ -801,6 +814,16 @@ _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided
                               r"we (?:have |'ve )?agreed|let['’]s go with|(?:we['’]re|we are) "
                               r"going with|settled on)\b")
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
+
+
+def _states_version(text: str, subjects: set[str]) -> bool:
+    """Whether `text` gives a version: a dotted one ("react to 18.2"), or a number after one of
+    the question's subjects ("Node 20")."""
+    return bool(_DOTTED_VERSION.search(text)) or any(
+        re.search(rf"(?i)\b{re.escape(s)}\w*\s+v?\d+\b", text) for s in subjects)
+
+
+_DOTTED_VERSION = re.compile(r"(?<![\w.$])v?\d+\.\d+(?:\.\d+)*(?![\w.%])")
 
 
 def _with_additions(shown: list[Memory], memories: list[Memory] = ()) -> list[Memory]:
@@ -1563,7 +1586,9 @@ class OfflineAnswerer(Answerer):
             # sam's own words, not maya's "… moves to sam next week"
             speaking -= {n for n in speaking - people()
                          if any(_names_all({n}, m.content) for m in memories)}
-        wanted = topic or content_stems(question) - (_OPINION_STEMS if names else set())
+        wanted = topic or content_stems(question) - (
+            _OPINION_STEMS | (_VIEWERS if _ASKS_VIEWS.search(question) else set())
+            if names else set())
         # "any update on the Safari bug?": the words of asking how it stands are no subject
         asking = _ASKS_PROGRESS.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
@@ -1673,6 +1698,12 @@ class OfflineAnswerer(Answerer):
             # "what percentage is new_checkout rolled out to?": "Ramping new_checkout to 25%"
             stems_of = lambda m: _memory_stems(m) | (_SHARE_STEMS if _PERCENT.search(m.content)
                                                      else set())
+        elif "version" in undated and _ASKS_VERSION.search(question):
+            # "which Node version are we on?": "Node 20 is live on api and web" states one
+            # without the word (it was declined)
+            subjects = (names | wanted) - {"version"}
+            stems_of = lambda m: _memory_stems(m) | (
+                {"version"} if _states_version(m.content, subjects) else set())
         elif (said_so := next((said for asked_kind, said in _SAID_SO
                                if asked_kind.search(question)), None)) is not None:
             # "who joined recently?": "Welcome @kira, our new SRE!" says so in none of its words
@@ -1970,10 +2001,16 @@ class OfflineAnswerer(Answerer):
                               key=lambda m: m.said_at, default=None)
                 if changed is not None:
                     shown = [changed, *(m for m in shown if m is not changed)]
+            # "what did people think of Jonas?": each view, in the order said, with whose it is
+            # (two were shown, and "Jonas: hire." said by no one)
+            views = speakers is not None and bool(_ASKS_VIEWS.search(question)) \
+                and latest is None and not when
+            if views:
+                shown = sorted(shown[:_VIEWS_AT_MOST], key=lambda m: m.said_at)
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)
             shown = listed[: max(self.max_memories, _points_shown(listed),
-                                 len(shown) if trend else 0)]
+                                 len(shown) if trend or views else 0)]
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
@@ -2086,7 +2123,7 @@ class OfflineAnswerer(Answerer):
                           shown[0].content]
             elif changed is not None:  # the current value plainly, then where it comes from
                 parts += [changed + ".", _dated(shown[0])]
-            elif _WHO.match(question) and speakers:
+            elif (_WHO.match(question) or views) and speakers:
                 # "who owns the cert alerts?": "action item: cert alerts …" names nobody; who
                 # said it does (jun, who wrote "I'll own that")
                 # (not when the one who said it is whom the question is about: "Melanie

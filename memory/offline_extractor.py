@@ -567,6 +567,24 @@ def _with_labels(text: str, labelled: str) -> str:
 _LABEL_KEY_CHARS = 16  # the words before a label that find its place again
 
 
+# "I land Monday 9am, can someone grab the booth badges?": a statement, then a request of anyone;
+# read as one question, when dev lands was in no memory
+_ASK_AFTER = re.compile(r"^(?P<said>[^?]+?),\s*(?:so\s+|but\s+|and\s+)?(?P<ask>(?:can|could|would|"
+                        r"will)\s+(?:someone|somebody|anyone|anybody|one of you|you)\b[^?]*\?)\s*$",
+                        re.IGNORECASE)
+_QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|are|do|does|did|"
+                              r"can|could|would|will|should|have|has)\b")
+
+
+def _statement_then_ask(sentence: str) -> list[str]:
+    found = _ASK_AFTER.match(sentence)
+    if found is None or _QUESTION_OPENER.match(found["said"]) \
+            or word_count(_ANNOTATED.sub("", found["said"])) < _MIN_WORDS:
+        return [sentence]
+    ask = found["ask"]
+    return [found["said"].rstrip() + ".", ask[0].upper() + ask[1:]]
+
+
 def split_sentences(text: str) -> list[str]:
     parts = (p.strip() for p in _SENTENCE_END.split(text.strip()))
     return [p for p in parts if p]
@@ -644,8 +662,15 @@ def topic_for(sentence: str, memory_type: str, speaker: str,
             and not _REPORTED.search(m.group("subject")) \
             and not _SENTENCE_VALUE.match(m.group("value")) \
             and not _addressed(m.group("subject").strip(), people):
-        return normalize_topic_key(m.group("subject"))
+        # a vote is its voter's: "Jonas: no hire from me" (ana's) does not change dev's "Jonas:
+        # hire" (it was answered "no hire — changed from hire")
+        owner = f"{speaker} " if _VOTE.match(m.group("value")) else ""
+        return normalize_topic_key(owner + m.group("subject"))
     return None
+
+
+_VOTE = re.compile(r"(?i)^\W*(?:(?:strong|weak|lean|leaning)\s+)?(?:no[- ]?hire|hire|yes|no|"
+                   r"\+1|-1|lgtm|approved?|reject(?:ed)?|agree|disagree|no[- ]?go|go|veto)\b")
 
 
 def _addressed(subject: str, people: Collection[str]) -> bool:
@@ -751,7 +776,8 @@ class OfflineExtractor(Extractor):
             text, quoted = without_quotes(without_code(standup_text(line.content)
                                                        or line.content))
             text, grouped = grouped_lists(text)
-            sentences = split_sentences(text)
+            sentences = [part for sentence in split_sentences(text)
+                         for part in _statement_then_ask(sentence)]
             heading = None  # "Build failed:" over the lines of a pasted log
             for n, sentence in enumerate(sentences):
                 # the points of its thread's list a reply names ("fixed 1 …", "docs done")

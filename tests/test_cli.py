@@ -3690,3 +3690,74 @@ def test_which_deals_were_lost_is_what_says_closed_lost(lurker, tmp_path):
     [lost] = asked_after(lurker, tmp_path, SALES_PIPELINE, "2026-12-04T10:00:00Z",
                          "which deals did we lose?")
     assert lost.startswith("Hooli closed-lost, went with a competitor on price."), lost
+
+
+ONE_LINE_STANDUPS = chat(
+    ("maya", "2026-11-30T09:02:00Z",
+     "Yesterday: finished the billing export. Today: pagination for the audit log. Blockers: none"),
+    ("leo", "2026-11-30T09:05:00Z",
+     "Y: reviewed #1204, T: start on the webhook retries, B: waiting on staging creds from ops"),
+    ("maya", "2026-12-01T09:01:00Z",
+     "Yesterday: audit log pagination merged. Today: CSV export of invoices. Blockers: need "
+     "design for the empty state"),
+    ("leo", "2026-12-01T09:07:00Z",
+     "Y: webhook retries in review (#1211). T: fix flaky test_payout_sync. B: still no staging "
+     "creds"),
+    ("ops-priya", "2026-12-01T11:30:00Z",
+     "@leo staging creds are in 1Password under \"staging-api\", sorry for the delay"))
+
+
+def test_one_line_standups_blockers_and_what_cleared_them(lurker, tmp_path):
+    """Standups typed on one line ("Y: …, T: …, B: …"), asked the next day: "what is leo blocked
+    on?" was answered "leo has not said they are blocked" (the one-line standup was one
+    sentence, its blocker no standup's, and the creds "are in 1Password" cleared nothing), and
+    "what is maya working on today?" with her older standup (its "today" was a subject)."""
+    lurker("ingest", write_jsonl(tmp_path / "standups.jsonl", ONE_LINE_STANDUPS),
+           "--session", "s")
+    before = lurker("recall", "what is leo blocked on?", "--now",
+                    "2026-12-01T10:00:00Z").stdout
+    assert before.startswith("Blocked now:\n- leo: Blockers: still no staging creds") \
+        or before.startswith("Blocked now:\n- leo: Blockers: waiting on staging creds"), before
+    after = lurker("recall", "what is leo blocked on?", "--now", "2026-12-02T10:00:00Z").stdout
+    assert after.startswith("leo is not blocked now.\nUnblocked:\n- leo: Blockers: waiting on "
+                            "staging creds from ops (30 November 2026); unblocked: \"ops-priya: "
+                            "@leo staging creds are in 1Password"), after
+    maya = lurker("recall", "what is maya working on today?", "--now",
+                  "2026-12-02T10:00:00Z").stdout
+    assert maya.startswith("maya is on:\n"), maya
+    assert "Today [2026-12-01]: CSV export of invoices" in maya.split("Done lately")[0], maya
+
+
+TEAM_WEEK = chat(
+    ("raj", "2026-11-25T13:00:00Z",
+     "Heads up: upgrading Node from 18 to 20 across all services next week"),
+    ("raj", "2026-12-02T13:00:00Z",
+     "Node 20 is live on api and web. worker stays on 18 until the sharp bug is fixed"),
+    ("hana", "2026-12-02T17:00:00Z",
+     "Feedback for Jonas (backend, senior): strong hire from me, great system design"),
+    ("dev", "2026-12-02T17:20:00Z",
+     "Jonas: hire. Coding round was solid, a bit slow on the SQL question"),
+    ("ana", "2026-12-02T17:45:00Z", "Jonas: no hire from me, weak on ownership questions"),
+    ("ana", "2026-12-03T18:00:00Z",
+     "For re:Invent trip: flying out Sunday, hotel is the Venetian, back Friday night"),
+    ("dev", "2026-12-03T18:05:00Z", "I land Monday 9am, can someone grab the booth badges?"))
+
+
+def test_versions_views_and_a_trip_asked_the_next_day(lurker, tmp_path):
+    """Asked on 4 Dec: "which Node version are we on?" was declined ("Node 20" says no
+    "version"); "what did people think of Jonas?" was declined ("people" a word to share), then
+    answered "no hire — changed from hire" (ana's vote replaced dev's, one "Jonas" key); "when
+    is ana flying out?" was declined ("Invent" of "re:Invent" read as someone else named); "when
+    does dev land?" quoted as a question ("…, can someone grab the booth badges?")."""
+    node, views, flying, lands = asked_after(
+        lurker, tmp_path, TEAM_WEEK, "2026-12-04T10:00:00Z",
+        "which Node version are we on?", "what did people think of Jonas?",
+        "when is ana flying out?", "when does dev land?")
+    assert node.startswith("Node 20 is live on api and web."), node
+    assert "changed from" not in views, views
+    assert views.index("strong hire from hana") < views.index("dev said: Jonas: hire.") \
+        < views.index("Jonas: no hire from ana"), views
+    assert flying.startswith("6 December 2026: For re:Invent trip: flying out Sunday "
+                             "[2026-12-06], hotel is the Venetian, back Friday [2026-12-11]"), \
+        flying
+    assert lands.startswith("7 December 2026: dev land Monday [2026-12-07] 9am."), lands
