@@ -3708,8 +3708,8 @@ ONE_LINE_STANDUPS = chat(
 
 
 def test_one_line_standups_blockers_and_what_cleared_them(lurker, tmp_path):
-    """Standups typed on one line ("Y: …, T: …, B: …"), asked the next day: "what is leo blocked
-    on?" was answered "leo has not said they are blocked" (the one-line standup was one
+    """Standups typed on one line ("Y: …, T: …, B: …"), asked the next day: "what is leo
+    blocked on?" was answered "leo has not said they are blocked" (the one-line standup was one
     sentence, its blocker no standup's, and the creds "are in 1Password" cleared nothing), and
     "what is maya working on today?" with her older standup (its "today" was a subject)."""
     lurker("ingest", write_jsonl(tmp_path / "standups.jsonl", ONE_LINE_STANDUPS),
