@@ -349,6 +349,7 @@ _MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May|ma
                r"dec(?:ember)?)\.?")
 _FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
                r"november|december)")
+_SHORT_MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
 _ORD = r"(?:st|nd|rd|th)"
 # Words after "the 3rd" that make it an ordinal of something else ("the 3rd floor").
 _ORDINAL_NOUNS = (r"(?:floor|time|times|place|option|version|attempt|try|grade|row|column|item|step|"
@@ -831,7 +832,7 @@ def _ordinal_day(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 def _month_part(m: re.Match, d: date, tense: Tense) -> Resolution:
     """A whole named month, or its early/mid/late part, or its start/end day."""
-    month, year = _month_number(m["mon"]), _year_of(m)
+    month, year = _month_number(m["mon"] or m.groupdict().get("mon2")), _year_of(m)
     spans = [_month_span(date(y, month, 1)) for y in ((year,) if year else
                                                       (d.year - 1, d.year, d.year + 1))]
     start, end = _by_tense(spans, d, tense)
@@ -965,6 +966,13 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?:,?\s+(?P<year>\d{{4}}))?", _month_part,
      "month"),
     (rf"(?P<mon>{_FULL_MONTH})\s+(?P<year>\d{{4}})", _month_part, "month digit"),
+    # (and shortened, or after a verb of starting or ending: "Migration starts Jan.", "back in
+    # Feb", "starts January" were no dates; "in Jan's team" is a person's)
+    (rf"(?:(?:in|by|until|till|since|from|during|before|after|through|thru)\s+"
+     rf"(?P<mon>{_SHORT_MONTH})|(?:starts?|starting|begins?|beginning|kicks?\s+off|ends?|"
+     rf"ending|wraps?\s+up|ships?|launch(?:es)?|lands?|resumes?|due)\s+"
+     rf"(?P<mon2>{_FULL_MONTH}|{_SHORT_MONTH}))(?!\s+\d{{1,2}}(?!\d))(?!['’]s)(?![\w-])"
+     rf"(?:,?\s+(?P<year>\d{{4}}))?", _month_part, "month"),
     # (and shortened: "valid until Dec 2027" was no date)
     (rf"(?P<mon>{_MONTH_NAME})\s+(?P<year>(?:19|20)\d\d)(?!\d)", _month_part, "month digit"),
     # moved or pushed "to January", the numbers "for October": a month no one is named ("talk

@@ -548,7 +548,7 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # non-ASCII character (the looks take another path then), and with the letters the rules' Unicode
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
-    "2023-05-08T10:00Z", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
+    "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
     "two weeks from Monday", "3 days after next Friday", "the Week  before last",
     "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
@@ -1021,6 +1021,15 @@ def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     ("Ship Friday. Back Monday", [("2026-12-04", "2026-12-04"), ("2026-12-07", "2026-12-07")]),
     ("demo Monday, retro Friday", [("2026-12-07", "2026-12-07"),
                                    ("2026-12-04", "2026-12-04")]),
+    # a shortened month after a preposition, a month after a verb of starting or ending (no
+    # dates: "Migration starts Jan.", "back in Feb"); a person named Jan is no month
+    ("Migration starts Jan.", [("2027-01-01", "2027-01-31")]),
+    ("Migration starts January.", [("2027-01-01", "2027-01-31")]),
+    ("she's back in Feb", [("2027-02-01", "2027-02-28")]),
+    ("errors since Oct", [("2026-10-01", "2026-10-31")]),
+    ("talked to Jan about it", []),
+    ("in Jan's team", []),
+    ("starts Jan 12", [("2027-01-12", "2027-01-12")]),
 ])
 def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
