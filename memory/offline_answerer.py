@@ -688,7 +688,11 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # a cause guessed at in its thread: "looks like the new connection
                            # pool size (20 → 5) from this morning's deploy" (the cause was
                            # declined, sharing no word with "what caused the payments incident?")
-                           + GUESSED_CAUSE + "|" + CAUSE_WORDS)
+                           + GUESSED_CAUSE + "|" + CAUSE_WORDS
+                           # a defect named: "QA-310 fixed: race in the mock clock" (the flake
+                           # it fixed was the answer to "what was the cause of the flake?")
+                           + r"|\b(?:race(?:\s+condition)?|deadlock|(?:memory\s+)?leak|off-by-one)"
+                           r"\s+(?:in|on|between|when|with)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background)\b|"
                             r"\b(?:because|the reason|so that|in order to|that's why|which is why|"
@@ -1298,6 +1302,20 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bclosed[- ]?lost\b|\blost\b|\bchurn(?:ed|s)?\b")),
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
+    # "who objected to Temporal?": "-1, Temporal Cloud pricing is steep", "+1, but worried about
+    # the ops load" (declined: neither says "object")
+    **dict.fromkeys(content_stems("object objected objects objection objections oppose opposed "
+                                  "against disagree disagreed"),
+                    re.compile(r"(?i)(?<![\w+-])-1\b|👎|\b(?:worried|concern(?:s|ed)?|against|"
+                               r"not\s+a\s+fan|push(?:ed|ing)?\s+back|disagree\w*|veto\w*|"
+                               r"object(?:ed|ions?)?|oppose[ds]?)\b")),
+    # "what did zoe hand over?": "Handoff to @ravi: one open issue, …"
+    **dict.fromkeys(content_stems("hand handed handing"),
+                    re.compile(r"(?i)\bhand(?:ed|ing)?[- ]?(?:off|over)s?\b")),
+    # "who supported it?", "who was in favour?": "+1 on Temporal"
+    **dict.fromkeys(content_stems("support supported supports favor favour favored favoured"),
+                    re.compile(r"(?i)(?<![\w+-])\+1\b|👍|\blgtm\b|\bin\s+favou?r\b|"
+                               r"\bsupport\w*\b")),
 }
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
@@ -1321,6 +1339,10 @@ _STARTS_BEFORE = re.compile(rf"(?i)\b{_STARTS_WORD}$")
 _ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _LOSE_STEMS = frozenset(content_stems("lose loses losing lost"))
+_OBJECT_STEMS = frozenset(content_stems("object objected objects objection objections oppose "
+                                        "opposed against disagree disagreed"))
+_SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
+                                         "favoured"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
 _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
                             r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
@@ -1868,11 +1890,13 @@ class OfflineAnswerer(Answerer):
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):
                 shown.sort(key=lambda m: m.said_at, reverse=True)
-            elif wanted & (_BROKE_STEMS | _LOSE_STEMS):
+            elif wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS | _SUPPORT_STEMS):
                 # "which PR broke the build?": what says the failure, before the revert that
                 # names the same PR ("✅ Build passed on main (revert of #1215)"); "which deals
                 # did we lose?": what says one lost, before the live deal that says "deal"
-                said = _SAID_OTHERWISE["broke" if wanted & _BROKE_STEMS else "lose"]
+                # (and "who objected to Temporal?": what says "-1" or "worried" first)
+                said = _SAID_OTHERWISE[min(wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS
+                                                     | _SUPPORT_STEMS))]
                 shown.sort(key=lambda m: not said.search(m.content))
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
@@ -2006,6 +2030,11 @@ class OfflineAnswerer(Answerer):
             views = speakers is not None and bool(_ASKS_VIEWS.search(question)) \
                 and latest is None and not when
             if views:
+                # (a note's title is said again by the whole note: one of them)
+                bare = {id(m): ANNOTATED.sub("", m.content).rstrip(". ") for m in shown}
+                shown = [m for m in shown if not any(
+                    len(bare[id(o)]) > len(bare[id(m)]) and bare[id(m)] in bare[id(o)]
+                    for o in shown)]
                 shown = sorted(shown[:_VIEWS_AT_MOST], key=lambda m: m.said_at)
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)

@@ -576,6 +576,10 @@ _QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|
                               r"can|could|would|will|should|have|has)\b")
 
 
+_VOTE_REPLY = re.compile(r"(?i)^\s*(?:[+-]1\b|:\+1:|:-1:|:thumbsup:|:thumbsdown:|👍|👎|lgtm\b|"
+                         r"strong\s+(?:\+1|-1|yes|no)\b)")
+
+
 def _statement_then_ask(sentence: str) -> list[str]:
     found = _ASK_AFTER.match(sentence)
     if found is None or _QUESTION_OPENER.match(found["said"]) \
@@ -752,6 +756,14 @@ class OfflineExtractor(Extractor):
                 continue
             if parent is not None and decides(line.content):
                 out.append(self._decision(line, parent))
+                previous = line
+                continue
+            if parent is not None and parent.speaker != line.speaker \
+                    and _VOTE_REPLY.match(_ANNOTATED.sub("", line.content)):
+                # "+1", "-1, pricing is steep" under an RFC: the voter's, on what it votes on
+                # (a bare "+1" was let go, and "+1 on Temporal, but worried …" named no RFC:
+                # "who supported RFC-51?" found neither)
+                out.append(self._decision(line, parent, label=f"{line.speaker}: "))
                 previous = line
                 continue
             if parent is not None and resolves_incident(line.content, parent.content):

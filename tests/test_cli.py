@@ -3761,3 +3761,59 @@ def test_versions_views_and_a_trip_asked_the_next_day(lurker, tmp_path):
                              "[2026-12-06], hotel is the Venetian, back Friday [2026-12-11]"), \
         flying
     assert lands.startswith("7 December 2026: dev land Monday [2026-12-07] 9am."), lands
+
+
+RFC_THREAD = threaded(
+    ("nina", "2026-11-20T10:00:00Z", "r1", None,
+     "RFC-51: move job scheduling from cron boxes to Temporal. Owner: nina. Decision needed by "
+     "Dec 1."),
+    ("omar", "2026-11-20T11:00:00Z", "r2", "r1",
+     "+1 on Temporal, but worried about the ops load of running it ourselves"),
+    ("kai", "2026-11-21T09:00:00Z", "r3", "r1",
+     "-1, pricing is steep; Airflow would cover 90% of it"),
+    ("li", "2026-11-21T10:00:00Z", "r4", "r1", "+1"),
+    ("nina", "2026-12-01T16:00:00Z", "r5", "r1",
+     "Decision: going with Temporal Cloud, kai's cost concern addressed by the startup credits. "
+     "Migration starts Jan."))
+
+
+def test_an_rfc_thread_s_votes_and_its_decision(lurker, tmp_path):
+    """An RFC with "+1"/"-1" replies in its thread, asked on 4 Dec: "who objected to RFC-51?"
+    was answered with nina's RFC (neither "-1" nor "worried" says "object"), "who supported
+    RFC-51?" too (a bare "+1" was let go, and "+1 on Temporal, …" names no RFC), "what did people think of RFC-51?"
+    showed nina's RFC twice, and "Migration starts Jan." had no date."""
+    objected, supported, views, starts = asked_after(
+        lurker, tmp_path, RFC_THREAD, "2026-12-04T10:00:00Z",
+        "who objected to RFC-51?", "who supported RFC-51?", "what did people think of RFC-51?",
+        "when does the Temporal migration start?")
+    assert objected.startswith("omar: +1 on Temporal, but worried about the ops load"), objected
+    assert "kai: -1, pricing is steep" in objected, objected
+    assert supported.startswith("li: +1 (on nina's \"RFC-51: move job scheduling"), supported
+    assert "omar: +1 on Temporal" in supported and "kai" not in supported, supported
+    assert views.count("RFC-51: move job scheduling from cron boxes to Temporal. Owner") == 1, \
+        views
+    assert views.index("omar: +1") < views.index("kai: -1") < views.index("li: +1") \
+        < views.index("Decision: going with Temporal Cloud"), views
+    assert starts.startswith("January 2027: Decision: going with Temporal Cloud"), starts
+
+
+FLAKES_AND_HANDOFFS = chat(
+    ("ci-bot", "2026-12-02T08:00:00Z",
+     "test_checkout_retry flaked 3 times in the last 24h (main)"),
+    ("sam", "2026-12-02T09:00:00Z", "quarantined test_checkout_retry, ticket QA-310 to fix it"),
+    ("sam", "2026-12-03T15:00:00Z",
+     "QA-310 fixed: race in the mock clock. test_checkout_retry back in the suite"),
+    ("zoe", "2026-12-03T23:30:00Z",
+     "Handoff to @ravi: one open issue, redis memory at 85% on cache-2, watch it. Nothing else."),
+    ("ravi", "2026-12-04T07:00:00Z", "ack. cache-2 at 88% now, bumped maxmemory to 12gb"))
+
+
+def test_a_flake_s_cause_and_an_on_call_handoff(lurker, tmp_path):
+    """"what was the cause of the checkout retry flake?" was answered with the flake itself (a
+    race named is a cause), and "what did zoe hand over?" was declined ("Handoff" is no "hand
+    over" to a stemmer)."""
+    cause, handed = asked_after(
+        lurker, tmp_path, FLAKES_AND_HANDOFFS, "2026-12-04T10:00:00Z",
+        "what was the cause of the checkout retry flake?", "what did zoe hand over?")
+    assert cause.startswith("QA-310 fixed: race in the mock clock."), cause
+    assert handed.startswith("Handoff to @ravi: one open issue, redis memory at 85%"), handed
