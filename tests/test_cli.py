@@ -3780,8 +3780,8 @@ RFC_THREAD = threaded(
 def test_an_rfc_thread_s_votes_and_its_decision(lurker, tmp_path):
     """An RFC with "+1"/"-1" replies in its thread, asked on 4 Dec: "who objected to RFC-51?"
     was answered with nina's RFC (neither "-1" nor "worried" says "object"), "who supported
-    RFC-51?" too (a bare "+1" was let go, and "+1 on Temporal, …" names no RFC), "what did people think of RFC-51?"
-    showed nina's RFC twice, and "Migration starts Jan." had no date."""
+    RFC-51?" too (a bare "+1" was let go, and "+1 on Temporal, …" names no RFC), "what did
+    people think of RFC-51?" showed nina's RFC twice, and "Migration starts Jan." had no date."""
     objected, supported, views, starts = asked_after(
         lurker, tmp_path, RFC_THREAD, "2026-12-04T10:00:00Z",
         "who objected to RFC-51?", "who supported RFC-51?", "what did people think of RFC-51?",

@@ -548,7 +548,8 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # non-ASCII character (the looks take another path then), and with the letters the rules' Unicode
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
-    "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb", "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
+    "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb",
+    "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
     "two weeks from Monday", "3 days after next Friday", "the Week  before last",
     "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
