@@ -3817,3 +3817,31 @@ def test_a_flake_s_cause_and_an_on_call_handoff(lurker, tmp_path):
         "what was the cause of the checkout retry flake?", "what did zoe hand over?")
     assert cause.startswith("QA-310 fixed: race in the mock clock."), cause
     assert handed.startswith("Handoff to @ravi: one open issue, redis memory at 85%"), handed
+
+
+RELEASE_NOTES_AND_EMBARGO = chat(
+    ("raj", "2026-11-20T10:00:00Z",
+     "Release v2.3.0 published by raj. ## What's Changed: * Add CSV export by @maya in #1180 * "
+     "Fix login redirect by @leo in #1185. Full changelog: "
+     "https://github.com/acme/app/compare/v2.2.0...v2.3.0"),
+    ("kim", "2026-11-24T10:00:00Z",
+     "Next release (v2.4) will include the audit log and SSO for Acme; cut is Dec 8"),
+    ("sam", "2026-11-25T10:00:00Z", "Globex signed, net-60 payment terms, $120k ARR"),
+    ("lee", "2026-11-26T10:00:00Z", "we're switching from pip-tools to uv for lockfiles, PR #1201"),
+    ("lee", "2026-12-01T10:00:00Z",
+     "Embargo on the security advisory is Dec 10. If the patch slips, the embargo moves with it."),
+    ("lee", "2026-12-03T10:00:00Z", "patch slipped to Dec 14"),
+    ("ana", "2026-12-01T10:00:00Z", "H1 was rough for the platform team, we lost two people"),
+    ("ana", "2026-12-02T10:00:00Z", "let's revisit pricing in two sprints"),
+    ("ana", "2026-12-02T11:00:00Z", "the office move happens over the holidays"))
+
+
+def test_a_date_said_in_the_sentence_before_its_condition(lurker, tmp_path):
+    """"when is the embargo?" was answered "No date was given" with "If the patch slips, the
+    embargo moves with it.": the sentence before it, "Embargo … is Dec 10.", was moved below
+    eight memories sharing no word with the question (fusion puts a message's second memory
+    after new evidence) and the answer read eight."""
+    [embargo] = asked_after(lurker, tmp_path, RELEASE_NOTES_AND_EMBARGO, "2026-12-04T10:00:00Z",
+                            "when is the embargo?")
+    assert embargo.startswith("10 December 2026: Embargo on the security advisory is Dec 10"), \
+        embargo
