@@ -1993,6 +1993,11 @@ class OfflineAnswerer(Answerer):
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
+                if _ASKS_VERSION.search(question) and len(valued) > 1 \
+                        and says_change(valued[0]):
+                    # "what pnpm version do we use?": "Upgraded to pnpm 10, …" is what changed
+                    # "Build uses pnpm 9; …", which it leads as the latest word
+                    latest, shown = valued[0], shown[1:]
             elif latest is None and span is None and _ASKS_HOW_MANY.match(question):
                 # "how many customers asked for SAML SSO?": the newest running count of it
                 # ("Hooli also wants SAML SSO, 5 now."), not the request that made 4 (a count

@@ -1291,8 +1291,10 @@ def test_an_agents_notes_of_a_tool_upgrade_from_the_shell(lurker):
     # had the 20 of all services first)
     lurker("remember", "Node version is 20 LTS for all services.")
     lurker("remember", "Node bumped to 22 for the api service only.")
+    # (as the change of what stood: "Node 20" states a version, no longer only "version" does)
     said = lurker("recall", "what node version does the api use?").stdout
-    assert said.startswith("Node bumped to 22 for the api service only."), said
+    assert said.startswith("Latest: Node bumped to 22 for the api service only."), said
+    assert "Before that: Node version is 20 LTS for all services." in said, said
 
 
 def test_a_corrected_date_and_another_things_update_from_the_shell(lurker, tmp_path):
