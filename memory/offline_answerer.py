@@ -820,14 +820,18 @@ _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
 
 
+# a version changed from one in use ("Upgraded to pnpm 10", "Node bumped to 22"), not a release
+# ("v2.3.1 released …" is no change of v2.3.0's highlights)
+_VERSION_CHANGED = re.compile(r"(?i)\b(?:upgrad\w*|downgrad\w*|bump\w*|switch\w*|pinn?\w*|"
+                              r"roll(?:ed|ing)?\s+back|moved?\s+to|moving\s+to)\b")
+
+
 def _states_version(text: str, subjects: set[str]) -> bool:
-    """Whether `text` gives a version: a dotted one ("react to 18.2"), or a number after one of
-    the question's subjects ("Node 20")."""
-    return bool(_DOTTED_VERSION.search(text)) or any(
-        re.search(rf"(?i)\b{re.escape(s)}\w*\s+v?\d+\b", text) for s in subjects)
-
-
-_DOTTED_VERSION = re.compile(r"(?<![\w.$])v?\d+\.\d+(?:\.\d+)*(?![\w.%])")
+    """Whether `text` gives a version of one of the question's subjects: a number at most two
+    words after it ("Node 20", "pinned react to 18.2"; not "Python 3.13" for "what's the latest
+    version?", which names none)."""
+    return any(re.search(rf"(?i)\b{re.escape(s)}\w*(?:\W+[a-z]+){{0,2}}?\W+v?\d+(?:\.\d+)*\b",
+                         text) for s in subjects)
 
 
 def _with_additions(shown: list[Memory], memories: list[Memory] = ()) -> list[Memory]:
@@ -1720,10 +1724,11 @@ class OfflineAnswerer(Answerer):
             # "what percentage is new_checkout rolled out to?": "Ramping new_checkout to 25%"
             stems_of = lambda m: _memory_stems(m) | (_SHARE_STEMS if _PERCENT.search(m.content)
                                                      else set())
-        elif "version" in undated and _ASKS_VERSION.search(question):
+        elif "version" in undated and _ASKS_VERSION.search(question) \
+                and (names | wanted) - {"version"} - _RECENCY_STEMS:
             # "which Node version are we on?": "Node 20 is live on api and web" states one
             # without the word (it was declined)
-            subjects = (names | wanted) - {"version"}
+            subjects = (names | wanted) - {"version"} - _RECENCY_STEMS
             stems_of = lambda m: _memory_stems(m) | (
                 {"version"} if _states_version(m.content, subjects) else set())
         elif (said_so := next((said for asked_kind, said in _SAID_SO
@@ -1994,7 +1999,7 @@ class OfflineAnswerer(Answerer):
                                 key=lambda m: m.said_at, reverse=True)
                 shown = [*valued, *(m for m in shown if m not in valued)]
                 if _ASKS_VERSION.search(question) and len(valued) > 1 \
-                        and says_change(valued[0]):
+                        and _VERSION_CHANGED.search(valued[0].content):
                     # "what pnpm version do we use?": "Upgraded to pnpm 10, …" is what changed
                     # "Build uses pnpm 9; …", which it leads as the latest word
                     latest, shown = valued[0], shown[1:]

@@ -1812,7 +1812,9 @@ def test_a_pr_merged_then_reverted_and_one_approved_from_the_shell(lurker, tmp_p
         "is PR 483 in production?")
     in_prod, approved, other = said
     assert in_prod.startswith("Reverted #482, it caused double charges"), said
-    assert approved.startswith("LGTM, approved. Ship it after the freeze lifts on Monday"), said
+    # (a vote in the thread, the voter's, on what it votes on)
+    assert approved.startswith("tom: LGTM, approved. Ship it after the freeze lifts on Monday"), \
+        said
     assert "#482" not in other and "#490" not in other, said
 
 
