@@ -286,9 +286,7 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
             # offer." was declined)
             topic = set()
     working = at_work(question, names)
-    # (a day of now is no subject: "what is maya working on today?" asks for her work, as
-    # without it; it was answered by an older standup of hers)
-    if working and not topic - _AT_WORK_STEMS - _NOW_STEMS:
+    if working and not topic - _AT_WORK_STEMS:
         speaking, topic = speaking | working, set()
     did = _ASKS_DONE_BY.search(name_letters(question).lower())
     if did and did[1] in names and not topic:
@@ -564,7 +562,6 @@ _RELEASE_STEMS = frozenset(content_stems(
     "out now right moment"))  # "right now", "at the moment": when, not what
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))
-_NOW_STEMS = frozenset(content_stems("today tonight now currently"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
                                    "reviewers"))
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
@@ -1622,7 +1619,10 @@ class OfflineAnswerer(Answerer):
         # question must share them as before (its date words included: fewer words to share
         # let LoCoMo's adversarial questions, which name the other person, be answered).
         # "What did priya say?" asks for anything she said.
-        anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT) \
+        # ("what is maya working on today?" as "what is kim doing today?": her latest standup,
+        # not an older one sharing "today")
+        anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT
+                    - (_AT_WORK_STEMS if names else set())) \
             or bool(speaking and not topic)
         when = _WHEN.match(question)
         idents = identifiers(question)
