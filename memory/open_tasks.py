@@ -249,9 +249,12 @@ def is_commitment(memory: Memory, now: datetime) -> bool:
         memory.event_dates and all(d.end < now.date() for d in memory.event_dates))
 
 
-# what a blocker waited on, given: "staging creds are in 1Password", "got creds"
+# what a blocker waited on, given: "staging creds are in 1Password", "got creds", "the sandbox is
+# ready"
 _GIVEN = re.compile(r"(?i)\b(?:got|received|(?:are|is) (?:now )?(?:in|at|under|on)|"
-                    r"(?:now )?(?:have|has) access)\b")
+                    r"(?:now )?(?:have|has) access|"
+                    # "the AWS sandbox is ready, creds in the vault"
+                    r"(?:are|is) (?:now )?(?:ready|available|provisioned|set up|up))\b")
 
 
 def says_given(memory: Memory) -> bool:
@@ -524,6 +527,9 @@ def _unblocked_line(w: OpenWork, speakers: Speakers) -> str:
             f"\"{_said(by, speakers)}\" ({format_human(by.said_at.date())})")
 
 
+_WAITED_ON = re.compile(r"\b(?:waiting|wait|waits|blocked|stuck)\s+(?:on|for|by)\s+@[\w.-]+")
+
+
 def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m: set()
             ) -> list[OpenWork]:
     """The work a person took on, was asked to do or is blocked on: their name (lower-case name
@@ -537,7 +543,10 @@ def work_of(work: list[OpenWork], names: set[str], speakers: Speakers = lambda m
     def said(memory: Memory) -> bool:
         # (not an item put to someone else: tom's "Retro action items: @priya update the
         # on-call doc" is priya's)
-        mentioned = set(re.findall(r"@([\w.-]+)", name_letters(memory.content).lower()))
+        # (whom a blocker waits on is not whose it is: bob's "Blockers: waiting on @ada for the
+        # AWS sandbox" was ada's, and "bob has not said they are blocked")
+        mentioned = set(re.findall(r"@([\w.-]+)", _WAITED_ON.sub(
+            " ", name_letters(memory.content).lower())))
         # (nor maya's "Meeting notes from planning: sam: benchmark the new parser": sam's)
         mentioned |= {who} if (who := _put_to_someone(memory.content)) else set()
         return (not mentioned or bool(mentioned & names)) and any(

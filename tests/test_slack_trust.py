@@ -1052,3 +1052,37 @@ def test_a_guessed_cause_in_a_thread_and_is_anything_blocked_over_slack(start, a
     app_mention(slack, "UADA", "is anything blocked?", ts(41), "EvGuess2")
     text = answers(api)[-1]["text"]
     assert "segment workspace is over quota" in text and "has not said" not in text, text
+
+
+def test_votes_in_an_rfc_thread_and_a_one_line_standup_s_blocker(start, api):
+    """Over the real Bolt app: an RFC with ":+1: …" and "-1 for now, <@U1> …" in its thread,
+    and bob's one-line standup "Y: …, T: …, B: waiting on <@UADA> for the AWS sandbox" that ada
+    answers. "who supported RFC-7?" and "who objected to RFC-7?" found no vote (":+1:" and "-1"
+    say neither, and the replies name no RFC); "what is bob blocked on?" was "bob has not said
+    they are blocked" (one sentence, no standup's blocker, and "@ada" made it ada's)."""
+    slack = start()
+    rfc = ts(0)
+    message(slack, "CGEN", "U1", "RFC-7: move the job queue from Redis lists to SQS. Decision "
+            "needed by Friday.", rfc)
+    message(slack, "CGEN", "U2", ":+1: makes the retries our problem less", ts(5),
+            thread_ts=rfc)
+    message(slack, "CGEN", "UCAROL", "-1 for now, <@U1> we'd lose the local dev story", ts(6),
+            thread_ts=rfc)
+    message(slack, "CGEN", "U0BOB",
+            "Y: on-call, T: SQS spike, B: waiting on <@UADA> for the AWS sandbox", ts(60))
+    app_mention(slack, "U2", "what is bob blocked on?", ts(61), "EvB0")
+    message(slack, "CGEN", "UADA", "<@U0BOB> the AWS sandbox is ready, creds in the vault",
+            ts(90))
+    for n, question in enumerate(("who supported RFC-7?", "who objected to RFC-7?",
+                                  "what is bob blocked on?")):
+        app_mention(slack, "U2", question, ts(120 + n), f"EvQ{n}")
+    blocked, supported, objected, unblocked = (a["text"] for a in answers(api))
+    assert blocked.startswith("Blocked now:\n- Bob: Blockers: waiting on @ada for the AWS "
+                              "sandbox"), blocked
+    assert supported.startswith("sam: :+1: makes the retries our problem less (on maya's "
+                                "\"RFC-7: move the job queue"), supported
+    assert objected.startswith("Caz: -1 for now, @maya we'd lose the local dev story"), objected
+    assert "<@" not in objected and "<!" not in objected, objected
+    assert unblocked.startswith("bob is not blocked now.\nUnblocked:\n- Bob: Blockers: waiting "
+                                "on @ada for the AWS sandbox"), unblocked
+    assert "unblocked: \"ada: @Bob the AWS sandbox is ready" in unblocked, unblocked
