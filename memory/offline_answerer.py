@@ -794,6 +794,8 @@ _ASKS_VIEWS = re.compile(r"(?i)\b(?:what|how)\s+(?:did|do|does)\s+(?:people|ever
                          r"folks|the\s+(?:team|panel|interviewers|reviewers))\s+(?:think|feel|say)"
                          r"\b|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?feedback\b")
 _VIEWS_AT_MOST = 5
+_NUMBER_STEMS = frozenset(str(n) for n in range(10000)) | frozenset(
+    content_stems("jan feb mar apr may jun jul aug sep oct nov dec"))
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
 # "what percentage is new_checkout rolled out to?", "is new_checkout at 100%?": a share that
 # ramps ("rolled out to 10%", then "Ramping … to 25%", then "at 50% now"), its newest first
@@ -1349,7 +1351,9 @@ _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to
                             r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
 _EXPIRY_STEMS = frozenset(content_stems("expire expires expiring expiry expiration valid until "
                                         "lapse lapses run runs out"))
-_RUNNING_COUNT = re.compile(r"(?i)\b\d+\s+(?:now|so far|in total|total|and counting)\b|"
+# ("340 signups so far": the thing counted may stand between)
+_RUNNING_COUNT = re.compile(r"(?i)\b\d+\s+(?:[a-z-]+\s+){0,2}?(?:now|so far|in total|total|"
+                            r"and counting)\b|"
                             r"\b(?:that['’]s|makes|now at)\s+(?:\d+|the\s+\d+(?:st|nd|rd|th))\b")
 _ASKS_HOW_MANY = re.compile(r"(?i)^\W*how many (?P<what>[a-z][\w-]*)")
 _COUNTED_AT_MOST = 6
@@ -2224,7 +2228,17 @@ class OfflineAnswerer(Answerer):
                               _dated(then), "Before it:", _dated(before)]
                 elif before is not None:
                     parts += [f"Nothing in memory is about {day} yet; what stands:" if ahead
-                              else f"Nothing in memory is from {day}; before it:", _dated(before)]
+                              else f"Nothing in memory is from {day}; before it:"]
+                    # (with what changed it since: "can I deploy on Dec 19?" was answered with
+                    # the freeze "Dec 21 - Jan 4" alone, after "Holiday freeze starts Dec 18
+                    # this year, not Dec 21")
+                    changed = max((m for m in memories if m.said_at > before.said_at
+                                   and says_change(m) and fits_person(m)
+                                   and len(_memory_stems(m) & _memory_stems(before)
+                                           - _NUMBER_STEMS) >= 2),
+                                  key=lambda m: m.said_at, default=None) if ahead else None
+                    parts += [f"Latest: {_dated(changed)}.", "Before that:", _dated(before)] \
+                        if changed is not None else [_dated(before)]
             elif span is not None and names and now is not None and span.start == now.date():
                 # "what is sam doing today?" before sam's standup: what they said last
                 # of a message's memories, its day's own ("- today: upgrade the CI runners")

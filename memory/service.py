@@ -855,11 +855,12 @@ class Profile:
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
         span = asked_span(query, now)
-        memories = about_the_span_first(self._as_they_stood(answer_window(
-            points_together([f for f in fused if isinstance(f.record, Memory)],
-                            lambda f: f.record), settings.answer_memories,
-            content_stems(query)), span),
-            span, fused_record)
+        memories = self._details_replaced(content_stems(query), about_the_span_first(
+            self._as_they_stood(answer_window(
+                points_together([f for f in fused if isinstance(f.record, Memory)],
+                                lambda f: f.record), settings.answer_memories,
+                content_stems(query)), span),
+            span, fused_record))
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
@@ -1127,6 +1128,29 @@ class Profile:
         ident = platform_id(asker)
         renamed = self._store.authors_with_platform_id(self.name, ident) if ident else set()
         return tuple(sorted({asker} | {a for a in renamed if same_person(a, asker)}))
+
+    def _details_replaced(self, wanted: set[str], memories: list[Fused]) -> list[Fused]:
+        """Beside the first memories, the version each replaced when it says words of the
+        question the new one does not: "webinar moved to Dec 17, same time" replaced "Webinar on
+        Dec 10 at 11am ET, 340 signups so far, budget $5k" (a move supersedes what it moves), and
+        "how many signups for the webinar?" found the move alone. The answer reads the old one as
+        what the change replaced (memory.updates)."""
+        leads = [f for f in memories[:LEADS_FOLLOWED] if f.record.supersedes]
+        if not leads or not wanted:
+            return memories
+        old = {m.id: m for m in self._store.get_memories(
+            self.name, [f.record.supersedes for f in leads]) if m.status == "superseded"}
+        shown = {f.record.id for f in memories}
+        out = list(memories)
+        for f in leads:
+            before = old.get(f.record.supersedes)
+            if before is None or before.id in shown or not (
+                    wanted & content_stems(_memory_text(before))
+                    - content_stems(_memory_text(f.record))):
+                continue
+            out.insert(out.index(f) + 1, Fused(record=before, score=f.score,
+                                               channels=["replaced"]))
+        return out
 
     def _as_they_stood(self, memories: list[Fused], span: dates.ResolvedDate | None
                        ) -> list[Fused]:

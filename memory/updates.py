@@ -155,7 +155,13 @@ def says_update(text: str) -> bool:
 def says_change(memory: Memory) -> bool:
     # a shift by a length of time is a change too: "the code freeze is pushed a week"
     return bool(_CHANGE.search(memory.content) or _SAYS_UPDATE.match(memory.content)
-                or SHIFT.search(memory.content))
+                or SHIFT.search(memory.content) or _SET_AGAINST.search(memory.content))
+
+
+# a value set right against the one it replaces: "Holiday freeze starts Dec 18 this year, not
+# Dec 21 [2026-12-21]", "it's 50MB, not 25MB"
+_SET_AGAINST = re.compile(r"(?i),\s*not\s+(?:on\s+|in\s+|at\s+)?(?:[^.;,\[\]]{1,20}\[|"
+                          r"[$€£]?\d)")
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:

@@ -3850,3 +3850,29 @@ def test_a_date_said_in_the_sentence_before_its_condition(lurker, tmp_path):
                             "when is the embargo?")
     assert embargo.startswith("10 December 2026: Embargo on the security advisory is Dec 10"), \
         embargo
+
+
+FREEZE_AND_WEBINAR = chat(
+    ("ops", "2026-11-20T09:00:00Z",
+     "Reminder: no deploys on Fridays, and never during the holiday freeze (Dec 21 - Jan 4)"),
+    ("ops", "2026-12-03T09:00:00Z", "Holiday freeze starts Dec 18 this year, not Dec 21"),
+    ("mkt", "2026-12-01T09:00:00Z", "Webinar on Dec 10 at 11am ET, 340 signups so far, budget $5k"),
+    ("mkt", "2026-12-03T09:00:00Z", "webinar moved to Dec 17, same time"),
+    ("omar", "2026-12-02T17:00:00Z",
+     "SLA for Initech is 4h response on P1, 1 business day on P2"))
+
+
+def test_what_a_change_replaced_still_answers_what_the_change_did_not_say(lurker, tmp_path):
+    """Asked on 4 Dec: "can I deploy on Dec 19?" was answered with the freeze "Dec 21 - Jan 4"
+    alone ("…, not Dec 21" said no change), and "how many signups for the webinar?" with the
+    move alone (a move supersedes what it moves, and the signups left recall with it)."""
+    deploy, signups, when = asked_after(
+        lurker, tmp_path, FREEZE_AND_WEBINAR, "2026-12-04T10:00:00Z",
+        "can I deploy on Dec 19?", "how many signups for the webinar?", "when is the webinar?")
+    assert deploy.startswith("Nothing in memory is about Dec 19 yet; what stands: Latest: "
+                             "Holiday freeze starts Dec 18"), deploy
+    assert "Before that: Reminder: no deploys on Fridays" in deploy, deploy
+    assert signups.startswith("Webinar on Dec 10 [2026-12-10] at 11am ET, 340 signups so far"), \
+        signups
+    assert "webinar moved to Dec 17" in signups, signups
+    assert when.startswith("17 December 2026: webinar moved to Dec 17"), when

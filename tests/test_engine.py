@@ -1017,3 +1017,21 @@ def test_a_cause_said_alone_in_an_incident_channel_is_found_by_the_incident(prof
                          "timezone bug")], session_id="incidents")
     search = next(m for m in profile.list() if "flaky search test" in m.content)
     assert not any("checkout" in q for q in search.questions), search.questions
+
+
+def test_a_moved_webinar_keeps_its_signups_in_reach(profile):
+    """4 Dec (thirteenth session), on both stores: "webinar moved to Dec 17, same time"
+    supersedes "Webinar on Dec 10 at 11am ET, 340 signups so far, budget $5k" (a move replaces
+    what it moves), and "how many signups for the webinar?" found the move alone. The version
+    replaced is read beside it when it says words of the question the move does not."""
+    profile.ingest([said("mkt", "2026-12-01T09:00:00Z",
+                         "Webinar on Dec 10 at 11am ET, 340 signups so far, budget $5k")],
+                   session_id="s")
+    profile.ingest([said("mkt", "2026-12-03T09:00:00Z", "webinar moved to Dec 17, same time")],
+                   session_id="s")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    signups = profile.recall("how many signups for the webinar?", now=now).answer
+    assert signups.startswith("Webinar on Dec 10 [2026-12-10] at 11am ET, 340 signups so far"), \
+        signups
+    assert profile.recall("when is the webinar?", now=now).answer.startswith(
+        "17 December 2026: webinar moved to Dec 17")
