@@ -1312,6 +1312,14 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)(?<![\w+-])-1\b|👎|\b(?:worried|concern(?:s|ed)?|against|"
                                r"not\s+a\s+fan|push(?:ed|ing)?\s+back|disagree\w*|veto\w*|"
                                r"object(?:ed|ions?)?|oppose[ds]?)\b")),
+    # "when does Globex leave?": "Globex churned, moving to a competitor at end of Dec"
+    **dict.fromkeys(content_stems("leave leaves leaving"),
+                    re.compile(r"(?i)\bchurn\w*|\bmov(?:e|es|ing)\s+to\s+(?:a\s+)?competitor\b|"
+                               r"\blast\s+day\b|\boffboard\w*")),
+    # "how long is the Initech contract?": "… renew at 10% off, 2-year term, signed today"
+    **dict.fromkeys(content_stems("contract contracts"),
+                    re.compile(r"(?i)\b(?:\d+|one|two|three|five)[- ](?:year|month)s?[- ]"
+                               r"(?:term|deal|commitment)\b")),
     # "what did zoe hand over?": "Handoff to @ravi: one open issue, …"
     **dict.fromkeys(content_stems("hand handed handing"),
                     re.compile(r"(?i)\bhand(?:ed|ing)?[- ]?(?:off|over)s?\b")),

@@ -3876,3 +3876,20 @@ def test_what_a_change_replaced_still_answers_what_the_change_did_not_say(lurker
         signups
     assert "webinar moved to Dec 17" in signups, signups
     assert when.startswith("17 December 2026: webinar moved to Dec 17"), when
+
+
+CUSTOMER_SUCCESS = chat(
+    ("cs-amy", "2026-11-10T10:00:00Z",
+     "Initech renewal is Jan 31, they're asking for a 15% discount"),
+    ("cs-amy", "2026-12-02T10:00:00Z",
+     "Initech agreed to renew at 10% off, 2-year term, signed today"),
+    ("cs-amy", "2026-12-03T10:00:00Z", "Globex churned, moving to a competitor at end of Dec"))
+
+
+def test_a_customer_leaving_and_a_contract_s_term_in_other_words(lurker, tmp_path):
+    """"when does Globex leave?" and "how long is the Initech contract?" were declined: "churned,
+    moving to a competitor" says no "leave", "2-year term" no "contract"."""
+    leave, term = asked_after(lurker, tmp_path, CUSTOMER_SUCCESS, "2026-12-04T10:00:00Z",
+                              "when does Globex leave?", "how long is the Initech contract?")
+    assert leave.startswith("31 December 2026: Globex churned, moving to a competitor"), leave
+    assert term.startswith("Initech agreed to renew at 10% off, 2-year term"), term
