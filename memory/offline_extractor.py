@@ -596,12 +596,22 @@ def split_sentences(text: str) -> list[str]:
 
 
 def third_person(sentence: str, speaker: str) -> str:
+    if not _ANY_FIRST_PERSON.search(sentence):  # most sentences: ~45 substitutions saved
+        return sentence
     return _named(sentence, _FIRST_PERSON, speaker)
 
 
 def addressed_to(sentence: str, listener: str) -> str:
     """Second person to the listener's name: "Which team did you sign with?" -> "... did John ..."."""
+    if not _ANY_SECOND_PERSON.search(sentence):
+        return sentence
     return _named(sentence, _SECOND_PERSON, listener)
+
+
+# Whether a sentence holds a word any of the rules rewrites (a superset of them all): the rules,
+# tried one after another, were a tenth of an ingest's time on sentences that hold none.
+_ANY_FIRST_PERSON = re.compile(r"\b(?:[Ii]|[Ii]m|[Ii]ve|[Mm]y|[Mm]ine|[Mm]yself|me)\b")
+_ANY_SECOND_PERSON = re.compile(r"\b[Yy]ou")
 
 
 def _named(sentence: str, rules: list, name: str) -> str:

@@ -585,3 +585,21 @@ def test_what_a_top_level_resolution_ends(said, ends):
     from memory.offline_extractor import ends_declared
 
     assert ends_declared(said, "checkout is returning 502s, declaring SEV2, I'm IC") is ends
+
+
+def test_the_person_rules_gate_skips_only_sentences_none_of_them_rewrites():
+    """third_person and addressed_to skip a sentence their quick look finds no pronoun in (the
+    rules, tried one by one, were a tenth of an ingest): on real chat (Ubuntu IRC lines where
+    ../shared holds them) and on tricky lines, the answer is the rules' own."""
+    from memory.offline_extractor import (_FIRST_PERSON, _SECOND_PERSON, _named, addressed_to,
+                                          third_person)
+    from tests.test_dates import _irc_lines
+
+    lines = _irc_lines(20000) + [
+        "I'm in", "i'd go", "ive got it", "im going", "Mine's blue", "MYSELF", "for i in x",
+        "x[i] = i", "You'll see", "you guys rock", "Your call", "yours truly", "hey me too",
+        "I've", "TIL", "Imogen said", "My", "you", "YOU", "iPhone", "i.e. this", "e.g. me"]
+    assert len(lines) > 100
+    for line in lines:
+        assert third_person(line, "kai") == _named(line, _FIRST_PERSON, "kai"), line
+        assert addressed_to(line, "kai") == _named(line, _SECOND_PERSON, "kai"), line
