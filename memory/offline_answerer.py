@@ -691,7 +691,9 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            + r"|\b(?:race(?:\s+condition)?|deadlock|(?:memory\s+)?leak|off-by-one)"
                            r"\s+(?:in|on|between|when|with)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
-_STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background)\b|"
+_STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background|"
+                            r"problem|problem statement)\s*:|"
+                            r"^\W*(?:motivation|reason|rationale|why|context|background)\b|"
                             r"\b(?:because|the reason|so that|in order to|that's why|which is why|"
                             r"to avoid|since (?!\d)|as a result|(?:mainly|mostly|primarily|"
                             r"largely|chiefly|partly)\s+(?:for|on|because|due))\b")
@@ -714,9 +716,15 @@ _FIELD_LABEL = re.compile(r"(?:^\W*|[.!?]\s+|\*\*,?\s+|,\s+(?=[A-Z]))"
 def _field_asked(memory: Memory, wanted: set[str]) -> bool:
     """Whether a field of the memory is named by the question's words (all of its label's); a
     day is no field ("Yesterday: SSO redirect loop fixed" of a standup)."""
+    text = ANNOTATED.sub("", memory.content)
     return any((label := content_stems(f["label"])) and label <= wanted
-               and not label & _DAY_LABEL_STEMS
-               for f in _FIELD_LABEL.finditer(ANNOTATED.sub("", memory.content)))
+               and not label & _DAY_LABEL_STEMS and not _IN_TITLE.match(text, 0, f.end())
+               for f in _FIELD_LABEL.finditer(text))
+
+
+# a title set in bold ("**Design: tenant-level rate limiting**") is no field: its "Design" led
+# "what are the risks of the rate limiting design?" over the design's "Risks: …"
+_IN_TITLE = re.compile(r"\W*(?:\*\*|__)(?:(?!\*\*|__).)*$")
 
 
 _DAY_LABEL_STEMS = frozenset(content_stems(
@@ -1882,6 +1890,17 @@ class OfflineAnswerer(Answerer):
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
             # field keyed no topic, after "Session migration is live in production")
             shown.sort(key=lambda m: not _field_asked(m, wanted))
+            why = bool(_ASKS_WHY.match(question))
+            if not _field_asked(shown[0], wanted) \
+                    and not (why and _STATES_REASON.search(shown[0].content)):
+                # (or of the lead's message: "Risks: Redis becomes a hard dependency …" shares
+                # one word of four with "what are the risks of the rate limiting design?", the
+                # design's "Owner: nina." line all the others; "Problem: …" says why)
+                field = next((m for m in with_siblings(shown[:1], memories)[1:]
+                              if _field_asked(m, wanted)
+                              or why and _STATES_REASON.match(m.content)), None)
+                if field is not None:
+                    shown = [field, *(m for m in shown if m is not field)]
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
             if _ASKS_DECISION.search(question):

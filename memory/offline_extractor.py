@@ -125,7 +125,10 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      r"trade-offs?|cost|estimate|effort|links?|docs?|"
                      # a review's: "Verdict: request changes." of PR #2290's review would be
                      # replaced by the next review's
-                     r"verdict|issues|findings|concerns|suggestions|nits?)$")
+                     r"verdict|issues|findings|concerns|suggestions|nits?|"
+                     # what a reply is on: "on the design: websocket messages should count"
+                     # (keyed "on design", the next reply on it would replace it)
+                     r"(?:on|re|about|regarding|for|as for|wrt)\s+.+)$")
 # Who said what, before its colon, is no subject: "reviewbot says: PR #77 review: …" keyed
 # "reviewbot say", and the bot's next review of another PR superseded it
 _REPORTED = re.compile(r"(?i)\b(?:says?|said|asks?|asked|writes?|wrote|reports?|reported|"
@@ -485,6 +488,11 @@ _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 _QUESTION_CONTEXT_CHARS = 200  # longer "questions" are monologues, not a question being answered
 MAX_MEMORIES_PER_MESSAGE = 6
 MAX_MEMORIES_PER_LONG_MESSAGE = 3  # a message of several passages (memory.passages.is_long)
+# a short write-up of labelled sections ("**Problem**: …", "**Rollout**: …", "**Risks**: …"):
+# each section says what it is about; six kept its title and fields and lost its risks
+MAX_MEMORIES_PER_WRITE_UP = 8
+_SECTION = re.compile(r"(?m)^[ \t]*[*_]{0,2}[A-Z][\w /-]{1,30}[*_]{0,2}[ \t]*:[*_]{0,2}[ \t]+\S")
+SECTIONS_OF_A_WRITE_UP = 3
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # A KEY=value line of a pasted config (dotenv, shell exports); a value that is only a redaction
 # marker says nothing, and a name that says secret is never kept, whatever redaction made of its
@@ -500,21 +508,30 @@ def durability(c: Candidate) -> int:
     """How much a memory is worth keeping when a message gives too many: decisions and
     instructions, then dated statements, then concrete values."""
     return (2 * _KIND_RANK.get(c.type, 0) + 3 * bool(c.dates) + 2 * bool(_CONCRETE.search(c.content))
-            + bool(c.topic_key))
+            + bool(c.topic_key) + 2 * bool(_NAMES_WHOSE.search(c.content)))
+
+
+# a write-up's field of whose it is: "Owner: nina. Reviewers: omar, kai." (it was cut as the
+# seventh of a design's sentences, and "who reviews the rate limiting design?" had no answer)
+_NAMES_WHOSE = re.compile(r"(?i)(?:^|[\s*_])(?:owners?|dri|reviewers?|assignees?|approvers?)"
+                          r"\s*:\s*\w")
 
 
 def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE,
             long_lines: Collection[int] = (),
-            long_limit: int = MAX_MEMORIES_PER_LONG_MESSAGE) -> list[Candidate]:
+            long_limit: int = MAX_MEMORIES_PER_LONG_MESSAGE,
+            write_ups: Collection[int] = ()) -> list[Candidate]:
     """At most `limit` candidates per message (by their first source line), `long_limit` for the
-    lines in `long_lines`: the most durable, earlier first on ties, kept in their original order."""
+    lines in `long_lines`, MAX_MEMORIES_PER_WRITE_UP for those in `write_ups`: the most durable,
+    earlier first on ties, kept in their original order."""
     by_line: dict[int, list[int]] = {}
     for i, c in enumerate(candidates):
         by_line.setdefault(c.source_lines[0] if c.source_lines else -1, []).append(i)
     keep: set[int] = set()
     for line, indices in by_line.items():
         ranked = sorted(indices, key=lambda i: (-durability(candidates[i]), i))
-        keep.update(ranked[:long_limit if line in long_lines else limit])
+        keep.update(ranked[:long_limit if line in long_lines else
+                           MAX_MEMORIES_PER_WRITE_UP if line in write_ups else limit])
     return [c for i, c in enumerate(candidates) if i in keep]
 
 
@@ -932,9 +949,12 @@ class OfflineExtractor(Extractor):
                     last = candidate
             previous = line
         long_lines = {line.index for line in lines if is_long(line.content)}
+        write_ups = {line.index for line in lines
+                     if len(_SECTION.findall(line.content)) >= SECTIONS_OF_A_WRITE_UP}
         if len(lines) < DETAIL_PASS_MIN_MESSAGES:
-            return bounded(out, long_lines=long_lines)
-        return bounded(merge_candidates([out, self._detail_pass(let_go)]), long_lines=long_lines)
+            return bounded(out, long_lines=long_lines, write_ups=write_ups)
+        return bounded(merge_candidates([out, self._detail_pass(let_go)]), long_lines=long_lines,
+                       write_ups=write_ups)
 
     @staticmethod
     def _request(sentence: str, line: TranscriptLine, last: Candidate | None,

@@ -3893,3 +3893,36 @@ def test_a_customer_leaving_and_a_contract_s_term_in_other_words(lurker, tmp_pat
                               "when does Globex leave?", "how long is the Initech contract?")
     assert leave.startswith("31 December 2026: Globex churned, moving to a competitor"), leave
     assert term.startswith("Initech agreed to renew at 10% off, 2-year term"), term
+
+
+DESIGN_WRITE_UP = chat(
+    ("nina", "2026-12-01T10:00:00Z",
+     "**Design: tenant-level rate limiting**\nOwner: nina. Reviewers: omar, kai.\n\n**Problem**: "
+     "one noisy tenant can starve others; last month Acme's batch import took down search for 40 "
+     "minutes.\n\n**Proposal**: token bucket per tenant in Redis, 600 req/min default, burst "
+     "100. Enterprise plans get 3000 req/min.\n\n**Rollout**: shadow mode Dec 7-11 (log only), "
+     "enforce for free plans Dec 14, all plans Jan 5.\n\n**Risks**: Redis becomes a hard "
+     "dependency on the request path; we fall back to allow-all if Redis is down for more than "
+     "2s.\n\n**Open questions**: do we count websocket messages? Do internal services get an "
+     "exemption?"),
+    ("omar", "2026-12-01T14:00:00Z",
+     "on the design: websocket messages should count, 1 msg = 1 request. internal services: no "
+     "exemption, give them their own tenant"),
+    ("kai", "2026-12-02T09:00:00Z",
+     "on the design: the 2s fallback is too long, p99 budget is 300ms. make it 200ms"))
+
+
+def test_a_design_write_up_s_sections_and_fields(lurker, tmp_path):
+    """A design pasted with its fields and sections, asked on 4 Dec: "who reviews the rate
+    limiting design?" had no answer (its "Reviewers:" line was cut, six memories a message);
+    "what are the risks …?" was led by the title ("**Design: …**" read as a field "Design");
+    a reply "on the design: …" keyed "on design", which the next reply on it replaced."""
+    reviews, risks, why, websockets = asked_after(
+        lurker, tmp_path, DESIGN_WRITE_UP, "2026-12-04T10:00:00Z",
+        "who reviews the rate limiting design?", "what are the risks of the rate limiting design?",
+        "why are we doing tenant rate limiting?", "do websocket messages count?")
+    assert reviews.startswith("**Design: tenant-level rate limiting** Reviewers: omar, kai."), \
+        reviews
+    assert risks.startswith("Risks: Redis becomes a hard dependency on the request path"), risks
+    assert why.startswith("Problem: one noisy tenant can starve others"), why
+    assert websockets.startswith("on the design: websocket messages should count"), websockets
