@@ -1035,3 +1035,9 @@ def test_a_moved_webinar_keeps_its_signups_in_reach(profile):
         signups
     assert profile.recall("when is the webinar?", now=now).answer.startswith(
         "17 December 2026: webinar moved to Dec 17")
+    # a forgotten version is never read beside what replaced it
+    moved = next(m for m in profile.list() if m.content.startswith("webinar moved"))
+    profile.forget(moved.supersedes, reason="asked to")
+    again = profile.recall("how many signups for the webinar?", now=now)
+    assert "340" not in again.answer and not any("340" in m.memory.content
+                                                 for m in again.memories), again.answer
