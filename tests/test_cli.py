@@ -3926,3 +3926,21 @@ def test_a_design_write_up_s_sections_and_fields(lurker, tmp_path):
     assert risks.startswith("Risks: Redis becomes a hard dependency on the request path"), risks
     assert why.startswith("Problem: one noisy tenant can starve others"), why
     assert websockets.startswith("on the design: websocket messages should count"), websockets
+
+
+HELP_DESK = threaded(
+    ("leo", "2026-12-02T11:00:00Z", "q2", None, "is the VPN down for anyone else?"),
+    ("ops-ana", "2026-12-02T11:05:00Z", "a2", "q2",
+     "yes, Zscaler outage, use the backup VPN profile \"acme-b\" until it's fixed"),
+    ("ops-ana", "2026-12-02T13:00:00Z", "a3", "q2",
+     "VPN is back, you can switch back to the main profile"))
+
+
+def test_a_later_answer_in_the_same_thread_that_says_a_change_leads(lurker, tmp_path):
+    """"which VPN profile should I use?" asked two days after the outage was answered "use the
+    backup VPN profile "acme-b"": the thread's later "VPN is back, you can switch back to the
+    main profile" says no "use", and came second."""
+    [profile] = asked_after(lurker, tmp_path, HELP_DESK, "2026-12-04T10:00:00Z",
+                            "which VPN profile should I use?")
+    assert profile.startswith("Latest: VPN is back, you can switch back to the main profile"), \
+        profile
