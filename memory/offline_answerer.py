@@ -1496,6 +1496,7 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
                             r"|^\W*where\s+(?:are|do)\s+we\s+(?:stand\s+)?(?:on|with)\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
+_LINK = re.compile(r"(?i)\bhttps?://\S+")
 _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
                           r"\b(?:lives?|living|is|are|sits?|kept|stored|hosted|located|moved|"
                           r"pinned|posted|found)\s+(?:at|in|on|under|to)\b")
@@ -1880,11 +1881,27 @@ class OfflineAnswerer(Answerer):
             # (not a word of the span asked: "what did sam do yesterday?" is answered by his
             # standup's "Today: …", said yesterday, not its "Yesterday: …")
             asked_stems = content_stems(question) - (content_stems(span.phrase) if span else set())
+
+            def says(m: Memory) -> set[str]:  # (a link's words say nothing: "Full Changelog:
+                # https://…/compare/v2.3.0...v2.3.1" led "what's in v2.3.1?")
+                return content_stems(_LINK.sub(" ", m.content))
+
             sibling = max((m for m in shown[1:] if m.source_message_ids[:1]
                            == shown[0].source_message_ids[:1]),
-                          key=lambda m: len(asked_stems & content_stems(m.content)), default=None)
-            if sibling is not None and asked_stems & content_stems(sibling.content) \
-                    and not asked_stems & content_stems(shown[0].content):
+                          key=lambda m: (len(asked_stems & says(m)),
+                                         m.content.startswith(shown[0].content.rstrip(". "))),
+                          default=None)
+            if sibling is not None and asked_stems & says(sibling) \
+                    and (not asked_stems & says(shown[0])
+                         # (or says all of them where the lead does not: "Release v2.3.0
+                         # published by raj, What's Changed: …" for "what changed in v2.3.0?",
+                         # after its "Release v2.3.0 published by raj")
+                         or "?" not in sibling.content and (
+                             asked_stems <= says(sibling)
+                             and not asked_stems <= says(shown[0])
+                             # (or says the lead whole, and more: "what's in v2.3.1?")
+                             or len(sibling.content) > len(shown[0].content)
+                             and sibling.content.startswith(shown[0].content.rstrip(". ")))):
                 shown = [sibling, *(m for m in shown if m is not sibling)]
             # "what are the risks of the session migration?": a note's field of that name
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the

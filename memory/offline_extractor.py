@@ -126,6 +126,9 @@ _OPENER = re.compile(r"(?i)^(?:fyi|heads[ -]up|quick (?:one|q|question|note)|psa
                      # a review's: "Verdict: request changes." of PR #2290's review would be
                      # replaced by the next review's
                      r"verdict|issues|findings|concerns|suggestions|nits?|"
+                     # a release post's link: each release's "Full Changelog: …" replaced the one
+                     # before, and "what changed in v2.3.0?" was led by v2.3.1's
+                     r"(?:full )?change ?log|release notes|what's changed|"
                      # what a reply is on: "on the design: websocket messages should count"
                      # (keyed "on design", the next reply on it would replace it)
                      r"(?:on|re|about|regarding|for|as for|wrt)\s+.+)$")

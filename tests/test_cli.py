@@ -3944,3 +3944,25 @@ def test_a_later_answer_in_the_same_thread_that_says_a_change_leads(lurker, tmp_
                             "which VPN profile should I use?")
     assert profile.startswith("Latest: VPN is back, you can switch back to the main profile"), \
         profile
+
+
+GITHUB_RELEASES = chat(
+    ("raj", "2026-11-20T10:00:00Z",
+     "Release v2.3.0 published by raj\n## What's Changed\n* Add CSV export by @maya in #1180\n* "
+     "Fix login redirect by @leo in #1185\n**Full Changelog**: "
+     "https://github.com/acme/app/compare/v2.2.0...v2.3.0"),
+    ("raj", "2026-12-01T10:00:00Z",
+     "Release v2.3.1 published by raj\n## What's Changed\n* Fix CSV export encoding by @maya in "
+     "#1210\n**Full Changelog**: https://github.com/acme/app/compare/v2.3.0...v2.3.1"))
+
+
+def test_what_changed_in_a_release_is_its_what_s_changed(lurker, tmp_path):
+    """GitHub's release posts: "what changed in v2.3.0?" and "what's in v2.3.1?" were answered
+    with "Release v2.3.0 published by raj" and a changelog link (the post's "What's Changed"
+    list, the same message's, came third)."""
+    changed, contents = asked_after(lurker, tmp_path, GITHUB_RELEASES, "2026-12-04T10:00:00Z",
+                                    "what changed in v2.3.0?", "what's in v2.3.1?")
+    assert changed.startswith("Release v2.3.0 published by raj, What's Changed: Add CSV export "
+                              "by @maya in #1180; Fix login redirect"), changed
+    assert contents.startswith("Release v2.3.1 published by raj, What's Changed: Fix CSV export "
+                               "encoding"), contents
