@@ -920,6 +920,23 @@ def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     return date(year, month, first), date(year, month, last), "day", how
 
 
+def _cross_month_range(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """Dec 24-Jan 2: the first day as a month-day is read, the last the first such day after it
+    (a year written is the last day's); "Dec 3-Dec 5" too."""
+    month, first, last_month, last = (_month_number(m["mon"]), int(m["d1"]),
+                                      _month_number(m["mon2"]), int(m["d2"]))
+    if month == last_month and last <= first:
+        raise ValueError("not a range")
+    year = _year_of(m)
+    if year is not None:
+        end = date(year, last_month, last)
+        start = date(year - (month > last_month), month, first)
+        return start, end, "day", AS_WRITTEN
+    start, _, _, how = _month_day(month, first, None, d, tense)
+    end = date(start.year + (last_month < month), last_month, last)
+    return start, end, "day", how
+
+
 _DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
 _YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
@@ -941,12 +958,18 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
     (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
      rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
+    # across two months with a bare dash ("Dec 24-Jan 2", "Dec 24th–Jan 2nd": each day alone was
+    # no date, a hyphen against it)
+    (rf"(?P<mon>{_MONTH_NAME})\s+(?P<d1>[0-3]?\d){_ORD}?\s*[-–—]\s*(?P<mon2>{_MONTH_NAME})\s+"
+     rf"(?P<d2>[0-3]?\d){_ORD}?(?![\d:])(?:,?\s+(?P<year>\d{{4}}))?", _cross_month_range,
+     "month digit"),
     # a weekday with its date: one date (the weekday picks its year, or the order of 20/11)
     (rf"{_WEEKDAY_BEFORE}(?:the\s+)?{_DAY_MONTH}", _weekday_date, "weekday month digit"),
     (rf"{_WEEKDAY_BEFORE}{_MONTH_DAY}", _weekday_date, "weekday month digit"),
     (rf"{_WEEKDAY_BEFORE}(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
      rf"(?:(?P=sep)(?P<year>\d{{4}}))?(?![\d/.]\d)", _weekday_date, "weekday digit-sep-digit"),
-    (rf"{_WEEKDAY_BEFORE}the\s+(?P<day>[0-3]?\d){_ORD}{_NOT_AN_ORDINAL_DATE}", _weekday_date,
+    # ("Thu 10th" too: it was the Thursday of the week said in)
+    (rf"{_WEEKDAY_BEFORE}(?:the\s+)?(?P<day>[0-3]?\d){_ORD}{_NOT_AN_ORDINAL_DATE}", _weekday_date,
      "weekday ordinal"),
     (_DAY_MONTH, _day_month, "month digit"),
     (_MONTH_DAY, _day_month, "month digit"),

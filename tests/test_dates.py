@@ -548,7 +548,7 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # non-ASCII character (the looks take another path then), and with the letters the rules' Unicode
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
-    "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb",
+    "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb", "Dec 24th-Jan 2nd",
     "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
     "two weeks from Monday", "3 days after next Friday", "the Week  before last",
@@ -1031,6 +1031,14 @@ def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     ("talked to Jan about it", []),
     ("in Jan's team", []),
     ("starts Jan 12", [("2027-01-12", "2027-01-12")]),
+    # across two months with a bare dash (each day alone was no date, a hyphen against it)
+    ("office closed Dec 24th-Jan 2nd", [("2026-12-24", "2027-01-02")]),
+    ("Dec 24-Jan 2", [("2026-12-24", "2027-01-02")]),
+    ("Nov 30-Dec 2 offsite recap", [("2026-11-30", "2026-12-02")]),
+    ("Dec 3-Dec 5", [("2026-12-03", "2026-12-05")]),
+    # a weekday and an ordinal without "the" (it was the Thursday of the week said in)
+    ("demo on Thu 10th at 2pm", [("2026-12-10", "2026-12-10")]),
+    ("Monday 2nd round", [("2026-12-07", "2026-12-07")]),
 ])
 def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
