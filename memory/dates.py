@@ -938,7 +938,7 @@ def _cross_month_range(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 
 _DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
-_YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?![\d:]))?"
+_YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?!\d|:\d))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
 _DAY_MONTH = rf"{_DAY}\s+(?:of\s+)?(?P<mon>{_MONTH_NAME}){_YEAR_OPT}"  # 17 Nov, 3rd of June 2024
 _MONTH_DAY = rf"(?P<mon>{_MONTH_NAME})\s+(?:the\s+)?{_DAY}(?![\d:.,]\d){_YEAR_OPT}"  # Nov 17th

@@ -1039,6 +1039,9 @@ def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     # a weekday and an ordinal without "the" (it was the Thursday of the week said in)
     ("demo on Thu 10th at 2pm", [("2026-12-10", "2026-12-10")]),
     ("Monday 2nd round", [("2026-12-07", "2026-12-07")]),
+    # a year before a colon is the date's ("**Dec 16, 2023 - Jan 15, 2024:** Develop …" read
+    # Jan 15 as the one to come, 2027); a colon and digits after it are a time's
+    ("**Dec 16, 2025 - Jan 15, 2026:** Develop the ledger", [("2025-12-16", "2026-01-15")]),
 ])
 def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
