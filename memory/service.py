@@ -203,6 +203,7 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str]) -> list[Fused]:
 
 
 DEFERRED_READ = 2
+_MOVES = re.compile(rf"(?i)\b{dates.MOVE_VERBS}\w*\b")
 
 
 def forgotten_tombstone(memory: Memory) -> Memory:
@@ -1135,7 +1136,10 @@ class Profile:
         Dec 10 at 11am ET, 340 signups so far, budget $5k" (a move supersedes what it moves), and
         "how many signups for the webinar?" found the move alone. The answer reads the old one as
         what the change replaced (memory.updates)."""
-        leads = [f for f in memories[:LEADS_FOLLOWED] if f.record.supersedes]
+        # (a move only: what a switch replaced no longer holds, "Use pnpm for the dashboard
+        # repo" after "Switch to yarn …"; what a move moved still holds but for its date)
+        leads = [f for f in memories[:LEADS_FOLLOWED] if f.record.supersedes
+                 and _MOVES.search(f.record.content)]
         if not leads or not wanted:
             return memories
         old = {m.id: m for m in self._store.get_memories(
