@@ -1779,7 +1779,9 @@ class OfflineAnswerer(Answerer):
             kind_stems = content_stems(kind)
             stems_of = lambda m: _memory_stems(m) | (kind_stems if names_tool_of(m.content, kind)
                                                      else set())
-        elif undated & _COST_STEMS or _ASKS_HOW_MUCH.match(question):
+        elif (undated & _COST_STEMS or _ASKS_HOW_MUCH.match(question)) \
+                and not (_WHO.match(question) and _OWNER_ASKED.search(question)):
+            # (not whose a thing is: "who owns billing?" was answered with a PO's "$18k/yr")
             # "how much do we pay for Datadog?": "$6.2k/month"; "how much is the Business
             # plan?": "$25 for Business" (it shares "Business" alone, a name to the question)
             if _ASKS_HOW_MUCH.match(question):

@@ -3966,3 +3966,14 @@ def test_what_changed_in_a_release_is_its_what_s_changed(lurker, tmp_path):
                               "by @maya in #1180; Fix login redirect"), changed
     assert contents.startswith("Release v2.3.1 published by raj, What's Changed: Fix CSV export "
                                "encoding"), contents
+
+
+def test_whose_a_thing_is_is_not_answered_by_a_sum(lurker, tmp_path):
+    """"who owns billing?" was answered with "PO-7781 for the Snyk renewal ($18k/yr) approved
+    by finance": "billing" stems as "bill", a word of paying, and any sum was about it."""
+    [owner] = asked_after(lurker, tmp_path, chat(
+        ("lee", "2026-11-30T12:00:00Z", "PO-7781 for the Snyk renewal ($18k/yr) approved by "
+         "finance"),
+        ("sam", "2026-12-01T15:00:00Z", "AWS bill for November came in at $48.2k")),
+        "2026-12-04T10:00:00Z", "who owns billing?")
+    assert "Snyk" not in owner and "AWS" not in owner, owner
