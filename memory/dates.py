@@ -587,6 +587,9 @@ def _number(text: str) -> int:
     return 1 if text in ("a", "an") else _NUMBER_WORDS[text]
 
 
+_FROM_NOW = re.compile(r"(?i)\bfrom\s+(?:now|today)\b")
+
+
 def _offset(sign: int) -> Resolver:
     def resolve(m: re.Match, d: date, tense: Tense) -> Resolution:
         n, unit = _number(m["n"]), m["unit"].lower()
@@ -596,8 +599,9 @@ def _offset(sign: int) -> Resolver:
             x = d + timedelta(days=sign * n)
             return x, x, "day", how
         if unit == "week":
+            # ("2 weeks from today" is that day; "in 2 weeks" about then, its week)
             x = d + timedelta(days=sign * 7 * n)
-            return x, x, "week", how
+            return x, x, "day" if _FROM_NOW.search(m.group(0)) else "week", how
         x = add_months(d, sign * n * (1 if unit == "month" else 12))
         if unit == "month":
             return *_month_span(x), "month", f"{how} ({x})"

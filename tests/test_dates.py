@@ -1047,3 +1047,13 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+def test_weeks_from_today_are_that_day_and_in_weeks_about_then():
+    """"2 weeks from today" was labelled "[week of 2026-12-14]"; it is the day two weeks on, and
+    "in 2 weeks" stays the week of it."""
+    from memory.dates import annotate_dates
+    assert annotate_dates("demo 2 weeks from today", THURSDAY_3_DEC)[0] == \
+        "demo 2 weeks from today [2026-12-17]"
+    assert annotate_dates("demo in 2 weeks", THURSDAY_3_DEC)[0] == \
+        "demo in 2 weeks [week of 2026-12-14]"
