@@ -275,7 +275,17 @@ def tense_at(text: str, pos: int) -> Tense:
     if _INTENDED_TO.search(text[c0:pos]):
         return "future"
     clause = _tense_of(text[c0:c1])
+    if clause == "neutral" and _PRESENT_CLAUSE.search(text[c0:c1]):
+        # a clause with its own subject and present verb keeps no other clause's past: "Hooli
+        # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
+        return "neutral"
     return clause if clause != "neutral" else _segment_tense(text[g0:g1])
+
+
+_PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|plan|expect|hope|"
+                             r"intend|would\s+like|are|am|can|should|must)\b|"
+                             r"\b(?:he|she|it)\s+(?:wants|needs|plans|expects|hopes|intends|is|"
+                             r"can|should|must)\b")
 
 
 # a date after what was agreed or decided to do is when it is to be done: "we agreed to move

@@ -1328,6 +1328,10 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("contract contracts"),
                     re.compile(r"(?i)\b(?:\d+|one|two|three|five)[- ](?:year|month)s?[- ]"
                                r"(?:term|deal|commitment)\b")),
+    # "how many people asked for SSO for Pro?": "Top feature requests this month: …, SSO for Pro
+    # (9), …"
+    **dict.fromkeys(content_stems("ask asked asking"),
+                    re.compile(r"(?i)\brequest(?:s|ed)?\b|\bupvot\w*|\bvotes\b")),
     # "what did zoe hand over?": "Handoff to @ravi: one open issue, …"
     **dict.fromkeys(content_stems("hand handed handing"),
                     re.compile(r"(?i)\bhand(?:ed|ing)?[- ]?(?:off|over)s?\b")),

@@ -3978,3 +3978,25 @@ def test_whose_a_thing_is_is_not_answered_by_a_sum(lurker, tmp_path):
         "2026-12-04T10:00:00Z", "who owns billing?")
     # (the AWS bill shares "bill" itself, a stemmer's word for "billing")
     assert "Snyk" not in owner, owner
+
+
+PARTNERS_AND_REQUESTS = chat(
+    ("pm", "2026-12-01T10:00:00Z",
+     "Top feature requests this month: dark mode (14), SSO for Pro (9), CSV import (6)"),
+    ("bd", "2026-11-28T10:00:00Z", "NDA signed with Hooli, first call next Tuesday"),
+    ("bd", "2026-12-01T16:00:00Z", "Hooli call went well, they want a pilot in Q1"))
+
+
+def test_a_partner_s_pilot_to_come_and_a_count_of_requests(lurker, tmp_path):
+    """Said on 1 Dec, "Hooli call went well, they want a pilot in Q1" labelled Q1 2026 (the
+    first clause's past lent to the second), and "when was the Hooli call?" answered "Q1 2026";
+    "how many people asked for SSO for Pro?" was declined ("requests" is no "asked")."""
+    call, pilot, asked = asked_after(
+        lurker, tmp_path, PARTNERS_AND_REQUESTS, "2026-12-04T10:00:00Z",
+        "when was the Hooli call?", "what does Hooli want?",
+        "how many people asked for SSO for Pro?")
+    assert call.startswith("1 December 2026: NDA signed with Hooli, first call next Tuesday"), \
+        call
+    assert pilot.startswith("Hooli call went well, they want a pilot in Q1 [Q1 2027]"), pilot
+    assert asked.startswith("Top feature requests this month [December 2026]: dark mode (14), "
+                            "SSO for Pro (9)"), asked

@@ -1042,6 +1042,11 @@ def test_dates_people_wrote_on_4_dec_twelfth_session(text, expected):
     # a year before a colon is the date's ("**Dec 16, 2023 - Jan 15, 2024:** Develop …" read
     # Jan 15 as the one to come, 2027); a colon and digits after it are a time's
     ("**Dec 16, 2025 - Jan 15, 2026:** Develop the ledger", [("2025-12-16", "2026-01-15")]),
+    # a clause with its own subject and present verb keeps no other clause's past
+    ("Hooli call went well, they want a pilot in Q1", [("2027-01-01", "2027-03-31")]),
+    ("We met in March, we want to go back in May", [("2026-03-01", "2026-03-31"),
+                                                    ("2027-05-01", "2027-05-31")]),
+    ("I went there on Friday, they are nice", [("2026-11-27", "2026-11-27")]),
 ])
 def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
