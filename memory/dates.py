@@ -285,7 +285,9 @@ def tense_at(text: str, pos: int) -> Tense:
 _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|plan|expect|hope|"
                              r"intend|would\s+like|are|am|can|should|must)\b|"
                              r"\b(?:he|she|it)\s+(?:wants|needs|plans|expects|hopes|intends|is|"
-                             r"can|should|must)\b")
+                             r"can|should|must)\b|"
+                             # "Mia's laptop didn't arrive, IT says Wednesday" (said Monday)
+                             r"\b(?:says|expects|estimates|promises|thinks)\b")
 
 
 # a date after what was agreed or decided to do is when it is to be done: "we agreed to move

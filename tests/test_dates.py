@@ -1062,3 +1062,14 @@ def test_weeks_from_today_are_that_day_and_in_weeks_about_then():
         "demo 2 weeks from today [2026-12-17]"
     assert annotate_dates("demo in 2 weeks", THURSDAY_3_DEC)[0] == \
         "demo in 2 weeks [week of 2026-12-14]"
+
+
+def test_a_day_reported_after_a_past_clause_is_the_one_to_come():
+    """Said on Monday 7 Dec: "Mia's laptop didn't arrive, IT says Wednesday" was labelled the
+    Wednesday before (2 Dec): the first clause's past lent to "IT says Wednesday"."""
+    from memory.dates import find_dates
+    monday = datetime(2026, 12, 7, 9, 30, tzinfo=timezone.utc)
+    assert [(f.date.start.isoformat(), f.date.end.isoformat()) for f in find_dates(
+        "Mia's laptop didn't arrive, IT says Wednesday", monday)] == [("2026-12-09", "2026-12-09")]
+    assert [f.date.start.isoformat() for f in find_dates("she said Friday", monday)] == \
+        ["2026-12-04"]
