@@ -802,6 +802,11 @@ _ASKS_VIEWS = re.compile(r"(?i)\b(?:what|how)\s+(?:did|do|does)\s+(?:people|ever
                          r"folks|the\s+(?:team|panel|interviewers|reviewers))\s+(?:think|feel|say)"
                          r"\b|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?feedback\b")
 _VIEWS_AT_MOST = 5
+_NEGATED = re.compile(r"(?i)\b(no|not|never)[- ]+([a-z][\w-]{2,})")
+
+
+def _says_negated(text: str, word: str) -> bool:
+    return bool(re.search(rf"(?i)\b(?:no|not|never)[- ]+{re.escape(word)}\b", text))
 _NUMBER_STEMS = frozenset(str(n) for n in range(10000)) | frozenset(
     content_stems("jan feb mar apr may jun jul aug sep oct nov dec"))
 _ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
@@ -2004,6 +2009,12 @@ class OfflineAnswerer(Answerer):
                 # not the request put to anyone ("tom said: can someone take the flaky …?")
                 shown.sort(key=lambda m: bool(_ASKED_OF_ANYONE.match(
                     ANNOTATED.sub("", m.content))) and not _TAKEN.search(m.content))
+                negated = _NEGATED.search(question)
+                if negated and any(_says_negated(m.content, negated[2]) for m in shown):
+                    # "who said no hire for Jonas?": not dev's "Jonas: hire." beside ana's "no
+                    # hire" (what says the word without its "no" says the opposite)
+                    shown = [m for m in shown if _says_negated(m.content, negated[2])
+                             or not re.search(rf"(?i)\b{re.escape(negated[2])}\b", m.content)]
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

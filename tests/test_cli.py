@@ -3753,11 +3753,12 @@ def test_versions_views_and_a_trip_asked_the_next_day(lurker, tmp_path):
     "version"); "what did people think of Jonas?" was declined ("people" a word to share), then
     answered "no hire — changed from hire" (ana's vote replaced dev's, one "Jonas" key); "when
     is ana flying out?" was declined ("Invent" of "re:Invent" read as someone else named); "when
-    does dev land?" quoted as a question ("…, can someone grab the booth badges?")."""
-    node, views, flying, lands = asked_after(
+    does dev land?" quoted as a question ("…, can someone grab the booth badges?"); "who said
+    no hire for Jonas?" added dev's "Jonas: hire."."""
+    node, views, flying, lands, no_hire = asked_after(
         lurker, tmp_path, TEAM_WEEK, "2026-12-04T10:00:00Z",
         "which Node version are we on?", "what did people think of Jonas?",
-        "when is ana flying out?", "when does dev land?")
+        "when is ana flying out?", "when does dev land?", "who said no hire for Jonas?")
     assert node.startswith("Node 20 is live on api and web."), node
     assert "changed from" not in views, views
     assert views.index("strong hire from hana") < views.index("dev said: Jonas: hire.") \
@@ -3766,6 +3767,9 @@ def test_versions_views_and_a_trip_asked_the_next_day(lurker, tmp_path):
                              "[2026-12-06], hotel is the Venetian, back Friday [2026-12-11]"), \
         flying
     assert lands.startswith("7 December 2026: dev land Monday [2026-12-07] 9am."), lands
+    # (and not dev's "Jonas: hire." beside ana's "no hire": the word without its "no")
+    assert no_hire.startswith("Jonas: no hire from ana") and "Jonas: hire." not in no_hire, \
+        no_hire
 
 
 RFC_THREAD = threaded(
