@@ -688,6 +688,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            + GUESSED_CAUSE + "|" + CAUSE_WORDS
                            # a defect named: "QA-310 fixed: race in the mock clock" (the flake
                            # it fixed was the answer to "what was the cause of the flake?")
+                           # what drove a change most: "Biggest jump is NAT gateway data
+                           # transfer" (for "why did the AWS bill go up?")
+                           + r"|^\W*(?:the\s+)?(?:biggest|largest|main|primary)\s+(?:jump|driver|"
+                           r"increase|contributor|chunk)\b"
                            + r"|\b(?:race(?:\s+condition)?|deadlock|(?:memory\s+)?leak|off-by-one)"
                            r"\s+(?:in|on|between|when|with)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from datetime import timedelta
 
 from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, RESOLVES,
                      declares_incident, ends_declared)
@@ -601,6 +602,16 @@ _VOTE_REPLY = re.compile(r"(?i)^\s*(?:[+-]1\b|:\+1:|:-1:|:thumbsup:|:thumbsdown:
                          r"strong\s+(?:\+1|-1|yes|no)\b)")
 
 
+# a message that goes on from the same person's one before ("Biggest jump is …", "Most of it is
+# …", "Mainly the …"), said within minutes
+_FOLLOWS_UP = re.compile(r"(?i)^\W*(?:(?:the\s+)?(?:biggest|largest|main|primary|single\s+"
+                         r"biggest)\s+(?:jump|driver|chunk|part|piece|reason|cause|contributor|"
+                         r"increase|"
+                         r"drop|change)|most\s+of\s+(?:it|that|this|the\s+\w+)|mainly|mostly|"
+                         r"largely)\b")
+_FOLLOW_UP = timedelta(minutes=10)
+
+
 def _statement_then_ask(sentence: str) -> list[str]:
     found = _ASK_AFTER.match(sentence)
     if found is None or _QUESTION_OPENER.match(found["said"]) \
@@ -777,6 +788,18 @@ class OfflineExtractor(Extractor):
             if not asked and (parent is None or previous is not None and (
                     previous.index == line.reply_to or previous.reply_to == line.reply_to)):
                 asked, context = self._question_context(previous, line)
+            if not asked and parent is None and previous is not None \
+                    and previous.speaker == line.speaker and previous.reply_to is None \
+                    and line.ts - previous.ts <= _FOLLOW_UP and _FOLLOWS_UP.match(
+                        _ANNOTATED.sub("", line.content)):
+                # "Biggest jump is NAT gateway data transfer, $6.1k alone", two minutes after
+                # the same person's "AWS bill for November came in at $48.2k, up from $39k":
+                # what it is the biggest of is the message before (it shared no word with "why
+                # did the AWS bill go up?")
+                first = split_sentences(_ANNOTATED.sub("", previous.content))
+                if first:
+                    asked = [third_person(first[0], previous.speaker)[:_QUESTION_CONTEXT_CHARS]]
+                    context = previous
             if parent is not None and not asked and context is None \
                     and _SAYS_OR_GUESSES_CAUSE.search(_ANNOTATED.sub("", line.content)):
                 context = parent  # (cited: "what caused the payments incident?" finds it)

@@ -4004,3 +4004,15 @@ def test_a_partner_s_pilot_to_come_and_a_count_of_requests(lurker, tmp_path):
     assert pilot.startswith("Hooli call went well, they want a pilot in Q1 [Q1 2027]"), pilot
     assert asked.startswith("Top feature requests this month [December 2026]: dark mode (14), "
                             "SSO for Pro (9)"), asked
+
+
+def test_a_follow_up_said_minutes_later_answers_why(lurker, tmp_path):
+    """"why did the AWS bill go up?" was answered with the bill alone: sam's "Biggest jump is NAT
+    gateway data transfer, $6.1k alone", two minutes later, shared no word with the question."""
+    [why] = asked_after(lurker, tmp_path, chat(
+        ("sam", "2026-12-01T15:00:00Z", "AWS bill for November came in at $48.2k, up from $39k "
+         "in October. Budget is $45k/month."),
+        ("sam", "2026-12-01T15:02:00Z", "Biggest jump is NAT gateway data transfer, $6.1k alone"),
+        ("kim", "2026-12-01T15:10:00Z", "we should move the image CDN traffic off the NAT")),
+        "2026-12-04T10:00:00Z", "why did the AWS bill go up?")
+    assert why.startswith("Biggest jump is NAT gateway data transfer, $6.1k alone"), why
