@@ -2024,14 +2024,16 @@ class OfflineAnswerer(Answerer):
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
                                content_stems, speakers, message_text)
-            if latest is None and shown[0].questions:
+            if latest is None and shown[0].source_message_ids[1:]:
                 # a later answer in the same thread that says a change: "VPN is back, you can
                 # switch back to the main profile" after "use the backup VPN profile "acme-b"
                 # until it's fixed", both under "is the VPN down for anyone else?" (it says no
                 # "use" of "which VPN profile should I use?", and came second)
-                asked_then = set(shown[0].questions)
+                # (the message both cite after their own, not a search question a topic gives:
+                # "What is the weekly numbers?" was no thread; a full run's regression)
+                asked_then = set(shown[0].source_message_ids[1:])
                 latest = max((m for m in memories if m.said_at > shown[0].said_at
-                              and asked_then & set(m.questions) and says_change(m)
+                              and asked_then & set(m.source_message_ids[1:]) and says_change(m)
                               and wanted & _memory_stems(m) and fits_person(m)),
                              key=lambda m: m.said_at, default=None)
             if latest is None and kind is not None:
