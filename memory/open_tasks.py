@@ -90,6 +90,8 @@ _BLOCKER = re.compile(r"(?i)\bblock(?:ers?|ed(?: on| by)?)\s*(?:\[[^\]]*\])?\s*(
 _DONE = re.compile(
     r"(?i)\b(?:done|fixed|merged|shipped|finished|completed|resolved|closed|landed|deployed|"
     r"released|rotated|revoked|sent|published|migrated|delivered|wrapped up|taken care of|"
+    # "all 312 orders refunded" closes "refund the 312 orders"
+    r"refunded|reimbursed|credited|paid out|"
     r"sorted out|all set|came through|unblocked|granted|(?:is|are) (?:now )?live)\b"
     r"|^\W*\[x\]")  # a box ticked: "[x] runbook updated for the new LB"
 _NOT_YET = re.compile(

@@ -4016,3 +4016,21 @@ def test_a_follow_up_said_minutes_later_answers_why(lurker, tmp_path):
         ("kim", "2026-12-01T15:10:00Z", "we should move the image CDN traffic off the NAT")),
         "2026-12-04T10:00:00Z", "why did the AWS bill go up?")
     assert why.startswith("Biggest jump is NAT gateway data transfer, $6.1k alone"), why
+
+
+def test_a_refund_reported_done_closes_its_action_item(lurker, tmp_path):
+    """A postmortem's action items, asked on 4 Dec: "which action items are still open?" kept
+    "refund the 312 orders" open after support's "all 312 orders refunded" ("refunded" was no
+    word of done)."""
+    lurker("ingest", write_jsonl(tmp_path / "pm.jsonl", chat(
+        ("lena", "2026-12-01T09:05:00Z",
+         "Action items: 1) flag rollouts need a second approver (owner: omar, due Dec 10) 2) "
+         "alert on checkout error rate > 2% (owner: kai, due Dec 5) 3) refund the 312 orders "
+         "(owner: support, due Dec 3)"),
+        ("support", "2026-12-03T17:00:00Z", "all 312 orders refunded"),
+        ("kai", "2026-12-04T09:00:00Z", "checkout error rate alert is live"))), "--session", "s")
+    still = lurker("recall", "which action items are still open?", "--now",
+                   "2026-12-04T12:00:00Z").stdout
+    open_part, _, done = still.partition("Done:")
+    assert "second approver" in open_part and "refund the 312 orders" not in open_part, still
+    assert "all 312 orders refunded" in done, still
