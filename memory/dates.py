@@ -244,9 +244,15 @@ def _tense_of(text: str) -> Tense:
         return "future"
     past = (len(_PAST.findall(text)) - len(_NOT_PAST.findall(text))
             - (1 if _HEADLINE_STATE.search(text) or _CLOSURE_NOTICE.search(text) else 0))
-    if past > 0:
+    if past > 0 or _THANKS_FOR.search(text):
         return "past"
     return "future" if _BARE_PLANNED.match(text) and not _SINCE.search(text) else "neutral"
+
+
+# what thanks are for was done: "shoutout to @maya for fixing the billing export over the
+# weekend" (said Tuesday) is the weekend just gone, not the one to come
+_THANKS_FOR = re.compile(r"(?i)\b(?:thanks?|thank\s+you|ty|kudos|shout-?out|props|hats\s+off|"
+                         r"grateful|appreciate\w*)\b[^.!?]{0,40}?\bfor\s+\w+ing\b")
 
 
 def _span_around(pattern: re.Pattern, text: str, pos: int, offset: int = 0) -> tuple[int, int]:

@@ -551,12 +551,20 @@ def without_code(text: str) -> str:
     return _CODE_BLOCK.sub(settings, text)
 
 
+_DAY_SETTLED = re.compile(r"(?i)^\W*(?:[\w/-]+\s+){1,3}?(?:it\s+is|it['’]s|then|works|confirmed|"
+                          r"locked(?:\s+in)?)\W*$")
+
+
 def _lead_in(sentence: str) -> str | None:
     """A sentence too short to keep whose subject is a name, which the next one is about: "Priya
     accepted!", "Alex withdrew." (a name: a capitalised word no dictionary holds)."""
     bare = _ANNOTATED.sub("", sentence).strip()
     if _APPROVES.match(bare):  # "LGTM, approved. Ship it after the freeze lifts on Monday."
         return bare
+    if _ANNOTATED.search(sentence) and _DAY_SETTLED.match(bare):
+        # "Friday it is! Dinner at Nopa, 7pm": the day the next sentence is on (it was dropped,
+        # and "when is the team dinner?" had no date)
+        return sentence.strip()
     if word_count(bare) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
             or _SECRET_HINT.search(bare):
         return None

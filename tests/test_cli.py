@@ -4034,3 +4034,17 @@ def test_a_refund_reported_done_closes_its_action_item(lurker, tmp_path):
     open_part, _, done = still.partition("Done:")
     assert "second approver" in open_part and "refund the 312 orders" not in open_part, still
     assert "all 312 orders refunded" in done, still
+
+
+def test_a_day_settled_in_a_short_sentence_and_thanks_for_what_was_done(lurker, tmp_path):
+    """"when is the team dinner?" after "Friday it is! Dinner at Nopa, 7pm" had no date ("Friday
+    it is!" was dropped, too short); "shoutout to @maya for fixing the billing export over the
+    weekend" (said Tuesday) was labelled the weekend to come."""
+    dinner, fixed = asked_after(lurker, tmp_path, chat(
+        ("ana", "2026-12-02T10:00:00Z", "Poll: team dinner on Thu or Fri? Thu: 4 votes, Fri: 7"),
+        ("ana", "2026-12-02T16:00:00Z", "Friday it is! Dinner at Nopa, 7pm"),
+        ("li", "2026-12-01T10:00:00Z",
+         "shoutout to @maya for fixing the billing export over the weekend 🙌")),
+        "2026-12-03T10:00:00Z", "when is the team dinner?", "who fixed the billing export?")
+    assert dinner.startswith("4 December 2026: Friday [2026-12-04] it is! Dinner at Nopa"), dinner
+    assert "over the weekend [weekend of 2026-11-28]" in fixed, fixed

@@ -1073,3 +1073,17 @@ def test_a_day_reported_after_a_past_clause_is_the_one_to_come():
         "Mia's laptop didn't arrive, IT says Wednesday", monday)] == [("2026-12-09", "2026-12-09")]
     assert [f.date.start.isoformat() for f in find_dates("she said Friday", monday)] == \
         ["2026-12-04"]
+
+
+def test_what_thanks_are_for_was_done():
+    """Said on Tuesday 1 Dec: "shoutout to @maya for fixing the billing export over the weekend"
+    was the weekend to come; thanks are for what was done. Thanks for an invitation keep the
+    day's own tense."""
+    from memory.dates import annotate_dates
+    tuesday = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    assert annotate_dates("shoutout to @maya for fixing the export over the weekend",
+                          tuesday)[0].endswith("over the weekend [weekend of 2026-11-28]")
+    assert annotate_dates("thanks for joining on Friday", tuesday)[0] == \
+        "thanks for joining on Friday [2026-11-27]"
+    assert annotate_dates("thanks for the invite to Friday dinner", tuesday)[0] == \
+        "thanks for the invite to Friday [2026-12-04] dinner"
