@@ -10,6 +10,7 @@ from memory.dates import (ResolvedDate, add_months, parse_label, annotate_dates,
                           describe_duration, describe_span, format_human, parse_date_text,
                           parse_timestamp)
 from memory.models import ComputedDate
+from tests.irc_support import irc_lines
 
 UTC = timezone.utc
 MON = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
@@ -586,20 +587,6 @@ def _odd_spellings(text: str) -> list[str]:
     return [text, text.upper(), text.lower(), f"é {text}", folded]
 
 
-def _irc_lines(limit: int) -> list[str]:
-    from pathlib import Path
-
-    folder = Path(__file__).resolve().parents[1].parent / "shared/benchdata/ubuntu-irc/train"
-    lines: list[str] = []
-    for path in sorted(folder.glob("*.raw.txt")):
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("[") and "] <" in line:
-                lines.append(line.split("> ", 1)[-1])
-        if len(lines) >= limit:
-            break
-    return lines[:limit]
-
-
 def _outcome(scan, text: str, anchor: datetime):
     """The dates found, or the error raised (none is expected: see the next test); the looks
     must not change either."""
@@ -646,7 +633,7 @@ def test_the_looks_never_hide_a_date():
     chat: Ubuntu IRC lines where the benchmark data is checked out (../shared/benchdata)."""
     from memory.dates import find_dates, scan_dates
 
-    irc = _irc_lines(5000)
+    irc = irc_lines(5000)
     texts = [odd for text in HOSTILE for odd in _odd_spellings(text)] + irc
     anchor = datetime(2026, 5, 12, 10, tzinfo=UTC)
     with_dates = 0

@@ -593,9 +593,9 @@ def test_the_person_rules_gate_skips_only_sentences_none_of_them_rewrites():
     ../shared holds them) and on tricky lines, the answer is the rules' own."""
     from memory.offline_extractor import (_FIRST_PERSON, _SECOND_PERSON, _named, addressed_to,
                                           third_person)
-    from tests.test_dates import _irc_lines
+    from tests.irc_support import irc_lines
 
-    lines = _irc_lines(20000) + [
+    lines = irc_lines(20000) + [
         "I'm in", "i'd go", "ive got it", "im going", "Mine's blue", "MYSELF", "for i in x",
         "x[i] = i", "You'll see", "you guys rock", "Your call", "yours truly", "hey me too",
         "I've", "TIL", "Imogen said", "My", "you", "YOU", "iPhone", "i.e. this", "e.g. me"]
