@@ -35,6 +35,7 @@ from .topics import asked_tool_category, names_tool_of
 from .alerts import CAUSE_WORDS, GUESSED_CAUSE, alert_span, clock, duration_words, without_thread
 from .moves import after_change
 from .recurrence import next_day, schedule_in
+from .time_zones import asked_zone, clock_in
 from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_ended,
                       says_update, update_of)
 
@@ -1739,6 +1740,9 @@ class OfflineAnswerer(Answerer):
             # (only it: without "version" too, "what pnpm version do we use?" found "Upgraded to
             # pnpm 10" as an answer of its own, not as what changed "Build uses pnpm 9")
             undated = (undated - _RECENCY_STEMS) or undated
+        zone_asked = asked_zone(question)
+        if zone_asked:  # "what time is standup in PT?": "PT" and "time" are no subject
+            undated = (undated - content_stems(f"{zone_asked} time")) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)
@@ -2326,6 +2330,17 @@ class OfflineAnswerer(Answerer):
                 if last is not None:
                     day = _SPAN_PREPOSITION.sub("", span.phrase)
                     parts += [f"Nothing from {day} yet; the latest:", _dated(last)]
+        if zone_asked and relevant:
+            # the clock time it says, read in the zone asked (memory.time_zones), on the day it is
+            # of when that is still to come
+            for m in _distinct(relevant)[:LEADS_FOLLOWED]:
+                day = event_date(m, question)
+                today = now.date() if now is not None else m.said_at.date()
+                read = clock_in(ANNOTATED.sub("", m.content),
+                                day.start if day and day.start >= today else today, zone_asked)
+                if read is not None:
+                    parts = [f"{read}:", _dated(m)]
+                    break
         facts = [c for c in computed if c is not arithmetic]
         if facts:
             parts += [f"{c.expression} = {c.value}" + (f" ({c.detail})" if c.detail else "")

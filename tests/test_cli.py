@@ -4048,3 +4048,17 @@ def test_a_day_settled_in_a_short_sentence_and_thanks_for_what_was_done(lurker, 
         "2026-12-03T10:00:00Z", "when is the team dinner?", "who fixed the billing export?")
     assert dinner.startswith("4 December 2026: Friday [2026-12-04] it is! Dinner at Nopa"), dinner
     assert "over the weekend [weekend of 2026-11-28]" in fixed, fixed
+
+
+def test_what_time_a_meeting_is_in_another_zone(lurker, tmp_path):
+    """"what time is standup in PT?" was declined ("PT" and "time" are no words of "daily standup
+    is at 9:30 CET"); it is read in Pacific time on the day standup is (memory.time_zones)."""
+    standup, call = asked_after(lurker, tmp_path, chat(
+        ("zoe", "2026-12-01T09:00:00Z", "From Monday, daily standup is at 9:30 CET"),
+        ("nina", "2026-12-02T16:00:00Z", "Customer call with Initech moved to Thursday 3pm PT")),
+        "2026-12-02T18:00:00Z", "what time is standup in PT?",
+        "what time is the Initech call in CET?")
+    assert standup.startswith("00:30 PT (9:30 CET): From Monday [2026-12-07], daily standup"), \
+        standup
+    assert call.startswith("00:00 CET on Friday 4 December 2026 (3pm PT): Customer call with "
+                           "Initech moved to Thursday [2026-12-03]"), call
