@@ -805,7 +805,7 @@ _ASKS_HOW_MUCH_NOW = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|woul
 # "what did people think of Jonas?", "what was the feedback on the RFC?": everyone's view
 _ASKS_VIEWS = re.compile(r"(?i)\b(?:what|how)\s+(?:did|do|does)\s+(?:people|everyone|everybody|"
                          r"folks|the\s+(?:team|panel|interviewers|reviewers))\s+(?:think|feel|say)"
-                         r"\b|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?feedback\b")
+                         r"\b|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:feedback|votes?)\b")
 _VIEWS_AT_MOST = 5
 _NEGATED = re.compile(r"(?i)\b(no|not|never)[- ]+([a-z][\w-]{2,})")
 
@@ -1325,8 +1325,9 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
     # "who objected to Temporal?": "-1, Temporal Cloud pricing is steep", "+1, but worried about
     # the ops load" (declined: neither says "object")
+    # (and "any concerns about RFC-51?")
     **dict.fromkeys(content_stems("object objected objects objection objections oppose opposed "
-                                  "against disagree disagreed"),
+                                  "against disagree disagreed concern concerns worry worries"),
                     re.compile(r"(?i)(?<![\w+-])-1\b|👎|\b(?:worried|concern(?:s|ed)?|against|"
                                r"not\s+a\s+fan|push(?:ed|ing)?\s+back|disagree\w*|veto\w*|"
                                r"object(?:ed|ions?)?|oppose[ds]?)\b")),
@@ -1342,6 +1343,9 @@ _SAID_OTHERWISE = {
     # (9), …"
     **dict.fromkeys(content_stems("ask asked asking"),
                     re.compile(r"(?i)\brequest(?:s|ed)?\b|\bupvot\w*|\bvotes\b")),
+    # "what were the votes on RFC-51?": "+1", "-1, pricing is steep", "LGTM"
+    **dict.fromkeys(content_stems("vote votes voted voting"),
+                    re.compile(r"(?i)(?<![\w+-])[+-]1\b|:[+-]1:|👍|👎|\blgtm\b")),
     # "what did zoe hand over?": "Handoff to @ravi: one open issue, …"
     **dict.fromkeys(content_stems("hand handed handing"),
                     re.compile(r"(?i)\bhand(?:ed|ing)?[- ]?(?:off|over)s?\b")),
@@ -1373,7 +1377,8 @@ _ASKED_ONLY = re.compile(r"^[^.!?\n]{3,200}\?\W*$")
 _BROKE_STEMS = frozenset(content_stems("broke broken break breaks breaking"))
 _LOSE_STEMS = frozenset(content_stems("lose loses losing lost"))
 _OBJECT_STEMS = frozenset(content_stems("object objected objects objection objections oppose "
-                                        "opposed against disagree disagreed"))
+                                        "opposed against disagree disagreed concern concerns "
+                                        "worry worries"))
 _SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
                                          "favoured"))
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")

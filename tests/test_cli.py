@@ -3791,10 +3791,10 @@ def test_an_rfc_thread_s_votes_and_its_decision(lurker, tmp_path):
     was answered with nina's RFC (neither "-1" nor "worried" says "object"), "who supported
     RFC-51?" too (a bare "+1" was let go, and "+1 on Temporal, …" names no RFC), "what did
     people think of RFC-51?" showed nina's RFC twice, and "Migration starts Jan." had no date."""
-    objected, supported, views, starts = asked_after(
+    objected, supported, views, starts, votes = asked_after(
         lurker, tmp_path, RFC_THREAD, "2026-12-04T10:00:00Z",
         "who objected to RFC-51?", "who supported RFC-51?", "what did people think of RFC-51?",
-        "when does the Temporal migration start?")
+        "when does the Temporal migration start?", "what were the votes on RFC-51?")
     assert objected.startswith("omar: +1 on Temporal, but worried about the ops load"), objected
     assert "kai: -1, pricing is steep" in objected, objected
     assert supported.startswith("li: +1 (on nina's \"RFC-51: move job scheduling"), supported
@@ -3804,6 +3804,8 @@ def test_an_rfc_thread_s_votes_and_its_decision(lurker, tmp_path):
     assert views.index("omar: +1") < views.index("kai: -1") < views.index("li: +1") \
         < views.index("Decision: going with Temporal Cloud"), views
     assert starts.startswith("January 2027: Decision: going with Temporal Cloud"), starts
+    # (the votes as views: each, with whose)
+    assert "omar: +1" in votes and "kai: -1" in votes and "li: +1" in votes, votes
 
 
 FLAKES_AND_HANDOFFS = chat(
