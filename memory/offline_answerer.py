@@ -383,7 +383,10 @@ def _leaned_on(memories: list[Memory]) -> Callable[[Memory], str]:
 # alone could be a number.
 _IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{2,}|"
                          # (a CVE's two numbers: "CVE-2026-41021")
-                         r"[A-Za-z][A-Za-z0-9]*(?:-\d+)+)(?![\w-]|\.\d)")
+                         r"[A-Za-z][A-Za-z0-9]*(?:-\d+)+|"
+                         # a short code in capitals: "who owns KR2?" was answered by KR1's owner
+                         # (not a quarter, a half or a fiscal year: those are dates)
+                         r"(?-i:(?!Q[1-4]\b|H[12]\b|FY\d)[A-Z]{1,4}\d{1,3}))(?![\w-]|\.\d)")
 
 
 def identifiers(question: str) -> list[str]:
@@ -2028,6 +2031,11 @@ class OfflineAnswerer(Answerer):
                     # hire" (what says the word without its "no" says the opposite)
                     shown = [m for m in shown if _says_negated(m.content, negated[2])
                              or not re.search(rf"(?i)\b{re.escape(negated[2])}\b", m.content)]
+            if _WHO.match(question) and idents:
+                # "who owns KR2?": what names it itself before the other points of its message
+                # (KR1's "(owner: kai)" led: kai speaks here, omar of KR2 does not)
+                shown.sort(key=lambda m: not _carries(idents, " ".join([m.content,
+                                                                        *m.questions])))
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer

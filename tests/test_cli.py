@@ -4064,3 +4064,17 @@ def test_what_time_a_meeting_is_in_another_zone(lurker, tmp_path):
         standup
     assert call.startswith("00:00 CET on Friday 4 December 2026 (3pm PT): Customer call with "
                            "Initech moved to Thursday [2026-12-03]"), call
+
+
+def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
+    """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
+    identifier, every point of the message named it by its message, and KR1's owner speaks
+    here."""
+    [owner] = asked_after(lurker, tmp_path, chat(
+        ("vp", "2026-12-01T10:00:00Z",
+         "Q1 OKRs for platform: O1 make checkout fast. KR1 p95 under 200ms (owner: kai). KR2 "
+         "error rate under 0.1% (owner: omar). O2 cut infra cost 15% (owner: sam)"),
+        ("kai", "2026-12-03T10:00:00Z", "KR1 update: p95 at 240ms, down from 310ms"),
+        ("sam", "2026-12-03T11:00:00Z", "infra cost down 6% so far")),
+        "2026-12-04T10:00:00Z", "who owns KR2?")
+    assert "KR2 error rate under 0.1% (owner: omar)" in owner.split("(1 December 2026)")[0], owner
