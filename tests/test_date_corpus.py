@@ -17,10 +17,10 @@ from memory.eval.date_corpus import describe, load, lurker_spans, score
 from memory.service import MemoryService
 
 RESOLVE, QUESTIONS = load()
-# Read as a person would, these need more than tense: thanks implies the past; "Mon-Wed" is an
-# abbreviated weekday range.
-KNOWN_MISSES = {"thanks for covering on Saturday", "the offsite is Mon-Wed next week"}
-REPORTED_ACCURACY = 333 / 335  # README: "How it works" / the date table
+# Read as a person would, this needs more than tense: "Mon-Wed" is an abbreviated weekday range.
+# ("thanks for covering on Saturday" was the other: what thanks are for was done, since 4 Dec.)
+KNOWN_MISSES = {"the offsite is Mon-Wed next week"}
+REPORTED_ACCURACY = 334 / 335  # README: "How it works" / the date table
 
 
 def test_the_corpus_is_big_and_varied():
