@@ -272,6 +272,9 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     working on?" asks for anything he took on or said; "what project is Joanna working on?" for
     the project, whoever said it."""
     names = asked_names(question, people)
+    zone = asked_zone(question)
+    if zone:  # "what time is standup for the Bangalore folks?": a place asked in, no one
+        names -= set(zone.lower().split())
     speaking = said_by(question, names)
     # "why not Meilisearch?" asks what was said of it ("Meilisearch: fast, but no cross-cluster
     # replication"), which need not say "not" or "pick"
@@ -1750,7 +1753,9 @@ class OfflineAnswerer(Answerer):
             undated = (undated - _RECENCY_STEMS) or undated
         zone_asked = asked_zone(question)
         if zone_asked:  # "what time is standup in PT?": "PT" and "time" are no subject
-            undated = (undated - content_stems(f"{zone_asked} time")) or undated
+            # (nor "for the Bangalore folks")
+            undated = (undated - content_stems(f"{zone_asked} time folks team office people")
+                       ) or undated
         stems_of = _memory_stems
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
+from types import MappingProxyType
+from zoneinfo import ZoneInfo, available_timezones
 
 from .dates import WEEKDAYS, format_human
 
@@ -27,18 +28,83 @@ ZONES = {
     "ist": "Asia/Kolkata", "sgt": "Asia/Singapore", "jst": "Asia/Tokyo",
     "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
 }
+# places people name a zone by where their colleagues are ("what time is standup for the
+# Bangalore folks?", "9:30 Berlin time"): the IANA database's own cities (its last part, "New_York"
+# read "new york"), and the cities and countries teams say that it names by another city
+_NOT_PLACES = {"north", "south", "east", "west", "center", "act", "nsw", "lhi", "oral", "knox",
+               "knox in", "easter", "christmas", "canary", "universal", "zulu", "general"}
+_REGIONS = {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"}
+_SAID_FOR = {
+    "sf": "America/Los_Angeles", "san francisco": "America/Los_Angeles",
+    "bay area": "America/Los_Angeles", "seattle": "America/Los_Angeles",
+    "nyc": "America/New_York", "boston": "America/New_York", "atlanta": "America/New_York",
+    "miami": "America/New_York", "austin": "America/Chicago", "dallas": "America/Chicago",
+    "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata", "mumbai": "Asia/Kolkata",
+    "delhi": "Asia/Kolkata", "hyderabad": "Asia/Kolkata", "pune": "Asia/Kolkata",
+    "chennai": "Asia/Kolkata", "india": "Asia/Kolkata", "munich": "Europe/Berlin",
+    "frankfurt": "Europe/Berlin", "hamburg": "Europe/Berlin", "germany": "Europe/Berlin",
+    "france": "Europe/Paris", "spain": "Europe/Madrid", "barcelona": "Europe/Madrid",
+    "milan": "Europe/Rome", "italy": "Europe/Rome", "netherlands": "Europe/Amsterdam",
+    "manchester": "Europe/London", "edinburgh": "Europe/London", "ireland": "Europe/Dublin",
+    "poland": "Europe/Warsaw", "krakow": "Europe/Warsaw", "tel aviv": "Asia/Jerusalem",
+    "israel": "Asia/Jerusalem", "beijing": "Asia/Shanghai", "shenzhen": "Asia/Shanghai",
+    "osaka": "Asia/Tokyo", "japan": "Asia/Tokyo", "korea": "Asia/Seoul",
+    "philippines": "Asia/Manila", "uae": "Asia/Dubai", "kenya": "Africa/Nairobi",
+    "nigeria": "Africa/Lagos", "ukraine": "Europe/Kyiv",
+}
+
+
+def _places() -> MappingProxyType:
+    found = {}
+    for key in sorted(available_timezones()):
+        parts = key.split("/")
+        if len(parts) > 1 and parts[0] in _REGIONS:
+            found.setdefault(parts[-1].replace("_", " ").lower(), key)
+    for name in _NOT_PLACES:
+        found.pop(name, None)
+    return MappingProxyType({**found, **_SAID_FOR})
+
+
+PLACES = _places()  # immutable: read by every thread
 _ZONE = "|".join(sorted((z for z in ZONES if len(z) > 1), key=len, reverse=True))
-# "9:30 CET", "3pm PT", "15:00 UTC", "10 a.m. ET" (an hour alone needs its am/pm: "at 3 PT" is
-# no time one can trust)
+_PLACE = "|".join(re.escape(p).replace(r"\ ", r"\s+")
+                  for p in sorted(PLACES, key=len, reverse=True))
+# "9:30 CET", "3pm PT", "15:00 UTC", "10 a.m. ET", "9:30 Berlin time" (an hour alone needs its
+# am/pm: "at 3 PT" is no time one can trust; a place without "time" may be where it is)
 _CLOCK = re.compile(rf"(?i)(?<![\w:.])(?P<h>[01]?\d|2[0-3])(?:(?::|\.)(?P<m>[0-5]\d))?\s*"
-                    rf"(?P<ampm>[ap]\.?m\.?)?\s+(?P<zone>{_ZONE})\b")
+                    rf"(?P<ampm>[ap]\.?m\.?)?\s+(?:(?P<zone>{_ZONE})|(?P<place>{_PLACE})\s+time)\b")
 _ASKS_IN = re.compile(rf"(?i)\b(?:what\s+time|when)\b[^?]*?\b(?:in|for)\s+(?P<zone>{_ZONE})\b")
+# a place asks for its time only with "what time" or "… time" ("when is the offsite in Lisbon?"
+# asks where, not in which zone)
+_ASKS_AT = re.compile(rf"(?i)\bwhat\s+time\b[^?]*?\b(?:in|for)\s+(?:the\s+)?"
+                      rf"(?P<place>{_PLACE})\b(?!-)|\b(?:what\s+time|when)\b[^?]*?"
+                      rf"\b(?:in\s+)?(?P<timed>{_PLACE})\s+time\b|\bwhat\s+time\b[^?]*?"
+                      rf"\b(?P<team>{_PLACE})\s+(?:team|folks|office|people|crew)\b")
 
 
 def asked_zone(question: str) -> str | None:
-    """The zone "what time is standup in PT?" asks its answer in (as written), or None."""
+    """The zone "what time is standup in PT?" asks its answer in (as written; a place with
+    capitals: "Bangalore"), or None."""
     found = _ASKS_IN.search(question)
-    return found["zone"] if found else None
+    if found:
+        return found["zone"]
+    found = _ASKS_AT.search(question)
+    if found:
+        place = " ".join((found["place"] or found["timed"] or found["team"]).split())
+        if place == place.lower():  # written lower-case: "sf" reads "SF", "bangalore" "Bangalore"
+            place = place.upper() if len(place) <= 3 else place.title()
+        return place
+    return None
+
+
+def _zone_of(written: str) -> ZoneInfo:
+    key = " ".join(written.lower().split())
+    return ZoneInfo(ZONES.get(key) or PLACES[key])
+
+
+def _label(written: str) -> str:
+    """"PT" stays "PT"; a place reads "Bangalore time"."""
+    return written if written.lower() in ZONES else f"{written} time"
 
 
 def clock_in(text: str, on: date, zone: str) -> str | None:
@@ -54,9 +120,9 @@ def clock_in(text: str, on: date, zone: str) -> str | None:
         if ampm:
             hour = hour % 12 + (12 if ampm == "pm" else 0)
         said = datetime(on.year, on.month, on.day, hour, minute,
-                        tzinfo=ZoneInfo(ZONES[found["zone"].lower()]))
-        there = said.astimezone(ZoneInfo(ZONES[zone.lower()]))
+                        tzinfo=_zone_of(found["zone"] or found["place"]))
+        there = said.astimezone(_zone_of(zone))
         day = "" if there.date() == on else \
             f" on {WEEKDAYS[there.weekday()].capitalize()} {format_human(there.date())}"
-        return f"{there:%H:%M} {zone}{day} ({found.group(0).strip()})"
+        return f"{there:%H:%M} {_label(zone)}{day} ({' '.join(found.group(0).split())})"
     return None

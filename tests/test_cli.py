@@ -4066,6 +4066,23 @@ def test_what_time_a_meeting_is_in_another_zone(lurker, tmp_path):
                            "Initech moved to Thursday [2026-12-03]"), call
 
 
+def test_what_time_a_meeting_is_where_colleagues_are(lurker, tmp_path):
+    """"what time is standup for the Bangalore folks?" was declined ("Bangalore" read as a
+    person, "folks" a word to share); a zone is named by where people are as often as by its
+    abbreviation, and "9:30 Berlin time" is a time with its zone."""
+    folks, london, offsite = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-12-01T09:00:00Z", "daily standup is at 9:30 Berlin time, starting Monday"),
+        ("sam", "2026-12-01T09:10:00Z", "release call Thursday at 3pm PT"),
+        ("ana", "2026-12-01T09:20:00Z", "offsite kicks off 10am ET in Lisbon")),
+        "2026-12-02T10:00:00Z", "what time is standup for the Bangalore folks?",
+        "what time is the release call for the london team?", "when is the offsite in Lisbon?")
+    assert folks.startswith("14:00 Bangalore time (9:30 Berlin time): daily standup is at "
+                            "9:30 Berlin time"), folks
+    assert london.startswith("23:00 London time (3pm PT): release call Thursday"), london
+    # where it is, not the zone asked in
+    assert "Lisbon time" not in offsite and "offsite kicks off 10am ET" in offsite, offsite
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks

@@ -14,6 +14,13 @@ from memory.time_zones import asked_zone, clock_in
     ("What time is the demo for CET folks?", "CET"),
     ("what time is standup?", None),
     ("when is the offsite in Lisbon?", None),
+    # where colleagues are: the IANA database's cities, and those teams say it names by another
+    ("what time is standup for the Bangalore folks?", "Bangalore"),
+    ("what time is the release call for the london team?", "London"),
+    ("what time is standup in new york?", "New York"),
+    ("when is the demo in Tokyo time?", "Tokyo"),
+    ("what time is standup in sf?", "SF"),
+    ("what time is the demo in Davis's calendar?", None),
 ])
 def test_the_zone_a_question_asks_in(question, zone):
     assert asked_zone(question) == zone
@@ -37,6 +44,14 @@ def test_the_zone_a_question_asks_in(question, zone):
     ("v2.3 PT build", date(2026, 12, 3), "CET", None),
     ("standup at 9:30", date(2026, 12, 3), "PT", None),
     ("13pm PT", date(2026, 12, 3), "CET", None),
+    # a place with "time" is a zone; asked in a place, the answer says the place's time
+    ("daily standup is at 9:30 Berlin time", date(2026, 12, 7), "Bangalore",
+     "14:00 Bangalore time (9:30 Berlin time)"),
+    ("release call at 3pm PT", date(2026, 12, 3), "Tokyo",
+     "08:00 Tokyo time on Friday 4 December 2026 (3pm PT)"),
+    ("standup 9:30 CET", date(2026, 12, 7), "NYC", "03:30 NYC time (9:30 CET)"),
+    # a place without "time" may be where it is
+    ("lunch at 1pm Paris office", date(2026, 12, 3), "PT", None),
 ])
 def test_a_clock_time_read_in_another_zone(text, on, zone, read):
     assert clock_in(text, on, zone) == read
