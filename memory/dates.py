@@ -627,6 +627,20 @@ def _offset(sign: int) -> Resolver:
     return resolve
 
 
+# "no reply in 3 weeks", "first outage in 2 years", "haven't shipped in a month": a stretch of
+# time gone by, no day to come ("Umbrella went dark, no reply in 3 weeks" was dated the week of
+# 21 December)
+_FOR_A_STRETCH = re.compile(r"(?i)\b(?:no|never|nothing|none|nobody|\w+n['’]t|first|longest|best|"
+                            r"worst|highest|lowest|biggest|quietest|busiest)\b[^,.;:!?\n]*$")
+
+
+def _in_time(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"in 2 weeks": that far on, but not after words of a stretch gone by."""
+    if _FOR_A_STRETCH.search(m.string, max(0, m.start() - 60), m.start()):
+        raise ValueError("a stretch of time, not a day")
+    return _offset(1)(m, d, tense)
+
+
 def _after_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     """"two weeks from Monday", "3 days after Friday": that many days or weeks after the first
     such weekday to come (it was read as "from Monday" alone, two weeks early)."""
@@ -838,6 +852,17 @@ def _weekday_date(m: re.Match, d: date, tense: Tense) -> Resolution:
 _WEEKDAY_DATE_REACH = 183  # days from the anchor a weekday's date is looked for
 
 
+def _typed_weekday_date(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"wed 12/9", typed in lower case: that date only where it falls on the weekday ("mon 2/5
+    tests" is no date)."""
+    found = _weekday_date(m, d, tense)
+    a, b = int(m["a"]), int(m["b"])
+    if found[0].weekday() != _weekday_index(m["wd"]) or \
+            (found[0].day, found[0].month) not in {(a, b), (b, a)}:
+        raise ValueError("a lower-case weekday beside a date of another day")
+    return found
+
+
 def _iso(m: re.Match, d: date, tense: Tense) -> Resolution:
     x = date(int(m["year"]), int(m["month"]), int(m["day"]))
     return x, x, "day", AS_WRITTEN
@@ -990,6 +1015,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_WEEKDAY_BEFORE}{_MONTH_DAY}", _weekday_date, "weekday month digit"),
     (rf"{_WEEKDAY_BEFORE}(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)"
      rf"(?:(?P=sep)(?P<year>\d{{4}}))?(?![\d/.]\d)", _weekday_date, "weekday digit-sep-digit"),
+    # chat types "wed 12/9" in lower case: a short weekday is one before a date of digits ("mon"
+    # alone is no Monday, "wed 12/9" is)
+    (r"(?:(?:on|by|before|until|till|due|from|this|next)\s+)?"
+     r"(?P<wd>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?,?\s+(?P<a>[0-3]?\d)(?P<sep>/)"
+     r"(?P<b>[0-3]?\d)(?![\d/.]\d)", _typed_weekday_date, "weekday digit-sep-digit"),
     # ("Thu 10th" too: it was the Thursday of the week said in)
     (rf"{_WEEKDAY_BEFORE}(?:the\s+)?(?P<day>[0-3]?\d){_ORD}{_NOT_AN_ORDINAL_DATE}", _weekday_date,
      "weekday ordinal"),
@@ -1058,7 +1088,7 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"yesterday|yday|{_NOT_THE}last\s+night", _shift(-1), "calendar"),
     (r"tomorrow|tmrw|tmr|2morrow", _shift(1), "calendar"),
     # (not "EOD Friday", "end of day tomorrow": the day named after it is the date)
-    (r"today|tonight|this\s+(?:morning|afternoon|evening)|"
+    (r"today|tdy|tonight|this\s+(?:morning|afternoon|evening)|"
      rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"
      r"tmrw|tmr|today|the\s+\d|\d))",
      _shift(0), "calendar"),
@@ -1106,7 +1136,7 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:(?:in|for|by|during|until|till|through|before|after)\s+)(?-i:H)(?P<h>[12])"
      r"(?:\s+(?P<year>\d{4}))?|(?-i:H)(?P<h2>[12])\s+(?P<year2>\d{4})", _half_year, "digit"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:ago|back)", _offset(-1), "calendar"),
-    (rf"in\s+{_NUM}\s+{_UNIT}", _offset(1), "calendar"),
+    (rf"in\s+{_NUM}\s+{_UNIT}", _in_time, "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
      "weekday calendar"),
@@ -1165,7 +1195,17 @@ def moved_away_from(text: str, found: Found) -> bool:
     phrase = text[found.start:found.end]
     held = _HELD_FROM.match(phrase)
     return bool(_MOVED_FROM.search(text[_back(text, found.start):found.start]
-                                   + (held.group(0) if held else "")))
+                                   + (held.group(0) if held else ""))
+                or _RULED_OUT.match(text, found.end))
+
+
+# "SSO by Dec 15 is tight, realistic is Jan 10": a day said not to hold is no longer the day
+# ("when can we ship SSO?" was answered 15 December)
+_RULED_OUT = re.compile(r"(?i)\s*(?:\[[^\[\]]*\]\s*)?,?\s*(?:(?:is|looks|seems|feels|sounds)\s+"
+                        r"(?:way\s+|too\s+|very\s+|pretty\s+|really\s+)?(?:tight|unrealistic|"
+                        r"aggressive|optimistic|a\s+stretch|off\s+the\s+table|not\s+(?:happening|"
+                        r"realistic|doable|possible|going\s+to\s+happen))|won['’]t\s+happen|"
+                        r"(?:is\s+)?not\s+happening|is\s+out)\b")
 
 
 def parse_label(label: str) -> ResolvedDate | None:
@@ -1269,7 +1309,7 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
 _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "weekday": "mon|tue|wed|thu|fri|sat|sun",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
-                      "2morrow|eod|fortnight|wk|yr",
+                      "2morrow|eod|fortnight|wk|yr|tdy",
           "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share

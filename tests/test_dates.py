@@ -558,6 +558,7 @@ HOSTILE = [
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
     "next March", "end of Q3", "Q4 '25", "since 2021", "in 1999", "the day before yesterday",
     "the day after tomorrow", "yday", "last night", "2morrow", "tmrw", "Tmr", "tonight", "EOD",
+    "OOO tdy", "call wed 12/9", "mon 2/5 tests",
     "end of the day", "this afternoon", "Tuesday last week", "next week's Friday",
     "this coming Monday", "this past sat", "on Thurs.", "Wed", "Fri.", "SUNDAY", "next weekend",
     "over the weekend", "start of next quarter", "beginning of the year", "EOW", "EOY",
@@ -1039,6 +1040,45 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a short weekday typed in lower case before a date of digits: the date on that weekday, in
+    # either order ("wed 9/12" and "wed 12/9" are both 9 December, a Wednesday)
+    ("offsite planning call wed 12/9", [("2026-12-09", "2026-12-09")]),
+    ("call wed 9/12? no wait, wed 12/9", [("2026-12-09", "2026-12-09"),
+                                          ("2026-12-09", "2026-12-09")]),
+    ("thu 12/10 at 3pm", [("2026-12-10", "2026-12-10")]),
+    # and no date where the digits fall on no such weekday ("mon" alone is no Monday)
+    ("mon 2/5 tests", []),
+    ("fri 3/4", []),
+    # "tdy" is today, as "tmrw" is tomorrow
+    ("OOO tdy, back tmrw", [("2026-12-03", "2026-12-03"), ("2026-12-04", "2026-12-04")]),
+    # "in 3 weeks" after words of a stretch gone by is that stretch, no day to come ("no reply
+    # in 3 weeks" was the week of 21 December)
+    ("Umbrella went dark, no reply in 3 weeks", []),
+    ("first outage in 2 years", []),
+    ("haven't shipped in a month", []),
+    ("nothing new, will check in 3 days", [("2026-12-06", "2026-12-06")]),
+    ("no, we ship in 2 days", [("2026-12-05", "2026-12-05")]),
+])
+def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, away", [
+    ("SSO by Dec 15 is tight, realistic is Jan 10", [True, False]),
+    ("launch Friday looks unrealistic, more like the 18th", [True, False]),
+    ("Dec 15 won't happen, Jan 10 it is", [True, False]),
+    ("moved from Thursday to next Tuesday", [True, False]),
+    ("ship Dec 15, demo Jan 10", [False, False]),
+])
+def test_a_day_said_not_to_hold_is_no_longer_its_day(text, away):
+    """"SSO by Dec 15 is tight, realistic is Jan 10": when SSO ships was answered 15 December."""
+    from memory.dates import find_dates, moved_away_from
+    assert [moved_away_from(text, f) for f in find_dates(text, THURSDAY_3_DEC)] == away
 
 
 def test_weeks_from_today_are_that_day_and_in_weeks_about_then():
