@@ -225,9 +225,9 @@ _PRONOUN_DID = re.compile(r"(?i)^\W*(?:he|she|they)\s+(?:(?:just|finally|also)\s
                           r"downgraded|cancell?ed|passed|failed)\b[^.?]{0,30}[.!]*$")
 # The figures of a short done-note before them, with no subject of their own: "Backfill done.
 # 1.2B rows, took 3 days." (alone, "how many rows did the backfill have?" found the note, not
-# the rows)
+# the rows; "Acme signed! 3-year deal, $120k ARR, kicks off Jan 5." lost whose deal it was)
 _SO_FAR = re.compile(r"(?i)\b(?:so\s+far|to\s+date|in\s+total|and\s+counting|already)\W*$")
-_FIGURES = re.compile(r"^\W*~?\d[\d.,]*\s?[a-zA-Z%$]{0,3}\s+[a-z]")
+_FIGURES = re.compile(r"^\W*~?\d[\d.,]*(?:-[a-z]+|\s?[a-zA-Z%$]{0,3})\s+[a-z]")
 # A short note of when, with its noun and no more: "Postmortem owner: lena. Draft due Friday."
 # Alone it was dropped (three words), so "when is the postmortem draft due?" had no date.
 _NOUN_DUE = re.compile(r"(?i)^\W*(?:the\s+)?[a-z][\w-]*\s+(?:is\s+)?(?:due|expected|planned|"
@@ -618,6 +618,10 @@ _FOLLOWS_UP = re.compile(r"(?i)^\W*(?:(?:the\s+)?(?:biggest|largest|main|primary
                          r"drop|change)|most\s+of\s+(?:it|that|this|the\s+\w+)|mainly|mostly|"
                          r"largely)\b")
 _FOLLOW_UP = timedelta(minutes=10)
+# a message hours after a question, sharing none of its words, answers something else: dana's
+# "Initech verbal yes, paper by Friday" six hours after rita's "offsite planning call wed 12/9?"
+# was its answer ("when is the offsite planning call?": "Friday")
+_ANSWER_WITHIN = timedelta(hours=2)
 
 
 def _statement_then_ask(sentence: str) -> list[str]:
@@ -1065,6 +1069,9 @@ class OfflineExtractor(Extractor):
         if previous is None or previous.speaker == line.speaker:
             return [], None
         said = _ANNOTATED.sub("", previous.content)
+        if line.ts - previous.ts > _ANSWER_WITHIN and line.reply_to != previous.index \
+                and not set(keywords(said, 20)) & set(keywords(line.content, 20)):
+            return [], None
         asked = [addressed_to(third_person(q, previous.speaker), line.speaker)
                  for q in asked_questions(said)]
         if not asked:

@@ -603,3 +603,25 @@ def test_the_person_rules_gate_skips_only_sentences_none_of_them_rewrites():
     for line in lines:
         assert third_person(line, "kai") == _named(line, _FIRST_PERSON, "kai"), line
         assert addressed_to(line, "kai") == _named(line, _SECOND_PERSON, "kai"), line
+
+
+def test_a_message_hours_after_a_question_and_sharing_no_word_answers_something_else():
+    """dana's "Initech verbal yes, paper by Friday", six hours after rita's "offsite planning
+    call wed 12/9?", cited it as the question it answered ("when is the offsite planning call?":
+    Friday). Hours later with a word of it, or minutes later with none, it still answers."""
+    def cited(minutes: int, reply: str) -> list[list[int]]:
+        out = OfflineExtractor().extract(_at(
+            ("rita", 0, "can we do the offsite planning call on Wednesday?"),
+            ("dana", minutes, reply)))
+        return [c.source_lines for c in out]
+    assert cited(6 * 60, "Initech verbal yes, paper by Friday") == [[1]]
+    assert cited(6 * 60, "Wednesday works for the offsite planning call") == [[1, 0]]
+    assert cited(5, "yes, Wednesday at 3pm works for me") == [[1, 0]]
+
+
+def test_a_deal_said_after_who_signed_it_is_theirs():
+    """"Acme signed! 3-year deal, $120k ARR, kicks off Jan 5": the figures that follow a short
+    done-note are its ("when does Acme kick off?" found "3-year deal, …" naming no Acme)."""
+    out = OfflineExtractor().extract(lines(
+        ("dana", "Acme signed! 3-year deal, $120k ARR, kicks off Jan 5")))
+    assert [c.content for c in out] == ["Acme signed! 3-year deal, $120k ARR, kicks off Jan 5"]
