@@ -74,6 +74,7 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
                              "coming", "upcoming", "anything", "calendar", "agenda",
                              "deadline", "due", "ahead"]))
+_STATUS_STEMS = set(stem_words(["status", "update", "updates", "latest", "progress"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
 _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
@@ -284,10 +285,11 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
         topic -= _OPINION_STEMS
         if _ASKS_VIEWS.search(question):  # "what did people think of Jonas?": whose is asked
             topic -= _VIEWERS
-        if not topic - _ANY_EVENT:
+        if not topic - _ANY_EVENT - _STATUS_STEMS:
             # "what happened with Alex?", "what's new with priya?": anything of them, as "what
             # did Alex do?" is ("happen" was a word to share: "Alex withdrew, accepted another
-            # offer." was declined)
+            # offer." was declined); "what's the status with Initech?", "any update on Initech?"
+            # too ("Initech verbal yes, paper by Friday" says no "status")
             topic = set()
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
@@ -2149,6 +2151,15 @@ class OfflineAnswerer(Answerer):
                     len(bare[id(o)]) > len(bare[id(m)]) and bare[id(m)] in bare[id(o)]
                     for o in shown)]
                 shown = sorted(shown[:_VIEWS_AT_MOST], key=lambda m: m.said_at)
+            if names and not topic and content_stems(question) & _STATUS_STEMS:
+                # "what's the status with Initech?": the newest first ("Initech verbal yes, paper
+                # by Friday" over the SSO estimate two days older)
+                shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
+            if _WHO.match(question) and not views and wanted and len(shown) > 1 \
+                    and wanted <= _memory_stems(shown[0]):
+                # "who owns billing?": "Sam owns billing now" says it all; what shares a word
+                # of it only ("the AWS bill jumped to $14k") is no second answer
+                shown = [shown[0], *(m for m in shown[1:] if wanted <= _memory_stems(m))]
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)
             shown = listed[: max(self.max_memories, _points_shown(listed),

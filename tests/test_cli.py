@@ -4083,6 +4083,40 @@ def test_what_time_a_meeting_is_where_colleagues_are(lurker, tmp_path):
     assert "Lisbon time" not in offsite and "offsite kicks off 10am ET" in offsite, offsite
 
 
+DEAL_DESK = chat(
+    ("dana", "2026-11-30T15:00:00Z", "Acme signed! 3-year deal, $120k ARR, kicks off Jan 5"),
+    ("li", "2026-12-01T10:00:00Z", "Initech wants SSO before they sign, can we do that by Dec 15?"),
+    ("kai", "2026-12-01T10:20:00Z", "SSO by Dec 15 is tight, realistic is Jan 10"),
+    ("li", "2026-12-02T11:00:00Z", "Umbrella went dark, no reply in 3 weeks"),
+    ("maya", "2026-11-20T10:00:00Z", "the AWS bill jumped to $14k this month"),
+    ("maya", "2026-11-20T10:05:00Z", "Sam owns billing now, I'm moving to the data team"),
+    ("tom", "2026-12-03T09:00:00Z", "OOO tdy, back tmrw"),
+    ("rita", "2026-12-03T09:30:00Z", "offsite planning call wed 9/12? no wait, wed 12/9"),
+    ("dana", "2026-12-03T16:00:00Z", "Initech verbal yes, paper by Friday"))
+
+
+def test_a_deal_desk_channel(lurker, tmp_path):
+    """A sales channel as typed: "Acme signed!" kept apart from its deal ("when does Acme kick
+    off?" was declined); "Dec 15 is tight, realistic is Jan 10" answered Dec 15; "what's the
+    status with Initech?" was declined (no "status" said); dana's Initech news, six hours after
+    rita's offsite question and sharing no word of it, was its answer ("when is the offsite
+    planning call?": Friday); "no reply in 3 weeks" was the week of 21 December; "who owns
+    billing?" showed the AWS bill beside the owner; "wed 12/9" and "tdy" were no dates."""
+    kickoff, sso, status, umbrella, billing, offsite, tom = asked_after(
+        lurker, tmp_path, DEAL_DESK, "2026-12-04T10:00:00Z",
+        "when does Acme kick off?", "when can we ship SSO?", "what's the status with Initech?",
+        "what's the latest with Umbrella?", "who owns billing?",
+        "when is the offsite planning call?", "when is tom back?")
+    assert kickoff.startswith("5 January 2027: Acme signed! 3-year deal, $120k ARR, kicks off"), \
+        kickoff
+    assert sso.startswith("10 January 2027: SSO by Dec 15"), sso
+    assert status.startswith("Initech verbal yes, paper by Friday [2026-12-04]"), status
+    assert "[week of" not in umbrella and umbrella.startswith("Umbrella went dark"), umbrella
+    assert billing.startswith("Sam owns billing now") and "AWS" not in billing, billing
+    assert offsite.startswith("9 December 2026: offsite planning call wed 9/12"), offsite
+    assert "OOO tdy [2026-12-03], back tmrw [2026-12-04]" in tom, tom
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
