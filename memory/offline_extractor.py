@@ -633,6 +633,15 @@ def _statement_then_ask(sentence: str) -> list[str]:
     return [found["said"].rstrip() + ".", ask[0].upper() + ask[1:]]
 
 
+# emoji and Slack's :shortcodes: after a question's mark: "who's in for tacos friday? 🌮" is a
+# question still (it was kept as a memory, and answered "who's coming to tacos?")
+_TRAILING_MARKS = re.compile(r"(?:\s*(?::[\w+-]+:|[^\w\s?.!,;:'\"()\[\]]))+\s*$")
+
+
+def _is_question(sentence: str) -> bool:
+    return _TRAILING_MARKS.sub("", sentence.rstrip()).endswith("?")
+
+
 def split_sentences(text: str) -> list[str]:
     parts = (p.strip() for p in _SENTENCE_END.split(text.strip()))
     return [p for p in parts if p]
@@ -1099,7 +1108,7 @@ class OfflineExtractor(Extractor):
             return Candidate(type="task", content=f"{request} {line.speaker} is on it.",
                              questions=search_questions(None, asked),
                              source_lines=[line.index] + ([context.index] if context else []))
-        if sentence.endswith("?") or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
+        if _is_question(sentence) or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
             return None
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
