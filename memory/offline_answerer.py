@@ -1433,6 +1433,8 @@ def _within(memory: Memory, span: ResolvedDate) -> bool:
     return in_span(memory, span)
 
 
+_ASKS_SAID_THEN = re.compile(r"(?i)\b(?:shar|say|said|tell|told|mention|post|announc|talk|ask|"
+                             r"writ|wrote|report)\w*\b")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2287,6 +2289,16 @@ class OfflineAnswerer(Answerer):
                               w for n in speakers(m) for w in name_letters(n).lower().split()
                           } <= asked_words else _dated_by(m, speakers) for m in shown]
             else:
+                if span is not None and span.granularity == "day" and not looks_ahead(span) \
+                        and not _ASKS_SAID_THEN.search(question) \
+                        and shown[0].event_dates and first_day_about(shown[0], span) is None \
+                        and said_in_span(shown[0], span) \
+                        and event_date(shown[0], question).end < span.start:
+                    # "what was DAU yesterday?", asked on the 4th: "DAU yesterday [12-02]
+                    # 12.3k", said on the 3rd, is the 2nd's (the day said, not the day asked;
+                    # "what did Maria share on 16 June?" asks what was said that day)
+                    parts.append(f"Of {event_date(shown[0], question).words}, said "
+                                 f"{_SPAN_PREPOSITION.sub('', span.phrase)}:")
                 parts += [_dated(m) for m in shown]
                 placed = _place_before(question, shown[0], previous) or _named_before(
                     idents, shown[0], previous)

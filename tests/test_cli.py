@@ -4117,6 +4117,21 @@ def test_a_deal_desk_channel(lurker, tmp_path):
     assert "OOO tdy [2026-12-03], back tmrw [2026-12-04]" in tom, tom
 
 
+def test_a_days_figure_said_the_day_after_and_a_lunch_asked_with_an_emoji(lurker, tmp_path):
+    """"what was DAU yesterday?", asked on the 4th, showed "DAU yesterday [2026-12-02] 12.3k"
+    (said on the 3rd) as the 3rd's; it says whose day the figure is. "who's in for tacos
+    friday? 🌮" was a memory of its own (the emoji hid the question mark) and answered who is
+    coming to tacos by kim, who asked."""
+    dau, tacos = asked_after(lurker, tmp_path, chat(
+        ("ana", "2026-12-03T10:00:00Z", "DAU yesterday 12.3k, down 4% (the outage)"),
+        ("kim", "2026-12-03T12:00:00Z", "who's in for tacos friday? 🌮"),
+        ("raj", "2026-12-03T12:01:00Z", "me!")),
+        "2026-12-04T10:00:00Z", "what was DAU yesterday?", "who's coming to tacos?")
+    assert dau.startswith("Of 2 December 2026, said yesterday: DAU yesterday [2026-12-02] "
+                          "12.3k"), dau
+    assert tacos.startswith("who's in for tacos friday? raj.") and "kim" not in tacos, tacos
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
