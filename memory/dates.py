@@ -189,7 +189,11 @@ _CLOSURE_NOTICE = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)[,:]?\s+){0,3}"
     r"(?:office|offices|hq|support|store|shop|school|warehouse|building|campus|site|lab|cafe|"
     r"cafeteria|canteen|kitchen|gym|bank|banks|markets?|factory|plant|clinic|help\s*desk)"
-    r"\s+(?:is\s+|are\s+|will\s+be\s+)?(?:closed|shut)\b")
+    r"\s+(?:is\s+|are\s+|will\s+be\s+)?(?:closed|shut)\b"
+    # (or no place said, the notice itself: "closed Dec 24th to Jan 2nd, enjoy the break")
+    r"|^\W*(?:(?:reminder|heads[- ]up|fyi|note|notice|psa)\W+)?(?:closed|shut)\s+(?:from\s+|"
+    r"on\s+|between\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|"
+    r"sat|sun)")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"

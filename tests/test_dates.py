@@ -1061,6 +1061,12 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     ("haven't shipped in a month", []),
     ("nothing new, will check in 3 days", [("2026-12-06", "2026-12-06")]),
     ("no, we ship in 2 days", [("2026-12-05", "2026-12-05")]),
+    # a closure notice that names no place is one still ("closed Dec 24th to Jan 2nd" was last
+    # year's, said on 1 December); a ticket closed stays past
+    ("closed Dec 24th to Jan 2nd, enjoy the break everyone", [("2026-12-24", "2027-01-02")]),
+    ("fyi closed Friday for the offsite", [("2026-12-04", "2026-12-04")]),
+    ("Ticket closed Nov 3", [("2026-11-03", "2026-11-03")]),
+    ("closed the deal on Monday", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
