@@ -1836,8 +1836,14 @@ class OfflineAnswerer(Answerer):
             # 2": a state asked is its opposite's word too
             undated, stated = _as_state(undated), stems_of
             stems_of = lambda m: _as_state(stated(m))
+        # about a day in the span (not only said in it), the span's own words are no subject:
+        # "is the office open on Dec 28?" under "closed Dec 24th to Jan 2nd" shares no "28"
+        unspanned = (undated - content_stems(span.phrase)) or undated if span is not None \
+            else undated
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
+                        or unspanned is not undated and first_day_about(m, span) is not None
+                        and _about(unspanned, stems_of(m))
                         # a ticket or PR named is the subject: "Reverted #482, it caused double
                         # charges" answers "is PR 482 in production?" in none of its words
                         or idents and (_carries(idents, " ".join([m.content, *m.questions]))

@@ -4132,6 +4132,20 @@ def test_a_days_figure_said_the_day_after_and_a_lunch_asked_with_an_emoji(lurker
     assert tacos.startswith("who's in for tacos friday? raj.") and "kim" not in tacos, tacos
 
 
+def test_a_closure_notice_and_whether_a_day_in_it_is_open(lurker, tmp_path):
+    """HR's "closed Dec 24th to Jan 2nd, enjoy the break everyone" (no place named) was last
+    year's; and "is the office open on Dec 28?" answered with "open enrollment closes Dec 15"
+    ("28", a word of the day asked, was a word to share with the closure)."""
+    closed, open_on = asked_after(lurker, tmp_path, chat(
+        ("hr-bot", "2026-12-01T09:00:00Z", "Reminder: open enrollment closes Dec 15."),
+        ("jen", "2026-12-01T10:00:00Z", "closed Dec 24th to Jan 2nd, enjoy the break everyone")),
+        "2026-12-04T10:00:00Z", "when are we closed for the holidays?",
+        "is the office open on Dec 28?")
+    assert closed.startswith("24 December 2026: closed Dec 24th to Jan 2nd [2026-12-24 to "
+                             "2027-01-02]"), closed
+    assert open_on.startswith("closed Dec 24th to Jan 2nd [2026-12-24 to 2027-01-02]"), open_on
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
