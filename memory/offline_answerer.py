@@ -391,7 +391,14 @@ _IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{
                          r"[A-Za-z][A-Za-z0-9]*(?:-\d+)+|"
                          # a short code in capitals: "who owns KR2?" was answered by KR1's owner
                          # (not a quarter, a half or a fiscal year: those are dates)
-                         r"(?-i:(?!Q[1-4]\b|H[12]\b|FY\d)[A-Z]{1,4}\d{1,3}))(?![\w-]|\.\d)")
+                         r"(?-i:(?!Q[1-4]\b|H[12]\b|FY\d)[A-Z]{1,4}\d{1,3})|"
+                         # a source file: "what did review say about parser.go?" led with the
+                         # re-review's "approved", sharing "review"
+                         # (not a framework named so: "Node.js", "Vue.js")
+                         r"(?i:(?!(?:node|vue|next|nuxt|react|d3|three|express|angular|ember|"
+                         r"chart|socket|moment|deno|bun)\.js\b))"
+                         r"[\w-]+\.(?:go|py|ts|tsx|js|jsx|rb|java|kt|rs|cpp|hpp|cs|php|swift|"
+                         r"scala|sql|ya?ml|toml|tf|proto|sh))(?![\w-]|\.\d)")
 
 
 def identifiers(question: str) -> list[str]:
@@ -868,21 +875,31 @@ def _with_additions(shown: list[Memory], memories: list[Memory] = ()) -> list[Me
     "what did the review bot find on PR #2211?")."""
     if not shown:
         return shown
-    first = ANNOTATED.sub("", shown[0].content).strip()[:80]
-    if first and _ANNOUNCES_POINTS.search(first):
-        points = list({m.id: m for m in [*memories, *shown[1:]] if m.id != shown[0].id
-                       and any(first in q for q in m.questions)
+    for lead in shown[:2]:
+        # (the second too, led to the front: "PR #2311 re-review: approved" ranked above "PR
+        # #2311 (payments): 2 issues." for "what issues did review find in PR 2311?", and the
+        # issues were not shown)
+        said = ANNOTATED.sub("", lead.content).strip()[:80]
+        if not said or not _ANNOUNCES_POINTS.search(said):
+            continue
+        head = _HEAD_SENTENCE.match(said).group(0).strip()  # (its title: "…: 2 issues.")
+        points = list({m.id: m for m in [*memories, *shown] if m.id != lead.id
+                       and any(said in q or head and head in q for q in m.questions)
                        and _POINT.match(m.content)}.values())
         points.sort(key=lambda m: int(_POINT.match(m.content)["n"]))
         if points:
-            return [shown[0], *points, *(m for m in shown[1:]
-                                         if m.id not in {p.id for p in points})]
+            # (a lead holding its title whole too: "…: 2 issues. Verdict: request changes")
+            return [lead, *points, *(m for m in shown if m is not lead
+                                     and m.id not in {p.id for p in points}
+                                     and ANNOTATED.sub("", m.content).strip() != head)]
+    first = ANNOTATED.sub("", shown[0].content).strip()[:80]
     if len(shown) < 3:
         return shown
     adds = [m for m in shown[1:] if first and any(first in q for q in m.questions)]
     return [shown[0], *adds, *(m for m in shown[1:] if m not in adds)] if adds else shown
 
 
+_HEAD_SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|:\s*$|$)")
 _ANNOUNCES_POINTS = re.compile(
     r"(?i)\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|a few|some)\s+"
     r"(?:\w+\s+)?(?:issues?|problems?|points?|things?|items?|bugs?|findings?|comments?|"

@@ -4146,6 +4146,23 @@ def test_a_closure_notice_and_whether_a_day_in_it_is_open(lurker, tmp_path):
     assert open_on.startswith("closed Dec 24th to Jan 2nd [2026-12-24 to 2027-01-02]"), open_on
 
 
+def test_a_review_bots_issues_asked_by_file_and_by_pr(lurker, tmp_path):
+    """A review bot's numbered issues: "what did review say about parser.go?" led with the
+    re-review's "approved" (sharing "review"; a source file was no identifier), and "what issues
+    did review find in PR 2311?" showed the re-review and the title, not the issues (the title
+    ranked second, and held its "Verdict: …" too)."""
+    parser, issues = asked_after(lurker, tmp_path, chat(
+        ("review-bot", "2026-12-01T10:00:00Z", "PR #2311 (payments): 2 issues.\n1) parser.go:88 "
+         "missing nil check on resp.Body\n2) retry loop has no backoff.\nVerdict: request "
+         "changes"),
+        ("review-bot", "2026-12-01T11:30:00Z", "PR #2311 re-review: approved")),
+        "2026-12-04T10:00:00Z", "what did review say about parser.go?",
+        "what issues did review find in PR 2311?")
+    assert parser.startswith("1) parser.go:88 missing nil check on resp.Body"), parser
+    assert "1) parser.go:88 missing nil check" in issues \
+        and "2) retry loop has no backoff" in issues, issues
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
