@@ -367,6 +367,14 @@ _LABELLED = [
                    r"(?P<secret>[a-z]{3,}(?:[ \t]+(?:[a-z]{3,}|\d{1,6})){2,7})" + _QUOTE
                    + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
      "words"),
+    # the same after a password's label and a colon: "pw for the shared 1password vault: correct
+    # horse battery staple" (kept whole; after "is" three words are as often a complaint:
+    # "the password is case sensitive btw")
+    ("credential", r"(?i)\b(?P<label>password|passwd|pw)\b" + _WORDS + _ASIDE + _QUOTE +
+                   r"[ \t]*(?::|=)[ \t]*" + _QUOTE +
+                   r"(?P<secret>[a-z]{3,}(?:[ \t]+(?:[a-z]{3,}|\d{1,6})){2,7})" + _QUOTE
+                   + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
+     "words"),
     # a password or passphrase in quotes after its label, spaces and all: "my ssh passphrase is
     # 'blue moon over tokyo 42'" (kept: no rule took a quoted value after "is"); none of its
     # words a function word ("the wifi password is 'ask at the front desk'" says where it is)
@@ -410,6 +418,14 @@ _UNLABELLED = [
     # (kept whole from a pasted ~/.docker/config.json: "auth" is no credential word)
     ("credential", r"[\"']auth[\"']\s*:\s*[\"'](?P<secret>[A-Za-z0-9+/]{8,}={0,2})[\"']",
      "basic-auth", "token"),
+    # a US social security number, as forms ask for it: "my SSN is 123-45-6789" (the numbers
+    # no SSN is given: area 000, 666 or 9xx, group 00, serial 0000)
+    ("ssn", r"(?<![\w.-])(?P<secret>(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4})"
+            r"(?![\w-]|\.\d)", "any", ""),
+    # a payment card's number, 13 to 19 digits in groups or not, that passes its Luhn check
+    # (an order or tracking number seldom does, and then seldom starts as cards do)
+    ("card-number", r"(?<![\w.@#/:<-])(?P<secret>(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5))\d*"
+                    r"(?:[ -]?\d){8,})(?![\w-]|\.\d)", "luhn", ""),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
@@ -535,6 +551,18 @@ def _user_colon_password(value: str) -> bool:
     return bool(user and colon and password) and plain.isprintable()
 
 
+def _card_number(value: str) -> bool:
+    """13 to 19 digits, written together or in groups of one separator, passing the Luhn check."""
+    digits = [int(c) for c in value if c.isdigit()]
+    # (run together, a card is 15 or 16 digits: Discord's and Twitter's ids are 17 to 19)
+    if not (13 <= len(digits) <= 19 if not value.isdigit() else 15 <= len(digits) <= 16) \
+            or len({c for c in value if not c.isdigit()}) > 1:
+        return False
+    total = sum(d if i % 2 == 0 else (d * 2 - 9 if d > 4 else d * 2)
+                for i, d in enumerate(reversed(digits)))
+    return total % 10 == 0
+
+
 def _checks(rule: _Rule, value: str) -> bool:
     if rule.value == "credential":
         return _credential(value)
@@ -555,6 +583,8 @@ def _checks(rule: _Rule, value: str) -> bool:
                     or _REPEATED.search(value))
     if rule.value == "basic-auth":  # base64 of "user:password"
         return _user_colon_password(value)
+    if rule.value == "luhn":
+        return _card_number(value)
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example

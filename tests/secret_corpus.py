@@ -94,6 +94,15 @@ def _uuid(rng: random.Random) -> str:
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
 
 
+def _card(r: random.Random, sep: str) -> str:
+    """A 16-digit Visa-shaped number that passes the Luhn check, in groups of four."""
+    digits = [4] + [r.randrange(10) for _ in range(14)]
+    total = sum(d if i % 2 else (d * 2 - 9 if d > 4 else d * 2)
+                for i, d in enumerate(reversed(digits)))
+    number = "".join(map(str, digits + [(10 - total % 10) % 10]))
+    return sep.join(number[i:i + 4] for i in range(0, 16, 4))
+
+
 GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "aws_key_id": lambda r: "AKIA" + _pick(r, string.ascii_uppercase + "234567", 16),
     "aws_secret": lambda r: _pick(r, ALNUM, 18) + r.choice("/+") + _pick(r, B64, 21),
@@ -178,6 +187,10 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
                                                       "maple", "tiger", "crane", "orbit",
                                                       "violet"], 4)),
     "symbol_password": _symbol_password,
+    "ssn": lambda r: f"{r.randrange(1, 666):03d}-{r.randrange(1, 100):02d}-"
+                     f"{r.randrange(1, 10000):04d}",
+    "card": lambda r: _card(r, " "),
+    "card_plain": lambda r: _card(r, ""),
     "discord_webhook": lambda r: _pick(r, string.digits, 18) + "/" + _pick(r, URLSAFE, 68),
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
                                       for _ in range(3)),

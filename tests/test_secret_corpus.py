@@ -343,3 +343,14 @@ def test_provider_tokens_found_on_4_dec_twelfth_session():
     found = score(shipped, [c for c in CASES if c.set == "misc-04dec-l"])
     assert (found.caught, found.secrets) == (11, 11), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_passphrases_and_personal_numbers_found_on_5_dec_fourteenth_session():
+    """Lines written on 5 Dec (fourteenth session): a passphrase of words after "pw for …:" or
+    "password:" (only "passphrase" was read so), a social security number and a payment card's
+    number (no rule read either: "what is eve's SSN?" answered it); and lines like them holding
+    none (a policy after "password policy:", phone numbers, an order number failing the Luhn
+    check, Discord ids, an SSN no one is given, Slack timestamps). Before: 0 of 6 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-m"])
+    assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
