@@ -1704,7 +1704,14 @@ class OfflineAnswerer(Answerer):
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
             return ((_names(names, m, speakers)
-                     or _named_by_context(names, m, people, leaned_on))
+                     or _named_by_context(names, m, people, leaned_on)
+                     # "what did ana say?": hers, whoever else it names ("the new office is
+                     # at 42 Elm Street" named "Elm", read as someone else it was about)
+                     # (not what was said to someone: "That must have been tough" is no
+                     # word of how Tim's team handles tough opponents)
+                     or bool(speaking) and names <= speaking and speakers is not None
+                     and not _ADDRESSED.search(m.content)
+                     and _names_all(names, " ".join(speakers(m))))
                     # (or the thread it answers: "Yes, 14 accounts." under "we're sunsetting
                     # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
                     and (not of_version or _carries(idents, " ".join(

@@ -4163,6 +4163,16 @@ def test_a_review_bots_issues_asked_by_file_and_by_pr(lurker, tmp_path):
         and "2) retry loop has no backoff" in issues, issues
 
 
+def test_what_someone_said_names_places_and_things_in_capitals(lurker, tmp_path):
+    """"what did ana say?" was declined after "the new office is at 42 Elm Street, 3rd floor":
+    "Elm" and "Street" were read as other people the memory was about, not ana's words."""
+    [said] = asked_after(lurker, tmp_path, chat(
+        ("ana", "2026-12-01T10:00:00Z", "the new office is at 42 Elm Street, 3rd floor"),
+        ("ben", "2026-12-01T10:10:00Z", "the Q1 budget is $480k")),
+        "2026-12-04T10:00:00Z", "what did ana say?")
+    assert said.startswith("the new office is at 42 Elm Street, 3rd floor"), said
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
