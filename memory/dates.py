@@ -201,6 +201,7 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
 # A date something was moved to, or a change starts from, is one to come, whatever the tense: "the
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
 MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)"  # their stems (memory.moves)
+SAYS_MOVED = re.compile(rf"(?i)\b{MOVE_VERBS}\w*")  # "slips to Dec 15", "moved", "pushed"
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
                        # the day said again beside it: "pilot kickoff moved to the Tuesday

@@ -29,7 +29,7 @@ from datetime import timedelta
 
 from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, RESOLVES,
                      declares_incident, ends_declared)
-from .dates import ANNOTATED, parse_date_text
+from .dates import ANNOTATED, SAYS_MOVED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
 from .note_lists import grouped_lists
@@ -618,10 +618,16 @@ _FOLLOWS_UP = re.compile(r"(?i)^\W*(?:(?:the\s+)?(?:biggest|largest|main|primary
                          r"drop|change)|most\s+of\s+(?:it|that|this|the\s+\w+)|mainly|mostly|"
                          r"largely)\b")
 _FOLLOW_UP = timedelta(minutes=10)
+# "Embargo moves with it", "the webinar slips too", "same for the press release"
+_MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+"
+                          r"(?:\s+[\w/-]+){0,3}?\s+(?:moves?|slips?|shifts?|follows?|goes|go|"
+                          r"gets?\s+pushed|is\s+pushed)\s+(?:with\s+it|along|too|as\s+well|"
+                          r"accordingly)\b|^\W*same\s+(?:for|goes\s+for)\s+(?:the\s+)?[\w/-]+")
 # a message hours after a question, sharing none of its words, answers something else: dana's
 # "Initech verbal yes, paper by Friday" six hours after rita's "offsite planning call wed 12/9?"
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
+_SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
 
 
 def _statement_then_ask(sentence: str) -> list[str]:
@@ -795,6 +801,7 @@ class OfflineExtractor(Extractor):
         by_index = {line.index: line for line in lines}
         people = {line.speaker.lower() for line in lines if line.author}
         declared: TranscriptLine | None = None  # an incident declared in the channel, open
+        last_said: dict[str, TranscriptLine] = {}  # each person's latest top-level message
         for line in lines:
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
@@ -827,6 +834,22 @@ class OfflineExtractor(Extractor):
             if parent is not None and not asked and parent.speaker != line.speaker \
                     and corrects(line.content, parent.content):
                 out.append(self._correction(line, parent))
+                previous = line
+                continue
+            own = last_said.get(line.speaker) if line.author else None
+            if line.author and line.reply_to is None:
+                last_said[line.speaker] = line
+            if parent is None and line.reply_to is None and own is not None \
+                    and line.ts - own.ts <= _SELF_CORRECTION \
+                    and (previous is own or previous is not None
+                         and not asked_questions(_ANNOTATED.sub("", previous.content))) \
+                    and corrects(line.content, own.content):
+                # (not the answer to a question asked between: "No, I didn't." after "Did you
+                # name her after …?")
+                # "actually make that $14/seat, finance pushed back", the day after the same
+                # person's "Team plan goes from $12 to $15/seat on Jan 1": a correction of it,
+                # as a thread's reply is ("how much is the Team plan going to be?" was $15)
+                out.append(self._correction(line, own))
                 previous = line
                 continue
             if parent is not None and decides(line.content):
@@ -952,6 +975,11 @@ class OfflineExtractor(Extractor):
                                  # a running count of what the statement is about: "Webinar
                                  # with Acme confirmed for Dec 16, 11am ET. 240 signups so far."
                                  or _SO_FAR.search(bare)))
+                        # "launch slips to Dec 15. Embargo moves with it": what moves along
+                        # moves to the same day (alone, "when does the embargo lift?" kept the
+                        # day it left)
+                        or (_MOVES_ALONG.match(bare) and len(bare.split()) <= _SUBJECTLESS_WORDS
+                            and SAYS_MOVED.search(last.content))
                         or ((_SHORT_UPDATE.match(bare) or _NOUN_DUE.match(bare)
                              # "Jonas countered at €92k, we met at €89k. He accepted!": who is
                              # the statement's (alone it was dropped, and the acceptance with it)

@@ -625,3 +625,33 @@ def test_a_deal_said_after_who_signed_it_is_theirs():
     out = OfflineExtractor().extract(lines(
         ("dana", "Acme signed! 3-year deal, $120k ARR, kicks off Jan 5")))
     assert [c.content for c in out] == ["Acme signed! 3-year deal, $120k ARR, kicks off Jan 5"]
+
+
+def test_a_person_correcting_their_own_statement_in_the_channel():
+    """"actually make that $14/seat" the day after one's own "$15/seat": a correction of it, as a
+    thread's reply is; not an answer to someone's question asked between ("No, I didn't." after
+    "Did you name her after …?"), nor another person's statement corrected."""
+    def corrections(*rows: tuple[str, int, str]) -> list[str]:
+        return [c.content for c in OfflineExtractor().extract(_at(*rows))
+                if c.content.startswith("Correction:")]
+    assert corrections(
+        ("kai", 0, "Team plan goes from $12 to $15/seat on Jan 1"),
+        ("kai", 24 * 60, "actually make that $14/seat, finance pushed back")) == [
+        "Correction: actually make that $14/seat, finance pushed back (to kai's \"Team plan goes "
+        "from $12 to $15/seat on Jan 1\")"]
+    assert corrections(
+        ("maria", 0, "Her name is Shadow, she is 2 years old"),
+        ("jo", 1, "Did you name her after the movie?"),
+        ("maria", 2, "No, she is 3 actually, I misremembered")) == []
+    assert corrections(
+        ("kai", 0, "Team plan goes from $12 to $15/seat on Jan 1"),
+        ("kai", 4 * 24 * 60, "actually make that $14/seat")) == []
+
+
+def test_what_moves_along_with_a_move_is_said_with_it():
+    """"launch slips to Dec 15. Embargo moves with it": one memory (alone, the embargo's memory
+    named no day)."""
+    out = OfflineExtractor().extract(lines(
+        ("mia", "launch slips to Dec 15 [2026-12-15]. Embargo moves with it")))
+    assert [c.content for c in out] == [
+        "launch slips to Dec 15 [2026-12-15]. Embargo moves with it"]
