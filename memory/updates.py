@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .dates import ANNOTATED, ANY_DAY, MOVE_VERBS, find_dates
+from .dates import ANNOTATED, ANY_DAY, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
 from .moves import CANCEL_WORDS, SHIFT
 from .text import STOP_WORDS, english_word
@@ -259,6 +259,10 @@ _DAY_STEMS = frozenset({"q1", "q2", "q3", "q4", "today", "tomorrow", "yesterday"
                         "august", "septemb", "octob", "novemb", "decemb"})
 
 
+# what a correction or a decision quotes of the message it answers (memory.offline_extractor)
+_QUOTED_PARENT = re.compile(r"\s\((?:to|on) [^()\n]{1,60}?['’]s [\"\u201c].*[\"\u201d]\)\s*$")
+
+
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
               wanted: set[str], content_stems: Callable[[str], set[str]],
               speakers: Callable[[Memory], set[str]] | None = None,
@@ -330,7 +334,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         asked = wanted & own
         said_by = {w for name in (speakers(memory) if speakers else ()) for w in
                    re.findall(r"[a-z0-9]+", name.lower())}
-        values = (answer_values & named_values(memory.content)) - asked_words - said_by
+        # (its own values, not those of what it quotes: "Correction: actually make that
+        # $14/seat (to kai's "… $15/seat …")" named no "15" of "launch slips to Dec 15")
+        values = (answer_values & named_values(_QUOTED_PARENT.sub("", memory.content))) \
+            - asked_words - said_by
         # about the question (a third of its words), or it says it takes back what the answer
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")
@@ -347,8 +354,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         names_one = VERSIONED.search(ANNOTATED.sub("", memory.content))
         needed = wanted if names_one else wanted - versioned
         around = own | content_stems(context(memory)) if context is not None else own
+        subject = _subject(memory, content_stems)
         if not values and not (needed <= answer_stems & around and wanted <= answer_stems | own
-                               and _subject(memory, content_stems) <= answer_stems | wanted):
+                               and subject <= answer_stems | wanted) \
+                and not (subject and subject <= answer_stems and asked & answer_stems
+                         and answer.event_dates and SAYS_MOVED.search(memory.content)):
+            # (or it moves what the answer names on a day, and says a word of the question
+            # along: "launch slips to Dec 15. Embargo moves with it" after "launch is Dec 10,
+            # press embargo lifts the same day", for "when does the press embargo lift?"; not
+            # "Can't wait for the offsite", which states no day to move)
             continue
         changed = _subject(memory, content_stems) - {w for v in values for w in content_stems(v)}
         if values and changed and _MEASURE_MOVED.search(memory.content) \

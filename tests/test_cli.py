@@ -4173,6 +4173,26 @@ def test_what_someone_said_names_places_and_things_in_capitals(lurker, tmp_path)
     assert said.startswith("the new office is at 42 Elm Street, 3rd floor"), said
 
 
+def test_a_launch_that_slips_and_a_price_corrected_by_who_set_it(lurker, tmp_path):
+    """"launch slips to Dec 15. Embargo moves with it": "when does the press embargo lift?" kept
+    Dec 10 (the short sentence was a memory alone, naming no day); "actually make that $14/seat"
+    the day after the same person's "$15/seat" was no correction of it (only a thread's reply
+    was), and "finance pushed back" then read as a move of the launch."""
+    embargo, launch, price = asked_after(lurker, tmp_path, chat(
+        ("mia", "2026-11-27T10:00:00Z", "launch is Dec 10, press embargo lifts the same day at "
+                                        "9am ET"),
+        ("mia", "2026-12-01T10:00:00Z", "launch slips to Dec 15. Embargo moves with it"),
+        ("kai", "2026-12-02T10:00:00Z", "pricing page: Team plan goes from $12 to $15/seat on "
+                                        "Jan 1, existing customers grandfathered until July"),
+        ("kai", "2026-12-03T10:00:00Z", "actually make that $14/seat, finance pushed back")),
+        "2026-12-04T10:00:00Z", "when does the press embargo lift?", "when is the launch?",
+        "how much is the Team plan going to be?")
+    assert embargo.startswith("15 December 2026: launch slips to Dec 15 [2026-12-15]. Embargo "
+                              "moves with it"), embargo
+    assert launch.startswith("15 December 2026: launch slips to Dec 15"), launch
+    assert price.startswith("Correction: actually make that $14/seat"), price
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
