@@ -546,9 +546,45 @@ def without_code(text: str) -> str:
     def settings(m: re.Match) -> str:
         lead = _LEAD_IN.search(text, 0, m.start())
         prefix = f"{lead.group(1).strip()}: " if lead else ""
+        raised = _raised(m.group(0))
+        if raised:
+            # a pasted traceback says what failed: "payments worker keeps crashing:" was the
+            # memory, without "RateLimitError" ("is the RateLimitError fixed?" was declined)
+            return f"\x00{raised}\n"  # (said on with the words before it: _JOINED)
         return "\n" + "".join(f"\n{prefix}{setting.strip()}\n"
                                for setting in _SETTING_LINE.findall(m.group(0))) + "\n"
-    return _CODE_BLOCK.sub(settings, text)
+    return _JOINED.sub(" ", _CODE_BLOCK.sub(settings, text))
+
+
+_JOINED = re.compile(r"[ \t]*\n?[ \t]*\x00")
+# a traceback's last words: "stripe.error.RateLimitError: Request rate limit exceeded" (Python),
+# "java.lang.NullPointerException: …", "panic: runtime error: …" (Go), "Error: ENOENT …"
+_RAISED = re.compile(r"(?m)^[ \t]*(?:Exception in thread \"[^\"\n]*\"[ \t]+|Caused by:[ \t]+)?"
+                     r"(?:(?:[\w.$]+\.)?(?P<name>[A-Z]\w*(?:Error|Exception|Fault|"
+                     r"Exit|Timeout|Interrupt))|panic|Error|FATAL|fatal error)\b(?::[ \t]*"
+                     r"(?P<said>[^\n]{0,160}))?[ \t]*$")
+# where it was raised, in the code pasted from: the innermost frame not in a library
+_FRAME = re.compile(r'(?m)^[ \t]*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>\w+))?|'
+                    r"^[ \t]*at [\w.$<>]+\((?P<jfile>[\w.-]+):(?P<jline>\d+)\)")
+_LIBRARY = re.compile(r"site-packages|dist-packages|/lib/python|node_modules|<frozen")
+
+
+def _raised(block: str) -> str | None:
+    """What a pasted traceback says failed, with where in the team's code ("stripe.error.
+    RateLimitError: Request rate limit exceeded (worker.py line 88, in handle)"), or None for
+    code that raised nothing."""
+    found = list(_RAISED.finditer(block))
+    if not found or not _FRAME.search(block) and len(block.splitlines()) > 3:
+        return None
+    raised = found[-1].group(0).strip()
+    frames = [f for f in _FRAME.finditer(block) if not _LIBRARY.search(f["file"] or "")]
+    if not frames:
+        return raised
+    last = frames[-1]
+    where = (f"{last['file'].rsplit('/', 1)[-1]} line {last['line']}"
+             + (f", in {last['fn']}" if last["fn"] else "")) if last["file"] \
+        else f"{last['jfile']} line {last['jline']}"
+    return f"{raised} ({where})"
 
 
 _DAY_SETTLED = re.compile(r"(?i)^\W*(?:[\w/-]+\s+){1,3}?(?:it\s+is|it['’]s|then|works|confirmed|"

@@ -655,3 +655,30 @@ def test_what_moves_along_with_a_move_is_said_with_it():
         ("mia", "launch slips to Dec 15 [2026-12-15]. Embargo moves with it")))
     assert [c.content for c in out] == [
         "launch slips to Dec 15 [2026-12-15]. Embargo moves with it"]
+
+
+@pytest.mark.parametrize("block, said", [
+    ('Traceback (most recent call last):\n  File "/app/worker.py", line 88, in handle\n'
+     '    charge = stripe.Charge.create(amount=amt)\n  File "/usr/lib/python3.11/site-packages/'
+     'stripe/api.py", line 42, in create\nstripe.error.RateLimitError: Request rate limit '
+     'exceeded',
+     "stripe.error.RateLimitError: Request rate limit exceeded (worker.py line 88, in handle)"),
+    ('Exception in thread "main" java.lang.NullPointerException: order is null\n'
+     '    at com.acme.Billing.charge(Billing.java:57)',
+     'Exception in thread "main" java.lang.NullPointerException: order is null (Billing.java '
+     'line 57)'),
+    ("panic: runtime error: index out of range [3] with length 3",
+     "panic: runtime error: index out of range [3] with length 3"),
+    # code that raised nothing says nothing
+    ("def handle(order):\n    raise ValueError('no order')\n    return order", None),
+])
+def test_a_pasted_traceback_says_what_failed_and_where(block, said):
+    """"payments worker keeps crashing:" and a pasted traceback was the memory without its
+    error ("is the RateLimitError fixed?" was declined): its last words, and the innermost
+    frame in the team's own code, are what failed."""
+    from memory.offline_extractor import without_code
+    text = without_code(f"payments worker keeps crashing:\n```\n{block}\n```\nafter the deploy")
+    if said is None:
+        assert "raise" not in text and "ValueError" not in text, text
+    else:
+        assert text.startswith(f"payments worker keeps crashing: {said}\n"), text
