@@ -531,7 +531,20 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
+# "RateLimitErrors", "TimeoutException": a class's name is its words too ("what version fixed
+# the rate limit errors?" shared none of "no RateLimitErrors since")
+_CAMEL_CASE = re.compile(r"\b[A-Za-z][a-z]+(?:[A-Z][a-z]+)+s?\b")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+")
+_ERROR_NAMES = {"Error", "Exception", "Timeout", "Failure", "Fault", "Warning", "Panic"}
+
+
 def content_stems(text: str) -> set[str]:
+    camel = _CAMEL_CASE.findall(text)
+    if camel:  # (of three words or more, or an error's: not "JavaScript", "McDonald")
+        parts = [p for c in camel if len(p := _CAMEL_PART.findall(c)) > 2
+                 or p[-1].rstrip("s") in _ERROR_NAMES]
+        if parts:
+            text = f"{text} {' '.join(w for p in parts for w in p)}"
     low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
     if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
         low = _NOT_AN_AM.sub(" ", low)
@@ -1378,6 +1391,13 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("support supported supports favor favour favored favoured"),
                     re.compile(r"(?i)(?<![\w+-])\+1\b|👍|\blgtm\b|\bin\s+favou?r\b|"
                                r"\bsupport\w*\b")),
+    # "is the RateLimitError fixed?": "token bucket shipped in worker v2.4.1, no RateLimitErrors
+    # since" (or resolved, patched, gone, back to normal)
+    **dict.fromkeys(content_stems("fix fixed fixes fixing"),
+                    re.compile(r"(?i)\b(?:resolved|patched|mitigated|gone|back\s+to\s+normal|"
+                               r"working\s+again|no\s+(?:more\s+)?\w+\s+since|"
+                               r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
+                               r"(?:happen|recur)\w*)\b")),
 }
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"

@@ -4193,6 +4193,27 @@ def test_a_launch_that_slips_and_a_price_corrected_by_who_set_it(lurker, tmp_pat
     assert price.startswith("Correction: actually make that $14/seat"), price
 
 
+def test_a_crash_pasted_with_its_traceback_and_the_fix(lurker, tmp_path):
+    """"payments worker keeps crashing:" over a pasted traceback was a memory without its error
+    (the code block was dropped whole); "is the RateLimitError fixed?" read the error as a
+    person's name, and "fixed" as a word "no RateLimitErrors since" lacks; "what version fixed
+    the rate limit errors?" shared no word of "RateLimitErrors"."""
+    why, fixed, version = asked_after(lurker, tmp_path, chat(
+        ("ana", "2026-12-02T10:00:00Z", "payments worker keeps crashing:\n```\nTraceback (most "
+         "recent call last):\n  File \"/app/worker.py\", line 88, in handle\n    charge = "
+         "stripe.Charge.create(amount=amt)\nstripe.error.RateLimitError: Request rate limit "
+         "exceeded\n```\nstarted after the 10:00 deploy"),
+        ("ben", "2026-12-02T14:00:00Z", "token bucket shipped in worker v2.4.1, no "
+                                        "RateLimitErrors since")),
+        "2026-12-04T10:00:00Z", "why is the payments worker crashing?",
+        "is the RateLimitError fixed?", "what version fixed the rate limit errors?")
+    assert why.startswith("payments worker keeps crashing: stripe.error.RateLimitError: Request "
+                          "rate limit exceeded (worker.py line 88, in handle)"), why
+    assert fixed.startswith("token bucket shipped in worker v2.4.1, no RateLimitErrors since"), \
+        fixed
+    assert "v2.4.1" in version, version
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
