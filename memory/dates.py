@@ -703,6 +703,23 @@ def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
     return x, x, "day", f"{m['hol']} ({tense} tense)"
 
 
+def _holiday_season(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"over the holidays", "the winter break": 24 December to 1 January, of the season said in
+    (from July on, the one to come; in the first half of January, the one just past; else by
+    tense). "I'll be offline over the holidays" had no date."""
+    sentence = _span_around(_SENTENCE, m.string, m.start())
+    if _habitual(m.string[sentence[0]:sentence[1]]):
+        raise ValueError("every year's")  # "we usually travel over the holidays"
+    if d.month >= 7:
+        year = d.year
+    elif d.month == 1 and d.day <= 15 or tense == "past":
+        year = d.year - 1
+    else:
+        year = d.year
+    return date(year, 12, 24), date(year + 1, 1, 1), "day", \
+        f"the holiday season, 24 December {year} to 1 January {year + 1}"
+
+
 def _before_last(m: re.Match, d: date, tense: Tense) -> Resolution:
     unit = m["unit"].lower()
     start, end = _period(unit, d, -2)
@@ -1146,6 +1163,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
      "weekday calendar"),
     (rf"(?P<hol>{_HOLIDAYS})", _holiday, "holiday"),
+    (r"(?:over|during|for|through|thru|across)\s+the\s+(?:winter\s+|christmas\s+|xmas\s+)?"
+     r"holidays|(?:the\s+)?(?:holiday|winter|christmas|xmas|end[- ]of[- ]year)\s+break",
+     _holiday_season, "holiday"),
 ]
 # Whole words only, an optional possessive ("yesterday's") kept outside the phrase, and no match
 # glued to a domain or identifier ("monday.com", "today-ish", "v2023-05-08").
@@ -1315,7 +1335,8 @@ _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "weekday": "mon|tue|wed|thu|fri|sat|sun",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
                       "2morrow|eod|fortnight|wk|yr|tdy",
-          "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine"}
+          "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine|holiday|"
+                     "winter"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share
 # ("ſunday" is a Sunday to the rules).

@@ -558,7 +558,7 @@ HOSTILE = [
     "mid-June", "the end of September 2024", "in June", "through July, 2025", "June 2024",
     "next March", "end of Q3", "Q4 '25", "since 2021", "in 1999", "the day before yesterday",
     "the day after tomorrow", "yday", "last night", "2morrow", "tmrw", "Tmr", "tonight", "EOD",
-    "OOO tdy", "call wed 12/9", "mon 2/5 tests",
+    "OOO tdy", "call wed 12/9", "mon 2/5 tests", "offline over the holidays", "winter break",
     "end of the day", "this afternoon", "Tuesday last week", "next week's Friday",
     "this coming Monday", "this past sat", "on Thurs.", "Wed", "Fri.", "SUNDAY", "next weekend",
     "over the weekend", "start of next quarter", "beginning of the year", "EOW", "EOY",
@@ -1067,6 +1067,13 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     ("fyi closed Friday for the offsite", [("2026-12-04", "2026-12-04")]),
     ("Ticket closed Nov 3", [("2026-11-03", "2026-11-03")]),
     ("closed the deal on Monday", [("2026-11-30", "2026-11-30")]),
+    # "over the holidays", "the winter break": 24 December to 1 January (it was no date); not a
+    # habit of every year's
+    ("I'll be offline over the holidays, back Jan 5", [("2026-12-24", "2027-01-01"),
+                                                      ("2027-01-05", "2027-01-05")]),
+    ("office is closed for the winter break", [("2026-12-24", "2027-01-01")]),
+    ("we usually travel over the holidays", []),
+    ("the holiday party is Dec 18", [("2026-12-18", "2026-12-18")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
