@@ -54,7 +54,12 @@ _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|wa
 
 # (a capital after a word and a colon is inside a name: "re:Invent" is one event, no person)
 _NAME = re.compile(r"(?<!\w:)\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
-_NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok"}
+# (and their short forms: "who is out on Dec 29?" named "dec", and only the memories holding
+# "Dec" were about whom it asked; "Jan" is a name too, a month before a day: _DAY_OF_JAN)
+_NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok",
+              "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+              "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
+_DAY_OF_JAN = re.compile(r"\bJan\.?(?=\s+\d)")
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
@@ -100,7 +105,7 @@ PUT_TO_SHARED = 0.3  # what "you" said, among the addressee's own words (_what_y
 def named(question: str) -> set[str]:
     """Capitalised words after the first ("When did Priya move the Grafana boards?" -> Priya,
     Grafana), without question words, weekdays and months: who or what the question is about."""
-    rest = name_letters(question).strip().split(None, 1)[1:]
+    rest = name_letters(_DAY_OF_JAN.sub(" ", question)).strip().split(None, 1)[1:]
     words = _NAME.findall(rest[0]) if rest else []
     return {w.lower() for w in words if w.lower() not in _NOT_NAMES}
 
@@ -2207,11 +2212,13 @@ class OfflineAnswerer(Answerer):
                 # "what's the status with Initech?": the newest first ("Initech verbal yes, paper
                 # by Friday" over the SSO estimate two days older)
                 shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
-            if _WHO.match(question) and not views and wanted and len(shown) > 1 \
-                    and wanted <= _memory_stems(shown[0]):
+            if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
+                    and unspanned <= stems_of(shown[0]):
                 # "who owns billing?": "Sam owns billing now" says it all; what shares a word
-                # of it only ("the AWS bill jumped to $14k") is no second answer
-                shown = [shown[0], *(m for m in shown[1:] if wanted <= _memory_stems(m))]
+                # of it only ("the AWS bill jumped to $14k") is no second answer (as the
+                # question's words are read: "who is out on Dec 29?" is answered by "tom will be
+                # offline over the holidays" too)
+                shown = [shown[0], *(m for m in shown[1:] if unspanned <= stems_of(m))]
             listed = _with_additions(shown, memories)
             # (an announced list is shown whole: "3 issues found." and its three points)
             shown = listed[: max(self.max_memories, _points_shown(listed),

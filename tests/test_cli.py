@@ -4214,6 +4214,17 @@ def test_a_crash_pasted_with_its_traceback_and_the_fix(lurker, tmp_path):
     assert "v2.4.1" in version, version
 
 
+def test_who_is_out_over_the_holidays_on_a_day_asked_by_its_short_month(lurker, tmp_path):
+    """"who is out on Dec 29?" read "Dec" as a person's name, so only a memory holding "Dec"
+    answered it; and "offline over the holidays" had no date."""
+    [out] = asked_after(lurker, tmp_path, chat(
+        ("tom", "2026-12-02T12:00:00Z", "I'll be offline over the holidays, back Jan 5"),
+        ("ana", "2026-12-02T12:05:00Z", "I'm out Dec 28-30")),
+        "2026-12-04T10:00:00Z", "who is out on Dec 29?")
+    assert "ana is out Dec 28-30" in out and "tom will be offline over the holidays " \
+        "[2026-12-24 to 2027-01-01]" in out, out
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
