@@ -455,6 +455,9 @@ _ASKS_OPEN = re.compile(r"(?i)\b(?:open|unresolved|outstanding|ongoing|unfixed|n
 _CHECK_ITEM = re.compile(r"\[ \]\s*([^;\[\]]+?)\s*(?=;|\.?$)")
 
 
+_ASIDE_OF_ITEM = re.compile(r"\s*\([^()]*\)")  # "load test (kai)": whose it is
+
+
 def checklist_items(text: str) -> list[str]:
     """The unticked items of a checklist memory (two or more), else none."""
     items = [m.group(1).strip().rstrip(".") for m in _CHECK_ITEM.finditer(ANNOTATED.sub("", text))]
@@ -488,8 +491,14 @@ def _closed_since(lead: Memory, memories: list[Memory]) -> list[Memory]:
     checklist, what was said of its items since (found by them: "docs done", "ToS review blocked
     till Monday"), oldest first."""
     if items := checklist_items(lead.content):
+        # (or said in the channel, naming an item and that it ended: "load test done, p99
+        # 180ms" under no thread of "… [ ] load test (kai) …")
+        said = [re.compile(rf"(?i)\b{re.escape(bare)}\b") for item in items
+                if len(bare := _ASIDE_OF_ITEM.sub("", item).strip()) >= 4]
         return sorted((m for m in memories if m.said_at > lead.said_at and m.id != lead.id
-                       and any(item in q for q in m.questions for item in items)),
+                       and (any(item in q for q in m.questions for item in items)
+                            or says_ended(m.content) and any(s.search(m.content)
+                                                             for s in said))),
                       key=lambda m: m.said_at)
     tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
     if len(tickets) < 2:

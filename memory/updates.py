@@ -99,7 +99,7 @@ _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
                          r"paused|halted|stopped|on hold|stuck|degraded|unavailable|locked|"
                          r"flaky|on fire)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|patched|"
-                    r"remediated|done|"
+                    r"remediated|done|completed|passed|signed off|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"
                     r"cleared|solved|merged|shipped|approved|unblocked|working again|"

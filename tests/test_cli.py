@@ -4225,6 +4225,20 @@ def test_who_is_out_over_the_holidays_on_a_day_asked_by_its_short_month(lurker, 
         "[2026-12-24 to 2027-01-01]" in out, out
 
 
+def test_a_checklist_and_its_items_reported_done_in_the_channel(lurker, tmp_path):
+    """"what's left for the 5.0 release?" showed the checklist as posted: "load test done" and
+    "security review passed", said in the channel (no thread), were not read as its items'."""
+    [left] = asked_after(lurker, tmp_path, chat(
+        ("lena", "2026-12-02T10:00:00Z", "Release 5.0 checklist:\n- [x] changelog\n- [ ] load "
+                                         "test (kai)\n- [ ] security review (sam)\n- [ ] docs "
+                                         "site update"),
+        ("kai", "2026-12-03T10:00:00Z", "load test done, p99 180ms at 2x traffic"),
+        ("sam", "2026-12-03T15:00:00Z", "security review passed, one low finding filed as SEC-88")),
+        "2026-12-04T10:00:00Z", "what's left for the 5.0 release?")
+    assert "Since then: load test done, p99 180ms" in left \
+        and "security review passed" in left, left
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
