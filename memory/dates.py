@@ -151,6 +151,8 @@ _FUTURE = re.compile(
     r"schedule|due|upcoming|coming|next|tomorrow|tmrw|need\s+to|needs\s+to|have\s+to|has\s+to|"
     r"must|should|hope\s+to|expect|expected|target|deadline|eta|happens|happening|starts|begins|"
     r"kicks\s+off|lands|ships|launches|goes\s+live|booked|slated|supposed|tentatively|"
+    # (a plan's -ing: "finance approved the GPU nodes, arriving week of Dec 14" was last year's)
+    r"arriving|arrives|landing|launching|shipping\s+(?:on|in|by|the)|"
     r"can\s+we|could\s+we|shall\s+we|would|until|till|is\s+on|are\s+on|is\s+set\s+for)\b"
     r"|\w['’]ll\b", re.IGNORECASE)
 _PAST = re.compile(

@@ -1074,6 +1074,9 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     ("office is closed for the winter break", [("2026-12-24", "2027-01-01")]),
     ("we usually travel over the holidays", []),
     ("the holiday party is Dec 18", [("2026-12-18", "2026-12-18")]),
+    # a plan's "arriving" after a clause in the past is to come (it was last year's week of 8 Dec)
+    ("finance approved the GPU nodes, arriving week of Dec 14", [("2026-12-14", "2026-12-20")]),
+    ("the parts arrived Nov 30", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
