@@ -842,6 +842,8 @@ class OfflineExtractor(Extractor):
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
                     previous = line
+                    if line.author and line.reply_to is None:  # (and its author's last word)
+                        last_said[line.speaker] = line
                     declared = line if declares_incident(line.content) else declared
                 continue
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None

@@ -34,6 +34,18 @@ SCANNED = 5  # the session's latest messages read to find the last top-level one
 SCANNED_INCIDENT = 50  # ... and to find the declaration a resolution ends
 
 
+# A person correcting what they said in the channel a day before, in a batch of its own:
+# "actually make that $14/seat, finance pushed back" after their "Team plan goes from $12 to
+# $15/seat" (the extractor reads it as a correction of that message, memory.offline_extractor)
+_CORRECTS_OWN = re.compile(r"(?i)^\W*(?:actually\b|correction\b|scratch that\b|make that\b|"
+                           r"sorry,? (?:i meant|typo)\b|typo\b)")
+SELF_CORRECTION_WINDOW = timedelta(days=2)
+
+
+def _corrects_own(message: Message) -> bool:
+    return not message.reply_to and bool(_CORRECTS_OWN.match(message.content))
+
+
 def _resolution(message: Message) -> bool:
     return not message.reply_to and bool(RESOLVES.match(message.content))
 
@@ -50,7 +62,8 @@ def wants_before(ordered: list[Message]) -> Message | None:
     no thread; else None."""
     first = ordered[0] if ordered else None
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
-                                           and not _of_incident(first)):
+                                           and not _of_incident(first)
+                                           and not _corrects_own(first)):
         return None
     return first
 
@@ -71,6 +84,11 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
             if _resolution(m):
                 between.append(m)
         return None
+    if len(first.content.split()) > SHORT_WORDS and _corrects_own(first):
+        # a correction: its author's own last word in the channel, within two days
+        return next((m for m in newest_first if not m.reply_to and not m.suppressed
+                     and m.author == first.author
+                     and first.ts - m.ts <= SELF_CORRECTION_WINDOW), None)
     for m in newest_first:
         if m.reply_to:  # a thread's reply is not the channel's flow
             continue

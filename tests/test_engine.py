@@ -960,6 +960,26 @@ def test_a_short_reply_in_its_own_batch_is_read_with_the_message_before_it(profi
         "can someone update the status page? omar is on it."]
 
 
+def test_a_correction_of_ones_own_statement_in_its_own_batch(profile):
+    """5 Dec (fourteenth session): "actually make that $14/seat", hours after the same
+    person's "$15/seat" with another message between, arrives in a batch of its own; it is read
+    beside its author's last word in the channel (memory.said_before), on both stores. Another
+    person's "actually" corrects nothing of it."""
+    for at, author, text in (
+            ("10:00", "kai", "pricing page: Team plan goes from $12 to $15/seat on Jan 1"),
+            ("10:20", "li", "lunch order is in"),
+            ("15:00", "kai", "actually make that $14/seat, finance pushed back"),
+            ("15:30", "li", "actually the Business plan stays at $30/seat")):
+        profile.ingest([said(author, f"2026-12-02T{at}:00Z", text)], session_id="pricing")
+    corrections = [m.content for m in profile.list() if m.content.startswith("Correction:")]
+    assert corrections == ["Correction: actually make that $14/seat, finance pushed back (to "
+                           "kai's \"pricing page: Team plan goes from $12 to $15/seat on "
+                           "Jan 1\")"], corrections
+    answer = profile.recall("how much is the Team plan going to be?",
+                            now=datetime(2026, 12, 4, 10, tzinfo=timezone.utc)).answer
+    assert answer.startswith("Correction: actually make that $14/seat"), answer
+
+
 def test_an_incident_channel_without_threads_arriving_a_message_at_a_time(profile):
     """27 Nov (ninth session): the resolution arrives in its own batch, after the root cause and
     the rollback; it is read with the declaration above it (memory.said_before), so how long the

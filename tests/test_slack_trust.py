@@ -1086,3 +1086,32 @@ def test_votes_in_an_rfc_thread_and_a_one_line_standup_s_blocker(start, api):
     assert unblocked.startswith("bob is not blocked now.\nUnblocked:\n- Bob: Blockers: waiting "
                                 "on @ada for the AWS sandbox"), unblocked
     assert "unblocked: \"ada: @Bob the AWS sandbox is ready" in unblocked, unblocked
+
+
+def test_personal_numbers_a_passphrase_and_a_self_correction_over_slack(start, api, tmp_path):
+    """5 Dec (fourteenth session), over the real Bolt app: a payroll form's SSN, a company card
+    pasted for an invoice, and "pw for the shared 1password vault: <four words>" were stored and
+    answered back ("what is eve's SSN?" quoted it); and "actually make that $14/seat", said in
+    its own batch hours after the same person's "$15/seat" in the channel, was no correction of
+    it (a batch's first message was read beside the one before only when it was short)."""
+    slack = start()
+    ssn, card, phrase = "219-09-9999", "4111 1111 1111 1111", "maple tiger orbit violet"
+    message(slack, "CGEN", "U1", f"my SSN is {ssn} for the payroll form", ts(0))
+    message(slack, "CGEN", "U1", f"use the corporate card {card} for the AWS invoice", ts(1))
+    message(slack, "CGEN", "U2", f"pw for the shared 1password vault: {phrase}", ts(2))
+    message(slack, "CGEN", "UCAROL", "pricing page: Team plan goes from $12 to $15/seat on "
+            "Jan 1", ts(10))
+    message(slack, "CGEN", "U1", "lunch order is in", ts(20))
+    message(slack, "CGEN", "UCAROL", "actually make that $14/seat, finance pushed back",
+            ts(10 + 5 * 60))
+    for n, question in enumerate(("what is maya's SSN?", "which card do we use for the AWS "
+                                  "invoice?", "what's the password for the 1password vault?",
+                                  "how much is the Team plan going to be?")):
+        app_mention(slack, "U0BOB", question, ts(2000 + n), f"EvS{n}")
+    said = [a["text"] for a in answers(api)]
+    text = " ".join(said)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in (ssn, card, card.replace(" ", ""), phrase):
+        assert secret not in text and secret.encode() not in stored, secret
+    assert "[REDACTED:ssn]" in said[0] and "[REDACTED:card-number]" in said[1], said[:2]
+    assert said[3].startswith("Correction: actually make that $14/seat"), said[3]
