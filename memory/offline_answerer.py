@@ -16,6 +16,7 @@ What it says, in order of precedence:
 - people are named, never their platform ids."""
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
@@ -549,11 +550,12 @@ _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am
 # the rate limit errors?" shared none of "no RateLimitErrors since")
 _CAMEL_CASE = re.compile(r"\b[A-Za-z][a-z]+(?:[A-Z][a-z]+)+s?\b")
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+")
+_CAMEL_GATE = re.compile(r"[a-z][A-Z]")  # (a third of the cost of looking for the words)
 _ERROR_NAMES = {"Error", "Exception", "Timeout", "Failure", "Fault", "Warning", "Panic"}
 
 
 def content_stems(text: str) -> set[str]:
-    camel = _CAMEL_CASE.findall(text)
+    camel = _CAMEL_CASE.findall(text) if _CAMEL_GATE.search(text) else None
     if camel:  # (of three words or more, or an error's: not "JavaScript", "McDonald")
         parts = [p for c in camel if len(p := _CAMEL_PART.findall(c)) > 2
                  or p[-1].rstrip("s") in _ERROR_NAMES]
@@ -988,9 +990,17 @@ def _message_text(memories: list[Memory]) -> Callable[[Memory], str]:
     return lambda m: " ".join(c for s in m.source_message_ids for c in of_message.get(s, ()))
 
 
-def _memory_stems(memory: Memory) -> set[str]:
+def _memory_stems(memory: Memory) -> frozenset[str]:
     """What a memory is about: its content, topic key and the questions it answers."""
-    return content_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
+    return _text_stems(" ".join([memory.content, memory.topic_key or "", *memory.questions]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_stems(text: str) -> frozenset[str]:
+    # (an answer reads the same memories' stems many times over, and recall after recall the
+    # same memories: stemming was most of the offline answer's time; immutable, so threads
+    # share it)
+    return frozenset(content_stems(text))
 
 
 def _quoted(message: Message) -> str:
