@@ -292,3 +292,30 @@ def test_standing_rules_from_many_threads_match_one_thread(service, profile_name
     forget_state()
     together = _hammer(lambda q: _summary(profile.recall(q, now=now)), asked)
     assert together == alone
+
+
+def test_time_zones_and_memory_stems_from_many_threads_match_one_thread():
+    """5 Dec (fourteenth session): the places a zone is named by (an immutable map read by every
+    thread) and the answerer's cache of a memory's stems (immutable sets, shared): many threads
+    give what one does alone."""
+    from datetime import date
+
+    from memory.offline_answerer import _text_stems
+    from memory.time_zones import asked_zone, clock_in
+
+    places = ["Bangalore", "Berlin", "New York", "Tokyo", "SF", "London", "PT", "CET", "UTC"]
+    asked = [f"what time is standup for the {p} folks?" for p in places] * 20
+    alone = [asked_zone(q) for q in asked]
+    assert _hammer(asked_zone, asked) == alone
+    said = [(f"daily standup is at 9:{m:02d} Berlin time", date(2026, 12, d), p)
+            for m in range(0, 60, 7) for d in (1, 7) for p in places]
+
+    def read(row: tuple) -> str | None:
+        return clock_in(*row)
+
+    alone = [read(r) for r in said]
+    assert _hammer(read, said) == alone
+    texts = [f"no RateLimitErrors since v2.{i}, TimeoutError gone, owner is maya"
+             for i in range(40)] * 10
+    alone = [frozenset(_text_stems(t)) for t in texts]
+    assert _hammer(_text_stems, texts) == alone
