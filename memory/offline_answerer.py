@@ -2375,7 +2375,14 @@ class OfflineAnswerer(Answerer):
                     # "what did Maria share on 16 June?" asks what was said that day)
                     parts.append(f"Of {event_date(shown[0], question).words}, said "
                                  f"{_SPAN_PREPOSITION.sub('', span.phrase)}:")
-                parts += [_dated(m) for m in shown]
+                replaced = len(shown) > 1 and shown[1].said_at < shown[0].said_at \
+                    and says_update(shown[0].content) and update_of(
+                        shown[1], [shown[0]], question, wanted, content_stems,
+                        speakers) is shown[0]
+                # "scratch that, going with DynamoDB for events" above the "decided: we go with
+                # Postgres" it takes back: what it replaced is said to be before it
+                parts += [_dated(shown[0]), *(["Before that:"] if replaced else []),
+                          *(_dated(m) for m in shown[1:])]
                 placed = _place_before(question, shown[0], previous) or _named_before(
                     idents, shown[0], previous)
                 if placed is not None:

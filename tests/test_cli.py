@@ -4239,6 +4239,18 @@ def test_a_checklist_and_its_items_reported_done_in_the_channel(lurker, tmp_path
         and "security review passed" in left, left
 
 
+def test_a_decision_taken_back_is_shown_before_what_replaced_it(lurker, tmp_path):
+    """"what database are we using for events?" showed "scratch that, going with DynamoDB" and
+    the "decided: we go with Postgres" it took back side by side, as two answers."""
+    [db] = asked_after(lurker, tmp_path, chat(
+        ("raj", "2026-11-24T10:00:00Z", "decided: we go with Postgres for the events store"),
+        ("raj", "2026-11-26T15:00:00Z", "scratch that, going with DynamoDB for events, Postgres "
+                                        "can't keep up with the write volume")),
+        "2026-12-04T10:00:00Z", "what database are we using for events?")
+    assert db.startswith("scratch that, going with DynamoDB for events"), db
+    assert "Before that: decided: we go with Postgres" in db, db
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
