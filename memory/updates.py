@@ -364,7 +364,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             # press embargo lifts the same day", for "when does the press embargo lift?"; not
             # "Can't wait for the offsite", which states no day to move)
             continue
-        changed = _subject(memory, content_stems) - {w for v in values for w in content_stems(v)}
+        changed = subject - {w for v in values for w in content_stems(v)}
         if values and changed and _MEASURE_MOVED.search(memory.content) \
                 and not changed & (answer_stems | wanted):
             # a value both name, and a measure of something else moved: "p99 webhook latency
