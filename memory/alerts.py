@@ -80,6 +80,10 @@ def _same_alert(ended: str | None, fired: str) -> bool:
         return False
     if ended == fired or _ASIDE.sub("", ended) == _ASIDE.sub("", fired):
         return True
+    # (Alertmanager's "[RESOLVED] HighErrorRate checkout-api" after "[FIRING] HighErrorRate
+    # checkout-api 5xx > 5% for 5m": its name, without the condition it fired on)
+    if len(ended.split()) >= 2 and fired.startswith(f"{ended} "):
+        return True
     ids = set(_ALERT_ID.findall(ended))
     return bool(ids) and ids == set(_ALERT_ID.findall(fired))
 
@@ -89,6 +93,12 @@ def _resolves(declared: Memory, memory: Memory) -> bool:
     resolution's words and cites the declaring message (its thread's parent)."""
     return bool(RESOLVES.match(memory.content)) and bool(
         set(declared.source_message_ids[:1]) & set(memory.source_message_ids[1:]))
+
+
+def states_alert(text: str) -> bool:
+    """Whether `text` is an alerting tool's post that an alert fired or ended ("[RESOLVED]
+    HighErrorRate checkout-api": kept however short, it is half of a span)."""
+    return bool(_FIRING.match(text) or _ENDED.match(text))
 
 
 def alert_span(memories: Iterable[Memory]) -> tuple[Memory, Memory] | None:

@@ -28,7 +28,7 @@ from collections.abc import Collection
 from datetime import timedelta
 
 from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, RESOLVES,
-                     declares_incident, ends_declared)
+                     declares_incident, ends_declared, states_alert)
 from .dates import ANNOTATED, SAYS_MOVED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
@@ -1178,7 +1178,7 @@ class OfflineExtractor(Extractor):
             return None
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
-            and not _DONE_NOTE.match(bare) \
+            and not _DONE_NOTE.match(bare) and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
                 _ASKS_COUNT.match(q) for q in asked))):

@@ -27,6 +27,17 @@ def test_the_same_alert_firing_then_resolved_is_a_span():
         assert alert_span([said(firing, 0), said(resolved, 5)]) is not None, firing
 
 
+def test_a_resolution_that_names_the_alert_without_its_condition_ends_it():
+    """Alertmanager resolves with the alert's name alone: "[RESOLVED] HighErrorRate checkout-api"
+    after "[FIRING] HighErrorRate checkout-api 5xx > 5% for 5m" (no span: "how long did the
+    outage last?" was declined). A name of one word is no alert's whole name."""
+    fired = said("[FIRING] HighErrorRate checkout-api 5xx > 5% for 5m", 0)
+    ended = said("[RESOLVED] HighErrorRate checkout-api", 18)
+    assert alert_span([fired, ended]) == (fired, ended)
+    assert alert_span([fired, said("[RESOLVED] HighErrorRate", 18)]) is None
+    assert alert_span([fired, said("[RESOLVED] HighErrorRate search-api", 18)]) is None
+
+
 def test_no_span_without_the_same_alert_resolved_after_it():
     fired = said("TRIGGERED: checkout-api error rate > 5%", 10)
     assert alert_span([fired, said("RESOLVED: checkout-api error rate > 5%", 0)]) is None

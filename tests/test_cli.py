@@ -4251,6 +4251,19 @@ def test_a_decision_taken_back_is_shown_before_what_replaced_it(lurker, tmp_path
     assert "Before that: decided: we go with Postgres" in db, db
 
 
+def test_how_long_an_alertmanager_alert_lasted(lurker, tmp_path):
+    """"[RESOLVED] HighErrorRate checkout-api" was dropped as too short, and named less than
+    its "[FIRING] HighErrorRate checkout-api 5xx > 5% for 5m": "how long did the outage last?"
+    was declined."""
+    [lasted] = asked_after(lurker, tmp_path, chat(
+        ("pagerduty", "2026-12-02T14:02:00Z", "[FIRING] HighErrorRate checkout-api 5xx > 5% "
+                                              "for 5m"),
+        ("ana", "2026-12-02T14:10:00Z", "rolled back checkout-api to v3.8.1, errors dropping"),
+        ("pagerduty", "2026-12-02T14:20:00Z", "[RESOLVED] HighErrorRate checkout-api")),
+        "2026-12-04T10:00:00Z", "how long did the outage last?")
+    assert lasted.startswith("18 minutes: from 14:02 UTC on 2 December 2026"), lasted
+
+
 def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
     """"who owns KR2?" of OKRs posted in one message was answered with KR1's owner: "KR2" was no
     identifier, every point of the message named it by its message, and KR1's owner speaks
