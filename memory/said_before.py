@@ -17,7 +17,7 @@ INCIDENT_WINDOW before it, among the last SCANNED_INCIDENT messages.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
@@ -84,7 +84,7 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
             if _resolution(m):
                 between.append(m)
         return None
-    if len(first.content.split()) > SHORT_WORDS and _corrects_own(first):
+    if _long_correction(first):
         # a correction: its author's own last word in the channel, within two days
         return next((m for m in newest_first if not m.reply_to and not m.suppressed
                      and m.author == first.author
@@ -106,8 +106,17 @@ def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Mess
         return {}
     found = store.messages_before_many({p: (m.session_id, m.ts) for p, m in firsts.items()},
                                        max(_scanned(m) for m in firsts.values()))
-    return {p: before for p, first in firsts.items()
-            if (before := pick_before(first, found.get(p, []))) is not None}
+    picked = {p: before for p, first in firsts.items()
+              if (before := pick_before(first, found.get(p, []))) is not None}
+    # a correction with nothing of its author's that day: the channel's day before
+    again = {p: (day_before, first.ts) for p, first in firsts.items()
+             if p not in picked and _long_correction(first)
+             and (day_before := _day_before(first.session_id)) is not None}
+    if again:
+        earlier = store.messages_before_many(again, SCANNED)
+        picked |= {p: before for p in again
+                   if (before := pick_before(firsts[p], earlier.get(p, []))) is not None}
+    return picked
 
 
 def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
@@ -115,8 +124,34 @@ def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
     first = wants_before(ordered)
     if first is None:
         return None
-    return pick_before(first, store.messages_before(profile, first.session_id, first.ts,
-                                                    _scanned(first)))
+    before = pick_before(first, store.messages_before(profile, first.session_id, first.ts,
+                                                      _scanned(first)))
+    if before is None and _long_correction(first) \
+            and (day_before := _day_before(first.session_id)) is not None:
+        before = pick_before(first, store.messages_before(profile, day_before, first.ts,
+                                                          SCANNED))
+    return before
+
+
+# The chat adapters' session is a channel's UTC day, "<channel>:2026-12-03" (bot.contract
+# .session_id): "actually make that $14/seat" the morning after "$15/seat" is in the next one
+_DAY_SESSION = re.compile(r"^(?P<channel>.+):(?P<day>\d{4}-\d{2}-\d{2})$")
+
+
+def _day_before(session_id: str | None) -> str | None:
+    """The same channel's session of the day before, for a session named by its day; else None."""
+    found = _DAY_SESSION.match(session_id or "")
+    if found is None:
+        return None
+    try:
+        day = date.fromisoformat(found["day"]) - timedelta(days=1)
+    except ValueError:
+        return None
+    return f"{found['channel']}:{day.isoformat()}"
+
+
+def _long_correction(first: Message) -> bool:
+    return len(first.content.split()) > SHORT_WORDS and _corrects_own(first)
 
 
 def _scanned(first: Message) -> int:

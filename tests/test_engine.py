@@ -978,6 +978,14 @@ def test_a_correction_of_ones_own_statement_in_its_own_batch(profile):
     answer = profile.recall("how much is the Team plan going to be?",
                             now=datetime(2026, 12, 4, 10, tzinfo=timezone.utc)).answer
     assert answer.startswith("Correction: actually make that $14/seat"), answer
+    # the next morning, in the channel's next day (the adapters' session is a channel's day)
+    profile.ingest([said("kai", "2026-12-02T18:00:00Z", "Pro plan goes from $40 to $45/seat")],
+                   session_id="C9:2026-12-02")
+    profile.ingest([said("kai", "2026-12-03T08:00:00Z", "actually make that $44/seat, sorry")],
+                   session_id="C9:2026-12-03")
+    assert [m.content for m in profile.list() if "$44" in m.content] == [
+        "Correction: actually make that $44/seat, sorry (to kai's \"Pro plan goes from $40 to "
+        "$45/seat\")"]
 
 
 def test_an_incident_channel_without_threads_arriving_a_message_at_a_time(profile):

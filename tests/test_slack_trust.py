@@ -1092,8 +1092,9 @@ def test_personal_numbers_a_passphrase_and_a_self_correction_over_slack(start, a
     """5 Dec (fourteenth session), over the real Bolt app: a payroll form's SSN, a company card
     pasted for an invoice, and "pw for the shared 1password vault: <four words>" were stored and
     answered back ("what is eve's SSN?" quoted it); and "actually make that $14/seat", said in
-    its own batch hours after the same person's "$15/seat" in the channel, was no correction of
-    it (a batch's first message was read beside the one before only when it was short)."""
+    its own batch the morning after the same person's "$15/seat" in the channel (the next
+    day's session), was no correction of it (a batch's first message was read beside the one
+    before only when it was short, and only in its own day)."""
     slack = start()
     ssn, card, phrase = "219-09-9999", "4111 1111 1111 1111", "maple tiger orbit violet"
     message(slack, "CGEN", "U1", f"my SSN is {ssn} for the payroll form", ts(0))
@@ -1103,7 +1104,7 @@ def test_personal_numbers_a_passphrase_and_a_self_correction_over_slack(start, a
             "Jan 1", ts(10))
     message(slack, "CGEN", "U1", "lunch order is in", ts(20))
     message(slack, "CGEN", "UCAROL", "actually make that $14/seat, finance pushed back",
-            ts(10 + 5 * 60))
+            ts(10 + 20 * 60))
     for n, question in enumerate(("what is maya's SSN?", "which card do we use for the AWS "
                                   "invoice?", "what's the password for the 1password vault?",
                                   "how much is the Team plan going to be?")):
