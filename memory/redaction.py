@@ -67,8 +67,9 @@ class _Rule:
     # What the text must hold for the rule to have a chance, checked once per text so that the
     # many chat lines without any are cheap: "token" a run of 16+ token characters
     # (_LONG_TOKEN), "label" a label word (_has_label_hint), "url" a "://", "at" an "@",
-    # "colons" four colons, "pin" a word of _PIN_HINTS, "ssn" / "card" their digits' shape
-    # (_SSN_HINT, _CARD_HINT), "one" " one ", "dollar" a "$", "otp"
+    # "colons" four colons, "pin" a word of _PIN_HINTS, "ssn" / "card" / "iban" their shape
+    # (_SSN_HINT, _CARD_HINT, _IBAN_HINT), "bank" / "id" a word of _BANK_HINTS / _ID_HINTS,
+    # "one" " one ", "dollar" a "$", "otp"
     # a word of a one-time password's seed, "" nothing.
     gate: str = "token"
 
@@ -427,6 +428,22 @@ _UNLABELLED = [
     # (an order or tracking number seldom does, and then seldom starts as cards do)
     ("card-number", r"(?<![\w.@#/:<-])(?P<secret>(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5))\d*"
                     r"(?:[ -]?\d){8,})(?![\w-]|\.\d)", "luhn", "card"),
+    # a bank account's number where bank details are given: "bank details for the refund: acct
+    # 000123456789, routing 011000015" (a routing number or a sort code names the bank, and is
+    # public; a customer's "account 48213" with no bank word stays)
+    ("bank-account", r"(?i)\b(?:acct|account|a/c)(?:[ \t]*(?:number|no\.?|num|#))?[ \t]*"
+                     r"(?:\bis\b|:|=)?[ \t]*(?P<secret>\d(?:[ -]?\d){5,16})(?![\w-]|\.\d)",
+     "any", "bank"),
+    # an IBAN, grouped by four or not, that passes its mod-97 check: "IBAN DE89 3704 0044 0532
+    # 0130 00"
+    ("iban", r"(?<![\w-])(?P<secret>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?)"
+             r"(?![\w-])", "iban", "iban"),
+    # a passport's, a driving licence's or an identity card's number, after what it is: "my
+    # passport no. is 533380006", "driver's license D1234567"
+    ("id-number", r"(?i)\b(?:passport|driver['’]?s?[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|"
+                  r"national[ \t]+id(?:[ \t]+card)?|id[ \t]+card)(?:[ \t]*(?:number|no\.?|num|#))?"
+                  r"[ \t]*(?:\bis\b|:|=)?[ \t]*(?P<secret>(?=[A-Z0-9]*\d)[A-Z0-9]{6,12})(?![\w-])",
+     "any", "id"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
@@ -436,6 +453,9 @@ _PIN_HINTS = ("pin", "code", "otp", "combination", "combo")
 # message: a lookbehind tried at every digit)
 _SSN_HINT = re.compile(r"\d-\d\d-\d")
 _CARD_HINT = re.compile(r"\d{4}[ -]?\d{4}")
+_IBAN_HINT = re.compile(r"[A-Z]{2}\d\d[ ]?[A-Z0-9]{4}")
+_BANK_HINTS = ("routing", "bank", "iban", "sort code", "aba ", "swift", "wire", "deposit")
+_ID_HINTS = ("passport", "licen", "national id", "id card")
 
 _AWS_KEY_ID = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
@@ -568,6 +588,15 @@ def _card_number(value: str) -> bool:
     return total % 10 == 0
 
 
+def _iban(value: str) -> bool:
+    """An IBAN: its country's letters and check digits moved to the end, letters as numbers
+    (A = 10 … Z = 35), the whole is 1 modulo 97."""
+    plain = value.replace(" ", "")
+    if not 15 <= len(plain) <= 34:
+        return False
+    return int("".join(str(int(c, 36)) for c in plain[4:] + plain[:4])) % 97 == 1
+
+
 def _checks(rule: _Rule, value: str) -> bool:
     if rule.value == "credential":
         return _credential(value)
@@ -590,6 +619,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _user_colon_password(value)
     if rule.value == "luhn":
         return _card_number(value)
+    if rule.value == "iban":
+        return _iban(value)
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example
@@ -621,7 +652,10 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
              "otp": any(h in lower for h in ("totp", "2fa", "mfa", "otp", "authenticator")),
              "colons": text.count(":") >= 4, "pin": any(h in lower for h in _PIN_HINTS),
              "ssn": _SSN_HINT.search(text) is not None,
-             "card": _CARD_HINT.search(text) is not None}
+             "card": _CARD_HINT.search(text) is not None,
+             "iban": _IBAN_HINT.search(text) is not None,
+             "bank": any(h in lower for h in _BANK_HINTS),
+             "id": any(h in lower for h in _ID_HINTS)}
     for rule in _RULES:
         if not gates[rule.gate]:
             continue

@@ -103,6 +103,15 @@ def _card(r: random.Random, sep: str) -> str:
     return sep.join(number[i:i + 4] for i in range(0, 16, 4))
 
 
+def _iban(r: random.Random) -> str:
+    """A German IBAN (bank code and account, 18 digits) with its mod-97 check digits, in groups
+    of four as banks print it."""
+    bban = _pick(r, string.digits, 18)
+    check = 98 - int(bban + "131400") % 97  # "DE00" moved to the end, D = 13, E = 14
+    plain = f"DE{check:02d}{bban}"
+    return " ".join(plain[i:i + 4] for i in range(0, len(plain), 4))
+
+
 GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "aws_key_id": lambda r: "AKIA" + _pick(r, string.ascii_uppercase + "234567", 16),
     "aws_secret": lambda r: _pick(r, ALNUM, 18) + r.choice("/+") + _pick(r, B64, 21),
@@ -191,6 +200,11 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
                      f"{r.randrange(1, 10000):04d}",
     "card": lambda r: _card(r, " "),
     "card_plain": lambda r: _card(r, ""),
+    "bank_account": lambda r: r.choice("123456789") + _pick(r, string.digits,
+                                                            r.randrange(7, 12)),
+    "iban": _iban,
+    "passport": lambda r: r.choice(["", "X", "C"]) + r.choice("123456789")
+                          + _pick(r, string.digits, 7),
     "discord_webhook": lambda r: _pick(r, string.digits, 18) + "/" + _pick(r, URLSAFE, 68),
     "backup_code": lambda r: "-".join(_pick(r, string.ascii_lowercase + string.digits, 4)
                                       for _ in range(3)),

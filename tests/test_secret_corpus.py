@@ -354,3 +354,15 @@ def test_passphrases_and_personal_numbers_found_on_5_dec_fourteenth_session():
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-m"])
     assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_bank_and_identity_numbers_found_on_5_dec_fifteenth_session():
+    """Lines written on 5 Dec (fifteenth session): a bank account's number where bank details
+    are given (after a routing number, a sort code, "Bank of America"), an IBAN, a passport's and
+    a driving licence's number (no rule read any: they were stored and answered back); and lines
+    like them holding none (a customer's account number with no bank word, a bank holiday,
+    "passport expired", a build named "US42", a routing number alone (public), a licence count).
+    Before: 0 of 6 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-n"])
+    assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
