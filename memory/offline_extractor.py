@@ -664,6 +664,31 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
+# "she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy", the evening after the
+# same person's "offer going out to Priya today": she is the one person their last message named
+# ("who's Priya's onboarding buddy?" was declined, "did Priya accept the offer?" showed the offer)
+_OPENING_PRONOUN = re.compile(r"^(\W*)(?:she|he)\b(?=\s+(?:just\s+|finally\s+|also\s+)?[a-z]+"
+                              r"(?:ed|s)\b|['’]s\s|\s+(?:will|is|was|has|had|got|took)\b)",
+                              re.IGNORECASE)
+# a name within a sentence, with its surname or initial if written
+_NAMED_WITHIN = re.compile(r"(?<=[a-z0-9,;:)]\s)([A-Z][a-z]+)(?:\s+[A-Z](?:[a-z]+|\.|\b))?")
+_CALENDAR_WORD = re.compile(r"(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
+                            r"june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
+                            r"nov(?:ember)?|dec(?:ember)?|(?:mon|tue|tues|wed|wednes|thu|thur|"
+                            r"thurs|fri|sat|satur|sun)(?:day)?)$")
+
+
+def _the_one_named(text: str, author: str) -> str | None:
+    """The one person `text` names within its sentences (its author aside), or None when it
+    names none or several ("offer going out to Priya today: L5, start date Jan 11" -> "Priya")."""
+    named = {m[0] for m in _NAMED_WITHIN.finditer(_ANNOTATED.sub("", text))
+             if not _CALENDAR_WORD.match(m[1]) and m[1].lower() != author.lower()
+             and m[1] not in _NOT_NAMED}
+    return named.pop() if len(named) == 1 else None
+
+
+_NOT_NAMED = frozenset({"I", "The", "We", "Slack", "Discord", "Zoom", "Jira", "GitHub", "Q1",
+                        "UTC", "PST", "EST", "PT", "ET", "CET"})
 
 
 def _statement_then_ask(sentence: str) -> list[str]:
@@ -923,6 +948,12 @@ class OfflineExtractor(Extractor):
             # a standup bot's form, as the person's standup (memory.standup_forms)
             text, quoted = without_quotes(without_code(standup_text(line.content)
                                                        or line.content))
+            opening = _OPENING_PRONOUN.match(text) \
+                if own is not None and parent is None and line.reply_to is None \
+                and line.ts - own.ts <= _SELF_CORRECTION else None
+            named = _the_one_named(own.content, line.speaker) if opening else None
+            if named:
+                text = f"{opening[1]}{named}{text[opening.end():]}"
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]

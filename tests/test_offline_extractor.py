@@ -682,3 +682,22 @@ def test_a_pasted_traceback_says_what_failed_and_where(block, said):
         assert "raise" not in text and "ValueError" not in text, text
     else:
         assert text.startswith(f"payments worker keeps crashing: {said}\n"), text
+
+
+def test_she_is_the_one_person_her_speakers_last_message_named():
+    """"she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy", the evening after
+    the same person's "offer going out to Priya today": she is Priya ("who's Priya's onboarding
+    buddy?" was declined). Not when that message named two people or none, nor two days on."""
+    def said(*rows: tuple[str, int, str]) -> list[str]:
+        return [c.content for c in OfflineExtractor().extract(_at(*rows))]
+    assert "Priya signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy" in said(
+        ("nina", 0, "offer going out to Priya today: L5, $185k base, start date Jan 11"),
+        ("omar", 30, "🎉"),
+        ("nina", 13 * 60, "she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy"))
+    for rows in ([("nina", 0, "offers going out to Priya and Marco today"),
+                  ("nina", 60, "she signed!! starting Jan 11")],
+                 [("nina", 0, "offer is going out today, start date Jan 11"),
+                  ("nina", 60, "she signed!! starting Jan 11")],
+                 [("nina", 0, "offer going out to Priya today: L5"),
+                  ("nina", 3 * 24 * 60, "she signed!! starting Jan 11")]):
+        assert "she signed!! starting Jan 11" in said(*rows), rows
