@@ -81,6 +81,9 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
                              "coming", "upcoming", "anything", "calendar", "agenda",
                              "deadline", "due", "ahead"]))
 _STATUS_STEMS = set(stem_words(["status", "update", "updates", "latest", "progress"]))
+# what a customer's or a project's record is called, beside its name
+_RECORD_STEMS = set(stem_words(["ticket", "tickets", "case", "escalation", "account", "deal",
+                                "issue", "request", "project"]))
 _SAID = re.compile(r"^[\w .'-]{1,40} said: ")
 # a schedule that repeats: "Wednesdays", "every other Friday", "daily at 9", "weekdays"
 _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every (?:other )?"
@@ -291,11 +294,12 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
         topic -= _OPINION_STEMS
         if _ASKS_VIEWS.search(question):  # "what did people think of Jonas?": whose is asked
             topic -= _VIEWERS
-        if not topic - _ANY_EVENT - _STATUS_STEMS:
+        if not topic - _ANY_EVENT - _STATUS_STEMS - _RECORD_STEMS:
             # "what happened with Alex?", "what's new with priya?": anything of them, as "what
             # did Alex do?" is ("happen" was a word to share: "Alex withdrew, accepted another
             # offer." was declined); "what's the status with Initech?", "any update on Initech?"
-            # too ("Initech verbal yes, paper by Friday" says no "status")
+            # too ("Initech verbal yes, paper by Friday" says no "status"), and "what's the
+            # status of the Contoso ticket?" ("closing #4821" says no "ticket")
             topic = set()
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
@@ -543,6 +547,10 @@ def _carries(idents: list[str], text: str) -> bool:
 # budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
 _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
+# "after 15 min unacked it goes to the EM" for "who gets paged after 15 minutes?" (declined):
+# after a number "min" is minutes, not a minimum ("min replicas 3" stays)
+_COUNTED_UNIT = re.compile(r"(?<=\d)\s?(min|hr|sec)\b")
+_UNIT_WORDS = {"min": " minutes", "hr": " hours", "sec": " seconds"}
 _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
@@ -564,6 +572,8 @@ def content_stems(text: str) -> set[str]:
     low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
     if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
         low = _NOT_AN_AM.sub(" ", low)
+    if "min" in low or "hr" in low or "sec" in low:
+        low = _COUNTED_UNIT.sub(lambda m: _UNIT_WORDS[m[1]], low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w) or UNIT_FORMS.get(w) or w for w in bare
                         if w and w not in _QUESTION_WORDS])
@@ -1084,6 +1094,11 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
                  for m in re.finditer(r"[A-Za-z0-9]+", memory.content)
                  if not any(a <= m.start() < b for a, b in
                             [*((f.start, f.end) for f in found), *labels])]
+        # a name says whose the dates are, the question's other words which of them: "when
+        # does Priya start?" of "offer going out to Priya today: L5, start date Jan 11" (it
+        # was answered with today, nearer "Priya")
+        named = content_stems(" ".join(_NAME_ASKED.findall(question)))
+        words = [(at, said - named) for at, said in words if said - named] or words
         spots = [at for at, said in words if said]
         if placed and spots:
             # in a clause that holds the question's words ("Two weeks ago we signed Initech;
@@ -1113,6 +1128,7 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     return events[0]
 
 
+_NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)|,\s+(?:and|but)\b|\n")
 
 

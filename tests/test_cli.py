@@ -4276,3 +4276,43 @@ def test_whose_a_key_result_is_is_the_one_named(lurker, tmp_path):
         ("sam", "2026-12-03T11:00:00Z", "infra cost down 6% so far")),
         "2026-12-04T10:00:00Z", "who owns KR2?")
     assert "KR2 error rate under 0.1% (owner: omar)" in owner.split("(1 December 2026)")[0], owner
+
+
+OFFER_SIGNED = chat(
+    ("nina", "2026-11-30T15:00:00Z", "Priya Raman onsite is Thu 12/3, loop: system design (me), "
+     "coding (Omar), values (Lee)"),
+    ("omar", "2026-12-03T19:30:00Z", "strong hire from me on Priya R, great debugging"),
+    ("nina", "2026-12-04T09:00:00Z", "offer going out to Priya today: L5, $185k base, start date "
+     "Jan 11"),
+    ("nina", "2026-12-04T22:40:00Z", "she signed!! 🎉 starting Jan 11, Omar will be her "
+     "onboarding buddy"),
+    ("omar", "2026-12-04T22:45:00Z", "🎉🎉"))
+
+
+def test_she_signed_the_evening_after_her_offer_went_out(lurker, tmp_path):
+    """A hiring channel as typed: "she signed!! … Omar will be her onboarding buddy", the evening
+    after the same person's "offer going out to Priya today", named no one ("who's Priya's
+    onboarding buddy?" was declined); "when does Priya start?" was answered with the day the
+    offer went out (nearer "Priya" than "start" is to Jan 11)."""
+    buddy, start = asked_after(lurker, tmp_path, OFFER_SIGNED, "2026-12-05T09:00:00Z",
+                               "who's Priya's onboarding buddy?", "when does Priya start?")
+    assert buddy.startswith("Priya signed!! 🎉 starting Jan 11 [2027-01-11], Omar will be her "
+                            "onboarding buddy"), buddy
+    assert start.startswith("11 January 2027: "), start
+
+
+def test_a_ticket_asked_by_its_customer_and_a_page_after_minutes_written_short(lurker, tmp_path):
+    """Support escalations and an on-call channel: "what's the status of the Contoso ticket?"
+    was declined (no memory says "ticket": "closing #4821"), and "who gets paged after 15
+    minutes?" too ("after 15 min unacked it goes to the EM")."""
+    ticket, paged = asked_after(lurker, tmp_path, chat(
+        ("jo", "2026-12-01T14:10:00Z", "escalating #4821 from Contoso: SSO login loops back to "
+         "the IdP after the 2.3.0 upgrade, affects all their users"),
+        ("kim", "2026-12-01T18:02:00Z", "fix is in 2.3.1, rolling out tomorrow morning"),
+        ("jo", "2026-12-02T11:30:00Z", "Contoso confirmed 2.3.1 fixes it, closing #4821"),
+        ("lee", "2026-12-04T17:45:00Z", "reminder: escalation policy changed, after 15 min "
+         "unacked it goes to the EM, not the director")),
+        "2026-12-05T09:00:00Z", "what's the status of the Contoso ticket?",
+        "who gets paged after 15 minutes?")
+    assert ticket.startswith("Contoso confirmed 2.3.1 fixes it, closing #4821"), ticket
+    assert "after 15 min unacked it goes to the EM" in paged, paged
