@@ -1116,3 +1116,30 @@ def test_personal_numbers_a_passphrase_and_a_self_correction_over_slack(start, a
         assert secret not in text and secret.encode() not in stored, secret
     assert "[REDACTED:ssn]" in said[0] and "[REDACTED:card-number]" in said[1], said[:2]
     assert said[3].startswith("Correction: actually make that $14/seat"), said[3]
+
+
+def test_bank_details_and_a_passport_number_over_slack(start, api, tmp_path):
+    """5 Dec (fifteenth session), over the real Bolt app: a refund's bank account number beside
+    its routing number, a contractor's IBAN and a passport's number for a travel form were
+    stored and answered back ("what's the account number for the refund?" quoted it). A
+    customer's account number with no bank word is no secret and is still answered."""
+    slack = start()
+    account, iban, passport = "40718823615", "DE89 3704 0044 0532 0130 00", "533380006"
+    message(slack, "CGEN", "U1", f"bank details for the refund: acct {account}, routing "
+            "011000015", ts(0))
+    message(slack, "CGEN", "U2", f"IBAN {iban} for the contractor invoice", ts(1))
+    message(slack, "CGEN", "UCAROL", f"my passport no. is {passport}, for the offsite travel "
+            "form", ts(2))
+    message(slack, "CGEN", "U1", "Acme's account 48213 moved to the Pro plan", ts(3))
+    for n, question in enumerate(("what's the account number for the refund?",
+                                  "what's the IBAN for the contractor invoice?",
+                                  "what is Caz's passport number?",
+                                  "which account moved to the Pro plan?")):
+        app_mention(slack, "U0BOB", question, ts(100 + n), f"EvB{n}")
+    said = [a["text"] for a in answers(api)]
+    text = " ".join(said)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in (account, iban, iban.replace(" ", ""), passport):
+        assert secret not in text and secret.encode() not in stored, secret
+    assert "[REDACTED:bank-account]" in said[0] and "[REDACTED:iban]" in said[1], said[:2]
+    assert "[REDACTED:id-number]" in said[2] and "48213" in said[3], said[2:]
