@@ -579,6 +579,8 @@ HOSTILE = [
     "kick off the rewrite in the new year", "earlier this week", "late next week",
     "early next month", "mid-last month", "the week after Thanksgiving",
     "the Friday before Christmas", "the weekend before Dec 25",
+    # 5 Dec, fifteenth session
+    "3.9 dropped in 6.0 (March)",
 ]
 
 
@@ -1130,3 +1132,23 @@ def test_what_thanks_are_for_was_done():
         "thanks for joining on Friday [2026-11-27]"
     assert annotate_dates("thanks for the invite to Friday dinner", tuesday)[0] == \
         "thanks for the invite to Friday [2026-12-04] dinner"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a month in brackets after a release (it was no date: "when are we dropping Python 3.9?"
+    # was answered "No date was given"), read by the sentence's tense; not a month alone
+    ("ok, 3.9 dropped in 6.0 (March), 5.x keeps it", [("2027-03-01", "2027-03-31")]),
+    ("lands in 4.2 (Jan)", [("2027-01-01", "2027-01-31")]),
+    ("shipped 4.1 (Nov)", [("2026-11-01", "2026-11-30")]),
+    ("talk to (May) about it", []),
+    ("the march (March) is cancelled", []),
+    # what someone is asked to do is to be done ("labeled" made it the Monday gone); its own
+    # past stays
+    ("triage: 14 issues labeled needs-repro, please take a look before Monday",
+     [("2026-12-07", "2026-12-07")]),
+    ("please note we closed on Monday", [("2026-11-30", "2026-11-30")]),
+])
+def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
