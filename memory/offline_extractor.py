@@ -741,6 +741,25 @@ def _named(sentence: str, rules: list, name: str) -> str:
     return sentence
 
 
+def _with_thread_subjects(found: list[Candidate], by_index: dict[int, TranscriptLine]) -> None:
+    """A thread's reply is about its thread's subject: the first sentence of the message it
+    replies to goes with the questions it answers (search and the answerer read them), unless
+    it cites that message already. "ok, 3.9 dropped in 6.0 (March)", answering ana's "can we
+    wait until March?" under "RFC-32: drop Python 3.9 support.", named no Python ("when are we
+    dropping Python 3.9?" was answered "No date was given")."""
+    for candidate in found:
+        line = by_index.get(candidate.source_lines[0]) if candidate.source_lines else None
+        parent = by_index.get(line.reply_to) if line is not None and line.reply_to is not None \
+            else None
+        if parent is None or parent.index in candidate.source_lines:
+            continue
+        title = split_sentences(_ANNOTATED.sub("", parent.content))[:1]
+        subject = third_person(title[0], parent.speaker)[:_QUESTION_CONTEXT_CHARS] \
+            if title and parent.author else (title[0][:_QUESTION_CONTEXT_CHARS] if title else "")
+        if subject and subject not in candidate.questions:
+            candidate.questions = [*candidate.questions, subject][-5:]
+
+
 def asked_questions(text: str) -> list[str]:
     """The question sentences of a message ("Wow! Is that your third one?" -> the second)."""
     found = [q.strip() for q in _QUESTION_SENTENCE.findall(text)]
@@ -1092,6 +1111,7 @@ class OfflineExtractor(Extractor):
                     out.append(candidate)
                     last = candidate
             previous = line
+        _with_thread_subjects(out, by_index)
         long_lines = {line.index for line in lines if is_long(line.content)}
         write_ups = {line.index for line in lines
                      if len(_SECTION.findall(line.content)) >= SECTIONS_OF_A_WRITE_UP}
@@ -1186,7 +1206,9 @@ class OfflineExtractor(Extractor):
             # answer is found by the error's words, and cites the report)
             asked = [third_person(r.strip(), previous.speaker)[:_QUESTION_CONTEXT_CHARS]
                      for r in split_sentences(said) if _REPORTS_PROBLEM.search(r)
-                     and set(keywords(r)) & set(keywords(line.content))][:1]
+                     # (any of their words: a pasted error's name comes late in the report,
+                     # "after upgrading to 1.4.0 I get `TypeError: … argument 'timeout_ms'`")
+                     and set(keywords(r, 20)) & set(keywords(line.content, 20))][:1]
         return (asked, previous) if asked else ([], None)
 
     def _candidate(self, sentence: str, line: TranscriptLine, asked: list[str],

@@ -701,3 +701,19 @@ def test_she_is_the_one_person_her_speakers_last_message_named():
                  [("nina", 0, "offer going out to Priya today: L5"),
                   ("nina", 3 * 24 * 60, "she signed!! starting Jan 11")]):
         assert "she signed!! starting Jan 11" in said(*rows), rows
+
+
+def test_a_threads_reply_is_about_its_threads_subject():
+    """"ok, 3.9 dropped in 6.0 (March)", tom's answer to ana's question under "RFC-32: drop
+    Python 3.9 support.", cited ana's question only: nothing it answered named Python. A reply
+    now goes with its thread's first sentence; a message of the channel does not."""
+    rows = _at(("tom", 0, "RFC-32: drop Python 3.9 support. Last release with 3.9 is 5.8"),
+               ("ana", 20, "we have two enterprise customers pinned to 3.9, can we wait until "
+                           "March?"),
+               ("tom", 60, "ok, 3.9 dropped in 6.0 (March), 5.x keeps it"),
+               ("raj", 70, "unrelated: the coffee machine on 4 is fixed"))
+    rows[1].reply_to = rows[2].reply_to = 0
+    out = {c.content: c.questions for c in OfflineExtractor().extract(rows)}
+    assert out["ok, 3.9 dropped in 6.0 (March), 5.x keeps it"][-1] == \
+        "RFC-32: drop Python 3.9 support.", out
+    assert not any("RFC-32" in q for q in out["unrelated: the coffee machine on 4 is fixed"])
