@@ -551,6 +551,8 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 # after a number "min" is minutes, not a minimum ("min replicas 3" stays)
 _COUNTED_UNIT = re.compile(r"(?<=\d)\s?(min|hr|sec)\b")
 _UNIT_WORDS = {"min": " minutes", "hr": " hours", "sec": " seconds"}
+# "budget is $75/head" for "what's the budget per person for the dinner?" (declined)
+_PER_HEAD = re.compile(r"(?<=\d)\s*(?:/\s*|per\s+|a\s+)(?:head|pax|person)\b|(?<=\d)\s*pp\b")
 _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
@@ -574,6 +576,8 @@ def content_stems(text: str) -> set[str]:
         low = _NOT_AN_AM.sub(" ", low)
     if "min" in low or "hr" in low or "sec" in low:
         low = _COUNTED_UNIT.sub(lambda m: _UNIT_WORDS[m[1]], low)
+    if "head" in low or "pp" in low or "pax" in low:
+        low = _PER_HEAD.sub(" per person", low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w) or UNIT_FORMS.get(w) or w for w in bare
                         if w and w not in _QUESTION_WORDS])
@@ -804,6 +808,17 @@ _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\
                     r"\b(?:took|taking|claimed|picked up)\b")
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
+
+
+# what a release says of a later one: "1.4.1 released with the timeout_ms shim (warns, removed in
+# 2.0)" did not remove it ("when is timeout_ms removed?" was answered with 1.4.1's day)
+_IN_VERSION = re.compile(r"(?i)\b([a-z]+)\s+in\s+v?\d+(?:\.\d+)+")
+
+
+def _in_a_later_version(question: str, content: str) -> bool:
+    """Whether what the question asks of is said of a release to come ("removed in 2.0")."""
+    asked = content_stems(question)
+    return any(content_stems(m[1]) & asked for m in _IN_VERSION.finditer(content))
 
 
 def _shipped(memory: Memory) -> bool:
@@ -2361,7 +2376,8 @@ class OfflineAnswerer(Answerer):
                 # "Deploy window is Wednesdays": a schedule is its own answer, no date to give
                 parts += [_dated(shown[0])]
             elif when and _shipped(shown[0]) and _REPORTED_DONE.match(
-                    ANNOTATED.sub("", shown[0].content)):
+                    ANNOTATED.sub("", shown[0].content)) \
+                    and not _in_a_later_version(question, shown[0].content):
                 # "Deployed api v4.1.9 to production": a deploy reported as done happened the
                 # day it was reported, not on no date
                 parts += [f"{_said(shown[0])}, when it was reported:", shown[0].content]

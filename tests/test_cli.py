@@ -4316,3 +4316,61 @@ def test_a_ticket_asked_by_its_customer_and_a_page_after_minutes_written_short(l
         "who gets paged after 15 minutes?")
     assert ticket.startswith("Contoso confirmed 2.3.1 fixes it, closing #4821"), ticket
     assert "after 15 min unacked it goes to the EM" in paged, paged
+
+
+def test_a_deprecation_decided_in_a_thread_and_a_budget_per_head(lurker, tmp_path):
+    """An RFC's thread: "ok, 3.9 dropped in 6.0 (March), 5.x keeps it", tom's answer to ana's
+    "can we wait until March?" under "RFC-32: drop Python 3.9 support.", named no Python and
+    its month in brackets was no date ("when are we dropping Python 3.9?": "No date was given";
+    the RFC). And "budget is $75/head" did not answer "what's the budget per person for the
+    dinner?"."""
+    dropping, budget = asked_after(lurker, tmp_path, [*threaded(
+        ("tom", "2026-12-04T10:00:00Z", "r7", None, "RFC-32: drop Python 3.9 support. Last "
+         "release with 3.9 is 5.8"),
+        ("ana", "2026-12-04T10:20:00Z", "r8", "r7", "we have two enterprise customers pinned "
+         "to 3.9, can we wait until March?"),
+        ("tom", "2026-12-04T11:00:00Z", "r9", "r7", "ok, 3.9 dropped in 6.0 (March), 5.x "
+         "keeps it")), *chat(
+        ("amy", "2026-12-04T16:00:00Z", "team dinner is Thu Dec 17 at Flour + Water, 7:30pm"),
+        ("amy", "2026-12-04T16:05:00Z", "budget is $75/head, company covers it. drinks beyond "
+         "2 are on you"))],
+        "2026-12-05T09:00:00Z", "when are we dropping Python 3.9?",
+        "what's the budget per person for the dinner?")
+    assert dropping.startswith("March 2027: ok, 3.9 dropped in 6.0 (March) [March 2027]"), \
+        dropping
+    assert budget.startswith("budget is $75/head"), budget
+
+
+def test_an_open_source_projects_discord(lurker, tmp_path):
+    """A project's community channel: "I get unexpected keyword argument timeout_ms, what do I
+    do?" quoted the user's report back (the maintainer's answer cited no report: the error's
+    name came late in it); "please take a look before Monday", said on a Friday after
+    "labeled", was the Monday gone."""
+    fix, triage = asked_after(lurker, tmp_path, chat(
+        ("user42", "2026-11-29T09:12:00Z", "after upgrading to 1.4.0 I get `TypeError: "
+         "Client.__init__() got an unexpected keyword argument 'timeout_ms'`"),
+        ("maint", "2026-11-29T09:40:00Z", "timeout_ms was renamed to timeout (seconds, float) "
+         "in 1.4, it's in the migration guide. we'll add a deprecation shim in 1.4.1"),
+        ("user42", "2026-11-29T09:45:00Z", "ah thanks, works now"),
+        ("contrib", "2026-12-04T08:00:00Z", "triage team: 14 open issues labeled needs-repro, "
+         "please take a look before Monday")),
+        "2026-12-05T09:00:00Z", "I get unexpected keyword argument timeout_ms, what do I do?",
+        "when do the needs-repro issues need a look?")
+    assert fix.startswith("timeout_ms was renamed to timeout"), fix
+    assert "before Monday [2026-12-07]" in triage, triage
+
+
+def test_a_release_that_says_what_a_later_one_removes(lurker, tmp_path):
+    """"1.4.1 released with the timeout_ms shim (warns, removed in 2.0)": "when is timeout_ms
+    removed?" was answered with the day 1.4.1 was released, as if the removal were reported;
+    when 1.4.1 was released still is."""
+    removed, released = asked_after(lurker, tmp_path, chat(
+        ("maint", "2026-12-02T17:00:00Z", "1.4.1 released with the timeout_ms shim (warns, "
+         "removed in 2.0)"),
+        ("maint", "2026-12-03T12:00:00Z", "office hours moved to Thursdays 17:00 UTC starting "
+         "this week, same voice channel")),
+        "2026-12-05T09:00:00Z", "when is timeout_ms removed?", "when was 1.4.1 released?")
+    assert removed.startswith("No date was given; it was said on 2 December 2026: 1.4.1 "
+                              "released"), removed
+    assert released.startswith("2 December 2026, when it was reported: 1.4.1 released"), \
+        released
