@@ -1143,3 +1143,26 @@ def test_bank_details_and_a_passport_number_over_slack(start, api, tmp_path):
         assert secret not in text and secret.encode() not in stored, secret
     assert "[REDACTED:bank-account]" in said[0] and "[REDACTED:iban]" in said[1], said[:2]
     assert "[REDACTED:id-number]" in said[2] and "48213" in said[3], said[2:]
+
+
+def test_a_deprecation_decided_in_an_rfc_thread_over_slack(start, api):
+    """5 Dec (fifteenth session), over the real Bolt app: "ok, 3.9 dropped in 6.0 (March), 5.x
+    keeps it", in the RFC's thread after ada's "can we wait until March?", named no Python and
+    its month in brackets was no date: "when are we dropping Python 3.9?" was answered "No date
+    was given" with the RFC. A channel where the thread is not sees none of it."""
+    slack = start()
+    root = ts(0)
+    message(slack, "CGEN", "U2", "RFC-32: drop Python 3.9 support. Last release with 3.9 is 5.8",
+            root)
+    message(slack, "CGEN", "UADA", "we have two enterprise customers pinned to 3.9, can we wait "
+            "until March?", ts(20), thread_ts=root)
+    message(slack, "CGEN", "U2", "ok, 3.9 dropped in 6.0 (March), 5.x keeps it", ts(60),
+            thread_ts=root)
+    app_mention(slack, "U1", "when are we dropping Python 3.9?", ts(120), "EvRfc1")
+    text = answers(api)[-1]["text"]
+    assert text.startswith("March 2027: ok, 3.9 dropped in 6.0 (March)"), text
+    event(slack, {"type": "app_mention", "channel": "CDEV", "user": "U1",
+                  "text": f"<@{BOT_USER}> when are we dropping Python 3.9?", "ts": ts(121),
+                  "team": TEAM}, event_id="EvRfc2")
+    [dev] = [p for p in api.called("chat.postMessage") if p["channel"] == "CDEV"]
+    assert "3.9" not in dev["text"], dev["text"]
