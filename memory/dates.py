@@ -241,7 +241,12 @@ _PLANNED_PROGRESSIVE = re.compile(
 # A clause that starts with such a verb, its "we're" left out, as a note after what was done:
 # "ordered the 16 GB instances, switching over Monday" (said on a Wednesday: the next Monday).
 # Past words in the clause keep it past ("switching over on Monday went fine").
-_BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?{_PLAN_VERBS}", re.IGNORECASE)
+_BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?(?:{_PLAN_VERBS}"
+                           # or a note of what to do again later: "Node 22 upgrade blocked on
+                           # sharp, revisit in January" (said in December) was last January
+                           r"|(?:revisit|re-?evaluate|reassess|retry|re-?try|re-?check|"
+                           r"check\s+back|circle\s+back|follow\s+up|try\s+again|pick\s+(?:it|"
+                           r"this|that)\s+(?:back\s+)?up)\b)", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 

@@ -1147,6 +1147,11 @@ def test_what_thanks_are_for_was_done():
     ("triage: 14 issues labeled needs-repro, please take a look before Monday",
      [("2026-12-07", "2026-12-07")]),
     ("please note we closed on Monday", [("2026-11-30", "2026-11-30")]),
+    # a note of what to do again later is to come ("blocked" made it last January)
+    ("Node 22 upgrade blocked on the sharp image library, revisit in January",
+     [("2027-01-01", "2027-01-31")]),
+    ("blocked on legal, circle back in Feb", [("2027-02-01", "2027-02-28")]),
+    ("revisited it in March", [("2026-03-01", "2026-03-31")]),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     from memory.dates import find_dates
