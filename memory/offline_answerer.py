@@ -553,6 +553,7 @@ _COUNTED_UNIT = re.compile(r"(?<=\d)\s?(min|hr|sec)\b")
 _UNIT_WORDS = {"min": " minutes", "hr": " hours", "sec": " seconds"}
 # "budget is $75/head" for "what's the budget per person for the dinner?" (declined)
 _PER_HEAD = re.compile(r"(?<=\d)\s*(?:/\s*|per\s+|a\s+)(?:head|pax|person)\b|(?<=\d)\s*pp\b")
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]+)s\b")
 _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
@@ -571,6 +572,9 @@ def content_stems(text: str) -> set[str]:
                  or p[-1].rstrip("s") in _ERROR_NAMES]
         if parts:
             text = f"{text} {' '.join(w for p in parts for w in p)}"
+    # "PRs", "SLOs", "VMs" are those letters' words ("Prefer small PRs under 400 lines" shared
+    # no "pr" with "how big should a PR be?": a stemmer keeps "prs")
+    text = _ACRONYM_PLURAL.sub(r"\1", text)
     low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
     if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
         low = _NOT_AN_AM.sub(" ", low)
@@ -819,6 +823,12 @@ def _in_a_later_version(question: str, content: str) -> bool:
     """Whether what the question asks of is said of a release to come ("removed in 2.0")."""
     asked = content_stems(question)
     return any(content_stems(m[1]) & asked for m in _IN_VERSION.finditer(content))
+
+
+# a change that did not happen: "Node 22 upgrade blocked on the sharp image library" led "what
+# node version are we on?" as "Latest:" over "Node upgraded from 18 to 20"
+_HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['’]?t|can['’]?t|"
+                      r"cannot|waiting\s+(?:on|for))\b")
 
 
 def _shipped(memory: Memory) -> bool:
@@ -2174,7 +2184,8 @@ class OfflineAnswerer(Answerer):
                 newest = max((m for m in shown if names_tool_of(m.content, kind)),
                              key=lambda m: m.said_at, default=None)
                 if newest is not None and newest.said_at > shown[0].said_at \
-                        and (says_update(newest.content) or says_change(newest)):
+                        and (says_update(newest.content) or says_change(newest)) \
+                        and not _HELD_UP.search(newest.content):
                     latest = newest
             if latest is None and not idents and (asks_how_it_stands(question)
                                                   or _ASKS_VERSION.search(question)):
@@ -2209,9 +2220,12 @@ class OfflineAnswerer(Answerer):
                 # rate limit: … 600 req/min" stands, though it says no change in words)
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
+                # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
+                valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]
                 if _ASKS_VERSION.search(question) and len(valued) > 1 \
-                        and _VERSION_CHANGED.search(valued[0].content):
+                        and _VERSION_CHANGED.search(valued[0].content) \
+                        and valued[1].said_at < valued[0].said_at:
                     # "what pnpm version do we use?": "Upgraded to pnpm 10, …" is what changed
                     # "Build uses pnpm 9; …", which it leads as the latest word
                     latest, shown = valued[0], shown[1:]

@@ -3,7 +3,7 @@ the real embedding model."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -1069,3 +1069,26 @@ def test_a_moved_webinar_keeps_its_signups_in_reach(profile):
     again = profile.recall("how many signups for the webinar?", now=now)
     assert "340" not in again.answer and not any("340" in m.memory.content
                                                  for m in again.memories), again.answer
+
+
+def test_an_agents_notes_of_a_runtime_upgraded_and_one_held_up(profile):
+    """A coding agent's notes through `remember` (5 Dec, fifteenth session): "Node 22 upgrade
+    blocked on the sharp image library, revisit in January", noted in December, was labelled
+    last January and led "what node version are we on?" as "Latest:" over "Node upgraded from
+    18 to 20" (a change that did not happen); "Prefer small PRs under 400 lines" shared no word
+    with "how big should a PR be?" ("PRs" stemmed to "prs")."""
+    t0 = datetime(2026, 12, 1, 9, tzinfo=timezone.utc)
+    for hours, note in ((0, "Never force-push to main; open a PR and wait for one approval"),
+                        (70, "Node upgraded from 18 to 20 across all services"),
+                        (90, "Node 22 upgrade blocked on the sharp image library, revisit in "
+                             "January"),
+                        (120, "Prefer small PRs under 400 lines; the reviewer bot flags bigger "
+                              "ones")):
+        profile.remember(note, now=t0 + timedelta(hours=hours))
+    now = t0 + timedelta(days=5)
+    version = profile.recall("what node version are we on?", now=now).answer
+    assert version.startswith("Node upgraded from 18 to 20"), version
+    when = profile.recall("when can we upgrade to node 22?", now=now).answer
+    assert when.startswith("January 2027: "), when
+    size = profile.recall("how big should a PR be?", now=now).answer
+    assert "Prefer small PRs under 400 lines" in size, size
