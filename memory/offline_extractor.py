@@ -664,6 +664,11 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
+_DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
+# what a decision in the channel settles: a proposal or a choice asked ("Agreed, Mel! Art can be
+# a real mood-booster" after "That's so nice" settles nothing)
+_PROPOSES = re.compile(r"(?i)\b(?:propos\w*|suggest\w*|how\s+about|what\s+about|(?:should|shall|"
+                       r"could|can)\s+we|options?|vs\.?|versus|either)\b|\bor\b[^?]*\?")
 # "she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy", the evening after the
 # same person's "offer going out to Priya today": she is the one person their last message named
 # ("who's Priya's onboarding buddy?" was declined, "did Priya accept the offer?" showed the offer)
@@ -882,15 +887,19 @@ class OfflineExtractor(Extractor):
         people = {line.speaker.lower() for line in lines if line.author}
         declared: TranscriptLine | None = None  # an incident declared in the channel, open
         last_said: dict[str, TranscriptLine] = {}  # each person's latest top-level message
+        flow: list[TranscriptLine] = []  # the channel's top-level messages so far, this one last
         for line in lines:
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
                     previous = line
+                    flow.append(line)
                     if line.author and line.reply_to is None:  # (and its author's last word)
                         last_said[line.speaker] = line
                     declared = line if declares_incident(line.content) else declared
                 continue
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None
+            if line.reply_to is None:
+                flow.append(line)
             asked, context = self._question_context(parent, line)
             # (a thread's reply answers its thread, not the channel's message before it: omar's
             # "Fix is in PR #812" under the ticket is no answer to tom's "anyone else seeing the
@@ -936,6 +945,25 @@ class OfflineExtractor(Extractor):
                 continue
             if parent is not None and decides(line.content):
                 out.append(self._decision(line, parent))
+                previous = line
+                continue
+            if parent is None and line.reply_to is None and len(flow) > 1 \
+                    and flow[-2].speaker != line.speaker \
+                    and line.ts - flow[-2].ts <= _DISCUSSION_GAP and decides(line.content) \
+                    and _PROPOSES.search(_ANNOTATED.sub("", flow[-2].content)):
+                # "agreed, free goes to 120/min from next Monday, pro stays 600", minutes after
+                # ben's "proposal: free 120/min, pro 600/min" in the channel: a decision on it,
+                # as in a thread, with the discussion it closes ("what's the free tier rate
+                # limit?" was answered with the opener's "free tier 60/min is too low")
+                decision = self._decision(line, flow[-2])
+                opener = flow[-3] if len(flow) > 2 else None
+                if opener is not None and flow[-2].ts - opener.ts <= _DISCUSSION_GAP \
+                        and set(keywords(opener.content, 20)) & set(keywords(flow[-2].content,
+                                                                            20)):
+                    first = split_sentences(_ANNOTATED.sub("", opener.content))[:1]
+                    decision.questions = [third_person(first[0], opener.speaker)
+                                          [:_QUESTION_CONTEXT_CHARS]] if first else []
+                out.append(decision)
                 previous = line
                 continue
             if parent is not None and parent.speaker != line.speaker \

@@ -717,3 +717,27 @@ def test_a_threads_reply_is_about_its_threads_subject():
     assert out["ok, 3.9 dropped in 6.0 (March), 5.x keeps it"][-1] == \
         "RFC-32: drop Python 3.9 support.", out
     assert not any("RFC-32" in q for q in out["unrelated: the coffee machine on 4 is fixed"])
+
+
+def test_agreeing_to_a_proposal_in_the_channel_decides_it():
+    """"agreed, free goes to 120/min from next Monday, pro stays 600", minutes after ben's
+    "proposal: free 120/min, pro 600/min" in the channel (no thread): a decision on it, as a
+    thread's is, with the discussion it closes among its questions ("what's the free tier rate
+    limit?" was answered with the opener's "free tier 60/min is too low"). Not agreeing with
+    what proposes nothing, nor half an hour on."""
+    out = OfflineExtractor().extract(_at(
+        ("ana", 0, "rate limit discussion: free tier 60/min is too low, support tickets doubled"),
+        ("ben", 10, "proposal: free 120/min, pro 600/min, enterprise custom"),
+        ("ana", 30, "agreed, free goes to 120/min from next Monday, pro stays 600")))
+    [decision] = [c for c in out if c.content.startswith("Decision:")]
+    assert decision.content == ("Decision: agreed, free goes to 120/min from next Monday, pro "
+                                "stays 600 (on ben's \"proposal: free 120/min, pro 600/min, "
+                                "enterprise custom\")")
+    assert decision.questions == ["rate limit discussion: free tier 60/min is too low, support "
+                                  "tickets doubled"]
+    for rows in ([("mel", 0, "That's so nice, Caroline"), ("caro", 2, "Agreed, Mel! Art can "
+                  "be a real mood-booster")],
+                 [("ben", 0, "proposal: free 120/min, pro 600/min"),
+                  ("ana", 45, "agreed, free goes to 120/min from next Monday")]):
+        assert not [c for c in OfflineExtractor().extract(_at(*rows))
+                    if c.content.startswith("Decision:")], rows
