@@ -24,7 +24,7 @@ from typing import Any
 from .ingest_input import to_messages
 from .models import IngestResult, Memory, Message, parents_elsewhere
 from .revisions import link_revisions
-from .said_before import SAID_BEFORE, said_before_many
+from .said_before import SAID_BEFORE, SAID_EARLIER, said_before_many
 
 MemoryService = Any  # memory.service.MemoryService (which imports this module)
 
@@ -64,7 +64,7 @@ def _extract_key(profile: str, session_id: str, now: datetime, new: list[Message
     """Everything Profile._memories_of (memory/service.py) reads: the new messages, the stored
     messages that replies among them answer and the one said before them (its _extract's
     context), the session and the time."""
-    wanted = [*sorted(parents_elsewhere(new)), SAID_BEFORE]
+    wanted = [*sorted(parents_elsewhere(new)), SAID_BEFORE, SAID_EARLIER]
     return (profile, session_id, now.isoformat(), tuple(m.model_dump_json() for m in new),
             tuple(known[k].model_dump_json() for k in wanted if k in known))
 
@@ -139,8 +139,8 @@ def _look_up(store, parsed: dict[str, list[Message]]
     stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
     new = {p: [m for m in ms if m.id not in stored[p]] for p, ms in unique.items()}
     # what a batch's short first message may answer (memory.said_before)
-    for p, before in said_before_many(store, new).items():
-        known[p][SAID_BEFORE] = before
+    for p, looked in said_before_many(store, new).items():
+        known[p].update(looked)
     return known, new
 
 

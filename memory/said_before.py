@@ -21,11 +21,13 @@ from datetime import date, timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
+from .offline_extractor import decides
 
 # (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
 _STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|the culprit|turned out|turns out|"
                            r"traced (?:it )?(?:back )?to)\b")
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
+SAID_EARLIER = "\0said-earlier"  # the one before that, where a discussion is what was closed
 BEFORE_WINDOW = timedelta(hours=2)
 # "on it", "me", "Yes, 14 accounts.", "I'll take it", "250"; a longer reply has words to stand
 # alone, and a lookup for each (a quarter of bench/ingest.py's lines have 4 words) cost ingest
@@ -40,6 +42,15 @@ SCANNED_INCIDENT = 50  # ... and to find the declaration a resolution ends
 _CORRECTS_OWN = re.compile(r"(?i)^\W*(?:actually\b|correction\b|scratch that\b|make that\b|"
                            r"sorry,? (?:i meant|typo)\b|typo\b)")
 SELF_CORRECTION_WINDOW = timedelta(days=2)
+# A decision said in the channel, in a batch of its own: "agreed, free goes to 120/min from next
+# Monday" after ben's "proposal: free 120/min, …", itself after "rate limit discussion: free tier
+# 60/min is too low" (the extractor reads it as a decision on the proposal, with the discussion
+# it closes: memory.offline_extractor; over Slack it was a memory of no rate limit)
+DISCUSSION_WINDOW = timedelta(minutes=30)
+
+
+def _decides(message: Message) -> bool:
+    return not message.reply_to and decides(message.content)
 
 
 def _corrects_own(message: Message) -> bool:
@@ -63,7 +74,8 @@ def wants_before(ordered: list[Message]) -> Message | None:
     first = ordered[0] if ordered else None
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
                                            and not _of_incident(first)
-                                           and not _corrects_own(first)):
+                                           and not _corrects_own(first)
+                                           and not _decides(first)):
         return None
     return first
 
@@ -98,39 +110,62 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
     return None
 
 
-def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, Message]:
-    """{profile: the message its batch's first message may answer}, in one lookup."""
+def pick_earlier(first: Message, before: Message, newest_first: list[Message]) -> Message | None:
+    """For a decision, the channel's top-level message before the one it settles, said within
+    DISCUSSION_WINDOW of it: the discussion the proposal was made in."""
+    if not _decides(first) or first.ts - before.ts > DISCUSSION_WINDOW:
+        return None
+    for m in newest_first:
+        if m.reply_to or m.ts >= before.ts or m.id == before.id:
+            continue
+        return None if m.suppressed or before.ts - m.ts > DISCUSSION_WINDOW else m
+    return None
+
+
+def _looked_up(first: Message, newest_first: list[Message]) -> dict[str, Message]:
+    before = pick_before(first, newest_first)
+    if before is None:
+        return {}
+    earlier = pick_earlier(first, before, newest_first)
+    return {SAID_BEFORE: before, **({SAID_EARLIER: earlier} if earlier is not None else {})}
+
+
+def said_before_many(store, batches: dict[str, list[Message]]) -> dict[str, dict[str, Message]]:
+    """{profile: {SAID_BEFORE: the message its batch's first message may answer, and
+    SAID_EARLIER: the one before that where it is a discussion's}}, in one lookup."""
     firsts = {p: first for p, ms in batches.items()
               if (first := wants_before(sorted(ms, key=lambda m: (m.ts, m.seq)))) is not None}
     if not firsts:
         return {}
     found = store.messages_before_many({p: (m.session_id, m.ts) for p, m in firsts.items()},
                                        max(_scanned(m) for m in firsts.values()))
-    picked = {p: before for p, first in firsts.items()
-              if (before := pick_before(first, found.get(p, []))) is not None}
+    picked = {p: looked for p, first in firsts.items()
+              if (looked := _looked_up(first, found.get(p, [])))}
     # a correction with nothing of its author's that day: the channel's day before
     again = {p: (day_before, first.ts) for p, first in firsts.items()
              if p not in picked and _long_correction(first)
              and (day_before := _day_before(first.session_id)) is not None}
     if again:
         earlier = store.messages_before_many(again, SCANNED)
-        picked |= {p: before for p in again
+        picked |= {p: {SAID_BEFORE: before} for p in again
                    if (before := pick_before(firsts[p], earlier.get(p, []))) is not None}
     return picked
 
 
-def said_before(store, profile: str, ordered: list[Message]) -> Message | None:
-    """The message a batch's first message may answer, looked up in `store`."""
+def said_before(store, profile: str, ordered: list[Message]) -> dict[str, Message]:
+    """{SAID_BEFORE: the message a batch's first message may answer, SAID_EARLIER: the one
+    before it where that is a discussion's}, looked up in `store`; empty when none."""
     first = wants_before(ordered)
     if first is None:
-        return None
-    before = pick_before(first, store.messages_before(profile, first.session_id, first.ts,
-                                                      _scanned(first)))
-    if before is None and _long_correction(first) \
+        return {}
+    looked = _looked_up(first, store.messages_before(profile, first.session_id, first.ts,
+                                                     _scanned(first)))
+    if not looked and _long_correction(first) \
             and (day_before := _day_before(first.session_id)) is not None:
         before = pick_before(first, store.messages_before(profile, day_before, first.ts,
                                                           SCANNED))
-    return before
+        looked = {SAID_BEFORE: before} if before is not None else {}
+    return looked
 
 
 # The chat adapters' session is a channel's UTC day, "<channel>:2026-12-03" (bot.contract

@@ -36,7 +36,7 @@ from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
 from .ingest_input import clean_text, to_messages
-from .said_before import SAID_BEFORE, said_before
+from .said_before import SAID_BEFORE, SAID_EARLIER, said_before
 from .standup_forms import labelled_standup
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      platform_id, same_person)
@@ -492,14 +492,15 @@ class Profile:
         wanted = parents_elsewhere(ordered)
         if known is not None:  # looked up already (ingest_many)
             found = {k: known[k] for k in wanted if k in known}
-            before = known.get(SAID_BEFORE)
+            looked = {k: known[k] for k in (SAID_BEFORE, SAID_EARLIER) if k in known}
         else:
             found = self._store.find_messages_by_external_id(self.name, wanted) if wanted else {}
-            before = said_before(self._store, self.name, ordered)
+            looked = said_before(self._store, self.name, ordered)
         ids = {m.id for m in ordered}
         context = [m for m in found.values() if not m.suppressed and m.id not in ids]
-        if before is not None and before.id not in ids and before.id not in {m.id for m in context}:
-            context.append(before)
+        before = [m for m in looked.values() if m.id not in ids]  # (the channel's flow before)
+        context += [m for m in before if m.id not in {c.id for c in context}]
+        before_ids = {m.id for m in before}
         context_ids = {m.id for m in context}
         everything = sorted([*context, *ordered], key=lambda m: (m.ts, m.seq))
         position = {m.external_id: i for i, m in enumerate(everything) if m.external_id}
@@ -519,7 +520,7 @@ class Profile:
                                     named_in_thread(m))[0],
                                 reply_to=position.get(m.reply_to) if m.reply_to else None,
                                 context=m.id in context_ids,
-                                before=before is not None and m.id == before.id)
+                                before=m.id in before_ids)
                  for i, m in enumerate(everything)]
         by_index = dict(enumerate(everything))
         candidates = verify(self.service.extractor.extract(lines), lines)

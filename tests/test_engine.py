@@ -1092,3 +1092,22 @@ def test_an_agents_notes_of_a_runtime_upgraded_and_one_held_up(profile):
     assert when.startswith("January 2027: "), when
     size = profile.recall("how big should a PR be?", now=now).answer
     assert "Prefer small PRs under 400 lines" in size, size
+
+
+def test_a_decision_in_the_channel_arriving_a_message_at_a_time(profile):
+    """5 Dec (fifteenth session): as the adapters send them, each message in a batch of its own.
+    "agreed, free goes to 120/min from next Monday, pro stays 600" is read beside ben's proposal
+    and the discussion it closes (memory.said_before), on both stores: "what did we decide about
+    the rate limit last Tuesday?" was answered with "free tier 60/min is too low"."""
+    for at, author, text in (
+            ("15:00", "ana", "rate limit discussion: free tier 60/min is too low, support "
+                             "tickets doubled"),
+            ("15:10", "ben", "proposal: free 120/min, pro 600/min, enterprise custom"),
+            ("15:30", "ana", "agreed, free goes to 120/min from next Monday, pro stays 600")):
+        profile.ingest([said(author, f"2026-12-01T{at}:00Z", text)], session_id="C1:2026-12-01")
+    [decision] = [m for m in profile.list() if m.content.startswith("Decision:")]
+    assert decision.content.endswith("(on ben's \"proposal: free 120/min, pro 600/min, "
+                                     "enterprise custom\")"), decision.content
+    answer = profile.recall("what did we decide about the rate limit last Tuesday?",
+                            now=datetime(2026, 12, 8, 9, tzinfo=timezone.utc)).answer
+    assert answer.startswith("Decision: agreed, free goes to 120/min"), answer

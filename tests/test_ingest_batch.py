@@ -220,3 +220,24 @@ def test_a_short_first_message_is_read_with_the_one_before_it_in_a_batch_of_many
     # (the second profile's reply is in another session: it answers nothing)
     assert claims == {names[0]: ["can someone rotate the staging keys today? li is on it."],
                       names[1]: []}
+
+
+def test_a_decision_first_in_its_batch_is_read_with_the_discussion_in_a_batch_of_many(
+        service, profile_name):
+    """memory.said_before in a worker's batch: "agreed, …" opening a profile's batch is read with
+    the proposal before it and the discussion before that, looked up for every profile at once;
+    a proposal over half an hour before is no discussion of it."""
+    names = [f"{profile_name}-{x}" for x in "ab"]
+    for n, gap in zip(names, (20, 45)):
+        service.ingest_many([IngestItem(n, [
+            msg("d1", "rate limit discussion: free tier 60/min is too low", 0, "ana"),
+            msg("d2", "proposal: free 120/min, pro 600/min", 10, "ben")], "d1")])
+    service.ingest_many([IngestItem(n, [msg("d3", "agreed, free goes to 120/min from Monday",
+                                            10 + gap, "ana")], "d1")
+                         for n, gap in zip(names, (20, 45))])
+    decided = {n: [(m.content, m.questions) for m in service.store.list_memories(n)
+                   if m.content.startswith("Decision:")] for n in names}
+    assert decided == {names[0]: [("Decision: agreed, free goes to 120/min from Monday "
+                                   "[2026-11-02] (on ben's \"proposal: free 120/min, pro 600/min\")",
+                                   ["rate limit discussion: free tier 60/min is too low"])],
+                       names[1]: []}, decided

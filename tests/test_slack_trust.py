@@ -1166,3 +1166,27 @@ def test_a_deprecation_decided_in_an_rfc_thread_over_slack(start, api):
                   "team": TEAM}, event_id="EvRfc2")
     [dev] = [p for p in api.called("chat.postMessage") if p["channel"] == "CDEV"]
     assert "3.9" not in dev["text"], dev["text"]
+
+
+def test_what_we_decided_about_the_rate_limit_last_tuesday_over_slack(start, api):
+    """The question Lurker is for, over the real Bolt app (5 Dec, fifteenth session): a rate
+    limit discussed in #general on a Monday, ben's proposal and ana's "agreed, free goes to
+    120/min from next Monday, pro stays 600", no thread. "what did we decide about the rate
+    limit last Tuesday?" and "what's the free tier rate limit?" were answered with the opener's
+    "free tier 60/min is too low", and "when does the new free limit take effect?" was
+    declined."""
+    slack = start()  # ts(0) is Monday 16 November 2026, 09:00 UTC
+    message(slack, "CGEN", "U1", "rate limit discussion: free tier 60/min is too low, support "
+            "tickets doubled", ts(24 * 60))
+    message(slack, "CGEN", "U2", "proposal: free 120/min, pro 600/min, enterprise custom",
+            ts(24 * 60 + 10))
+    message(slack, "CGEN", "U1", "agreed, free goes to 120/min from next Monday, pro stays 600",
+            ts(24 * 60 + 30))
+    for n, question in enumerate(("what did we decide about the rate limit last Tuesday?",
+                                  "what's the free tier rate limit?",
+                                  "when does the new free limit take effect?")):
+        app_mention(slack, "U0BOB", question, ts(7 * 24 * 60 + n), f"EvRl{n}")
+    decided, free, effect = [a["text"] for a in answers(api)]
+    assert decided.startswith("Decision: agreed, free goes to 120/min"), decided
+    assert free.startswith("Decision: agreed, free goes to 120/min"), free
+    assert effect.startswith("23 November 2026: Decision: agreed"), effect
