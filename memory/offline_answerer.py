@@ -1625,6 +1625,10 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
                             r"|\bthe\s+latest\s+(?:on|about|with)\b"
                             r"|^\W*where\s+(?:are|do)\s+we\s+(?:stand\s+)?(?:on|with)\b")
+# "when does the new free limit take effect?": the words of asking when a thing starts are no
+# subject ("agreed, free goes to 120/min from next Monday" says none of them)
+_ASKS_START = re.compile(r"(?i)\b(?:takes?|took|taking)\s+effect\b|\bkicks?\s+in\b|"
+                         r"\bgo(?:es)?\s+into\s+effect\b|\bbecomes?\s+effective\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
 _LINK = re.compile(r"(?i)\bhttps?://\S+")
@@ -1765,7 +1769,7 @@ class OfflineAnswerer(Answerer):
             _OPINION_STEMS | (_VIEWERS if _ASKS_VIEWS.search(question) else set())
             if names else set())
         # "any update on the Safari bug?": the words of asking how it stands are no subject
-        asking = _ASKS_PROGRESS.search(question)
+        asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
