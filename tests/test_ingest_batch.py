@@ -238,6 +238,7 @@ def test_a_decision_first_in_its_batch_is_read_with_the_discussion_in_a_batch_of
     decided = {n: [(m.content, m.questions) for m in service.store.list_memories(n)
                    if m.content.startswith("Decision:")] for n in names}
     assert decided == {names[0]: [("Decision: agreed, free goes to 120/min from Monday "
-                                   "[2026-11-02] (on ben's \"proposal: free 120/min, pro 600/min\")",
+                                   "[2026-11-02] (on ben's \"proposal: free 120/min, pro "
+                                   "600/min\")",
                                    ["rate limit discussion: free tier 60/min is too low"])],
                        names[1]: []}, decided
