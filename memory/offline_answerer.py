@@ -80,7 +80,9 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
                              "coming", "upcoming", "anything", "calendar", "agenda",
                              "deadline", "due", "ahead"]))
-_STATUS_STEMS = set(stem_words(["status", "update", "updates", "latest", "progress"]))
+_STATUS_STEMS = set(stem_words(["status", "update", "updates", "latest", "progress",
+                                # "how is Globex looking?" (declined: no memory says "look")
+                                "looking"]))
 # what a customer's or a project's record is called, beside its name
 _RECORD_STEMS = set(stem_words(["ticket", "tickets", "case", "escalation", "account", "deal",
                                 "issue", "request", "project"]))

@@ -4374,3 +4374,17 @@ def test_a_release_that_says_what_a_later_one_removes(lurker, tmp_path):
                               "released"), removed
     assert released.startswith("2 December 2026, when it was reported: 1.4.1 released"), \
         released
+
+
+def test_how_a_customer_is_looking(lurker, tmp_path):
+    """A customer-success channel: "how is Globex looking?" was declined (no memory says
+    "look"); it asks what was said of Globex, newest first."""
+    [looking] = asked_after(lurker, tmp_path, chat(
+        ("lina", "2026-11-30T09:00:00Z", "Q4 renewals: Acme ($240k) signed, Globex ($90k) at "
+         "risk - champion left, Initech ($60k) pending legal"),
+        ("lina", "2026-12-01T14:00:00Z", "Globex update: new champion is Dana Wu (VP Eng), intro "
+         "call Thursday"),
+        ("lina", "2026-12-03T17:00:00Z", "Globex call went well, Dana wants a pilot of the "
+         "analytics add-on, back to yellow")),
+        "2026-12-05T09:00:00Z", "how is Globex looking?")
+    assert looking.startswith("Globex call went well"), looking
