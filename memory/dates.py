@@ -246,7 +246,10 @@ _BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?(?:{_PLAN_VERBS}"
                            # sharp, revisit in January" (said in December) was last January
                            r"|(?:revisit|re-?evaluate|reassess|retry|re-?try|re-?check|"
                            r"check\s+back|circle\s+back|follow\s+up|try\s+again|pick\s+(?:it|"
-                           r"this|that)\s+(?:back\s+)?up)\b)", re.IGNORECASE)
+                           r"this|that)\s+(?:back\s+)?up)\b"
+                           # or the state a change left: "my flight changed, now out Dec 22 -
+                           # Jan 2" (said 3 December) was last year's
+                           r"|now\b)", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 

@@ -1152,6 +1152,9 @@ def test_what_thanks_are_for_was_done():
      [("2027-01-01", "2027-01-31")]),
     ("blocked on legal, circle back in Feb", [("2027-02-01", "2027-02-28")]),
     ("revisited it in March", [("2026-03-01", "2026-03-31")]),
+    # the state a change left is to come ("changed" made it last year's)
+    ("update: my flight changed, now out Dec 22 - Jan 2", [("2026-12-22", "2027-01-02")]),
+    ("it broke on Monday, now fixed", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     from memory.dates import find_dates
