@@ -59,7 +59,10 @@ _NAME = re.compile(r"(?<!\w:)\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 # "Dec" were about whom it asked; "Jan" is a name too, a month before a day: _DAY_OF_JAN)
 _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok",
               "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-              "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
+              "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+              # (holidays are days: "is sue working on Christmas?" asked for a memory naming
+              # "Christmas", and "sue is around the whole break except Dec 25" did not)
+              "christmas", "xmas", "thanksgiving", "easter", "halloween", "hanukkah", "diwali"}
 _DAY_OF_JAN = re.compile(r"\bJan\.?(?=\s+\d)")
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
@@ -139,7 +142,13 @@ _PERSON_SLOT = re.compile(
     r"do|work|ship|shipped|fix|fixed|finish|finished|deploy|deployed|release|released|merge|"
     r"merged|build|built|own|owned|handle|handled)\b")
 # "what is kofi working on?", "what's sam up to?": what they took on and said, latest first
-_AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on|doing|"
+_AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on"
+                      # (not a day: "is sue working on Christmas?" listed sue's work as "sue is
+                      # on:")
+                      r"(?!\s+(?:the\s+)?(?:\d|christmas|xmas|new\s+year|thanksgiving|holidays?\b|"
+                      r"weekends?\b|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|today|"
+                      r"tomorrow|tonight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                      r"[a-z]*\.?\s*\d))|doing|"
                       r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on|"
                       r"supposed\s+to\s+do)\b"
                       # "what does tom need to do?", "what do li and … have to do?"
@@ -331,7 +340,9 @@ _THING = re.compile(r"\b(?:the|a|an|our|their|your|my|its|no|any|some|every|each
                     # said by kai, was someone else's: "what flight is kai on?" was declined)
                     r"|\b(?i:in|(?:fly|flying|flew|flown|travel\w*|going|went|go|goes|moving|moved|"
                     r"move|heading|headed|head|driving|drove|drive|back|trip|visiting|visit|"
-                    r"relocating|relocated)\s+(?:to|from|back\s+to))\s+([A-Z][a-z]+)\b")
+                    r"relocating|relocated|"
+                    # ("working remotely from Lisbon" was someone else leo's PTO named)
+                    r"remotely|working|works|based)\s+(?:to|from|back\s+to))\s+([A-Z][a-z]+)\b")
 
 
 def _others_named(content: str, names: set[str]) -> set[str]:
@@ -639,12 +650,18 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 _WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|"
              r"on vacation|on holiday|on pto|ooo)\b")
 _ASKS_WHO_AWAY = re.compile(_WHO_AWAY, re.IGNORECASE)
+_WORKING_ON_A_DAY = (r"\b(?:is|are|will)\s+\S+\s+(?:be\s+)?working\s+(?:on\s+)?(?:the\s+)?"
+                     r"(?:\d|christmas|xmas|new\s+year|thanksgiving|holidays?\b|weekends?\b|"
+                     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|today|tomorrow|tonight|"
+                     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d)")
 _ASKS_AWAY = re.compile(
     r"(?i)\bwhen (?:is|will|does) \S+ (?:be )?(?:back|return|returning|get back|come back|"
     r"in the office|around|available)\b|"
     # ("is sam still out next week?" was declined: "still" stood between)
     r"\b(?:is|are|will) \S+ (?:still )?(?:be )?(?:out|off|away|around|"
-    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY)
+    r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY
+    # "is sue working on Christmas?": whether she is around then
+    + r"|" + _WORKING_ON_A_DAY)
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining
 _ASKS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+@?\S+\s+still\s+(?:here|around|with us|"
@@ -1884,7 +1901,8 @@ class OfflineAnswerer(Answerer):
             # (with no word left but of presence, presence itself: "is raj still with us?" was
             # declined, sharing "still" with nothing)
             undated = _as_away(undated - _PRESENCE_STEMS) or (
-                {"away"} if present else _as_away(undated))
+                {"away"} if present or re.search(_WORKING_ON_A_DAY, question, re.IGNORECASE)
+                else _as_away(undated))
             stems_of = lambda m: _as_away(_memory_stems(m)) | (
                 {"away"} if _DEPARTED.search(m.content)
                 or present and _JOINED.search(m.content) else set())
@@ -2377,7 +2395,13 @@ class OfflineAnswerer(Answerer):
                 before = event_date(dated, question) if dated is not None else None
                 moved = after_change(latest.content, latest.said_at, before,
                                      says_update(latest.content))
-                if moved is not None:
+                away_now = _away_until(latest) if _ASKS_BACK.search(question) else None
+                if away_now is not None:
+                    # "when is raj back?": "my flight changed, now out Dec 22 - Jan 2" says till
+                    # when, not the days out it moved to
+                    parts[-2:] = [f"{away_now[0]} {format_human(away_now[1])}:",
+                                  f"{_dated(latest)}.", "Before that:"]
+                elif moved is not None:
                     parts[-2:] = [f"{moved.words}:", f"{_dated(latest)}.", "Before that:"]
             changed = None if when or trend else next(
                 (c for m in shown[:1] if m.supersedes in previous

@@ -4388,3 +4388,27 @@ def test_how_a_customer_is_looking(lurker, tmp_path):
          "analytics add-on, back to yellow")),
         "2026-12-05T09:00:00Z", "how is Globex looking?")
     assert looking.startswith("Globex call went well"), looking
+
+
+HOLIDAY_COVERAGE = chat(
+    ("kim", "2026-12-01T10:00:00Z", "holiday coverage thread: please add your PTO for Dec 21 - "
+     "Jan 4"),
+    ("raj", "2026-12-01T10:15:00Z", "out Dec 23 - Jan 2, back Jan 5"),
+    ("sue", "2026-12-01T10:20:00Z", "I'm around the whole break except Dec 25 and Jan 1"),
+    ("leo", "2026-12-01T11:00:00Z", "PTO Dec 21-24, then working remotely from Lisbon until "
+     "Jan 8 (UTC+0)"),
+    ("raj", "2026-12-03T12:00:00Z", "update: my flight changed, now out Dec 22 - Jan 2"))
+
+
+def test_a_holiday_coverage_channel(lurker, tmp_path):
+    """December's PTO thread: raj's "my flight changed, now out Dec 22 - Jan 2" (said 3 Dec)
+    was last year's days ("when is raj back?" led with 22 December 2025); "is sue working on
+    Christmas?" listed her work ("sue is on:"), then, read as a day, asked for a memory naming
+    "Christmas"; "where is leo working from?" was declined ("Lisbon" read as someone else)."""
+    back, christmas, where = asked_after(
+        lurker, tmp_path, HOLIDAY_COVERAGE, "2026-12-05T09:00:00Z", "when is raj back?",
+        "is sue working on Christmas?", "where is leo working from?")
+    assert back.startswith("Away until 2 January 2027: update: raj's flight changed, now out "
+                           "Dec 22 - Jan 2 [2026-12-22 to 2027-01-02]"), back
+    assert christmas.startswith("sue is around the whole break except Dec 25"), christmas
+    assert where.startswith("PTO Dec 21-24"), where
