@@ -672,9 +672,9 @@ _PROPOSES = re.compile(r"(?i)\b(?:propos\w*|suggest\w*|how\s+about|what\s+about|
 # "she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy", the evening after the
 # same person's "offer going out to Priya today": she is the one person their last message named
 # ("who's Priya's onboarding buddy?" was declined, "did Priya accept the offer?" showed the offer)
-_OPENING_PRONOUN = re.compile(r"^(\W*)(?:she|he)\b(?=\s+(?:just\s+|finally\s+|also\s+)?[a-z]+"
-                              r"(?:ed|s)\b|['’]s\s|\s+(?:will|is|was|has|had|got|took)\b)",
-                              re.IGNORECASE)
+OPENING_PRONOUN = re.compile(r"^(\W*)(?:she|he)\b(?=\s+(?:just\s+|finally\s+|also\s+)?[a-z]+"
+                             r"(?:ed|s)\b|['’]s\s|\s+(?:will|is|was|has|had|got|took)\b)",
+                             re.IGNORECASE)
 # a name within a sentence, with its surname or initial if written
 _NAMED_WITHIN = re.compile(r"(?<=[a-z0-9,;:)]\s)([A-Z][a-z]+)(?:\s+[A-Z](?:[a-z]+|\.|\b))?")
 _CALENDAR_WORD = re.compile(r"(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
@@ -995,7 +995,7 @@ class OfflineExtractor(Extractor):
             # a standup bot's form, as the person's standup (memory.standup_forms)
             text, quoted = without_quotes(without_code(standup_text(line.content)
                                                        or line.content))
-            opening = _OPENING_PRONOUN.match(text) \
+            opening = OPENING_PRONOUN.match(text) \
                 if own is not None and parent is None and line.reply_to is None \
                 and line.ts - own.ts <= _SELF_CORRECTION else None
             named = _the_one_named(own.content, line.speaker) if opening else None

@@ -21,7 +21,7 @@ from datetime import date, timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
-from .offline_extractor import decides
+from .offline_extractor import OPENING_PRONOUN, decides
 
 # (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
 _STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|the culprit|turned out|turns out|"
@@ -75,7 +75,8 @@ def wants_before(ordered: list[Message]) -> Message | None:
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
                                            and not _of_incident(first)
                                            and not _corrects_own(first)
-                                           and not _decides(first)):
+                                           and not _decides(first)
+                                           and not _long_correction(first)):
         return None
     return first
 
@@ -97,7 +98,8 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
                 between.append(m)
         return None
     if _long_correction(first):
-        # a correction: its author's own last word in the channel, within two days
+        # a correction: its author's own last word in the channel, within two days (or "she
+        # signed!!": whom that last word named)
         return next((m for m in newest_first if not m.reply_to and not m.suppressed
                      and m.author == first.author
                      and first.ts - m.ts <= SELF_CORRECTION_WINDOW), None)
@@ -186,7 +188,12 @@ def _day_before(session_id: str | None) -> str | None:
 
 
 def _long_correction(first: Message) -> bool:
-    return len(first.content.split()) > SHORT_WORDS and _corrects_own(first)
+    """A message read beside its author's own last word: a correction of it, or one opening
+    with "she" or "he" ("she signed!! … Omar will be her onboarding buddy", in its own batch the
+    evening after the author's "offer going out to Priya today")."""
+    return not first.reply_to and (len(first.content.split()) > SHORT_WORDS
+                                   and _corrects_own(first)
+                                   or bool(OPENING_PRONOUN.match(first.content)))
 
 
 def _scanned(first: Message) -> int:

@@ -1210,3 +1210,38 @@ def test_a_review_bots_markdown_review_over_discord(env):
     assert "Latest" not in issues.split("\n")[0], issues
     assert verdict.startswith("Verdict: request changes. (16 November 2026)"), verdict
     assert "Latest" not in verdict.split("\n")[0], verdict
+
+
+def test_a_decision_agreed_in_the_channel_and_she_signed_over_discord(env):
+    """5 Dec (fifteenth session), through the discord.py client, each message its own event:
+    bob's "agreed, free goes to 120/min from next Monday" minutes after alice's proposal, itself
+    after her "rate limit discussion: …", answers what was decided about the rate limit (the
+    opener's "free tier 60/min is too low" did); alice's "she signed!! … Omar will be her
+    onboarding buddy", the evening after her "offer going out to Priya today", is Priya's. The
+    other channel hears none of it, and nobody is pinged."""
+    env.post(GENERAL, ALICE, "rate limit discussion: free tier 60/min is too low, support "
+             "tickets doubled @everyone", at=DAY)
+    env.post(GENERAL, ALICE, "proposal: free 120/min, pro 600/min, enterprise custom",
+             at=DAY + timedelta(minutes=10))
+    env.post(GENERAL, BOB, "agreed, free goes to 120/min from next Monday, pro stays 600",
+             at=DAY + timedelta(minutes=30))
+    env.post(GENERAL, ALICE, "offer going out to Priya today: L5, start date Jan 11",
+             at=DAY + timedelta(hours=2))
+    env.post(GENERAL, ALICE, "she signed!! 🎉 starting Jan 11, Omar will be her onboarding "
+             "buddy", at=DAY + timedelta(hours=12))
+    env.wait_for(lambda: len(env.sink.events) >= 5, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("what did we decide about the rate limit on Monday?",
+                                  "who's Priya's onboarding buddy?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, BOB, f"{MENTION} who's Priya's onboarding buddy?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    decided, buddy = [r.json["content"] for r in env.replies(GENERAL)]
+    assert decided.startswith("Decision: agreed, free goes to 120/min"), decided
+    assert buddy.startswith("Priya signed!!"), buddy
+    assert "Omar" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])

@@ -1111,3 +1111,20 @@ def test_a_decision_in_the_channel_arriving_a_message_at_a_time(profile):
     answer = profile.recall("what did we decide about the rate limit last Tuesday?",
                             now=datetime(2026, 12, 8, 9, tzinfo=timezone.utc)).answer
     assert answer.startswith("Decision: agreed, free goes to 120/min"), answer
+
+
+def test_she_in_her_own_batch_is_whom_her_authors_last_word_named(profile):
+    """5 Dec (fifteenth session): "she signed!! … Omar will be her onboarding buddy" arrives in
+    a batch of its own, the evening after (and, in the adapters' sessions, the day after) the
+    same person's "offer going out to Priya today" with another's message between; on both
+    stores it is read beside that word (memory.said_before)."""
+    for at, author, session, text in (
+            ("2026-12-03T09:00", "nina", "C2:2026-12-03", "offer going out to Priya today: L5, "
+                                                         "start date Jan 11"),
+            ("2026-12-03T09:30", "omar", "C2:2026-12-03", "🎉 fingers crossed"),
+            ("2026-12-04T08:40", "nina", "C2:2026-12-04", "she signed!! 🎉 starting Jan 11, "
+                                                         "Omar will be her onboarding buddy")):
+        profile.ingest([said(author, f"{at}:00Z", text)], session_id=session)
+    answer = profile.recall("who's Priya's onboarding buddy?",
+                            now=datetime(2026, 12, 5, 9, tzinfo=timezone.utc)).answer
+    assert answer.startswith("Priya signed!!"), answer
