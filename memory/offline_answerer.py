@@ -887,8 +887,12 @@ _ASKS_QUANTITY = re.compile(
     r"rate|"
     # a measure that moves: "what is the checkout latency?" after "we're at 420ms" and, later,
     # "Checkout p99 is down to 280ms"
-    r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage)"
+    r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage|"
+    # a business's figures: "what's our ARR?" led with "mostly Acme's expansion (+$180k)",
+    # newer than November's close
+    r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
+    r"|^\W*how\s+much\s+(?:runway|cash|revenue|arr|mrr|burn|budget|headroom)\b"
     # "what's the price of Pro?"
     r"|^\W*what(?:['’]s| is| are)\s+(?:the\s+)?(?:price|cost|limit|size|quota|budget|fee|rate)s?"
     r"\s+(?:of|for|on)\b")
@@ -2244,6 +2248,10 @@ class OfflineAnswerer(Answerer):
                 # rate limit: … 600 req/min" stands, though it says no change in words)
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
+                # (what says the question's words itself, before an answer that says a figure
+                # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
+                # drove the ARR jump?", is no ARR)
+                valued.sort(key=lambda m: not wanted <= content_stems(m.content))
                 # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
                 valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]

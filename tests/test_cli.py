@@ -4412,3 +4412,19 @@ def test_a_holiday_coverage_channel(lurker, tmp_path):
                            "Dec 22 - Jan 2 [2026-12-22 to 2027-01-02]"), back
     assert christmas.startswith("sue is around the whole break except Dec 25"), christmas
     assert where.startswith("PTO Dec 21-24"), where
+
+
+def test_a_months_close_asked_by_its_figures(lurker, tmp_path):
+    """A finance channel's monthly close: "what's our ARR?" led with "mostly Acme's expansion
+    (+$180k)", the answer to "what drove the ARR jump?" said after November's close, and "how
+    much runway do we have?" with October's 26 months (neither was read as asking a figure)."""
+    arr, runway = asked_after(lurker, tmp_path, chat(
+        ("cfo", "2026-11-02T16:00:00Z", "October close: ARR $4.2M, net revenue retention 112%, "
+         "burn $310k/mo, runway 26 months"),
+        ("cfo", "2026-12-01T16:00:00Z", "November close: ARR $4.5M (+7% MoM), NRR 115%, burn "
+         "$295k/mo, runway 28 months"),
+        ("ana", "2026-12-01T16:20:00Z", "nice! what drove the ARR jump?"),
+        ("cfo", "2026-12-01T16:35:00Z", "mostly Acme's expansion (+$180k) and two new logos")),
+        "2026-12-05T09:00:00Z", "what's our ARR?", "how much runway do we have?")
+    assert arr.startswith("November [November 2026] close: ARR $4.5M"), arr
+    assert runway.startswith("November [November 2026] close:"), runway
