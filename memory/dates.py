@@ -377,7 +377,12 @@ AS_WRITTEN = "as written"  # the detail of a date written with its year
 Resolver = Callable[[re.Match, date, Tense], Resolution]
 
 _WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Weds?|"
-             r"Thu(?:rs?)?|Fri)\.?")
+             r"Thu(?:rs?)?|Fri|"
+             # (as typed: "globex wants a proposal by next fri" was no date; "mon", "wed",
+             # "sat" and "sun" are words too, read only after next, this or last)
+             # (not before a date of digits that falls on another day: "fri 3/4")
+             r"(?:tues|thurs?|fri)(?!\.?\s+\d{1,2}/\d))\.?")
+_WD_AFTER_WHICH = rf"(?P<wd>{_WD_NAMES}|(?-i:mon|tue|wed|thu|sat|sun)\.?)"
 _WEEKDAY = rf"(?P<wd>{_WD_NAMES})"
 _NUM = (r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?|"
         r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)")
@@ -1133,10 +1138,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # relative days
     (r"(?:the\s+)?day\s+before\s+yesterday", _shift(-2), "calendar"),
     (r"(?:the\s+)?day\s+after\s+tomorrow", _shift(2), "calendar"),
-    (rf"yesterday|yday|{_NOT_THE}last\s+night", _shift(-1), "calendar"),
-    (r"tomorrow|tmrw|tmr|2morrow", _shift(1), "calendar"),
+    (rf"yesterday|yday|{_NOT_THE}last\s+(?:night|nite)", _shift(-1), "calendar"),
+    (r"tomorrow|tmrw|tmr|tmw|2morrow", _shift(1), "calendar"),
     # (not "EOD Friday", "end of day tomorrow": the day named after it is the date)
-    (r"today|tdy|tonight|this\s+(?:morning|afternoon|evening)|"
+    (r"today|tdy|tonight|tonite|2nite|this\s+(?:morning|afternoon|evening)|"
      rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"
      r"tmrw|tmr|today|the\s+\d|\d))",
      _shift(0), "calendar"),
@@ -1153,8 +1158,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # (and without "the": "kickoff is first Monday of January" was the coming Monday)
     (rf"(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}"
      rf"\s+(?:of|in)\s+(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _nth_weekday, "weekday month"),
-    (rf"{_NOT_THE}(?P<which>last|this\s+past|this\s+coming|this|next|coming)\s+{_WEEKDAY}",
-     _relative_weekday, "weekday"),
+    (rf"{_NOT_THE}(?P<which>last|this\s+past|this\s+coming|this|next|coming)\s+"
+     rf"{_WD_AFTER_WHICH}", _relative_weekday, "weekday"),
     (rf"(?:(?:on|by|until|till|before|after|due|from|since)\s+)?{_WEEKDAY}", _bare_weekday,
      "weekday"),
     (rf"{_NOT_THE}(?P<which>last|this\s+past|this|next)\s+weekend", _weekend, "calendar"),
@@ -1360,7 +1365,7 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
 _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "weekday": "mon|tue|wed|thu|fri|sat|sun",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
-                      "2morrow|eod|fortnight|wk|yr|tdy",
+                      "2morrow|eod|fortnight|wk|yr|tdy|nite|tmw",
           "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine|holiday|"
                      "winter"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any

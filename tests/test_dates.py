@@ -580,7 +580,8 @@ HOSTILE = [
     "early next month", "mid-last month", "the week after Thanksgiving",
     "the Friday before Christmas", "the weekend before Dec 25",
     # 5 Dec, fifteenth session
-    "3.9 dropped in 6.0 (March)",
+    "3.9 dropped in 6.0 (March)", "proposal by next fri", "migrated tonite", "last nite",
+    "next wed",
 ]
 
 
@@ -1155,6 +1156,15 @@ def test_what_thanks_are_for_was_done():
     # the state a change left is to come ("changed" made it last year's)
     ("update: my flight changed, now out Dec 22 - Jan 2", [("2026-12-22", "2027-01-02")]),
     ("it broke on Monday, now fixed", [("2026-11-30", "2026-11-30")]),
+    # short weekdays and nights as typed ("a proposal by next fri" was no date); "mon", "wed",
+    # "sat" and "sun" only after next, this or last
+    ("globex wants a proposal by next fri", [("2026-12-04", "2026-12-04")]),
+    ("due thurs, review tues", [("2026-12-10", "2026-12-10"), ("2026-12-08", "2026-12-08")]),
+    ("staging db migrated tonite, it was slow last nite", [("2026-12-03", "2026-12-03"),
+                                                          ("2026-12-02", "2026-12-02")]),
+    ("see you tmw", [("2026-12-04", "2026-12-04")]),
+    ("demo next wed", [("2026-12-09", "2026-12-09")]),
+    ("we sat down on wed and the sun came out", []),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     from memory.dates import find_dates
