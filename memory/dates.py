@@ -662,9 +662,17 @@ _FOR_A_STRETCH = re.compile(r"(?i)\b(?:no|never|nothing|none|nobody|\w+n['’]t|
                             r"worst|highest|lowest|biggest|quietest|busiest)\b[^,.;:!?\n]*$")
 
 
+# a count of things in a stretch is a rate: "anyone with 1+ session in 28 days" (a definition of
+# an active user was dated four weeks on), "3 deploys in 2 days", "twice in a week"
+_COUNTED_IN = re.compile(r"(?i)(?:\b\d+\+?|\b(?:once|twice|thrice|one|two|three|a\s+few|several|"
+                         r"many))\s+(?:[a-z]+\s+){0,2}?$|\b(?:per|within|every|each)\s+$")
+
+
 def _in_time(m: re.Match, d: date, tense: Tense) -> Resolution:
-    """"in 2 weeks": that far on, but not after words of a stretch gone by."""
-    if _FOR_A_STRETCH.search(m.string, max(0, m.start() - 60), m.start()):
+    """"in 2 weeks": that far on, but not after words of a stretch gone by, nor a count's
+    stretch ("1+ session in 28 days")."""
+    if _FOR_A_STRETCH.search(m.string, max(0, m.start() - 60), m.start()) \
+            or _COUNTED_IN.search(m.string, max(0, m.start() - 40), m.start()):
         raise ValueError("a stretch of time, not a day")
     return _offset(1)(m, d, tense)
 

@@ -1165,6 +1165,10 @@ def test_what_thanks_are_for_was_done():
     ("see you tmw", [("2026-12-04", "2026-12-04")]),
     ("demo next wed", [("2026-12-09", "2026-12-09")]),
     ("we sat down on wed and the sun came out", []),
+    # a count of things in a stretch is a rate, no day ("1+ session in 28 days" was dated)
+    ('an "active user" is now anyone with 1+ session in 28 days', []),
+    ("3 deploys in 2 days, twice in a week", []),
+    ("demo in 3 days", [("2026-12-06", "2026-12-06")]),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     from memory.dates import find_dates
