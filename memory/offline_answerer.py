@@ -625,7 +625,9 @@ def _cjk_pairs(text: str) -> set[str]:
 # we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
-              "signatur": "sign", "owner": "own"}
+              "signatur": "sign", "owner": "own",
+              # "why is snowflake so expensive?": "warehouse costs: snowflake bill was $22k"
+              "expens": "cost", "costli": "cost", "pricey": "cost"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -1652,6 +1654,10 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
 # subject ("agreed, free goes to 120/min from next Monday" says none of them)
 _ASKS_START = re.compile(r"(?i)\b(?:takes?|took|taking)\s+effect\b|\bkicks?\s+in\b|"
                          r"\bgo(?:es)?\s+into\s+effect\b|\bbecomes?\s+effective\b")
+# "what was wrong with the Globex revenue numbers?": the words of asking what the trouble is
+# are no subject ("the revenue dashboard is showing EUR as USD for Globex" says none)
+_ASKS_WRONG = re.compile(r"(?i)\bwhat(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+(?:going\s+)?"
+                         r"(?:wrong|the\s+(?:problem|issue|matter|deal))\s+with\b")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 # a place said: a link, a channel, a path, or a verb of being somewhere with its preposition
 _LINK = re.compile(r"(?i)\bhttps?://\S+")
@@ -1792,7 +1798,8 @@ class OfflineAnswerer(Answerer):
             _OPINION_STEMS | (_VIEWERS if _ASKS_VIEWS.search(question) else set())
             if names else set())
         # "any update on the Safari bug?": the words of asking how it stands are no subject
-        asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question)
+        asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
+            or _ASKS_WRONG.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share

@@ -4428,3 +4428,22 @@ def test_a_months_close_asked_by_its_figures(lurker, tmp_path):
         "2026-12-05T09:00:00Z", "what's our ARR?", "how much runway do we have?")
     assert arr.startswith("November [November 2026] close: ARR $4.5M"), arr
     assert runway.startswith("November [November 2026] close:"), runway
+
+
+def test_a_data_teams_channel(lurker, tmp_path):
+    """A data team's channel: the definition "anyone with 1+ session in 28 days" was dated four
+    weeks on; "what was wrong with the Globex revenue numbers?" and "why is snowflake so
+    expensive?" were declined ("wrong" and "expensive" were words to share)."""
+    active, wrong, costly = asked_after(lurker, tmp_path, chat(
+        ("li", "2026-12-01T10:00:00Z", "definition change: an \"active user\" is now anyone with "
+         "1+ session in 28 days (was 7 days). dashboards updated"),
+        ("pat", "2026-12-02T15:00:00Z", "the revenue dashboard is showing EUR as USD for Globex, "
+         "ticket DATA-412"),
+        ("sam", "2026-12-04T09:00:00Z", "warehouse costs: snowflake bill was $22k in Nov, up "
+         "from $15k. biggest chunk is the hourly full refresh of events")),
+        "2026-12-05T09:00:00Z", "what counts as an active user?",
+        "what was wrong with the Globex revenue numbers?", "why is snowflake so expensive?")
+    assert active.startswith("definition change: an \"active user\" is now anyone with 1+ "
+                             "session in 28 days (was 7 days)"), active
+    assert wrong.startswith("the revenue dashboard is showing EUR as USD for Globex"), wrong
+    assert costly.startswith("warehouse costs: snowflake bill was $22k"), costly
