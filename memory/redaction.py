@@ -189,6 +189,10 @@ _OURS = [
     # and an Azure shared access signature's signature in a blob URL ("?sv=…&sig=…")
     ("sentry-dsn", r"(?<=://)[a-f0-9]{32}(?=(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?/\d+\b)"),
     ("azure-sas", r"(?<=[?&]sig=)[A-Za-z0-9%+/=]{20,}"),
+    # a presigned S3 or GCS URL's signature (whoever holds the URL reads the object until it
+    # expires: found 5 Dec, fifteenth session, with only its access key id redacted)
+    ("presigned-url", r"(?<=[?&]X-Amz-Signature=)[A-Fa-f0-9]{64}|"
+                      r"(?<=[?&]X-Goog-Signature=)[A-Fa-f0-9]{64,}"),
     # found from outside (4 Dec, twelfth session), pasted with no label a rule reads; shapes as
     # gitleaks' rules give them
     ("onepassword-token", r"ops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
@@ -394,7 +398,11 @@ _UNLABELLED = [
     # a PIN or a code that opens something: "door code is 6654", "PIN: 0408", "zoom passcode
     # 287429", "the safe combination is 12-34-56" (not "PIN 13 on the pi", not a date)
     ("pin", r"(?i)\b(?:pin(?:[ \t]*code)?|pass[ \t]?code|(?:door|gate|alarm|lock|access|entry|"
-            r"security|verification|one-time|2fa|mfa|otp)[ \t]+code|otp|combination|combo)"
+            r"security|verification|one-time|2fa|mfa|otp)[ \t]+code|otp|combination|combo|"
+            # what a code opens said after it: "the code to the supply closet is 4512"
+            r"(?<!error )(?<!status )(?<!exit )code(?=[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?"
+            r"(?:[\w-]+[ \t]+){0,2}?(?:closet|room|door|office|building|gate|garage|safe|"
+            r"locker|cabinet|lockbox|storage|lab|suite|elevator|alarm|keypad|padlock|lock)\b))"
             r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?)?[ \t]*(?:\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
             r"(?P<secret>\d(?:[ -]?\d){3,11})(?![\w.-]|/\d)", "pin", "pin"),
     # a .pgpass line: host:port:database:user:password (a host with a dot, a non-hex letter or

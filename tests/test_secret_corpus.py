@@ -366,3 +366,13 @@ def test_bank_and_identity_numbers_found_on_5_dec_fifteenth_session():
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-n"])
     assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_places_code_and_a_presigned_url_found_on_5_dec_fifteenth_session():
+    """Also written on 5 Dec (fifteenth session): a code named by what it opens after it ("the
+    code to the supply closet is …") and a presigned S3 URL's signature (only its access key id
+    was redacted, when there was one); and like lines holding none (an error code, code review,
+    a code that is somewhere). Before: 0 of 3 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-o"])
+    assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
