@@ -763,6 +763,8 @@ def _with_thread_subjects(found: list[Candidate], by_index: dict[int, Transcript
             if title and parent.author else (title[0][:_QUESTION_CONTEXT_CHARS] if title else "")
         if subject and subject not in candidate.questions:
             candidate.questions = [*candidate.questions, subject][-5:]
+            # (drawn from it too: forgetting the thread's memory takes its words from here)
+            candidate.source_lines = [*candidate.source_lines, parent.index]
 
 
 def asked_questions(text: str) -> list[str]:
@@ -961,8 +963,10 @@ class OfflineExtractor(Extractor):
                         and set(keywords(opener.content, 20)) & set(keywords(flow[-2].content,
                                                                             20)):
                     first = split_sentences(_ANNOTATED.sub("", opener.content))[:1]
-                    decision.questions = [third_person(first[0], opener.speaker)
-                                          [:_QUESTION_CONTEXT_CHARS]] if first else []
+                    if first:
+                        decision.questions = [third_person(first[0], opener.speaker)
+                                              [:_QUESTION_CONTEXT_CHARS]]
+                        decision.source_lines = [*decision.source_lines, opener.index]
                 out.append(decision)
                 previous = line
                 continue

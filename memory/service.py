@@ -1266,14 +1266,24 @@ class Profile:
         # MB … (to priya's "FYI the max upload size on the API is 25 MB.")" went on saying the
         # forgotten 25 MB. It goes too, for the same reason; other statements of those messages
         # stay.
-        quoting = [m for m in self._store.memories_by_source(self.name, memory.source_message_ids)
-                   if m.id != memory.id and quotes(m.content, memory.content)]
+        sharing = [m for m in self._store.memories_by_source(self.name, memory.source_message_ids)
+                   if m.id != memory.id]
+        quoting = [m for m in sharing if quotes(m.content, memory.content)]
+        # One that holds it among the questions it answers (a thread's reply its thread's
+        # subject, a decision the discussion it closed: memory.offline_extractor) keeps the
+        # statement and loses those words, which are searched and embedded with it ("Bob is
+        # leaving in January, keep it quiet" forgotten, the reply under it went on exporting it)
+        scrubbed = [m.model_copy(update={"questions": kept}) for m in sharing
+                    if m not in quoting and m.status == "active"
+                    and (kept := [q for q in m.questions if not (
+                        quotes(q, memory.content) or quotes(memory.content, q))]) != m.questions]
         at = now or utcnow()
         for gone in [memory, *quoting]:
             gone.status, gone.forgotten_reason = "forgotten", reason.strip()
             gone.forgotten_at = at
-        self._store.upsert_memories(self.name, [memory, *quoting])
+        self._store.upsert_memories(self.name, [memory, *quoting, *scrubbed])
         self._store.delete_vectors(self.name, [memory.id, *(m.id for m in quoting)])
+        self._index_vectors(scrubbed)
         # The text it was drawn from goes too: the raw messages stay for audit, suppressed, out
         # of the message_text channel, the answerer's context, answer sources and the export.
         self._store.suppress_messages(self.name, memory.source_message_ids)

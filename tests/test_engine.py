@@ -1128,3 +1128,30 @@ def test_she_in_her_own_batch_is_whom_her_authors_last_word_named(profile):
     answer = profile.recall("who's Priya's onboarding buddy?",
                             now=datetime(2026, 12, 5, 9, tzinfo=timezone.utc)).answer
     assert answer.startswith("Priya signed!!"), answer
+
+
+def test_forgetting_a_threads_subject_takes_its_words_from_the_replies(profile):
+    """5 Dec (fifteenth session): a thread's reply carries its thread's first sentence among the
+    questions it answers, and a decision the discussion it closed (memory.offline_extractor).
+    Forgetting "Bob is leaving in January, keep it quiet" left those words in sam's reply under
+    it: exported, searched, and "is Bob leaving?" answered with the reply. On both stores they
+    go with it; the replies stay, with their own words."""
+    profile.ingest([
+        said("ana", "2026-12-01T10:00:00Z", "Bob is leaving in January, keep it quiet until the "
+             "all-hands", external_id="r1"),
+        said("sam", "2026-12-01T10:05:00Z", "ok, I'll start planning the billing handover with "
+             "finance", external_id="r2", reply_to="r1"),
+        said("ana", "2026-12-01T15:00:00Z", "Globex churn discussion: they're unhappy with the "
+             "SSO outage"),
+        said("ben", "2026-12-01T15:10:00Z", "proposal: offer Globex two free months"),
+        said("ana", "2026-12-01T15:30:00Z", "agreed, two free months from January")],
+        session_id="C3:2026-12-01")
+    for secret in ("leaving", "unhappy"):
+        [m] = [m for m in profile.list() if secret in m.content]
+        profile.forget(m.id, "asked to")
+    exported = "\n".join(profile.export())
+    assert "leaving" not in exported and "unhappy" not in exported
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    assert profile.recall("is Bob leaving?", now=now).answer.startswith("I don't have")
+    handover = profile.recall("who is doing the billing handover?", now=now).answer
+    assert handover.startswith("ok, sam will start planning the billing handover"), handover

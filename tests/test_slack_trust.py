@@ -1190,3 +1190,31 @@ def test_what_we_decided_about_the_rate_limit_last_tuesday_over_slack(start, api
     assert decided.startswith("Decision: agreed, free goes to 120/min"), decided
     assert free.startswith("Decision: agreed, free goes to 120/min"), free
     assert effect.startswith("23 November 2026: Decision: agreed"), effect
+
+
+def test_a_forgotten_thread_starter_leaves_no_word_in_its_replies_over_slack(start, api,
+                                                                           tmp_path):
+    """5 Dec (fifteenth session), over the real Bolt app: a reply carries its thread's first
+    sentence among what it answers. An admin forgets "Bob is leaving in January, keep it quiet"
+    (its thread has sam's reply); asked again six ways it is not answered, not even by the
+    reply, and no memory keeps its words among the questions it answers."""
+    slack = start()
+    root = ts(0)
+    message(slack, "CGEN", "U1", "Bob is leaving in January, keep it quiet until the all-hands",
+            root)
+    message(slack, "CGEN", "U2", "ok, I'll start planning the billing handover with finance",
+            ts(5), thread_ts=root)
+    app_mention(slack, "UADA", "forget Bob leaving", ts(10), "EvFB1")
+    question = answers(api)[-1]
+    actions = [b for b in question["blocks"] if b["type"] == "actions"][0]["elements"]
+    click(slack, "UADA", {**question, "ts": "1800000003.000100"}, actions[0]["value"])
+    assert "Forgotten (1)" in api.called("chat.update")[-1]["text"]
+    asked = ("is Bob leaving?", "who is leaving in January?", "what's happening with Bob?",
+             "what should we keep quiet?", "what's the news about Bob?",
+             "what is the billing handover for?")
+    for n, q in enumerate(asked):
+        app_mention(slack, "U2", q, ts(20 + n), f"EvFB{n + 2}")
+    said = [a["text"] for a in answers(api)[-len(asked):]]
+    assert not any("leaving" in s or "quiet" in s for s in said), said
+    profile = slack.bot.service.profile("slack:T1:CGEN")
+    assert not any("leaving" in q for m in profile.list() for q in m.questions)
