@@ -2258,7 +2258,10 @@ class OfflineAnswerer(Answerer):
                 # (what says the question's words itself, before an answer that says a figure
                 # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
                 # drove the ARR jump?", is no ARR)
-                valued.sort(key=lambda m: not wanted <= content_stems(m.content))
+                # (a discussion a decision closed is its own: "Decision: agreed, free goes to
+                # 120/min" under "rate limit discussion: free tier 60/min is too low")
+                valued.sort(key=lambda m: not wanted <= content_stems(" ".join(
+                    [m.content, *(q for q in m.questions if not q.rstrip().endswith("?"))])))
                 # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
                 valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]
