@@ -750,6 +750,7 @@ class Profile:
             erased.add(memory.id)
 
         said = [text for text in said if text]
+        requestioned: list[Memory] = []  # kept, with fewer questions: embedded again
         for memory in store.memories_by_source(self.name, gone, include_inactive=True):
             remaining = [i for i in memory.source_message_ids if i not in gone]
             # (a memory whose own message (its first source) is gone is drawn from it, whatever
@@ -758,6 +759,13 @@ class Profile:
             own = memory.source_message_ids[:1] and memory.source_message_ids[0] in gone
             if remaining and not own and not any(carries(memory.content, text) for text in said):
                 memory.source_message_ids = remaining
+                # (and no sentence of theirs among the questions it answers: a reply keeps the
+                # question it answered, or its thread's subject, which went on being searched)
+                kept = [q for q in memory.questions
+                        if not any(carries(q, text) for text in said)]
+                if kept != memory.questions:
+                    memory.questions = kept
+                    requestioned.append(memory)
                 changed[memory.id] = memory
             elif memory.content not in (self.PURGED, self.DELETED):
                 erase(memory)
@@ -775,7 +783,8 @@ class Profile:
         restored = self._restore_predecessors(changed, current, erased)
         store.upsert_memories(self.name, list(changed.values()))
         store.delete_vectors(self.name, list(erased))
-        self._index_vectors([m for m in restored if m.embeddable])
+        self._index_vectors([m for m in [*restored, *requestioned]
+                             if m.embeddable and m.id not in erased])
         return changed, erased
 
     def _restore_predecessors(self, changed: dict[str, Memory], current: set[str],

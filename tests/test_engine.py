@@ -1155,3 +1155,29 @@ def test_forgetting_a_threads_subject_takes_its_words_from_the_replies(profile):
     assert profile.recall("is Bob leaving?", now=now).answer.startswith("I don't have")
     handover = profile.recall("who is doing the billing handover?", now=now).answer
     assert handover.startswith("ok, sam will start planning the billing handover"), handover
+
+
+def test_a_deleted_message_leaves_no_sentence_among_the_questions_replies_answer(profile):
+    """5 Dec (fifteenth session): a deleted message's memories go, and the memories also drawn
+    from others kept its text among the questions they answer: the thread's subject a reply
+    carries, the question a reply answered ("is Bob leaving in January?"), searched and
+    exported after the delete. On both stores they keep their own words only."""
+    profile.ingest([
+        said("ana", "2026-12-01T10:00:00Z", "Bob is leaving in January, keep it quiet until the "
+             "all-hands", external_id="r1"),
+        said("sam", "2026-12-01T10:05:00Z", "ok, I'll start planning the billing handover with "
+             "finance", external_id="r2", reply_to="r1"),
+        said("kim", "2026-12-01T11:00:00Z", "is Carol moving to the Berlin office in March?",
+             external_id="q1"),
+        said("lee", "2026-12-01T11:02:00Z", "yes, her relocation paperwork went to HR this "
+             "morning and the movers are booked", external_id="a1")],
+        session_id="C4:2026-12-01")
+    assert any("Berlin" in q for m in profile.list() for q in m.questions)
+    profile.delete_message("r1")
+    profile.delete_message("q1")
+    exported = "\n".join(profile.export())
+    for gone in ("leaving", "Berlin"):
+        assert gone not in exported, gone
+    kept = [m.content for m in profile.list()]
+    assert any(c.startswith("ok, sam will start planning the billing handover") for c in kept)
+    assert any("relocation paperwork" in c for c in kept), kept
