@@ -71,10 +71,23 @@ def revised_subject(content: str) -> frozenset[str] | None:
             if pattern in (_CHANGE_OBJECT, _SUBJECT_CHANGED) and not _to_a_value(original,
                                                                                  m.end()):
                 continue
+            if _asked(text, m.end()):
+                # a change asked for is none yet: "can we move the webinar to 2pm ET?" took
+                # "webinar registrations at 312, target is 500" out of every answer
+                continue
             stems = frozenset(stem_tokens(m.group("subject")))
             if stems:
                 return stems
     return None
+
+
+_SENTENCE_MARK = re.compile(r"[.!?\n](?!\d)")
+
+
+def _asked(text: str, at: int) -> bool:
+    """Whether the sentence around `at` is a question."""
+    end = _SENTENCE_MARK.search(text, at)
+    return end is not None and end.group() == "?"
 
 
 def _to_a_value(text: str, at: int) -> bool:

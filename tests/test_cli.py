@@ -4447,3 +4447,20 @@ def test_a_data_teams_channel(lurker, tmp_path):
                              "session in 28 days (was 7 days)"), active
     assert wrong.startswith("the revenue dashboard is showing EUR as USD for Globex"), wrong
     assert costly.startswith("warehouse costs: snowflake bill was $22k"), costly
+
+
+def test_a_launch_channel_where_a_move_is_asked_then_made(lurker, tmp_path):
+    """A marketing channel: "can we move the webinar to 2pm ET?" took "webinar registrations at
+    312, target is 500" out of every answer (read as a change of it), and "done, webinar is now
+    Dec 10 at 2pm ET, updated the invite" (said 5 Dec) was last year's 10 December."""
+    when, target = asked_after(lurker, tmp_path, chat(
+        ("zoe", "2026-12-01T10:00:00Z", "launch plan for Insights v2: blog post + email on Dec 9, "
+         "webinar Dec 10 at 11am ET"),
+        ("zoe", "2026-12-04T17:00:00Z", "webinar registrations at 312, target is 500"),
+        ("ivy", "2026-12-05T08:00:00Z", "can we move the webinar to 2pm ET? the CEO has a board "
+         "call at 11"),
+        ("zoe", "2026-12-05T08:30:00Z", "done, webinar is now Dec 10 at 2pm ET, updated the "
+         "invite")),
+        "2026-12-05T09:00:00Z", "when is the webinar?", "what's the registration target?")
+    assert when.startswith("10 December 2026: done, webinar is now Dec 10 [2026-12-10]"), when
+    assert target.startswith("webinar registrations at 312, target is 500"), target

@@ -135,3 +135,16 @@ def test_a_speaker_moving_to_a_version_supersedes_nothing_of_theirs(profile):
                        session_id="s2")
     assert r.memories_superseded == 0
     assert [m for m in profile.list() if "415 555 0199" in m.content]
+
+
+def test_a_change_asked_for_revises_nothing():
+    """5 Dec (fifteenth session): ivy's "can we move the webinar to 2pm ET? the CEO has a board
+    call at 11" superseded "webinar registrations at 312, target is 500" (a number, and the word
+    "webinar"): the registrations left every answer. A question proposes a change; it makes
+    none."""
+    from memory.revisions import revised_subject
+    assert revised_subject("can we move the webinar to 2pm ET? the CEO has a board call at 11") \
+        is None
+    assert revised_subject("should we raise the rate limit to 500?") is None
+    assert revised_subject("the webinar moved to 2pm ET") == frozenset({"webinar"})
+    assert revised_subject("we moved the webinar to Dec 10. ok?") == frozenset({"webinar"})
