@@ -296,8 +296,12 @@ def tense_at(text: str, pos: int) -> Tense:
     if _INTENDED_TO.search(text[c0:pos]):
         return "future"
     clause = _tense_of(text[c0:c1])
-    if clause == "neutral" and _ASKED_TO.match(text[c0:c1]):
-        return "future"  # (its own past stays: "please note we closed on Monday")
+    if clause == "neutral" and (_ASKED_TO.match(text[c0:c1])
+                                or _IS_NOW.search(text[c0:c1])):
+        # (its own past stays: "please note we closed on Monday"); and what a thing is now
+        # said after what was done: "done, webinar is now Dec 10 at 2pm ET, updated the
+        # invite" (said 5 Dec) was last year's
+        return "future"
     if clause == "neutral" and _PRESENT_CLAUSE.search(text[c0:c1]):
         # a clause with its own subject and present verb keeps no other clause's past: "Hooli
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
@@ -313,6 +317,7 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
                              r"\b(?:says|expects|estimates|promises|thinks)\b")
 
 
+_IS_NOW = re.compile(r"(?i)\b(?:is|are|['’]s|['’]re)\s+now\b")
 # what someone is asked to do is to be done: "14 open issues labeled needs-repro, please take a
 # look before Monday" (said on a Friday) was the Monday gone, "labeled" making the sentence past
 _ASKED_TO = re.compile(r"(?i)^\W*(?:(?:and|so|then|but)\s+)?(?:please|pls|plz|kindly|"

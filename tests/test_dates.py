@@ -1169,6 +1169,10 @@ def test_what_thanks_are_for_was_done():
     ('an "active user" is now anyone with 1+ session in 28 days', []),
     ("3 deploys in 2 days, twice in a week", []),
     ("demo in 3 days", [("2026-12-06", "2026-12-06")]),
+    # what a thing is now, said after what was done, is to come ("done, webinar is now Dec 10
+    # …, updated the invite" was last year's)
+    ("done, webinar is now Dec 10 at 2pm ET, updated the invite", [("2026-12-10", "2026-12-10")]),
+    ("we shipped on Monday, it's now live", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     from memory.dates import find_dates
