@@ -852,6 +852,20 @@ _HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['â
                       r"cannot|waiting\s+(?:on|for))\b")
 
 
+def _ticket_done_since(dated: Memory, memories: list[Memory]) -> Memory | None:
+    """The newest later memory that names a ticket `dated` names (not a version), says it is
+    done, and gives a day of its own."""
+    tickets = [t for t in identifiers(ANNOTATED.sub("", dated.content))
+               if not _VERSION.fullmatch(t) and not t[:1].isdigit()]
+    return max((m for m in memories if m.said_at > dated.said_at and m.event_dates
+                and any(_carries([t], m.content) for t in tickets)
+                and (says_ended(m.content) or _DONE_WORD.search(m.content))),
+               key=lambda m: m.said_at, default=None) if tickets else None
+
+
+_DONE_WORD = re.compile(r"(?i)\b(?:done|renewed|completed|finished|shipped|deployed|rotated)\b")
+
+
 def _shipped(memory: Memory) -> bool:
     return bool(_VERSION.search(memory.content) and _SHIPPED.search(memory.content))
 
@@ -2407,6 +2421,12 @@ class OfflineAnswerer(Answerer):
                     latest = None
                 if latest is not None:
                     parts += [f"Latest: {_dated(latest)}.", "Before that:"]
+            if latest is None and when and dated is not None \
+                    and (latest := _ticket_done_since(dated, memories)) is not None:
+                # "OPS-771 done, new cert valid until Dec 18 2027", after "the wildcard cert â€¦
+                # expires Dec 18, renewal ticket OPS-771": its ticket's word since, with its day
+                # ("when does the wildcard cert expire?" was answered with the old day)
+                parts += [f"Latest: {_dated(latest)}.", "Before that:"]
             if latest is not None and when:
                 # "the code freeze is pushed a week": the date it moved to leads, the one it
                 # says or the one before plus the shift (memory.moves), not the old date alone

@@ -4464,3 +4464,18 @@ def test_a_launch_channel_where_a_move_is_asked_then_made(lurker, tmp_path):
         "2026-12-05T09:00:00Z", "when is the webinar?", "what's the registration target?")
     assert when.startswith("10 December 2026: done, webinar is now Dec 10 [2026-12-10]"), when
     assert target.startswith("webinar registrations at 312, target is 500"), target
+
+
+def test_a_certs_expiry_after_its_renewal_ticket_is_done(lurker, tmp_path):
+    """An infra channel: "when does the wildcard cert expire?" was answered 18 December 2026
+    after "OPS-771 done, new cert valid until Dec 18 2027" (the renewal names the ticket, not
+    "expire"): the ticket's word since leads."""
+    [expiry] = asked_after(lurker, tmp_path, chat(
+        ("ops", "2026-12-01T09:00:00Z", "the wildcard cert for *.acme.io expires Dec 18, renewal "
+         "ticket OPS-771, owner: kim"),
+        ("kim", "2026-12-03T15:00:00Z", "OPS-771 done, new cert valid until Dec 18 2027, deployed "
+         "to all LBs"),
+        ("ops", "2026-12-04T12:00:00Z", "redis memory at 85%, we'll scale the cluster to 6 shards "
+         "next Tuesday")),
+        "2026-12-05T09:00:00Z", "when does the wildcard cert expire?")
+    assert expiry.startswith("Latest: OPS-771 done, new cert valid until Dec 18 2027"), expiry
