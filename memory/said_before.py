@@ -13,6 +13,12 @@ An incident channel without threads ends an incident the same way: "Resolved. Ch
 since 14:38 UTC." comes in its own batch, after the root cause and the rollback. A batch that opens
 with a resolution is read with the session's latest declaration ("declaring SEV2 …") said within
 INCIDENT_WINDOW before it, among the last SCANNED_INCIDENT messages.
+
+A batch that opens with a correction ("actually make that $14/seat") or with "she"/"he" ("she
+signed!!") is read beside its author's own last word in the channel, that day's or the day
+before's; one that opens with a decision ("agreed, free goes to 120/min from next Monday") beside
+the proposal before it and the discussion before that (SAID_EARLIER), each within
+DISCUSSION_WINDOW.
 """
 from __future__ import annotations
 
