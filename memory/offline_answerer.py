@@ -145,10 +145,9 @@ _PERSON_SLOT = re.compile(
 _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:working\s+on"
                       # (not a day: "is sue working on Christmas?" listed sue's work as "sue is
                       # on:")
+                      # ("what is maya working on today?" asks her work still)
                       r"(?!\s+(?:the\s+)?(?:\d|christmas|xmas|new\s+year|thanksgiving|holidays?\b|"
-                      r"weekends?\b|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|today|"
-                      r"tomorrow|tonight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                      r"[a-z]*\.?\s*\d))|doing|"
+                      r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d))|doing|"
                       r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on|"
                       r"supposed\s+to\s+do)\b"
                       # "what does tom need to do?", "what do li and … have to do?"
@@ -2274,8 +2273,10 @@ class OfflineAnswerer(Answerer):
                 # drove the ARR jump?", is no ARR)
                 # (a discussion a decision closed is its own: "Decision: agreed, free goes to
                 # 120/min" under "rate limit discussion: free tier 60/min is too low")
-                valued.sort(key=lambda m: not wanted <= content_stems(" ".join(
-                    [m.content, *(q for q in m.questions if not q.rstrip().endswith("?"))])))
+                valued.sort(key=lambda m: wanted <= _memory_stems(m)
+                            and not wanted <= content_stems(" ".join(
+                                [m.content, *(q for q in m.questions
+                                              if not q.rstrip().endswith("?"))])))
                 # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
                 valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]

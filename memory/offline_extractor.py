@@ -763,8 +763,6 @@ def _with_thread_subjects(found: list[Candidate], by_index: dict[int, Transcript
             if title and parent.author else (title[0][:_QUESTION_CONTEXT_CHARS] if title else "")
         if subject and subject not in candidate.questions:
             candidate.questions = [*candidate.questions, subject][-5:]
-            # (drawn from it too: forgetting the thread's memory takes its words from here)
-            candidate.source_lines = [*candidate.source_lines, parent.index]
 
 
 def asked_questions(text: str) -> list[str]:
@@ -966,7 +964,6 @@ class OfflineExtractor(Extractor):
                     if first:
                         decision.questions = [third_person(first[0], opener.speaker)
                                               [:_QUESTION_CONTEXT_CHARS]]
-                        decision.source_lines = [*decision.source_lines, opener.index]
                 out.append(decision)
                 previous = line
                 continue

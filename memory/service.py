@@ -203,6 +203,7 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str]) -> list[Fused]:
 
 
 DEFERRED_READ = 2
+HOLDING_SCAN = 50  # memories a forget or a delete reads for its text among their questions
 _MOVES = re.compile(rf"(?i)\b{dates.MOVE_VERBS}\w*\b")
 
 
@@ -750,7 +751,7 @@ class Profile:
             erased.add(memory.id)
 
         said = [text for text in said if text]
-        requestioned: list[Memory] = []  # kept, with fewer questions: embedded again
+        requestioned: dict[str, Memory] = {}  # kept, with fewer questions: embedded again
         for memory in store.memories_by_source(self.name, gone, include_inactive=True):
             remaining = [i for i in memory.source_message_ids if i not in gone]
             # (a memory whose own message (its first source) is gone is drawn from it, whatever
@@ -759,13 +760,6 @@ class Profile:
             own = memory.source_message_ids[:1] and memory.source_message_ids[0] in gone
             if remaining and not own and not any(carries(memory.content, text) for text in said):
                 memory.source_message_ids = remaining
-                # (and no sentence of theirs among the questions it answers: a reply keeps the
-                # question it answered, or its thread's subject, which went on being searched)
-                kept = [q for q in memory.questions
-                        if not any(carries(q, text) for text in said)]
-                if kept != memory.questions:
-                    memory.questions = kept
-                    requestioned.append(memory)
                 changed[memory.id] = memory
             elif memory.content not in (self.PURGED, self.DELETED):
                 erase(memory)
@@ -780,10 +774,21 @@ class Profile:
                 break
             for memory in older:
                 erase(memory)
+        # No sentence of theirs stays among the questions a kept memory answers: a reply keeps
+        # the question it answered (drawn from it too), a thread's reply its thread's subject
+        # (found by its words), and both went on being searched and exported after a delete
+        for text in said:
+            for memory in self._holding(text, [changed[i] for i in changed if i not in erased]):
+                memory = changed.get(memory.id, memory)
+                kept = [q for q in memory.questions if not carries(q, text)]
+                if kept != memory.questions and memory.id not in erased:
+                    memory.questions = kept
+                    changed[memory.id] = memory
+                    requestioned[memory.id] = memory
         restored = self._restore_predecessors(changed, current, erased)
         store.upsert_memories(self.name, list(changed.values()))
         store.delete_vectors(self.name, list(erased))
-        self._index_vectors([m for m in [*restored, *requestioned]
+        self._index_vectors([m for m in [*restored, *requestioned.values()]
                              if m.embeddable and m.id not in erased])
         return changed, erased
 
@@ -1279,11 +1284,13 @@ class Profile:
                    if m.id != memory.id]
         quoting = [m for m in sharing if quotes(m.content, memory.content)]
         # One that holds it among the questions it answers (a thread's reply its thread's
-        # subject, a decision the discussion it closed: memory.offline_extractor) keeps the
-        # statement and loses those words, which are searched and embedded with it ("Bob is
-        # leaving in January, keep it quiet" forgotten, the reply under it went on exporting it)
-        scrubbed = [m.model_copy(update={"questions": kept}) for m in sharing
-                    if m not in quoting and m.status == "active"
+        # subject, a decision the discussion it closed: memory.offline_extractor, found by its
+        # words) keeps the statement and loses those words, which are searched and embedded
+        # with it ("Bob is leaving in January, keep it quiet" forgotten, the reply under it
+        # went on exporting it)
+        scrubbed = [m.model_copy(update={"questions": kept})
+                    for m in self._holding(memory.content, sharing)
+                    if m.id != memory.id and m not in quoting
                     and (kept := [q for q in m.questions if not (
                         quotes(q, memory.content) or quotes(memory.content, q))]) != m.questions]
         at = now or utcnow()
@@ -1297,6 +1304,18 @@ class Profile:
         # of the message_text channel, the answerer's context, answer sources and the export.
         self._store.suppress_messages(self.name, memory.source_message_ids)
         return memory
+
+    def _holding(self, text: str, also: Iterable[Memory] = ()) -> list[Memory]:
+        """The active memories `also` and those a full-text search finds by `text`'s words (its
+        questions are searched with a memory): where its sentences may be among the questions
+        a memory answers."""
+        found = self._store.search(self.name, SearchRequest(
+            text=text, k=HOLDING_SCAN, channels=(CH_MEMORY_TEXT,))).get(CH_MEMORY_TEXT, [])
+        memories = {m.id: m for m in also if m.status == "active"}
+        for hit in found:
+            if isinstance(hit.record, Memory) and hit.record.status == "active":
+                memories.setdefault(hit.record.id, hit.record)
+        return list(memories.values())
 
     def list(self, types: Iterable[str] | None = None, include_inactive: bool = False,
              limit: int | None = None, offset: int = 0) -> list[Memory]:
