@@ -651,7 +651,7 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 _WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|"
              r"on vacation|on holiday|on pto|ooo)\b")
 _ASKS_WHO_AWAY = re.compile(_WHO_AWAY, re.IGNORECASE)
-_WORKING_ON_A_DAY = (r"\b(?:is|are|will)\s+\S+\s+(?:be\s+)?working\s+(?:on\s+)?(?:the\s+)?"
+_WORKING_ON_A_DAY = (r"^\W*(?:is|are|will)\s+\S+\s+(?:be\s+)?working\s+(?:on\s+)?(?:the\s+)?"
                      r"(?:\d|christmas|xmas|new\s+year|thanksgiving|holidays?\b|weekends?\b|"
                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|today|tomorrow|tonight|"
                      r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d)")
@@ -661,7 +661,8 @@ _ASKS_AWAY = re.compile(
     # ("is sam still out next week?" was declined: "still" stood between)
     r"\b(?:is|are|will) \S+ (?:still )?(?:be )?(?:out|off|away|around|"
     r"back|on leave|on vacation|on holiday|on pto|ooo|in the office|available)\b|" + _WHO_AWAY
-    # "is sue working on Christmas?": whether she is around then
+    # "is sue working on Christmas?": whether she is around then (not "what is maya working on
+    # today?", her work)
     + r"|" + _WORKING_ON_A_DAY)
 # whether someone is still with the team: "is marco still here?", "… still at the company?",
 # answered by their leaving or joining
