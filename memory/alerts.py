@@ -36,12 +36,16 @@ DECLARED = re.compile(r"(?i)\b(?:declar\w*\s+(?:an?\s+|a\s+new\s+)?(?:sev|p)\s?-
                       r"pag(?:ing|ed)\s+(?:the\s+)?on[- ]?call\b)")
 # a thread reply that ends it: "Resolved.", "Mitigated, monitoring", "All clear", "We're back"
 RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|recovered|"
-                      r"fixed|we(?:'re|’re| are) back|(?:the\s+)?incident\s+(?:is\s+)?"
+                      r"fixed|we(?:'re|’re| are) back|"
+                      # "✅ SEV2 resolved. duration 68 min", an incident bot's
+                      r"(?:sev|p)\s?-?[0-4]\s+(?:is\s+)?(?:resolved|mitigated|closed|over)|"
+                      r"(?:the\s+)?incident\s+(?:is\s+)?"
                       r"(?:resolved|closed|over|mitigated)|closing\s+(?:this|the incident))\b")
 
 
 # a cause stated: "Root cause looks like the new pool limit", "caused by the cert expiry"
-CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|the culprit|turned out|turns out|"
+CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|(?:the )?culprit|turned out|"
+               r"turns out|"
                r"traced (?:it )?(?:back )?to)\b")
 # a cause guessed at, opening a reply in a problem's thread: "looks like the new connection pool
 # size (20 → 5) from this morning's deploy", "I think it's the cert", "probably the DNS change"

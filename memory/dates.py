@@ -1663,6 +1663,28 @@ def day_named_with_month(text: str, anchor: datetime | date) -> ResolvedDate | N
                  if f.date.granularity == "day" and _NAMES_MONTH.search(f.date.phrase)), None)
 
 
+def day_in_span_named(text: str, earlier: list[tuple[str, datetime | date]]
+                      ) -> ResolvedDate | None:
+    """The day of a span said before (with its month: "offsite is confirmed: Lisbon, March 9-12")
+    that a bare ordinal of `text` falls in ("partners welcome for the dinner on the 11th", said
+    a week later in the channel, no reply to it, is 11 March, not 11 December). `earlier`: the
+    texts said before it, nearest first, with when each was said."""
+    days = {int(d[:-2]) for d in _BARE_ORDINAL.findall(text)}
+    for said, anchor in earlier:
+        if not _NAMES_MONTH.search(said):
+            continue
+        for f in find_dates(said, anchor):
+            span = f.date
+            if span.granularity == "day" and span.end > span.start \
+                    and (span.end - span.start).days < 31 and _NAMES_MONTH.search(span.phrase):
+                hit = next((span.start + timedelta(days=k)
+                            for k in range((span.end - span.start).days + 1)
+                            if (span.start + timedelta(days=k)).day in days), None)
+                if hit is not None:
+                    return replace(span, start=hit, end=hit)
+    return None
+
+
 def has_bare_ordinal(text: str) -> bool:
     """Whether `text` holds a day of the month with no month ("on the 4th")."""
     return bool(_BARE_ORDINAL.search(text))

@@ -84,6 +84,13 @@ _NAMES_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.])|(?<![\w&])
 _TITLE_WORDS = 10
 
 
+# a list item that is more than one sentence ("… double-charges on retry. Store it first")
+_SENTENCES_IN_ITEM = re.compile(r"[.!?]\s+[A-Z`]")
+_WHOLE_ITEM_CHARS = 200
+_NUMBERED = re.compile(r"^[ \t]*\d{1,2}[.)][ \t]")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=[A-Z`])")
+
+
 def grouped_lists(text: str) -> tuple[str, list[str]]:
     """The text with each heading and the bullets right under it on one line, and those lines.
     A heading with no bullets of its own, followed by another heading, titles the lists after it
@@ -107,7 +114,10 @@ def grouped_lists(text: str) -> tuple[str, list[str]]:
             continue
         items = []
         j = i + 1
+        numbered = set()  # which items are numbered points ("1. …"), not dashes
         while j < len(lines) and (bullet := _BULLET.match(lines[j])):
+            if _NUMBERED.match(lines[j]):
+                numbered.add(len(items))
             items.append(bullet.group("item").rstrip(".;,"))
             j += 1
         label = head.group("head").strip()
@@ -120,9 +130,27 @@ def grouped_lists(text: str) -> tuple[str, list[str]]:
             i = j
             continue
         named = f"{title}, {label}" if title else label
-        for start in range(0, len(items), ITEMS_PER_LINE):
-            line = f"{named}: {'; '.join(items[start:start + ITEMS_PER_LINE])}."
-            out.append(line)
-            grouped.append(line)
+        run: list[str] = []
+        for n, item in enumerate(items):
+            # (a numbered point only, short, with no bold label: BEAM's long answers' bullets as
+            # one sentence each moved 8 of its answers, none for the better; "**May 30:**
+            # Discussion. Allocate 4 hours." is a heading over its own sentences)
+            whole = n in numbered and len(item) <= _WHOLE_ITEM_CHARS and "**" not in item \
+                and _SENTENCES_IN_ITEM.search(item)
+            if not whole:
+                run.append(item)
+            if run and (len(run) == ITEMS_PER_LINE or n == len(items) - 1 or whole):
+                line = f"{named}: {'; '.join(run)}."
+                out.append(line)
+                grouped.append(line)
+                run = []
+            if whole:
+                # a point of its own sentences, on its own line and as one: "1. The key is
+                # stored after the charge call, so … on retry. Store it first." joined to the
+                # next point ran "Store it first; Keys never expire; …" together, and "2. …
+                # Add a TTL (24h is what Stripe uses)." lost the point it was of
+                line = f"{named}: {_SENTENCE_BREAK.sub('; ', item)}."
+                out.append(line)
+                grouped.append(line)
         i = j
     return "\n".join(out), grouped

@@ -219,7 +219,10 @@ _SHORT_UPDATE = re.compile(r"(?i)^\W*(?:(?:and|so|then)\s+)?(?:raised|lowered|in
                            r"back|returning)\b")
 _SHORT_UPDATE_WORDS = 6
 # a short note of what the one just named did: "He accepted!", "She signed.", "They declined."
-_PRONOUN_DID = re.compile(r"(?i)^\W*(?:he|she|they)\s+(?:(?:just|finally|also)\s+)?(?:accepted|"
+# (or what the speaker did with what they named: "Datadog came back at $131k. I said no" kept
+# the offer alone, and "what did we end up paying for Datadog?" led with it)
+_PRONOUN_DID = re.compile(r"(?i)^\W*(?:he|she|they|i|we)\s+(?:(?:just|finally|also)\s+)?"
+                          r"(?:accepted|"
                           r"declined|signed|agreed|refused|withdrew|quit|resigned|said\s+yes|"
                           r"said\s+no|approved|rejected|confirmed|churned|renewed|upgraded|"
                           r"downgraded|cancell?ed|passed|failed)\b[^.?]{0,30}[.!]*$")
@@ -380,6 +383,10 @@ _AGREES_WITH_OPINION = re.compile(
 
 
 _STATES_CAUSE = re.compile(rf"(?i){CAUSE_WORDS}")
+# what was done about an incident, said while it was open
+_MITIGATES = re.compile(r"(?i)\b(?:revert(?:ed|ing)|roll(?:ed|ing)\s+back|rolled\s+back|"
+                        r"back\s+to\s+normal|mitigat(?:ed|ing)|hotfix(?:ed)?|fail(?:ed|ing)\s+over|"
+                        r"restart(?:ed|ing)|scaled\s+(?:up|out))\b")
 def resolves_incident(reply: str, parent: str) -> bool:
     """Whether a thread reply ends the incident its parent declared: "Resolved. Error rate back
     to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was
@@ -407,6 +414,7 @@ _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?\[[ xX]?\][ \t]*(\S.*?)[ 
 _STATUS_WORDS = frozenset({"done", "live", "blocked", "shipped", "sent", "merged", "published",
                            "approved", "signed", "off", "complete", "completed", "finished",
                            "ready", "waiting", "pending", "fixed", "till", "until", "now"})
+_PR_NUMBER = re.compile(r"(?<![\w&])(#\d{2,})\b")
 _POINT_NAMED = re.compile(r"(?<![\w#.$/-])(\d{1,2})(?![\w.%:/-])")
 
 
@@ -664,6 +672,18 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
+# A verdict alone, what a person's own last word in the channel waited on: "approved! starting
+# phased rollout, 7 days", two days after their "resubmitted 4.12 (build 311) …" ("when was
+# 4.12 approved?" was answered with the day it was first submitted)
+# (or of a short subject: "4.12 rejected: guideline 5.1.1, …" after "iOS 4.12 submitted to App
+# Review" is found by "why was the iOS build rejected?")
+_VERDICT_ALONE = re.compile(r"(?i)^\W*(?:[\w.#-]+\s+){0,2}?(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
+                            r"(?:is|are|got|was|were|been|just|now)\s+)?"
+                            r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
+                            r"declined|denied|cleared|published|live|out)"
+                            r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:🎉✅❌]|\s*$|"
+                            r"\s+[—–-]\s)")
+_VOTE_GAP = timedelta(hours=4)  # "+1, …" in the channel after a proposal: a vote on it
 _DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
 # what a decision in the channel settles: a proposal or a choice asked ("Agreed, Mel! Art can be
 # a real mood-booster" after "That's so nice" settles nothing)
@@ -888,7 +908,14 @@ class OfflineExtractor(Extractor):
         declared: TranscriptLine | None = None  # an incident declared in the channel, open
         last_said: dict[str, TranscriptLine] = {}  # each person's latest top-level message
         flow: list[TranscriptLine] = []  # the channel's top-level messages so far, this one last
+        pointed: dict[str, TranscriptLine] = {}  # a PR's or ticket's latest numbered points
+        introduced: dict[str, TranscriptLine] = {}  # the message that first named a PR
         for line in lines:
+            if line.reply_to is None and len(_NUMBERED_POINT.findall(line.content)) >= 2:
+                for ident in _PR_NUMBER.findall(line.content):
+                    pointed[ident] = line
+            for ident in _PR_NUMBER.findall(line.content):
+                introduced.setdefault(ident, line)
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
                     previous = line
@@ -975,6 +1002,16 @@ class OfflineExtractor(Extractor):
                 out.append(self._decision(line, parent, label=f"{line.speaker}: "))
                 previous = line
                 continue
+            if parent is None and line.reply_to is None and len(flow) > 1 \
+                    and flow[-2].speaker != line.speaker and line.ts - flow[-2].ts <= _VOTE_GAP \
+                    and _VOTE_REPLY.match(_ANNOTATED.sub("", line.content)) \
+                    and _PROPOSES.search(_ANNOTATED.sub("", flow[-2].content)):
+                # "+1, replication lag has bitten us twice this month", said in the channel
+                # after "Proposal: move session storage from Postgres to Redis …": a vote on it,
+                # as under it ("who supported the Redis proposal?" listed the proposal)
+                out.append(self._decision(line, flow[-2], label=f"{line.speaker}: "))
+                previous = line
+                continue
             if parent is not None and resolves_incident(line.content, parent.content):
                 out.append(self._decision(line, parent, label=""))
                 previous = line
@@ -1005,11 +1042,19 @@ class OfflineExtractor(Extractor):
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]
+            awaited = own.content if sentences and parent is None and line.reply_to is None \
+                and own is not None and line.ts - own.ts <= _SELF_CORRECTION \
+                and _VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) else None
             heading = None  # "Build failed:" over the lines of a pasted log
+            # (said in the channel, the points of the PR or ticket it names: "fixed 1 and 2 in
+            # #1502, TTL is 24h" after the bot's "Review of PR #1502 …" and its numbered points)
+            listed = parent if parent is not None else next(
+                (pointed[i] for i in _PR_NUMBER.findall(line.content)
+                 if i in pointed and pointed[i] is not line), None)
             for n, sentence in enumerate(sentences):
                 # the points of its thread's list a reply names ("fixed 1 …", "docs done")
-                points = _points_named(_ANNOTATED.sub("", sentence), parent.content) \
-                    if parent is not None else ""
+                points = _points_named(_ANNOTATED.sub("", sentence), listed.content) \
+                    if listed is not None else ""
                 candidate = self._candidate(sentence, line, asked, context, people, points)
                 if not n and _HEADING.match(_ANNOTATED.sub("", sentence)) \
                         and sentence not in grouped:
@@ -1037,6 +1082,11 @@ class OfflineExtractor(Extractor):
                 if candidate is not None and n and (
                         _FRAGMENT.match(sentence)
                         or DECLARED.search(_ANNOTATED.sub("", sentences[0]))
+                        # "PR #1502 re-review: blocking issues resolved. 1 nit open (…)": the
+                        # nit is the PR's ("what's still open on 1502?")
+                        or len(sentences) <= _LEANS_SENTENCES
+                        and _PR_NUMBER.search(sentences[0])
+                        and not _PR_NUMBER.search(sentence)
                         or len(sentences) <= _LEANS_SENTENCES
                         and _leans_on(_ANNOTATED.sub("", sentence),
                                       _ANNOTATED.sub("", sentences[0]), people)) \
@@ -1059,8 +1109,11 @@ class OfflineExtractor(Extractor):
                     candidate.questions = [*candidate.questions[:4],
                                            points[:_PARENT_QUESTION_CHARS]]
                 if candidate is not None and parent is None and declared is not None \
-                        and declared is not line and _STATES_CAUSE.search(sentence) \
+                        and declared is not line and (_STATES_CAUSE.search(sentence)
+                                                      or _MITIGATES.search(sentence)) \
                         and line.ts - declared.ts <= INCIDENT_WINDOW:
+                    # (and what was done about it: "reverted the config, results back to
+                    # normal", for "how was the search issue fixed?")
                     # "Root cause looks like the new connection pool limit", said in the
                     # channel while checkout's SEV2 was open, is found by what was declared
                     # ("what caused the checkout incident?" was declined)
@@ -1073,6 +1126,22 @@ class OfflineExtractor(Extractor):
                     # itself a reply: the thread's opening says what "it" is ("how many
                     # accounts still use v1 webhooks?")
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
+                titled = next((introduced[i] for i in _PR_NUMBER.findall(sentence)
+                               if introduced[i] is not line), None) \
+                    if candidate is not None and "#" in sentence else None
+                said = split_sentences(_ANNOTATED.sub("", titled.content))[0] \
+                    if titled is not None else ""
+                if said and any(i in said for i in _PR_NUMBER.findall(sentence)):
+                    # "merged #1502, deploying with the 2.14 train on Tuesday" is found by what
+                    # #1502 is ("when does the idempotency change ship?" was declined): the
+                    # first sentence of the message that first named it, if it names it (a
+                    # title, "Review of PR #1502 (payments: idempotency keys)", no "Understood!")
+                    if said not in candidate.questions:
+                        candidate.questions = [*candidate.questions[:4],
+                                               said[:_PARENT_QUESTION_CHARS]]
+                if candidate is not None and awaited is not None:
+                    said = _ANNOTATED.sub("", awaited).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and quoted:
                     said = _ANNOTATED.sub("", quoted)[:_PARENT_QUESTION_CHARS]

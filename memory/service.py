@@ -435,6 +435,9 @@ class RecallAcross:
 
 # how far back a version chain is followed for a question about a past span
 _VERSIONS_WALKED = 8
+# how far back the channel's flow is read for a span a bare "the 11th" falls in
+_SPAN_LOOKBACK = 20
+_SPAN_NAMED_WITHIN = timedelta(days=14)
 
 
 class Profile:
@@ -505,13 +508,24 @@ class Profile:
         context_ids = {m.id for m in context}
         everything = sorted([*context, *ordered], key=lambda m: (m.ts, m.seq))
         position = {m.external_id: i for i, m in enumerate(everything) if m.external_id}
+        order_of = {m.id: i for i, m in enumerate(everything)}
 
         def named_in_thread(m: Message) -> dates.ResolvedDate | None:
             # a reply's bare "the 4th" is of the month its thread names ("the offsite, March
             # 3-5"), not of the month it was said in
-            parent = everything[position[m.reply_to]] \
-                if m.reply_to in position and dates.has_bare_ordinal(m.content) else None
-            return dates.day_named_with_month(parent.content, _local(parent)) if parent else None
+            if not dates.has_bare_ordinal(m.content):
+                return None
+            if m.reply_to in position:
+                parent = everything[position[m.reply_to]]
+                return dates.day_named_with_month(parent.content, _local(parent))
+            # (said in the channel: the day of a span named before it that the ordinal falls
+            # in, "offsite is confirmed: Lisbon, March 9-12", a week before "partners welcome
+            # for the dinner on the 11th")
+            at = order_of[m.id]
+            earlier = [(e.content, _local(e))
+                       for e in reversed(everything[max(0, at - _SPAN_LOOKBACK):at])
+                       if m.ts - e.ts <= _SPAN_NAMED_WITHIN]
+            return dates.day_in_span_named(m.content, earlier)
 
         lines = [TranscriptLine(index=i, message_id=m.id, role=m.role, author=m.author, ts=m.ts,
                                 # (a one-line standup's labels spelled out first, so its
