@@ -626,7 +626,10 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
               "signatur": "sign", "owner": "own",
               # "why is snowflake so expensive?": "warehouse costs: snowflake bill was $22k"
-              "expens": "cost", "costli": "cost", "pricey": "cost"}
+              "expens": "cost", "costli": "cost", "pricey": "cost",
+              # "when does the idempotency change ship?": "merged #1502, deploying with the 2.14
+              # train on Tuesday"
+              "deploy": "ship"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -832,6 +835,10 @@ _ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYO
 _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
                     r"\b(?:took|taking|claimed|picked up)\b")
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
+# what a back-and-forth came to: "what did we end up paying for Datadog?", "what did they
+# finally settle on?"
+_ASKS_OUTCOME = re.compile(r"(?i)\b(?:end(?:ed)?\s+up|in\s+the\s+end|final(?:ly)?|"
+                           r"settled?\s+(?:on|at|for)|land(?:ed)?\s+(?:on|at))\b")
 _MONEY = re.compile(r"(?i)[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros)\b")
 
 
@@ -907,6 +914,9 @@ _ASKS_QUANTITY = re.compile(
     # a business's figures: "what's our ARR?" led with "mostly Acme's expansion (+$180k)",
     # newer than November's close
     r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv)"
+    # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
+    # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h")
+    r"(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
     r"|^\W*how\s+much\s+(?:runway|cash|revenue|arr|mrr|burn|budget|headroom)\b"
     # "what's the price of Pro?"
@@ -1480,7 +1490,17 @@ _SAID_OTHERWISE = {
     # "how long is the Initech contract?": "… renew at 10% off, 2-year term, signed today"
     **dict.fromkeys(content_stems("contract contracts"),
                     re.compile(r"(?i)\b(?:\d+|one|two|three|five)[- ](?:year|month)s?[- ]"
-                               r"(?:term|deal|commitment)\b")),
+                               r"(?:term|deal|commitment)\b|"
+                               # "signed: Datadog at $128k/yr for 2 years"
+                               r"\bsigned\b.*\bfor\s+(?:\d+|one|two|three|five)\s+"
+                               r"(?:years?|months?)\b")),
+    # "when does Ana start?": "Ana joins on Monday as our new designer"
+    **dict.fromkeys(content_stems("start starts starting"),
+                    re.compile(r"(?i)\bjoin(?:s|ing)?\b|\bfirst\s+day\b")),
+    # "who owns billing now?": "Femi is taking over billing"
+    **dict.fromkeys(content_stems("own owns owned owner owning"),
+                    re.compile(r"(?i)\b(?:tak(?:e|es|ing|en)|took)\s+over\b|\bin\s+charge\s+of\b|"
+                               r"\bresponsible\s+for\b")),
     # "how many people asked for SSO for Pro?": "Top feature requests this month: …, SSO for Pro
     # (9), …"
     **dict.fromkeys(content_stems("ask asked asking"),
@@ -1576,6 +1596,17 @@ def _within(memory: Memory, span: ResolvedDate) -> bool:
 
 _ASKS_SAID_THEN = re.compile(r"(?i)\b(?:shar|say|said|tell|told|mention|post|announc|talk|ask|"
                              r"writ|wrote|report)\w*\b")
+_ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)\s+(?:still\s+)?"
+                               r"(?:blocking|holding\s+up)|why\s+(?:is|are)\s+\S.*\s+"
+                               r"(?:blocked|on\s+hold|stuck))\b")
+_ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
+                             r"resolv|mitigat|solv|sort)\w*")
+_DID_TO_FIX = re.compile(r"(?i)\b(?:revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|"
+                         r"patch(?:ed|ing)?|hotfix(?:ed)?|bump(?:ed|ing)?|re-?upload(?:ed)?|"
+                         r"re-?deploy(?:ed)?|fail(?:ed)?\s+over|scaled|rotat(?:ed|ing)|"
+                         r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
+_VERDICT_REPORTED = re.compile(r"(?i)^\W*(?:approved|rejected|merged|signed|accepted|declined|"
+                               r"denied|cleared|published)(?:\s*[!.:🎉✅❌]|\s*$|\s+[—–-]\s)")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2160,6 +2191,16 @@ class OfflineAnswerer(Answerer):
             elif _ASKS_PRESENT.search(question):
                 # "is marco still here?": the newest word of his joining or leaving
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif _ASKS_WHAT_BLOCKS.match(question):
+                # "what's blocking #530?": what says it is held up ("#530 on hold until the
+                # platform team moves the base image"), before the review's "1 blocking
+                # comment" (ranked first once the PR's title found both)
+                shown.sort(key=lambda m: not _HELD_UP.search(m.content))
+            elif _ASKS_HOW_FIXED.match(question):
+                # "how was the search issue fixed?": what was done ("reverted the config, results
+                # back to normal"), before "✅ SEV2 resolved. duration 68 min", which says only
+                # that it was
+                shown.sort(key=lambda m: not _DID_TO_FIX.search(m.content))
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 # (before sums: "payments-api" is a word of paying)
@@ -2178,11 +2219,18 @@ class OfflineAnswerer(Answerer):
                 # $7.8k/month" is no newer "how much do we pay for Datadog?")
                 order = {id(m): n for n, m in enumerate(shown)}
 
-                def named(m: Memory) -> bool:  # a sum of all the question names
-                    return bool(_MONEY.search(m.content)) and wanted <= _memory_stems(m)
+                outcome = named(question) if _ASKS_OUTCOME.search(question) else set()
 
-                shown.sort(key=lambda m: (not _MONEY.search(m.content), not named(m),
-                                          -m.said_at.timestamp() if named(m) else order[id(m)]))
+                def priced(m: Memory) -> bool:  # a sum of all the question names
+                    # (what it came to, of a name: "signed: Datadog at $128k/yr for 2 years"
+                    # says no "pay" of "what did we end up paying for Datadog?", and the
+                    # refused "Datadog came back at $131k" led)
+                    return bool(_MONEY.search(m.content)) and (
+                        wanted <= _memory_stems(m)
+                        or bool(outcome) and _names_all(outcome, m.content))
+
+                shown.sort(key=lambda m: (not _MONEY.search(m.content), not priced(m),
+                                          -m.said_at.timestamp() if priced(m) else order[id(m)]))
             elif _ASKS_WHY.match(question):
                 # "why are we moving search to Elasticsearch?": "Motivation: p95 search latency
                 # is 1.8s …" (a point of the RFC) before the RFC's title, which says what
@@ -2214,6 +2262,12 @@ class OfflineAnswerer(Answerer):
             # a change leads only where it is of whom and when the question asks, as the answer
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
                                content_stems, speakers, message_text)
+            if latest is not None and wanted & _CAUSE_STEMS and not when \
+                    and _STATES_CAUSE.search(shown[0].content) \
+                    and not _STATES_CAUSE.search(latest.content):
+                # a cause is no value a fix changes: "reverted the config, results back to
+                # normal" led "what caused the search incident?" as "Latest:" over the culprit
+                latest = None
             if latest is None and shown[0].source_message_ids[1:]:
                 # a later answer in the same thread that says a change: "VPN is back, you can
                 # switch back to the main profile" after "use the backup VPN profile "acme-b"
@@ -2269,6 +2323,10 @@ class OfflineAnswerer(Answerer):
                 # rate limit: … 600 req/min" stands, though it says no change in words)
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
+                # (of those, what holds all the question's words: "merged #1502, deploying with
+                # the 2.14 train", found by what #1502 is, holds no "TTL" of "what's the TTL for
+                # idempotency keys?", and led "fixed 1 and 2 in #1502, TTL is 24h")
+                valued.sort(key=lambda m: not undated <= stems_of(m))
                 # (what says the question's words itself, before an answer that says a figure
                 # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
                 # drove the ARR jump?", is no ARR)
@@ -2465,6 +2523,13 @@ class OfflineAnswerer(Answerer):
                 # "Deployed api v4.1.9 to production": a deploy reported as done happened the
                 # day it was reported, not on no date
                 parts += [f"{_said(shown[0])}, when it was reported:", shown[0].content]
+            elif when and _ASKS_WHEN_PAST.match(question) and (verdict := next(
+                    (m for m in relevant if wanted <= _memory_stems(m)
+                     and _VERDICT_REPORTED.match(ANNOTATED.sub("", m.content))), None)):
+                # "when was 4.12 approved?": "approved! starting phased rollout" (its sender's
+                # "resubmitted 4.12 …" before it says what) was the day it was reported, not
+                # "iOS 4.12 submitted to App Review", ranked first, on no date
+                parts += [f"{_said(verdict)}, when it was reported:", verdict.content]
             elif when:  # no date was given for it: say so, with when it was said
                 parts += [f"No date was given; it was said on {_said(shown[0])}:",
                           shown[0].content]

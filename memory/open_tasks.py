@@ -51,7 +51,9 @@ _ASKS_OPEN = re.compile(
     r"|\bwhat\s+remains\s+to\s+be\s+done\b"
     r"|\bwhat (?:do|does) (?:we|the team) still (?:need|have) to do\b"
     r"|\bwhat(?:'s|\u2019s| is)\s+(?:still\s+)?open\s+(?:in|on|for)\s+(?!the\s+(?:weekend|"
-    r"holidays?)\b)"
+    # (not of one PR or ticket: "what's still open on 1502?" asks what its review left, and was
+    # "I don't have any tasks …")
+    r"holidays?)\b|(?:(?:the\s+)?(?:pr|pull\s+request|ticket|issue)\s*)?#?\d+\b|[a-z]+-\d+\b)"
     r"|\bto-?do list\b"
     # "is anything still open?", "anything outstanding?", "is there anything left to do?"
     r"|^\W*(?:(?:is|are)\s+(?:there\s+)?)?anything\s+(?:else\s+)?(?:still\s+)?(?:open|outstanding|"
