@@ -3389,7 +3389,8 @@ def test_a_security_channel_asked_what_still_blocks(lurker, tmp_path):
         lurker, tmp_path, SECURITY_CHANNEL, "2026-12-04T10:00:00Z",
         "what's blocking the export patch?", "what's the new stripe key?",
         "what is the password for the replica?")
-    assert blocking.startswith("Export patched too. (2 December 2026)"), blocking
+    assert blocking.startswith(("Export patched too. (2 December 2026)",
+                                "Latest: Export patched too. (2 December 2026)")), blocking
     assert "sk_test_51NzQvL2eZvKYlo2C8xq3RtYbUu9PpLmN0aB" not in key and "REDACTED" in key, key
     assert "Tr0ub4dor&3x" not in password and "REDACTED" in password, password
     dump = lurker("export", "--out", str(tmp_path / "all.jsonl"))
@@ -4479,3 +4480,135 @@ def test_a_certs_expiry_after_its_renewal_ticket_is_done(lurker, tmp_path):
          "next Tuesday")),
         "2026-12-05T09:00:00Z", "when does the wildcard cert expire?")
     assert expiry.startswith("Latest: OPS-771 done, new cert valid until Dec 18 2027"), expiry
+
+
+def test_a_vendor_renewal_negotiated_in_the_channel(lurker, tmp_path):
+    """A procurement channel: "what did we end up paying for Datadog?" led with "Datadog came
+    back at $131k." (its "I said no" dropped) over the signed "$128k/yr for 2 years", which says
+    no "pay"; "how long is the Datadog contract?" was declined."""
+    paid, length = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-11-16T15:00:00Z", "Datadog renewal is due Feb 1. They quoted $142k/yr, "
+         "up 18% from this year"),
+        ("dana", "2026-11-18T10:00:00Z", "countered at $120k for a 2-year term, waiting on them"),
+        ("dana", "2026-11-24T16:30:00Z", "Datadog came back at $131k. I said no"),
+        ("dana", "2026-12-01T14:00:00Z", "signed: Datadog at $128k/yr for 2 years, includes 20 "
+         "more APM hosts"),
+        ("dana", "2026-12-01T14:10:00Z", "PagerDuty auto-renews Mar 15, no change, $38k")),
+        "2026-12-05T09:00:00Z", "what did we end up paying for Datadog?",
+        "how long is the Datadog contract?")
+    assert paid.startswith("signed: Datadog at $128k/yr for 2 years"), paid
+    assert "dana said no" in paid or "$131k" not in paid, paid
+    assert length.startswith("signed: Datadog at $128k/yr for 2 years"), length
+
+
+def test_an_app_review_channel_where_verdicts_come_alone(lurker, tmp_path):
+    """A mobile release channel: "4.12 rejected: guideline 5.1.1, …" and "approved! starting
+    phased rollout" name no iOS and no build: "why was the iOS build rejected?" was declined and
+    "when was 4.12 approved?" answered with the day it was first submitted, on no date."""
+    why, when = asked_after(lurker, tmp_path, chat(
+        ("kai", "2026-11-23T17:00:00Z", "iOS 4.12 submitted to App Review"),
+        ("kai", "2026-11-25T08:00:00Z", "4.12 rejected: guideline 5.1.1, they want account "
+         "deletion in-app"),
+        ("lena", "2026-11-25T09:30:00Z", "I can add the delete-account screen today, it's mostly "
+         "done on android already"),
+        ("kai", "2026-11-26T18:00:00Z", "resubmitted 4.12 (build 311) with account deletion"),
+        ("kai", "2026-11-28T07:45:00Z", "approved! starting phased rollout, 7 days")),
+        "2026-12-05T09:00:00Z", "why was the iOS build rejected?", "when was 4.12 approved?")
+    assert why.startswith("4.12 rejected: guideline 5.1.1"), why
+    assert when.startswith("28 November 2026, when it was reported: approved!"), when
+
+
+def test_an_offsites_dinner_on_a_bare_day_of_its_dates(lurker, tmp_path):
+    """An offsite channel: "partners welcome for the dinner on the 11th", said a week after
+    "offsite is confirmed: Lisbon, March 9-12" and no reply to it, was 11 December."""
+    [partners] = asked_after(lurker, tmp_path, chat(
+        ("gwen", "2026-11-20T10:00:00Z", "offsite is confirmed: Lisbon, March 9-12"),
+        ("gwen", "2026-11-27T14:00:00Z", "hotel is Memmo Alfama, I booked the whole block"),
+        ("sam", "2026-11-27T14:30:00Z", "can partners come?"),
+        ("gwen", "2026-11-27T15:00:00Z", "partners welcome for the dinner on the 11th, not the "
+         "sessions")),
+        "2026-12-05T09:00:00Z", "can I bring my partner?")
+    assert partners.startswith("partners welcome for the dinner on the 11th [2027-03-11]"), \
+        partners
+
+
+def test_a_team_channel_where_someone_joins_and_someone_hands_over(lurker, tmp_path):
+    """"when does Ana start?" of "Ana joins on Monday" and "who owns billing now?" of "Femi is
+    taking over billing" were declined: neither says the question's word."""
+    start, owner = asked_after(lurker, tmp_path, chat(
+        ("mara", "2026-11-30T09:00:00Z", "some news: I'm leaving Acme, my last day is the 18th"),
+        ("jon", "2026-11-30T09:05:00Z", "who's taking over the billing service?"),
+        ("mara", "2026-11-30T09:10:00Z", "Femi is taking over billing, we're pairing on the "
+         "handover this week and next"),
+        ("jon", "2026-12-03T11:00:00Z", "also, Ana joins on Monday as our new designer, she'll "
+         "sit with the growth squad")),
+        "2026-12-05T09:00:00Z", "when does Ana start?", "who owns billing now?")
+    assert start.startswith("7 December 2026: also, Ana joins on Monday"), start
+    assert owner.startswith("Femi is taking over billing"), owner
+
+
+REVIEW_BOT = chat(
+    ("reviewbot", "2026-12-02T10:00:00Z", "Review of PR #1502 (payments: idempotency keys) by "
+     "reviewbot\n\nSummary: adds idempotency keys to the charge endpoint.\n\nBlocking:\n1. The "
+     "key is stored after the charge call, so a crash between the two double-charges on retry. "
+     "Store it first.\n2. Keys never expire; the table grows forever. Add a TTL (24h is what "
+     "Stripe uses).\n\nNits:\n- rename `idem_key` to `idempotency_key` for consistency\n- "
+     "missing test for concurrent retries"),
+    ("ana", "2026-12-02T14:00:00Z", "fixed 1 and 2 in #1502, TTL is 24h. skipping the rename "
+     "for now"),
+    ("reviewbot", "2026-12-02T15:30:00Z", "PR #1502 re-review: blocking issues resolved. 1 nit "
+     "open (missing test for concurrent retries). Approved."),
+    ("ana", "2026-12-03T09:00:00Z", "merged #1502, deploying with the 2.14 train on Tuesday"))
+
+
+def test_a_review_bots_points_and_what_is_said_of_its_pr_later(lurker, tmp_path):
+    """A code-review bot's channel: point 1's second sentence ran into point 2 ("Store it first;
+    Keys never expire; …") and "Add a TTL" lost its point; "what's still open on 1502?" listed
+    tasks ("I don't have any tasks …"); "fixed 1 and 2 in #1502, TTL is 24h", said in the
+    channel, was no answer to the TTL; "when does the idempotency change ship?" was declined
+    ("merged #1502, deploying …" names no idempotency)."""
+    blocking, ttl, still_open, ship = asked_after(
+        lurker, tmp_path, REVIEW_BOT, "2026-12-05T09:00:00Z",
+        "what were the blocking issues on PR 1502?", "what's the TTL for idempotency keys?",
+        "what's still open on 1502?", "when does the idempotency change ship?")
+    assert "Keys never expire; the table grows forever; Add a TTL" in blocking, blocking
+    assert "double-charges on retry; Store it first." in blocking, blocking
+    assert ttl.startswith("fixed 1 and 2 in #1502, TTL is 24h"), ttl
+    assert still_open.startswith("1 nit open (missing test for concurrent retries)"), still_open
+    assert ship.startswith("8 December 2026: merged #1502, deploying with the 2.14 train"), ship
+
+
+def test_a_vote_said_in_the_channel_after_a_proposal(lurker, tmp_path):
+    """"+1, replication lag has bitten us twice this month", said in the channel an hour after
+    omar's proposal and under no thread, was no vote on it: "who supported the Redis proposal?"
+    listed the proposal's own lines."""
+    [supported] = asked_after(lurker, tmp_path, chat(
+        ("omar", "2026-12-01T10:00:00Z", "Proposal: move session storage from Postgres to "
+         "Redis\n\nProblem: the sessions table does 4k writes/s at peak and causes replication "
+         "lag of up to 30s on the read replicas.\n\nOwner: omar. Target: end of Q1."),
+        ("kim", "2026-12-01T11:00:00Z", "+1, replication lag has bitten us twice this month"),
+        ("lee", "2026-12-02T09:00:00Z", "worried about failover, can we use Redis with AOF "
+         "everysec?")),
+        "2026-12-05T09:00:00Z", "who supported the Redis proposal?")
+    assert supported.startswith("kim: +1, replication lag has bitten us twice"), supported
+
+
+def test_an_incident_channel_with_no_threads_read_from_its_bot(lurker, tmp_path):
+    """An incident worked in the channel, no threads: "culprit: the 13:50 config push …" was no
+    cause ("what caused the search incident?" was declined), nor "reverted the config, results
+    back to normal" a fix of it; the bot's "✅ SEV2 resolved. duration 68 min" ended nothing, so
+    "how long did the search incident last?" listed the declaration."""
+    cause, fixed, lasted = asked_after(lurker, tmp_path, chat(
+        ("bot", "2026-12-03T14:02:00Z", "🔥 SEV2 declared: search returning empty results for "
+         "~20% of queries. IC: maya"),
+        ("maya", "2026-12-03T14:10:00Z", "looking at the indexer, lag is 0 so it's not ingestion"),
+        ("raf", "2026-12-03T14:25:00Z", "culprit: the 13:50 config push set shard_count=3 on the "
+         "new cluster, queries to shards 4-5 return nothing"),
+        ("maya", "2026-12-03T14:40:00Z", "reverted the config, results back to normal. "
+         "monitoring"),
+        ("bot", "2026-12-03T15:10:00Z", "✅ SEV2 resolved. duration 68 min")),
+        "2026-12-05T09:00:00Z", "what caused the search incident?",
+        "how was the search issue fixed?", "how long did the search incident last?")
+    assert cause.startswith("culprit: the 13:50 config push set shard_count=3"), cause
+    assert fixed.startswith("reverted the config, results back to normal"), fixed
+    assert lasted.startswith("1 hour 8 minutes: from 14:02 UTC on 3 December 2026"), lasted
