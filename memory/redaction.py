@@ -33,6 +33,7 @@ and catches is measured on the labelled corpus in tests/data/secret_corpus.jsonl
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 import threading
 from dataclasses import dataclass
@@ -403,7 +404,10 @@ _UNLABELLED = [
             r"(?<!error )(?<!status )(?<!exit )code(?=[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?"
             r"(?:[\w-]+[ \t]+){0,2}?(?:closet|room|door|office|building|gate|garage|safe|"
             r"locker|cabinet|lockbox|storage|lab|suite|elevator|alarm|keypad|padlock|lock)\b))"
-            r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?)?[ \t]*(?:\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
+            # (or where it is, or who sent it: "the safe combo in the office is 12-34-56",
+            # "the OTP they texted me is 482913")
+            r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?|[ \t]+(?:in|at|on|they|we|you|he|she|it|i)"
+            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b))?[ \t]*(?:\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
             r"(?P<secret>\d(?:[ -]?\d){3,11})(?![\w.-]|/\d)", "pin", "pin"),
     # a .pgpass line: host:port:database:user:password (a host with a dot, a non-hex letter or
     # "*": not an SSH fingerprint's or a MAC address's hex pairs)
@@ -452,6 +456,11 @@ _UNLABELLED = [
                   r"national[ \t]+id(?:[ \t]+card)?|id[ \t]+card)(?:[ \t]*(?:number|no\.?|num|#))?"
                   r"[ \t]*(?:\bis\b|:|=)?[ \t]*(?P<secret>(?=[A-Z0-9]*\d)[A-Z0-9]{6,12})(?![\w-])",
      "any", "id"),
+    # a private key base64-encoded whole, as a kubeconfig holds it ("client-key-data:
+    # LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVkt…", "-----BEGIN RSA PRIVATE KEY-----" encoded): the
+    # PEM rule sees no "BEGIN" in it
+    ("private-key", r"(?<![A-Za-z0-9+/])(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2})",
+     "pem64", "token"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
@@ -605,6 +614,16 @@ def _iban(value: str) -> bool:
     return int("".join(str(int(c, 36)) for c in plain[4:] + plain[:4])) % 97 == 1
 
 
+def _encoded_private_key(value: str) -> bool:
+    """Whether base64 text starts with a PEM private key's header ("-----BEGIN … PRIVATE KEY")."""
+    head = value[:64]
+    try:
+        said = base64.b64decode(head[: len(head) // 4 * 4], validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY" in said
+
+
 def _checks(rule: _Rule, value: str) -> bool:
     if rule.value == "credential":
         return _credential(value)
@@ -629,6 +648,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _card_number(value)
     if rule.value == "iban":
         return _iban(value)
+    if rule.value == "pem64":  # a private key's, not a certificate's (public)
+        return _encoded_private_key(value)
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")
         return not _DATE_SHAPE.fullmatch(value)
     return not _REPEATED.search(value)  # a token shape filled with xxxxxx is an example

@@ -221,6 +221,14 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "sas_sig": lambda r: _pick(r, ALNUM, 30) + "%2B" + _pick(r, ALNUM, 10) + "%3D",
     "token": lambda r: _pick(r, ALNUM, r.randrange(32, 48)),
     "uuid_secret": _uuid,
+    # a private key as a kubeconfig holds it: the whole PEM block base64-encoded
+    "pem_b64": lambda r: base64.b64encode(_pem(r, r.choice(["RSA PRIVATE KEY", "EC PRIVATE KEY",
+                                                               "PRIVATE KEY"]), 3).encode()
+                                          ).decode(),
+    # (its first line only, as a paste cut short: too short for an entropy rule)
+    "pem_b64_head": lambda r: base64.b64encode(
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + _pick(r, ALNUM, 4)).encode()
+    ).decode(),
     "basic_b64": lambda r: base64.b64encode(
         f"{r.choice(['deploy', 'ci', 'admin'])}:{_password(r)}".encode()).decode(),
 }

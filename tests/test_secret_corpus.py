@@ -376,3 +376,15 @@ def test_a_places_code_and_a_presigned_url_found_on_5_dec_fifteenth_session():
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-o"])
     assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_an_encoded_private_key_and_codes_said_with_where_found_on_5_dec_sixteenth_session():
+    """Written on 5 Dec (sixteenth session): a kubeconfig's "client-key-data:", a private key
+    base64-encoded whole (a whole one was caught by its entropy; its first line alone, pasted cut
+    short, was stored and answered back: no rule saw a PEM header in it), a code with who sent
+    it or where it is between ("the OTP they texted me is …", "the safe combo in the office is
+    …"); and like lines holding none (a certificate's data, public; a combo of a budget; an error
+    code and a pin of a board; an OTP that never came). Before: 2 of 5 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-p"])
+    assert (found.caught, found.secrets) == (5, 5), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
