@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 
 from .date_questions import parse_date_question
-from .dates import (ANNOTATED, MONTH_NAMES, WEEKDAYS, LABEL, ResolvedDate, find_dates,
-                    format_human, moved_away_from, shifted)
+from .dates import (ANNOTATED, MONTH_NAMES, MOVE_VERBS, SAYS_MOVED, WEEKDAYS, LABEL, ResolvedDate,
+                    find_dates, format_human, moved_away_from, shifted)
 from .models import ComputedDate, Memory, Message
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
@@ -629,7 +629,10 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "expens": "cost", "costli": "cost", "pricey": "cost",
               # "when does the idempotency change ship?": "merged #1502, deploying with the 2.14
               # train on Tuesday"
-              "deploy": "ship"}
+              "deploy": "ship",
+              # "when did we find the perf regression?": "yesterday we found …, fixed this
+              # morning" (the stemmer keeps "found", and the day nearest "fixed" answered)
+              "found": "find"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -914,10 +917,13 @@ _ASKS_QUANTITY = re.compile(
     # a business's figures: "what's our ARR?" led with "mostly Acme's expansion (+$180k)",
     # newer than November's close
     r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv)"
-    # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
-    # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h")
-    r"(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
+    # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
+    # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h"; not a price, which
+    # the words of a sum order: "what's the price of Pro?")
+    r"|^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
+    r"retention|max|min|maximum|minimum|capacity|interval|sla|slo|latency|p50|p90|p95|p99|"
+    r"throughput|uptime|lag)\s+(?:for|of|on)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\W*$"
     r"|^\W*how\s+much\s+(?:runway|cash|revenue|arr|mrr|burn|budget|headroom)\b"
     # "what's the price of Pro?"
     r"|^\W*what(?:['’]s| is| are)\s+(?:the\s+)?(?:price|cost|limit|size|quota|budget|fee|rate)s?"
@@ -1141,6 +1147,21 @@ def _away_until(memory: Memory) -> tuple[str, date] | None:
     if len(found) > 1 and _AWAY_WORD.search(ANNOTATED.sub("", memory.content)):
         return "Away until", max(f.date.end for f in found)
     return None
+
+
+# what a thing is named after when a day is another's: "code freeze starts Thursday for the
+# launch", "dry run the day before the demo"
+_FOR_THE = re.compile(r"(?i)\b(?:for|before|ahead\s+of|prior\s+to|after|until|till)\s+"
+                      r"(?:the\s+|our\s+|this\s+|next\s+|a\s+)?$")
+
+
+def _only_as_purpose(memory: Memory, wanted: set[str]) -> bool:
+    """Whether every word of `wanted` the memory says is named after "for the", "before the"
+    (the memory's day is something else's, done for it)."""
+    text = ANNOTATED.sub("", memory.content)
+    spots = [m for m in re.finditer(r"[A-Za-z0-9]+", text) if content_stems(m.group(0)) & wanted]
+    return bool(spots) and all(_FOR_THE.search(text[max(0, m.start() - 20):m.start()])
+                               for m in spots)
 
 
 def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
@@ -1596,6 +1617,8 @@ def _within(memory: Memory, span: ResolvedDate) -> bool:
 
 _ASKS_SAID_THEN = re.compile(r"(?i)\b(?:shar|say|said|tell|told|mention|post|announc|talk|ask|"
                              r"writ|wrote|report)\w*\b")
+_ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_VERBS}\w*"
+                              r"(?!.*\b(?:to|until|till)\W*$)")
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)\s+(?:still\s+)?"
                                r"(?:blocking|holding\s+up)|why\s+(?:is|are)\s+\S.*\s+"
                                r"(?:blocked|on\s+hold|stuck))\b")
@@ -2323,10 +2346,13 @@ class OfflineAnswerer(Answerer):
                 # rate limit: … 600 req/min" stands, though it says no change in words)
                 valued = sorted((m for m in shown if _QUANTITY.search(ANNOTATED.sub("", m.content))),
                                 key=lambda m: m.said_at, reverse=True)
-                # (of those, what holds all the question's words: "merged #1502, deploying with
-                # the 2.14 train", found by what #1502 is, holds no "TTL" of "what's the TTL for
-                # idempotency keys?", and led "fixed 1 and 2 in #1502, TTL is 24h")
-                valued.sort(key=lambda m: not undated <= stems_of(m))
+                # (of those, what says one of the question's words itself: "merged #1502,
+                # deploying with the 2.14 train", found by what #1502 is, says no word of
+                # "what's the TTL for idempotency keys?", and led "fixed 1 and 2 in #1502, TTL
+                # is 24h")
+                # (or implies: a sum is a price's)
+                valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
+                                                        | (stems_of(m) - _memory_stems(m))))
                 # (what says the question's words itself, before an answer that says a figure
                 # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
                 # drove the ARR jump?", is no ARR)
@@ -2417,6 +2443,12 @@ class OfflineAnswerer(Answerer):
                 dated = next((m for m in shown if wanted <= _memory_stems(m)
                               and event_date(m, question)
                               and not _NONE_SINCE.search(m.content)), dated)
+            if dated is not None and _only_as_purpose(dated, wanted):
+                # "when is the launch?": "launch moved from Dec 8 to Dec 15", not "code freeze
+                # starts Thursday for the launch" (ranked first: the day is the freeze's)
+                dated = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
+                              and event_date(m, question) and not _only_as_purpose(m, wanted)
+                              and not _NONE_SINCE.search(m.content)), dated)
             if dated is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                     and event_date(dated, question).start > now.date():
                 # a past asked is not a day still to come: "when was aiko's phone screen?" is
@@ -2506,7 +2538,17 @@ class OfflineAnswerer(Answerer):
                  if (c := _change(m, previous[m.supersedes], wanted))), None)
             away = _away_until(dated) \
                 if dated is not None and _ASKS_BACK.search(question) else None
-            if away is not None:  # "when is raj back?": when the time away ends, not starts
+            # "when did we move the launch?": the day the move was said ("launch moved from Dec
+            # 8 to Dec 15", 24 November), not a day it names (a past asked took "code freeze
+            # starts Thursday for the launch", the latest day before now)
+            moved_said = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
+                               and SAYS_MOVED.search(m.content) and m.event_dates), None) \
+                if when and _ASKS_WHEN_MOVED.match(question) else None
+            if moved_said is not None:
+                if latest is not None:  # (the move itself is what was asked, not what came after)
+                    del parts[-2:]
+                parts += [f"{_said(moved_said)}, when it was said:", _dated(moved_said)]
+            elif away is not None:  # "when is raj back?": when the time away ends, not starts
                 parts += [f"{away[0]} {format_human(away[1])}:", _dated(dated)]
             elif dated is not None and now is not None and _began(dated, question, now):
                 # "when is standup?": "From Monday [2026-11-23], daily standup is at 9:30 CET"

@@ -4612,3 +4612,22 @@ def test_an_incident_channel_with_no_threads_read_from_its_bot(lurker, tmp_path)
     assert cause.startswith("culprit: the 13:50 config push set shard_count=3"), cause
     assert fixed.startswith("reverted the config, results back to normal"), fixed
     assert lasted.startswith("1 hour 8 minutes: from 14:02 UTC on 3 December 2026"), lasted
+
+
+def test_a_launch_moved_asked_when_it_moved_and_when_it_is(lurker, tmp_path):
+    """"when is the launch?" was answered 3 December, the day of "code freeze starts Thursday
+    for the launch" (the freeze's day, said for the launch); "when did we move the launch?"
+    took the same day (a past asked, and the move's days were still to come), not the day the
+    move was said; "when did we find the perf regression?" took the day it was fixed ("found"
+    was no word of "find")."""
+    when, moved, found = asked_after(lurker, tmp_path, chat(
+        ("pm", "2026-11-24T10:00:00Z", "launch moved from Dec 8 to Dec 15, legal needs another "
+         "week"),
+        ("eng", "2026-11-30T09:00:00Z", "code freeze starts Thursday for the launch"),
+        ("eng", "2026-12-02T16:00:00Z", "yesterday we found a perf regression in search, fixed "
+         "this morning")),
+        "2026-12-05T09:00:00Z", "when is the launch?", "when did we move the launch?",
+        "when did we find the perf regression?")
+    assert when.startswith("15 December 2026: launch moved from Dec 8"), when
+    assert moved.startswith("24 November 2026, when it was said: launch moved from Dec 8"), moved
+    assert found.startswith("1 December 2026: yesterday [2026-12-01] we found"), found
