@@ -1629,7 +1629,8 @@ _DID_TO_FIX = re.compile(r"(?i)\b(?:revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|res
                          r"re-?deploy(?:ed)?|fail(?:ed)?\s+over|scaled|rotat(?:ed|ing)|"
                          r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
 _VERDICT_REPORTED = re.compile(r"(?i)^\W*(?:approved|rejected|merged|signed|accepted|declined|"
-                               r"denied|cleared|published)(?:\s*[!.:🎉✅❌]|\s*$|\s+[—–-]\s)")
+                               r"denied|cleared|published|reviewed)(?:\s*[!.:,🎉✅❌]|\s*$|"
+                               r"\s+[—–-]\s)")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2291,16 +2292,26 @@ class OfflineAnswerer(Answerer):
                 # a cause is no value a fix changes: "reverted the config, results back to
                 # normal" led "what caused the search incident?" as "Latest:" over the culprit
                 latest = None
-            if latest is None and shown[0].source_message_ids[1:]:
+            if latest is None and shown[0].source_message_ids:
                 # a later answer in the same thread that says a change: "VPN is back, you can
                 # switch back to the main profile" after "use the backup VPN profile "acme-b"
                 # until it's fixed", both under "is the VPN down for anyone else?" (it says no
                 # "use" of "which VPN profile should I use?", and came second)
                 # (the message both cite after their own, not a search question a topic gives:
                 # "What is the weekly numbers?" was no thread; a full run's regression)
+                # (or the decision that closed it: "ok going with 2 projects on free" after "1 is
+                # too harsh, most free users have 2"; or, under the thread's own first message,
+                # a verdict on it: "reviewed, two nits, otherwise good" of "pricing page copy is
+                # ready for review", for "is the pricing page copy reviewed?"; no other word
+                # citing a message: an assistant's answer cites the question it answers, and a
+                # later one took BEAM's lead as "Latest:")
                 asked_then = set(shown[0].source_message_ids[1:])
+                under = not asked_then
+                asked_then = asked_then or set(shown[0].source_message_ids[:1])
                 latest = max((m for m in memories if m.said_at > shown[0].said_at
-                              and asked_then & set(m.source_message_ids[1:]) and says_change(m)
+                              and asked_then & set(m.source_message_ids[1:])
+                              and (_VERDICT_REPORTED.match(m.content) if under else (
+                                  says_change(m) or m.content.startswith("Decision:")))
                               and wanted & _memory_stems(m) and fits_person(m)),
                              key=lambda m: m.said_at, default=None)
             if latest is None and kind is not None:

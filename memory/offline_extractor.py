@@ -680,8 +680,8 @@ _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement 
 _VERDICT_ALONE = re.compile(r"(?i)^\W*(?:[\w.#-]+\s+){0,2}?(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
                             r"(?:is|are|got|was|were|been|just|now)\s+)?"
                             r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
-                            r"declined|denied|cleared|published|live|out)"
-                            r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:🎉✅❌]|\s*$|"
+                            r"declined|denied|cleared|published|reviewed|live|out)"
+                            r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:,🎉✅❌]|\s*$|"
                             r"\s+[—–-]\s)")
 _VOTE_GAP = timedelta(hours=4)  # "+1, …" in the channel after a proposal: a vote on it
 _DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
@@ -1042,9 +1042,14 @@ class OfflineExtractor(Extractor):
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]
-            awaited = own.content if sentences and parent is None and line.reply_to is None \
-                and own is not None and line.ts - own.ts <= _SELF_CORRECTION \
-                and _VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) else None
+            verdict = bool(sentences) and bool(_VERDICT_ALONE.match(
+                _ANNOTATED.sub("", sentences[0])))
+            awaited = own.content if verdict and parent is None and line.reply_to is None \
+                and own is not None and line.ts - own.ts <= _SELF_CORRECTION else None
+            # (under another's message, a verdict on it: "reviewed, two nits, otherwise good"
+            # under "pricing page copy is ready for review" cites it, and is its latest word)
+            judged = parent if verdict and parent is not None \
+                and parent.speaker != line.speaker else None
             heading = None  # "Build failed:" over the lines of a pasted log
             # (said in the channel, the points of the PR or ticket it names: "fixed 1 and 2 in
             # #1502, TTL is 24h" after the bot's "Review of PR #1502 …" and its numbered points)
@@ -1140,6 +1145,11 @@ class OfflineExtractor(Extractor):
                     if said not in candidate.questions:
                         candidate.questions = [*candidate.questions[:4],
                                                said[:_PARENT_QUESTION_CHARS]]
+                if candidate is not None and judged is not None \
+                        and judged.index not in candidate.source_lines:
+                    candidate.source_lines = [*candidate.source_lines, judged.index]
+                    said = _ANNOTATED.sub("", judged.content).strip()[:_PARENT_QUESTION_CHARS]
+                    candidate.questions = [*candidate.questions[:4], said]
                 if candidate is not None and awaited is not None:
                     said = _ANNOTATED.sub("", awaited).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]

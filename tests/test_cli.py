@@ -4631,3 +4631,24 @@ def test_a_launch_moved_asked_when_it_moved_and_when_it_is(lurker, tmp_path):
     assert when.startswith("15 December 2026: launch moved from Dec 8"), when
     assert moved.startswith("24 November 2026, when it was said: launch moved from Dec 8"), moved
     assert found.startswith("1 December 2026: yesterday [2026-12-01] we found"), found
+
+
+def test_a_threads_decision_and_a_verdict_under_a_request(lurker, tmp_path):
+    """A product channel's threads: "how many projects do free users get?" led with "1 is too
+    harsh, most free users have 2", a reply before the thread's "ok going with 2 projects on
+    free"; "is the pricing page copy reviewed?" led with "ready for review" (the reply
+    "reviewed, two nits, otherwise good" cited nothing it was said under)."""
+    free, reviewed = asked_after(lurker, tmp_path, threaded(
+        ("pm", "2026-11-30T10:00:00Z", "m1", None, "should we keep the free tier at 3 projects "
+         "or drop it to 1?"),
+        ("eng", "2026-11-30T10:20:00Z", "m2", "m1", "1 is too harsh, most free users have 2"),
+        ("sales", "2026-11-30T10:40:00Z", "m3", "m1", "2 then? keeps the upgrade pressure"),
+        ("pm", "2026-11-30T11:00:00Z", "m4", "m1", "ok going with 2 projects on free, effective "
+         "Jan 1"),
+        ("pm", "2026-12-02T09:00:00Z", "m5", None, "pricing page copy is ready for review, link "
+         "in the doc"),
+        ("design", "2026-12-02T09:30:00Z", "m6", "m5", "reviewed, two nits, otherwise good")),
+        "2026-12-05T09:00:00Z", "how many projects do free users get?",
+        "is the pricing page copy reviewed?")
+    assert free.startswith("Latest: Decision: ok going with 2 projects on free"), free
+    assert reviewed.startswith("Latest: reviewed, two nits, otherwise good"), reviewed
