@@ -697,7 +697,7 @@ def _after_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
 
 _HOLIDAYS = (r"christmas\s+eve|christmas(?:\s+day)?|xmas(?:\s+eve)?|new\s+year['’]?s\s+eve|"
              r"new\s+year['’]?s(?:\s+day)?|thanksgiving(?:\s+day)?|boxing\s+day|halloween|"
-             r"valentine['’]?s(?:\s+day)?")
+             r"valentine['’]?s(?:\s+day)?|black\s+friday|cyber\s+monday")
 _HOLIDAY_NAME = re.compile(_HOLIDAYS, re.IGNORECASE)
 # a weekday before "for Thanksgiving" is of the holiday's week (read by _bare_weekday)
 _FOR_HOLIDAY = re.compile(rf"(?i)[^.,;!?\n]{{0,30}}?\b(?:for|over)\s+(?:the\s+)?(?P<hol>{_HOLIDAYS})")
@@ -706,9 +706,13 @@ _FOR_HOLIDAY = re.compile(rf"(?i)[^.,;!?\n]{{0,30}}?\b(?:for|over)\s+(?:the\s+)?
 def _holiday_in(name: str, year: int) -> date:
     name = re.sub(r"['’]s?|\s+day$", "", name.lower()).replace("xmas", "christmas")
     name = re.sub(r"\s+", " ", name).strip()
-    if name == "thanksgiving":  # the fourth Thursday of November (the US one)
+    if name in ("thanksgiving", "black friday", "cyber monday"):
+        # the fourth Thursday of November (the US one), and the Friday and Monday after it
+        # ("the Black Friday recap deploy" was the next Friday's)
         first = date(year, 11, 1)
-        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+        thursday = first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+        return thursday + timedelta(days={"thanksgiving": 0, "black friday": 1,
+                                          "cyber monday": 4}[name])
     month, day = {"christmas eve": (12, 24), "christmas": (12, 25), "boxing": (12, 26),
                   "new year eve": (12, 31), "new year": (1, 1), "halloween": (10, 31),
                   "valentine": (2, 14)}[name]
@@ -1380,7 +1384,7 @@ _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
                       "2morrow|eod|fortnight|wk|yr|tdy|nite|tmw",
           "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine|holiday|"
-                     "winter"}
+                     "winter|black|cyber"}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share
 # ("ſunday" is a Sunday to the rules).

@@ -582,6 +582,8 @@ HOSTILE = [
     # 5 Dec, fifteenth session
     "3.9 dropped in 6.0 (March)", "proposal by next fri", "migrated tonite", "last nite",
     "next wed",
+    # 5 Dec, sixteenth session
+    "the Black Friday recap", "Cyber Monday went fine",
 ]
 
 
@@ -1175,6 +1177,21 @@ def test_what_thanks_are_for_was_done():
     ("we shipped on Monday, it's now live", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a shopping holiday is its day, not the weekday in its name ("the Black Friday recap
+    # deploy", said on 4 Dec, was 11 December)
+    ("Saturday conflicts with the Black Friday recap deploy",
+     [("2026-12-05", "2026-12-05"), ("2026-11-27", "2026-11-27")]),
+    ("black friday traffic was 3x normal", [("2026-11-27", "2026-11-27")]),
+    ("Cyber Monday went fine", [("2026-11-30", "2026-11-30")]),
+    ("see you friday", [("2026-12-04", "2026-12-04")]),
+])
+def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
