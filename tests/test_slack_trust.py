@@ -1218,3 +1218,28 @@ def test_a_forgotten_thread_starter_leaves_no_word_in_its_replies_over_slack(sta
     assert not any("leaving" in s or "quiet" in s for s in said), said
     profile = slack.bot.service.profile("slack:T1:CGEN")
     assert not any("leaving" in q for m in profile.list() for q in m.questions)
+
+
+def test_a_kubeconfig_key_and_an_otp_and_a_verdict_in_a_thread_over_slack(start, api, tmp_path):
+    """5 Dec (sixteenth session), over the real Bolt app: a kubeconfig's client-key-data (a
+    private key base64-encoded, its first line pasted) and "the OTP they texted me is 482913"
+    were stored and answered back; "reviewed, two nits, otherwise good" under "pricing page copy
+    is ready for review" was no answer to "is the pricing page copy reviewed?" (it led with the
+    request)."""
+    slack = start()
+    key = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBN3Y="
+    message(slack, "CGEN", "U1", f"staging kubeconfig: client-key-data: {key}", ts(0))
+    message(slack, "CGEN", "U2", "the OTP they texted me is 482913, can someone log in quick",
+            ts(1))
+    message(slack, "CGEN", "U1", "pricing page copy is ready for review, link in the doc", ts(2))
+    message(slack, "CGEN", "UCAROL", "reviewed, two nits, otherwise good", ts(3),
+            thread_ts=ts(2))
+    for n, question in enumerate(("what's in the staging kubeconfig?", "what was the OTP?",
+                                  "is the pricing page copy reviewed?")):
+        app_mention(slack, "U0BOB", question, ts(100 + n), f"EvK{n}")
+    said = [a["text"] for a in answers(api)]
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in (key, key[:40], "482913"):
+        assert secret not in " ".join(said) and secret.encode() not in stored, secret
+    assert "[REDACTED:private-key]" in said[0] and "[REDACTED:pin]" in said[1], said[:2]
+    assert said[2].startswith("Latest: reviewed, two nits, otherwise good"), said[2]
