@@ -1155,6 +1155,14 @@ _FOR_THE = re.compile(r"(?i)\b(?:for|before|ahead\s+of|prior\s+to|after|until|ti
                       r"(?:the\s+|our\s+|this\s+|next\s+|a\s+)?$")
 
 
+_VERSION_ASKED = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)")
+
+
+def _says_version(version: str, text: str) -> bool:
+    """Whether `text` names the version (or one under it: "4.13" in "4.13.1")."""
+    return re.search(rf"(?<![\d.]){re.escape(version)}(?!\d)", text) is not None
+
+
 def _only_as_purpose(memory: Memory, wanted: set[str]) -> bool:
     """Whether every word of `wanted` the memory says is named after "for the", "before the"
     (the memory's day is something else's, done for it)."""
@@ -1973,6 +1981,8 @@ class OfflineAnswerer(Answerer):
             undated = (undated - content_stems(f"{zone_asked} time folks team office people")
                        ) or undated
         stems_of = _memory_stems
+        priced_thing: set[str] = set()
+        asked_versions = _VERSION_ASKED.findall(question)
         away_asked = bool(_ASKS_AWAY.search(question) or _ASKS_PRESENT.search(question))
         kind = asked_tool_category(question)
         if away_asked:  # "when is raj back?": "raj is out until Wednesday"
@@ -2035,6 +2045,9 @@ class OfflineAnswerer(Answerer):
                 undated = undated | content_stems("cost")
             stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
                                                      else set())
+            # a sum is of what the question names: "how much do we pay for Slack?" was
+            # answered with Figma's and PagerDuty's (a sum shares the words of paying)
+            priced_thing = named(question) - names
         if undated & _SAID_OTHERWISE.keys():
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
@@ -2066,7 +2079,13 @@ class OfflineAnswerer(Answerer):
                     and fits(m)
                     # whether someone is away is answered by what says so: "Omar owns billing
                     # now, handing it over this week" names him and a week, and no time away
-                    and (not away_asked or "away" in stems_of(m))]
+                    and (not away_asked or "away" in stems_of(m))
+                    and (not priced_thing or _names_all(priced_thing, " ".join([m.content,
+                                                                                *m.questions])))
+                    # a version named is that one: "when was 4.13 approved?" was answered with
+                    # 4.12's approval
+                    and all(_says_version(v, " ".join([m.content, *m.questions]))
+                            for v in asked_versions)]
         parts: list[str] = []
         # a version or number named asks of that one ("when did 4.12.2 ship?"); a service's name
         # ("what version of checkout-api is in production?") asks which of its versions is newest

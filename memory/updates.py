@@ -252,6 +252,10 @@ def asks_still(question: str) -> bool:
 
 
 _STILL_STEMS = frozenset({"still", "anymor", "anymore", "yet", "more"})
+_UNIT_WORDS = ("day days week weeks month months year years hour hours minute minutes percent "
+               "per seat seats user users head")
+_CHANGE_WORDS = "correction correct actually update updated not now instead"
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
 _DAY_STEMS = frozenset({"q1", "q2", "q3", "q4", "today", "tomorrow", "yesterday", "week",
                         "month", "year", "quarter", *_DATE_WORDS,
                         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -328,6 +332,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
+    units = content_stems(_UNIT_WORDS)
     best = None
     for memory in changes:
         own = stems(memory)
@@ -344,6 +349,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
                 and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)
                                              or again and _AGAIN.search(memory.content))):
+            continue
+        words = {w for w in own if not any(c.isdigit() for c in w)} - units \
+            - content_stems(_CHANGE_WORDS)
+        if not asked - units and wanted - units - own \
+                and len(words) >= 2 and words <= answer_stems \
+                and len(_NUMBER.findall(ANNOTATED.sub("", answer.content))) > 1:
+            # of another of the answer's figures: "correction: carry-over cap is 10 days, not 5"
+            # shares "days" alone with "how many PTO days do we get next year?", and led the
+            # policy's "25 days plus your birthday off" as its latest word
             continue
         # names what the answer states ("Priya", "db-stg-2"), or both carry every question word
         # ("Billing is now owned by Sam" for "who owns billing?"; not "Can't wait for the

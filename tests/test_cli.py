@@ -4652,3 +4652,34 @@ def test_a_threads_decision_and_a_verdict_under_a_request(lurker, tmp_path):
         "is the pricing page copy reviewed?")
     assert free.startswith("Latest: Decision: ok going with 2 projects on free"), free
     assert reviewed.startswith("Latest: reviewed, two nits, otherwise good"), reviewed
+
+
+def test_a_price_or_a_version_no_memory_names_is_declined(lurker, tmp_path):
+    """"how much do we pay for Slack?" was answered with Figma's and PagerDuty's sums (a sum
+    shares the words of paying), and "when was 4.13 approved?" with 4.12's approval: what the
+    question names, no memory says."""
+    slack, figma, version = asked_after(lurker, tmp_path, chat(
+        ("dana", "2026-12-01T14:10:00Z", "PagerDuty auto-renews Mar 15, no change, $38k"),
+        ("mo", "2026-12-02T11:00:00Z", "heads up: Figma is switching us to the org plan in "
+         "January, $12k more"),
+        ("kai", "2026-11-26T18:00:00Z", "resubmitted 4.12 (build 311) with account deletion"),
+        ("kai", "2026-11-28T07:45:00Z", "approved! starting phased rollout, 7 days")),
+        "2026-12-05T09:00:00Z", "how much do we pay for Slack?",
+        "what did we end up paying for Figma?", "when was 4.13 approved?")
+    assert slack.startswith("I don't have anything about that in memory."), slack
+    assert figma.startswith("heads up: Figma is switching us to the org plan"), figma
+    assert version.startswith("I don't have anything about that in memory."), version
+
+
+def test_a_correction_of_one_figure_is_no_latest_word_of_another(lurker, tmp_path):
+    """A people-ops channel: "correction: carry-over cap is 10 days, not 5" led "how many PTO
+    days do we get next year?" as the policy's latest word (it shares "days" alone), though
+    it changes only the carry-over of "PTO policy for 2027: 25 days …"."""
+    days, carry = asked_after(lurker, tmp_path, chat(
+        ("hr", "2026-11-10T10:00:00Z", "PTO policy for 2027: 25 days plus your birthday off. "
+         "carry-over capped at 5 days"),
+        ("hr", "2026-12-01T10:00:00Z", "correction: carry-over cap is 10 days, not 5")),
+        "2026-12-05T09:00:00Z", "how many PTO days do we get next year?",
+        "how many days can I carry over?")
+    assert days.startswith("PTO policy for 2027: 25 days plus your birthday off"), days
+    assert carry.startswith("correction: carry-over cap is 10 days, not 5"), carry
