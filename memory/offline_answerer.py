@@ -895,7 +895,11 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
         return None
     subject = wanted - _RELEASE_STEMS
     asked_in = _environments(question)
+    # (a version named is that one: "does it support python 3.14?" was answered with "3.3.0
+    # is out: …", the newest release)
+    versions = _VERSION_ASKED.findall(question)
     return max((m for m in memories if _shipped(m) and subject <= _memory_stems(m)
+                and all(_says_version(v, " ".join([m.content, *m.questions])) for v in versions)
                 and (not asked_in or not (named := _environments(m.content))
                      or named & asked_in)
                 and not (m.event_dates and all(e.start > m.said_at.date()
@@ -1632,7 +1636,9 @@ _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)\s+(?:st
                                r"(?:blocked|on\s+hold|stuck))\b")
 _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
                              r"resolv|mitigat|solv|sort)\w*")
-_DID_TO_FIX = re.compile(r"(?i)\b(?:revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|"
+_DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|downgrade|pin|"
+                         r"export|enable|disable|clear|delete|remove)\b|"
+                         r"\b(?:revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|"
                          r"patch(?:ed|ing)?|hotfix(?:ed)?|bump(?:ed|ing)?|re-?upload(?:ed)?|"
                          r"re-?deploy(?:ed)?|fail(?:ed)?\s+over|scaled|rotat(?:ed|ing)|"
                          r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")

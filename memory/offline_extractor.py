@@ -335,9 +335,11 @@ _LEANS = re.compile(r"(?i)\b(?:they|they['’](?:re|ve|ll|d)|their|them|it|it['�
 # "I get ImportError: …", "we keep getting 502s from the gateway": someone's problem, which the
 # next message from someone else may answer
 _REPORTS_PROBLEM = re.compile(
-    r"\b(?:I|we)\s+(?:get|got|keep getting|am getting|'m getting|['’]m getting|see|am seeing|"
-    r"['’]m seeing|hit|ran into)\b.*(?:\b[A-Z]\w*(?:Error|Exception)\b|\berror\b|\b[45]\d\ds?\b|"
-    r"\btraceback\b)")
+    r"(?:\b(?:I|we)\s+(?:get|got|keep getting|am getting|'m getting|['’]m getting|see|am seeing|"
+    r"['’]m seeing|hit|ran into)|"
+    # (said without who: "getting `ModuleNotFoundError: …` when I run the cli")
+    r"^\W*(?:(?:keep\s+)?getting|seeing|hitting|still\s+getting))\b"
+    r".*(?:\b[A-Z]\w*(?:Error|Exception)\b|\berror\b|\b[45]\d\ds?\b|\btraceback\b)")
 _HIS = re.compile(r"(?i)\b(?:his|her|him|hers)\b")
 # a reply that says or guesses a cause is about its thread's problem, which it seldom names:
 # "looks like the new connection pool size (20 → 5) …" under "🚨 payments-api error rate at 12%"
@@ -677,7 +679,8 @@ _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement 
 # 4.12 approved?" was answered with the day it was first submitted)
 # (or of a short subject: "4.12 rejected: guideline 5.1.1, …" after "iOS 4.12 submitted to App
 # Review" is found by "why was the iOS build rejected?")
-_VERDICT_ALONE = re.compile(r"(?i)^\W*(?:[\w.#-]+\s+){0,2}?(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
+_VERDICT_ALONE = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
+                            r"(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
                             r"(?:is|are|got|was|were|been|just|now)\s+)?"
                             r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
                             r"declined|denied|cleared|published|reviewed|live|out)"
@@ -1042,10 +1045,13 @@ class OfflineExtractor(Extractor):
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]
-            verdict = bool(sentences) and bool(_VERDICT_ALONE.match(
-                _ANNOTATED.sub("", sentences[0])))
+            verdict = _VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) if sentences \
+                else None
+            # (of what it names, if it names something: "3.3.0 is out: …" is a release of its
+            # own, not a verdict on "3.13 works from 3.2.1, 3.14 not yet")
             awaited = own.content if verdict and parent is None and line.reply_to is None \
-                and own is not None and line.ts - own.ts <= _SELF_CORRECTION else None
+                and own is not None and line.ts - own.ts <= _SELF_CORRECTION \
+                and verdict["subject"].strip().lower() in own.content.lower() else None
             # (under another's message, a verdict on it: "reviewed, two nits, otherwise good"
             # under "pricing page copy is ready for review" cites it, and is its latest word)
             judged = parent if verdict and parent is not None \

@@ -4683,3 +4683,24 @@ def test_a_correction_of_one_figure_is_no_latest_word_of_another(lurker, tmp_pat
         "how many days can I carry over?")
     assert days.startswith("PTO policy for 2027: 25 days plus your birthday off"), days
     assert carry.startswith("correction: carry-over cap is 10 days, not 5"), carry
+
+
+def test_a_projects_help_channel_asked_a_fix_and_a_version(lurker, tmp_path):
+    """A project's help channel on Discord, no threads: "how do I fix No module named yaml?"
+    showed the report alone ("getting `ModuleNotFoundError: …`", said with no "I get", was no
+    problem the maintainer's "install with the extras: …" answered). And "does it support
+    python 3.14?" must not lead with "3.3.0 is out: …": this session's verdict rule first read
+    "is out" as a verdict on the maintainer's message before, which names 3.14."""
+    fix, support = asked_after(lurker, tmp_path, chat(
+        ("newbie", "2026-12-01T10:00:00Z", "getting `ModuleNotFoundError: No module named 'yaml'` "
+         "when I run the cli after pip install"),
+        ("maint", "2026-12-01T10:05:00Z", "install with the extras: pip install \"ourtool[yaml]\", "
+         "pyyaml is optional since 3.0"),
+        ("maint", "2026-12-02T12:10:00Z", "3.13 works from 3.2.1, 3.14 not yet (waiting on a C "
+         "extension dep)"),
+        ("maint", "2026-12-03T09:00:00Z", "3.3.0 is out: adds --json output, drops python 3.9. "
+         "changelog in #announcements")),
+        "2026-12-05T09:00:00Z", "how do I fix No module named yaml?",
+        "does it support python 3.14?")
+    assert fix.startswith("install with the extras: pip install"), fix
+    assert support.startswith("3.13 works from 3.2.1, 3.14 not yet"), support
