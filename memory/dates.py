@@ -960,6 +960,21 @@ def _month_part(m: re.Match, d: date, tense: Tense) -> Resolution:
     return start, end, "month", how
 
 
+# what a month's accounts are called: they are of a month once it has begun, whatever the tense
+_OF_ACCOUNTS = re.compile(r"(?i)(?:['’]s)?\s+(?:[A-Z]{2,}\s+)?(?:expenses?|expense\s+reports?|"
+                          r"bills?|invoices?|numbers|close|payroll|timesheets?|reports?|"
+                          r"statements?|metrics|revenue|spend|actuals|sales|usage|stats)\b")
+
+
+def _month_before(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A month named before what it is of ("the December newsletter"), read by the tense; of
+    its accounts ("November expenses due by Dec 7", said on 3 Dec, were November 2027's: the
+    sentence looks ahead), the month that has begun."""
+    if _OF_ACCOUNTS.match(m.string, m.end()):
+        return _month_part(m, d, "past")
+    return _month_part(m, d, tense)
+
+
 def _release_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     """A release's month, written after it, as any month is read by the sentence's tense."""
     return _month_part(m, d, tense)
@@ -1132,12 +1147,12 @@ _RULES: list[tuple[str, Resolver, str]] = [
      r"(?=(?:['’]s)?\s+(?!(?:is|was|are|were|has|had|have|will|would|can|could|and|or|but|to|"
      r"in|on|at|for|of|by|from|with|the|a|an|it|we|i|you|they|he|she|comes|came|starts|ends|"
      r"begins|feels|seems|always|never|too|again|then|already)\b)(?:[a-z]|[A-Z]{2,}\b))",
-     _month_part, "month"),
+     _month_before, "month"),
     # and the months that are names too, before an acronym or a word of accounts: "August AWS
     # bill: $41,200" (said on 3 Sep, "what was the AWS bill in August?" read it as September's)
     (r"(?-i:(?P<mon>March|April|May|June|July|August)(?=(?:['’]s)?\s+(?:[A-Z]{2,}\b|"
      r"(?:bill|bills|invoice|invoices|numbers|revenue|spend|budget|payroll|close|report|"
-     r"metrics|newsletter|release|sprint|retro|offsite|cohort)\b)))", _month_part, "month"),
+     r"metrics|newsletter|release|sprint|retro|offsite|cohort)\b)))", _month_before, "month"),
     (rf"{_NOT_THE}(?P<which>last|this|next)\s+(?P<mon>{_FULL_MONTH})", _named_month, "month"),
     (r"(?:(?P<edge>end|start|beginning)\s+of\s+|(?P<part>early|mid|late)[\s-]+)?(?-i:Q)"
      r"(?P<q>[1-4])(?:\s*(?P<year>\d{4}|['’]\d{2}))?", _quarter, "quarter"),

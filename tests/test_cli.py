@@ -4704,3 +4704,16 @@ def test_a_projects_help_channel_asked_a_fix_and_a_version(lurker, tmp_path):
         "does it support python 3.14?")
     assert fix.startswith("install with the extras: pip install"), fix
     assert support.startswith("3.13 works from 3.2.1, 3.14 not yet"), support
+
+
+def test_a_months_expenses_asked_after_it_ended(lurker, tmp_path):
+    """A finance channel on 3 Dec: "reminder: November expenses due by Dec 7, after that they
+    roll to January" labelled November 2027 (the sentence looks ahead), and "when are November
+    expenses due?" read its November as next year's too."""
+    [due] = asked_after(lurker, tmp_path, chat(
+        ("cfo", "2026-11-02T09:00:00Z", "expense policy: meals up to $50/day when traveling"),
+        ("cfo", "2026-12-03T09:00:00Z", "reminder: November expenses due by Dec 7, after that "
+         "they roll to January")),
+        "2026-12-05T09:00:00Z", "when are November expenses due?")
+    assert due.startswith("7 December 2026: reminder: November [November 2026] expenses"), due
+    assert "2027" not in due.split("roll to")[0], due

@@ -583,7 +583,7 @@ HOSTILE = [
     "3.9 dropped in 6.0 (March)", "proposal by next fri", "migrated tonite", "last nite",
     "next wed",
     # 5 Dec, sixteenth session
-    "the Black Friday recap", "Cyber Monday went fine",
+    "the Black Friday recap", "Cyber Monday went fine", "November expenses due",
 ]
 
 
@@ -1190,6 +1190,13 @@ def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     ("black friday traffic was 3x normal", [("2026-11-27", "2026-11-27")]),
     ("Cyber Monday went fine", [("2026-11-30", "2026-11-30")]),
     ("see you friday", [("2026-12-04", "2026-12-04")]),
+    # a month's accounts are of the month that has begun, whatever the tense ("November
+    # expenses due by Dec 7", said on 3 Dec, were November 2027's)
+    ("reminder: November expenses due by Dec 7", [("2026-11-01", "2026-11-30"),
+                                                  ("2026-12-07", "2026-12-07")]),
+    ("submit your November timesheets", [("2026-11-01", "2026-11-30")]),
+    ("the October AWS bill will be lower", [("2026-10-01", "2026-10-31")]),
+    ("the November offsite will be in Lisbon", [("2027-11-01", "2027-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     from memory.dates import find_dates
