@@ -652,7 +652,7 @@ _QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|
                               r"can|could|would|will|should|have|has)\b")
 
 
-_VOTE_REPLY = re.compile(r"(?i)^\s*(?:[+-]1\b|:\+1:|:-1:|:thumbsup:|:thumbsdown:|👍|👎|lgtm\b|"
+VOTE_OPENING = re.compile(r"(?i)^\s*(?:[+-]1\b|:\+1:|:-1:|:thumbsup:|:thumbsdown:|👍|👎|lgtm\b|"
                          r"strong\s+(?:\+1|-1|yes|no)\b)")
 
 
@@ -679,7 +679,7 @@ _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement 
 # 4.12 approved?" was answered with the day it was first submitted)
 # (or of a short subject: "4.12 rejected: guideline 5.1.1, …" after "iOS 4.12 submitted to App
 # Review" is found by "why was the iOS build rejected?")
-_VERDICT_ALONE = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
+VERDICT_ALONE = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
                             r"(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
                             r"(?:is|are|got|was|were|been|just|now)\s+)?"
                             r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
@@ -998,7 +998,7 @@ class OfflineExtractor(Extractor):
                 previous = line
                 continue
             if parent is not None and parent.speaker != line.speaker \
-                    and _VOTE_REPLY.match(_ANNOTATED.sub("", line.content)):
+                    and VOTE_OPENING.match(_ANNOTATED.sub("", line.content)):
                 # "+1", "-1, pricing is steep" under an RFC: the voter's, on what it votes on
                 # (a bare "+1" was let go, and "+1 on Temporal, but worried …" named no RFC:
                 # "who supported RFC-51?" found neither)
@@ -1007,7 +1007,7 @@ class OfflineExtractor(Extractor):
                 continue
             if parent is None and line.reply_to is None and len(flow) > 1 \
                     and flow[-2].speaker != line.speaker and line.ts - flow[-2].ts <= _VOTE_GAP \
-                    and _VOTE_REPLY.match(_ANNOTATED.sub("", line.content)) \
+                    and VOTE_OPENING.match(_ANNOTATED.sub("", line.content)) \
                     and _PROPOSES.search(_ANNOTATED.sub("", flow[-2].content)):
                 # "+1, replication lag has bitten us twice this month", said in the channel
                 # after "Proposal: move session storage from Postgres to Redis …": a vote on it,
@@ -1045,7 +1045,7 @@ class OfflineExtractor(Extractor):
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]
-            verdict = _VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) if sentences \
+            verdict = VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) if sentences \
                 else None
             # (of what it names, if it names something: "3.3.0 is out: …" is a release of its
             # own, not a verdict on "3.13 works from 3.2.1, 3.14 not yet")

@@ -14,11 +14,12 @@ since 14:38 UTC." comes in its own batch, after the root cause and the rollback.
 with a resolution is read with the session's latest declaration ("declaring SEV2 …") said within
 INCIDENT_WINDOW before it, among the last SCANNED_INCIDENT messages.
 
-A batch that opens with a correction ("actually make that $14/seat") or with "she"/"he" ("she
-signed!!") is read beside its author's own last word in the channel, that day's or the day
-before's; one that opens with a decision ("agreed, free goes to 120/min from next Monday") beside
-the proposal before it and the discussion before that (SAID_EARLIER), each within
-DISCUSSION_WINDOW.
+A batch that opens with a correction ("actually make that $14/seat"), with "she"/"he" ("she
+signed!!") or with a verdict alone ("approved! starting phased rollout") is read beside its
+author's own last word in the channel, that day's or the day before's; one that opens with a
+vote ("+1, …") beside the channel's message before it, as a short one is; one that opens with
+a decision ("agreed, free goes to 120/min from next Monday") beside the proposal before it and
+the discussion before that (SAID_EARLIER), each within DISCUSSION_WINDOW.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from datetime import date, timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
-from .offline_extractor import OPENING_PRONOUN, decides
+from .offline_extractor import OPENING_PRONOUN, VERDICT_ALONE, VOTE_OPENING, decides
 
 # (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
 _STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|the culprit|turned out|turns out|"
@@ -82,7 +83,8 @@ def wants_before(ordered: list[Message]) -> Message | None:
                                            and not _of_incident(first)
                                            and not _corrects_own(first)
                                            and not _decides(first)
-                                           and not _long_correction(first)):
+                                           and not _long_correction(first)
+                                           and not VOTE_OPENING.match(first.content)):
         return None
     return first
 
@@ -199,7 +201,10 @@ def _long_correction(first: Message) -> bool:
     evening after the author's "offer going out to Priya today")."""
     return not first.reply_to and (len(first.content.split()) > SHORT_WORDS
                                    and _corrects_own(first)
-                                   or bool(OPENING_PRONOUN.match(first.content)))
+                                   or bool(OPENING_PRONOUN.match(first.content))
+                                   # (or a verdict alone: "approved! starting phased rollout",
+                                   # two days after the author's "resubmitted 4.12 …")
+                                   or bool(VERDICT_ALONE.match(first.content)))
 
 
 def _scanned(first: Message) -> int:

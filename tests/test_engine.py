@@ -1130,6 +1130,27 @@ def test_she_in_her_own_batch_is_whom_her_authors_last_word_named(profile):
     assert answer.startswith("Priya signed!!"), answer
 
 
+def test_a_verdict_and_a_vote_each_in_their_own_batch(profile):
+    """5 Dec (sixteenth session): "4.12 rejected: guideline 5.1.1, …" and "+1, replication lag
+    has bitten us twice this month" arrive a message at a time, as the chat adapters send them;
+    on both stores the verdict is read beside its author's last word ("iOS 4.12 submitted to
+    App Review") and the vote beside the proposal before it (memory.said_before)."""
+    for at, author, text in (
+            ("2026-12-01T08:00", "kai", "iOS 4.12 submitted to App Review"),
+            ("2026-12-01T09:00", "lena", "coffee machine on 3 is fixed"),
+            ("2026-12-01T15:00", "kai", "4.12 rejected: guideline 5.1.1, they want account "
+                                        "deletion in-app"),
+            ("2026-12-01T16:00", "omar", "Proposal: move session storage from Postgres to Redis, "
+                                         "owner omar"),
+            ("2026-12-01T16:30", "kim", "+1, replication lag has bitten us twice this month")):
+        profile.ingest([said(author, f"{at}:00Z", text)], session_id="C9:2026-12-01")
+    now = datetime(2026, 12, 5, 9, tzinfo=timezone.utc)
+    why = profile.recall("why was the iOS build rejected?", now=now).answer
+    assert why.startswith("4.12 rejected: guideline 5.1.1"), why
+    who = profile.recall("who supported the Redis proposal?", now=now).answer
+    assert who.startswith("kim: +1, replication lag"), who
+
+
 def test_forgetting_a_threads_subject_takes_its_words_from_the_replies(profile):
     """5 Dec (fifteenth session): a thread's reply carries its thread's first sentence among the
     questions it answers, and a decision the discussion it closed (memory.offline_extractor).
