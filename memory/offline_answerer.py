@@ -1159,6 +1159,7 @@ _FOR_THE = re.compile(r"(?i)\b(?:for|before|ahead\s+of|prior\s+to|after|until|ti
                       r"(?:the\s+|our\s+|this\s+|next\s+|a\s+)?$")
 
 
+_PR_NAMED = re.compile(r"(?<![\w&])#\d{2,}\b")
 _VERSION_ASKED = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)")
 
 
@@ -2336,7 +2337,11 @@ class OfflineAnswerer(Answerer):
                 latest = max((m for m in memories if m.said_at > shown[0].said_at
                               and asked_then & set(m.source_message_ids[1:])
                               and (_VERDICT_REPORTED.match(m.content) if under else (
-                                  says_change(m) or m.content.startswith("Decision:")))
+                                  says_change(m) or m.content.startswith("Decision:")
+                                  # (not of who said what: "who objected to RFC-51?" is
+                                  # answered by the votes, not the decision after them)
+                                  and not _WHO.match(question)
+                                  and not _ASKS_VIEWS.search(question)))
                               and wanted & _memory_stems(m) and fits_person(m)),
                              key=lambda m: m.said_at, default=None)
             if latest is None and kind is not None:
@@ -2387,8 +2392,9 @@ class OfflineAnswerer(Answerer):
                 # "what's the TTL for idempotency keys?", and led "fixed 1 and 2 in #1502, TTL
                 # is 24h")
                 # (or implies: a sum is a price's)
-                valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
-                                                        | (stems_of(m) - _memory_stems(m))))
+                if not _ASKS_VERSION.search(question):  # (a version is said by its number)
+                    valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
+                                                            | (stems_of(m) - _memory_stems(m))))
                 # (what says the question's words itself, before an answer that says a figure
                 # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
                 # drove the ARR jump?", is no ARR)
@@ -2402,10 +2408,14 @@ class OfflineAnswerer(Answerer):
                 valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]
                 if _ASKS_VERSION.search(question) and len(valued) > 1 \
-                        and _VERSION_CHANGED.search(valued[0].content) \
+                        and (_VERSION_CHANGED.search(valued[0].content)
+                             or set(_PR_NAMED.findall(valued[0].content))
+                             & set(_PR_NAMED.findall(valued[1].content))) \
                         and valued[1].said_at < valued[0].said_at:
                     # "what pnpm version do we use?": "Upgraded to pnpm 10, …" is what changed
-                    # "Build uses pnpm 9; …", which it leads as the latest word
+                    # "Build uses pnpm 9; …", which it leads as the latest word (as "holding
+                    # #1440 until the 4.2.17 regression … is fixed" is the bot's "Bump django
+                    # … (#1440)"'s, once the bump's title found it too)
                     latest, shown = valued[0], shown[1:]
             elif latest is None and span is None and _ASKS_HOW_MANY.match(question):
                 # "how many customers asked for SAML SSO?": the newest running count of it
