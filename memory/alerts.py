@@ -43,6 +43,12 @@ RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|r
                       r"(?:resolved|closed|over|mitigated)|closing\s+(?:this|the incident))\b")
 
 
+# what is done about an incident: "reverted the config", "rolled back to 7.3.1", "failed over"
+MITIGATION = (r"revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|hotfix(?:ed)?|"
+              r"fail(?:ed|ing)?\s+over|scaled(?:\s+(?:up|out))?|mitigat(?:ed|ing)|"
+              r"back\s+to\s+normal")
+
+
 # a cause stated: "Root cause looks like the new pool limit", "caused by the cert expiry"
 CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|(?:the )?culprit|turned out|"
                r"turns out|"

@@ -33,12 +33,13 @@ from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_
 from .text import (ASKED_OF_ANYONE, SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version,
                    english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of
-from .alerts import CAUSE_WORDS, GUESSED_CAUSE, alert_span, clock, duration_words, without_thread
+from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
+                     without_thread)
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
-from .updates import (CHOSE, VERSIONED, asks_still, changed_subject, says_change, says_ended,
-                      says_update, update_of)
+from .updates import (CHOSE, PR_NUMBER, VERDICT, VERSIONED, asks_still, changed_subject,
+                      says_change, says_ended, says_update, update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -1159,7 +1160,6 @@ _FOR_THE = re.compile(r"(?i)\b(?:for|before|ahead\s+of|prior\s+to|after|until|ti
                       r"(?:the\s+|our\s+|this\s+|next\s+|a\s+)?$")
 
 
-_PR_NAMED = re.compile(r"(?<![\w&])#\d{2,}\b")
 _VERSION_ASKED = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)")
 
 
@@ -1639,13 +1639,9 @@ _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have
                              r"resolv|mitigat|solv|sort)\w*")
 _DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|downgrade|pin|"
                          r"export|enable|disable|clear|delete|remove)\b|"
-                         r"\b(?:revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|"
-                         r"patch(?:ed|ing)?|hotfix(?:ed)?|bump(?:ed|ing)?|re-?upload(?:ed)?|"
-                         r"re-?deploy(?:ed)?|fail(?:ed)?\s+over|scaled|rotat(?:ed|ing)|"
+                         rf"\b(?:{MITIGATION}|patch(?:ed|ing)?|bump(?:ed|ing)?|"
+                         r"re-?upload(?:ed)?|re-?deploy(?:ed)?|rotat(?:ed|ing)|"
                          r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
-_VERDICT_REPORTED = re.compile(r"(?i)^\W*(?:approved|rejected|merged|signed|accepted|declined|"
-                               r"denied|cleared|published|reviewed)(?:\s*[!.:,🎉✅❌]|\s*$|"
-                               r"\s+[—–-]\s)")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2336,7 +2332,7 @@ class OfflineAnswerer(Answerer):
                 asked_then = asked_then or set(shown[0].source_message_ids[:1])
                 latest = max((m for m in memories if m.said_at > shown[0].said_at
                               and asked_then & set(m.source_message_ids[1:])
-                              and (_VERDICT_REPORTED.match(m.content) if under else (
+                              and (VERDICT.match(m.content) if under else (
                                   says_change(m) or m.content.startswith("Decision:")
                                   # (not of who said what: "who objected to RFC-51?" is
                                   # answered by the votes, not the decision after them)
@@ -2409,8 +2405,8 @@ class OfflineAnswerer(Answerer):
                 shown = [*valued, *(m for m in shown if m not in valued)]
                 if _ASKS_VERSION.search(question) and len(valued) > 1 \
                         and (_VERSION_CHANGED.search(valued[0].content)
-                             or set(_PR_NAMED.findall(valued[0].content))
-                             & set(_PR_NAMED.findall(valued[1].content))) \
+                             or set(PR_NUMBER.findall(valued[0].content))
+                             & set(PR_NUMBER.findall(valued[1].content))) \
                         and valued[1].said_at < valued[0].said_at:
                     # "what pnpm version do we use?": "Upgraded to pnpm 10, …" is what changed
                     # "Build uses pnpm 9; …", which it leads as the latest word (as "holding
@@ -2613,7 +2609,7 @@ class OfflineAnswerer(Answerer):
                 parts += [f"{_said(shown[0])}, when it was reported:", shown[0].content]
             elif when and _ASKS_WHEN_PAST.match(question) and (verdict := next(
                     (m for m in relevant if wanted <= _memory_stems(m)
-                     and _VERDICT_REPORTED.match(ANNOTATED.sub("", m.content))), None)):
+                     and VERDICT.match(ANNOTATED.sub("", m.content))), None)):
                 # "when was 4.12 approved?": "approved! starting phased rollout" (its sender's
                 # "resubmitted 4.12 …" before it says what) was the day it was reported, not
                 # "iOS 4.12 submitted to App Review", ranked first, on no date

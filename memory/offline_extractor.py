@@ -27,8 +27,8 @@ import re
 from collections.abc import Collection
 from datetime import timedelta
 
-from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, RESOLVES,
-                     declares_incident, ends_declared, states_alert)
+from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, MITIGATION,
+                     RESOLVES, declares_incident, ends_declared, states_alert)
 from .dates import ANNOTATED, SAYS_MOVED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
@@ -37,7 +37,7 @@ from .passages import is_long
 from .standup_forms import standup_text
 from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
 from .topics import chosen_tool_category, normalize_topic_key
-from .updates import named_values
+from .updates import PR_NUMBER, VERDICT, named_values
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
                            r"|(?<=[。！？])\s*(?=\S)")  # (Chinese and Japanese full stops)
@@ -386,9 +386,7 @@ _AGREES_WITH_OPINION = re.compile(
 
 _STATES_CAUSE = re.compile(rf"(?i){CAUSE_WORDS}")
 # what was done about an incident, said while it was open
-_MITIGATES = re.compile(r"(?i)\b(?:revert(?:ed|ing)|roll(?:ed|ing)\s+back|rolled\s+back|"
-                        r"back\s+to\s+normal|mitigat(?:ed|ing)|hotfix(?:ed)?|fail(?:ed|ing)\s+over|"
-                        r"restart(?:ed|ing)|scaled\s+(?:up|out))\b")
+_MITIGATES = re.compile(rf"(?i)\b(?:{MITIGATION})\b")
 def resolves_incident(reply: str, parent: str) -> bool:
     """Whether a thread reply ends the incident its parent declared: "Resolved. Error rate back
     to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was
@@ -416,7 +414,6 @@ _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?\[[ xX]?\][ \t]*(\S.*?)[ 
 _STATUS_WORDS = frozenset({"done", "live", "blocked", "shipped", "sent", "merged", "published",
                            "approved", "signed", "off", "complete", "completed", "finished",
                            "ready", "waiting", "pending", "fixed", "till", "until", "now"})
-_PR_NUMBER = re.compile(r"(?<![\w&])(#\d{2,})\b")
 _POINT_NAMED = re.compile(r"(?<![\w#.$/-])(\d{1,2})(?![\w.%:/-])")
 
 
@@ -674,18 +671,6 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
-# A verdict alone, what a person's own last word in the channel waited on: "approved! starting
-# phased rollout, 7 days", two days after their "resubmitted 4.12 (build 311) …" ("when was
-# 4.12 approved?" was answered with the day it was first submitted)
-# (or of a short subject: "4.12 rejected: guideline 5.1.1, …" after "iOS 4.12 submitted to App
-# Review" is found by "why was the iOS build rejected?")
-VERDICT_ALONE = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
-                            r"(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
-                            r"(?:is|are|got|was|were|been|just|now)\s+)?"
-                            r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
-                            r"declined|denied|cleared|published|reviewed|live|out)"
-                            r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:,🎉✅❌]|\s*$|"
-                            r"\s+[—–-]\s)")
 _VOTE_GAP = timedelta(hours=4)  # "+1, …" in the channel after a proposal: a vote on it
 _DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
 # what a decision in the channel settles: a proposal or a choice asked ("Agreed, Mel! Art can be
@@ -915,9 +900,9 @@ class OfflineExtractor(Extractor):
         introduced: dict[str, TranscriptLine] = {}  # the message that first named a PR
         for line in lines:
             if line.reply_to is None and len(_NUMBERED_POINT.findall(line.content)) >= 2:
-                for ident in _PR_NUMBER.findall(line.content):
+                for ident in PR_NUMBER.findall(line.content):
                     pointed[ident] = line
-            for ident in _PR_NUMBER.findall(line.content):
+            for ident in PR_NUMBER.findall(line.content):
                 introduced.setdefault(ident, line)
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
@@ -1045,7 +1030,7 @@ class OfflineExtractor(Extractor):
             text, grouped = grouped_lists(text)
             sentences = [part for sentence in split_sentences(text)
                          for part in _statement_then_ask(sentence)]
-            verdict = VERDICT_ALONE.match(_ANNOTATED.sub("", sentences[0])) if sentences \
+            verdict = VERDICT.match(_ANNOTATED.sub("", sentences[0])) if sentences \
                 else None
             # (of what it names, if it names something: "3.3.0 is out: …" is a release of its
             # own, not a verdict on "3.13 works from 3.2.1, 3.14 not yet")
@@ -1060,7 +1045,7 @@ class OfflineExtractor(Extractor):
             # (said in the channel, the points of the PR or ticket it names: "fixed 1 and 2 in
             # #1502, TTL is 24h" after the bot's "Review of PR #1502 …" and its numbered points)
             listed = parent if parent is not None else next(
-                (pointed[i] for i in _PR_NUMBER.findall(line.content)
+                (pointed[i] for i in PR_NUMBER.findall(line.content)
                  if i in pointed and pointed[i] is not line), None)
             for n, sentence in enumerate(sentences):
                 # the points of its thread's list a reply names ("fixed 1 …", "docs done")
@@ -1096,8 +1081,8 @@ class OfflineExtractor(Extractor):
                         # "PR #1502 re-review: blocking issues resolved. 1 nit open (…)": the
                         # nit is the PR's ("what's still open on 1502?")
                         or len(sentences) <= _LEANS_SENTENCES
-                        and _PR_NUMBER.search(sentences[0])
-                        and not _PR_NUMBER.search(sentence)
+                        and PR_NUMBER.search(sentences[0])
+                        and not PR_NUMBER.search(sentence)
                         or len(sentences) <= _LEANS_SENTENCES
                         and _leans_on(_ANNOTATED.sub("", sentence),
                                       _ANNOTATED.sub("", sentences[0]), people)) \
@@ -1138,12 +1123,12 @@ class OfflineExtractor(Extractor):
                     # accounts still use v1 webhooks?")
                     said = _ANNOTATED.sub("", parent.content).strip()[:_PARENT_QUESTION_CHARS]
                     candidate.questions = [*candidate.questions[:4], said]
-                titled = next((introduced[i] for i in _PR_NUMBER.findall(sentence)
+                titled = next((introduced[i] for i in PR_NUMBER.findall(sentence)
                                if introduced[i] is not line), None) \
                     if candidate is not None and "#" in sentence else None
                 said = split_sentences(_ANNOTATED.sub("", titled.content))[0] \
                     if titled is not None else ""
-                if said and any(i in said for i in _PR_NUMBER.findall(sentence)):
+                if said and any(i in said for i in PR_NUMBER.findall(sentence)):
                     # "merged #1502, deploying with the 2.14 train on Tuesday" is found by what
                     # #1502 is ("when does the idempotency change ship?" was declined): the
                     # first sentence of the message that first named it, if it names it (a

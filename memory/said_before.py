@@ -28,10 +28,11 @@ from datetime import date, timedelta
 
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
-from .offline_extractor import OPENING_PRONOUN, VERDICT_ALONE, VOTE_OPENING, decides
+from .offline_extractor import OPENING_PRONOUN, VOTE_OPENING, decides
+from .updates import VERDICT
 
 # (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
-_STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|the culprit|turned out|turns out|"
+_STATES_CAUSE = re.compile(r"(?i)\b(?:root[- ]caused?|caused by|culprit|turned out|turns out|"
                            r"traced (?:it )?(?:back )?to)\b")
 SAID_BEFORE = "\0said-before"  # its key among ingest_many's looked-up messages
 SAID_EARLIER = "\0said-earlier"  # the one before that, where a discussion is what was closed
@@ -204,7 +205,7 @@ def _long_correction(first: Message) -> bool:
                                    or bool(OPENING_PRONOUN.match(first.content))
                                    # (or a verdict alone: "approved! starting phased rollout",
                                    # two days after the author's "resubmitted 4.12 …")
-                                   or bool(VERDICT_ALONE.match(first.content)))
+                                   or bool(VERDICT.match(first.content)))
 
 
 def _scanned(first: Message) -> int:

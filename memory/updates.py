@@ -251,6 +251,18 @@ def asks_still(question: str) -> bool:
     return bool(_ASKS_STILL.search(question))
 
 
+# A pull request by its number ("#1502"), as chat writes it
+PR_NUMBER = re.compile(r"(?<![\w&])#\d{2,}\b")
+# A verdict alone, or after a short subject: "approved! starting phased rollout", "4.12 rejected:
+# guideline 5.1.1, …", "reviewed, two nits" (memory.offline_extractor reads it beside what it
+# judges; the answerer dates "when was 4.12 approved?" by the day it was said)
+VERDICT = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
+                     r"(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
+                     r"(?:is|are|got|was|were|been|just|now)\s+)?"
+                     r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
+                     r"declined|denied|cleared|published|reviewed|live|out)"
+                     r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:,🎉✅❌]|\s*$|"
+                     r"\s+[—–-]\s)")
 _STILL_STEMS = frozenset({"still", "anymor", "anymore", "yet", "more"})
 _UNIT_WORDS = ("day days week weeks month months year years hour hours minute minutes percent "
                "per seat seats user users head")
@@ -332,7 +344,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
-    units = content_stems(_UNIT_WORDS)
+    units, corrections = content_stems(_UNIT_WORDS), content_stems(_CHANGE_WORDS)
     best = None
     for memory in changes:
         own = stems(memory)
@@ -350,8 +362,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                 and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)
                                              or again and _AGAIN.search(memory.content))):
             continue
-        words = {w for w in own if not any(c.isdigit() for c in w)} - units \
-            - content_stems(_CHANGE_WORDS)
+        words = {w for w in own if not any(c.isdigit() for c in w)} - units - corrections
         if not asked - units and wanted - units - own \
                 and len(words) >= 2 and words <= answer_stems \
                 and len(_NUMBER.findall(ANNOTATED.sub("", answer.content))) > 1:

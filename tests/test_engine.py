@@ -1151,6 +1151,23 @@ def test_a_verdict_and_a_vote_each_in_their_own_batch(profile):
     assert who.startswith("kim: +1, replication lag"), who
 
 
+def test_a_culprit_in_its_own_batch_is_the_incidents_cause(profile):
+    """5 Dec (sixteenth session): "culprit: the 13:50 config push …", said in an incident
+    channel without threads and arriving alone, was found by nothing of the search incident
+    declared before it: memory.said_before looked up a stated cause only after "the culprit"."""
+    for at, author, text in (
+            ("2026-12-03T14:02", "bot", "🔥 SEV2 declared: search returning empty results for "
+                                        "~20% of queries"),
+            ("2026-12-03T14:10", "maya", "looking at the indexer, lag is 0 so it's not "
+                                         "ingestion"),
+            ("2026-12-03T14:25", "raf", "culprit: the 13:50 config push set shard_count=3 on "
+                                        "the new cluster, queries to shards 4-5 return nothing")):
+        profile.ingest([said(author, f"{at}:00Z", text)], session_id="C7:2026-12-03")
+    cause = profile.recall("what caused the search incident?",
+                           now=datetime(2026, 12, 5, 9, tzinfo=timezone.utc)).answer
+    assert cause.startswith("culprit: the 13:50 config push"), cause
+
+
 def test_forgetting_a_threads_subject_takes_its_words_from_the_replies(profile):
     """5 Dec (fifteenth session): a thread's reply carries its thread's first sentence among the
     questions it answers, and a decision the discussion it closed (memory.offline_extractor).
