@@ -38,7 +38,7 @@ from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, 
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
-from .updates import (CHOSE, PR_NUMBER, VERDICT, VERSIONED, asks_still, changed_subject,
+from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
                       says_change, says_ended, says_update, update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -1642,6 +1642,12 @@ _DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|
                          rf"\b(?:{MITIGATION}|patch(?:ed|ing)?|bump(?:ed|ing)?|"
                          r"re-?upload(?:ed)?|re-?deploy(?:ed)?|rotat(?:ed|ing)|"
                          r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
+# a verdict opening what is said, with no subject before it ("approved! …", "reviewed, two
+# nits"): narrower than memory.updates.VERDICT, whose "pricing page is live" under a launch
+# checklist led its thread as the checklist's latest word
+_VERDICT_OPENS = re.compile(r"(?i)^\W*(?:approved|rejected|merged|signed|accepted|declined|"
+                            r"denied|cleared|published|reviewed)(?:\s*[!.:,🎉✅❌]|\s*$|"
+                            r"\s+[—–-]\s)")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2332,7 +2338,7 @@ class OfflineAnswerer(Answerer):
                 asked_then = asked_then or set(shown[0].source_message_ids[:1])
                 latest = max((m for m in memories if m.said_at > shown[0].said_at
                               and asked_then & set(m.source_message_ids[1:])
-                              and (VERDICT.match(m.content) if under else (
+                              and (_VERDICT_OPENS.match(m.content) if under else (
                                   says_change(m) or m.content.startswith("Decision:")
                                   # (not of who said what: "who objected to RFC-51?" is
                                   # answered by the votes, not the decision after them)
@@ -2609,7 +2615,7 @@ class OfflineAnswerer(Answerer):
                 parts += [f"{_said(shown[0])}, when it was reported:", shown[0].content]
             elif when and _ASKS_WHEN_PAST.match(question) and (verdict := next(
                     (m for m in relevant if wanted <= _memory_stems(m)
-                     and VERDICT.match(ANNOTATED.sub("", m.content))), None)):
+                     and _VERDICT_OPENS.match(ANNOTATED.sub("", m.content))), None)):
                 # "when was 4.12 approved?": "approved! starting phased rollout" (its sender's
                 # "resubmitted 4.12 …" before it says what) was the day it was reported, not
                 # "iOS 4.12 submitted to App Review", ranked first, on no date
