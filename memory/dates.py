@@ -302,6 +302,11 @@ def tense_at(text: str, pos: int) -> Tense:
         # said after what was done: "done, webinar is now Dec 10 at 2pm ET, updated the
         # invite" (said 5 Dec) was last year's
         return "future"
+    if clause == "neutral" and _SCHEDULED.match(text[c0:c1]):
+        # a meeting named and its day, no verb: a schedule, whatever was done before it: "Priya
+        # passed the phone screen, onsite Thursday 2pm, panel is omar, li and me" (said on a
+        # Wednesday) was the Thursday gone
+        return "neutral"
     if clause == "neutral" and _PRESENT_CLAUSE.search(text[c0:c1]):
         # a clause with its own subject and present verb keeps no other clause's past: "Hooli
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
@@ -317,6 +322,13 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
                              r"\b(?:says|expects|estimates|promises|thinks)\b")
 
 
+_SCHEDULED = re.compile(
+    r"(?i)^\W*(?:(?:and|then|so|next|plus)\s+)?(?:(?:the|our|her|his|their|my|your|a)\s+)?"
+    r"(?:[\w'’-]+\s+)?(?:onsite|on-site|interview|call|meeting|sync|demo|retro|standup|"
+    r"stand-up|kickoff|kick-off|lunch|dinner|offsite|workshop|training|presentation|"
+    r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review)s?\s+(?:is\s+)?"
+    r"(?:on\s+|at\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:\s+(?:at\s+)?"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?\W*$")
 _IS_NOW = re.compile(r"(?i)\b(?:is|are|['’]s|['’]re)\s+now\b")
 # what someone is asked to do is to be done: "14 open issues labeled needs-repro, please take a
 # look before Monday" (said on a Friday) was the Monday gone, "labeled" making the sentence past
@@ -515,10 +527,20 @@ _FROM_NEXT_WEEK = re.compile(r"(?i)[^.,;!?\n]{0,30}?\b(?:starting|from|beginning
                              r"(?:from\s+)?next\s+week\b")
 
 
+_DAY_OF_EVENT = re.compile(r"\s+of\s+(?:the\s+|our\s+)?(?!(?:next|this|last|the|that|every|each|"
+                           r"week|month|year|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+                           r"dec)[a-z]*)\b|[\w-]+\s+week\b)(?:[A-Z][\w-]*|(?:offsite|conference|summit|trip|retreat|event|"
+                           r"launch\s+week|hackathon|onsite|workshop|festival|tour)\b)")
+
+
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     if _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()) \
             or _RECURRING_AFTER.match(m.string, m.end()):
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
+    if _DAY_OF_EVENT.match(m.string, m.end()):
+        # a day of something that has days of its own: "my talk is the Wednesday of KubeCon"
+        # (said on a Tuesday in December, of a conference in March) was the next day
+        raise ValueError("a day of an event, not of the week said in")
     target = _weekday_index(m["wd"])
     name = WEEKDAYS[target].capitalize()
     holiday = _FOR_HOLIDAY.match(m.string, m.end())
@@ -993,12 +1015,22 @@ def _named_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     return start, end, "month", f"{start} to {end}"
 
 
+_PLANNED_FOR = re.compile(r"(?i)['’]?s?\s+(?:product\s+|eng\s+|engineering\s+|team\s+)?"
+                         # (not goals or targets: "we hit our Q3 goals" is of the Q3 gone)
+                         r"(?:roadmap|plans?|planning|hiring\s+plan)\b")
+
+
 def _quarter(m: re.Match, d: date, tense: Tense) -> Resolution:
     q, year = int(m["q"]), _year_of(m)
     if year is not None:
         start, end = _quarter_span(year, q)
         how = AS_WRITTEN
     else:
+        if tense == "past" and _PLANNED_FOR.match(m.string, m.end()):
+            # a quarter's plan is made before it, whatever was done with it: "told them it's on
+            # the Q1 roadmap" (said in December) was last Q1; the nearest quarter ("the Q3 plan
+            # worked out", said in December, is this year's)
+            tense = "neutral"
         start, end = _by_tense([_quarter_span(d.year + k, q) for k in (-1, 0, 1)], d, tense)
         how = f"the year nearest {d} ({tense} tense)"
     if m.groupdict().get("edge"):
@@ -1135,9 +1167,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"(?<=\d\s)\((?P<mon>{_FULL_MONTH}|{_SHORT_MONTH})\)", _release_month, "month digit"),
     # (and shortened: "valid until Dec 2027" was no date)
     (rf"(?P<mon>{_MONTH_NAME})\s+(?P<year>(?:19|20)\d\d)(?!\d)", _month_part, "month digit"),
-    # moved or pushed "to January", the numbers "for October": a month no one is named ("talk
-    # to May", "waiting for June" are people)
-    (r"(?:(?<=\bto\s)|(?<=\bfor\s))"
+    # moved or pushed "to January", the numbers "for October", a figure compared "on October"
+    # ("AWS bill for November: $48.2k, up 12% on October ($43.0k)" was no October's bill): a
+    # month no one is named ("talk to May", "waiting for June" are people)
+    (r"(?:(?<=\bto\s)|(?<=\bfor\s)|(?<=%\son\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bthan\s))"
      r"(?-i:(?P<mon>January|February|September|October|November|December))"
      r"(?!\s+\d{1,2}(?!\d))(?:,?\s+(?P<year>\d{4}))?", _month_part, "month"),
     # a month named before what it is of: "October AWS bill: $48,210", "the December
@@ -1177,7 +1210,8 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"
      r"tmrw|tmr|today|the\s+\d|\d))",
      _shift(0), "calendar"),
-    (rf"(?:on\s+)?{_WEEKDAY}\s+(?P<which>last|this|next)\s+week", _weekday_of_week,
+    # (and "of": "Wednesday of next week", said on a Tuesday, was the next day)
+    (rf"(?:on\s+)?{_WEEKDAY}\s+(?:of\s+)?(?P<which>last|this|next)\s+week", _weekday_of_week,
      "weekday calendar"),
     (rf"(?P<which>last|this|next)\s+week(?:['’]s)?\s+{_WEEKDAY}", _weekday_of_week,
      "weekday calendar"),

@@ -39,7 +39,8 @@ from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
 from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
-                      says_change, says_ended, says_update, update_of)
+                      says_change, says_dropped_out, says_ended, says_update,
+                      update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -118,6 +119,18 @@ def named(question: str) -> set[str]:
     rest = name_letters(_DAY_OF_JAN.sub(" ", question)).strip().split(None, 1)[1:]
     words = _NAME.findall(rest[0]) if rest else []
     return {w.lower() for w in words if w.lower() not in _NOT_NAMES}
+
+
+# a vendor or cloud asked of by its letters: "how much is the GCP bill?" was answered with the AWS
+# bill (a capitalised word is a name, "GCP" was none); currencies and units are no thing priced
+_ACRONYM = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]{1,5}(?![\w.])")
+_NOT_THINGS = {"usd", "eur", "gbp", "cad", "aud", "jpy", "chf", "inr", "vat", "gst", "tb", "gb",
+               "mb", "kb", "hr", "pm", "am", "utc", "eod", "eow", "eoq", "eoy", "fy", "ytd",
+               "q1", "q2", "q3", "q4", "h1", "h2", "ok", "pr", "qa"}
+
+
+def _acronyms(question: str) -> set[str]:
+    return {w.lower() for w in _ACRONYM.findall(question)} - _NOT_THINGS
 
 
 def _names_all(names: set[str], text: str) -> bool:
@@ -633,7 +646,9 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "deploy": "ship",
               # "when did we find the perf regression?": "yesterday we found …, fixed this
               # morning" (the stemmer keeps "found", and the day nearest "fixed" answered)
-              "found": "find"}
+              "found": "find",
+              # "what's blocking the React upgrade?": "bump react from 18.3.1 to 19.0.0 (#2250)"
+              "bump": "upgrad"}
 
 
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
@@ -644,6 +659,8 @@ _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
+_AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|at\s+the\s+moment|atm)\W*$")
+_AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm"))
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
@@ -817,6 +834,23 @@ def _field_asked(memory: Memory, wanted: set[str]) -> bool:
                for f in _FIELD_LABEL.finditer(text))
 
 
+def _field_of_lead(lead: Memory, memories: list[Memory], wanted: set[str]) -> Memory | None:
+    """A later message's field the question asks, of what the lead names: "workaround for Acme:
+    clear cookies …" after "Acme reports SSO login loops …", for "what's the workaround for the
+    login loop?" (the report led: the field's label names Acme, no word of the question)."""
+    said = _memory_stems(lead)
+    for m in sorted(memories, key=lambda m: m.said_at):
+        if m.id == lead.id or not lead.said_at <= m.said_at <= lead.said_at + _FIELD_LATER:
+            continue
+        for f in _FIELD_LABEL.finditer(ANNOTATED.sub("", m.content)):
+            label = content_stems(f["label"])
+            if label & wanted and label - wanted and label - wanted <= said \
+                    and not label & _DAY_LABEL_STEMS:
+                return m
+    return None
+
+
+_FIELD_LATER = timedelta(days=2)
 # a title set in bold ("**Design: tenant-level rate limiting**") is no field: its "Design" led
 # "what are the risks of the rate limiting design?" over the design's "Risks: …"
 _IN_TITLE = re.compile(r"\W*(?:\*\*|__)(?:(?!\*\*|__).)*$")
@@ -1549,6 +1583,33 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("support supported supports favor favour favored favoured"),
                     re.compile(r"(?i)(?<![\w+-])\+1\b|👍|\blgtm\b|\bin\s+favou?r\b|"
                                r"\bsupport\w*\b")),
+    # "who is on call right now?": "handing off the pager to dana until Monday 9am"
+    **dict.fromkeys(content_stems("oncall pager"),
+                    re.compile(r"(?i)\bpager\b|\bon[- ]?call\b|"
+                               r"\b(?:primary|secondary)\s+(?:is|on[- ]?call)\b")),
+    # "why was new_checkout rolled back?": "new_checkout back to 0%, card declines doubled …"
+    **dict.fromkeys(content_stems("rollback rolled"),
+                    re.compile(r"(?i)\bback\s+to\s+0\s*%|\brevert(?:ed|ing|s)?\b|"
+                               r"\brolled\s+back\b|\broll\s*back\b")),
+    # "what caused the Acme SSO issue?": "Acme reports SSO login loops …", "ZD-4411 root cause:
+    # …" (declined: each shares one word of three)
+    **dict.fromkeys(content_stems("issue issues problem problems"),
+                    re.compile(r"(?i)\breport(?:s|ed|ing)?\b|\bloops?\b|\berrors?\b|"
+                               r"\bfail(?:s|ed|ing|ures?)?\b|\bbroken\b|\boutages?\b|"
+                               r"\bdown(?:time)?\b|\bbugs?\b|\b(?-i:P[0-2]|SEV\s?\d)\b|"
+                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b")),
+    # "what's blocking the React upgrade?": "#2250 on hold until the design system supports
+    # React 19" (declined: it says no "block")
+    **dict.fromkeys(content_stems("block blocker blocking"),
+                    re.compile(r"(?i)\b(?:on\s+hold|stuck\s+on|held\s+up|waiting\s+(?:on|for)|"
+                               r"depends\s+on)\b")),
+    # "did Globex get a refund?": "approved a 15% credit for Globex on the December invoice"
+    **dict.fromkeys(content_stems("refund refunds refunded"),
+                    re.compile(r"(?i)\bcredit(?:s|ed)?\b|\bmoney\s+back\b|\breimburs\w*")),
+    # "why was checkout slow on Thursday?": "checkout p99 at 2.4s, …"
+    **dict.fromkeys(content_stems("slow slower slowness"),
+                    re.compile(r"(?i)\bp9\d\b|\blatency\b|\btimeouts?\b|\bsluggish\b|"
+                               r"\blag(?:gy|ging)?\b")),
     # "is the RateLimitError fixed?": "token bucket shipped in worker v2.4.1, no RateLimitErrors
     # since" (or resolved, patched, gone, back to normal)
     **dict.fromkeys(content_stems("fix fixed fixes fixing"),
@@ -1960,7 +2021,8 @@ class OfflineAnswerer(Answerer):
                 or (span is not None and asks_still(question) and fits_person(m)
                     and says_change(m)) \
                 or (bool(names) and asks_still(question) and says_change(m)
-                    and not _names(names, m, speakers))
+                    and not _names(names, m, speakers)) \
+                or says_dropped_out(m.content)  # (memory.updates: of whom the answer lists)
 
         # in a day named relative to now, its word is the span's, not one to share: "is the
         # office open today?" and "Office is closed on Thanksgiving, Nov 26" (with a named
@@ -1968,6 +2030,10 @@ class OfflineAnswerer(Answerer):
         # questions be answered, declines 0.709 → 0.688)
         undated = (wanted - content_stems(span.phrase)) or wanted \
             if span is not None and _RELATIVE_DAY.fullmatch(span.phrase) else wanted
+        if _AT_PRESENT.search(question):
+            # "right now", "at the moment": when, not what ("who is on call right now?" was
+            # declined, "handing off the pager to dana until Monday" sharing one word of three)
+            undated = (undated - _AT_PRESENT_STEMS) or undated
         if span is not None:
             # (a span's words of shape are no subject: "what did we deploy in the first half
             # of November?" was declined, "Deployed api v4.10.0" sharing one word of four)
@@ -2056,7 +2122,7 @@ class OfflineAnswerer(Answerer):
                                                      else set())
             # a sum is of what the question names: "how much do we pay for Slack?" was
             # answered with Figma's and PagerDuty's (a sum shares the words of paying)
-            priced_thing = named(question) - names
+            priced_thing = (named(question) | _acronyms(question)) - names
         if undated & _SAID_OTHERWISE.keys():
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
@@ -2199,6 +2265,7 @@ class OfflineAnswerer(Answerer):
                 field = next((m for m in with_siblings(shown[:1], memories)[1:]
                               if _field_asked(m, wanted)
                               or why and _STATES_REASON.match(m.content)), None)
+                field = field or _field_of_lead(shown[0], memories, wanted)
                 if field is not None:
                     shown = [field, *(m for m in shown if m is not field)]
             if kind is not None:  # "what package manager do we use?": what names one first
@@ -2290,9 +2357,16 @@ class OfflineAnswerer(Answerer):
                 # Elasticsearch 9, mainly for kNN …", not the cluster's "slipped … because of
                 # the VPC change", for "why did we pick Elasticsearch?")
                 choice = bool(_ASKS_CHOICE.search(question))
+                # (none saying a reason, what says in its own words what the question asks of:
+                # "new_checkout back to 0%, card declines doubled …" for "why was new_checkout
+                # rolled back?", not the newer "new_checkout at 50% now"; not every word of the
+                # question, which a reason seldom repeats: LoCoMo's "why did John decide to run
+                # for office again?" lost its "saw the impact he could make …")
+                otherwise = [_SAID_OTHERWISE[w] for w in wanted & _SAID_OTHERWISE.keys()]
                 shown.sort(key=lambda m: (not (_STATES_REASON.search(m.content)
                                                or _STATES_CAUSE.search(m.content)),
-                                          not (choice and CHOSE.search(m.content))))
+                                          not (choice and CHOSE.search(m.content)),
+                                          not any(o.search(m.content) for o in otherwise)))
             if _WHO.match(question):
                 # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
                 # not the request put to anyone ("tom said: can someone take the flaky …?")

@@ -463,6 +463,13 @@ _JOINS = re.compile(r"^\W*(?!(?:i|you|he|she|it|we|they|this|that|me|my|your|our
 _DATED_NOTE = re.compile(r"(?i)^\W*(?!(?:see|talk|speak|chat|catch|bye|it|that|this|you|i|we|they|"
                          r"he|she)\b)[a-z][\w-]*(?:\s+[\w-]+)?\s+(?:on|by|at|until|from|is|was|"
                          r"moved to|moves to)\s+\S")
+# A short setting: a named thing put to a figure ("new_checkout to 25%", "pool_size at 40",
+# "timeout to 30s"): under _MIN_WORDS, and a rollout's step was lost ("when did new_checkout go to
+# 25%?" was answered with the 50% after it). A plain word needs its unit ("back to 2" is none).
+_SHORT_SETTING = re.compile(r"(?i)^\W*(?:[a-z][\w-]*[_.\d][\w.-]*\s+(?:to|at|=|->|→)\s+\d[\d.,]*\s*"
+                     r"(?:%|percent|ms|s|m|h|k|x|gb|mb)?|(?!(?:back|up|down|it|that|this|go|went|"
+                     r"me|us|them|lol|ok)\b)[a-z][\w-]{2,}\s+(?:to|at)\s+\d[\d.,]*\s*"
+                     r"(?:%|percent|ms|s|gb|mb))\W*$")
 # A short report that a named thing is done ("Globex fixed too.", "INC-231 resolved.", "Billing
 # export shipped!"): under _MIN_WORDS, but who did what to which is in it. Case-sensitive: the
 # thing is capitalised or an id ("it's fixed" and "all done" say nothing on their own).
@@ -471,7 +478,13 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         r"(?:fixed|resolved|deployed|merged|shipped|released|restored|migrated|"
                         r"rolled back|reverted|done|live|churned|signed|renewed|cancell?ed|"
                         r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
-                        r"completed|finished|approved)\b(?:\s+(?:too|as well|now|again))?\W*$")
+                        r"completed|finished|approved)\b(?:\s+(?:too|as well|now|again))?\W*$"
+                        # (its verb first, of a PR, ticket or release: "merged #2231" was lost,
+                        # and "was #2231 merged?" answered with its bump alone)
+                        r"|(?i:^\W*(?:merged|deployed|shipped|released|reverted|closed|"
+                        r"approved|landed|rolled\s+back|closing|merging|reverting)\s+"
+                        r"(?:pr\s*)?(?:#\d+|[a-z]+-\d+|v?\d+(?:\.\d+)+)"
+                        r"(?:\s+(?:too|as well|now|again|today|to\s+\w+))?\W*$)")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -1330,7 +1343,8 @@ class OfflineExtractor(Extractor):
             return None
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
-            and not _DONE_NOTE.match(bare) and not states_alert(bare) \
+            and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
+            and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
                 _ASKS_COUNT.match(q) for q in asked))):

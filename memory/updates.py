@@ -111,6 +111,15 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"withdrew|withdrawn|pulled out|dropped out|backed out)\b")
 
 
+# out of what they were down for: "can't make it", "giving his pass to mo"
+_DROPS_OUT = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make\s+it|"
+                        r"come|attend|go|join)\b|\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
+                        r"back(?:ed|ing))\s+out\b|\bno\s+longer\s+(?:coming|going|attending)\b|"
+                        r"\bgiv(?:e|es|ing)\s+(?:his|her|their|my)\s+(?:pass|spot|seat|ticket|"
+                        r"place)\b")
+_ASKS_WHO_OR_WHETHER = re.compile(r"(?i)^\W*(?:who|whom|is|are|was|were|will|does|do|did|can|"
+                                  r"has|have)\b")
+_FIRST_PERSON = re.compile(r"(?i)^\W*(?:i|i['’]m|i['’]ll)\b")
 _OPTIONS = re.compile(r"(?i)\b(?:options?|alternatives|candidates|choices|shortlist|"
                       r"short-list|contenders|either|vote|poll)\b")
 CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|decided\s+on|"
@@ -145,6 +154,11 @@ VERSIONED = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])")  # "4.2", "v4.1.9"
 # a measure that moved by itself: its subject is what changed (not who changed it)
 _MEASURE_MOVED = re.compile(r"(?i)\b(?:went\s+(?:from|up|down)|rose|fell|dropped|climbed|jumped|"
                             r"improved|increased|decreased|grew|shrank|spiked)\b")
+
+
+def says_dropped_out(text: str) -> bool:
+    """Whether `text` says someone is out of what they were down for ("can't make it")."""
+    return bool(_DROPS_OUT.search(ANNOTATED.sub("", text)))
 
 
 def says_update(text: str) -> bool:
@@ -340,6 +354,25 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                    and named_values(m.content) & answer_values - _ZONES]
         if settled:
             return max(settled, key=lambda m: m.said_at)
+    # someone the answer lists who is out of it since: "arjun can't make it, giving his pass to
+    # mo" after "KubeCon … we have 3 passes: lea, arjun, sven" (the list answered "is arjun
+    # going to KubeCon?"); of the same thing, a word both share ("pass"), not "arjun can't make
+    # it to standup"
+    dropped = []
+    for m in later if _ASKS_WHO_OR_WHETHER.match(question) else ():  # (not when or where)
+        out = _DROPS_OUT.search(ANNOTATED.sub("", m.content))
+        if out is None:
+            continue
+        who = named_values(m.content[:out.start()]) if not _FIRST_PERSON.match(m.content) \
+            else {w for name in (speakers(m) if speakers else ()) for w in
+                  re.findall(r"[a-z0-9]+", name.lower())}
+        whether = not re.match(r"(?i)\W*who", question)  # ("is lea going?": of lea only)
+        if who and who <= answer_values \
+                and (not whether or who <= set(re.findall(r"[a-z0-9]+", question.lower()))) \
+                and (stems(m) & answer_stems) - who - _FUNCTION_WORDS - _DAY_STEMS:
+            dropped.append(m)
+    if dropped:
+        return max(dropped, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))

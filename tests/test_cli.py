@@ -4717,3 +4717,139 @@ def test_a_months_expenses_asked_after_it_ended(lurker, tmp_path):
         "2026-12-05T09:00:00Z", "when are November expenses due?")
     assert due.startswith("7 December 2026: reminder: November [November 2026] expenses"), due
     assert "2027" not in due.split("roll to")[0], due
+
+
+def test_an_on_call_channel_asked_who_has_the_pager_and_why_it_was_slow(lurker, tmp_path):
+    """An on-call channel: "who is on call right now?" was declined ("handing off the pager to
+    dana until Monday 9am" says no "on call", and "right now" counted as two words to share),
+    and "why was checkout slow on Thursday?" too ("checkout p99 at 2.4s" says no "slow")."""
+    now, slow, gcp = asked_after(lurker, tmp_path, chat(
+        ("maya", "2026-11-30T09:00:00Z", "handing off the pager to dana until Monday 9am, "
+         "nothing open"),
+        ("dana", "2026-12-01T03:12:00Z", "paged: disk 91% on db-3, cleared old WAL segments, "
+         "now 64%"),
+        ("dana", "2026-12-03T22:10:00Z", "paged again: checkout p99 at 2.4s, it was a noisy "
+         "neighbour on node-7, cordoned it"),
+        ("maya", "2026-12-04T16:00:00Z", "next week's primary is raj, secondary is me")),
+        "2026-12-05T09:00:00Z", "who is on call right now?", "why was checkout slow on Thursday?",
+        "who is on call for GCP?")
+    assert now.startswith("handing off the pager to dana until Monday"), now
+    assert slow.startswith("paged again: checkout p99 at 2.4s"), slow
+    assert gcp.startswith("handing off the pager") or "GCP" not in gcp, gcp
+
+
+def test_a_hiring_channels_onsite_is_the_day_to_come(lurker, tmp_path):
+    """A hiring channel on Wednesday 25 Nov: "Priya Nair passed the phone screen, onsite
+    Thursday 2pm, panel is …" dated the onsite 19 November, the Thursday gone ("passed" made
+    the sentence past); omar's feedback came the next day."""
+    onsite, panel = asked_after(lurker, tmp_path, chat(
+        ("ines", "2026-11-25T14:00:00Z", "Priya Nair passed the phone screen, onsite Thursday "
+         "2pm, panel is omar, li and me"),
+        ("omar", "2026-11-26T17:00:00Z", "Priya: strong hire from me, great system design"),
+        ("ines", "2026-12-04T15:00:00Z", "Priya accepted! start date Jan 11")),
+        "2026-12-05T09:00:00Z", "when was Priya's onsite?", "who was on Priya's panel?")
+    assert onsite.startswith("26 November 2026: Priya Nair passed the phone screen"), onsite
+    assert "2026-11-19" not in panel and "onsite Thursday [2026-11-26]" in panel, panel
+
+
+def test_a_feature_flags_steps_and_its_rollback(lurker, tmp_path):
+    """A feature-flag channel: "new_checkout to 25%" (three words) was no memory, and "when did
+    new_checkout go to 25%?" was answered with the 50% after it; "why was new_checkout rolled
+    back?" led with "new_checkout at 50% now", not "back to 0%, card declines doubled …"."""
+    when, why = asked_after(lurker, tmp_path, chat(
+        ("bo", "2026-11-24T10:00:00Z", "new_checkout flag at 5% (internal + beta cohort)"),
+        ("bo", "2026-11-26T10:00:00Z", "new_checkout to 25%"),
+        ("bo", "2026-11-27T08:30:00Z", "new_checkout back to 0%, card declines doubled in the "
+         "treatment group"),
+        ("cy", "2026-11-30T12:00:00Z", "declines fixed in #3120, was sending the wrong currency "
+         "for EUR carts"),
+        ("bo", "2026-12-02T10:00:00Z", "new_checkout at 50% now")),
+        "2026-12-05T09:00:00Z", "when did new_checkout go to 25%?",
+        "why was new_checkout rolled back?")
+    assert "26 November 2026: new_checkout to 25%" in when, when
+    assert why.startswith("new_checkout back to 0%, card declines doubled"), why
+
+
+def test_a_cloud_bill_asked_of_the_month_before_and_of_another_cloud(lurker, tmp_path):
+    """A cost channel: "what was the October AWS bill?" was declined ("… up 12% on October
+    ($43.0k)" named no October), and "how much is the GCP bill?" answered with the AWS bill
+    (a name in capitals was no name the sum must carry)."""
+    october, gcp, aws = asked_after(lurker, tmp_path, chat(
+        ("fin", "2026-12-02T10:00:00Z", "AWS bill for November: $48.2k, up 12% on October "
+         "($43.0k)"),
+        ("fin", "2026-12-02T10:05:00Z", "biggest jump is NAT gateway data processing, +$3.1k"),
+        ("fin", "2026-12-04T09:10:00Z", "budget for Q1 is $150k total for AWS, hard cap")),
+        "2026-12-05T09:00:00Z", "what was the October AWS bill?", "how much is the GCP bill?",
+        "how much was the AWS bill last month?")
+    assert october.startswith("AWS bill for November [November 2026]: $48.2k, up 12% on "
+                              "October [October 2026]"), october
+    assert gcp.startswith("I don't have anything about that in memory."), gcp
+    assert aws.startswith("AWS bill for November"), aws
+
+
+def test_a_support_escalation_asked_its_cause_workaround_and_start(lurker, tmp_path):
+    """A support channel: "what caused the Acme SSO issue?" and "when did the Acme issue
+    start?" were declined (the report says "login loops", the cause "root cause", neither
+    "issue"); "what's the workaround for the login loop?" led with the report (the workaround's
+    label names Acme, no word of the question); "told them it's on the Q1 roadmap" (said in
+    December) was Q1 2026; and "did Globex get a refund?" had no word of the credit."""
+    cause, workaround, start, scim, refund = asked_after(lurker, tmp_path, chat(
+        ("kim", "2026-11-30T14:00:00Z", "Acme reports SSO login loops since 9:14 UTC today, "
+         "ticket ZD-4411, P1"),
+        ("kim", "2026-11-30T14:20:00Z", "workaround for Acme: clear cookies for id.acme.com, "
+         "confirmed it works for 3 of their users"),
+        ("leo", "2026-12-01T10:00:00Z", "ZD-4411 root cause: our SAML cert rotated and Acme's "
+         "IdP had the old fingerprint"),
+        ("kim", "2026-12-01T16:00:00Z", "Acme confirmed fixed after they updated the "
+         "fingerprint, closing ZD-4411"),
+        ("kim", "2026-12-03T11:00:00Z", "Globex asking for a refund for November downtime, "
+         "ticket ZD-4502, escalated to finance"),
+        ("fin", "2026-12-04T10:00:00Z", "approved a 15% credit for Globex on the December "
+         "invoice"),
+        ("kim", "2026-12-04T12:00:00Z", "Initech wants SCIM, told them it's on the Q1 roadmap, "
+         "no date yet")),
+        "2026-12-05T09:00:00Z", "what caused the Acme SSO issue?",
+        "what's the workaround for the login loop?", "when did the Acme issue start?",
+        "what did we tell Initech about SCIM?", "did Globex get a refund?")
+    assert cause.startswith("ZD-4411 root cause: our SAML cert rotated"), cause
+    assert workaround.startswith("workaround for Acme: clear cookies"), workaround
+    assert start.startswith("30 November 2026: Acme reports SSO login loops"), start
+    assert "Q1 [Q1 2027]" in scim and "2026]" not in scim.split("(")[0], scim
+    assert "15% credit for Globex" in refund, refund
+
+
+def test_a_dependency_bots_merge_and_block(lurker, tmp_path):
+    """A dependency bot's channel: "merged #2231" (verb first, two words) was no memory, and
+    "was #2231 merged?" answered with the bump alone; "what's blocking the React upgrade?" was
+    declined ("#2250 on hold until …" says no "block", the bump no "upgrade")."""
+    merged, blocking, axios = asked_after(lurker, tmp_path, chat(
+        ("renovate", "2026-11-24T08:00:00Z", "bump axios from 1.6.0 to 1.7.2 (#2231)"),
+        ("jo", "2026-11-24T11:00:00Z", "merged #2231"),
+        ("renovate", "2026-12-01T08:00:00Z", "bump react from 18.3.1 to 19.0.0 (#2250)"),
+        ("jo", "2026-12-02T14:00:00Z", "#2250 on hold until the design system supports React "
+         "19")),
+        "2026-12-05T09:00:00Z", "was #2231 merged?", "what's blocking the React upgrade?",
+        "what version of axios are we on?")
+    assert merged.startswith("merged #2231"), merged
+    assert blocking.startswith("#2250 on hold until the design system supports React 19"), \
+        blocking
+    assert "1.7.2" in axios, axios
+
+
+def test_a_conference_pass_given_away_and_a_day_of_the_conference(lurker, tmp_path):
+    """A team-events channel: "is arjun going to KubeCon?" was answered with the list of three
+    passes, though "arjun can't make it, giving his pass to mo" came after; "Wednesday of
+    KubeCon" (said on Tuesday 1 Dec, of a conference in March) was dated the next day and led
+    "when is KubeCon?"."""
+    arjun, when, lea = asked_after(lurker, tmp_path, chat(
+        ("lea", "2026-11-20T10:00:00Z", "KubeCon EU is March 23-26 in Amsterdam, we have 3 "
+         "passes: me, arjun, sven"),
+        ("lea", "2026-11-27T10:00:00Z", "arjun can't make it, giving his pass to mo"),
+        ("sven", "2026-12-01T10:00:00Z", "my talk got accepted! \"Scaling Celery to 10k "
+         "tasks/s\", Wednesday of KubeCon"),
+        ("lea", "2026-12-03T10:00:00Z", "arjun can't make it to standup tomorrow")),
+        "2026-12-05T09:00:00Z", "is arjun going to KubeCon?", "when is KubeCon?",
+        "is lea going to KubeCon?")
+    assert arjun.startswith("Latest: arjun can't make it, giving his pass to mo"), arjun
+    assert when.startswith("23 March 2027 to 26 March 2027: KubeCon EU"), when
+    assert "can't make it" not in lea, lea

@@ -584,6 +584,9 @@ HOSTILE = [
     "next wed",
     # 5 Dec, sixteenth session
     "the Black Friday recap", "Cyber Monday went fine", "November expenses due",
+    # 5 Dec, seventeenth session
+    "up 12% on October", "higher than October", "Wednesday of next week", "Wednesday of KubeCon",
+    "on the Q1 roadmap", "onsite Thursday 2pm",
 ]
 
 
@@ -1199,6 +1202,39 @@ def test_dates_people_wrote_on_5_dec_fifteenth_session(text, expected):
     ("the November offsite will be in Lisbon", [("2027-11-01", "2027-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a meeting and its day, no verb, after what was done: a schedule ("Priya passed the phone
+    # screen, onsite Thursday 2pm" was the Thursday gone)
+    ("Priya passed the phone screen, onsite Friday 2pm, panel is omar and me",
+     [("2026-12-04", "2026-12-04")]),
+    ("fixed the flaky test, demo Monday", [("2026-12-07", "2026-12-07")]),
+    ("had the interview, it went well Monday", [("2026-11-30", "2026-11-30")]),
+    ("onsite went great Monday, we hired her", [("2026-11-30", "2026-11-30")]),
+    # a month a figure is compared with ("up 12% on October ($43.0k)" was no date)
+    ("AWS bill for November: $48.2k, up 12% on October ($43.0k)",
+     [("2026-11-01", "2026-11-30"), ("2026-10-01", "2026-10-31")]),
+    ("signups 20% higher than October", [("2026-10-01", "2026-10-31")]),
+    ("churn down vs. September", [("2026-09-01", "2026-09-30")]),
+    ("we met on October 3", [("2026-10-03", "2026-10-03")]),
+    # a quarter's plan is made before it ("told them it's on the Q1 roadmap", said in
+    # December, was Q1 2026); its goals can be of one gone
+    ("Initech wants SCIM, told them it's on the Q1 roadmap, no date yet",
+     [("2027-01-01", "2027-03-31")]),
+    ("we finished Q1 planning", [("2027-01-01", "2027-03-31")]),
+    ("we hit our Q3 goals", [("2026-07-01", "2026-09-30")]),
+    # a day of an event is none of the week it was said in ("Wednesday of KubeCon", said in
+    # December of a conference in March, was the Wednesday after); "of next week" is next week's
+    ("my talk got accepted, Wednesday of KubeCon", []),
+    ("the Wednesday of the offsite", []),
+    ("Wednesday of next week", [("2026-12-09", "2026-12-09")]),
+    ("Friday of this week", [("2026-12-04", "2026-12-04")]),
+])
+def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
