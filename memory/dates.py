@@ -529,7 +529,8 @@ _FROM_NEXT_WEEK = re.compile(r"(?i)[^.,;!?\n]{0,30}?\b(?:starting|from|beginning
 
 _DAY_OF_EVENT = re.compile(r"\s+of\s+(?:the\s+|our\s+)?(?!(?:next|this|last|the|that|every|each|"
                            r"week|month|year|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
-                           r"dec)[a-z]*)\b|[\w-]+\s+week\b)(?:[A-Z][\w-]*|(?:offsite|conference|summit|trip|retreat|event|"
+                           r"dec)[a-z]*)\b|[\w-]+\s+week\b)"
+                           r"(?:[A-Z][\w-]*|(?:offsite|conference|summit|trip|retreat|event|"
                            r"launch\s+week|hackathon|onsite|workshop|festival|tour)\b)")
 
 
