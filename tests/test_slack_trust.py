@@ -1243,3 +1243,30 @@ def test_a_kubeconfig_key_and_an_otp_and_a_verdict_in_a_thread_over_slack(start,
         assert secret not in " ".join(said) and secret.encode() not in stored, secret
     assert "[REDACTED:private-key]" in said[0] and "[REDACTED:pin]" in said[1], said[:2]
     assert said[2].startswith("Latest: reviewed, two nits, otherwise good"), said[2]
+
+
+def test_a_pass_given_away_and_an_onsite_day_over_slack(start, api):
+    """5 Dec (seventeenth session), over the real Bolt app, each message its own batch: "is sam
+    going to KubeCon?" was answered with the list of passes, though "sam can't make it, giving
+    his pass to bob" came two days later; "onsite Thursday 2pm" after "passed the phone screen"
+    (said on a Wednesday) was the Thursday gone. A retried mention is answered once, and
+    another channel's word of the booth does not leak into #general's answer."""
+    slack = start()  # ts(0) is Monday 16 November 2026, 09:00 UTC
+    day = 24 * 60
+    message(slack, "CGEN", "U1", "*KubeCon EU* is March 23-26 in Amsterdam, we have 3 passes: "
+            "me, sam, carol", ts(0))
+    message(slack, "COTHER", "U1", "the KubeCon booth is cancelled, budget goes to travel",
+            ts(5))
+    message(slack, "CGEN", "U1", "sam can't make it, giving his pass to bob", ts(2 * day))
+    message(slack, "CGEN", "U2", "Priya passed the phone screen, onsite Thursday 2pm, panel "
+            "is omar and me", ts(2 * day + 10))
+    asked = ("is sam going to KubeCon?", "when was Priya's onsite?",
+             "are we having a booth at KubeCon?")
+    for n, question in enumerate(asked):
+        app_mention(slack, "U0BOB", question, ts(7 * day + n), f"EvPs{n}")
+    app_mention(slack, "U0BOB", asked[0], ts(7 * day), "EvPs0", retry=1)
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == len(asked), said
+    assert said[0].startswith("Latest: sam can't make it, giving his pass to bob"), said[0]
+    assert said[1].startswith("19 November 2026: Priya passed the phone screen"), said[1]
+    assert "booth" not in said[2] and "travel" not in said[2], said[2]
