@@ -249,7 +249,12 @@ _BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?(?:{_PLAN_VERBS}"
                            r"this|that)\s+(?:back\s+)?up)\b"
                            # or the state a change left: "my flight changed, now out Dec 22 -
                            # Jan 2" (said 3 December) was last year's
-                           r"|now\b)", re.IGNORECASE)
+                           r"|now\b"
+                           # or what is needed, its subject left out: "CPU peaked at 88% during
+                           # the Black Friday rush, need a bigger box before Christmas" (said 4
+                           # December) was last Christmas
+                           r"|(?:need|needs)\s+(?:a|an|to|more|the|some|another)\b"
+                           r"|(?:must|should|gotta|have\s+to|has\s+to)\s+\w)", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 

@@ -659,8 +659,8 @@ _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
-_AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|at\s+the\s+moment|atm)\W*$")
-_AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm"))
+_AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|now|at\s+the\s+moment|atm|these\s+days)\W*$")
+_AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm these days"))
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
@@ -672,7 +672,7 @@ _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused
 # off tomorrow?" and "raj is out from tomorrow until next Wednesday", "sam is on PTO". Only for
 # such a question are these words one ("back", "out", "off" mean other things elsewhere).
 # "who is out this week?": "OOO next Monday and Tuesday" says it
-_WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+will\s+be)\s+(?:out|off|away|on leave|"
+_WHO_AWAY = (r"\bwho(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+will\s+be)\s+(?:out|off|away|on leave|"
              r"on vacation|on holiday|on pto|ooo)\b")
 _ASKS_WHO_AWAY = re.compile(_WHO_AWAY, re.IGNORECASE)
 _WORKING_ON_A_DAY = (r"^\W*(?:is|are|will)\s+\S+\s+(?:be\s+)?working\s+(?:on\s+)?(?:the\s+)?"

@@ -470,6 +470,11 @@ _SHORT_SETTING = re.compile(r"(?i)^\W*(?:[a-z][\w-]*[_.\d][\w.-]*\s+(?:to|at|=|-
                      r"(?:%|percent|ms|s|m|h|k|x|gb|mb)?|(?!(?:back|up|down|it|that|this|go|went|"
                      r"me|us|them|lol|ok)\b)[a-z][\w-]{2,}\s+(?:to|at)\s+\d[\d.,]*\s*"
                      r"(?:%|percent|ms|s|gb|mb))\W*$")
+# A short word of being away: "out sick today", "OOO tomorrow", "wfh today" (a standup's "out
+# sick today" was lost, and "who was out on Thursday?" answered with the others' items)
+_AWAY_NOTE = re.compile(r"(?i)^\W*(?:(?:i['’]?m|i\s+am|im)\s+)?(?:out(?:\s+sick)?|ooo|off|away|"
+                        r"sick|wfh|home\s+sick|on\s+(?:pto|leave|vacation|holiday))\b"
+                        r"(?:\s+[\w'’-]+){0,3}\W*$")
 # A short report that a named thing is done ("Globex fixed too.", "INC-231 resolved.", "Billing
 # export shipped!"): under _MIN_WORDS, but who did what to which is in it. Case-sensitive: the
 # thing is capitalised or an id ("it's fixed" and "all done" say nothing on their own).
@@ -1344,6 +1349,7 @@ class OfflineExtractor(Extractor):
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
+            and not _AWAY_NOTE.match(bare) \
             and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(

@@ -34,6 +34,7 @@ from .models import Memory
 from .offline_answerer import content_stems
 from .people import name_letters
 from .text import ASKED_OF_ANYONE
+from .updates import PR_NUMBER
 
 RECENT = 1000  # the newest memories read for an open-work question
 WINDOW = timedelta(days=60)  # and of those, the ones said this long before it
@@ -316,8 +317,10 @@ def open_work(memories: list[Memory], now: datetime,
             text = _WHOSE_LABEL.sub(r"\1:", _DATE_NOTE.sub("", own_words.get(id(m), m.content)))
             stems[id(m)] = {s for s in content_stems(text)
                             if not _NUMBER.match(s)} - _NOT_WORK - names(m)
+            # (a PR's number is one: "Blockers: need a reviewer for #3201" took raj's
+            # "reviewed #3188, merged" as its latest word, and "who is blocked?" had nobody)
             ids[id(m)] = {i.lstrip("#").lower() for i in _IDENTIFIER.findall(text)
-                          if not _TIME_OR_COUNT.match(i.lstrip("#"))}
+                          if not _TIME_OR_COUNT.match(i.lstrip("#")) or PR_NUMBER.match(i)}
             tickets.update(i.lower() for i in _TICKET_ID.findall(text))
         return stems[id(m)]
 

@@ -103,6 +103,9 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
                     r"(?:is|are|was) over|ended|"
                     r"cleared|solved|merged|shipped|approved|unblocked|working again|"
+                    # what was waited on came: "settings page, design landed" after "waiting
+                    # on design for the settings page"
+                    r"landed|arrived|delivered|received|"
                     # a paused thing going again: "… rollout back on: 20% today" after "Halting
                     # rollout at 10%" ("is the android rollout halted?")
                     r"resumed|resuming|back on(?![ \t]+\w)|"

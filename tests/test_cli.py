@@ -4853,3 +4853,48 @@ def test_a_conference_pass_given_away_and_a_day_of_the_conference(lurker, tmp_pa
     assert arjun.startswith("Latest: arjun can't make it, giving his pass to mo"), arjun
     assert when.startswith("23 March 2027 to 26 March 2027: KubeCon EU"), when
     assert "can't make it" not in lea, lea
+
+
+def test_a_standup_threads_blocker_its_end_and_who_was_out(lurker, tmp_path):
+    """A standup bot's threads: "who is blocked?" answered "Nobody is blocked now." (amy's
+    "Blockers: need a reviewer for #3201" took raj's "reviewed #3188, merged" as its latest
+    word: a PR's number was no identifier to the open-work reader); "is raj still waiting on
+    design?" showed his blocker without his "design landed" the next day; lu's "out sick today"
+    was no memory, and "who was out on Thursday?" listed the others' items."""
+    blocked, waiting, out = asked_after(lurker, tmp_path, threaded(
+        ("bot", "2026-12-03T09:00:00Z", "s1", None, "Standup for Thursday Dec 3"),
+        ("amy", "2026-12-03T09:05:00Z", "s2", "s1", "Yesterday: finished the invoice PDF export. "
+         "Today: starting on tax rounding. Blockers: none"),
+        ("raj", "2026-12-03T09:07:00Z", "s3", "s1", "Y: on-call, 2 pages. T: reviewing #3188. "
+         "B: waiting on design for the settings page"),
+        ("lu", "2026-12-03T09:12:00Z", "s4", "s1", "out sick today"),
+        ("bot", "2026-12-04T09:00:00Z", "f1", None, "Standup for Friday Dec 4"),
+        ("amy", "2026-12-04T09:04:00Z", "f2", "f1", "Yesterday: tax rounding done, PR #3201. "
+         "Today: release notes. Blockers: need a reviewer for #3201"),
+        ("raj", "2026-12-04T09:06:00Z", "f3", "f1", "Y: reviewed #3188, merged. T: settings "
+         "page, design landed. B: none")),
+        "2026-12-05T09:00:00Z", "who is blocked?", "is raj still waiting on design?",
+        "who was out on Thursday?")
+    assert blocked.startswith("Blocked now:"), blocked
+    assert waiting.startswith("Latest: Today [2026-12-04]: settings page, design landed"), \
+        waiting
+    assert out.startswith("lu said: out sick today"), out
+
+
+def test_a_capacity_channel_asked_what_stands_now_and_by_when(lurker, tmp_path):
+    """A capacity channel: "what's the kafka retention now?" was declined ("now" was a word to
+    share), and "… peaked at 88% during the Black Friday rush, need a bigger box before
+    Christmas" (said 4 Dec) was last Christmas ("peaked" made the sentence past)."""
+    retention, box = asked_after(lurker, tmp_path, chat(
+        ("zoe", "2026-11-23T10:05:00Z", "options: add 3 brokers ($4.2k/mo) or cut kafka "
+         "retention from 7d to 3d"),
+        ("ian", "2026-11-24T09:00:00Z", "retention can't go below 5d, the audit replay needs it"),
+        ("zoe", "2026-11-25T16:00:00Z", "ok, going with 2 more brokers and retention at 5d, "
+         "ordering tomorrow"),
+        ("ian", "2026-12-04T15:00:00Z", "postgres primary CPU peaked at 88% during the Black "
+         "Friday rush, need a bigger box before Christmas")),
+        "2026-12-05T09:00:00Z", "what's the kafka retention now?",
+        "when do we need a bigger postgres box?")
+    assert retention.split("Before that")[0].lstrip("Latest: ").startswith(
+        "ok, going with 2 more brokers and retention at 5d"), retention
+    assert box.startswith("25 December 2026: postgres primary CPU peaked"), box

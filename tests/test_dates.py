@@ -1233,6 +1233,11 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("the Wednesday of the offsite", []),
     ("Wednesday of next week", [("2026-12-09", "2026-12-09")]),
     ("Friday of this week", [("2026-12-04", "2026-12-04")]),
+    # what is needed, its subject left out, is to come ("peaked …, need a bigger box before
+    # Christmas" was last Christmas)
+    ("CPU peaked at 88% during the Black Friday rush, need a bigger box before Christmas",
+     [("2026-11-27", "2026-11-27"), ("2026-12-25", "2026-12-25")]),
+    ("it broke on Monday, should have caught it", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
     from memory.dates import find_dates
