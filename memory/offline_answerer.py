@@ -70,6 +70,8 @@ _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNOR
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
+_ASKS_LAST_TIME = re.compile(r"(?i)^\W*when\s+(?:did|was|were|have|has)\b.*\blast\b|"
+                             r"\blast\s+time\b")
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
 # "No pages since Tuesday", "haven't seen it since the 12th": a day nothing happened after, no
 # answer to "when did ravi get paged?" (it led, dated 17 November, over "Paged at 2am: …")
@@ -1603,6 +1605,18 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("block blocker blocking"),
                     re.compile(r"(?i)\b(?:on\s+hold|stuck\s+on|held\s+up|waiting\s+(?:on|for)|"
                                r"depends\s+on)\b")),
+    # "what's the max discount we can give?": "we can go to 15% max, not more"
+    **dict.fromkeys(content_stems("discount discounts"),
+                    re.compile(r"(?i)\d\s*%\s*(?:off|max)\b|\b(?:go|goes|went)\s+(?:up\s+)?"
+                               r"to\s+\d+\s*%")),
+    # "when did we last hear from Pied Piper?": "Pied Piper went dark, no reply since Nov 20"
+    **dict.fromkeys(content_stems("hear heard"),
+                    re.compile(r"(?i)\brepl(?:y|ied|ies)\b|\brespon(?:se|ded|ds)\b|"
+                               r"\bwent\s+dark\b|\bghost(?:ed|ing)\b")),
+    # "why is my migration not running?": "`make migrate` silently skips migrations whose …"
+    **dict.fromkeys(content_stems("run running runs"),
+                    re.compile(r"(?i)\bskip(?:s|ped|ping)?\b|\b(?:doesn['’]?t|don['’]?t|never|"
+                               r"won['’]?t)\s+run\b")),
     # "did Globex get a refund?": "approved a 15% credit for Globex on the December invoice"
     **dict.fromkeys(content_stems("refund refunds refunded"),
                     re.compile(r"(?i)\bcredit(?:s|ed)?\b|\bmoney\s+back\b|\breimburs\w*")),
@@ -2554,23 +2568,27 @@ class OfflineAnswerer(Answerer):
             if latest is not None:  # what changed since leads; the answer is what stood before
                 parts += [f"Latest: {_dated(latest)}.", "Before that:"]
                 shown = [shown[0]]
-            if when:  # what did not happen since a day does not say when it happened
-                shown = sorted(shown, key=lambda m: bool(_NONE_SINCE.search(m.content)))
+            # what did not happen since a day does not say when it happened, but when it last
+            # did: "no reply since Nov 20" for "when did we last hear from Pied Piper?"
+            last_asked = bool(when and _ASKS_LAST_TIME.search(question))
+            none_since = lambda m: not last_asked and bool(_NONE_SINCE.search(m.content))
+            if when:
+                shown = sorted(shown, key=none_since)
             dated = next((m for m in shown if event_date(m, question)
-                          and not _NONE_SINCE.search(m.content)), None) if when else None
+                          and not none_since(m)), None) if when else None
             if dated is not None and not says_change(dated):
                 # of the dated, one holding all the question's words ("When did Melanie sign
                 # up for a pottery class?": "signed up … yesterday", not "made it in pottery
                 # class yesterday", ranked above it); a change ranked first stays first
                 dated = next((m for m in shown if wanted <= _memory_stems(m)
                               and event_date(m, question)
-                              and not _NONE_SINCE.search(m.content)), dated)
+                              and not none_since(m)), dated)
             if dated is not None and _only_as_purpose(dated, wanted):
                 # "when is the launch?": "launch moved from Dec 8 to Dec 15", not "code freeze
                 # starts Thursday for the launch" (ranked first: the day is the freeze's)
                 dated = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
                               and event_date(m, question) and not _only_as_purpose(m, wanted)
-                              and not _NONE_SINCE.search(m.content)), dated)
+                              and not none_since(m)), dated)
             if dated is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                     and event_date(dated, question).start > now.date():
                 # a past asked is not a day still to come: "when was aiko's phone screen?" is
@@ -2578,7 +2596,7 @@ class OfflineAnswerer(Answerer):
                 # well, moving her to onsite next week", ranked above it
                 dated = next((m for m in shown if (d := event_date(m, question))
                               and d.start <= now.date()
-                              and not _NONE_SINCE.search(m.content)), dated)
+                              and not none_since(m)), dated)
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
                 # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
@@ -2587,7 +2605,7 @@ class OfflineAnswerer(Answerer):
                 asked = wanted | (_SHIP_STEMS if wanted & _SHIP_STEMS else set())
                 dated = next((m for m in with_siblings(leads, memories)[len(leads):]
                               if event_date(m, question) and asked & _memory_stems(m)
-                              and not _NONE_SINCE.search(m.content)), None)
+                              and not none_since(m)), None)
                 if dated is not None:
                     shown = [dated, *(m for m in shown if m is not dated)]
             if when and span is None and now is not None and _ASKS_NEXT.search(question):

@@ -4898,3 +4898,23 @@ def test_a_capacity_channel_asked_what_stands_now_and_by_when(lurker, tmp_path):
     assert retention.split("Before that")[0].lstrip("Latest: ").startswith(
         "ok, going with 2 more brokers and retention at 5d"), retention
     assert box.startswith("25 December 2026: postgres primary CPU peaked"), box
+
+
+def test_a_sales_channels_last_word_and_ceiling_and_an_agents_gotcha(lurker, tmp_path):
+    """A sales channel and a coding agent's notes: "when did we last hear from Pied Piper?"
+    answered "No date was given" ("no reply since Nov 20" says no day a reply came, and what
+    did not happen since a day was never its answer, even of when it last did); "what's the
+    max discount we can give?" and "why is my migration not running?" were declined ("we can go
+    to 15% max" says no "discount", "silently skips migrations" no "running")."""
+    heard, discount, migration = asked_after(lurker, tmp_path, chat(
+        ("nora", "2026-12-01T16:00:00Z", "Hooli wants 20% off for a 2-year deal, I offered 10%"),
+        ("pete", "2026-12-01T16:30:00Z", "we can go to 15% max, not more"),
+        ("nora", "2026-12-04T09:00:00Z", "Pied Piper went dark, no reply since Nov 20, moving to "
+         "closed-lost end of month"),
+        ("agent", "2026-12-02T15:00:00Z", "Gotcha: `make migrate` silently skips migrations "
+         "whose filename has uppercase letters")),
+        "2026-12-05T09:00:00Z", "when did we last hear from Pied Piper?",
+        "what's the max discount we can give?", "why is my migration not running?")
+    assert heard.startswith("20 November 2026: Pied Piper went dark"), heard
+    assert discount.startswith("we can go to 15% max, not more"), discount
+    assert migration.startswith("Gotcha: `make migrate` silently skips"), migration
