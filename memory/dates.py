@@ -254,7 +254,9 @@ _BARE_PLANNED = re.compile(rf"^\W*(?:(?:and|then|now|so)\s+)?(?:{_PLAN_VERBS}"
                            # the Black Friday rush, need a bigger box before Christmas" (said 4
                            # December) was last Christmas
                            r"|(?:need|needs)\s+(?:a|an|to|more|the|some|another)\b"
-                           r"|(?:must|should|gotta|have\s+to|has\s+to)\s+\w)", re.IGNORECASE)
+                           r"|(?:must|should|gotta|have\s+to|has\s+to)\s+\w"
+                           # or a go given: "rc2 QA passed, go for Monday" (said on a Friday)
+                           r"|(?:go|good\s+to\s+go)\s+for\b)", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 
@@ -567,6 +569,12 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
         tense = "past"  # "the RCA for Monday's gateway incident is in the wiki"
     if tense != "past" and _DEADLINE.match(m["phrase"]):
         tense = "future"
+    before = m.string[_back(m.string, m.start()):m.start()]
+    if tense == "future" and (_MOVED_FROM.search(before + m.group(0)[:5])
+                              or _INSTEAD_OF.search(before)):
+        # the day a plan leaves may be today: "2.15 ships Monday instead of Thursday", "moved
+        # from Thursday to Monday" (said on a Thursday) left that day, not next week's
+        tense = "neutral"
     if tense == "past":
         x = d - timedelta(days=(d.weekday() - target) % 7)
         return x, x, "day", f"the most recent {name} on or before {d} (past tense)"
@@ -1322,9 +1330,13 @@ def moved_away_from(text: str, found: Found) -> bool:
     Tuesday"): no longer its day."""
     phrase = text[found.start:found.end]
     held = _HELD_FROM.match(phrase)
-    return bool(_MOVED_FROM.search(text[_back(text, found.start):found.start]
-                                   + (held.group(0) if held else ""))
-                or _RULED_OUT.match(text, found.end))
+    before = text[_back(text, found.start):found.start]
+    return bool(_MOVED_FROM.search(before + (held.group(0) if held else ""))
+                or _INSTEAD_OF.search(before) or _RULED_OUT.match(text, found.end))
+
+
+# "2.15 ships Monday instead of Thursday": the day it no longer is
+_INSTEAD_OF = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than|not)\s+(?:on\s+)?$")
 
 
 # "SSO by Dec 15 is tight, realistic is Jan 10": a day said not to hold is no longer the day
@@ -1550,6 +1562,7 @@ def _ends_after_start(text: str, found: list[Found]) -> list[Found]:
         bare = f.detail.startswith("the first ") and f.date.granularity == "day" \
             and f.date.start == f.date.end
         if bare and started is not None and f.date.start < started.date.start \
+                and not moved_away_from(text, started) \
                 and _ENDS_BEFORE.search(text, max(0, f.start - 12), f.start) \
                 and not re.search(r"[.!?\n]", text[started.end:f.start]):
             x = f.date.start + timedelta(days=7 * -(-(started.date.start - f.date.start).days // 7))
@@ -1662,7 +1675,8 @@ def _today_after(text: str, found: list[Found], today: date) -> list[Found]:
         a, b = out[i - 1], out[i]
         if b.labelled or b.explicit or b.date.granularity != "day" or b.date.start != today \
                 or not _BARE_WEEKDAY.fullmatch(b.date.phrase) or a.date.start <= today \
-                or re.search(r"[.!?\n]", text[a.end:b.start]):
+                or re.search(r"[.!?\n]", text[a.end:b.start]) \
+                or moved_away_from(text, b):  # ("ships Monday instead of Thursday": today)
             continue
         x = today + timedelta(days=7)
         out[i] = replace(b, date=replace(b.date, start=x, end=x),

@@ -413,6 +413,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # is pushed a week" names no release, and updates "Code freeze for the 4.2 release is
         # Dec 1" for "when is the code freeze for 4.2?"; one that names a release names it)
         names_one = VERSIONED.search(ANNOTATED.sub("", memory.content))
+        if names_one and versioned and not versioned <= own:
+            # (a release it names that the question does not: "2.15 ships Monday instead of
+            # Thursday" led "what's in 2.16?" as the latest word of "PAY-884 … moving it to
+            # 2.16")
+            continue
         needed = wanted if names_one else wanted - versioned
         around = own | content_stems(context(memory)) if context is not None else own
         subject = _subject(memory, content_stems)

@@ -4918,3 +4918,22 @@ def test_a_sales_channels_last_word_and_ceiling_and_an_agents_gotcha(lurker, tmp
     assert heard.startswith("20 November 2026: Pied Piper went dark"), heard
     assert discount.startswith("we can go to 15% max, not more"), discount
     assert migration.startswith("Gotcha: `make migrate` silently skips"), migration
+
+
+def test_a_release_channels_go_its_moved_day_and_the_next_release(lurker, tmp_path):
+    """A release channel: "rc2 QA passed, go for Monday" (said on a Friday) was the Monday gone;
+    "2.15 ships Monday instead of Thursday" (said on the Thursday) left next week's Thursday;
+    "what's in 2.16?" led with "Latest: 2.15 ships Monday …", a change of another release."""
+    ship, qa, next_release = asked_after(lurker, tmp_path, chat(
+        ("rm", "2026-11-30T10:00:00Z", "2.15 branch cut, QA starts tomorrow, target ship "
+         "Thursday"),
+        ("dev", "2026-12-03T11:00:00Z", "PAY-884 won't make 2.15, rounding rewrite is too risky, "
+         "moving it to 2.16"),
+        ("rm", "2026-12-03T16:00:00Z", "2.15 ships Monday instead of Thursday, we need one more "
+         "QA pass on rc2"),
+        ("qa", "2026-12-04T18:00:00Z", "rc2 QA passed, go for Monday")),
+        "2026-12-05T09:00:00Z", "when does 2.15 ship?", "did QA pass?", "what's in 2.16?")
+    assert ship.startswith("7 December 2026: 2.15 ships Monday [2026-12-07] instead of "
+                           "Thursday [2026-12-03]"), ship
+    assert qa.startswith("rc2 QA passed, go for Monday [2026-12-07]"), qa
+    assert next_release.startswith("PAY-884 won't make 2.15"), next_release

@@ -586,7 +586,7 @@ HOSTILE = [
     "the Black Friday recap", "Cyber Monday went fine", "November expenses due",
     # 5 Dec, seventeenth session
     "up 12% on October", "higher than October", "Wednesday of next week", "Wednesday of KubeCon",
-    "on the Q1 roadmap", "onsite Thursday 2pm",
+    "on the Q1 roadmap", "onsite Thursday 2pm", "go for Monday", "instead of Thursday",
 ]
 
 
@@ -1238,6 +1238,16 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("CPU peaked at 88% during the Black Friday rush, need a bigger box before Christmas",
      [("2026-11-27", "2026-11-27"), ("2026-12-25", "2026-12-25")]),
     ("it broke on Monday, should have caught it", [("2026-11-30", "2026-11-30")]),
+    # a go given is for the day to come ("rc2 QA passed, go for Monday" was the Monday gone)
+    ("rc2 QA passed, go for Monday", [("2026-12-07", "2026-12-07")]),
+    # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
+    # Thursday, was from 10 to 14 December, the new day put after the old one)
+    ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
+                                               ("2026-12-03", "2026-12-03")]),
+    ("release moved from Thursday to Monday", [("2026-12-03", "2026-12-03"),
+                                               ("2026-12-07", "2026-12-07")]),
+    ("flying out Sunday, back Friday night", [("2026-12-06", "2026-12-06"),
+                                              ("2026-12-11", "2026-12-11")]),
 ])
 def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
     from memory.dates import find_dates
