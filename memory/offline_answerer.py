@@ -2136,7 +2136,12 @@ class OfflineAnswerer(Answerer):
                                                      else set())
             # a sum is of what the question names: "how much do we pay for Slack?" was
             # answered with Figma's and PagerDuty's (a sum shares the words of paying)
-            priced_thing = (named(question) | _acronyms(question)) - names
+            # (a name in capitals too, where no memory recalled names it: "how much is the GCP
+            # bill?" was answered with the AWS bill; "API" of "what is the payments API rate
+            # limit?" is named by the limit's first word, not its update)
+            priced_thing = (named(question) | {a for a in _acronyms(question) if not any(
+                _names_all({a}, " ".join([m.content, m.topic_key or "", *m.questions]))
+                for m in memories)}) - names
         if undated & _SAID_OTHERWISE.keys():
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
