@@ -216,7 +216,7 @@ _LABEL_CORE = (r"(?:password|passwd|passphrase|secret|token|api[_ -]?key|apikey|
                # the 88 characters of a storage account's: a shorter one was stored and quoted)
                r"account[_ -]?key|"
                r"(?<![A-Za-z0-9])psk|pre-?shared[ -]key|(?:recovery|backup) codes?|"
-               r"(?:unseal|encryption|master|signing|recovery|licen[cs]e)[_ -]?keys?)")
+               r"(?:unseal|encryption|master|signing|recovery|licen[cs]e|secret)[_ -]?keys?)")
 _LABEL_WORD = _LABEL_CORE + r"[A-Za-z0-9_-]*"
 # `pass`, `pwd` and `pw` only as whole parts of an identifier (ansible_become_pass, PWD, db-pw).
 _LABEL = (r"(?P<label>" + _LABEL_WORD +

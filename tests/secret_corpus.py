@@ -183,6 +183,9 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     # (found leaking from outside, 4 Dec, twelfth session; shapes as gitleaks' rules give them)
     "onepassword": lambda r: "ops_eyJ" + _pick(r, B64, 300),
     "netlify": lambda r: "nfp_" + _pick(r, ALNUM, 40),
+    # 1Password's account Secret Key, as its emergency kit prints it
+    "op_secret_key": lambda r: "A3-" + "-".join(
+        _pick(r, string.ascii_uppercase + string.digits, n) for n in (6, 6, 5, 5, 5, 5)),
     "resend": lambda r: "re_" + _pick(r, ALNUM, 8) + "_" + _pick(r, ALNUM, 24),
     "sonarqube": lambda r: "sqp_" + _pick(r, HEX, 40),
     "airtable": lambda r: "pat" + _pick(r, ALNUM, 14) + "." + _pick(r, HEX, 64),

@@ -388,3 +388,13 @@ def test_an_encoded_private_key_and_codes_said_with_where_found_on_5_dec_sixteen
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-p"])
     assert (found.caught, found.secrets) == (5, 5), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_password_managers_secret_key_found_on_5_dec_seventeenth_session():
+    """Written on 5 Dec (seventeenth session): 1Password's Secret Key, labelled "secret key"
+    (its "A3-…" groups of capitals and digits were stored: "secret" alone was a label, and
+    "key" was taken as its value); and like lines holding none (where the key is, that keys are
+    rotated). Before: 0 of 2 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-q"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
