@@ -653,7 +653,7 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "bump": "upgrad"}
 
 
-_ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)? for|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
+_ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
                            r"report(?:ed)?|complain(?:ed)? about)\b")
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
                                        "beginning middle part"))
