@@ -147,9 +147,15 @@ def _month_number(name: str) -> int:
 
 # --- tense ---------------------------------------------------------------------------------------
 _FUTURE = re.compile(
-    r"\b(?:will|won['’]?t|shall|going\s+to|gonna|let['’]?s|plan|plans|planning|scheduled|"
-    r"schedule|due|upcoming|coming|next|tomorrow|tmrw|need\s+to|needs\s+to|have\s+to|has\s+to|"
-    r"must|should|hope\s+to|expect|expected|target|deadline|eta|happens|happening|starts|begins|"
+    r"\b(?:will|won['’]?t|shall|going\s+to|gonna|let['’]?s|plan|plans|scheduled|"
+    # (nouns of a day, not plans: "we agreed in Monday's planning to cut scope", "the deadline
+    # was Friday", "the invoice was due Nov 30" are past)
+    r"(?<!['’]s\s)(?<!\bthe\s)(?<!\bour\s)(?:planning|deadline|target)|"
+    r"schedule|(?<!\bwas\s)(?<!\bwere\s)due|upcoming|coming|next|tomorrow|tmrw|need\s+to|"
+    r"needs\s+to|have\s+to|has\s+to|"
+    r"must|should|hope\s+to|expect|expected|eta|happens|happening|starts|begins|"
+    # (a plan kept: "we agreed …, launch stays on the 15th")
+    r"stays|remains|"
     r"kicks\s+off|lands|ships|launches|goes\s+live|booked|slated|supposed|tentatively|"
     # (a plan's -ing: "finance approved the GPU nodes, arriving week of Dec 14" was last year's)
     r"arriving|arrives|landing|launching|shipping\s+(?:on|in|by|the)|"
@@ -309,7 +315,7 @@ def tense_at(text: str, pos: int) -> Tense:
         # said after what was done: "done, webinar is now Dec 10 at 2pm ET, updated the
         # invite" (said 5 Dec) was last year's
         return "future"
-    if clause == "neutral" and _SCHEDULED.match(text[c0:c1]):
+    if clause == "neutral" and _SCHEDULED.match(text[c0:pos]):
         # a meeting named and its day, no verb: a schedule, whatever was done before it: "Priya
         # passed the phone screen, onsite Thursday 2pm, panel is omar, li and me" (said on a
         # Wednesday) was the Thursday gone
@@ -329,13 +335,15 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
                              r"\b(?:says|expects|estimates|promises|thinks)\b")
 
 
+# (what comes before the date in its clause: a meeting or a plan's day named, "onsite Thursday
+# 2pm", "kickoff the week of Dec 14")
 _SCHEDULED = re.compile(
     r"(?i)^\W*(?:(?:and|then|so|next|plus)\s+)?(?:(?:the|our|her|his|their|my|your|a)\s+)?"
     r"(?:[\w'’-]+\s+)?(?:onsite|on-site|interview|call|meeting|sync|demo|retro|standup|"
     r"stand-up|kickoff|kick-off|lunch|dinner|offsite|workshop|training|presentation|"
-    r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review)s?\s+(?:is\s+)?"
-    r"(?:on\s+|at\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:\s+(?:at\s+)?"
-    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?\W*$")
+    r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review|launch|release|"
+    r"cutover|go-live|party|flight)s?\s+(?:is\s+)?(?:on\s+|at\s+|in\s+)?"
+    r"(?:the\s+week\s+of\s+)?$")
 _IS_NOW = re.compile(r"(?i)\b(?:is|are|['’]s|['’]re)\s+now\b")
 # what someone is asked to do is to be done: "14 open issues labeled needs-repro, please take a
 # look before Monday" (said on a Friday) was the Monday gone, "labeled" making the sentence past

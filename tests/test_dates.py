@@ -1248,6 +1248,19 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
                                                ("2026-12-07", "2026-12-07")]),
     ("flying out Sunday, back Friday night", [("2026-12-06", "2026-12-06"),
                                               ("2026-12-11", "2026-12-11")]),
+    # a day's planning, a deadline or a due date that was: nouns, no plan ("the invoice was due
+    # Nov 30", said 3 Dec, was next year's; "we agreed in Monday's planning" the Monday to come)
+    ("we agreed in Monday's planning to cut scope, launch stays on the 15th",
+     [("2026-11-30", "2026-11-30"), ("2026-12-15", "2026-12-15")]),
+    ("invoice was due Nov 30, they paid yesterday", [("2026-11-30", "2026-11-30"),
+                                                     ("2026-12-02", "2026-12-02")]),
+    ("the deadline was Friday", [("2026-11-27", "2026-11-27")]),
+    ("the deadline is Friday", [("2026-12-04", "2026-12-04")]),
+    ("due Nov 30", [("2027-11-30", "2027-11-30")]),
+    # a plan's day after what was done ("kickoff the week of Dec 14" was last year's)
+    ("contract signed last Friday, kickoff the week of Dec 14",
+     [("2026-11-27", "2026-11-27"), ("2026-12-14", "2026-12-20")]),
+    ("kickoff the week of Nov 16 went well", [("2026-11-16", "2026-11-22")]),
 ])
 def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
     from memory.dates import find_dates
