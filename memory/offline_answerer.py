@@ -101,7 +101,10 @@ _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|e
                         r"satur|sun)day)|daily|nightly|weekly|biweekly|fortnightly|monthly|"
                         r"weekdays|weekends)\b")
 _RELATIVE_DAY = re.compile(r"(?i)(?:for |on )?(?:today|tonight|tomorrow|yesterday|this "
-                           r"(?:morning|afternoon|evening))")
+                           r"(?:morning|afternoon|evening)|"
+                           # a weekday read from now: "what happened with checkout on
+                           # Wednesday?" was declined, "wednesday" a word to share
+                           r"(?:last |this |next )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)")
 _COUNT_BEFORE = re.compile(r"(?i)\b(?:\d+|two|three|four|five|few|several|couple of|some)\s+$")
 
 
@@ -803,7 +806,13 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            + r"|^\W*(?:the\s+)?(?:biggest|largest|main|primary)\s+(?:jump|driver|"
                            r"increase|contributor|chunk)\b"
                            + r"|\b(?:race(?:\s+condition)?|deadlock|(?:memory\s+)?leak|off-by-one)"
-                           r"\s+(?:in|on|between|when|with)\b")
+                           r"\s+(?:in|on|between|when|with)\b"
+                           # a failure after a change: "EU load balancer health checks failing
+                           # after the 07:30 cert rotation" (the rollback led "what caused the
+                           # 503s?")
+                           r"|\b(?:fail(?:ing|ed|s)?|broke|broken|erroring|crash(?:ing|ed)?|"
+                           r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
+                           r"this|that|a|an)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background|"
                             r"problem|problem statement)\s*:|"
@@ -1627,8 +1636,10 @@ _SAID_OTHERWISE = {
     # "is the RateLimitError fixed?": "token bucket shipped in worker v2.4.1, no RateLimitErrors
     # since" (or resolved, patched, gone, back to normal)
     **dict.fromkeys(content_stems("fix fixed fixes fixing"),
+                    # ("who fixed it?": "rolled back the cert on the EU LB, 503s dropping")
                     re.compile(r"(?i)\b(?:resolved|patched|mitigated|gone|back\s+to\s+normal|"
-                               r"working\s+again|no\s+(?:more\s+)?\w+\s+since|"
+                               r"rolled\s+back|reverted|working\s+again|"
+                               r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
 }

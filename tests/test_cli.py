@@ -4937,3 +4937,24 @@ def test_a_release_channels_go_its_moved_day_and_the_next_release(lurker, tmp_pa
                            "Thursday [2026-12-03]"), ship
     assert qa.startswith("rc2 QA passed, go for Monday [2026-12-07]"), qa
     assert next_release.startswith("PAY-884 won't make 2.15"), next_release
+
+
+def test_an_incident_asked_by_its_weekday_its_cause_and_who_fixed_it(lurker, tmp_path):
+    """An incident worked by people, no bot: "what happened with checkout on Wednesday?" was
+    declined (the weekday was a word to share: only "today", "yesterday" and the like were the
+    span's own words), "what caused the 503s?" led with the rollback ("failing after the 07:30
+    cert rotation" said no cause word), and "who fixed it?" was declined."""
+    happened, cause, fixed = asked_after(lurker, tmp_path, chat(
+        ("lin", "2026-12-02T07:40:00Z", "🚨 checkout returning 503s for EU users since 07:32 "
+         "UTC, investigating"),
+        ("lin", "2026-12-02T07:55:00Z", "EU load balancer health checks failing after the 07:30 "
+         "cert rotation"),
+        ("max", "2026-12-02T08:10:00Z", "rolled back the cert on the EU LB, 503s dropping"),
+        ("lin", "2026-12-02T08:25:00Z", "all clear, error rate back to baseline. impact ~53 "
+         "min, ~2,100 failed checkouts")),
+        "2026-12-05T09:00:00Z", "what happened with checkout on Wednesday?",
+        "what caused the 503s?", "who fixed it?")
+    assert happened.startswith("🚨 checkout returning 503s for EU users"), happened
+    assert cause.startswith("EU load balancer health checks failing after the 07:30 cert "
+                            "rotation"), cause
+    assert fixed.startswith("max said: rolled back the cert on the EU LB"), fixed
