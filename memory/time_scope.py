@@ -46,6 +46,11 @@ _ASKS_AHEAD = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)?|(?:is\s+ther
 _ASKS_AHEAD_OF = re.compile(r"(?i)^\W*(?:what|which|any)\s+(?:\w[\w-]*\s+){1,3}?(?:(?:are|is)\s+)?"
                             r"(?:coming\s+up|upcoming|planned|scheduled|ahead)"
                             r"(?:\s+for\s+(?:us|the\s+team))?\W*$")
+# what is due or coming up by a day asks of the days until it
+_ASKS_DUE = re.compile(r"(?i)\b(?:due|deadlines?|coming\s+up|upcoming|planned|scheduled)\b")
+_DUE_BOUND = re.compile(r"(?i)\b(?P<word>by|before|until|till)\s+(?:the\s+)?$")
+_DUE_BOUND_PHRASE = re.compile(r"(?i)^(?P<word>by|before|until|till)\s")
+_DUE_REACH = timedelta(days=92)
 AHEAD = timedelta(days=28)
 AHEAD_PHRASE = "the next four weeks"
 
@@ -64,6 +69,17 @@ def asked_span(question: str, now: datetime | date) -> ResolvedDate | None:
     if _ASKS_AHEAD.match(question) or _ASKS_AHEAD_OF.match(question):
         return ResolvedDate(AHEAD_PHRASE, today, today + AHEAD, "day")
     found = find_dates(question, today)
+    if len(found) == 1 and _ASKS_DUE.search(question):
+        # "what's due before Christmas?": from today to the day (declined: a bound is no span,
+        # and no memory of what is due names Christmas)
+        bound = _DUE_BOUND.search(question[:found[0].start]) \
+            or _DUE_BOUND_PHRASE.match(found[0].date.phrase)
+        if bound is not None:
+            end = found[0].date.start - timedelta(days=1) \
+                if bound["word"].lower() == "before" else found[0].date.end
+            if today <= end <= today + _DUE_REACH:
+                at = bound.start() if bound.re is _DUE_BOUND else found[0].start
+                return ResolvedDate(question[at:found[0].end], today, end, "day")
     # "on Friday, November 20th" is one day written twice
     if len({(f.date.start, f.date.end) for f in found}) != 1 \
             or found[0].date.granularity not in _NARROW \

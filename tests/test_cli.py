@@ -4958,3 +4958,18 @@ def test_an_incident_asked_by_its_weekday_its_cause_and_who_fixed_it(lurker, tmp
     assert cause.startswith("EU load balancer health checks failing after the 07:30 cert "
                             "rotation"), cause
     assert fixed.startswith("max said: rolled back the cert on the EU LB"), fixed
+
+
+def test_whats_due_before_a_holiday_is_what_falls_until_it(lurker, tmp_path):
+    """A team channel's dates: "what's due before Christmas?" was declined (a day after "before"
+    or "by" was no span, and no memory of what is due names Christmas); it is what falls from
+    today to the day before, not what fell due already."""
+    [due] = asked_after(lurker, tmp_path, chat(
+        ("pm", "2026-11-30T09:00:00Z", "security training due Friday"),
+        ("hr", "2026-12-02T10:00:00Z", "benefits enrollment closes Dec 15, don't miss it"),
+        ("it", "2026-12-04T11:00:00Z", "laptops refresh: pick up yours before Dec 18 at the IT "
+         "desk"),
+        ("hr", "2026-12-04T12:00:00Z", "January payroll runs Jan 25")),
+        "2026-12-05T09:00:00Z", "what's due before Christmas?")
+    assert "benefits enrollment closes Dec 15" in due and "before Dec 18" in due, due
+    assert "security training" not in due and "Jan 25" not in due, due
