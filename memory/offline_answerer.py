@@ -845,6 +845,27 @@ def _field_asked(memory: Memory, wanted: set[str]) -> bool:
                for f in _FIELD_LABEL.finditer(text))
 
 
+def _decided_after(lead: Memory, memories: list[Memory],
+                   speakers: Callable[[Memory], set[str]]) -> Memory | None:
+    """A decision said within days after the lead, of what the lead's author wrote with it: "ok,
+    going with 2 more brokers and retention at 5d" after "kafka cluster is at 71% disk …" and,
+    five minutes later, "options: add 3 brokers … or cut retention …" (for "what did we decide
+    about kafka capacity?", the status led: the decision names no kafka)."""
+    who = speakers(lead)
+    burst = [m for m in memories if who and speakers(m) == who
+             and abs(m.said_at - lead.said_at) <= _BURST]
+    said = set().union(*(_memory_stems(m) for m in burst)) - _NUMBER_STEMS if burst else set()
+    decided = [m for m in memories if lead.said_at < m.said_at <= lead.said_at + _DECIDED_WITHIN
+               and m not in burst
+               and (_STATES_DECISION.search(m.content) or CHOSE.search(m.content))
+               and len((_memory_stems(m) - _NUMBER_STEMS) & said) >= 2]
+    return max(decided, key=lambda m: m.said_at, default=None)
+
+
+_BURST = timedelta(minutes=30)
+_DECIDED_WITHIN = timedelta(days=7)
+
+
 def _field_of_lead(lead: Memory, memories: list[Memory], wanted: set[str]) -> Memory | None:
     """A later message's field the question asks, of what the lead names: "workaround for Acme:
     clear cookies …" after "Acme reports SSO login loops …", for "what's the workaround for the
@@ -2304,6 +2325,11 @@ class OfflineAnswerer(Answerer):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
                 shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
+                lead = shown[0].content
+                if not (_STATES_DECISION.search(lead) or CHOSE.search(lead)) \
+                        and speakers is not None \
+                        and (decided := _decided_after(shown[0], memories, speakers)) is not None:
+                    shown = [decided, *(m for m in shown if m is not decided)]
             elif _ASKS_YES_NO.match(question) and idents:
                 # "is PR 482 in production?": the newest word of it ("Reverted #482, it caused
                 # double charges"), not its merge

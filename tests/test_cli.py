@@ -4973,3 +4973,21 @@ def test_whats_due_before_a_holiday_is_what_falls_until_it(lurker, tmp_path):
         "2026-12-05T09:00:00Z", "what's due before Christmas?")
     assert "benefits enrollment closes Dec 15" in due and "before Dec 18" in due, due
     assert "security training" not in due and "Jan 25" not in due, due
+
+
+def test_a_decision_after_options_in_a_channel_without_threads(lurker, tmp_path):
+    """A capacity channel without threads: "what did we decide about kafka capacity?" was
+    answered with the status that opened it ("kafka cluster is at 71% disk …"): the decision two
+    days later ("ok, going with 2 more brokers and retention at 5d") names no kafka, only what
+    the same author's options five minutes after the status named."""
+    [decided] = asked_after(lurker, tmp_path, chat(
+        ("zoe", "2026-11-23T10:00:00Z", "kafka cluster is at 71% disk, growing ~3%/week, we hit "
+         "85% around Dec 21"),
+        ("zoe", "2026-11-23T10:05:00Z", "options: add 3 brokers ($4.2k/mo) or cut retention from "
+         "7d to 3d"),
+        ("ian", "2026-11-24T09:00:00Z", "retention can't go below 5d, the audit replay needs it"),
+        ("zoe", "2026-11-25T16:00:00Z", "ok, going with 2 more brokers and retention at 5d, "
+         "ordering tomorrow"),
+        ("ian", "2026-11-26T10:00:00Z", "we decided to keep the office plants, thanks all")),
+        "2026-12-05T09:00:00Z", "what did we decide about kafka capacity?")
+    assert decided.startswith("ok, going with 2 more brokers and retention at 5d"), decided
