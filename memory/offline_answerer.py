@@ -1226,7 +1226,9 @@ _FOR_THE = re.compile(r"(?i)\b(?:for|before|ahead\s+of|prior\s+to|after|until|ti
                       r"(?:the\s+|our\s+|this\s+|next\s+|a\s+)?$")
 
 
-_VERSION_ASKED = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)")
+# (not a branch's or a path's: "can I force-push to release/2.15?" was declined before the
+# standing rule "Never force-push to release branches", which names no 2.15)
+_VERSION_ASKED = re.compile(r"(?<![\w./])v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)")
 
 
 def _says_version(version: str, text: str) -> bool:

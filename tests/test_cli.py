@@ -4991,3 +4991,15 @@ def test_a_decision_after_options_in_a_channel_without_threads(lurker, tmp_path)
         ("ian", "2026-11-26T10:00:00Z", "we decided to keep the office plants, thanks all")),
         "2026-12-05T09:00:00Z", "what did we decide about kafka capacity?")
     assert decided.startswith("ok, going with 2 more brokers and retention at 5d"), decided
+
+
+def test_an_agents_remembered_rule_answers_a_question_naming_a_branch(lurker, tmp_path):
+    """A coding agent's remembered rules: "can I force-push to release/2.15?" was declined ("I
+    don't have anything about that in memory.", the rule appended after it): the branch's
+    "2.15" was read as a version every answer must name."""
+    lurker("remember", "Never force-push to release branches", "--profile", "agentx")
+    lurker("remember", "Run 'make lint' before opening a PR; the pre-commit hook is broken on "
+           "macOS", "--profile", "agentx")
+    answer = lurker("recall", "can I force-push to release/2.15?", "--profile",
+                    "agentx").stdout.splitlines()[0]
+    assert answer.startswith("Never force-push to release branches"), answer
