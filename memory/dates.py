@@ -154,8 +154,11 @@ _FUTURE = re.compile(
     r"schedule|(?<!\bwas\s)(?<!\bwere\s)due|upcoming|coming|next|tomorrow|tmrw|need\s+to|"
     r"needs\s+to|have\s+to|has\s+to|"
     r"must|should|hope\s+to|expect|expected|eta|happens|happening|starts|begins|"
-    # (a plan kept: "we agreed …, launch stays on the 15th")
-    r"stays|remains|"
+    # (a plan kept: "we agreed …, launch stays on the 15th"; what a day holds, said in the
+    # present after what was done: "3.8.4 released with the CVE fix, advisory goes public Dec
+    # 9", "rc1 tagged, final planned for Jan 6" were last year's)
+    r"stays|remains|goes\s+(?:public|out)|"
+    r"(?<!\bwe\s)(?<!\bi\s)(?<!\bthey\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bhad\s)planned\s+for|"
     r"kicks\s+off|lands|ships|launches|goes\s+live|booked|slated|supposed|tentatively|"
     # (a plan's -ing: "finance approved the GPU nodes, arriving week of Dec 14" was last year's)
     r"arriving|arrives|landing|launching|shipping\s+(?:on|in|by|the)|"

@@ -2444,8 +2444,12 @@ class OfflineAnswerer(Answerer):
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
+            # (who took a side is no value a later change moves: "fair, async default moves to
+            # 5.0" led "who objected to async by default?" as its latest word)
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
-                               content_stems, speakers, message_text)
+                               content_stems, speakers, message_text) \
+                if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
+                else None
             if latest is not None and wanted & _CAUSE_STEMS and not when \
                     and _STATES_CAUSE.search(shown[0].content) \
                     and not _STATES_CAUSE.search(latest.content):

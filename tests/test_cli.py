@@ -5003,3 +5003,26 @@ def test_an_agents_remembered_rule_answers_a_question_naming_a_branch(lurker, tm
     answer = lurker("recall", "can I force-push to release/2.15?", "--profile",
                     "agentx").stdout.splitlines()[0]
     assert answer.startswith("Never force-push to release branches"), answer
+
+
+def test_a_maintainers_channel_asked_an_advisory_day_an_objection_and_a_plan(lurker, tmp_path):
+    """An open-source maintainers' channel: "3.8.4 released with the CVE fix, advisory goes public
+    Dec 9" and "4.0 rc1 tagged, final planned for Jan 6" were last year's days (each sentence
+    past by its first clause); "who objected to async by default?" led with the plan's later
+    change as "Latest:", and "is connect_legacy removed in 4.0?" too (it shares only "4.0")."""
+    advisory, final, objected, legacy = asked_after(lurker, tmp_path, chat(
+        ("maint1", "2026-11-25T10:00:00Z", "4.0 plan: drop Python 3.9, make async the default, "
+         "remove the deprecated `connect_legacy()`"),
+        ("maint2", "2026-11-26T09:00:00Z", "-1 on async default in 4.0, too many sync users, "
+         "let's do it in 5.0"),
+        ("maint1", "2026-11-27T14:00:00Z", "fair, async default moves to 5.0; 4.0 keeps sync "
+         "default with async opt-in"),
+        ("maint1", "2026-12-02T16:00:00Z", "3.8.4 released with the CVE fix, advisory goes public "
+         "Dec 9"),
+        ("maint2", "2026-12-04T10:00:00Z", "4.0 rc1 tagged, final planned for Jan 6")),
+        "2026-12-05T09:00:00Z", "when does the advisory go public?", "when is 4.0 final?",
+        "who objected to async by default?", "is connect_legacy removed in 4.0?")
+    assert advisory.startswith("9 December 2026: 3.8.4 released"), advisory
+    assert final.startswith("6 January 2027: 4.0 rc1 tagged"), final
+    assert objected.startswith("maint2 said: -1 on async default in 4.0"), objected
+    assert legacy.startswith("4.0 plan: drop Python 3.9"), legacy
