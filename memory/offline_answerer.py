@@ -30,8 +30,8 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
-from .text import (ASKED_OF_ANYONE, SHORT_FORMS, STOP_WORDS, UNIT_FORMS, asks_version,
-                   english_word, short_phrases, stem_words)
+from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS, UNIT_FORMS,
+                   asks_version, english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      without_thread)
@@ -140,9 +140,12 @@ def _acronyms(question: str) -> set[str]:
 
 def _names_all(names: set[str], text: str) -> bool:
     """Whether every name is a word of `text`, or the start of one ("Mel" for Melanie)."""
-    low = set(re.findall(r"[a-z0-9]+", name_letters(text).lower()))
-    return all(name in low or (len(name) >= 3 and any(w.startswith(name) for w in low))
-               for name in names)
+    low = name_letters(text).lower()
+    if "pg" in low:  # ("PG16" names Postgres: SHORT_FORMS)
+        low = SHORT_WITH_VERSION.sub(r"\1 \2", low)
+    said = {SHORT_FORMS.get(w, w) for w in re.findall(r"[a-z0-9]+", low)}
+    return all((name := SHORT_FORMS.get(n, n)) in said
+               or (len(name) >= 3 and any(w.startswith(name) for w in said)) for n in names)
 
 
 # "what did priya say", "does tom want": who a person's verb is put to (a thing's too, "does
@@ -607,6 +610,8 @@ def content_stems(text: str) -> set[str]:
     # no "pr" with "how big should a PR be?": a stemmer keeps "prs")
     text = _ACRONYM_PLURAL.sub(r"\1", text)
     low = short_phrases(text.lower().replace("\u2019", "'"))  # (phones type "’")
+    if "pg" in low:
+        low = SHORT_WITH_VERSION.sub(r"\1 \2", low)
     if "am" in low:  # "9 AM" is a time and "I am" a verb, no account manager ("their AM")
         low = _NOT_AN_AM.sub(" ", low)
     if "min" in low or "hr" in low or "sec" in low:
@@ -2450,6 +2455,12 @@ class OfflineAnswerer(Answerer):
                                content_stems, speakers, message_text) \
                 if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
                 else None
+            if latest is None and span is not None and now is not None \
+                    and span.end >= now.date() and first_day_about(shown[0], span) is not None:
+                # what was on a day to come and has moved off it since: "what's happening on
+                # Dec 12?" was answered with the upgrade's old window alone ("PG16 upgrade pushed
+                # a week …, new window Sat Dec 19" is no memory of Dec 12)
+                latest = _moved_out(shown[0], memories, span)
             if latest is not None and wanted & _CAUSE_STEMS and not when \
                     and _STATES_CAUSE.search(shown[0].content) \
                     and not _STATES_CAUSE.search(latest.content):

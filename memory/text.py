@@ -148,14 +148,18 @@ SHORT_FORMS = {"production": "prod", "environment": "env", "environments": "env"
                "database": "db", "databases": "db", "kubernetes": "k8s",
                "documentation": "docs", "authentication": "auth", "infrastructure": "infra",
                "dependencies": "deps", "dependency": "deps", "elasticsearch": "es",
-               "postgresql": "postgres"}
+               # "PG16 upgrade pushed a week" moved "the Postgres 16 upgrade" (it was answered
+               # with the old day: no word of the two was one)
+               "postgresql": "pg", "postgres": "pg"}
 # Units as chat writes them, read as the words written out: "SSO for Acme (8 pts, dana)" for
 # "how many points is the SSO story?" (declined). Short to long, unlike SHORT_FORMS: "points" is
 # also a verb ("the db alias points to db-3"), which must stay the word "point" on both sides.
 UNIT_FORMS = {"pts": "points", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _UNIT_SHORT = {long: short for short, long in UNIT_FORMS.items()}  # ("point of contact" stays)
 _LONG_FORMS = {short: long for long, short in SHORT_FORMS.items()
-               if not long.endswith(("s", "ies")) or short == "deps"}
+               if not long.endswith(("s", "ies")) or short in ("deps", "pg")}
+# a short form run into its version: "PG16" is "pg 16"
+SHORT_WITH_VERSION = re.compile(r"\b(pg)(\d{1,2})\b")
 # phrases a team writes as their letters: "who was the incident commander?" and "I'm IC"
 SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge request": "mr",
                  "root cause analysis": "rca", "out of office": "ooo", "point of contact": "poc",

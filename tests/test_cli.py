@@ -5026,3 +5026,20 @@ def test_a_maintainers_channel_asked_an_advisory_day_an_objection_and_a_plan(lur
     assert final.startswith("6 January 2027: 4.0 rc1 tagged"), final
     assert objected.startswith("maint2 said: -1 on async default in 4.0"), objected
     assert legacy.startswith("4.0 plan: drop Python 3.9"), legacy
+
+
+def test_a_maintenance_window_moved_under_its_short_name(lurker, tmp_path):
+    """An ops channel: "heads up: PG16 upgrade pushed a week …, new window Sat Dec 19" moved
+    "the Postgres 16 upgrade: Sat Dec 12", yet "when is the Postgres upgrade?" was answered 12
+    December ("PG16" and "Postgres" were no word in common), and "what's happening on Dec 12?"
+    showed the old window alone."""
+    when, on_day = asked_after(lurker, tmp_path, chat(
+        ("sre", "2026-11-30T10:00:00Z", "maintenance window for the Postgres 16 upgrade: Sat Dec "
+         "12, 02:00-04:00 UTC, expect ~10 min of writes paused"),
+        ("sre", "2026-12-02T12:00:00Z", "dry run of the PG16 upgrade on staging took 7 minutes, "
+         "no issues"),
+        ("sre", "2026-12-04T09:00:00Z", "heads up: PG16 upgrade pushed a week because of the "
+         "payments freeze, new window Sat Dec 19 same time")),
+        "2026-12-05T09:00:00Z", "when is the Postgres upgrade?", "what's happening on Dec 12?")
+    assert when.startswith("19 December 2026: heads up: PG16 upgrade pushed a week"), when
+    assert on_day.startswith("Latest: heads up: PG16 upgrade pushed a week"), on_day
