@@ -871,6 +871,11 @@ _BURST = timedelta(minutes=30)
 _DECIDED_WITHIN = timedelta(days=7)
 
 
+_SAYS_OWNER = re.compile(r"(?i)\bowner(?:ship)?\b|\bowned\s+by\b|\b(?:owns|own)\b|"
+                        r"\b(?:tak(?:e|es|ing)|took)\s+over\b|\bin\s+charge\s+of\b|"
+                        r"\bresponsible\s+for\b")
+
+
 def _field_of_lead(lead: Memory, memories: list[Memory], wanted: set[str]) -> Memory | None:
     """A later message's field the question asks, of what the lead names: "workaround for Acme:
     clear cookies …" after "Acme reports SSO login loops …", for "what's the workaround for the
@@ -2351,7 +2356,12 @@ class OfflineAnswerer(Answerer):
                 # someone who speaks here first ("dana will take SSO for Acme" before "SSO for
                 # Acme is blocked on … the Okta metadata", for "who is doing SSO for Acme?")
                 here = people() - set(re.findall(r"[a-z0-9]+", name_letters(question).lower()))
+                # (what says an owner first: "KR3 owner changes from tom to ada" came after the
+                # check-in's "KR3 71%", said by the lead who speaks here)
+                owner_asked = bool(re.search(r"(?i)\b(?:owns?|owner|responsible|in charge|dri)\b",
+                                             question))
                 shown.sort(key=lambda m: (
+                    not (owner_asked and _SAYS_OWNER.search(m.content)),
                     not here & set(re.findall(r"[a-z0-9]+", name_letters(m.content).lower())),
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):

@@ -114,6 +114,26 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"withdrew|withdrawn|pulled out|dropped out|backed out)\b")
 
 
+# a measure read by its name, its value (a percent, a time) within a few words after it: "KR1 at
+# 205ms", "KR3 migrate 80% of services to k8s: 55%" (the last value before the next name)
+_MEASURE_NAME = re.compile(r"(?<![\w-])(?:KR|OKR|SLO|SLI|KPI)\d{1,2}\b")
+
+
+def _readings(text: str) -> dict[str, str]:
+    """Each named measure's value in `text`: the last value said before the next name."""
+    text = ANNOTATED.sub("", text)
+    if not ("KR" in text or "SL" in text or "KPI" in text):
+        return {}
+    out = {}
+    names = list(_MEASURE_NAME.finditer(text))
+    for n, m in enumerate(names):
+        end = names[n + 1].start() if n + 1 < len(names) else len(text)
+        values = re.findall(r"\d+(?:\.\d+)?\s*(?:%|ms\b)", text[m.end():end])
+        if values:
+            out[m.group(0)] = values[-1].replace(" ", "")
+    return out
+
+
 # out of what they were down for: "can't make it", "giving his pass to mo"
 _DROPS_OUT = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make\s+it|"
                         r"come|attend|go|join)\b|\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
@@ -357,6 +377,16 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                    and named_values(m.content) & answer_values - _ZONES]
         if settled:
             return max(settled, key=lambda m: m.said_at)
+    # a newer reading of what the answer reads by its name: "KR3 71%" (a later check-in) after
+    # "KR3 migrate 80% of services to k8s: 55%, behind", for "what percent of services are on
+    # k8s?" (the later one names no k8s, and says no change)
+    readings = _readings(answer.content)
+    if readings:
+        newer = [m for m in later
+                 if any(value != readings.get(name, value)
+                        for name, value in _readings(m.content).items())]
+        if newer:
+            return max(newer, key=lambda m: m.said_at)
     # someone the answer lists who is out of it since: "arjun can't make it, giving his pass to
     # mo" after "KubeCon … we have 3 passes: lea, arjun, sven" (the list answered "is arjun
     # going to KubeCon?"); of the same thing, a word both share ("pass"), not "arjun can't make

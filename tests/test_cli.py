@@ -5043,3 +5043,25 @@ def test_a_maintenance_window_moved_under_its_short_name(lurker, tmp_path):
         "2026-12-05T09:00:00Z", "when is the Postgres upgrade?", "what's happening on Dec 12?")
     assert when.startswith("19 December 2026: heads up: PG16 upgrade pushed a week"), when
     assert on_day.startswith("Latest: heads up: PG16 upgrade pushed a week"), on_day
+
+
+def test_an_okr_check_in_read_by_its_key_results(lurker, tmp_path):
+    """OKR check-ins: "KR3 71%" (a later check-in) is the newer reading of "KR3 migrate 80% of
+    services to k8s: 55%", yet "what percent of services are on k8s?" was answered 55% and "what
+    is p95 latency now?" 240ms (the later readings name the key result, not what it measures,
+    and say no change); "who owns KR3?" led with the check-in, not "KR3 owner changes from tom to
+    ada"."""
+    k8s, latency, owner = asked_after(lurker, tmp_path, chat(
+        ("lead", "2026-11-16T10:00:00Z", "Q4 OKR check-in: KR1 p95 API latency < 200ms: at 240ms, "
+         "at risk. KR2 99.95% uptime: 99.97%, on track. KR3 migrate 80% of services to k8s: "
+         "55%, behind"),
+        ("lead", "2026-11-30T10:00:00Z", "Q4 OKR check-in: KR1 at 205ms, on track now after the "
+         "cache work. KR2 99.93% after the Nov 24 outage, at risk. KR3 71%"),
+        ("lead", "2026-12-03T15:00:00Z", "KR3 owner changes from tom to ada, tom is moving to the "
+         "data team")),
+        "2026-12-05T09:00:00Z", "what percent of services are on k8s?",
+        "what is p95 latency now?", "who owns KR3?")
+    assert k8s.startswith("Latest:") and "KR3 71%" in k8s.split("Before that")[0], k8s
+    assert latency.startswith("Latest:") and "KR1 at 205ms" in latency.split("Before that")[0], \
+        latency
+    assert "KR3 owner changes from tom to ada" in owner.split("(")[0], owner
