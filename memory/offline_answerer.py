@@ -324,6 +324,8 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
         - _name_stems(question, names)
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
+        if _AT_PRESENT.search(question):  # ("is Kenji on Growth now?": no "now" to share)
+            topic -= _AT_PRESENT_STEMS
         if _ASKS_VIEWS.search(question):  # "what did people think of Jonas?": whose is asked
             topic -= _VIEWERS
         if not topic - _ANY_EVENT - _STATUS_STEMS - _RECORD_STEMS:

@@ -5065,3 +5065,15 @@ def test_an_okr_check_in_read_by_its_key_results(lurker, tmp_path):
     assert latency.startswith("Latest:") and "KR1 at 205ms" in latency.split("Before that")[0], \
         latency
     assert "KR3 owner changes from tom to ada" in owner.split("(")[0], owner
+
+
+def test_whether_someone_has_moved_teams_now(lurker, tmp_path):
+    """An org update, then "Kenji's move to Growth is delayed to January": "is Kenji on Growth
+    now?" was declined ("now" was the one word beyond the names the question asked of)."""
+    [moved] = asked_after(lurker, tmp_path, chat(
+        ("vp", "2026-11-20T10:00:00Z", "org update: Mara is the new eng manager for Platform, "
+         "starting Dec 1; Kenji moves to Growth as tech lead"),
+        ("vp", "2026-12-03T09:00:00Z", "Kenji's move to Growth is delayed to January, he stays on "
+         "Platform through the migration")),
+        "2026-12-05T09:00:00Z", "is Kenji on Growth now?")
+    assert moved.startswith("Kenji's move to Growth is delayed to January"), moved
