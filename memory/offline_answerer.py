@@ -38,6 +38,7 @@ from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, 
 from .moves import after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
+from .tried import DID_NOT_WORK, FIX_CONFIRMED
 from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
                       says_change, says_dropped_out, says_ended, says_update,
                       update_of)
@@ -850,6 +851,44 @@ def _field_asked(memory: Memory, wanted: set[str]) -> bool:
     return any((label := content_stems(f["label"])) and label <= wanted
                and not label & _DAY_LABEL_STEMS and not _IN_TITLE.match(text, 0, f.end())
                for f in _FIELD_LABEL.finditer(text))
+
+
+def _as_tried(shown: list[Memory], memories: list[Memory], question: str) -> list[Memory]:
+    """A thread's suggestion its asker said did not work is shown as that ("Did not work for
+    dev1 ("nope, still hangs"): try `docker compose down -v` …"), and the fix the asker
+    confirmed leads a question of its thread, unless the question asks of one thing it names
+    ("did docker compose down -v fix it?"). See memory.tried."""
+    tried = [m for m in memories if len(m.source_message_ids) > 2
+             and m.content.startswith((FIX_CONFIRMED, DID_NOT_WORK))]
+    if not tried or not shown:
+        return shown
+    refuted = {m.source_message_ids[1]: m for m in tried if m.content.startswith(DID_NOT_WORK)}
+    out: list[Memory] = []
+    for m in shown:
+        said = refuted.get(m.source_message_ids[0]) if m.source_message_ids else None
+        if (said or m) not in out:
+            out.append(said or m)
+    threads = {m.source_message_ids[-1] for m in out[:1] if len(m.source_message_ids) > 1}
+    fix = max((m for m in tried if m.content.startswith(FIX_CONFIRMED)
+               and m.source_message_ids[-1] in threads), key=lambda m: m.said_at, default=None)
+    if _ASKS_OF_ONE.match(question):
+        # (of the things tried, the one the question names: "did docker compose down -v fix
+        # it?" is of what dev2 suggested, not of the fix, though both say "docker compose")
+        asked = content_stems(question)
+
+        def named_tried(m: Memory) -> int:
+            if not m.content.startswith((FIX_CONFIRMED, DID_NOT_WORK)):
+                return 0
+            return -len(asked & content_stems(m.content.split(": ", 1)[-1].rsplit(" (", 1)[0]))
+        return sorted(out, key=named_tried)
+    if fix is None:
+        return out
+    # (the confirmed reply's own memory says the same, less)
+    return [fix, *(m for m in out if m is not fix
+                   and m.source_message_ids[:1] != fix.source_message_ids[1:2])]
+
+
+_ASKS_OF_ONE = re.compile(r"(?i)^\W*(?:did|does|do|is|was|has|have|will|would|can)\b")
 
 
 def _decided_after(lead: Memory, memories: list[Memory],
@@ -2461,6 +2500,7 @@ class OfflineAnswerer(Answerer):
             if names and speakers:  # "what did sam do?": sam's own words before others' about sam
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
+            shown = _as_tried(shown, memories, question)
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
             latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,

@@ -37,6 +37,7 @@ from .passages import is_long
 from .standup_forms import standup_text
 from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
 from .topics import chosen_tool_category, normalize_topic_key
+from .tried import DID_NOT_WORK, FIX_CONFIRMED, TRIED_WORKED, says_how_tried
 from .updates import PR_NUMBER, VERDICT, named_values
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
@@ -916,7 +917,10 @@ class OfflineExtractor(Extractor):
         flow: list[TranscriptLine] = []  # the channel's top-level messages so far, this one last
         pointed: dict[str, TranscriptLine] = {}  # a PR's or ticket's latest numbered points
         introduced: dict[str, TranscriptLine] = {}  # the message that first named a PR
+        replies: dict[int, list[TranscriptLine]] = {}  # each thread's replies so far
         for line in lines:
+            if line.reply_to is not None:
+                replies.setdefault(line.reply_to, []).append(line)
             if line.reply_to is None and len(_NUMBERED_POINT.findall(line.content)) >= 2:
                 for ident in PR_NUMBER.findall(line.content):
                     pointed[ident] = line
@@ -925,7 +929,8 @@ class OfflineExtractor(Extractor):
             if line.context:  # an earlier message a reply answers: read with that reply only
                 if line.before:  # (or the channel's last before this batch: read as previous)
                     previous = line
-                    flow.append(line)
+                    if line.reply_to is None:  # (a thread's reply is no part of the channel's)
+                        flow.append(line)
                     if line.author and line.reply_to is None:  # (and its author's last word)
                         last_said[line.speaker] = line
                     declared = line if declares_incident(line.content) else declared
@@ -974,6 +979,16 @@ class OfflineExtractor(Extractor):
                 # person's "Team plan goes from $12 to $15/seat on Jan 1": a correction of it,
                 # as a thread's reply is ("how much is the Team plan going to be?" was $15)
                 out.append(self._correction(line, own))
+                previous = line
+                continue
+            tried = next((r for r in reversed(replies.get(line.reply_to, [])[:-1])
+                          if r.speaker != line.speaker), None) \
+                if parent is not None and line.author and parent.speaker == line.speaker \
+                and says_how_tried(_ANNOTATED.sub("", line.content)) else None
+            if tried is not None:
+                # the asker on the reply before theirs: "that was it, thanks!" confirms dev3's
+                # fix, "nope, still hangs" refutes dev2's suggestion
+                out.append(self._tried(line, tried, parent))
                 previous = line
                 continue
             if parent is not None and decides(line.content):
@@ -1287,6 +1302,25 @@ class OfflineExtractor(Extractor):
         return Candidate(type=classify(bare, bool(dates)),
                          content=f"Correction: {said} (to {parent.speaker}'s \"{quoted}\")",
                          source_lines=[line.index, parent.index], dates=dates)
+
+    @staticmethod
+    def _tried(line: TranscriptLine, tried: TranscriptLine, parent: TranscriptLine) -> Candidate:
+        """"Fix confirmed by dev1: the healthcheck uses … (dev3's answer to dev1's "anyone know
+        why …?")", "Did not work for dev1 ("nope, still hangs"): try … (dev2's suggestion on
+        …)": what was tried, whole, with how it went and the thread's first sentence."""
+        said = " ".join(_ANNOTATED.sub("", tried.content).split())
+        said = third_person(said, tried.speaker) if tried.author else said
+        opened = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split()))
+        quoted = (opened[0] if opened else "")[:_PARENT_QUESTION_CHARS]
+        word = " ".join(_ANNOTATED.sub("", line.content).split())
+        content = (f"{FIX_CONFIRMED}{line.speaker}: {said} ({tried.speaker}'s answer to "
+                   f"{parent.speaker}'s \"{quoted}\")"
+                   if TRIED_WORKED.match(word) else
+                   f"{DID_NOT_WORK}{line.speaker} (\"{word}\"): {said} ({tried.speaker}'s "
+                   f"suggestion on {parent.speaker}'s \"{quoted}\")")
+        dates = [d.isoformat() for _, d in parse_date_text(said)]
+        return Candidate(type="fact", content=content, questions=[quoted] if quoted else [],
+                         source_lines=[line.index, tried.index, parent.index], dates=dates)
 
     @staticmethod
     def _decision(line: TranscriptLine, parent: TranscriptLine,

@@ -19,7 +19,9 @@ signed!!") or with a verdict alone ("approved! starting phased rollout") is read
 author's own last word in the channel, that day's or the day before's; one that opens with a
 vote ("+1, …") beside the channel's message before it, as a short one is; one that opens with
 a decision ("agreed, free goes to 120/min from next Monday") beside the proposal before it and
-the discussion before that (SAID_EARLIER), each within DISCUSSION_WINDOW.
+the discussion before that (SAID_EARLIER), each within DISCUSSION_WINDOW. A thread's reply that
+says how a suggestion went ("that was it, thanks!", memory.tried) is read beside the thread's
+reply before it by someone else, within TRIED_WINDOW.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from datetime import date, timedelta
 from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
 from .models import Message
 from .offline_extractor import OPENING_PRONOUN, VOTE_OPENING, decides
+from .tried import says_how_tried
 from .updates import VERDICT
 
 # (not "due to" or "because of", said of anything: each batch it opened would be a lookup)
@@ -55,6 +58,9 @@ SELF_CORRECTION_WINDOW = timedelta(days=2)
 # 60/min is too low" (the extractor reads it as a decision on the proposal, with the discussion
 # it closes: memory.offline_extractor; over Slack it was a memory of no rate limit)
 DISCUSSION_WINDOW = timedelta(minutes=30)
+# A thread's asker saying how a suggestion went ("that was it, thanks!", memory.tried), in a
+# batch of its own: read beside the thread's reply before it, said within TRIED_WINDOW
+TRIED_WINDOW = timedelta(days=2)
 
 
 def _decides(message: Message) -> bool:
@@ -76,10 +82,16 @@ def _of_incident(message: Message) -> bool:
         message.content))
 
 
+def _says_how_tried(message: Message) -> bool:
+    return bool(message.reply_to) and says_how_tried(message.content)
+
+
 def wants_before(ordered: list[Message]) -> Message | None:
     """The batch's first message, when it is short (or opens with a resolution) and replies to
-    no thread; else None."""
+    no thread, or says in a thread how what was suggested went; else None."""
     first = ordered[0] if ordered else None
+    if first is not None and _says_how_tried(first):
+        return first
     if first is None or first.reply_to or (len(first.content.split()) > SHORT_WORDS
                                            and not _of_incident(first)
                                            and not _corrects_own(first)
@@ -94,6 +106,11 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
     """Of the session's messages before `first` (newest first), the last top-level one, if it
     was said within BEFORE_WINDOW and nothing drawn from it was forgotten; for a resolution, the
     latest declaration of an incident still open, within INCIDENT_WINDOW."""
+    if _says_how_tried(first):
+        # "nope, still hangs" in a thread: the thread's reply before it, by someone else
+        return next((m for m in newest_first if m.reply_to == first.reply_to
+                     and m.author != first.author and not m.suppressed
+                     and first.ts - m.ts <= TRIED_WINDOW), None)
     if _of_incident(first):
         between: list[Message] = []  # resolutions said since, of this incident or another
         for m in newest_first:
@@ -209,4 +226,4 @@ def _long_correction(first: Message) -> bool:
 
 
 def _scanned(first: Message) -> int:
-    return SCANNED_INCIDENT if _of_incident(first) else SCANNED
+    return SCANNED_INCIDENT if _of_incident(first) or _says_how_tried(first) else SCANNED

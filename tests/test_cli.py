@@ -5077,3 +5077,24 @@ def test_whether_someone_has_moved_teams_now(lurker, tmp_path):
          "Platform through the migration")),
         "2026-12-05T09:00:00Z", "is Kenji on Growth now?")
     assert moved.startswith("Kenji's move to Growth is delayed to January"), moved
+
+
+def test_a_help_threads_refuted_suggestion_and_confirmed_fix(lurker, tmp_path):
+    """An internal help channel's thread: the asker refuted the first suggestion ("nope, still
+    hangs") and confirmed the next ("that was it, thanks!"); "how do I fix the docker compose
+    hang?" and "why does docker compose hang …?" were answered with the refuted suggestion, and
+    "did docker compose down -v fix it?" too, as though it had."""
+    fix, why, tried = asked_after(lurker, tmp_path, threaded(
+        ("dev1", "2026-12-01T10:00:00Z", "h1", None, "anyone know why `docker compose up` hangs "
+         "on \"waiting for db\" locally?"),
+        ("dev2", "2026-12-01T10:05:00Z", "h2", "h1", "try `docker compose down -v`, stale "
+         "volume maybe"),
+        ("dev1", "2026-12-01T10:20:00Z", "h3", "h1", "nope, still hangs"),
+        ("dev3", "2026-12-01T10:30:00Z", "h4", "h1", "the healthcheck uses pg_isready with the "
+         "wrong port since #4410, set DB_PORT=5432 in .env"),
+        ("dev1", "2026-12-01T10:40:00Z", "h5", "h1", "that was it, thanks!")),
+        "2026-12-05T09:00:00Z", "how do I fix the docker compose hang?",
+        "why does docker compose hang on waiting for db?", "did docker compose down -v fix it?")
+    assert fix.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), fix
+    assert why.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), why
+    assert tried.startswith("Did not work for dev1 (\"nope, still hangs\")"), tried

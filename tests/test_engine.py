@@ -1219,3 +1219,29 @@ def test_a_deleted_message_leaves_no_sentence_among_the_questions_replies_answer
     kept = [m.content for m in profile.list()]
     assert any(c.startswith("ok, sam will start planning the billing handover") for c in kept)
     assert any("relocation paperwork" in c for c in kept), kept
+
+
+def test_a_help_threads_refuted_suggestion_and_confirmed_fix_each_in_its_own_batch(profile):
+    """5 Dec (seventeenth session): in a help thread, "try `docker compose down -v`" was
+    refuted by the asker ("nope, still hangs") and the later fix confirmed ("that was it,
+    thanks!"), yet "how do I fix the docker compose hang?" was answered with the refuted
+    suggestion. Each message arrives alone (as over Slack): the asker's word is read beside the
+    thread's reply before it (memory.said_before, memory.tried), on both stores."""
+    thread = [("dev1", "10:00", "h1", None, "anyone know why `docker compose up` hangs on "
+               "\"waiting for db\" locally?"),
+              ("dev2", "10:05", "h2", "h1", "try `docker compose down -v`, stale volume maybe"),
+              ("maya", "10:12", "c1", None, "lunch is here, kitchen on 3"),
+              ("dev1", "10:20", "h3", "h1", "nope, still hangs"),
+              ("dev3", "10:30", "h4", "h1", "the healthcheck uses pg_isready with the wrong port "
+               "since #4410, set DB_PORT=5432 in .env"),
+              ("dev1", "10:40", "h5", "h1", "that was it, thanks!")]
+    for author, at, ext, parent, text in thread:
+        profile.ingest([said(author, f"2026-12-01T{at}:00Z", text, external_id=ext,
+                             **({"reply_to": parent} if parent else {}))],
+                       session_id="C9:2026-12-01")
+    now = datetime(2026, 12, 5, 9, tzinfo=timezone.utc)
+    fix = profile.recall("how do I fix the docker compose hang?", now=now).answer
+    tried = profile.recall("did docker compose down -v fix it?", now=now).answer
+    assert fix.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), fix
+    assert tried.startswith("Did not work for dev1 (\"nope, still hangs\"): try `docker "
+                            "compose down -v`"), tried

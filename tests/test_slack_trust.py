@@ -1270,3 +1270,28 @@ def test_a_pass_given_away_and_an_onsite_day_over_slack(start, api):
     assert said[0].startswith("Latest: sam can't make it, giving his pass to bob"), said[0]
     assert said[1].startswith("19 November 2026: Priya passed the phone screen"), said[1]
     assert "booth" not in said[2] and "travel" not in said[2], said[2]
+
+
+def test_a_help_threads_confirmed_fix_over_slack(start, api):
+    """5 Dec (seventeenth session), over the real Bolt app: in a thread, sam's suggestion was
+    refuted by maya ("nope, still hangs") and carol's fix confirmed ("that was it, thanks!"),
+    each its own event; "how do I fix the docker compose hang?" was answered with the refuted
+    suggestion. A retried mention is answered once."""
+    slack = start()
+    root = ts(0)
+    message(slack, "CGEN", "U1", "anyone know why `docker compose up` hangs on \"waiting for "
+            "db\" locally?", root)
+    message(slack, "CGEN", "U2", "try `docker compose down -v`, stale volume maybe", ts(5),
+            thread_ts=root)
+    message(slack, "CGEN", "U0BOB", "lunch is here, kitchen on 3", ts(7))
+    message(slack, "CGEN", "U1", "nope, still hangs", ts(10), thread_ts=root)
+    message(slack, "CGEN", "UCAROL", "the healthcheck uses pg_isready with the wrong port since "
+            "#4410, set DB_PORT=5432 in .env", ts(20), thread_ts=root)
+    message(slack, "CGEN", "U1", "that was it, thanks!", ts(30), thread_ts=root)
+    app_mention(slack, "U0BOB", "how do I fix the docker compose hang?", ts(60), "EvDc1")
+    app_mention(slack, "U0BOB", "how do I fix the docker compose hang?", ts(60), "EvDc1", retry=1)
+    app_mention(slack, "U0BOB", "did docker compose down -v fix it?", ts(61), "EvDc2")
+    said = [a["text"] for a in answers(api)]
+    assert len(said) == 2, said
+    assert said[0].startswith("Fix confirmed by maya: the healthcheck uses pg_isready"), said[0]
+    assert said[1].startswith("Did not work for maya (\"nope, still hangs\")"), said[1]
