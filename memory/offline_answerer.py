@@ -858,7 +858,7 @@ def _as_tried(shown: list[Memory], memories: list[Memory], question: str) -> lis
     dev1 ("nope, still hangs"): try `docker compose down -v` …"), and the fix the asker
     confirmed leads a question of its thread, unless the question asks of one thing it names
     ("did docker compose down -v fix it?"). See memory.tried."""
-    tried = [m for m in memories if len(m.source_message_ids) > 2
+    tried = [m for m in memories if len(m.source_message_ids) > 1
              and m.content.startswith((FIX_CONFIRMED, DID_NOT_WORK))]
     if not tried or not shown:
         return shown
@@ -868,9 +868,11 @@ def _as_tried(shown: list[Memory], memories: list[Memory], question: str) -> lis
         said = refuted.get(m.source_message_ids[0]) if m.source_message_ids else None
         if (said or m) not in out:
             out.append(said or m)
-    threads = {m.source_message_ids[-1] for m in out[:1] if len(m.source_message_ids) > 1}
+    # (of the lead's thread, or of the question or report the lead is, in a channel)
+    threads = {i for m in out[:1] for i in m.source_message_ids[:1] + m.source_message_ids[-1:]}
     fix = max((m for m in tried if m.content.startswith(FIX_CONFIRMED)
-               and m.source_message_ids[-1] in threads), key=lambda m: m.said_at, default=None)
+               and set(m.source_message_ids[1:]) & threads),
+              key=lambda m: m.said_at, default=None)
     if _ASKS_OF_ONE.match(question):
         # (of the things tried, the one the question names: "did docker compose down -v fix
         # it?" is of what dev2 suggested, not of the fix, though both say "docker compose")

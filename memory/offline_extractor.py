@@ -690,6 +690,7 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
+_TRIED_GAP = timedelta(hours=2)  # "nope, still hangs" in the channel after a suggestion
 _VOTE_GAP = timedelta(hours=4)  # "+1, …" in the channel after a proposal: a vote on it
 _DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
 # what a decision in the channel settles: a proposal or a choice asked ("Agreed, Mel! Art can be
@@ -981,14 +982,26 @@ class OfflineExtractor(Extractor):
                 out.append(self._correction(line, own))
                 previous = line
                 continue
+            how_tried = line.author and says_how_tried(_ANNOTATED.sub("", line.content))
             tried = next((r for r in reversed(replies.get(line.reply_to, [])[:-1])
                           if r.speaker != line.speaker), None) \
-                if parent is not None and line.author and parent.speaker == line.speaker \
-                and says_how_tried(_ANNOTATED.sub("", line.content)) else None
+                if how_tried and parent is not None and parent.speaker == line.speaker else None
+            asker = None
+            if tried is None and how_tried and parent is None and line.reply_to is None \
+                    and len(flow) > 1 and flow[-2].speaker != line.speaker \
+                    and line.ts - flow[-2].ts <= _TRIED_GAP:
+                # (in a channel without threads: the message before, after the asker's own
+                # question or report; "nope" to anything else says nothing of a fix)
+                asker = next((f for f in reversed(flow[:-2]) if f.speaker == line.speaker
+                              and flow[-2].ts - f.ts <= _TRIED_GAP
+                              and not says_how_tried(_ANNOTATED.sub("", f.content))), None)
+                tried = flow[-2] if asker is not None and (
+                    asked_questions(_ANNOTATED.sub("", asker.content))
+                    or _REPORTS_PROBLEM.search(_ANNOTATED.sub("", asker.content))) else None
             if tried is not None:
                 # the asker on the reply before theirs: "that was it, thanks!" confirms dev3's
                 # fix, "nope, still hangs" refutes dev2's suggestion
-                out.append(self._tried(line, tried, parent))
+                out.append(self._tried(line, tried, parent or asker))
                 previous = line
                 continue
             if parent is not None and decides(line.content):
@@ -1304,23 +1317,26 @@ class OfflineExtractor(Extractor):
                          source_lines=[line.index, parent.index], dates=dates)
 
     @staticmethod
-    def _tried(line: TranscriptLine, tried: TranscriptLine, parent: TranscriptLine) -> Candidate:
+    def _tried(line: TranscriptLine, tried: TranscriptLine,
+               parent: TranscriptLine | None) -> Candidate:
         """"Fix confirmed by dev1: the healthcheck uses … (dev3's answer to dev1's "anyone know
         why …?")", "Did not work for dev1 ("nope, still hangs"): try … (dev2's suggestion on
         …)": what was tried, whole, with how it went and the thread's first sentence."""
         said = " ".join(_ANNOTATED.sub("", tried.content).split())
         said = third_person(said, tried.speaker) if tried.author else said
-        opened = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split()))
+        opened = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split())) \
+            if parent is not None else []
         quoted = (opened[0] if opened else "")[:_PARENT_QUESTION_CHARS]
+        on = f" to {parent.speaker}'s \"{quoted}\"" if parent is not None and quoted else ""
         word = " ".join(_ANNOTATED.sub("", line.content).split())
-        content = (f"{FIX_CONFIRMED}{line.speaker}: {said} ({tried.speaker}'s answer to "
-                   f"{parent.speaker}'s \"{quoted}\")"
+        content = (f"{FIX_CONFIRMED}{line.speaker}: {said} ({tried.speaker}'s answer{on})"
                    if TRIED_WORKED.match(word) else
                    f"{DID_NOT_WORK}{line.speaker} (\"{word}\"): {said} ({tried.speaker}'s "
-                   f"suggestion on {parent.speaker}'s \"{quoted}\")")
+                   f"suggestion{on.replace(' to ', ' on ', 1)})")
         dates = [d.isoformat() for _, d in parse_date_text(said)]
         return Candidate(type="fact", content=content, questions=[quoted] if quoted else [],
-                         source_lines=[line.index, tried.index, parent.index], dates=dates)
+                         source_lines=[line.index, tried.index]
+                         + ([parent.index] if parent is not None else []), dates=dates)
 
     @staticmethod
     def _decision(line: TranscriptLine, parent: TranscriptLine,

@@ -83,7 +83,7 @@ def _of_incident(message: Message) -> bool:
 
 
 def _says_how_tried(message: Message) -> bool:
-    return bool(message.reply_to) and says_how_tried(message.content)
+    return says_how_tried(message.content)
 
 
 def wants_before(ordered: list[Message]) -> Message | None:
@@ -106,8 +106,9 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
     """Of the session's messages before `first` (newest first), the last top-level one, if it
     was said within BEFORE_WINDOW and nothing drawn from it was forgotten; for a resolution, the
     latest declaration of an incident still open, within INCIDENT_WINDOW."""
-    if _says_how_tried(first):
+    if _says_how_tried(first) and first.reply_to:
         # "nope, still hangs" in a thread: the thread's reply before it, by someone else
+        # (in the channel: the channel's message before it, as for any short one)
         return next((m for m in newest_first if m.reply_to == first.reply_to
                      and m.author != first.author and not m.suppressed
                      and first.ts - m.ts <= TRIED_WINDOW), None)

@@ -5098,3 +5098,26 @@ def test_a_help_threads_refuted_suggestion_and_confirmed_fix(lurker, tmp_path):
     assert fix.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), fix
     assert why.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), why
     assert tried.startswith("Did not work for dev1 (\"nope, still hangs\")"), tried
+
+
+def test_a_community_channels_help_without_threads(lurker, tmp_path):
+    """A Discord help channel without threads: "didn't help" after one suggestion and "that
+    did it, thank you!" after the next, both by the asker, under their own question. A "nope"
+    to a message that answered no question of the sayer's is no word on a fix."""
+    fix, cache, lunch = asked_after(lurker, tmp_path, chat(
+        ("newbie", "2026-12-01T10:00:00Z", "after upgrading to 2.0 the CLI says \"config not "
+         "found\", anyone?"),
+        ("helper1", "2026-12-01T10:03:00Z", "delete ~/.cache/tool and retry"),
+        ("newbie", "2026-12-01T10:10:00Z", "didn't help"),
+        ("helper2", "2026-12-01T10:15:00Z", "2.0 moved the config to ~/.config/tool/config.toml, "
+         "move yours there"),
+        ("newbie", "2026-12-01T10:20:00Z", "that did it, thank you!"),
+        ("ana", "2026-12-01T12:00:00Z", "pizza in the kitchen for the release party"),
+        ("bo", "2026-12-01T12:05:00Z", "nope, still hangs")),
+        "2026-12-05T09:00:00Z", "how do I fix config not found after upgrading to 2.0?",
+        "does deleting the cache fix config not found?", "what did not work for bo?")
+    assert fix.startswith("Fix confirmed by newbie: 2.0 moved the config to "
+                          "~/.config/tool/config.toml"), fix
+    assert cache.startswith("Did not work for newbie (\"didn't help\"): delete ~/.cache/tool"), \
+        cache
+    assert "pizza" not in lunch, lunch
