@@ -664,6 +664,7 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "bump": "upgrad"}
 
 
+_ASK_STEMS = frozenset(content_stems("ask asked asking"))
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
                            r"report(?:ed)?|complain(?:ed)? about)\b")
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
@@ -1659,7 +1660,7 @@ _SAID_OTHERWISE = {
     # "how many people asked for SSO for Pro?": "Top feature requests this month: …, SSO for Pro
     # (9), …"
     **dict.fromkeys(content_stems("ask asked asking"),
-                    re.compile(r"(?i)\brequest(?:s|ed)?\b|\bupvot\w*|\bvotes\b")),
+                    re.compile(r"(?i)\brequest(?:s|ed|ing)?\b|\bupvot\w*|\bvotes\b")),
     # "what were the votes on RFC-51?": "+1", "-1, pricing is steep", "LGTM"
     **dict.fromkeys(content_stems("vote votes voted voting"),
                     re.compile(r"(?i)(?<![\w+-])[+-]1\b|:[+-]1:|👍|👎|\blgtm\b")),
@@ -2389,6 +2390,12 @@ class OfflineAnswerer(Answerer):
                 # "is PR 482 in production?": the newest word of it ("Reverted #482, it caused
                 # double charges"), not its merge
                 shown.sort(key=lambda m: m.said_at, reverse=True)
+            elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
+                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2:
+                # of two that each say all it asks, the newer: "is the retry budget per
+                # tenant?" is lena's "made it per tenant and added the 429 tests", after the
+                # review's "… resets per process, it should be per tenant"
+                shown[:2] = sorted(shown[:2], key=lambda m: m.said_at, reverse=True)
             elif _ASKS_WHO_AWAY.search(question):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
@@ -2417,6 +2424,14 @@ class OfflineAnswerer(Answerer):
                 said = _SAID_OTHERWISE[min(wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS
                                                      | _SUPPORT_STEMS))]
                 shown.sort(key=lambda m: not said.search(m.content))
+            elif wanted & _ASK_STEMS and not _WHO.match(question):
+                # "what did the review of #3301 ask for?": what requests ("requesting changes:
+                # the retry budget resets per process …"), before the approval that came after
+                # it and names the PR ("rev: LGTM, approving (on bot's "PR #3301 …")")
+                asks = _SAID_OTHERWISE[min(wanted & _ASK_STEMS)]
+                shown.sort(key=lambda m: not (asks.search(m.content)
+                                              or re.search(r"(?i)\bask(?:s|ed|ing)?\b",
+                                                           m.content)))
             elif _ASKS_WHERE.match(question):
                 # "where is the LB cert runbook?": what puts all the question's words somewhere
                 # ("the runbook for the LB cert lives at https://…"), before "Root cause was an

@@ -297,7 +297,9 @@ VERDICT = re.compile(r"(?i)^\W*(?P<subject>(?:[\w.#-]+\s+){0,2}?)"
                      r"(?:(?:it|we)\s*(?:['’]s|['’]re)\s+|"
                      r"(?:is|are|got|was|were|been|just|now)\s+)?"
                      r"(?:approved|rejected|merged|shipped|released|signed|accepted|"
-                     r"declined|denied|cleared|published|reviewed|live|out)"
+                     r"declined|denied|cleared|published|reviewed|live|out|"
+                     # (a review's: "requesting changes: the retry budget resets per process")
+                     r"request(?:ing|ed)?\s+changes|changes\s+requested)"
                      r"(?:\s+(?:now|today|finally|again))?(?:\s*[!.:,🎉✅❌]|\s*$|"
                      r"\s+[—–-]\s)")
 _STILL_STEMS = frozenset({"still", "anymor", "anymore", "yet", "more"})

@@ -5121,3 +5121,23 @@ def test_a_community_channels_help_without_threads(lurker, tmp_path):
     assert cache.startswith("Did not work for newbie (\"didn't help\"): delete ~/.cache/tool"), \
         cache
     assert "pizza" not in lunch, lunch
+
+
+def test_a_review_threads_request_and_the_authors_answer(lurker, tmp_path):
+    """A PR's thread: "what did the review of #3301 ask for?" led with the later "LGTM,
+    approving" (it names the PR through its thread's first message, and "requesting changes" was
+    no verdict the reply cites), and "is the retry budget per tenant?" with the review's "it
+    should be per tenant", not lena's "made it per tenant" after it."""
+    asked, tenant = asked_after(lurker, tmp_path, threaded(
+        ("bot", "2026-12-02T10:00:00Z", "p1", None, "PR #3301 \"Add retry budget to webhook "
+         "sender\" opened by lena"),
+        ("rev", "2026-12-02T11:00:00Z", "p2", "p1", "requesting changes: the retry budget resets "
+         "per process, it should be per tenant. also missing tests for the 429 path"),
+        ("lena", "2026-12-02T15:00:00Z", "p3", "p1", "made it per tenant and added the 429 "
+         "tests"),
+        ("rev", "2026-12-02T16:30:00Z", "p4", "p1", "LGTM, approving")),
+        "2026-12-05T09:00:00Z", "what did the review of #3301 ask for?",
+        "is the retry budget per tenant?")
+    assert asked.startswith("requesting changes: the retry budget resets per process"), asked
+    assert tenant.split("Before that")[0].lstrip("Latest: ").startswith(
+        "made it per tenant and added the 429 tests"), tenant
