@@ -423,10 +423,25 @@ def _leaned_on(memories: list[Memory]) -> Callable[[Memory], str]:
     """The questions the memories drawn from a memory's own message answer (its thread's
     ticket or question, as the extractor cites it)."""
     of_message: dict[str, list[str]] = {}
+    of_ticket: dict[str, list[str]] = {}
     for m in memories:
         for source in m.source_message_ids[:1]:
             of_message.setdefault(source, []).extend(m.questions)
-    return lambda m: " ".join(q for s in m.source_message_ids[:1] for q in of_message.get(s, ()))
+        # (and what other memories say of a ticket it names: "PO-1190 rejected: …, resubmit in
+        # January" is of "the Datadog APM add-on", said of PO-1190 a week later)
+        for ticket in _tickets(m.content):
+            of_ticket.setdefault(ticket, []).append(m.content)
+
+    def leaned(m: Memory) -> str:
+        said = [q for s in m.source_message_ids[:1] for q in of_message.get(s, ())]
+        said += [c for t in _tickets(m.content) for c in of_ticket.get(t, ()) if c != m.content]
+        return " ".join(said)
+    return leaned
+
+
+def _tickets(text: str) -> list[str]:
+    return [i.lower() for i in identifiers(text) if is_ticket(i) and not i.startswith("#")] \
+        if "-" in text else []
 
 
 # A version, a ticket or a PR the question names is what it is about, as a name is: "when was
@@ -664,6 +679,10 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "bump": "upgrad"}
 
 
+_VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepted|signed|"
+                            r"merged|reverted|closed|resolved|cancell?ed)\b")
+_VERDICT_SAID = re.compile(r"(?i)\b(?:approv\w*|reject\w*|den(?:y|ied)|declin\w*|accept\w*|"
+                           r"sign\w*|merg\w*|revert\w*|clos\w*|resolv\w*|cancel\w*|lgtm)\b")
 _ASK_STEMS = frozenset(content_stems("ask asked asking"))
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
                            r"report(?:ed)?|complain(?:ed)? about)\b")
@@ -2388,8 +2407,11 @@ class OfflineAnswerer(Answerer):
                     shown = [decided, *(m for m in shown if m is not decided)]
             elif _ASKS_YES_NO.match(question) and idents:
                 # "is PR 482 in production?": the newest word of it ("Reverted #482, it caused
-                # double charges"), not its merge
-                shown.sort(key=lambda m: m.said_at, reverse=True)
+                # double charges"), not its merge; of a verdict asked, the newest verdict ("was
+                # PO-1190 approved?": "PO-1190 rejected: …", not "what was PO-1190 for again?")
+                verdict = _VERDICT_ASKED.search(question)
+                shown.sort(key=lambda m: (bool(verdict) and not _VERDICT_SAID.search(m.content),
+                                          -m.said_at.timestamp()))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
                     and sum(wanted <= stems_of(m) for m in shown[:2]) == 2:
                 # of two that each say all it asks, the newer: "is the retry budget per

@@ -5141,3 +5141,19 @@ def test_a_review_threads_request_and_the_authors_answer(lurker, tmp_path):
     assert asked.startswith("requesting changes: the retry budget resets per process"), asked
     assert tenant.split("Before that")[0].lstrip("Latest: ").startswith(
         "made it per tenant and added the 429 tests"), tenant
+
+
+def test_a_purchase_order_asked_by_its_number_and_by_what_it_was_for(lurker, tmp_path):
+    """A finance channel: "was PO-1190 approved?" led with "what was PO-1190 for again? the
+    Datadog APM add-on, $18k" (the newest word of the PO, no verdict), and "when can we resubmit
+    the Datadog APM PO?" was answered "No date was given": the rejection names the PO, not what
+    it was for, which a later message says of its number."""
+    approved, resubmit = asked_after(lurker, tmp_path, chat(
+        ("fin", "2026-11-24T10:00:00Z", "approved PO-1182 for $12k (Figma renewal, 1 year)"),
+        ("fin", "2026-11-26T10:00:00Z", "PO-1190 rejected: over Q4 budget, resubmit in January"),
+        ("ops", "2026-12-03T09:00:00Z", "what was PO-1190 for again? the Datadog APM add-on, "
+         "$18k")),
+        "2026-12-05T09:00:00Z", "was PO-1190 approved?",
+        "when can we resubmit the Datadog APM PO?")
+    assert approved.startswith("PO-1190 rejected: over Q4"), approved
+    assert resubmit.startswith("January 2027: PO-1190 rejected"), resubmit
