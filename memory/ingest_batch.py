@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .ids import another_message, repeated_message_id
 from .ingest_input import to_messages
 from .models import IngestResult, Memory, Message, parents_elsewhere
 from .revisions import link_revisions
@@ -125,6 +126,14 @@ def ingest_many(service: MemoryService, items: Sequence[IngestItem], now: dateti
     return results  # type: ignore[return-value]
 
 
+def _another(message: Message, first: Message | None) -> Message:
+    if first is None or not another_message(first.author, first.external_id, message.author,
+                                            message.external_id):
+        return message
+    return message.model_copy(update={"id": repeated_message_id(
+        message.session_id, message.role, message.content, message.author, message.external_id)})
+
+
 def _look_up(store, parsed: dict[str, list[Message]]
              ) -> tuple[dict[str, dict[str, Message]], dict[str, list[Message]]]:
     """For each profile's conversation: the stored messages it names by platform id (its own
@@ -137,6 +146,16 @@ def _look_up(store, parsed: dict[str, list[Message]]
     unique = {p: [m for m in ms if not (m.external_id and m.external_id in known[p])]
               for p, ms in unique.items()}
     stored = store.stored_message_ids_many({p: [m.id for m in ms] for p, ms in unique.items()})
+    # a message saying what a stored one said, by someone else or under another platform id, is
+    # another message (memory.ids.repeated_message_id: over Slack each "+1" is its own batch)
+    clashes = {p: [m.id for m in ms if m.id in stored[p]] for p, ms in unique.items()}
+    if any(clashes.values()):
+        firsts = {p: {m.id: m for m in found}
+                  for p, found in store.get_messages_many(clashes).items()}
+        unique = {p: [_another(m, firsts.get(p, {}).get(m.id)) for m in ms]
+                  for p, ms in unique.items()}
+        stored = store.stored_message_ids_many({p: [m.id for m in ms]
+                                                for p, ms in unique.items()})
     new = {p: [m for m in ms if m.id not in stored[p]] for p, ms in unique.items()}
     # what a batch's short first message may answer (memory.said_before)
     for p, looked in said_before_many(store, new).items():

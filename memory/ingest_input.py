@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 
 from .dates import parse_local_timestamp, utc_offset_minutes
 from .errors import InvalidMessage
-from .ids import message_id
+from .ids import another_message, message_id, repeated_message_id
 from .models import Message
 from .redaction import INVISIBLE, redact
 
@@ -98,4 +98,20 @@ def to_messages(raw_messages: list, session_id: str, now: datetime,
     if problems:
         raise InvalidMessage("nothing was ingested: " + "; ".join(problems[:20]) +
                              (f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""))
+    return distinct_repeats(out)
+
+
+def distinct_repeats(messages: list[Message]) -> list[Message]:
+    """A message saying what an earlier one of the conversation said, by someone else or under
+    another platform id, is another message (memory.ids.repeated_message_id): two people's "+1"
+    are two votes."""
+    first: dict[str, Message] = {}
+    out = []
+    for m in messages:
+        seen = first.setdefault(m.id, m)
+        if seen is not m and another_message(seen.author, seen.external_id, m.author,
+                                             m.external_id):
+            m = m.model_copy(update={"id": repeated_message_id(
+                m.session_id, m.role, m.content, m.author, m.external_id)})
+        out.append(m)
     return out

@@ -700,6 +700,21 @@ _PROPOSES = re.compile(r"(?i)\b(?:propos\w*|suggest\w*|how\s+about|what\s+about|
 # "she signed!! 🎉 starting Jan 11, Omar will be her onboarding buddy", the evening after the
 # same person's "offer going out to Priya today": she is the one person their last message named
 # ("who's Priya's onboarding buddy?" was declined, "did Priya accept the offer?" showed the offer)
+def _voted_on(flow: list[TranscriptLine], line: TranscriptLine) -> TranscriptLine | None:
+    """The proposal a vote said in the channel is on: the message before it, or the one before
+    the votes said since it (ben's "+1", then cy's "+1": both on ana's proposal; cy's was on
+    nothing), by someone else, within _VOTE_GAP."""
+    for before in reversed(flow[:-1]):
+        if line.ts - before.ts > _VOTE_GAP:
+            return None
+        said = _ANNOTATED.sub("", before.content)
+        if _PROPOSES.search(said):
+            return before if before.speaker != line.speaker else None
+        if not VOTE_OPENING.match(said):
+            return None
+    return None
+
+
 OPENING_PRONOUN = re.compile(r"^(\W*)(?:she|he)\b(?=\s+(?:just\s+|finally\s+|also\s+)?[a-z]+"
                              r"(?:ed|s)\b|['’]s\s|\s+(?:will|is|was|has|had|got|took)\b)",
                              re.IGNORECASE)
@@ -1036,14 +1051,14 @@ class OfflineExtractor(Extractor):
                 out.append(self._decision(line, parent, label=f"{line.speaker}: "))
                 previous = line
                 continue
-            if parent is None and line.reply_to is None and len(flow) > 1 \
-                    and flow[-2].speaker != line.speaker and line.ts - flow[-2].ts <= _VOTE_GAP \
-                    and VOTE_OPENING.match(_ANNOTATED.sub("", line.content)) \
-                    and _PROPOSES.search(_ANNOTATED.sub("", flow[-2].content)):
+            proposal = _voted_on(flow, line) \
+                if parent is None and line.reply_to is None and len(flow) > 1 \
+                and VOTE_OPENING.match(_ANNOTATED.sub("", line.content)) else None
+            if proposal is not None:
                 # "+1, replication lag has bitten us twice this month", said in the channel
                 # after "Proposal: move session storage from Postgres to Redis …": a vote on it,
                 # as under it ("who supported the Redis proposal?" listed the proposal)
-                out.append(self._decision(line, flow[-2], label=f"{line.speaker}: "))
+                out.append(self._decision(line, proposal, label=f"{line.speaker}: "))
                 previous = line
                 continue
             if parent is not None and resolves_incident(line.content, parent.content):

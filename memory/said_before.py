@@ -130,11 +130,14 @@ def pick_before(first: Message, newest_first: list[Message]) -> Message | None:
         return next((m for m in newest_first if not m.reply_to and not m.suppressed
                      and m.author == first.author
                      and first.ts - m.ts <= SELF_CORRECTION_WINDOW), None)
+    voting = bool(VOTE_OPENING.match(first.content))
     for m in newest_first:
         if m.reply_to:  # a thread's reply is not the channel's flow
             continue
         if m.suppressed or first.ts - m.ts > BEFORE_WINDOW:
             return None
+        if voting and VOTE_OPENING.match(m.content) and m.author != first.author:
+            continue  # (a vote after votes is on what they voted on: cy's "+1" after ben's)
         return m
     return None
 

@@ -106,6 +106,8 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     # what was waited on came: "settings page, design landed" after "waiting
                     # on design for the settings page"
                     r"landed|arrived|delivered|received|"
+                    # a job that failed, then ran: "✅ DAG daily_revenue succeeded"
+                    r"succeeded|recovered|green\s+again|"
                     # a paused thing going again: "… rollout back on: 20% today" after "Halting
                     # rollout at 10%" ("is the android rollout halted?")
                     r"resumed|resuming|back on(?![ \t]+\w)|"

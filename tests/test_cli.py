@@ -5157,3 +5157,16 @@ def test_a_purchase_order_asked_by_its_number_and_by_what_it_was_for(lurker, tmp
         "when can we resubmit the Datadog APM PO?")
     assert approved.startswith("PO-1190 rejected: over Q4"), approved
     assert resubmit.startswith("January 2027: PO-1190 rejected"), resubmit
+
+
+def test_a_failing_job_asked_whether_it_still_fails(lurker, tmp_path):
+    """A data channel: "is daily_revenue still failing?" led with the failure, its later "✅ DAG
+    daily_revenue succeeded" second ("succeeded" ended no state)."""
+    [still] = asked_after(lurker, tmp_path, chat(
+        ("airflow", "2026-12-01T06:10:00Z", "❌ DAG daily_revenue failed at task load_to_warehouse "
+         "(try 3/3)"),
+        ("dan", "2026-12-01T07:30:00Z", "daily_revenue failed because the Stripe export landed "
+         "late, rerunning manually"),
+        ("airflow", "2026-12-04T08:15:00Z", "✅ DAG daily_revenue succeeded")),
+        "2026-12-05T09:00:00Z", "is daily_revenue still failing?")
+    assert still.startswith("Latest: ✅ DAG daily_revenue succeeded"), still

@@ -1245,3 +1245,28 @@ def test_a_help_threads_refuted_suggestion_and_confirmed_fix_each_in_its_own_bat
     assert fix.startswith("Fix confirmed by dev1: the healthcheck uses pg_isready"), fix
     assert tried.startswith("Did not work for dev1 (\"nope, still hangs\"): try `docker "
                             "compose down -v`"), tried
+
+
+def test_two_peoples_same_words_are_two_messages_each_in_its_own_batch(profile):
+    """5 Dec (seventeenth session): a message's id was its session's and its text's, so cy's "+1"
+    after ben's "+1" the same day was ben's re-ingested and dropped ("who supported the Redis
+    proposal?" counted one vote), and a bot's second identical alert was the first. Someone
+    else's same words, or the same words under another platform id, are another message
+    (memory.ids.repeated_message_id); the same message again is still nothing new. Each arrives
+    alone, as over Slack: cy's vote is read beside the proposal before the votes."""
+    rows = [("ana", "10:00", "m1", "Proposal: move session storage from Postgres to Redis, "
+             "details in the doc"),
+            ("ben", "10:10", "m2", "+1"), ("cy", "10:12", "m3", "+1"),
+            ("bot", "11:00", "m4", "❌ DAG daily_revenue failed"),
+            ("bot", "15:00", "m5", "❌ DAG daily_revenue failed")]
+    for author, at, ext, text in rows:
+        profile.ingest([said(author, f"2026-12-01T{at}:00Z", text, external_id=ext)],
+                       session_id="C3:2026-12-01")
+    again = profile.ingest([said("cy", "2026-12-01T10:12:00Z", "+1", external_id="m3")],
+                           session_id="C3:2026-12-01")
+    assert again.messages_new == 0
+    stored = [m.content for m in profile.service.store.iter_messages(profile.name)]
+    assert stored.count("+1") == 2 and stored.count("❌ DAG daily_revenue failed") == 2, stored
+    supported = profile.recall("who supported the Redis proposal?",
+                               now=datetime(2026, 12, 5, 9, tzinfo=timezone.utc)).answer
+    assert "ben: +1" in supported and "cy: +1" in supported, supported
