@@ -389,8 +389,10 @@ _LABELLED = [
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*(?P<q>[\"'`\u201c\u2018])"
                    r"(?P<secret>[^\"'`\u201d\u2019\n]{4,64}?)[\"'`\u201d\u2019]", "phrase"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
-    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+    # (or a shared secret's: "new VPN shared secret: correct-horse-battery", "psk: …")
+    ("credential", r"(?i)(?:" + _PASSWORD_PROSE_LABEL + r"|(?P<label2>\b(?:(?:shared|vpn|"
+                   r"wi-?fi|client|app|api)[ \t]+secret|psk|pre-?shared[ -]key)\b))" + _WORDS
+                   + _ASIDE + _QUOTE + r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
                    r"(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,}){2,})(?![\w-])", "any"),
 ]
 
@@ -407,7 +409,10 @@ _UNLABELLED = [
             # (or where it is, or who sent it: "the safe combo in the office is 12-34-56",
             # "the OTP they texted me is 482913")
             r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?|[ \t]+(?:in|at|on|they|we|you|he|she|it|i)"
-            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b))?[ \t]*(?:\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
+            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b))?[ \t]*"
+            # (or a new one: "door code changed to 7391", "the alarm code is now 4471")
+            r"(?:\bis[ \t]+now\b|\bnow(?:[ \t]+is)?\b|\b(?:changed|updated|reset|set)[ \t]+to\b|"
+            r"\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
             r"(?P<secret>\d(?:[ -]?\d){3,11})(?![\w.-]|/\d)", "pin", "pin"),
     # a .pgpass line: host:port:database:user:password (a host with a dot, a non-hex letter or
     # "*": not an SSH fingerprint's or a MAC address's hex pairs)

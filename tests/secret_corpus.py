@@ -183,6 +183,9 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     # (found leaking from outside, 4 Dec, twelfth session; shapes as gitleaks' rules give them)
     "onepassword": lambda r: "ops_eyJ" + _pick(r, B64, 300),
     "netlify": lambda r: "nfp_" + _pick(r, ALNUM, 40),
+    # a passphrase of words joined by hyphens (no English word list needed: letters only)
+    "hyphen_words": lambda r: "-".join(_pick(r, string.ascii_lowercase, r.randrange(4, 8))
+                                       for _ in range(r.choice([3, 4]))),
     # 1Password's account Secret Key, as its emergency kit prints it
     "op_secret_key": lambda r: "A3-" + "-".join(
         _pick(r, string.ascii_uppercase + string.digits, n) for n in (6, 6, 5, 5, 5, 5)),
