@@ -913,6 +913,23 @@ def _as_tried(shown: list[Memory], memories: list[Memory], question: str) -> lis
 _ASKS_OF_ONE = re.compile(r"(?i)^\W*(?:did|does|do|is|was|has|have|will|would|can)\b")
 
 
+_TAKES_BACK = re.compile(r"(?i)\bcancel(?:l?ed|ling|s)?\b|\b(?:be|i['’]m|am)\s+around\b|"
+                         r"\bafter\s+all\b|\bnot\s+out\b|\bno\s+longer\s+(?:out|off)\b")
+
+
+def _taken_back(away: Memory, memories: list[Memory],
+                speakers: Callable[[Memory], set[str]]) -> Memory | None:
+    """The newest memory of the same person, said after `away` (time off), that takes it back
+    for a day it named."""
+    who = speakers(away)
+    days = away.event_dates
+    return max((m for m in memories if m.said_at > away.said_at and who and speakers(m) == who
+                and _TAKES_BACK.search(ANNOTATED.sub("", m.content))
+                and any(a.start <= d.end and d.start <= a.end
+                        for a in days for d in m.event_dates)),
+               key=lambda m: m.said_at, default=None)
+
+
 def _decided_after(lead: Memory, memories: list[Memory],
                    speakers: Callable[[Memory], set[str]]) -> Memory | None:
     """A decision said within days after the lead, of what the lead's author wrote with it: "ok,
@@ -2422,6 +2439,10 @@ class OfflineAnswerer(Answerer):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
                 shown.sort(key=lambda m: not _SAYS_OUT.search(ANNOTATED.sub("", m.content)))
+                if speakers is not None:
+                    # (and who took it back since in their place: "update: cancelled my PTO next
+                    # week, I'll be around" after "I'm out Dec 7-11", which was listed alone)
+                    shown = _distinct([_taken_back(m, memories, speakers) or m for m in shown])
             elif _WHO.match(question) and _OWNER_ASKED.search(question):
                 # "who owns RFC-42?": what names its owner ("Owner: nina.", a point of the
                 # RFC) before those who spoke of it ("On RFC-42: +1 overall.", said by raj);
@@ -2542,8 +2563,15 @@ class OfflineAnswerer(Answerer):
             shown = _as_tried(shown, memories, question)
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
-            latest = update_of(shown[0], [m for m in memories if may_update(m)], question, wanted,
-                               content_stems, speakers, message_text) \
+            # (of time away in its own words: "update: cancelled my PTO next week" is the latest
+            # word of "I'm out Dec 7-11" for "is ana out next week?", sharing no "out")
+            # (nor the span's words: "next" of "next week")
+            stems_for = (lambda t: _as_away(content_stems(t))) if away_asked else content_stems
+            asked_of = _as_away(wanted) if away_asked else wanted
+            if away_asked and span is not None:
+                asked_of = (asked_of - content_stems(span.phrase)) or asked_of
+            latest = update_of(shown[0], [m for m in memories if may_update(m)], question,
+                               asked_of, stems_for, speakers, message_text) \
                 if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
                 else None
             if latest is None and span is not None and now is not None \

@@ -5170,3 +5170,17 @@ def test_a_failing_job_asked_whether_it_still_fails(lurker, tmp_path):
         ("airflow", "2026-12-04T08:15:00Z", "✅ DAG daily_revenue succeeded")),
         "2026-12-05T09:00:00Z", "is daily_revenue still failing?")
     assert still.startswith("Latest: ✅ DAG daily_revenue succeeded"), still
+
+
+def test_time_off_taken_back_is_the_latest_word_of_who_is_out(lurker, tmp_path):
+    """A team channel: ana's "update: cancelled my PTO next week, I'll be around" came after her
+    "I'm out Dec 7-11", yet "is ana out next week?" led with the time off, the cancellation
+    second (it says "PTO", no "out"), and "who is out next week?" listed her time off alone."""
+    ana, who = asked_after(lurker, tmp_path, chat(
+        ("ana", "2026-11-30T09:00:00Z", "I'm out Dec 7-11, back Monday the 14th"),
+        ("ana", "2026-12-03T16:00:00Z", "update: cancelled my PTO next week, I'll be around"),
+        ("lu", "2026-12-04T10:00:00Z", "out Monday for a family thing")),
+        "2026-12-05T09:00:00Z", "is ana out next week?", "who is out next week?")
+    assert ana.startswith("Latest: update: cancelled ana's PTO next week"), ana
+    assert "lu said: out Monday" in who and "cancelled ana's PTO" in who \
+        and "out Dec 7-11" not in who, who
