@@ -38,12 +38,13 @@ def verify(candidates: list[Candidate], lines: list[TranscriptLine]) -> list[Can
         sources = [by_index[i] for i in candidate.source_lines if i in by_index]
         if not sources:
             continue  # cites nothing that was said
-        # (who said it is said too: "Fix confirmed by dev1: …" names its source's author, and
-        # a name's digits are no invented value)
-        said = " ".join(f"{line.speaker} {line.content}" for line in sources)
+        said = " ".join(line.content for line in sources)
         if _INJECTION.search(said) or _INJECTION.search(candidate.content):
             continue
-        if _values(candidate.content) - _values(said):
+        # (who said it is said too: "Fix confirmed by dev1: …" names its source's author, and
+        # a name's digits are no invented value; the rules above read the words alone)
+        if _values(candidate.content) - _values(said) - _values(
+                " ".join(line.speaker for line in sources)):
             continue  # states a value no source line contains
         if candidate.type == "instruction" and _SELF_DIRECTED.search(said):
             candidate = candidate.model_copy(update={"type": "fact", "topic_key": None})
