@@ -428,7 +428,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # about the question (a third of its words), or it says it takes back what the answer
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")
-        if {w for w in wanted if not w.isdigit()} and all(w.isdigit() for w in asked) \
+        if asked and {w for w in wanted if not w.isdigit()} and all(w.isdigit() for w in asked) \
                 and not _SAYS_UPDATE.match(memory.content):
             # (a release's number alone: "fair, async default moves to 5.0; 4.0 keeps sync
             # default" led "is connect_legacy removed in 4.0?" as the plan's latest word)
