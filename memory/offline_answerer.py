@@ -1834,6 +1834,9 @@ _ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)\s+(?:still\s+)?"
                                r"(?:blocking|holding\s+up)|why\s+(?:is|are)\s+\S.*\s+"
                                r"(?:blocked|on\s+hold|stuck))\b")
+_ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b|"
+                              r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
+                              r"\bwhat(?:['’]s|\s+is)\s+the\s+(?:fix|workaround|solution)\b")
 _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
                              r"resolv|mitigat|solv|sort)\w*")
 _DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|downgrade|pin|"
@@ -2430,7 +2433,10 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: (bool(verdict) and not _VERDICT_SAID.search(m.content),
                                           -m.said_at.timestamp()))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
-                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2:
+                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
+                    and not set(shown[0].source_message_ids[:1]) & set(
+                        shown[1].source_message_ids[1:]):
+                # (unless the newer cites the older: its thread's reply, the latest word below)
                 # of two that each say all it asks, the newer: "is the retry budget per
                 # tenant?" is lena's "made it per tenant and added the 429 tests", after the
                 # review's "… resets per process, it should be per tenant"
@@ -2561,6 +2567,13 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
             shown = _as_tried(shown, memories, question)
+            if _ASKS_WHAT_TO_DO.search(question):
+                # what to do is the answer to a problem, not the problem: "user42 gets
+                # `TypeError: … 'timeout_ms'`" led "I get … timeout_ms, what do I do?" over the
+                # maintainer's reply to it, which cites it
+                cited = {i for o in shown for i in o.source_message_ids[1:]}
+                shown.sort(key=lambda m: m.source_message_ids[:1] != []
+                           and m.source_message_ids[0] in cited)
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
             # (of time away in its own words: "update: cancelled my PTO next week" is the latest
