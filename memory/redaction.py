@@ -466,6 +466,13 @@ _UNLABELLED = [
     # PEM rule sees no "BEGIN" in it
     ("private-key", r"(?<![A-Za-z0-9+/])(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2})",
      "pem64", "token"),
+    # a service's key with no credential word: "wandb key for the shared project if anyone
+    # needs it: 3f9a…", "the sentry key is …" (stored and quoted back, 5 Dec, eighteenth
+    # session); the value must be random-looking, and "key" a noun ("the key change is <sha>")
+    ("credential", r"(?i)\bkey\b(?:[ \t]+(?:for|of|to|on|in)\b[^\n:=]{0,50}?)?[ \t]*"
+                   # (of one run: not "user-profile-v2-2026", a cache key's words)
+                   r"(?:\bis\b|:|=)[ \t]*" + _QUOTE
+                   + r"(?P<secret>[A-Za-z0-9+/]{20,}={0,2})(?![\w.-])", "strong", "token"),
     # a password's crypt hash (htpasswd, /etc/shadow): "admin:$apr1$x8Yz1Q2w$Hq7…"
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),

@@ -400,3 +400,13 @@ def test_a_secret_key_a_shared_secret_and_a_changed_code_found_on_5_dec_seventee
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-q"])
     assert (found.caught, found.secrets) == (6, 6), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_services_key_with_no_credential_word_found_on_5_dec_eighteenth_session():
+    """Written on 5 Dec (eighteenth session): a key named by its service alone ("wandb key for
+    the shared project if anyone needs it: <40 hex>" was stored and answered back to "what's
+    the wandb key?": "key" alone was no label), and like lines holding none (a commit "the key
+    change" is in, a cache key, a partition key, an object's key). Before: 0 of 4 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-05dec-r"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
