@@ -1230,8 +1230,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:the\s+)?day\s+after\s+tomorrow", _shift(2), "calendar"),
     (rf"yesterday|yday|{_NOT_THE}last\s+(?:night|nite)", _shift(-1), "calendar"),
     (r"tomorrow|tmrw|tmr|tmw|2morrow", _shift(1), "calendar"),
-    # (not "EOD Friday", "end of day tomorrow": the day named after it is the date)
+    # (not "EOD Friday", "end of day tomorrow": the day named after it is the date; nor "Dec 9
+    # EOD", "Friday EOD", "tomorrow EOD": the day named before it is, where it was the message's)
     (r"today|tdy|tonight|tonite|2nite|this\s+(?:morning|afternoon|evening)|"
+     r"(?<!\d\s)(?<!\d,\s)(?<!\d(?:st|nd|rd|th)\s)(?<!day\s)(?<!row\s)(?<!tmrw\s)"
+     r"(?<!(?:mon|tue|wed|thu|fri|sat|sun)\s)(?<!(?:tues|weds|thur)\s)(?<!thurs\s)"
      rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"
      r"tmrw|tmr|today|the\s+\d|\d))",
      _shift(0), "calendar"),

@@ -587,6 +587,8 @@ HOSTILE = [
     # 5 Dec, seventeenth session
     "up 12% on October", "higher than October", "Wednesday of next week", "Wednesday of KubeCon",
     "on the Q1 roadmap", "onsite Thursday 2pm", "go for Monday", "instead of Thursday",
+    # 5 Dec, eighteenth session
+    "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
 ]
 
 
@@ -1270,6 +1272,25 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("it was planned for Monday", [("2026-11-30", "2026-11-30")]),
 ])
 def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "EOD" after the day it ends is that day, not the message's ("cut the branch Dec 9 EOD",
+    # said 4 Dec, showed "EOD [2026-12-04]" beside "Dec 9 [2026-12-09]")
+    ("code freeze starts Dec 10, cut the branch Dec 9 EOD", [("2026-12-10", "2026-12-10"),
+                                                             ("2026-12-09", "2026-12-09")]),
+    ("Friday EOD please", [("2026-12-04", "2026-12-04")]),
+    ("done by tomorrow EOD", [("2026-12-04", "2026-12-04")]),
+    ("by the 9th EOD", [("2026-12-09", "2026-12-09")]),
+    ("on Dec 9, EOD", [("2026-12-09", "2026-12-09")]),
+    # (alone, or before its day, as before)
+    ("send it by EOD", [("2026-12-03", "2026-12-03")]),
+    ("by EOD Friday", [("2026-12-04", "2026-12-04")]),
+])
+def test_dates_people_wrote_on_5_dec_eighteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
