@@ -25,6 +25,7 @@ from .date_questions import parse_date_question
 from .dates import (ANNOTATED, MONTH_NAMES, MOVE_VERBS, SAYS_MOVED, WEEKDAYS, LABEL, ResolvedDate,
                     find_dates, format_human, moved_away_from, shifted)
 from .models import ComputedDate, Memory, Message
+from .qualifiers import of_asked_qualifiers
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
                      same_person, without_platform_ids)
 from .standing import governs, is_standing_instruction
@@ -842,6 +843,27 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
                            r"this|that|a|an)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
+_ASKED_PAST = re.compile(r"(?i)\b[a-z]{3,}ed\b")
+def _why_done(question: str, undated: set[str]) -> re.Pattern[str] | None:
+    """Of "why was the iOS build rejected?", what says the verb and then why, in one clause:
+    "Apple rejected 5.2.0: guideline 5.1.1, …" (not LoCoMo's "What inspired Maria to go on
+    the hike? Maria: Uplifting!", for "why did Maria feel inspired …?", an adversarial one)."""
+    if not _ASKS_WHY.match(question):
+        return None
+    done = [w for w in _ASKED_PAST.findall(question)
+            if content_stems(w) & undated and not content_stems(w) & _COMMON_DONE]
+    if not done:
+        return None
+    # (a clause's dots are a version's: "5.2.0")
+    return re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, done)) + r")\b"
+                      r"(?:[^?.!\n]|\.(?=\S))*?"
+                      r"(?::|\s[-–—]\s|\bbecause\b|\bdue\s+to\b|\bsince\b)")
+
+
+# (verbs too common to say what was done: "why was it needed?", "why did it happen?")
+_COMMON_DONE = frozenset(content_stems("needed used happened asked started changed decided "
+                                       "wanted called moved added removed updated created "
+                                       "planned scheduled delayed picked chosen"))
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background|"
                             r"problem|problem statement)\s*:|"
                             r"^\W*(?:motivation|reason|rationale|why|context|background)\b|"
@@ -1128,8 +1150,33 @@ _ASKS_DECISION = re.compile(r"(?i)^(?!\W*why\b).*?\b(?:decide|decided|decision|a
                             r"switching)\b")
 _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided|decided to|"
                               r"we (?:have |'ve )?agreed|let['’]s go with|(?:we['’]re|we are) "
-                              r"going with|settled on)\b")
+                              r"going with|settled on|"
+                              # "sync notes: agreed on 100 rpm for free …", "changed our minds
+                              # on burst: 50 instead of 20"
+                              r"agreed (?:on|to|that)|changed our minds?)\b")
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
+# the unit a measure asked for is said in: a rate limit per time, a timeout in time, a size in
+# bytes (what the question names first decides)
+_RATE_UNIT = re.compile(r"(?i)\d\s*(?:rpm|rps|qps|req(?:uest)?s?\s*/\s*(?:s|sec|min|m|h|hr)\b|"
+                        r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|"
+                        r"(?:req(?:uest)?s?|calls?|hits?)?\s*(?:per|a|an)\s+"
+                        r"(?:second|sec|minute|min|hour|hr|day)\b)")
+_TIME_UNIT = re.compile(r"(?i)\d\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|"
+                        r"days?|w|wks?|weeks?)\b")
+_SIZE_UNIT = re.compile(r"(?i)\d\s*(?:[kmgtp]i?b|bytes?|kbps|mbps|gbps)\b")
+_MEASURES = ((re.compile(r"(?i)\b(?:rate[\s_-]*limit\w*|throttl\w*|qps|rps|rpm)\b"), _RATE_UNIT),
+             (re.compile(r"(?i)\b(?:timeouts?|ttl|retention|interval|latency|p50|p90|p95|p99)\b"),
+              _TIME_UNIT),
+             (re.compile(r"(?i)\b(?:size|quota|disk|storage|memory|heap|bandwidth)\b"),
+              _SIZE_UNIT))
+
+
+_RATE_LIMIT_STEMS = frozenset(content_stems("rate limit"))
+
+
+def _unit_asked(question: str) -> re.Pattern[str] | None:
+    found = [(m.start(), unit) for measure, unit in _MEASURES if (m := measure.search(question))]
+    return min(found, key=lambda f: f[0])[1] if found else None
 
 
 # a version changed from one in use ("Upgraded to pnpm 10", "Node bumped to 22"), not a release
@@ -2007,6 +2054,9 @@ class OfflineAnswerer(Answerer):
                speakers: Callable[[Memory], set[str]] | None = None,
                asker: str | None = None, addressee: str | None = None) -> str:
         authors = [m.author for m in messages]
+        # (what names only another platform or environment than the question's is not about it)
+        memories = of_asked_qualifiers(question, memories, lambda m: m.content)
+        messages = of_asked_qualifiers(question, messages, lambda m: m.content)
         text = self._answer(question, memories, messages, computed, previous or {}, speakers,
                             asked_span(question, now), now)
         put_to = bool(addressee) and asks_what_you_said(question)
@@ -2269,6 +2319,12 @@ class OfflineAnswerer(Answerer):
             priced_thing = (named(question) | {a for a in _acronyms(question) if not any(
                 _names_all({a}, " ".join([m.content, m.topic_key or "", *m.questions]))
                 for m in memories)}) - names
+        if undated & _RATE_LIMIT_STEMS and _unit_asked(question) is _RATE_UNIT:
+            # "what is the rate limit for free keys?": "agreed on 100 rpm for free and 1000 for
+            # pro" says a rate limit by its unit (it was declined, sharing "free" alone)
+            rated = stems_of
+            stems_of = lambda m: rated(m) | (_RATE_LIMIT_STEMS if _RATE_UNIT.search(m.content)
+                                             else set())
         if undated & _SAID_OTHERWISE.keys():
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
@@ -2287,6 +2343,7 @@ class OfflineAnswerer(Answerer):
         # "is the office open on Dec 28?" under "closed Dec 24th to Jan 2nd" shares no "28"
         unspanned = (undated - content_stems(span.phrase)) or undated if span is not None \
             else undated
+        why_done = _why_done(question, undated)
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
                         or unspanned is not undated and first_day_about(m, span) is not None
@@ -2296,7 +2353,11 @@ class OfflineAnswerer(Answerer):
                         or idents and (_carries(idents, " ".join([m.content, *m.questions]))
                                        or _named_before(idents, m, previous) is not None)
                         or (when and names and m.event_dates
-                            and _about(wanted, _memory_stems(m), WHEN_SHARED)))
+                            and _about(wanted, _memory_stems(m), WHEN_SHARED))
+                        # why something was done is said with its verb, seldom its subject's
+                        # words: "Apple rejected 5.2.0: guideline 5.1.1, …" for "why was the
+                        # iOS build rejected?"
+                        or why_done is not None and bool(why_done.search(m.content)))
                     and fits(m)
                     # whether someone is away is answered by what says so: "Omar owns billing
                     # now, handing it over this week" names him and a week, and no time away
@@ -2543,7 +2604,11 @@ class OfflineAnswerer(Answerer):
                 # question, which a reason seldom repeats: LoCoMo's "why did John decide to run
                 # for office again?" lost its "saw the impact he could make …")
                 otherwise = [_SAID_OTHERWISE[w] for w in wanted & _SAID_OTHERWISE.keys()]
-                shown.sort(key=lambda m: (not (_STATES_REASON.search(m.content)
+                # (first what says the question's own verb: "Apple rejected 5.2.0: guideline
+                # 5.1.1, …" for "why was the iOS build rejected?", not the submission that
+                # names the iOS build)
+                shown.sort(key=lambda m: (not (why_done and why_done.search(m.content)),
+                                          not (_STATES_REASON.search(m.content)
                                                or _STATES_CAUSE.search(m.content)),
                                           not (choice and CHOSE.search(m.content)),
                                           not any(o.search(m.content) for o in otherwise)))
@@ -2683,6 +2748,12 @@ class OfflineAnswerer(Answerer):
                 if not _ASKS_VERSION.search(question):  # (a version is said by its number)
                     valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
                                                             | (stems_of(m) - _memory_stems(m))))
+                # (of those, a figure in the measure's unit: "agreed on 100 rpm for free …" for
+                # "what is the rate limit for free keys?", not the newer "429 complaints from
+                # Acme (they're on free), bumping their key to pro limits until Dec 31")
+                unit = _unit_asked(question)
+                if unit is not None:
+                    valued.sort(key=lambda m: not unit.search(ANNOTATED.sub("", m.content)))
                 # (what says the question's words itself, before an answer that says a figure
                 # only beside what it answers: "mostly Acme's expansion (+$180k)", under "what
                 # drove the ARR jump?", is no ARR)
@@ -2804,6 +2875,12 @@ class OfflineAnswerer(Answerer):
                 dated = next((m for m in with_siblings(leads, memories)[len(leads):]
                               if event_date(m, question) and asked & _memory_stems(m)
                               and not none_since(m)), None)
+                # (or, ranked below the two shown, a dated one holding every word asked: "sync
+                # notes: agreed on 100 rpm …, rollout Dec 1" for "when did the rate limit roll
+                # out?", below two undated words of the limiter)
+                dated = dated or next((m for m in _distinct(relevant)[len(leads):]
+                                       if event_date(m, question) and undated <= stems_of(m)
+                                       and not none_since(m)), None)
                 if dated is not None:
                     shown = [dated, *(m for m in shown if m is not dated)]
             if when and span is None and now is not None and _ASKS_NEXT.search(question):

@@ -167,7 +167,10 @@ SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge reques
                  "account manager": "am", "account executive": "ae",
                  # a rota, not a call: "who was on call last week?" shared "call" with "after the
                  # sales call we're raising Pro to $59"
-                 "on call": "oncall", "on-call": "oncall"}
+                 "on call": "oncall", "on-call": "oncall",
+                 # "when did the rate limit roll out?" and "rollout Dec 1" (no word shared)
+                 "roll out": "rollout", "roll-out": "rollout", "rolled out": "rollout",
+                 "rolling out": "rollout", "rolls out": "rollout"}
 _PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
 _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 

@@ -1270,3 +1270,59 @@ def test_two_peoples_same_words_are_two_messages_each_in_its_own_batch(profile):
     supported = profile.recall("who supported the Redis proposal?",
                                now=datetime(2026, 12, 5, 9, tzinfo=timezone.utc)).answer
     assert "ben: +1" in supported and "cy: +1" in supported, supported
+
+
+def test_a_platform_asked_is_not_answered_by_another_and_why_by_its_own_verb(profile):
+    """5 Dec (eighteenth session), a mobile release channel: "is iOS 5.2.1 live?" was answered
+    with "bumping android 5.2.1 to 50%" (the same version, the newest day), and "why was the
+    iOS build rejected?" with the submission, which names the iOS build: Apple's rejection
+    shares only the question's verb and was no part of the answer (memory.qualifiers, and a
+    why-question's done verb in memory.offline_answerer)."""
+    rows = [("kim", "2026-11-30T09:00:00Z", "iOS 5.2.0 (build 812) submitted to App Store review"),
+            ("raj", "2026-11-30T15:20:00Z", "Android 5.2.0 is live on Play at 10% staged rollout"),
+            ("kim", "2026-12-01T18:05:00Z", "Apple rejected 5.2.0: guideline 5.1.1, the account "
+             "deletion flow needs to be reachable in-app"),
+            ("kim", "2026-12-02T14:00:00Z", "fixed the deletion flow, resubmitted iOS as 5.2.1 "
+             "(build 815)"),
+            ("kim", "2026-12-04T08:30:00Z", "iOS 5.2.1 approved! releasing manually Monday "
+             "morning"),
+            ("raj", "2026-12-04T16:00:00Z", "bumping android 5.2.1 to 50%")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mobile")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    live = profile.recall("is iOS 5.2.1 live?", now=now).answer
+    rejected = profile.recall("why was the iOS build rejected?", now=now).answer
+    android = profile.recall("what's the android rollout at?", now=now).answer
+    assert live.startswith("iOS 5.2.1 approved! releasing manually Monday"), live
+    assert "android" not in live.lower(), live
+    assert rejected.startswith("Apple rejected 5.2.0: guideline 5.1.1"), rejected
+    assert android.startswith("bumping android 5.2.1 to 50%"), android
+
+
+def test_a_rate_limit_is_said_by_its_unit_and_its_rollout_by_its_day(profile):
+    """5 Dec (eighteenth session), the question this product is for: "what did we decide about
+    the rate limit last Tuesday?" was answered with "RATE_LIMIT_V2 on for 10% of free keys",
+    and "what is the rate limit for free keys?" with Acme's "bumping their key to pro limits
+    until Dec 31": the sync's "agreed on 100 rpm for free …" says no "rate limit" but its unit
+    (it shared "free" alone, and was declined), "agreed on" was no decision's word, and "when
+    did the rate limit roll out?" had no date (its "rollout Dec 1" ranked below two undated
+    memories, "roll out" no word of "rollout")."""
+    rows = [("ines", "2026-11-17T10:00:00Z", "customers on the free plan are hammering /search, "
+             "40% of our load. we need a rate limit"),
+            ("tomas", "2026-11-17T10:20:00Z", "proposal: 60 rpm per API key for free, 600 for "
+             "pro"),
+            ("wei", "2026-11-24T15:00:00Z", "sync notes: agreed on 100 rpm for free and 1000 "
+             "for pro, burst of 20. rollout Dec 1"),
+            ("tomas", "2026-11-26T09:00:00Z", "rate limiter merged behind the RATE_LIMIT_V2 "
+             "flag"),
+            ("ines", "2026-12-01T11:00:00Z", "RATE_LIMIT_V2 on for 10% of free keys"),
+            ("wei", "2026-12-02T16:30:00Z", "a few 429 complaints from Acme (they're on free), "
+             "bumping their key to pro limits as a courtesy until Dec 31")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="api")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    free = profile.recall("what is the rate limit for free keys?", now=now).answer
+    decided = profile.recall("what did we decide about the rate limit last Tuesday?",
+                             now=now).answer
+    rolled = profile.recall("when did the rate limit roll out?", now=now).answer
+    assert free.startswith("sync notes: agreed on 100 rpm for free"), free
+    assert "agreed on 100 rpm for free" in decided, decided
+    assert rolled.startswith("1 December 2026: sync notes: agreed on 100 rpm"), rolled

@@ -1,0 +1,39 @@
+"""Qualifiers that exclude each other: the platform or the environment a question asks about.
+
+"is iOS 5.2.1 live?" is not answered by "bumping android 5.2.1 to 50%" (5 Dec, eighteenth
+session: the Android rollout led, sharing the version and the newest date). Where a question
+names a platform (or an environment), what names only another of the same kind is about
+something else; what names none of its kind may still be about it ("5.2.1 approved!").
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# each group's alternatives are its members, one capture group a member ("Play" alone is a verb)
+_KINDS = (
+    re.compile(r"(?i)\b(?:(ios|iphone|ipad|ipados|app\s+store|testflight)|"
+               r"(android|play\s+store|google\s+play|play\s+console))\b"),
+    # (not "live", "stage", "dev" or "qa": words of their own in chat)
+    re.compile(r"(?i)\b(?:(prod|production)|(staging))\b"),
+)
+
+
+def _named(kind: re.Pattern[str], text: str) -> set[int]:
+    return {m.lastindex for m in kind.finditer(text) if m.lastindex}
+
+
+def of_asked_qualifiers(question: str, items: Sequence[T], text_of: Callable[[T], str]) -> list[T]:
+    """`items` without those that name only other members of a kind the question names (all of
+    them kept where none would remain)."""
+    kept = list(items)
+    for kind in _KINDS:
+        asked = _named(kind, question)
+        if not asked:
+            continue
+        narrowed = [x for x in kept if not (named := _named(kind, text_of(x))) or named & asked]
+        kept = narrowed or kept
+    return kept
