@@ -1786,6 +1786,10 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("run running runs"),
                     re.compile(r"(?i)\bskip(?:s|ped|ping)?\b|\b(?:doesn['’]?t|don['’]?t|never|"
                                r"won['’]?t)\s+run\b")),
+    # "where does Maria live?": "fyi Maria moved, new address is 7 Oak Street" (declined)
+    **dict.fromkeys(content_stems("live lives living"),
+                    re.compile(r"(?i)\b(?:home\s+)?address\b|\bresid(?:es|ing|ence)\b|"
+                               r"\bbased\s+(?:in|out\s+of)\b")),
     # "did Globex get a refund?": "approved a 15% credit for Globex on the December invoice"
     **dict.fromkeys(content_stems("refund refunds refunded"),
                     re.compile(r"(?i)\bcredit(?:s|ed)?\b|\bmoney\s+back\b|\breimburs\w*")),
@@ -2645,6 +2649,11 @@ class OfflineAnswerer(Answerer):
             # word of "I'm out Dec 7-11" for "is ana out next week?", sharing no "out")
             # (nor the span's words: "next" of "next week")
             stems_for = (lambda t: _as_away(content_stems(t))) if away_asked else content_stems
+            if not away_asked and (otherwise := wanted & _SAID_OTHERWISE.keys()):
+                # (a word asked said otherwise by both: "where does Maria live?" of her home
+                # address, then "fyi Maria moved, new address is 7 Oak Street")
+                stems_for = lambda t: content_stems(t) | {
+                    w for w in otherwise if _SAID_OTHERWISE[w].search(t)}
             asked_of = _as_away(wanted) if away_asked else wanted
             if away_asked and span is not None:
                 asked_of = (asked_of - content_stems(span.phrase)) or asked_of

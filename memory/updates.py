@@ -74,6 +74,10 @@ _CHANGE = re.compile(
     r"(?:is|are) (?:just|only|down to)\s[^.;!?]{1,60}(?<!\bfor )\bnow\b|churned|"
     # a new standing value: "Sure, design sync is at 16:00 from now on"
     r"from now on|going forward|"
+    # a new value opening its clause: "fyi Maria moved, new address is 7 Oak Street", "we
+    # moved! new office address is 9 Harbor Road" (not "the new hire is great")
+    r"(?:(?<=^)|(?<=[,.!;:]\s)|(?<=\bfyi\s)|(?<=\bso\s)|(?<=\band\s))"
+    r"new\s+(?:[\w'’-]+\s+){0,2}?(?:is|are)\s|"
     rf"{CANCEL_WORDS})\b",
     re.IGNORECASE)
 _CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)

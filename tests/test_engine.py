@@ -1326,3 +1326,26 @@ def test_a_rate_limit_is_said_by_its_unit_and_its_rollout_by_its_day(profile):
     assert free.startswith("sync notes: agreed on 100 rpm for free"), free
     assert "agreed on 100 rpm for free" in decided, decided
     assert rolled.startswith("1 December 2026: sync notes: agreed on 100 rpm"), rolled
+
+
+def test_a_new_address_said_after_the_old_one_is_the_latest_word(profile):
+    """5 Dec (eighteenth session): "what's the office address?" was answered with the old one,
+    then Maria's home address (it shares "address"), and "we moved! new office address is 9
+    Harbor Road" was not shown: a new value opening its clause was no change
+    (memory.updates); "where does Maria live?" was declined ("live" is said "address")."""
+    rows = [("hr-bot", "2026-12-01T09:00:00Z", "Maria Lopez's home address is 42 Birch Lane, "
+             "Springfield"),
+            ("ben", "2026-12-01T09:10:00Z", "fyi Maria moved, new address is 7 Oak Street"),
+            ("ops", "2026-12-02T09:00:00Z", "the office address is 100 Main St, suite 4"),
+            ("ops", "2026-12-03T09:00:00Z", "we moved! new office address is 9 Harbor Road"),
+            ("ana", "2026-12-03T10:00:00Z", "the new hire is great, very sharp")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    office = profile.recall("what's the office address?", now=now).answer
+    maria = profile.recall("what is Maria's address?", now=now).answer
+    lives = profile.recall("where does Maria live?", now=now).answer
+    assert office.startswith("Latest: we moved! new office address is 9 Harbor Road"), office
+    assert maria.startswith("Latest: fyi Maria moved, new address is 7 Oak Street"), maria
+    # (as the latest word, or first: the two stores rank the old address first or second)
+    assert lives.removeprefix("Latest: ").startswith("fyi Maria moved, new address is 7 Oak "
+                                                     "Street"), lives
