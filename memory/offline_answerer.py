@@ -36,7 +36,7 @@ from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
 from .topics import asked_tool_category, names_tool_of
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      without_thread)
-from .moves import after_change
+from .moves import CANCEL_WORDS, SHIFT, after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
 from .tried import DID_NOT_WORK, FIX_CONFIRMED
@@ -950,6 +950,19 @@ def _taken_back(away: Memory, memories: list[Memory],
                 and any(a.start <= d.end and d.start <= a.end
                         for a in days for d in m.event_dates)),
                key=lambda m: m.said_at, default=None)
+
+
+def _says_a_day(memory: Memory) -> bool:
+    """Whether a change can move a day: it names one, shifts one ("pushed a week"), moves or
+    calls off what it names."""
+    return bool(memory.event_dates or SHIFT.search(memory.content)
+                or _MOVES_A_DAY.search(memory.content))
+
+
+# (not "moved" alone: "moved $200k from G&A" moves money)
+_MOVES_A_DAY = re.compile(rf"(?i)\b(?:{CANCEL_WORDS}|postpon\w*|delay\w*|reschedul\w*|"
+                          r"push(?:ed|es|ing)?\s+(?:back|out)|slip(?:s|ped|ping)?|"
+                          r"mov(?:e|ed|es|ing)\s+(?:up|out|back|forward))\b")
 
 
 def _decided_after(lead: Memory, memories: list[Memory],
@@ -2432,6 +2445,12 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
+            if span is not None and (asked_beside := undated - content_stems(span.phrase)
+                                     - _ANY_EVENT):
+                # what shares the span's word alone comes after what says the rest: "November
+                # close starts today" led "what was November revenue?" over "November revenue
+                # came in at $912k"
+                shown.sort(key=lambda m: not asked_beside & stems_of(m))
             # a lead that says none of the question's words itself (found by its note's title,
             # a question it carries) gives way to the sentence of its message that says most:
             # "Verdict: request changes." led "what issues did the review find?" over "…
@@ -2674,6 +2693,9 @@ class OfflineAnswerer(Answerer):
                         and not changed_subject(latest, content_stems) & undated:
                     latest = None  # (of what the question asks: "Audit logs slipped to Q2" is
                     # no word of "is SSO still in Q1?", though the Q1 list names both)
+            if latest is not None and when and not _says_a_day(latest):
+                latest = None  # (a when asked is changed by a day: "correction: marketing is
+                # $1.3M, not $1.1M" led "when does the board approve the budget?" as "Latest:")
             if latest is not None and wanted & _CAUSE_STEMS and not when \
                     and _STATES_CAUSE.search(shown[0].content) \
                     and not _STATES_CAUSE.search(latest.content):
@@ -2930,6 +2952,8 @@ class OfflineAnswerer(Answerer):
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
                 latest = update_of(dated, [m for m in memories if may_update(m)], question, wanted,
                                    content_stems, speakers)
+                if latest is not None and not _says_a_day(latest):
+                    latest = None
                 if latest is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                         and (day := event_date(latest, question)) and day.start > now.date():
                     # (a past asked is changed by nothing still to come: "Aiko's screen went

@@ -269,6 +269,9 @@ def named_values(text: str) -> set[str]:
     milk" another speaker's dessert)."""
     # (the word list holds no function words: "the", "can", "not" were values shared by all)
     low = ANNOTATED.sub("", text).lower()
+    # a sum is one value: "$1,200" is no "1" and "200" of "$1.3M, … moved $200k" (a correction
+    # of a budget was the latest word of late invoices, sharing them)
+    low = _SUM_DECIMAL.sub(r"\1d\2", _THOUSANDS.sub("", low))
     found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
                                                 and w not in _DATE_WORDS
@@ -280,6 +283,8 @@ def named_values(text: str) -> set[str]:
                     if part.isdigit() or len(part) >= 2}
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_SUM_DECIMAL = re.compile(r"(?<=[$€£])(\d+)\.(\d+)")
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 
 
@@ -436,6 +441,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                 and not _SAYS_UPDATE.match(memory.content):
             # (a release's number alone: "fair, async default moves to 5.0; 4.0 keeps sync
             # default" led "is connect_legacy removed in 4.0?" as the plan's latest word)
+            continue
+        if not asked and len(_NUMBER.findall(ANNOTATED.sub("", answer.content))) > 2:
+            # (of an answer of several figures, a correction of one no question word names:
+            # "correction: marketing is $1.3M, not $1.1M" led "what's the eng budget?" after
+            # "FY27 budget: eng gets $4.2M, marketing $1.1M, G&A $800k")
             continue
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
                 and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)

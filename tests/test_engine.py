@@ -1349,3 +1349,34 @@ def test_a_new_address_said_after_the_old_one_is_the_latest_word(profile):
     # (as the latest word, or first: the two stores rank the old address first or second)
     assert lives.removeprefix("Latest: ").startswith("fyi Maria moved, new address is 7 Oak "
                                                      "Street"), lives
+
+
+def test_a_finance_channels_correction_changes_only_the_figure_it_names(profile):
+    """5 Dec (eighteenth session), a finance channel: "correction: marketing is $1.3M, not
+    $1.1M, moved $200k from G&A" led as the latest word of "what's the eng budget?", of "when
+    does the board approve the budget?" (it moves no day) and of "which invoices went to
+    December?" ("$1,200" and "$1.3M … $200k" shared a "1" and a "200"); and "November close
+    starts today" led "what was November revenue?", sharing the month alone."""
+    rows = [("olga", "2026-11-30T09:00:00Z", "November close starts today. AP cutoff is Dec 2 "
+             "5pm, anything after goes to December"),
+            ("olga", "2026-12-02T17:30:00Z", "AP is closed for November. late invoices: Figma "
+             "($1,200) and Zoom ($640), both booked to December"),
+            ("sam", "2026-12-03T11:00:00Z", "FY27 budget: eng gets $4.2M, marketing $1.1M, G&A "
+             "$800k. board approves Dec 16"),
+            ("olga", "2026-12-04T16:00:00Z", "correction: marketing is $1.3M, not $1.1M, moved "
+             "$200k from G&A"),
+            ("pete", "2026-12-04T16:30:00Z", "November revenue came in at $912k, up 6% MoM")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="finance")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+
+    def ask(question: str) -> str:
+        return profile.recall(question, now=now).answer
+    assert ask("what's the marketing budget for FY27?").startswith(
+        "Latest: correction: marketing is $1.3M")
+    for question in ("what's the eng budget?", "when does the board approve the budget?",
+                     "which invoices went to December?"):
+        answer = ask(question)
+        assert "correction" not in answer, (question, answer)
+    assert ask("when does the board approve the budget?").startswith("16 December 2026:")
+    assert ask("what was November revenue?").startswith("November [November 2026] revenue "
+                                                        "came in at $912k")
