@@ -771,7 +771,10 @@ _STATE_WORD = {stem: "state:" + group for group, words in (
     ("open", "open opened close closed closing closure shut"),
     ("up", "up down outage"), ("online", "online offline"),
     ("available", "available unavailable"), ("enabled", "enabled disabled"),
-    ("active", "active inactive")) for stem in content_stems(words)}
+    ("active", "active inactive"),
+    # "is the 3rd floor printer working?": "jammed again", then "printer fixed, it was a torn
+    # label" (the jam led: the fix said no "work")
+    ("working", "working broken jammed fixed repaired")) for stem in content_stems(words)}
 
 
 def _as_state(stems: set[str]) -> set[str]:
@@ -2517,7 +2520,7 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: (bool(verdict) and not _VERDICT_SAID.search(m.content),
                                           -m.said_at.timestamp()))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
-                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
+                    and sum(_as_state(wanted) <= stems_of(m) for m in shown[:2]) == 2 \
                     and not set(shown[0].source_message_ids[:1]) & set(
                         shown[1].source_message_ids[1:]):
                 # (unless the newer cites the older: its thread's reply, the latest word below)

@@ -1380,3 +1380,16 @@ def test_a_finance_channels_correction_changes_only_the_figure_it_names(profile)
     assert ask("when does the board approve the budget?").startswith("16 December 2026:")
     assert ask("what was November revenue?").startswith("November [November 2026] revenue "
                                                         "came in at $912k")
+
+
+def test_whether_a_thing_works_is_its_newest_word_of_breaking_or_fixing(profile):
+    """5 Dec (eighteenth session), an IT helpdesk channel: "is the 3rd floor printer working?"
+    led with "the printer on 3rd floor is jammed again :(" over the fix forty minutes later:
+    jammed, broken, fixed and working were no words of one state."""
+    rows = [("kai", "2026-12-03T09:00:00Z", "the printer on 3rd floor is jammed again :("),
+            ("dev", "2026-12-03T09:40:00Z", "3rd floor printer fixed, it was a torn label stuck "
+             "in the fuser. new toner ordered, arrives Tuesday")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="it")
+    answer = profile.recall("is the 3rd floor printer working?",
+                            now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
+    assert answer.removeprefix("Latest: ").startswith("3rd floor printer fixed"), answer
