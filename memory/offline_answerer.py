@@ -846,6 +846,8 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
                            r"this|that|a|an)\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
+_AFTER_SOMEONE = re.compile(r"(?i)\b(?:after|before|once|until|till|when)\s+\w+\s+(?:leaves|left|"
+                            r"joins|joined|starts|started|returns|is\s+back|goes|quits)\b")
 _ASKED_PAST = re.compile(r"(?i)\b[a-z]{3,}ed\b")
 def _why_done(question: str, undated: set[str]) -> re.Pattern[str] | None:
     """Of "why was the iOS build rejected?", what says the verb and then why, in one clause:
@@ -1755,7 +1757,10 @@ _SAID_OTHERWISE = {
     # "who owns billing now?": "Femi is taking over billing"
     **dict.fromkeys(content_stems("own owns owned owner owning"),
                     re.compile(r"(?i)\b(?:tak(?:e|es|ing|en)|took)\s+over\b|\bin\s+charge\s+of\b|"
-                               r"\bresponsible\s+for\b")),
+                               r"\bresponsible\s+for\b|"
+                               # "Hugo's services (billing-api, invoicer) move to Ren from Dec 14"
+                               r"\bmov(?:e|es|ed|ing)\s+(?:over\s+)?to\s+@?(?-i:[A-Z])|"
+                               r"\bhand(?:s|ed|ing)?\s+(?:over|off)\b|\bowned\s+by\b")),
     # "how many people asked for SSO for Pro?": "Top feature requests this month: …, SSO for Pro
     # (9), …"
     **dict.fromkeys(content_stems("ask asked asking"),
@@ -2159,6 +2164,10 @@ class OfflineAnswerer(Answerer):
         asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
             or _ASKS_WRONG.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
+        # "who owns billing-api after Hugo leaves?": when, not what ("after", "leaves" were
+        # half the words to share, and the hand-over was declined)
+        if (after := _AFTER_SOMEONE.search(question)) is not None:
+            wanted = (wanted - content_stems(after.group(0))) or wanted
         # "What happened last Friday?" asks for anything in the span; with more words the
         # question must share them as before (its date words included: fewer words to share
         # let LoCoMo's adversarial questions, which name the other person, be answered).

@@ -84,7 +84,9 @@ _CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
 # (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
-_SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revision|edit)[*_~]*"
+_SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revision|edit|"
+                          # "small change: Aisha will join DevEx, not Infra"
+                          r"(?:small |slight |quick |one )?change)[*_~]*"
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
                           r"(?:scratch that|on second thought|never ?mind|nvm|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
@@ -204,7 +206,9 @@ def says_change(memory: Memory) -> bool:
 # a value set right against the one it replaces: "Holiday freeze starts Dec 18 this year, not
 # Dec 21 [2026-12-21]", "it's 50MB, not 25MB"
 _SET_AGAINST = re.compile(r"(?i),\s*not\s+(?:on\s+|in\s+|at\s+)?(?:[^.;,\[\]]{1,20}\[|"
-                          r"[$€£]?\d)")
+                          r"[$€£]?\d|"
+                          # a name against a name: "Aisha will join DevEx, not Infra"
+                          r"(?-i:[A-Z][\w-]*)(?=\s*(?:[,.;!)]|$|\s+(?:and|but)\b)))")
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
@@ -422,6 +426,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    # whom or what the question names, in capitals after its first word ("Aisha")
+    capitalised = set(re.findall(r"(?<=\s)[A-Z][a-z]+\b", question))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     units, corrections = content_stems(_UNIT_WORDS), content_stems(_CHANGE_WORDS)
     best = None
@@ -474,8 +480,17 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         needed = wanted if names_one else wanted - versioned
         around = own | content_stems(context(memory)) if context is not None else own
         subject = _subject(memory, content_stems)
-        if not values and not (needed <= answer_stems & around and wanted <= answer_stems | own
-                               and subject <= answer_stems | wanted) \
+        # (or, saying it corrects, it names whom the question and the answer name, with a
+        # word of the question: "small change: Aisha will join DevEx, not Infra" after
+        # "welcome Aisha! she joins the platform team", for "which team is Aisha joining?")
+        of_whom = bool(asked and capitalised and all(
+                           re.search(rf"(?i)\b{re.escape(w)}\b", text)
+                           for w in capitalised for text in (answer.content, memory.content))
+                       and (_SAYS_UPDATE.match(memory.content)
+                            or _SET_AGAINST.search(memory.content)))
+        if not values and not of_whom \
+                and not (needed <= answer_stems & around and wanted <= answer_stems | own
+                         and subject <= answer_stems | wanted) \
                 and not (subject and subject <= answer_stems and asked & answer_stems
                          and answer.event_dates and SAYS_MOVED.search(memory.content)):
             # (or it moves what the answer names on a day, and says a word of the question

@@ -1393,3 +1393,25 @@ def test_whether_a_thing_works_is_its_newest_word_of_breaking_or_fixing(profile)
     answer = profile.recall("is the 3rd floor printer working?",
                             now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
     assert answer.removeprefix("Latest: ").startswith("3rd floor printer fixed"), answer
+
+
+def test_a_teams_announcements_asked_by_whom_and_after_whom(profile):
+    """5 Dec (eighteenth session), a manager's announcements: "small change: Aisha will join
+    DevEx, not Infra" was no latest word of "which team is Aisha joining?" (it says no "team":
+    saying it corrects, and naming her, it is one now; "X, not Y" of names sets one against the
+    other), and "who owns billing-api after Hugo leaves?" was declined ("after Hugo leaves" is
+    when, and "move to Ren" is who owns them)."""
+    rows = [("mgr", "2026-11-30T09:00:00Z", "sad news: Hugo is leaving us, his last day is Dec "
+             "18. Farewell drinks on the 17th"),
+            ("mgr", "2026-12-01T09:00:00Z", "welcome Aisha! she joins the platform team as an "
+             "SRE on Jan 4"),
+            ("mgr", "2026-12-01T09:30:00Z", "Hugo's services (billing-api, invoicer) move to Ren "
+             "from Dec 14"),
+            ("mgr", "2026-12-04T11:00:00Z", "small change: Aisha will join DevEx, not Infra, and "
+             "her start moved to Jan 11")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    team = profile.recall("which team is Aisha joining?", now=now).answer
+    owner = profile.recall("who owns billing-api after Hugo leaves?", now=now).answer
+    assert team.startswith("Latest: small change: Aisha will join DevEx, not Infra"), team
+    assert owner.startswith("Hugo's services (billing-api, invoicer) move to Ren"), owner
