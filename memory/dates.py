@@ -357,7 +357,9 @@ _ASKED_TO = re.compile(r"(?i)^\W*(?:(?:and|so|then|but)\s+)?(?:please|pls|plz|ki
 # a date after what was agreed or decided to do is when it is to be done: "we agreed to move
 # billing to the new ledger in Q1" (said in December) is next Q1, not the one the agreeing past
 _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|intends|intended|"
-                          r"aim|aims|aimed|plan|plans|planned)\s+to\s+(?!be\b|have\b)[a-z]+")
+                          r"aim|aims|aimed|plan|plans|planned)\s+to\s+(?!be\b|have\b)[a-z]+|"
+                          # "SSO committed for Q2" (said 4 Dec: it was the Q2 gone)
+                          r"\b(?:committed|promised|earmarked|slated)\s+for\b")
 
 
 @functools.lru_cache(maxsize=256)
@@ -1198,6 +1200,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:(?<=\bto\s)|(?<=\bfor\s)|(?<=%\son\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bthan\s))"
      r"(?-i:(?P<mon>January|February|September|October|November|December))"
      r"(?!\s+\d{1,2}(?!\d))(?:,?\s+(?P<year>\d{4}))?", _month_part, "month"),
+    # a month a plan is for, the months that are words or names too: "SSO is planned for
+    # March", "slated for May" (no date: "for March" alone may be a person's)
+    (rf"(?:planned|scheduled|slated|targeted|committed|earmarked|booked|pencil+ed\s+in)\s+for\s+"
+     rf"(?P<mon>{_FULL_MONTH})(?!\s+\d{{1,2}}(?!\d))(?!['’]s)(?![\w-])"
+     rf"(?:,?\s+(?P<year>\d{{4}}))?", _month_part, "month"),
     # a month named before what it is of: "October AWS bill: $48,210", "the December
     # newsletter", "September's numbers" (capitalised; not May, March, April, June, July, August,
     # which are words or names too)

@@ -1807,6 +1807,16 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("run running runs"),
                     re.compile(r"(?i)\bskip(?:s|ped|ping)?\b|\b(?:doesn['’]?t|don['’]?t|never|"
                                r"won['’]?t)\s+run\b")),
+    # "what's Peter Gibbons' phone number?": "new contact is Peter Gibbons (peter.g@…, +1 415
+    # 555 0199)" (declined: it says no "phone")
+    **dict.fromkeys(content_stems("phone mobile cell"),
+                    re.compile(r"(?<![\w.])\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]\d{3,4}[\s.-]"
+                               r"\d{3,4}(?![\w.])")),
+    # "is Hooli churning?": "they're evaluating a competitor (Pied Piper)", then "Hooli
+    # accepted the 2 months free, staying" (declined: no "churn")
+    **dict.fromkeys(content_stems("churn churning churned"),
+                    re.compile(r"(?i)\bcompetitor\b|\bstay(?:s|ing|ed)\b|\bnot\s+renewing\b|"
+                               r"\brenew(?:s|ed|al)?\b|\bcancel\w*")),
     # "where does Maria live?": "fyi Maria moved, new address is 7 Oak Street" (declined)
     **dict.fromkeys(content_stems("live lives living"),
                     re.compile(r"(?i)\b(?:home\s+)?address\b|\bresid(?:es|ing|ence)\b|"

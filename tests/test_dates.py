@@ -589,6 +589,7 @@ HOSTILE = [
     "on the Q1 roadmap", "onsite Thursday 2pm", "go for Monday", "instead of Thursday",
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
+    "SSO is planned for March", "slated for May", "SSO committed for Q2",
 ]
 
 
@@ -1289,6 +1290,15 @@ def test_dates_people_wrote_on_5_dec_seventeenth_session(text, expected):
     # (alone, or before its day, as before)
     ("send it by EOD", [("2026-12-03", "2026-12-03")]),
     ("by EOD Friday", [("2026-12-04", "2026-12-04")]),
+    # what is committed for a quarter is to come ("Initech signed a 2-year renewal …, SSO
+    # committed for Q2", said 4 Dec, was the Q2 gone, and answered "when is Initech's renewal?")
+    ("Initech signed a 2-year renewal at $96k ARR, SSO committed for Q2",
+     [("2027-04-01", "2027-06-30")]),
+    # a month a plan is for, of the months that are names too (no date: "for March" alone)
+    ("SSO is planned for March", [("2027-03-01", "2027-03-31")]),
+    ("the offsite is slated for May", [("2027-05-01", "2027-05-31")]),
+    ("it was planned for March but slipped", [("2026-03-01", "2026-03-31")]),
+    ("we're waiting for May", []),
 ])
 def test_dates_people_wrote_on_5_dec_eighteenth_session(text, expected):
     from memory.dates import find_dates

@@ -1415,3 +1415,21 @@ def test_a_teams_announcements_asked_by_whom_and_after_whom(profile):
     owner = profile.recall("who owns billing-api after Hugo leaves?", now=now).answer
     assert team.startswith("Latest: small change: Aisha will join DevEx, not Infra"), team
     assert owner.startswith("Hugo's services (billing-api, invoicer) move to Ren"), owner
+
+
+def test_a_customer_success_channels_contact_and_churn_said_otherwise(profile):
+    """5 Dec (eighteenth session), a customer success channel: "what's Peter Gibbons' phone
+    number?" and "is Hooli churning?" were declined: the number is written without "phone",
+    and churning is said "evaluating a competitor", then "staying"."""
+    rows = [("amy", "2026-12-01T15:00:00Z", "Initech's champion Bill Lumbergh is leaving at end "
+             "of year, new contact is Peter Gibbons (peter.g@initech.example, +1 415 555 0199)"),
+            ("raj", "2026-12-03T11:00:00Z", "call with Hooli: they're evaluating a competitor "
+             "(Pied Piper). offering 2 months free to stay"),
+            ("raj", "2026-12-04T17:00:00Z", "Hooli accepted the 2 months free, staying. health "
+             "back to yellow")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="cs")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    phone = profile.recall("what's Peter Gibbons' phone number?", now=now).answer
+    churn = profile.recall("is Hooli churning?", now=now).answer
+    assert "+1 415 555 0199" in phone, phone
+    assert churn.startswith("Hooli accepted the 2 months free, staying"), churn
