@@ -957,6 +957,13 @@ def _taken_back(away: Memory, memories: list[Memory],
                key=lambda m: m.said_at, default=None)
 
 
+def _changed_how(memory: Memory) -> str:
+    return "Called off" if _CALLED_OFF.search(memory.content) else "Moved"
+
+
+_CALLED_OFF = re.compile(rf"(?i)\b(?:{CANCEL_WORDS})\b")
+
+
 def _says_a_day(memory: Memory) -> bool:
     """Whether a change can move a day: it names one, shifts one ("pushed a week"), moves or
     calls off what it names."""
@@ -2450,7 +2457,8 @@ class OfflineAnswerer(Answerer):
         elif relevant and span is not None and anything \
                 and (planned := _on_calendar(relevant, span, now)):
             parts += [f"In memory for {_SPAN_PREPOSITION.sub('', span.phrase)}:",
-                      *(_dated(m) + (f" Moved since: {_dated(later)}"
+                      # (a plan called off is no move: "the field trip is cancelled, …")
+                      *(_dated(m) + (f" {_changed_how(later)} since: {_dated(later)}"
                                      if (later := _moved_out(m, memories, span)) else "")
                         for m in planned)]
         elif relevant and span is not None and (counted := _counted(question, relevant)

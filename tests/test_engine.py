@@ -1433,3 +1433,20 @@ def test_a_customer_success_channels_contact_and_churn_said_otherwise(profile):
     churn = profile.recall("is Hooli churning?", now=now).answer
     assert "+1 415 555 0199" in phone, phone
     assert churn.startswith("Hooli accepted the 2 months free, staying"), churn
+
+
+def test_a_week_ahead_says_a_plan_called_off_is_called_off(profile):
+    """5 Dec (eighteenth session), a school's staff channel: "what's happening next week?"
+    showed the field trip, then "Moved since: the field trip is cancelled, …" (a plan called
+    off is no move)."""
+    rows = [("kay", "2026-11-30T07:30:00Z", "parent-teacher conferences moved to Thursday Dec "
+             "10, 4-7pm, gym"),
+            ("ola", "2026-12-01T12:00:00Z", "field trip to the science museum is Friday Dec 11, "
+             "permission slips due Dec 7"),
+            ("kay", "2026-12-04T14:00:00Z", "the field trip is cancelled, the museum has a burst "
+             "pipe. we'll try for January")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="staff")
+    ahead = profile.recall("what's happening next week?",
+                           now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
+    assert "Called off since: the field trip is cancelled" in ahead, ahead
+    assert "Moved since" not in ahead, ahead
