@@ -2547,7 +2547,7 @@ class OfflineAnswerer(Answerer):
                 shown.sort(key=lambda m: (bool(verdict) and not _VERDICT_SAID.search(m.content),
                                           -m.said_at.timestamp()))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
-                    and sum(_as_state(wanted) <= stems_of(m) for m in shown[:2]) == 2 \
+                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
                     and not set(shown[0].source_message_ids[:1]) & set(
                         shown[1].source_message_ids[1:]):
                 # (unless the newer cites the older: its thread's reply, the latest word below)

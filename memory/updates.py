@@ -103,7 +103,10 @@ _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
                          # down for the DB upgrade" led, "Staging is back up" after it
                          r"^\W*(?:is|are)\b.*\b(?:down|blocked|broken|failing|offline|frozen|"
                          r"paused|halted|stopped|on hold|stuck|degraded|unavailable|locked|"
-                         r"flaky|on fire)\b")
+                         r"flaky|on fire|"
+                         # "is the 3rd floor printer working?": "jammed again", then "printer
+                         # fixed, it was a torn label"
+                         r"working|jammed)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|patched|"
                     r"remediated|done|completed|passed|signed off|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
