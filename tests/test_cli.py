@@ -2880,7 +2880,10 @@ def test_a_planning_channels_rota_prices_and_items_from_the_shell(lurker, tmp_pa
     assert last_week.startswith("On-call this week [week of 2026-11-16] is sam"), said
     assert "sales call" not in last_week and "swapping" not in last_week.split(" (")[0], said
     for answer in (much, price):
-        assert answer.startswith("Update: after the sales call we're raising Pro to $59"), said
+        # (as "Latest:" since 5 Dec's eighteenth session: an update naming the Pro plan the
+        # question names is a change of the price agreed before)
+        assert answer.removeprefix("Latest: ").startswith(
+            "Update: after the sales call we're raising Pro to $59"), said
     for answer in (items, owed):
         assert answer.startswith("maya is on:"), said
     assert sam.startswith("sam is on:"), said
