@@ -1407,6 +1407,25 @@ def _only_as_purpose(memory: Memory, wanted: set[str]) -> bool:
                                for m in spots)
 
 
+def _dated_in_another_clause(memory: Memory, wanted: set[str]) -> bool:
+    """Whether a memory's one date sits in a clause saying none of `wanted`, which another of
+    its clauses says: "Initech signed a 2-year renewal at $96k ARR, SSO committed for Q2" is
+    no day of the renewal (it answered "when is Initech's renewal?" with Q2)."""
+    if len(memory.event_dates) != 1:
+        return False
+    at = memory.content.find(memory.event_dates[0].phrase)
+    if at < 0:
+        return False
+    clauses = [(m.start(), m.end()) for m in _COMMA_CLAUSE.finditer(memory.content)]
+    inside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if a <= at < b]
+    outside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if not a <= at < b]
+    return bool(inside) and not wanted & content_stems(inside[0]) \
+        and bool(wanted & content_stems(" ".join(outside)))
+
+
+_COMMA_CLAUSE = re.compile(r"[^,;.!?\n]+(?:\.(?=\S)[^,;.!?\n]*)*")
+
+
 def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     """The memory's event date resolved at ingest; with several, the one written nearest the
     question's words."""
@@ -2913,11 +2932,13 @@ class OfflineAnswerer(Answerer):
                 dated = next((m for m in shown if wanted <= _memory_stems(m)
                               and event_date(m, question)
                               and not none_since(m)), dated)
-            if dated is not None and _only_as_purpose(dated, wanted):
+            if dated is not None and (_only_as_purpose(dated, wanted)
+                                      or _dated_in_another_clause(dated, wanted)):
                 # "when is the launch?": "launch moved from Dec 8 to Dec 15", not "code freeze
                 # starts Thursday for the launch" (ranked first: the day is the freeze's)
                 dated = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
                               and event_date(m, question) and not _only_as_purpose(m, wanted)
+                              and not _dated_in_another_clause(m, wanted)
                               and not none_since(m)), dated)
             if dated is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                     and event_date(dated, question).start > now.date():

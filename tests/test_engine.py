@@ -1450,3 +1450,17 @@ def test_a_week_ahead_says_a_plan_called_off_is_called_off(profile):
                            now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
     assert "Called off since: the field trip is cancelled" in ahead, ahead
     assert "Moved since" not in ahead, ahead
+
+
+def test_a_when_question_is_not_answered_by_another_clauses_day(profile):
+    """5 Dec (eighteenth session), customer success: "when is Initech's renewal?" was answered
+    "Q2 2027" from "Initech signed a 2-year renewal at $96k ARR, SSO committed for Q2": the
+    memory's one day is the SSO clause's; the QBR's "renewal is Mar 31" says the renewal's."""
+    rows = [("amy", "2026-11-30T10:00:00Z", "QBR with Initech went well. they want SSO + audit "
+             "logs by Q2, renewal is Mar 31 ($84k ARR)"),
+            ("amy", "2026-12-04T09:30:00Z", "Initech signed a 2-year renewal at $96k ARR, SSO "
+             "committed for Q2")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="cs")
+    answer = profile.recall("when is Initech's renewal?",
+                            now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
+    assert answer.startswith("31 March 2027: QBR with Initech went well"), answer
