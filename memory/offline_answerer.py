@@ -82,6 +82,11 @@ _NONE_SINCE = re.compile(r"(?i)(?:\b(?:no|not|never|nothing|none|zero)\b|n['’]
 # "when is staging wiped?" of "wiped every Sunday at 02:00 UTC starting this week", "when does
 # the backup run?": what a schedule does, asked in the present, is asked for its next day too (it
 # had been "the week of 23 November"); "when is the deploy window?" asks for the schedule itself
+# a clock time: "04:00 UTC", "9am", "17:30" (not a ratio or a score: "3:1" has no two digits)
+_TIME_OF_DAY = re.compile(r"(?i)(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])|"
+                          r"(?<![\w:.])(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*(?:am|pm)\b")
+_ASKS_WHEN_RUNS = re.compile(r"(?i)^\W*when\s+(?:does|do|will)\s+\S.*\s+(?:run|start|fire|"
+                             r"trigger|kick\s+off|go\s+out|execute|sync|happen)\b")
 _ASKS_WHEN_NOW = re.compile(r"(?i)^\W*when\s+(?:(?:is|are)\s+\S.*?\s+\w+ed|does|do)\b")
 _LABELS = re.compile(rf"\s*\[{LABEL}\]")
 # "What happened last Friday?" asks for anything in that span: these words narrow nothing.
@@ -3071,6 +3076,13 @@ class OfflineAnswerer(Answerer):
                 # "resubmitted 4.12 …" before it says what) was the day it was reported, not
                 # "iOS 4.12 submitted to App Review", ranked first, on no date
                 parts += [f"{_said(verdict)}, when it was reported:", verdict.content]
+            elif when and _ASKS_WHEN_RUNS.match(question) and (timed := next(
+                    (m for m in _distinct(relevant) if _TIME_OF_DAY.search(
+                        ANNOTATED.sub("", m.content))), None)) is not None:
+                # "when does nightly_orders run?": no date, the time of day it was moved to
+                # ("moving nightly_orders from 06:00 to 04:00 UTC"), not "✅ DAG nightly_orders
+                # succeeded", ranked first, on no date
+                parts += [f"No date was given; the time said, on {_said(timed)}:", timed.content]
             elif when:  # no date was given for it: say so, with when it was said
                 parts += [f"No date was given; it was said on {_said(shown[0])}:",
                           shown[0].content]

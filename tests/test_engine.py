@@ -1464,3 +1464,18 @@ def test_a_when_question_is_not_answered_by_another_clauses_day(profile):
     answer = profile.recall("when is Initech's renewal?",
                             now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
     assert answer.startswith("31 March 2027: QBR with Initech went well"), answer
+
+
+def test_when_a_job_runs_is_the_time_of_day_it_was_moved_to(profile):
+    """5 Dec (eighteenth session), a data team: "when does nightly_orders run?" was "No date was
+    given; it was said on 1 December 2026: ✅ DAG nightly_orders succeeded": a time of day is no
+    date, and the move to 04:00 UTC was not shown."""
+    rows = [("airflow", "2026-12-01T06:00:00Z", "❌ DAG nightly_orders failed at task "
+             "load_to_snowflake (attempt 3/3)"),
+            ("airflow", "2026-12-01T09:10:00Z", "✅ DAG nightly_orders succeeded"),
+            ("tam", "2026-12-02T10:00:00Z", "moving nightly_orders from 06:00 to 04:00 UTC so "
+             "finance has numbers by 8")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="data")
+    answer = profile.recall("when does nightly_orders run?",
+                            now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
+    assert "moving nightly_orders from 06:00 to 04:00 UTC" in answer.split(" (")[0], answer
