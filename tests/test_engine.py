@@ -977,7 +977,10 @@ def test_a_correction_of_ones_own_statement_in_its_own_batch(profile):
                            "Jan 1\")"], corrections
     answer = profile.recall("how much is the Team plan going to be?",
                             now=datetime(2026, 12, 4, 10, tzinfo=timezone.utc)).answer
-    assert answer.startswith("Correction: actually make that $14/seat"), answer
+    # (as "Latest:" since 5 Dec's eighteenth session: a correction naming the Team plan the
+    # question names is a change of the price before it)
+    assert answer.removeprefix("Latest: ").startswith("Correction: actually make that $14/seat"), \
+        answer
     # the next morning, in the channel's next day (the adapters' session is a channel's day)
     profile.ingest([said("kai", "2026-12-02T18:00:00Z", "Pro plan goes from $40 to $45/seat")],
                    session_id="C9:2026-12-02")
