@@ -1424,7 +1424,11 @@ def _dated_in_another_clause(memory: Memory, wanted: set[str]) -> bool:
     clauses = [(m.start(), m.end()) for m in _COMMA_CLAUSE.finditer(memory.content)]
     inside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if a <= at < b]
     outside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if not a <= at < b]
-    return bool(inside) and not wanted & content_stems(inside[0]) \
+    # (a day set apart by a comma alone is the clause before's: "pilot kickoff moved to the
+    # Tuesday after, Dec 8")
+    return bool(inside) and bool(content_stems(inside[0].replace(
+        memory.event_dates[0].phrase, " "))) \
+        and not wanted & content_stems(inside[0]) \
         and bool(wanted & content_stems(" ".join(outside)))
 
 
