@@ -5192,3 +5192,25 @@ def test_time_off_taken_back_is_the_latest_word_of_who_is_out(lurker, tmp_path):
     assert ana.startswith("Latest: update: cancelled ana's PTO next week"), ana
     assert "lu said: out Monday" in who and "cancelled ana's PTO" in who \
         and "out Dec 7-11" not in who, who
+
+
+def test_a_key_a_platform_and_a_rate_limit_asked_from_the_shell(lurker, tmp_path):
+    """5 Dec (eighteenth session), through `lurker` as a user types it: a wandb key pasted with
+    no credential word is never stored, exported or said; "is iOS 5.2.1 live?" is not answered by
+    the Android rollout; the rate limit agreed in "rpm" answers the rate limit asked."""
+    key = "3f9a1c2b7d8e4f60a1b2c3d4e5f60718293a4b5c"
+    rows = chat(
+        ("ana", "2026-12-03T13:20:00Z", f"wandb key for the shared project if anyone needs it: "
+                                        f"{key}"),
+        ("kim", "2026-12-04T08:30:00Z", "iOS 5.2.1 approved! releasing manually Monday morning"),
+        ("raj", "2026-12-04T16:00:00Z", "bumping android 5.2.1 to 50%"),
+        ("wei", "2026-11-24T15:00:00Z", "sync notes: agreed on 100 rpm for free and 1000 for "
+                                        "pro, burst of 20. rollout Dec 1"),
+        ("ines", "2026-12-01T11:00:00Z", "RATE_LIMIT_V2 on for 10% of free keys"))
+    wandb, live, limit = asked_after(lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+                                     "what's the wandb key?", "is iOS 5.2.1 live?",
+                                     "what is the rate limit for free keys?")
+    assert key not in wandb and "[REDACTED:credential]" in wandb, wandb
+    assert key[:12] not in lurker("export").stdout
+    assert live.startswith("iOS 5.2.1 approved!") and "android" not in live.lower(), live
+    assert limit.startswith("sync notes: agreed on 100 rpm for free"), limit
