@@ -89,7 +89,7 @@ _FROM_TO = re.compile(r"(?i)^from\s.+?\s(?:to|until|till)\s(?P<to>.+)$")
 # what says a thing will not happen (memory.updates reads it as a change too)
 CANCEL_WORDS = (r"cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)? off|scrap(?:s|ped|ping)?|"
                 r"not happening")
-_CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
+CANCELLED = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)  # a plan called off
 
 
 def moved_date(change_text: str, before: ResolvedDate | None,
@@ -97,7 +97,7 @@ def moved_date(change_text: str, before: ResolvedDate | None,
     """The date a thing dated `before` has after `change_text` moved it: `before` moved by the
     shift it says ("pushed a week"), else the date the change states (`stated`, resolved at
     ingest: "the offsite moved to Dec 10"); None when it moves nothing."""
-    if _CANCEL.search(change_text):
+    if CANCELLED.search(change_text):
         return None
     shift = shift_in(change_text)
     if shift is not None and before is not None:
@@ -134,7 +134,7 @@ def after_change(change_text: str, said_at: datetime, before: ResolvedDate | Non
     gives the first date of its own words that is not `before`."""
     moved = moved_date(ANNOTATED.sub("", change_text), before,
                        date_moved_to(change_text, said_at, before))
-    if moved is not None or not restates or _CANCEL.search(change_text):
+    if moved is not None or not restates or CANCELLED.search(change_text):
         return moved
     own = change_text.split(' (to ', 1)[0]  # not the words it quotes of what it corrects
     return next((f.date for f in find_dates(own, said_at)

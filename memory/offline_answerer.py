@@ -36,7 +36,7 @@ from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
 from .topics import asked_tool_category, names_tool_of
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      without_thread)
-from .moves import CANCEL_WORDS, SHIFT, after_change
+from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change
 from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
 from .tried import DID_NOT_WORK, FIX_CONFIRMED
@@ -963,10 +963,8 @@ def _taken_back(away: Memory, memories: list[Memory],
 
 
 def _changed_how(memory: Memory) -> str:
-    return "Called off" if _CALLED_OFF.search(memory.content) else "Moved"
+    return "Called off" if CANCELLED.search(memory.content) else "Moved"
 
-
-_CALLED_OFF = re.compile(rf"(?i)\b(?:{CANCEL_WORDS})\b")
 
 
 def _says_a_day(memory: Memory) -> bool:

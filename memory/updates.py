@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 
 from .dates import ANNOTATED, ANY_DAY, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
-from .moves import CANCEL_WORDS, SHIFT
+from .moves import CANCEL_WORDS, CANCELLED, SHIFT
 from .text import STOP_WORDS, english_word
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
@@ -80,7 +80,6 @@ _CHANGE = re.compile(
     r"new\s+(?:[\w'’-]+\s+){0,2}?(?:is|are)\s|"
     rf"{CANCEL_WORDS})\b",
     re.IGNORECASE)
-_CANCEL = re.compile(rf"\b(?:{CANCEL_WORDS})\b", re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
 # (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
@@ -216,7 +215,7 @@ _SET_AGAINST = re.compile(r"(?i),\s*not\s+(?:on\s+|in\s+|at\s+)?(?:[^.;,\[\]]{1,
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
     """A dated cancellation, and the answer's dates all outside it."""
-    if not (_CANCEL.search(update.content) and update.event_dates and answer.event_dates):
+    if not (CANCELLED.search(update.content) and update.event_dates and answer.event_dates):
         return False
     return not any(a.start <= u.end and a.end >= u.start
                    for a in answer.event_dates for u in update.event_dates)
