@@ -100,11 +100,40 @@ def _to_a_value(text: str, at: int) -> bool:
 
 
 def value_kinds(memory: Memory) -> set[str]:
-    """What a memory states that a correction could change: a date, a number."""
+    """What a memory states that a correction could change: a date, a number (a day's own
+    digits are no number: "window moves to Sunday Dec 13" revised "the maintenance window needs
+    a status page notice at least 72h before", not the window's "Saturday Dec 12")."""
     kinds = {"date"} if memory.event_dates else set()
-    if _DIGIT.search(ANNOTATED.sub("", memory.content)):
+    text = ANNOTATED.sub("", memory.content)
+    if _DIGIT.search(text) and _DIGIT.search(_without_days(text)):
         kinds.add("number")
     return kinds
+
+
+def _without_days(text: str) -> str:
+    for found in reversed(find_dates(text, ANY_DAY)):
+        text = f"{text[:found.start]} {text[found.end:]}"
+    return text
+
+
+_NEW_NUMBER = re.compile(r"[$€£]?\d[\d.,]*(?<![.,])")
+
+
+def new_number(content: str) -> str | None:
+    """The number a change sets, right after its "to" ("bumped to 5.1" -> "5.1"), or None."""
+    original = content.strip()
+    labelled = _LABEL.match(original.lower())
+    original = original[labelled.end():] if labelled else original
+    text = original.lower()
+    for pattern in (_CHANGE_OBJECT, _SUBJECT_CHANGED):
+        for m in pattern.finditer(text):
+            at = m.end()
+            while at < len(text) and text[at] in MARKUP:
+                at += 1
+            number = _NEW_NUMBER.match(text, at)
+            if number is not None:
+                return number.group(0)
+    return None
 
 
 def revised_memory(revision: Memory, subject: frozenset[str],
@@ -112,13 +141,19 @@ def revised_memory(revision: Memory, subject: frozenset[str],
     """The newest candidate `revision` revises (see the module), or None."""
     kinds = value_kinds(revision)
     said = revision.said_at
+    # (one that named the new number already planned it, it held no other: "pg_partman 4.x isn't
+    # compatible with PG16, we need to bump it to 5.1 first", then "pg_partman bumped to 5.1"
+    # took the blocker out of "what blocked the upgrade?")
+    number = new_number(revision.content)
+    planned = re.compile(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)") if number else None
     best = None
     for old in candidates:
         when = old.said_at
         if (old.id == revision.id or old.status != "active" or when >= said
                 or set(old.source_message_ids) & set(revision.source_message_ids)
                 or not subject <= set(stem_tokens(old.content))
-                or not kinds & value_kinds(old)):
+                or not kinds & value_kinds(old)
+                or planned is not None and planned.search(ANNOTATED.sub("", old.content))):
             continue
         if best is None or when > best.said_at:
             best = old

@@ -148,3 +148,31 @@ def test_a_change_asked_for_revises_nothing():
     assert revised_subject("should we raise the rate limit to 500?") is None
     assert revised_subject("the webinar moved to 2pm ET") == frozenset({"webinar"})
     assert revised_subject("we moved the webinar to Dec 10. ok?") == frozenset({"webinar"})
+
+
+def test_a_days_digits_are_no_number_and_a_number_planned_is_not_revised():
+    """6 Dec (nineteenth session): "window moves to Sunday Dec 13" states a day, not a number
+    (it revised "the maintenance window needs … at least 72h before"); "bumped to 5.1" sets 5.1,
+    which "we need to bump it to 5.1 first" planned rather than stated otherwise."""
+    from memory.models import Memory
+    from memory.revisions import new_number, revised_memory, value_kinds
+
+    def memory(text, day, dates=()):
+        at = datetime(2026, 11, day, 9, tzinfo=timezone.utc)
+        return Memory(id=f"m{day}{len(text)}", type="fact", content=text, created_at=at,
+                      event_time=at, source_message_ids=[f"s{day}{len(text)}"], dates=list(dates))
+
+    moved = memory("Change of plan: window moves to Sunday Dec 13 [2026-12-13], same hours.", 30,
+                   ["2026-12-13"])
+    assert value_kinds(moved) == {"date"}
+    notice = memory("FYI the maintenance window needs a status page notice at least 72h before.",
+                    28)
+    target = memory("Target window: Saturday Dec 12 [2026-12-12], 02:00-04:00 UTC.", 23,
+                    ["2026-12-12"])
+    assert revised_memory(moved, revised_subject(moved.content), [notice, target]) is target
+    assert new_number("pg_partman bumped to 5.1 on staging, tests green.") == "5.1"
+    bumped = memory("pg_partman bumped to 5.1 on staging, tests green.", 26)
+    plan = memory("Found an issue: pg_partman 4.x isn't compatible with PG16, we need to bump it "
+                  "to 5.1 first.", 25)
+    older = memory("pg_partman is on 4.7 in every environment.", 20)
+    assert revised_memory(bumped, revised_subject(bumped.content), [plan, older]) is older
