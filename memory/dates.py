@@ -211,7 +211,8 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
                      r"although|though|that)\s|$)", re.IGNORECASE)
 # A date something was moved to, or a change starts from, is one to come, whatever the tense: "the
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
-MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?)"  # their stems (memory.moves)
+# their stems (memory.moves); a deadline "extended to Dec 11" moved too
+MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?|extend)"
 SAYS_MOVED = re.compile(rf"(?i)\b{MOVE_VERBS}\w*")  # "slips to Dec 15", "moved", "pushed"
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
@@ -1599,7 +1600,10 @@ def _ends_after_start(text: str, found: list[Found]) -> list[Found]:
 # year's. A "since" of reason is followed by its clause's verb ("since Friday is a holiday, we
 # ship Thursday") and keeps the tense the clause gives.
 _SINCE_BEFORE = re.compile(r"(?i)\bsince\s+(?:the\s+|last\s+|this\s+)?$")
-_REASON_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:is|isn['’]t|are|aren['’]t|was|were|will|won['’]t|"
+# ("Friday's a holiday" is a reason; "since Friday's release" the release's day, which is past)
+_REASON_AFTER = re.compile(r"(?i)(?:['’]s\s+(?:a|an|the|not|no|when|our|my|your|their|also|"
+                           r"already|going|off|out)\b|"
+                           r"\s+(?:is|isn['’]t|are|aren['’]t|was|were|will|won['’]t|"
                            r"falls?|fell|has|had|means)\b)")
 
 

@@ -590,6 +590,9 @@ HOSTILE = [
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
     "SSO is planned for March", "slated for May", "SSO committed for Q2",
+    # 6 Dec, nineteenth session
+    "can't export since Friday's release", "since Friday's a holiday we ship Thursday",
+    "deadline extended to Dec 11", "extended until next Friday",
 ]
 
 
@@ -1304,3 +1307,23 @@ def test_dates_people_wrote_on_5_dec_eighteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC)] == expected
+
+
+MONDAY_30_NOV = datetime(2026, 11, 30, 8, 10, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "since" before a day's possessive looks back ("Acme can't export invoices to CSV since
+    # Friday's release", said Monday 30 Nov, was dated the Friday to come, 4 Dec)
+    ("Acme can't export invoices to CSV since Friday's release", [("2026-11-27", "2026-11-27")]),
+    ("errors since Friday's deploy", [("2026-11-27", "2026-11-27")]),
+    # (a reason's "'s" is "is", as before: the Friday to come)
+    ("since Friday's a holiday, we ship Thursday", [("2026-12-04", "2026-12-04"),
+                                                    ("2026-12-03", "2026-12-03")]),
+    # a deadline extended moved to its day ("extended to Dec 11" is a move, as "pushed to")
+    ("Initech questionnaire deadline extended to Dec 11", [("2026-12-11", "2026-12-11")]),
+])
+def test_dates_people_wrote_on_6_dec_nineteenth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, MONDAY_30_NOV)] == expected
