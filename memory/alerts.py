@@ -69,11 +69,16 @@ _CARD_FIRING = {"triggered", "firing", "alerting", "open", "critical", "down"}
 _CARD_ENDED = {"resolved", "recovered", "cleared", "ok", "closed", "up"}
 
 
+# the status after the title, in brackets: "🔥 [SEV2] checkout-api p99 latency > 2s (triggered).
+# Assigned: @kenji", then "✅ [SEV2] checkout-api p99 latency > 2s (resolved). Duration 26m"
+_STATUS_AFTER = re.compile(r"(?i)^[^\w\[]*(?P<what>[^()]+?)\s*\((?P<status>\w+)\)")
+
+
 def _what(pattern: re.Pattern, memory: Memory) -> str | None:
     m = pattern.match(memory.content)
     if m is None:
-        card = _CARD.match(memory.content)
         statuses = _CARD_FIRING if pattern is _FIRING else _CARD_ENDED
+        card = _CARD.match(memory.content) or _STATUS_AFTER.match(memory.content)
         m = card if card and card["status"].lower() in statuses else None
     return " ".join(m["what"].lower().split()) if m else None
 

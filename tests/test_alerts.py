@@ -80,3 +80,17 @@ def test_an_incident_declared_then_resolved_in_its_thread_is_a_span():
     chat = said("We declared the new API stable last week.", 0)
     chat.source_message_ids = ["root"]
     assert alert_span([chat, resolved]) is None
+
+
+def test_a_status_in_brackets_after_the_title_is_a_span():
+    """6 Dec (nineteenth session), an on-call channel's pager bot writes the status after the
+    title: "🔥 [SEV2] checkout-api p99 latency > 2s (triggered). Assigned: @kenji", then "✅
+    [SEV2] checkout-api p99 latency > 2s (resolved). Duration 26m" ("how long did the checkout
+    incident last?" was answered with the trigger and "Assigned: @kenji")."""
+    fired = said("🔥 [SEV2] checkout-api p99 latency > 2s (triggered).", 0)
+    other = said("✅ [SEV3] disk usage > 85% on logs-2 (resolved).", 10)
+    ended = said("✅ [SEV2] checkout-api p99 latency > 2s (resolved). Duration 26m", 26)
+    assert alert_span([fired, other, ended]) == (fired, ended)
+    # (a bracket that is no status is no alert: "the deploy (v2)" fired nothing)
+    assert alert_span([said("shipped the deploy (v2).", 0),
+                       said("shipped the deploy (resolved).", 5)]) is None
