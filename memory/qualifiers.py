@@ -16,9 +16,18 @@ T = TypeVar("T")
 # each group's alternatives are its members, one capture group a member ("Play" alone is a verb)
 _KINDS = (
     re.compile(r"(?i)\b(?:(ios|iphone|ipad|ipados|app\s+store|testflight)|"
-               r"(android|play\s+store|google\s+play|play\s+console))\b"),
+               r"(android|play\s+store|google\s+play|play\s+console)|"
+               # (the web app and the desktop app are platforms of their own: "is the dark mode
+               # fix out on web?" is not answered by "dark mode fix shipped in iOS 5.3")
+               r"(web\s+app|web\s+client|on\s+web|in\s+the\s+browser)|"
+               r"(desktop\s+app|desktop\s+client|electron\s+app|on\s+desktop))\b"),
     # (not "live", "stage", "dev" or "qa": words of their own in chat)
     re.compile(r"(?i)\b(?:(prod|production)|(staging))\b"),
+    # a region: "is EU data residency live?" is not answered by "US residency GA'd" ("US" in
+    # capitals only: "us" is a pronoun)
+    re.compile(r"\b(?:((?i:eu|europe|emea|eu-west-\d|eu-central-\d))|"
+               r"(US|USA|(?i:us-east-\d|us-west-\d|north\s+america))|"
+               r"((?i:apac|asia|ap-southeast-\d|ap-northeast-\d)))\b"),
 )
 
 
