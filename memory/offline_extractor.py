@@ -484,13 +484,19 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         r"(?:fixed|resolved|deployed|merged|shipped|released|restored|migrated|"
                         r"rolled back|reverted|done|live|churned|signed|renewed|cancell?ed|"
                         r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
-                        r"completed|finished|approved)\b(?:\s+(?:too|as well|now|again))?\W*$"
+                        # ("PO-5521 signed off." was lost, and "is the Datadog PO signed off?"
+                        # answered with the invoice's address beside it)
+                        r"completed|finished|approved|signed\s+off|countersigned|closed)\b"
+                        r"(?:\s+(?:too|as well|now|again))?\W*$"
                         # (its verb first, of a PR, ticket or release: "merged #2231" was lost,
                         # and "was #2231 merged?" answered with its bump alone)
                         r"|(?i:^\W*(?:merged|deployed|shipped|released|reverted|closed|"
                         r"approved|landed|rolled\s+back|closing|merging|reverting)\s+"
                         r"(?:pr\s*)?(?:#\d+|[a-z]+-\d+|v?\d+(?:\.\d+)+)"
-                        r"(?:\s+(?:too|as well|now|again|today|to\s+\w+))?\W*$)")
+                        r"(?:\s+(?:too|as well|now|again|today|to\s+\w+))?\W*$)"
+                        # who took a ticket: "Looking at ESC-311." (lost; "who is on ESC-311?")
+                        r"|(?i:^\W*(?:looking\s+(?:at|into)|investigating|picking\s+up|"
+                        r"taking|working\s+on)\s+(?:pr\s*)?(?:#\d+|[a-z]+-\d+)(?:\s+now)?\W*$)")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"

@@ -66,6 +66,19 @@ def test_a_short_report_that_a_named_thing_is_done_is_kept():
         ("Globex fixed too.", [0]), ("PR #1290 merged", [1]), ("v2.3 released", [4])], out
 
 
+def test_a_short_sign_off_and_a_ticket_taken_are_kept():
+    """6 Dec (nineteenth session): "PO-5521 signed off." was too short to keep ("is the Datadog
+    PO signed off?" led with the invoice's address, the sentence after it), and "Looking at
+    ESC-311." too (the cause after it named no ticket, and nothing tied it to ESC-311)."""
+    out = OfflineExtractor().extract(lines(
+        ("fin", "PO-5521 signed off. Invoice goes to ap@acme.io, net 30."),
+        ("li", "Looking at ESC-311. Looks like the export worker OOMs on big accounts."),
+        ("zed", "Looking at it."), ("amy", "signed off")))
+    assert [m.content for m in out] == [
+        "PO-5521 signed off.", "Invoice goes to ap@acme.io, net 30.", "Looking at ESC-311.",
+        "Looks like the export worker OOMs on big accounts."], out
+
+
 def test_a_short_answer_is_kept_with_its_question_and_cites_it():
     out = OfflineExtractor().extract(lines(
         ("Tim", "Which team did you sign with?"), ("John", "The Minnesota Wolves!")))
