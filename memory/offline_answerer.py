@@ -72,6 +72,19 @@ _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNOR
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
+
+# a day given as when something is expected: "Moving the auth callback to our own domain; ETA
+# next Wednesday" (said beside "ESC-312 is Safari's ITP blocking our third-party cookie")
+_SAYS_ETA = re.compile(r"(?i)\b(?:eta|expected\s+(?:by|on|to\s+(?:land|ship))|should\s+"
+                       r"(?:land|ship|be\s+(?:out|live|fixed|done))\s+(?:by|on)?)\b")
+
+
+def asks_when(question: str) -> bool:
+    return bool(_WHEN.match(question))
+
+
+def says_eta(memory: Memory) -> bool:
+    return bool(memory.event_dates) and bool(_SAYS_ETA.search(memory.content))
 _ASKS_LAST_TIME = re.compile(r"(?i)^\W*when\s+(?:did|was|were|have|has)\b.*\blast\b|"
                              r"\blast\s+time\b")
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
@@ -425,22 +438,31 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
                                        *memory.questions, leaned_on(memory)]))
 
 
-def _leaned_on(memories: list[Memory]) -> Callable[[Memory], str]:
+def _leaned_on(memories: list[Memory], messages: Iterable[Message] = ()
+               ) -> Callable[[Memory], str]:
     """The questions the memories drawn from a memory's own message answer (its thread's
     ticket or question, as the extractor cites it)."""
     of_message: dict[str, list[str]] = {}
     of_ticket: dict[str, list[str]] = {}
+    tickets_of_message: dict[str, set[str]] = {}
     for m in memories:
         for source in m.source_message_ids[:1]:
             of_message.setdefault(source, []).extend(m.questions)
+            tickets_of_message.setdefault(source, set()).update(_tickets(m.content))
         # (and what other memories say of a ticket it names: "PO-1190 rejected: …, resubmit in
         # January" is of "the Datadog APM add-on", said of PO-1190 a week later)
         for ticket in _tickets(m.content):
             of_ticket.setdefault(ticket, []).append(m.content)
+    for message in messages:  # (a sentence that became no memory: "Looking at ESC-311.")
+        tickets_of_message.setdefault(message.id, set()).update(_tickets(message.content))
 
     def leaned(m: Memory) -> str:
         said = [q for s in m.source_message_ids[:1] for q in of_message.get(s, ())]
-        said += [c for t in _tickets(m.content) for c in of_ticket.get(t, ()) if c != m.content]
+        # (its own tickets, and those its message names in another sentence: "Looks like the
+        # export worker OOMs …" after "Looking at ESC-311." is of "ESC-311: Acme can't export")
+        tickets = set(_tickets(m.content)) | {
+            t for s in m.source_message_ids[:1] for t in tickets_of_message.get(s, ())}
+        said += [c for t in sorted(tickets) for c in of_ticket.get(t, ()) if c != m.content]
         return " ".join(said)
     return leaned
 
@@ -673,6 +695,16 @@ def _cjk_pairs(text: str) -> set[str]:
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
               "signatur": "sign", "owner": "own",
+              # "who referred Kofi?": "… referral from Dev"
+              "referr": "refer",
+              # "what's blocking the Globex deal?": "Next blocker is the DPA"
+              "blocker": "block",
+              # "how many people registered for the webinar?": "Webinar registrations at 348"
+              "registr": "regist",
+              # "when is the Initech questionnaire due?": "Initech questionnaire deadline
+              # extended to Nov 27" (it changed nothing of "… is due Friday Nov 20" over Slack,
+              # ranked below it)
+              "deadlin": "due",
               # "why is snowflake so expensive?": "warehouse costs: snowflake bill was $22k"
               "expens": "cost", "costli": "cost", "pricey": "cost",
               # "when does the idempotency change ship?": "merged #1502, deploying with the 2.14
@@ -1796,8 +1828,15 @@ _SAID_OTHERWISE = {
                                r"\bhand(?:s|ed|ing)?\s+(?:over|off)\b|\bowned\s+by\b")),
     # "how many people asked for SSO for Pro?": "Top feature requests this month: …, SSO for Pro
     # (9), …"
+    # (and a review's "please re-raise. Also missing a test for the backoff cap", for "what did
+    # the review of PR 2201 ask for?", answered with its approval)
     **dict.fromkeys(content_stems("ask asked asking"),
-                    re.compile(r"(?i)\brequest(?:s|ed|ing)?\b|\bupvot\w*|\bvotes\b")),
+                    re.compile(r"(?i)\brequest(?:s|ed|ing)?\b|\bupvot\w*|\bvotes\b|"
+                               r"\bplease\b|\bmissing\b")),
+    # "what's the minimum python version?": "Python floor is now 3.11 (was 3.9)"
+    **dict.fromkeys(content_stems("minimum min"),
+                    re.compile(r"(?i)\bfloor\b|\bat\s+least\b|\bor\s+(?:newer|later|above|"
+                               r"higher)\b|\bminimum\b")),
     # "what were the votes on RFC-51?": "+1", "-1, pricing is steep", "LGTM"
     **dict.fromkeys(content_stems("vote votes voted voting"),
                     re.compile(r"(?i)(?<![\w+-])[+-]1\b|:[+-]1:|👍|👎|\blgtm\b")),
@@ -1825,9 +1864,12 @@ _SAID_OTHERWISE = {
                                r"\bunable\b|\bcrash\w*|\broot\s+cause\b")),
     # "what's blocking the React upgrade?": "#2250 on hold until the design system supports
     # React 19" (declined: it says no "block")
+    # (and "what blocked the upgrade?": "pg_partman 4.x isn't compatible with PG16, we need to
+    # bump it to 5.1 first")
     **dict.fromkeys(content_stems("block blocker blocking"),
                     re.compile(r"(?i)\b(?:on\s+hold|stuck\s+on|held\s+up|waiting\s+(?:on|for)|"
-                               r"depends\s+on)\b")),
+                               r"depends\s+on|(?:isn['’]?t|not|aren['’]?t)\s+compatible|"
+                               r"incompatib\w*|needs?\s+to\s+[^.;]{1,40}?\sfirst)\b")),
     # "what's the max discount we can give?": "we can go to 15% max, not more"
     **dict.fromkeys(content_stems("discount discounts"),
                     re.compile(r"(?i)\d\s*%\s*(?:off|max)\b|\b(?:go|goes|went)\s+(?:up\s+)?"
@@ -1906,7 +1948,11 @@ _EXPIRY_STEMS = frozenset(content_stems("expire expires expiring expiry expirati
 # ("340 signups so far": the thing counted may stand between)
 _RUNNING_COUNT = re.compile(r"(?i)\b\d+\s+(?:[a-z-]+\s+){0,2}?(?:now|so far|in total|total|"
                             r"and counting)\b|"
-                            r"\b(?:that['’]s|makes|now at)\s+(?:\d+|the\s+\d+(?:st|nd|rd|th))\b")
+                            r"\b(?:that['’]s|makes|now at)\s+(?:\d+|the\s+\d+(?:st|nd|rd|th))\b|"
+                            # a tally read out: "Webinar registrations at 348"
+                            r"\b(?:registrations|signups|sign-ups|rsvps|attendees|downloads|"
+                            r"installs|subscribers|users|customers|responses|votes|seats)\s+"
+                            r"(?:are\s+|is\s+)?(?:at|up\s+to|now)\s+\d")
 _ASKS_HOW_MANY = re.compile(r"(?i)^\W*how many (?P<what>[a-z][\w-]*)")
 _COUNTED_AT_MOST = 6
 
@@ -1946,8 +1992,9 @@ _ASKS_SAID_THEN = re.compile(r"(?i)\b(?:shar|say|said|tell|told|mention|post|ann
                              r"writ|wrote|report)\w*\b")
 _ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_VERBS}\w*"
                               r"(?!.*\b(?:to|until|till)\W*$)")
-_ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are)\s+(?:still\s+)?"
-                               r"(?:blocking|holding\s+up)|why\s+(?:is|are)\s+\S.*\s+"
+_ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+"
+                               r"(?:still\s+)?(?:blocking|blocked|holding\s+up|held\s+up)|"
+                               r"why\s+(?:is|are|was|were)\s+\S.*\s+"
                                r"(?:blocked|on\s+hold|stuck))\b")
 _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b|"
                               r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
@@ -2057,6 +2104,9 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
 # subject ("agreed, free goes to 120/min from next Monday" says none of them)
 _ASKS_START = re.compile(r"(?i)\b(?:takes?|took|taking)\s+effect\b|\bkicks?\s+in\b|"
                          r"\bgo(?:es)?\s+into\s+effect\b|\bbecomes?\s+effective\b")
+# "when will the Safari SSO fix land?": of the Safari SSO issue, which its ETA need not name
+_ASKS_FIX_LANDS = re.compile(r"(?i)\bfix(?:es)?\s+(?:land|ship|go\s+out|be\s+out)\b|"
+                             r"\bbe\s+(?:fixed|resolved)\b")
 # "what was wrong with the Globex revenue numbers?": the words of asking what the trouble is
 # are no subject ("the revenue dashboard is showing EUR as USD for Globex" says none)
 _ASKS_WRONG = re.compile(r"(?i)\bwhat(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+(?:going\s+)?"
@@ -2205,7 +2255,8 @@ class OfflineAnswerer(Answerer):
             if names else set())
         # "any update on the Safari bug?": the words of asking how it stands are no subject
         asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
-            or _ASKS_WRONG.search(question)
+            or _ASKS_WRONG.search(question) \
+            or _WHEN.match(question) and _ASKS_FIX_LANDS.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "who owns billing-api after Hugo leaves?": when, not what ("after", "leaves" were
         # half the words to share, and the hand-over was declined)
@@ -2228,7 +2279,7 @@ class OfflineAnswerer(Answerer):
                    if f"#{n}" not in idents
                    and any(re.search(rf"#{n}(?!\d)", m.content) for m in memories)]
         message_text = _message_text(memories)
-        leaned_on = _leaned_on(memories)
+        leaned_on = _leaned_on(memories, messages)
 
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
@@ -2634,7 +2685,10 @@ class OfflineAnswerer(Answerer):
                 # "what's blocking #530?": what says it is held up ("#530 on hold until the
                 # platform team moves the base image"), before the review's "1 blocking
                 # comment" (ranked first once the PR's title found both)
-                shown.sort(key=lambda m: not _HELD_UP.search(m.content))
+                # (or is in the way: "pg_partman 4.x isn't compatible with PG16, we need to
+                # bump it to 5.1 first", for "what blocked the upgrade?")
+                shown.sort(key=lambda m: not (_HELD_UP.search(m.content)
+                                              or _SAID_OTHERWISE["block"].search(m.content)))
             elif _ASKS_HOW_FIXED.match(question):
                 # "how was the search issue fixed?": what was done ("reverted the config, results
                 # back to normal"), before "✅ SEV2 resolved. duration 68 min", which says only
@@ -2691,6 +2745,15 @@ class OfflineAnswerer(Answerer):
                                                or _STATES_CAUSE.search(m.content)),
                                           not (choice and CHOSE.search(m.content)),
                                           not any(o.search(m.content) for o in otherwise)))
+                if choice and CHOSE.search(shown[0].content) \
+                        and not _STATES_REASON.search(shown[0].content):
+                    # (a choice that gives no reason: what its message says beside it first,
+                    # "Blue Fin pitch was great, Northwind was late and off-brief. Going with
+                    # Blue Fin.")
+                    beside = next((m for m in with_siblings(shown[:1], shown)[1:]
+                                   if not CHOSE.search(m.content) and "?" not in m.content), None)
+                    if beside is not None:
+                        shown = [beside, *(m for m in shown if m is not beside)]
             if _WHO.match(question):
                 # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
                 # not the request put to anyone ("tom said: can someone take the flaky …?")
@@ -2955,6 +3018,7 @@ class OfflineAnswerer(Answerer):
                 dated = next((m for m in shown if (d := event_date(m, question))
                               and d.start <= now.date()
                               and not none_since(m)), dated)
+            replaced: Memory | None = None
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
                 # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
@@ -2962,7 +3026,8 @@ class OfflineAnswerer(Answerer):
                 # ("ship" is said "release" there: the words of shipping are one)
                 asked = wanted | (_SHIP_STEMS if wanted & _SHIP_STEMS else set())
                 dated = next((m for m in with_siblings(leads, memories)[len(leads):]
-                              if event_date(m, question) and asked & _memory_stems(m)
+                              if event_date(m, question) and (asked & _memory_stems(m)
+                                                              or says_eta(m))
                               and not none_since(m)), None)
                 # (or, ranked below the two shown, a dated one holding every word asked: "sync
                 # notes: agreed on 100 rpm …, rollout Dec 1" for "when did the rate limit roll
@@ -2970,6 +3035,28 @@ class OfflineAnswerer(Answerer):
                 dated = dated or next((m for m in _distinct(relevant)[len(leads):]
                                        if event_date(m, question) and undated <= stems_of(m)
                                        and not none_since(m)), None)
+                # (or an ETA said of the lead's ticket in another message: "ESC-312 is Safari's
+                # ITP blocking our third-party cookie. Moving the auth callback to our own
+                # domain; ETA next Wednesday", for "when will the Safari SSO fix land?")
+                dated = dated or next((m for m in memories if says_eta(m) and fits(m)
+                                       and event_date(m, question) and undated <= (
+                                           _memory_stems(m) | content_stems(leaned_on(m)))),
+                                      None)
+                # (or what changed such a sibling since, the sibling superseded: "Change of
+                # plan: window moves to Sunday Dec 13" after "Kicking off the Postgres upgrade
+                # … Target window: Saturday Dec 12", for "when is the postgres upgrade?")
+                own = {m.source_message_ids[0] for m in leads if m.source_message_ids}
+                replaced = replaced if dated is not None else next(
+                    (m for m in memories if m.supersedes in previous
+                     and previous[m.supersedes].source_message_ids[:1]
+                     and previous[m.supersedes].source_message_ids[0] in own
+                     and event_date(m, question) and event_date(previous[m.supersedes], question)
+                     and asked & _memory_stems(previous[m.supersedes])), None)
+                if replaced is not None:
+                    dated = replaced
+                    parts += [f"Latest: {event_date(replaced, question).words}: "
+                              f"{_dated(replaced)}.", "Before that:"]
+                    replaced = previous[replaced.supersedes]
                 if dated is not None:
                     shown = [dated, *(m for m in shown if m is not dated)]
             if when and span is None and now is not None and _ASKS_NEXT.search(question):
@@ -3060,6 +3147,8 @@ class OfflineAnswerer(Answerer):
                 # "when is standup?": "From Monday [2026-11-23], daily standup is at 9:30 CET"
                 # is a schedule in force, its own answer, not the day it began (said first)
                 parts += [_dated(dated)]
+            elif dated is not None and replaced is not None:  # (a sibling changed since)
+                parts += [f"{event_date(replaced, question).words}:", _dated(replaced)]
             elif dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
             elif when and _recurs(shown[0].content):

@@ -28,7 +28,8 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
-                               asks_how_it_stands, asks_open, asks_owed, asks_trend, at_work,
+                               asks_how_it_stands, asks_open, asks_owed, asks_trend, asks_when,
+                               at_work, says_eta,
                                carries_identifier, checklist_items, content_stems, event_date,
                                identifiers, is_ticket, plain_names, whose_words_asked,
                                with_siblings)
@@ -184,7 +185,8 @@ def points_together(entries: list[T], memory_of: Callable[[T], Memory]) -> list[
     return [entries[0], *points, *(e for e in entries[1:] if id(e) not in moved)]
 
 
-def answer_window(ranked: list[Fused], n: int, wanted: set[str]) -> list[Fused]:
+def answer_window(ranked: list[Fused], n: int, wanted: set[str],
+                  named: Iterable[str] = ()) -> list[Fused]:
     """The first `n` memories an answer reads, and after them (at most DEFERRED_READ) those
     fusion moved below the window for sharing a message with one above, yet scored above the
     window's lowest: "Embargo on the security advisory is Dec 10." came tenth, after eight
@@ -197,9 +199,24 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str]) -> list[Fused]:
     # (and only one that says as many of the question's words as the first: more read, more
     # LoCoMo adversarial questions were answered, 0.717 → 0.705 declined)
     said = len(wanted & content_stems(_memory_text(window[0].record)))
-    return window + [f for f in ranked[n:] if f.score > floor and said
-                     and len(wanted & content_stems(_memory_text(f.record))) >= said
-                     ][:DEFERRED_READ]
+    deferred = [f for f in ranked[n:] if f.score > floor and said
+                and len(wanted & content_stems(_memory_text(f.record))) >= said]
+    # One that says every word asked where none in the window does, whatever its score: "raj will
+    # be hiring manager" shares its message with the panel ranked first, and ten memories of a
+    # small channel, each one a vector's near miss, brought new sources before it.
+    # (in its own words: the panel's questions, drawn from the whole message, say them too)
+    # (or, naming the ticket or PR the question names, more of them than any in the window:
+    # "PR #2201 review: `retry()` swallows CancelledError; please re-raise." for "what did the
+    # review of PR 2201 ask for?"; any three words, not named, answered LoCoMo's adversarial
+    # questions, declines 0.717 -> 0.705)
+    named = list(named)
+    most = max((len(wanted & content_stems(f.record.content)) for f in window), default=0)
+    if len(wanted) > 1 and most < len(wanted):
+        deferred += [f for f in ranked[n:] if f not in deferred
+                     and (says := len(wanted & content_stems(f.record.content))) > most
+                     and (says == len(wanted) or named and says >= 3 and all(
+                         carries_identifier(i, f.record.content) for i in named))]
+    return window + deferred[:DEFERRED_READ]
 
 
 DEFERRED_READ = 2
@@ -889,7 +906,7 @@ class Profile:
             self._as_they_stood(answer_window(
                 points_together([f for f in fused if isinstance(f.record, Memory)],
                                 lambda f: f.record), settings.answer_memories,
-                content_stems(query)), span),
+                content_stems(query), identifiers(query)), span),
             span, fused_record))
         messages = [f for f in fused if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(
@@ -898,7 +915,7 @@ class Profile:
         shown = [f.record for f in memories]
         # what was said later of a ticket or PR the lead memories name ("#812 merged and
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
-        followed = self._said_later_of(query, shown)
+        followed = self._said_later_of(query, shown) or self._dated_beside(query, shown)
         if followed:
             memories = memories + [Fused(record=m, score=0.0, channels=["identifier"])
                                    for m in followed]
@@ -910,7 +927,8 @@ class Profile:
                 [f for f in memories if f.record.id not in {m.id for m in cited}]
         if answer is None:
             answer = self.service.answerer.answer(
-                query, now, shown, [f.record for f in messages], computed,
+                query, now, shown, [f.record for f in messages]
+                + self._leads_messages(query, shown, [f.record for f in messages]), computed,
                 previous=self._previous_versions(
                     shown, _VERSIONS_WALKED if asks_trend(query) else 1),
                 speakers=speakers_of(shown, lambda memory: self), asker=asker,
@@ -965,6 +983,37 @@ class Profile:
                 out.append(m)
                 seen.add(m.id)
         return out[:FOLLOWED_KEPT]
+
+    def _leads_messages(self, query: str, shown: list[Memory], messages: list[Message]
+                        ) -> list[Message]:
+        """For a question of a cause or how a thing stands, the messages the leads were drawn
+        from that name a ticket the leads do not, after the recalled messages: "Looks like the
+        export worker OOMs …" is of ESC-311 by its message's "Looking at ESC-311." (the
+        answerer reads what a memory leans on there), and nothing else says so."""
+        if not (asks_cause(query) or asks_how_it_stands(query)):
+            return []
+        have = {m.id for m in messages}
+        bare = [m.source_message_ids[0] for m in shown[:LEADS_FOLLOWED] if m.source_message_ids
+                and m.source_message_ids[0] not in have
+                and not any(is_ticket(t) for t in identifiers(m.content))]
+        return [m for m in self._store.get_messages(self.name, list(dict.fromkeys(bare)))
+                if any(is_ticket(t) for t in identifiers(m.content))] if bare else []
+
+    def _dated_beside(self, query: str, shown: list[Memory]) -> list[Memory]:
+        """For a when-question whose leads give no day, an ETA said in a lead's own message
+        ("ESC-312 is Safari's ITP blocking our third-party cookie. Moving the auth callback to
+        our own domain; ETA next Wednesday."): the message's text found the lead, and the ETA's
+        memory shares no word of "when will the Safari SSO fix land?". One more read, only
+        then."""
+        leads = shown[:LEADS_FOLLOWED]
+        if not leads or not asks_when(query) or any(m.event_dates for m in leads):
+            return []
+        seen = {m.id for m in shown}
+        sources = list(dict.fromkeys(m.source_message_ids[0] for m in leads
+                                     if m.source_message_ids))
+        return [m for m in self._store.memories_by_source(self.name, sources)
+                if m.id not in seen and m.source_message_ids[:1]
+                and m.source_message_ids[0] in sources and says_eta(m)][:FOLLOWED_KEPT]
 
     def _work(self, now: datetime
               ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:

@@ -188,6 +188,18 @@ _ASKS_VERSION = re.compile(
     r"(?:prod(?:uction)?|staging|stage|live)\b")
 # what a version's answer says instead of "version": "Hotfix 4.12.2 shipped", "4.12.1 is out"
 _SHIPPING_WORDS = "shipped released deployed rollout live out"
+# what a blocker's answer says instead of "blocked": "pg_partman 4.x isn't compatible with PG16",
+# "#2250 on hold until …" (BM25 found neither for "what blocked the upgrade?")
+_ASKS_BLOCKER = re.compile(r"(?i)\bblock(?:s|ed|ing|ers?)?\b|\bheld\s+up\b|\bholding\s+up\b")
+_BLOCKER_WORDS = "blocker hold stuck waiting depends compatible incompatible issue"
+# what a choice's answer says instead of "pick": "Going with Blue Fin." (no channel found it for
+# "which agency did we pick?", sharing no word with it)
+# (a team's choice, asked of "we": LoCoMo's "why did Caroline choose …?" lost open-domain
+# questions to "going" and "went", 0.453 -> 0.447 at T@5)
+_ASKS_CHOICE = re.compile(r"(?i)\b(?:did|do|have|will|should|are)\s+we\s+(?:pick|choose|select|"
+                          r"go\s+with|settle\s+on|opt\s+for)\b|\bwe\s+(?:picked|chose|selected|"
+                          r"went\s+with|settled\s+on|opted\s+for)\b")
+_CHOICE_WORDS = "going went chose picked selected opted settled"
 
 
 def asks_version(question: str) -> bool:
@@ -228,6 +240,10 @@ def expand_query(text: str) -> str:
     extra = [w for w in dict.fromkeys(extra) if w]
     if asks_version(text):
         extra.append(_SHIPPING_WORDS)
+    if _ASKS_BLOCKER.search(text):
+        extra.append(_BLOCKER_WORDS)
+    if _ASKS_CHOICE.search(text):
+        extra.append(_CHOICE_WORDS)
     kind = asked_tool_category(text)
     if kind is not None:  # "what package manager do we use?" finds "Build uses pnpm 9"
         extra.append(kind_search_words(kind))

@@ -333,6 +333,10 @@ _DAY_STEMS = frozenset({"q1", "q2", "q3", "q4", "today", "tomorrow", "yesterday"
 
 # what a correction or a decision quotes of the message it answers (memory.offline_extractor)
 _QUOTED_PARENT = re.compile(r"\s\((?:to|on) [^()\n]{1,60}?['’]s [\"\u201c].*[\"\u201d]\)\s*$")
+# A reason given for a change ("…, since Tomás is out Thursday"): who or what it names is why,
+# not what changed (it led "who is on the interview panel?" as the panel's correction).
+_REASON_CLAUSE = re.compile(r"(?i),?\s*\b(?:because|since|as)\s+(?:\S+\s+){0,3}?"
+                            r"(?:is|are|was|were|will|won't|can't|isn't|has|had|'s)\b[^.;]*")
 
 
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
@@ -440,7 +444,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                    re.findall(r"[a-z0-9]+", name.lower())}
         # (its own values, not those of what it quotes: "Correction: actually make that
         # $14/seat (to kai's "… $15/seat …")" named no "15" of "launch slips to Dec 15")
-        values = (answer_values & named_values(_QUOTED_PARENT.sub("", memory.content))) \
+        values = (answer_values & named_values(
+            _REASON_CLAUSE.sub("", _QUOTED_PARENT.sub("", memory.content)))) \
             - asked_words - said_by
         # about the question (a third of its words), or it says it takes back what the answer
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's

@@ -5214,3 +5214,34 @@ def test_a_key_a_platform_and_a_rate_limit_asked_from_the_shell(lurker, tmp_path
     assert key[:12] not in lurker("export").stdout
     assert live.startswith("iOS 5.2.1 approved!") and "android" not in live.lower(), live
     assert limit.startswith("sync notes: agreed on 100 rpm for free"), limit
+
+
+def test_a_window_moved_a_blocker_and_a_tickets_eta_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (nineteenth session), through `lurker` as a user types it: a Postgres upgrade
+    whose window moved ("when is the postgres upgrade?" gave the old day), whose blocker was
+    superseded by the bump it planned ("what blocked the upgrade?" gave the staging run), and a
+    ticket's ETA said in a sentence naming neither the fix nor Safari SSO (declined)."""
+    rows = chat(
+        ("nina", "2026-11-23T10:00:00Z", "Kicking off the Postgres 14 -> 16 upgrade for the "
+                                         "orders DB. Target window: Saturday Dec 12, 02:00-04:00 "
+                                         "UTC."),
+        ("nina", "2026-11-24T09:15:00Z", "Staging upgrade done, took 41 minutes, no errors."),
+        ("omar", "2026-11-25T16:00:00Z", "Found an issue: pg_partman 4.x isn't compatible with "
+                                         "PG16, we need to bump it to 5.1 first."),
+        ("nina", "2026-11-26T11:00:00Z", "pg_partman bumped to 5.1 on staging, tests green."),
+        ("leo", "2026-11-30T08:45:00Z", "FYI the maintenance window needs a status page notice "
+                                        "at least 72h before."),
+        ("omar", "2026-12-01T13:20:00Z", "Change of plan: window moves to Sunday Dec 13, same "
+                                         "hours, because the payments team has a batch run "
+                                         "Saturday night."),
+        ("jo", "2026-11-30T13:30:00Z", "ESC-312: Umbrella Corp SSO login loops on Safari only. "
+                                       "P2."),
+        ("mo", "2026-12-03T09:20:00Z", "ESC-312 is Safari's ITP blocking our third-party cookie. "
+                                       "Moving the auth callback to our own domain; ETA next "
+                                       "Wednesday."))
+    when, blocked, eta = asked_after(lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+                                     "when is the postgres upgrade?", "what blocked the upgrade?",
+                                     "when will the Safari SSO fix land?")
+    assert when.startswith("Latest: 13 December 2026: Change of plan"), when
+    assert "pg_partman 4.x isn't compatible" in blocked, blocked
+    assert eta.startswith("9 December 2026: Moving the auth callback"), eta

@@ -1299,3 +1299,30 @@ def test_a_help_threads_confirmed_fix_over_slack(start, api):
     assert len(said) == 2, said
     assert said[0].startswith("Fix confirmed by maya: the healthcheck uses pg_isready"), said[0]
     assert said[1].startswith("Did not work for maya (\"nope, still hangs\")"), said[1]
+
+
+def test_a_deadline_extended_and_a_tickets_cause_over_slack(start, api):
+    """6 Dec (nineteenth session), from outside through the Bolt app: a legal channel's
+    questionnaire deadline extended under `<!here>`, and a support ticket whose cause is the
+    second sentence of "Looking at ESC-311. Looks like …" (naming no Acme); #dev has an Acme
+    export ticket of its own with another cause. The extension is the answer, nothing pings,
+    and #dev's cause stays in #dev."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Vendor security questionnaire for Initech is due *Friday "
+            "Nov 20*. Need :eyes: on section 4 from <@U07SEC>", ts(0))
+    message(slack, "CGEN", "U1", "ESC-311: Acme can't export invoices to CSV since Friday's "
+            "release. 40 users affected. Priority P1.", ts(10))
+    message(slack, "CDEV", "U2", "ESC-400: Acme dashboard export is slow. Looks like the CDN "
+            "is missing the cache.", ts(12))
+    message(slack, "CGEN", "U2", "Looking at ESC-311. Looks like the export worker OOMs on "
+            "accounts with >10k invoices.", ts(40))
+    message(slack, "CGEN", "U1", "Heads up <!here>: Initech questionnaire deadline extended to "
+            "Nov 27.", ts(2 * 1440))
+    app_mention(slack, "UADA", "when is the Initech questionnaire due?", ts(3 * 1440), "EvDue")
+    due = answers(api)[-1]["text"]
+    assert due.startswith("27 November 2026:"), due
+    assert "<!here>" not in due and "<@U07SEC>" not in due, due
+    app_mention(slack, "UADA", "what caused the Acme export issue?", ts(3 * 1440 + 1), "EvWhy")
+    why = answers(api)[-1]["text"]
+    assert why.startswith("Looks like the export worker OOMs"), why
+    assert "CDN" not in why, why
