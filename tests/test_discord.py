@@ -1245,3 +1245,39 @@ def test_a_decision_agreed_in_the_channel_and_she_signed_over_discord(env):
     assert "Omar" not in env.replies(RANDOM)[0].json["content"]
     assert all(r.json["allowed_mentions"]["parse"] == []
                for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
+
+
+def test_a_hiring_manager_and_an_agency_chosen_over_discord(env):
+    """6 Dec (nineteenth session), through the discord.py client, each message its own event:
+    "who is the hiring manager?" was answered with the onsite's correction as the panel's
+    latest word ("…, since Tomás is out Thursday"), and "which agency did we pick?" with the
+    shortlist ("Going with Blue Fin." shares no word with it); why it was picked is the sentence
+    before the choice. The other channel hears none of it, and nobody is pinged."""
+    env.post(GENERAL, ALICE, "I'll be hiring manager for the backend req. Panel: me, Lena, "
+             "Tomás for system design.", at=DAY)
+    env.post(GENERAL, ALICE, "Priya's onsite is scheduled for Thursday Nov 19 at 1pm ET. "
+             "@everyone", at=DAY + timedelta(minutes=5))
+    env.post(GENERAL, BOB, "Agency shortlist: Northwind Creative and Blue Fin. Pitches "
+             "tomorrow.", at=DAY + timedelta(minutes=10))
+    env.post(GENERAL, ALICE, "Correction: Priya's onsite moved to Wednesday Nov 18, same time, "
+             "since Tomás is out Thursday.", at=DAY + timedelta(hours=3))
+    env.post(GENERAL, ALICE, "Blue Fin pitch was great, Northwind was late and off-brief. "
+             "Going with Blue Fin.", at=DAY + timedelta(days=1))
+    env.wait_for(lambda: len(env.sink.events) >= 5, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("who is the hiring manager?", "which agency did we pick?",
+                                  "why did we pick Blue Fin?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, BOB, f"{MENTION} which agency did we pick?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    manager, picked, why = [r.json["content"] for r in env.replies(GENERAL)]
+    assert manager.startswith("alice will be hiring manager"), manager
+    assert "Correction" not in manager.split("\n")[0], manager
+    assert picked.startswith("Going with Blue Fin."), picked
+    assert why.startswith("Blue Fin pitch was great"), why
+    assert "Blue Fin" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
