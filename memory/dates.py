@@ -348,7 +348,8 @@ _SCHEDULED = re.compile(
     r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review|launch|release|"
     r"cutover|go-live|party|flight)s?\s+(?:is\s+)?(?:on\s+|at\s+|in\s+)?"
     r"(?:the\s+week\s+of\s+)?$")
-_IS_NOW = re.compile(r"(?i)\b(?:is|are|['’]s|['’]re)\s+now\b")
+# (and "I'm now out Dec 21-24 instead", after "my trip moved", said 2 Dec: last year's)
+_IS_NOW = re.compile(r"(?i)\b(?:is|are|am|['’]s|['’]re|['’]m)\s+now\b")
 # what someone is asked to do is to be done: "14 open issues labeled needs-repro, please take a
 # look before Monday" (said on a Friday) was the Monday gone, "labeled" making the sentence past
 _ASKED_TO = re.compile(r"(?i)^\W*(?:(?:and|so|then|but)\s+)?(?:please|pls|plz|kindly|"

@@ -593,6 +593,7 @@ HOSTILE = [
     # 6 Dec, nineteenth session
     "can't export since Friday's release", "since Friday's a holiday we ship Thursday",
     "deadline extended to Dec 11", "extended until next Friday",
+    "my trip moved, I'm now out Dec 21-24 instead",
 ]
 
 
@@ -1322,6 +1323,9 @@ MONDAY_30_NOV = datetime(2026, 11, 30, 8, 10, tzinfo=timezone.utc)
                                                     ("2026-12-03", "2026-12-03")]),
     # a deadline extended moved to its day ("extended to Dec 11" is a move, as "pushed to")
     ("Initech questionnaire deadline extended to Dec 11", [("2026-12-11", "2026-12-11")]),
+    # what one is now, after a move said in the past tense, is to come ("Update: my trip moved,
+    # I'm now out Dec 21-24 instead", said 30 Nov or 2 Dec, was last year's Dec 21-24)
+    ("Update: my trip moved, I'm now out Dec 21-24 instead.", [("2026-12-21", "2026-12-24")]),
 ])
 def test_dates_people_wrote_on_6_dec_nineteenth_session(text, expected):
     from memory.dates import find_dates
