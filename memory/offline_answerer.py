@@ -83,6 +83,10 @@ def asks_when(question: str) -> bool:
     return bool(_WHEN.match(question))
 
 
+def says_cause(memory: Memory) -> bool:
+    return bool(_STATES_CAUSE.search(memory.content))
+
+
 def says_eta(memory: Memory) -> bool:
     return bool(memory.event_dates) and bool(_SAYS_ETA.search(memory.content))
 _ASKS_LAST_TIME = re.compile(r"(?i)^\W*when\s+(?:did|was|were|have|has)\b.*\blast\b|"
@@ -876,6 +880,12 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"increase|contributor|chunk)\b"
                            + r"|\b(?:race(?:\s+condition)?|deadlock|(?:memory\s+)?leak|off-by-one)"
                            r"\s+(?:in|on|between|when|with)\b"
+                           # a culprit named: "DB CPU at 95%, a runaway analytics query from the
+                           # reporting job" (for "what caused the checkout latency incident?",
+                           # the pager bot's trigger and resolution were shown)
+                           r"|\b(?:runaway|stuck|misconfigured|expired)\s+(?:[\w-]+\s+)?"
+                           r"(?:query|queries|job|process|deploy|config|cert|certificate|token|"
+                           r"migration|cron)\b|\bOOM(?:s|ed|-killed)?\b"
                            # a failure after a change: "EU load balancer health checks failing
                            # after the 07:30 cert rotation" (the rollback led "what caused the
                            # 503s?")
@@ -2809,7 +2819,10 @@ class OfflineAnswerer(Answerer):
                 # a week …, new window Sat Dec 19" is no memory of Dec 12)
                 latest = _moved_out(shown[0], memories, span)
                 if latest is not None and not anything \
-                        and not changed_subject(latest, content_stems) & undated:
+                        and not changed_subject(latest, content_stems) & undated \
+                        and not (away_asked and names and _names(names, latest, speakers)):
+                    # (a person's own time away moved is of them: "is lena around on Dec 16?"
+                    # after "my trip moved, I'm now out Dec 21-24 instead")
                     latest = None  # (of what the question asks: "Audit logs slipped to Q2" is
                     # no word of "is SSO still in Q1?", though the Q1 list names both)
             if latest is not None and when and not _says_a_day(latest):

@@ -29,7 +29,7 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
                                asks_how_it_stands, asks_open, asks_owed, asks_trend, asks_when,
-                               at_work, says_eta,
+                               at_work, says_cause, says_eta,
                                carries_identifier, checklist_items, content_stems, event_date,
                                identifiers, is_ticket, plain_names, whose_words_asked,
                                with_siblings)
@@ -915,7 +915,7 @@ class Profile:
         shown = [f.record for f in memories]
         # what was said later of a ticket or PR the lead memories name ("#812 merged and
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
-        followed = self._said_later_of(query, shown) or self._dated_beside(query, shown)
+        followed = self._said_later_of(query, shown) or self._said_beside(query, shown)
         if followed:
             memories = memories + [Fused(record=m, score=0.0, channels=["identifier"])
                                    for m in followed]
@@ -999,21 +999,29 @@ class Profile:
         return [m for m in self._store.get_messages(self.name, list(dict.fromkeys(bare)))
                 if any(is_ticket(t) for t in identifiers(m.content))] if bare else []
 
-    def _dated_beside(self, query: str, shown: list[Memory]) -> list[Memory]:
+    def _said_beside(self, query: str, shown: list[Memory]) -> list[Memory]:
         """For a when-question whose leads give no day, an ETA said in a lead's own message
         ("ESC-312 is Safari's ITP blocking our third-party cookie. Moving the auth callback to
         our own domain; ETA next Wednesday."): the message's text found the lead, and the ETA's
-        memory shares no word of "when will the Safari SSO fix land?". One more read, only
-        then."""
+        memory shares no word of "when will the Safari SSO fix land?". For a question of a
+        cause none of the leads states, the cause said in a lead's message ("DB CPU at 95%, a
+        runaway analytics query from the reporting job. Killed it, latency recovering." for
+        "what caused the checkout latency incident?"). One more read, only then."""
         leads = shown[:LEADS_FOLLOWED]
-        if not leads or not asks_when(query) or any(m.event_dates for m in leads):
+        if not leads:
+            return []
+        if asks_when(query) and not any(m.event_dates for m in leads):
+            wanted = says_eta
+        elif asks_cause(query) and not any(says_cause(m) for m in leads):
+            wanted = says_cause
+        else:
             return []
         seen = {m.id for m in shown}
         sources = list(dict.fromkeys(m.source_message_ids[0] for m in leads
                                      if m.source_message_ids))
         return [m for m in self._store.memories_by_source(self.name, sources)
                 if m.id not in seen and m.source_message_ids[:1]
-                and m.source_message_ids[0] in sources and says_eta(m)][:FOLLOWED_KEPT]
+                and m.source_message_ids[0] in sources and wanted(m)][:FOLLOWED_KEPT]
 
     def _work(self, now: datetime
               ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:

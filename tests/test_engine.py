@@ -1637,8 +1637,10 @@ def test_a_campaigns_agency_chosen_why_and_a_tally_read_again(profile):
     assert tally.startswith("Webinar registrations at 348"), tally
 
 
-def test_how_long_a_pager_bots_incident_lasted(profile):
-    """6 Dec (nineteenth session): the pager bot's status comes after the title, in brackets."""
+def test_how_long_a_pager_bots_incident_lasted_and_what_caused_it(profile):
+    """6 Dec (nineteenth session): the pager bot's status comes after the title, in brackets;
+    the cause is a culprit named ("a runaway analytics query"), read beside the sentence of its
+    message that the question's words found."""
     rows = [("pagerbot", "2026-11-30T02:14:00Z", "🔥 [SEV2] checkout-api p99 latency > 2s "
              "(triggered). Assigned: @kenji"),
             ("kenji", "2026-11-30T02:31:00Z", "ack. DB CPU at 95%, a runaway analytics query "
@@ -1649,6 +1651,11 @@ def test_how_long_a_pager_bots_incident_lasted(profile):
     lasted = profile.recall("how long did the checkout incident last?",
                             now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
     assert lasted.startswith("26 minutes: from 02:14 UTC on 30 November 2026"), lasted
+    # (and its cause, the first sentence of the reply whose second found it: the bot's trigger
+    # and resolution were the answer)
+    cause = profile.recall("what caused the checkout latency incident?",
+                           now=datetime(2026, 12, 5, 10, tzinfo=timezone.utc)).answer
+    assert cause.startswith("DB CPU at 95%, a runaway analytics query"), cause
 
 
 def test_a_shared_agent_profiles_floor_and_a_reviews_requests(profile):
@@ -1697,3 +1704,21 @@ def test_the_web_app_and_a_region_asked_are_not_answered_by_another(profile):
     eu = profile.recall("when does EU data residency ship?", now=now).answer
     assert eu.startswith("Q2 2027: EU data residency ships in Q2 2027"), eu
     assert "US data residency" not in eu, eu
+
+
+def test_time_away_moved_is_when_one_is_out_and_not_on_the_old_days(profile):
+    """6 Dec (nineteenth session), a team channel: "Update: my trip moved, I'm now out Dec
+    21-24 instead" was dated last year's Dec 21-24 (the move's past tense), and "is lena around
+    on Dec 16?" answered with the old days alone."""
+    rows = [("lena", "2026-11-30T09:00:00Z", "I'm out Dec 14-18 (family trip). Kai covers my "
+             "reviews."),
+            ("lena", "2026-12-02T10:00:00Z", "Update: my trip moved, I'm now out Dec 21-24 "
+             "instead."),
+            ("kai", "2026-12-04T11:00:00Z", "Team lunch moved to Thursday Dec 10 at noon, Bistro "
+             "21.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    out = profile.recall("when is lena out?", now=now).answer
+    assert out.startswith("21 December 2026 to 24 December 2026: Update:"), out
+    around = profile.recall("is lena around on Dec 16?", now=now).answer
+    assert around.startswith("Latest: Update: lena's trip moved"), around
