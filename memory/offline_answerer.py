@@ -1481,13 +1481,19 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     if not memory.event_dates:
         return None
     events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
+    found = find_dates(memory.content, memory.said_at) if len(events) > 1 else []
     if len(events) > 1:
         # "moved from Thursday to next Tuesday": the day it moved to, not the one it left
-        found = find_dates(memory.content, memory.said_at)
         placed = [f for f in found if not moved_away_from(memory.content, f)] or found
         if len(placed) < len(found):
             events = [e for e in events if any(f.date.start == e.start for f in placed)] \
                 or events
+    if len(events) > 1 and question and _ASKS_DEADLINE.search(question):
+        # a deadline asked is the day said after "by" or "due": "Board deck needs Q4 net revenue
+        # retention by Dec 15" (nearer "board deck", Q4 answered "when is the board deck due?")
+        by = [f for f in found if _BY_A_DAY.search(memory.content, 0, f.start)]
+        if by and len(by) < len(found):
+            events = [e for e in events if any(f.date.start == e.start for f in by)] or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
         if wanted & _SHIP_STEMS:  # "when does 4.3 ship?": "… release Dec 8" says it
@@ -1535,6 +1541,9 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
 
 
 _NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
+_ASKS_DEADLINE = re.compile(r"(?i)\b(?:due|deadline|by\s+when)\b")
+_BY_A_DAY = re.compile(r"(?i)\b(?:by|due(?:\s+on)?|deadline(?:\s+is)?|no\s+later\s+than)\s+"
+                       r"(?:the\s+|[*_]+)?$")
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)|,\s+(?:and|but)\b|\n")
 
 

@@ -1722,3 +1722,19 @@ def test_time_away_moved_is_when_one_is_out_and_not_on_the_old_days(profile):
     assert out.startswith("21 December 2026 to 24 December 2026: Update:"), out
     around = profile.recall("is lena around on Dec 16?", now=now).answer
     assert around.startswith("Latest: Update: lena's trip moved"), around
+
+
+def test_a_deadline_asked_is_the_day_said_after_by(profile):
+    """6 Dec (nineteenth session), a data channel: "when is the board deck due?" was answered
+    "Q4 2026" from "Board deck needs Q4 net revenue retention by Dec 15" (Q4 is nearer "board
+    deck"; the deadline is the day after "by")."""
+    rows = [("sam", "2026-12-02T11:00:00Z", "Board deck needs Q4 net revenue retention by Dec 15. "
+             "Current NRR is 112%."),
+            ("li", "2026-12-03T10:30:00Z", "NRR recalculated with the dedupe fix: 108%, not "
+             "112%.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="data")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    due = profile.recall("when is the board deck due?", now=now).answer
+    assert due.startswith("15 December 2026: Board deck needs Q4"), due
+    nrr = profile.recall("what's our NRR?", now=now).answer
+    assert nrr.startswith("Latest: NRR recalculated with the dedupe fix: 108%"), nrr
