@@ -1888,7 +1888,10 @@ def test_a_security_channel_s_leaked_key_and_a_cve_from_the_shell(lurker, tmp_pa
     cve, ticket, key = said
     assert cve.startswith("libxml2 bumped to 2.11.9") and "Before that: Heads up: CVE-2026-41021" \
         in cve, said
-    assert ticket.startswith("libxml2 bumped to 2.11.9") and "bumped from" not in ticket, said
+    # (since 6 Dec's nineteenth session "SEC-212 closed." is a memory of its own, and the
+    # answer: a short report that a ticket is closed was too short to keep)
+    assert ticket.startswith(("libxml2 bumped to 2.11.9", "SEC-212 closed.")) \
+        and "bumped from" not in ticket, said
     whole = lurker("recall", "what was the key that leaked?", "--now", "2026-11-23T09:00:00Z",
                    "--json").stdout
     assert secret not in key and secret not in whole and "[REDACTED:credential]" in whole
