@@ -915,11 +915,13 @@ class Profile:
         shown = [f.record for f in memories]
         # what was said later of a ticket or PR the lead memories name ("#812 merged and
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
-        followed = self._said_later_of(query, shown) or self._said_beside(query, shown)
+        # (the channel each was read by: a ticket named later, or a sentence of a lead's message)
+        followed = [(m, "identifier") for m in self._said_later_of(query, shown)] \
+            or [(m, "same_message") for m in self._said_beside(query, shown)]
         if followed:
-            memories = memories + [Fused(record=m, score=0.0, channels=["identifier"])
-                                   for m in followed]
-            shown = shown + followed
+            memories = memories + [Fused(record=m, score=0.0, channels=[how])
+                                   for m, how in followed]
+            shown = shown + [m for m, _ in followed]
         answer, working = None, self._working(query, now)
         if working is not None:
             answer, cited = working
