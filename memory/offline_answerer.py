@@ -83,6 +83,11 @@ def asks_when(question: str) -> bool:
     return bool(_WHEN.match(question))
 
 
+def text_stems(text: str) -> frozenset[str]:
+    """content_stems, cached: recall reads the same memories' stems many times over."""
+    return _text_stems(text)
+
+
 def says_cause(memory: Memory) -> bool:
     return bool(_STATES_CAUSE.search(memory.content))
 

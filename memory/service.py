@@ -29,7 +29,7 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
                                asks_how_it_stands, asks_open, asks_owed, asks_trend, asks_when,
-                               at_work, says_cause, says_eta,
+                               at_work, says_cause, says_eta, text_stems,
                                carries_identifier, checklist_items, content_stems, event_date,
                                identifiers, is_ticket, plain_names, whose_words_asked,
                                with_siblings)
@@ -210,10 +210,10 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str],
     # review of PR 2201 ask for?"; any three words, not named, answered LoCoMo's adversarial
     # questions, declines 0.717 -> 0.705)
     named = list(named)
-    most = max((len(wanted & content_stems(f.record.content)) for f in window), default=0)
+    most = max((len(wanted & text_stems(f.record.content)) for f in window), default=0)
     if len(wanted) > 1 and most < len(wanted):
         deferred += [f for f in ranked[n:] if f not in deferred
-                     and (says := len(wanted & content_stems(f.record.content))) > most
+                     and (says := len(wanted & text_stems(f.record.content))) > most
                      and (says == len(wanted) or named and says >= 3 and all(
                          carries_identifier(i, f.record.content) for i in named))]
     return window + deferred[:DEFERRED_READ]
