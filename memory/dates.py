@@ -178,7 +178,15 @@ _NOT_PAST = re.compile(
     # the same asked: "is the office closed on Jan 1?", "are the docs updated?"
     r"(?:^\W*(?:is|are|am|will\s+\w+\s+be)\s+(?:\w+\s+){1,3}?\w+ed\b)|"
     r"\b(?:scheduled|planned|expected|supposed|booked|slated|needed|required|intended|hoped|aimed|"
-    r"targeted|pencill?ed|speed|indeed|embed|exceed|proceed|succeed|breed)\b",
+    r"targeted|pencill?ed|speed|indeed|embed|exceed|proceed|succeed|breed)\b|"
+    # these "un-" participles are states, not deeds ("unblocked", "unpublished" are done): "…,
+    # untagged resources get a weekly report" (said 4 Dec of "tags by Dec 15": last year's)
+    r"\bun(?:tagged|assigned|resolved|paid|used|label?led|answered|reviewed|tested|merged|"
+    r"claimed|supported|planned|scheduled|expected|finished|addressed|released|signed|verified|"
+    r"approved|triaged|owned|staffed|funded|documented|related|attended)\b|"
+    # what a release is to take out, named by its number: "3.9 dropped in 6.0 (March), 5.x keeps
+    # it" (said 3 Dec) is next March
+    r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b",
     re.IGNORECASE)
 # A headline's bare participle says how a thing will be, not what happened: "Reminder: office
 # closed Friday", "heads up: standup cancelled on Thursday" (said on the Monday before). Someone
@@ -205,7 +213,7 @@ _CLOSURE_NOTICE = re.compile(
     r"|^\W*(?:(?:reminder|heads[- ]up|fyi|note|notice|psa)\W+)?(?:closed|shut)\s+(?:from\s+|"
     r"on\s+|between\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|"
     r"sat|sun)")
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?=\w)[^.!?\n]*)*?(?=[.!?](?:\s|$)|\n|$)")
 _SEGMENT = re.compile(r"[^:;]+")  # a header ("Tuesday update: ...") has a tense of its own
 _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|while|whereas|"
                      r"although|though|that)\s|$)", re.IGNORECASE)
@@ -313,6 +321,11 @@ def tense_at(text: str, pos: int) -> Tense:
     if _INTENDED_TO.search(text[c0:pos]):
         return "future"
     clause = _tense_of(text[c0:c1])
+    if clause == "past" and _IS_THE_DAY.search(text[c0:pos]) \
+            and not _PAST_AUXILIARY.search(text[c0:pos]):
+        # a day that something is, whatever participle names it: "Coordinated disclosure date
+        # for the CVE is Dec 9" (said 2 Dec) was last year's
+        return "neutral"
     if clause == "neutral" and (_ASKED_TO.match(text[c0:c1])
                                 or _IS_NOW.search(text[c0:c1])):
         # (its own past stays: "please note we closed on Monday"); and what a thing is now
@@ -329,6 +342,10 @@ def tense_at(text: str, pos: int) -> Tense:
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
         return "neutral"
     return clause if clause != "neutral" else _segment_tense(text[g0:g1])
+
+
+_IS_THE_DAY = re.compile(r"(?i)\b(?:is|are)\s+(?:(?:on|now|still|set\s+for)\s+)?(?:the\s+)?$")
+_PAST_AUXILIARY = re.compile(r"(?i)\b(?:was|were|did|had|has|have|been)\b")
 
 
 _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|plan|expect|hope|"

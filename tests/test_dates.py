@@ -594,6 +594,9 @@ HOSTILE = [
     "can't export since Friday's release", "since Friday's a holiday we ship Thursday",
     "deadline extended to Dec 11", "extended until next Friday",
     "my trip moved, I'm now out Dec 21-24 instead",
+    # 6 Dec, twentieth session
+    "approved! Releasing 4.12.0 on Thursday", "disclosure date for the CVE is Dec 9",
+    "3.9 dropped in 6.0 (March)", "tags by Dec 15, untagged resources get a report",
 ]
 
 
@@ -1331,3 +1334,32 @@ def test_dates_people_wrote_on_6_dec_nineteenth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, MONDAY_30_NOV)] == expected
+
+
+THURSDAY_3_DEC_EVENING = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a sentence runs past a version's dots ("Build 884 approved! Releasing iOS 4.12.0 manually
+    # on Thursday", said on a Thursday, was cut at "4.12." and read as today)
+    ("Build 884 approved! Releasing iOS 4.12.0 manually on Thursday.",
+     [("2026-12-10", "2026-12-10")]),
+    ("We shipped v2.3 yesterday. Next is 2.4 on Friday.", [("2026-12-02", "2026-12-02"),
+                                                            ("2026-12-04", "2026-12-04")]),
+    # (what a release takes out is to come: the past of "dropped" had been cut off with "6.")
+    ("ok, 3.9 dropped in 6.0 (March), 5.x keeps it", [("2027-03-01", "2027-03-31")]),
+    # a day that something is, whatever participle names it ("Coordinated disclosure date for
+    # the CVE is Dec 9", said 2 Dec, was last year's)
+    ("Coordinated disclosure date for the CVE is Dec 9, 14:00 UTC.",
+     [("2026-12-09", "2026-12-09")]),
+    ("Blocked release is Friday", [("2026-12-04", "2026-12-04")]),
+    # "un-" participles are states ("…, untagged resources get a weekly report", said 4 Dec of
+    # "tags by Dec 15", was last year's); "unblocked" is a deed
+    ("Tagging policy: every resource needs team and env tags by Dec 15, untagged resources get "
+     "a weekly report to their account owner.", [("2026-12-15", "2026-12-15")]),
+    ("we unblocked the deploy on Tuesday", [("2026-12-01", "2026-12-01")]),
+])
+def test_dates_people_wrote_on_6_dec_twentieth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, THURSDAY_3_DEC_EVENING)] == expected
