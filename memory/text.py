@@ -71,7 +71,15 @@ def stem_words(words_: Iterable[str]) -> list[str]:
 def words(text: str) -> list[str]:
     """Lowercased word tokens: letters/digits, apostrophes inside a word kept (typographic ones
     normalised), underscores split."""
-    return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+    low = text.lower()
+    if "(" in low:
+        low = _PLAN_LETTER.sub(r"\1\2", low)
+    return [w.replace("’", "'") for w in _WORD.findall(low)]
+
+
+# a retirement plan's name is one word however written: "401(k) match goes from 4% to 5%" and
+# "what's the 401k match?" (no word shared: "401", "k" and "401k")
+_PLAN_LETTER = re.compile(r"\b(401|403|457)\s*\(\s*([kb])\s*\)")
 
 
 def stem_tokens(text: str) -> list[str]:
@@ -176,7 +184,9 @@ _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 
 
 def short_phrases(text: str) -> str:
-    """`text` with each phrase of SHORT_PHRASES as its letters."""
+    """`text` with each phrase of SHORT_PHRASES as its letters (and "401(k)" as "401k")."""
+    if "(" in text:
+        text = _PLAN_LETTER.sub(r"\1\2", text)
     return _PHRASE.sub(lambda m: SHORT_PHRASES[m.group(0).lower()], text)
 _ASKS_VERSION = re.compile(
     r"(?i)\b(?:what|which)(?:'s|\u2019s| is)?\s+(?:the\s+)?(?:current\s+|latest\s+)?"

@@ -42,3 +42,13 @@ def test_a_phrase_and_its_letters_are_one_word_to_the_answerer():
 def test_chat_spellings_of_a_question_are_written_out(typed, read):
     from memory.text import spelled_out
     assert spelled_out(typed) == read
+
+
+def test_a_retirement_plans_name_is_one_word_however_written():
+    """6 Dec (twentieth session): "what's the 401k match next year?" shared no word with
+    "401(k) match goes from 4% to 5%" ("401", "k" against "401k"), in BM25 and in answers."""
+    from memory.offline_answerer import content_stems
+    from memory.text import stem_tokens
+    assert stem_tokens("401(k) match") == stem_tokens("401k match") == ["401k", "match"]
+    assert "401k" in content_stems("The 401( K ) match is 5%")
+    assert stem_tokens("f(x) and 403(b)") == ["f", "x", "403b"]
