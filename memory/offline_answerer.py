@@ -41,7 +41,7 @@ from .recurrence import next_day, schedule_in
 from .time_zones import asked_zone, clock_in
 from .tried import DID_NOT_WORK, FIX_CONFIRMED
 from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
-                      says_change, says_dropped_out, says_ended, says_update,
+                      named_values, says_change, says_dropped_out, says_ended, says_update,
                       update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
@@ -454,9 +454,11 @@ def _leaned_on(memories: list[Memory], messages: Iterable[Message] = ()
     of_message: dict[str, list[str]] = {}
     of_ticket: dict[str, list[str]] = {}
     tickets_of_message: dict[str, set[str]] = {}
+    said_beside: dict[str, list[str]] = {}
     for m in memories:
         for source in m.source_message_ids[:1]:
             of_message.setdefault(source, []).extend(m.questions)
+            said_beside.setdefault(source, []).append(m.content)
             tickets_of_message.setdefault(source, set()).update(_tickets(m.content))
         # (and what other memories say of a ticket it names: "PO-1190 rejected: …, resubmit in
         # January" is of "the Datadog APM add-on", said of PO-1190 a week later)
@@ -472,6 +474,12 @@ def _leaned_on(memories: list[Memory], messages: Iterable[Message] = ()
         tickets = set(_tickets(m.content)) | {
             t for s in m.source_message_ids[:1] for t in tickets_of_message.get(s, ())}
         said += [c for t in sorted(tickets) for c in of_ticket.get(t, ()) if c != m.content]
+        if not named(ANNOTATED.sub("", m.content)):
+            # (a sentence naming nothing is of what its message names: "Listing goes live
+            # Monday" after "Shopify approved the app!", for "when does the Shopify listing go
+            # live?", declined)
+            said += [c for s in m.source_message_ids[:1] for c in said_beside.get(s, ())
+                     if c != m.content]
         return " ".join(said)
     return leaned
 
@@ -562,6 +570,32 @@ def asks_cause(question: str) -> bool:
     """"what caused the SSO loop?": what a ticket's later word may answer by its number alone
     (memory.service reads those words for these too)."""
     return bool(content_stems(question) & _CAUSE_STEMS)
+
+
+def asks_what_if(question: str) -> bool:
+    return bool(_ASKS_WHAT_IF.match(question))
+
+
+def says_condition(memory: Memory) -> bool:
+    """A case and what follows from it: "If you do nothing you keep your current plan."."""
+    return bool(_SAYS_CONDITION.match(ANNOTATED.sub("", memory.content)))
+
+
+_SAYS_CONDITION = re.compile(r"(?i)^\W*(?:if|unless|otherwise|in\s+case|failing\s+that|"
+                             r"(?:anyone|anything|everyone|those|people)\s+(?:who|that)\s+"
+                             r"(?:doesn['’]t|don['’]t|misses?|fails?))\b")
+
+
+def asks_why(question: str) -> bool:
+    return bool(_ASKS_WHY.match(question))
+
+
+def says_bare_verdict(memory: Memory) -> bool:
+    """A verdict said alone ("Go/no-go: NO-GO."), or a plan ("Moving to their bulk endpoint."),
+    its reason said beside it."""
+    text = ANNOTATED.sub("", memory.content)
+    return bool(_BARE_VERDICT.match(text) or _BARE_PLAN.match(text)
+                and not _STATES_REASON.search(text))
 
 
 def _cause_of_ticket(lead: Memory, memories: list[Memory]) -> Memory | None:
@@ -736,6 +770,7 @@ _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
                                        "beginning middle part"))
 _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent"))
+_LATEST_STEMS = frozenset(content_stems("latest newest"))
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
@@ -931,6 +966,9 @@ _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|w
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
                                       "charged fee fees worth arr mrr acv"))
+# (a budget asked is a sum to show first, though a budget's sums are no price of it: "November
+# revenue came in at $912k" is no answer to "what's the eng budget?")
+_PRICE_ASKED_STEMS = _COST_STEMS | frozenset(content_stems("budget"))
 _ASKS_TREND = re.compile(r"(?i)\bhow\s+(?:has|have|did|is|are)\b[^?]*\b(?:trend(?:ed|ing)?|"
                          r"changed|moved|evolved|developed)\b(?!\s+(?:to|from|the|our|its))|"
                          r"\b(?:trend|history)\s+(?:of|for|in)\b|\bover\s+time\b")
@@ -1019,6 +1057,11 @@ def _says_a_day(memory: Memory) -> bool:
     calls off what it names."""
     return bool(memory.event_dates or SHIFT.search(memory.content)
                 or _MOVES_A_DAY.search(memory.content))
+
+
+# a day said to have moved ("starts Friday afternoon instead"), and what a plan is asked as
+_DAY_MOVED = re.compile(rf"(?i)\b(?:{MOVE_VERBS}\w*|instead)\b")
+_PLAN_STEMS = frozenset(content_stems("plan plans planned schedule date day time"))
 
 
 # (not "moved" alone: "moved $200k from G&A" moves money)
@@ -1855,8 +1898,10 @@ _SAID_OTHERWISE = {
     # (and a review's "please re-raise. Also missing a test for the backoff cap", for "what did
     # the review of PR 2201 ask for?", answered with its approval)
     **dict.fromkeys(content_stems("ask asked asking"),
+                    # (and a customer's "They want a 15% discount for a 2-year term", for
+                    # "what did Initech ask for?", declined)
                     re.compile(r"(?i)\brequest(?:s|ed|ing)?\b|\bupvot\w*|\bvotes\b|"
-                               r"\bplease\b|\bmissing\b")),
+                               r"\bplease\b|\bmissing\b|\bwant(?:s|ed)?\b")),
     # "what's the minimum python version?": "Python floor is now 3.11 (was 3.9)"
     **dict.fromkeys(content_stems("minimum min"),
                     re.compile(r"(?i)\bfloor\b|\bat\s+least\b|\bor\s+(?:newer|later|above|"
@@ -1927,6 +1972,34 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("slow slower slowness"),
                     re.compile(r"(?i)\bp9\d\b|\blatency\b|\btimeouts?\b|\bsluggish\b|"
                                r"\blag(?:gy|ging)?\b")),
+    # "which versions get the security fix?": "Patch for the CVE is ready …, backporting to
+    # 3.2.9 and 3.3.5" (declined)
+    **dict.fromkeys(content_stems("security vulnerability vulnerabilities"),
+                    re.compile(r"(?i)\bCVEs?\b|\bGHSA-|\bvuln\w*|\bexploit\w*|"
+                               r"\bpath\s+traversal\b|\bRCE\b|\bXSS\b|\bCSRF\b|\bSSRF\b")),
+    **dict.fromkeys(content_stems("version versions"),
+                    re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?:-?(?:rc|beta|alpha)\d*)?"
+                               r"(?![\w.]*\d{3,})\b")),
+    # "what's the latest release candidate?": "3.4.0rc2 is on PyPI" (declined)
+    **dict.fromkeys(content_stems("candidate candidates"),
+                    re.compile(r"(?i)(?<![a-z])rc\.?\d+\b")),
+    # (a release candidate is one: "release")
+    **dict.fromkeys(content_stems("release releases"),
+                    re.compile(r"(?i)(?<![a-z])rc\.?\d+\b|\bis\s+(?:now\s+)?(?:on|up\s+on)\s+"
+                               r"(?:pypi|npm|crates\.io|maven\s+central|rubygems|nuget|"
+                               r"the\s+app\s+store|play)\b")),
+    # "what replaces the Tooltip?": "We're deprecating the Tooltip component in favour of
+    # Popover" (declined)
+    **dict.fromkeys(content_stems("replace replaces replaced replacing replacement successor"),
+                    re.compile(r"(?i)\bin\s+favou?r\s+of\b|\binstead\s+of\b|"
+                               r"\bsuperseded\s+by\b|\bsucceeded\s+by\b|"
+                               r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b")),
+    # "why were the earlier numbers wrong?": "The eval set had 3% overlap with train (dedup bug
+    # in the shard builder), all numbers before today are inflated by ~0.02" (declined)
+    **dict.fromkeys(content_stems("wrong incorrect"),
+                    re.compile(r"(?i)\b(?:bugs?|inflated|overstated|understated|skewed|"
+                               r"mistakes?|incorrect|stale|miscount\w*|double[- ]counted|"
+                               r"off\s+by)\b")),
     # "is the RateLimitError fixed?": "token bucket shipped in worker v2.4.1, no RateLimitErrors
     # since" (or resolved, patched, gone, back to normal)
     **dict.fromkeys(content_stems("fix fixed fixes fixing"),
@@ -2036,6 +2109,24 @@ _DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|
 _VERDICT_OPENS = re.compile(r"(?i)^\W*(?:approved|rejected|merged|signed|accepted|declined|"
                             r"denied|cleared|published|reviewed)(?:\s*[!.:,🎉✅❌]|\s*$|"
                             r"\s+[—–-]\s)")
+# a plan said in a few words, its reason in the sentence beside it: "Moving to their bulk
+# endpoint." after "Xero rate limit is 60 calls/min per tenant, we're hitting it …"
+_BARE_PLAN = re.compile(r"(?i)^\W*(?:(?:so|then|and)\s+)?(?:we['’]re\s+|we\s+are\s+|i['’]m\s+)?"
+                        r"(?:moving|switching|migrating|changing|replacing|dropping|pausing|"
+                        r"reverting|rolling\s+back)\b[^.;!?]{0,60}[.!]?"
+                        r"(?:\s+(?:cc\s+)?@\S+)*\s*$")  # (a ping after it: "… @everyone")
+_ASKS_WHAT_IF = re.compile(r"(?i)^\W*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+"
+                           r"(?:if|when|to)\b")
+_WHAT_IF_STEMS = frozenset(content_stems("happens happen if"))
+# who did a thing, asked by its verb
+_WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
+                      r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
+                      r"patched|debugged|designed|drafted|signed)\b")
+# a verdict said alone, its reason said beside it
+# (in Slack's bold or not: "Go/no-go: *NO-GO*.")
+_BARE_VERDICT = re.compile(r"(?i)^\W*(?:[\w/ -]{1,30}:\s*)?[*_~]*(?:no[- ]go|go|rejected|declined|"
+                           r"denied|vetoed|blocked|not\s+approved|approved)\W*"
+                           r"(?:(?:cc\s+)?@\S+\s*)*$")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
@@ -2372,6 +2463,10 @@ class OfflineAnswerer(Answerer):
             # "right now", "at the moment": when, not what ("who is on call right now?" was
             # declined, "handing off the pager to dana until Monday" sharing one word of three)
             undated = (undated - _AT_PRESENT_STEMS) or undated
+        if _ASKS_WHAT_IF.match(question):
+            # "what happens if I don't enroll?": of enrolling ("If you do nothing you keep your
+            # current plan", beside the enrollment's dates, was declined sharing one of three)
+            undated = (undated - _WHAT_IF_STEMS) or undated
         if span is not None:
             # (a span's words of shape are no subject: "what did we deploy in the first half
             # of November?" was declined, "Deployed api v4.10.0" sharing one word of four)
@@ -2382,7 +2477,13 @@ class OfflineAnswerer(Answerer):
                 # of "coming up" (it was declined, "Initech renews Dec 15" sharing one word of 3)
                 undated = (undated - content_stems(_ASKS_DUE.search(question).group(0))) \
                     or undated
-        if _ASKS_VERSION.search(question):
+        # (of the newest one, not "recently": LoCoMo's "what cult did Tim join recently?" found
+        # "Tim joined a travel club!", declines 0.717 -> 0.709)
+        recency_asked = not _ASKS_VERSION.search(question) \
+            and len(undated - _RECENCY_STEMS) >= 2 and bool(undated & _LATEST_STEMS)
+        if _ASKS_VERSION.search(question) or recency_asked:
+            # (nor of two words besides: "what's the latest release candidate?" was declined,
+            # "3.4.0rc2 is on PyPI" saying no "latest")
             # "what's the latest iOS version?": a word of recency is no subject (it was
             # declined, "iOS 4.12.0 submitted to App Store review" sharing one word of three)
             # (only it: without "version" too, "what pnpm version do we use?" found "Upgraded to
@@ -2576,6 +2677,19 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
+            if _ASKS_WHAT_IF.match(question):
+                # "what happens if I don't enroll?": what its message says of a case ("If you
+                # do nothing you keep your current plan."), not the enrollment's dates alone
+                case = next((m for m in with_siblings(shown[:LEADS_FOLLOWED], memories)
+                             if says_condition(m)), None)
+                if case is not None:
+                    shown = [case, *(m for m in shown if m is not case)]
+            if recency_asked:
+                # "what's the latest release candidate?": the newest that says all it asks
+                # ("3.4.0rc2 is on PyPI"), not "Security releases go out then", ranked first
+                whole = sorted((m for m in shown if undated <= stems_of(m)),
+                               key=lambda m: m.said_at, reverse=True)
+                shown = [*whole, *(m for m in shown if m not in whole)]
             if span is not None and (asked_beside := undated - content_stems(span.phrase)
                                      - _ANY_EVENT):
                 # what shares the span's word alone comes after what says the rest: "November
@@ -2728,7 +2842,7 @@ class OfflineAnswerer(Answerer):
                     # was said of the ticket by its number ("ZD-10422 root cause: …"), no
                     # word of the question
                     shown = [cause, *(m for m in shown if m is not cause)]
-            elif wanted & _COST_STEMS and not when:
+            elif wanted & _PRICE_ASKED_STEMS and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
                 # (and of those naming the question's own words, "bill" too, the newest: "what's
@@ -2769,20 +2883,45 @@ class OfflineAnswerer(Answerer):
                                                or _STATES_CAUSE.search(m.content)),
                                           not (choice and CHOSE.search(m.content)),
                                           not any(o.search(m.content) for o in otherwise)))
-                if choice and CHOSE.search(shown[0].content) \
+                if (choice and CHOSE.search(shown[0].content)
+                    # (or a bare verdict: "Go/no-go: NO-GO." then "QA-772 lets two 50% coupons
+                    # stack to 100%.", for "why was it a no-go?")
+                    or says_bare_verdict(shown[0])) \
                         and not _STATES_REASON.search(shown[0].content):
                     # (a choice that gives no reason: what its message says beside it first,
                     # "Blue Fin pitch was great, Northwind was late and off-brief. Going with
                     # Blue Fin.")
                     beside = next((m for m in with_siblings(shown[:1], shown)[1:]
                                    if not CHOSE.search(m.content) and "?" not in m.content), None)
+                    if not CHOSE.search(shown[0].content):
+                        # (of a verdict or a plan, what its message says beside it but what
+                        # followed: "QA-772 lets two 50% coupons stack to 100%.", not "Release
+                        # slips to Monday", for "why was it a no-go?"; neither says "no-go")
+                        beside = next((m for m in with_siblings(shown[:1], memories)[1:]
+                                       if "?" not in m.content and not says_bare_verdict(m)
+                                       and not SAYS_MOVED.search(m.content)
+                                       and not _MOVES_A_DAY.search(m.content)), beside)
                     if beside is not None:
                         shown = [beside, *(m for m in shown if m is not beside)]
+            if _ASKS_WHY.match(question) and not (_STATES_REASON.search(shown[0].content)
+                                                  or _STATES_CAUSE.search(shown[0].content)) \
+                    and (cause := next((m for m in with_siblings(shown[:1], memories)[1:]
+                                        if _STATES_CAUSE.search(m.content)), None)):
+                # a change whose cause its message states beside it: "Biggest jump is NAT
+                # gateway data transfer." after "November AWS bill is $48.2k, up 18% …", for
+                # "why did the AWS bill go up?", sharing none of its words
+                shown = [cause, *(m for m in shown if m is not cause)]
             if _WHO.match(question):
                 # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
                 # not the request put to anyone ("tom said: can someone take the flaky …?")
                 shown.sort(key=lambda m: bool(_ASKED_OF_ANYONE.match(
                     ANNOTATED.sub("", m.content))) and not _TAKEN.search(m.content))
+                if (did := _WHO_DID.match(question)) is not None:
+                    # "who fixed the Windows hang?": what says by whom ("#5521 fixed by @ela in
+                    # #5530"), before ela's report of the hang, which says more of its words
+                    by_whom = re.compile(rf"(?i)\b{did['verb'][:-2]}\w*\s+by\s+@?[a-z]|"
+                                         rf"@\w+\s+{did['verb'][:-2]}")
+                    shown.sort(key=lambda m: not by_whom.search(m.content))
                 negated = _NEGATED.search(question)
                 if negated and any(_says_negated(m.content, negated[2]) for m in shown):
                     # "who said no hire for Jonas?": not dev's "Jonas: hire." beside ana's "no
@@ -2839,6 +2978,17 @@ class OfflineAnswerer(Answerer):
                     # after "my trip moved, I'm now out Dec 21-24 instead")
                     latest = None  # (of what the question asks: "Audit logs slipped to Q2" is
                     # no word of "is SSO still in Q1?", though the Q1 list names both)
+            if latest is not None and not when and latest.event_dates \
+                    and _DAY_MOVED.search(ANNOTATED.sub("", latest.content)) \
+                    and not {v for v in named_values(ANNOTATED.sub("", latest.content))
+                             - named_values(ANNOTATED.sub("", shown[0].content))
+                             if not v.isdigit()} \
+                    and (wanted & _memory_stems(shown[0])) - _memory_stems(latest) \
+                    - _STATUS_STEMS - _PLAN_STEMS:
+                # a day moved changes nothing else the question asks: "GPU pool is booked …, so
+                # the 7B run starts Friday afternoon instead" led "which config are we using for
+                # the 7B run?" as "Latest:" over "We're going with r-2215's config …"
+                latest = None
             if latest is not None and when and not _says_a_day(latest):
                 latest = None  # (a when asked is changed by a day: "correction: marketing is
                 # $1.3M, not $1.1M" led "when does the board approve the budget?" as "Latest:")

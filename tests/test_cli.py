@@ -5248,3 +5248,30 @@ def test_a_window_moved_a_blocker_and_a_tickets_eta_asked_from_the_shell(lurker,
     assert when.startswith("Latest: 13 December 2026: Change of plan"), when
     assert "pg_partman 4.x isn't compatible" in blocked, blocked
     assert eta.startswith("9 December 2026: Moving the auth callback"), eta
+
+
+def test_a_release_a_cve_and_a_no_go_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twentieth session), through `lurker` as a user types it: a CVE's disclosure "date
+    … is Dec 9" (said 2 Dec) was last year's; "Releasing iOS 4.12.0 manually on Thursday",
+    said on a Thursday evening after "Build 884 approved!", was that same day (the sentence was
+    cut at the version's dots); "why was it a no-go?" gave the verdict and the slip, not the
+    reason said between them; "which config …?" was answered by the day the run moved to."""
+    rows = chat(
+        ("tom", "2026-12-02T11:00:00Z", "Coordinated disclosure date for the CVE is Dec 9, "
+                                        "14:00 UTC. Security releases go out then."),
+        ("ana", "2026-12-03T18:00:00Z", "Build 884 approved! Releasing iOS 4.12.0 manually on "
+                                        "Thursday."),
+        ("leo", "2026-12-03T12:00:00Z", "Go/no-go: NO-GO. QA-772 lets two 50% coupons stack to "
+                                        "100%. Release slips to Monday."),
+        ("kai", "2026-12-02T16:00:00Z", "We're going with r-2215's config for the 7B run. "
+                                        "Starting Thursday on the 64-GPU pool."),
+        ("mo", "2026-12-03T11:00:00Z", "GPU pool is booked by the speech team until Friday noon, "
+                                       "so the 7B run starts Friday afternoon instead."))
+    cve, ios, nogo, config = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z", "when is the CVE disclosed?",
+        "when is iOS 4.12.0 being released?", "why was it a no-go?",
+        "which config are we using for the 7B run?")
+    assert cve.startswith("9 December 2026: Coordinated disclosure date"), cve
+    assert ios.startswith("10 December 2026: Releasing iOS 4.12.0"), ios
+    assert nogo.startswith("QA-772 lets two 50% coupons stack to 100%."), nogo
+    assert config.startswith("We're going with r-2215's config"), config

@@ -1281,3 +1281,35 @@ def test_a_hiring_manager_and_an_agency_chosen_over_discord(env):
     assert "Blue Fin" not in env.replies(RANDOM)[0].json["content"]
     assert all(r.json["allowed_mentions"]["parse"] == []
                for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
+
+
+def test_a_move_asked_why_and_a_cve_dated_over_discord(env):
+    """6 Dec (twentieth session), through the discord.py client: "why are we moving to Xero's
+    bulk endpoint?" was answered with the move alone (its reason is the sentence before it),
+    "which versions get the security fix?" was declined (a patch "for the CVE" says no
+    "security"), and "Coordinated disclosure date for the CVE is Dec 9" was last year's. The
+    other channel hears none of it, and nobody is pinged."""
+    env.post(GENERAL, BOB, "Xero rate limit is 60 calls/min per tenant, we're hitting it during "
+             "the nightly sync. Moving to their bulk endpoint. @everyone", at=DAY)
+    env.post(GENERAL, ALICE, "Patch for the CVE is ready in a private fork, backporting to "
+             "3.2.9 and 3.3.5.", at=DAY + timedelta(minutes=5))
+    env.post(GENERAL, ALICE, "Coordinated disclosure date for the CVE is Nov 24, 14:00 UTC.",
+             at=DAY + timedelta(hours=2))
+    env.wait_for(lambda: len(env.sink.events) >= 3, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("why are we moving to Xero's bulk endpoint?",
+                                  "which versions get the security fix?",
+                                  "when is the CVE disclosed?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, BOB, f"{MENTION} which versions get the security fix?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    why, versions, disclosed = [r.json["content"] for r in env.replies(GENERAL)]
+    assert why.startswith("Xero rate limit is 60 calls/min per tenant"), why
+    assert versions.startswith("Patch for the CVE is ready"), versions
+    assert disclosed.startswith("24 November 2026: Coordinated disclosure date"), disclosed
+    assert "3.2.9" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])

@@ -1738,3 +1738,135 @@ def test_a_deadline_asked_is_the_day_said_after_by(profile):
     assert due.startswith("15 December 2026: Board deck needs Q4"), due
     nrr = profile.recall("what's our NRR?", now=now).answer
     assert nrr.startswith("Latest: NRR recalculated with the dedupe fix: 108%"), nrr
+
+
+EXPERIMENTS = [("kai", "2026-12-01T10:00:00Z", "r-2215 (lr 2e-4, cosine schedule): val loss 1.87, "
+                "best so far."),
+               ("mo", "2026-12-01T12:30:00Z", "The eval set had 3% overlap with train (dedup bug "
+                "in the shard builder), all numbers before today are inflated by ~0.02."),
+               ("kai", "2026-12-02T16:00:00Z", "We're going with r-2215's config for the 7B run. "
+                "Starting Thursday on the 64-GPU pool."),
+               ("mo", "2026-12-03T11:00:00Z", "GPU pool is booked by the speech team until Friday "
+                "noon, so the 7B run starts Friday afternoon instead."),
+               ("kai", "2026-12-04T09:30:00Z", "Budget for the 7B run is 12k GPU-hours, about "
+                "$26k.")]
+
+
+def test_an_experiments_channel_asked_its_budget_config_and_what_was_wrong(profile):
+    """6 Dec (twentieth session), an ML channel: "which config are we using for the 7B run?"
+    and "what's the budget for the 7B run?" were both answered "Latest: GPU pool is booked …, so
+    the 7B run starts Friday afternoon instead" (a day moved, and the config memory it moved
+    led); "why were the earlier numbers wrong?" was declined ("inflated" and "bug" say wrong)."""
+    profile.ingest([said(a, at, text) for a, at, text in EXPERIMENTS], session_id="ml")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    config = profile.recall("which config are we using for the 7B run?", now=now).answer
+    assert config.startswith("We're going with r-2215's config"), config
+    budget = profile.recall("what's the budget for the 7B run?", now=now).answer
+    assert budget.startswith("Budget for the 7B run is 12k GPU-hours"), budget
+    start = profile.recall("when does the 7B run start?", now=now).answer
+    assert start.startswith("Latest: GPU pool is booked"), start
+    wrong = profile.recall("why were the earlier numbers wrong?", now=now).answer
+    assert wrong.startswith("The eval set had 3% overlap with train"), wrong
+
+
+MAINTAINERS = [("tom", "2026-11-30T14:00:00Z", "CVE-2026-41822 reported privately: path "
+                "traversal in the static file handler. Affects 3.2 and 3.3."),
+               ("rin", "2026-12-01T10:00:00Z", "Patch for the CVE is ready in a private fork, "
+                "backporting to 3.2.9 and 3.3.5."),
+               ("ela", "2026-12-01T16:00:00Z", "rc1 has a regression with Python 3.13 on Windows "
+                "(asyncio subprocess hang), issue #5521."),
+               ("tom", "2026-12-02T11:00:00Z", "Coordinated disclosure date for the CVE is Dec 9, "
+                "14:00 UTC. Security releases go out then."),
+               ("rin", "2026-12-02T15:00:00Z", "#5521 fixed by @ela in #5530, cutting rc2 "
+                "tomorrow."),
+               ("ela", "2026-12-03T12:00:00Z", "3.4.0rc2 is on PyPI. Final planned for Dec 14 if "
+                "nobody reports blockers.")]
+
+
+def test_a_maintainers_channel_asked_its_cve_release_candidate_and_fixer(profile):
+    """6 Dec (twentieth session), an open-source project's maintainers: the disclosure "date for
+    the CVE is Dec 9" (said 2 Dec) was last year's ("Coordinated" read as a deed); "which
+    versions get the security fix?" and "what's the latest release candidate?" were declined
+    (a patch for "the CVE" says no "security", "3.4.0rc2" no "release candidate"); "who fixed
+    the Windows hang?" led with ela's report of the hang."""
+    profile.ingest([said(a, at, text) for a, at, text in MAINTAINERS], session_id="oss")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    disclosed = profile.recall("when is the CVE disclosed?", now=now).answer
+    assert disclosed.startswith("9 December 2026: Coordinated disclosure date"), disclosed
+    fixed = profile.recall("which versions get the security fix?", now=now).answer
+    assert fixed.startswith("Patch for the CVE is ready"), fixed
+    candidate = profile.recall("what's the latest release candidate?", now=now).answer
+    assert candidate.startswith("3.4.0rc2 is on PyPI"), candidate
+    fixer = profile.recall("who fixed the Windows hang?", now=now).answer
+    assert fixer.startswith("#5521 fixed by @ela in #5530"), fixer
+
+
+def test_a_verdict_and_a_plan_asked_why_give_the_reason_said_beside_them(profile):
+    """6 Dec (twentieth session), a QA channel and a partner channel: "why was it a no-go?" was
+    answered "Go/no-go: NO-GO." and the slip it caused (the reason, said between them, shares
+    no word of the question); "why are we moving to Xero's bulk endpoint?" with the move
+    alone; "when does the Shopify listing go live?" was declined ("Listing goes live Monday"
+    names no Shopify; its message's first sentence does)."""
+    rows = [("leo", "2026-12-03T12:00:00Z", "Go/no-go: NO-GO. QA-772 lets two 50% coupons stack "
+             "to 100%. Release slips to Monday."),
+            ("vic", "2026-12-03T14:00:00Z", "Shopify approved the app! Listing goes live "
+             "Monday."),
+            ("wes", "2026-12-04T10:00:00Z", "Xero rate limit is 60 calls/min per tenant, we're "
+             "hitting it during the nightly sync. Moving to their bulk endpoint.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="release")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    nogo = profile.recall("why was it a no-go?", now=now).answer
+    assert nogo.startswith("QA-772 lets two 50% coupons stack to 100%."), nogo
+    moving = profile.recall("why are we moving to Xero's bulk endpoint?", now=now).answer
+    assert moving.startswith("Xero rate limit is 60 calls/min per tenant"), moving
+    listing = profile.recall("when does the Shopify listing go live?", now=now).answer
+    assert listing.startswith("7 December 2026: Listing goes live Monday"), listing
+
+
+def test_people_ops_and_finops_asked_a_case_a_401k_and_why_a_bill_rose(profile):
+    """6 Dec (twentieth session), a people-ops channel and a FinOps channel: "what's the 401k
+    match next year?" shared no word with "401(k) match goes from 4% to 5%"; "what happens if
+    I don't enroll?" was declined ("If you do nothing you keep your current plan." is a case of
+    the enrollment it follows); "why did the AWS bill go up?" gave the bill, not "Biggest jump
+    is NAT gateway data transfer." beside it; "tags by Dec 15, untagged resources get …" (said
+    4 Dec) was last year's ("untagged" read as a deed)."""
+    rows = [("hr", "2026-11-30T09:00:00Z", "Open enrollment for 2027 benefits runs Dec 1 to Dec "
+             "14. If you do nothing you keep your current plan."),
+            ("hr", "2026-12-01T09:00:00Z", "401(k) match goes from 4% to 5% starting January 1."),
+            ("gus", "2026-11-30T09:00:00Z", "November AWS bill is $48.2k, up 18% from October "
+             "($40.8k). Biggest jump is NAT gateway data transfer."),
+            ("jay", "2026-12-04T09:00:00Z", "Tagging policy: every resource needs team and env "
+             "tags by Dec 15, untagged resources get a weekly report to their account owner.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    match = profile.recall("what's the 401k match next year?", now=now).answer
+    assert match.startswith("401(k) match goes from 4% to 5%"), match
+    case = profile.recall("what happens if I don't enroll?", now=now).answer
+    assert case.startswith("If you do nothing you keep your current plan."), case
+    rose = profile.recall("why did the AWS bill go up?", now=now).answer
+    assert rose.startswith("Biggest jump is NAT gateway data transfer."), rose
+    tags = profile.recall("when do resources need tags?", now=now).answer
+    assert tags.startswith("15 December 2026: Tagging policy"), tags
+
+
+def test_a_replacement_and_a_customers_want_asked_in_other_words(profile):
+    """6 Dec (twentieth session), a design system and a renewals channel: "what replaces the
+    Tooltip?" ("… in favour of Popover") and "what did Initech ask for?" ("They want a 15%
+    discount …") were declined; "when is iOS 4.12.0 being released?" was the day it was said
+    ("Releasing … on Thursday", said on a Thursday: the sentence was cut at "4.12.", its
+    "approved!" read as the tense)."""
+    rows = [("max", "2026-12-02T14:00:00Z", "We're deprecating the Tooltip component in favour "
+             "of Popover, removal in v3."),
+            ("pat", "2026-11-30T09:00:00Z", "Initech renewal is due Dec 31, currently $84k ARR. "
+             "They want a 15% discount for a 2-year term."),
+            ("ana", "2026-12-03T18:00:00Z", "Build 884 approved! Releasing iOS 4.12.0 manually "
+             "on Thursday.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="misc")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    replaces = profile.recall("what replaces the Tooltip?", now=now).answer
+    assert replaces.startswith("We're deprecating the Tooltip component in favour of Popover"), \
+        replaces
+    asked = profile.recall("what did Initech ask for?", now=now).answer
+    assert asked.startswith("They want a 15% discount"), asked
+    released = profile.recall("when is iOS 4.12.0 being released?", now=now).answer
+    assert released.startswith("10 December 2026: Releasing iOS 4.12.0"), released

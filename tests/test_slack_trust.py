@@ -1326,3 +1326,29 @@ def test_a_deadline_extended_and_a_tickets_cause_over_slack(start, api):
     why = answers(api)[-1]["text"]
     assert why.startswith("Looks like the export worker OOMs"), why
     assert "CDN" not in why, why
+
+
+def test_a_no_go_and_a_listing_asked_over_slack(start, api):
+    """6 Dec (twentieth session), from outside through the Bolt app: a go/no-go posted with
+    `<!channel>` whose reason is the sentence between the verdict and the slip ("why was it a
+    no-go?" gave both but the reason), and "Listing goes live Thursday :tada:" after "Shopify
+    approved the app!" ("when does the Shopify listing go live?" was declined: the sentence
+    names no Shopify). #dev's own no-go has another reason, which must stay there; a
+    mention retried by Slack is answered once."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Go/no-go: *NO-GO*. QA-772 lets two 50% coupons stack to 100%. "
+            "Release slips to Monday. cc <!channel>", ts(0))
+    message(slack, "CDEV", "U3", "Go/no-go for the desktop app: NO-GO. Crash rate on Windows 10 "
+            "is 2.1%.", ts(5))
+    message(slack, "CGEN", "U2", "Shopify approved the app! Listing goes live Thursday :tada:",
+            ts(60))
+    app_mention(slack, "UADA", "why was it a no-go?", ts(120), "EvNoGo")
+    app_mention(slack, "UADA", "why was it a no-go?", ts(120), "EvNoGo", retry=1)
+    said = answers(api)
+    assert len(said) == 1, said
+    why = said[-1]["text"]
+    assert why.startswith("QA-772 lets two 50% coupons stack to 100%."), why
+    assert "Crash rate" not in why and "<!channel>" not in why, why
+    app_mention(slack, "UADA", "when does the Shopify listing go live?", ts(121), "EvList")
+    listing = answers(api)[-1]["text"]
+    assert listing.startswith("19 November 2026: Listing goes live Thursday"), listing
