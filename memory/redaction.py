@@ -349,6 +349,11 @@ _LABELLED = [
     ("credential", r"(?i)\b(?:wpa[23]?|wi-?fi|network)[ \t]+(?P<label>key|pass(?:word|phrase)?|psk)"
                    r"[ \t]*(?:\bis\b|:|=)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     ("credential", r"(?<![\w-])--password[= \t]['\"]?" + _CREDENTIAL, "credential"),
+    # what one logs in with: "ssh root@10.0.0.5 with password hunter2 if the bastion is down"
+    # (kept: seven characters after no "is" or colon)
+    ("credential", r"(?i)\b(?:with|using|via|w/)[ \t]+(?:(?:the|a|its|their)[ \t]+)?(?:[\w-]+[ \t]+)?"
+                   r"(?P<label>password|passwd|passphrase|pw|pass)[ \t]+" + _QUOTE + _CREDENTIAL,
+     "credential"),
     # the value before its label: "use X as the admin password until Monday", "X is the password
     # for the vault" (not "use 1Password as the password manager": the label ends the noun)
     ("credential", r"(?i)(?:\b(?:use|try|using|set|setting)[ \t]+|^[ \t]*|[(:][ \t]*)" + _QUOTE
@@ -445,6 +450,10 @@ _UNLABELLED = [
     # (an order or tracking number seldom does, and then seldom starts as cards do)
     ("card-number", r"(?<![\w.@#/:<-])(?P<secret>(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5))\d*"
                     r"(?:[ -]?\d){8,})(?![\w-]|\.\d)", "luhn", "card"),
+    # a card's security code: "4111 1111 1111 1111 exp 12/28 cvv 123" (the number was taken,
+    # its code kept)
+    ("card-code", r"(?i)\b(?:cvv2?|cvc2?|csc|card[ \t]+security[ \t]+code)\b[ \t]*(?:\bis\b|:|=|#)?"
+                  r"[ \t]*(?P<secret>\d{3,4})(?![\w.-])", "any", ""),
     # a bank account's number where bank details are given: "bank details for the refund: acct
     # 000123456789, routing 011000015" (a routing number or a sort code names the bank, and is
     # public; a customer's "account 48213" with no bank word stays)

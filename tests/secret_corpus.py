@@ -197,6 +197,10 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "figma": lambda r: "figd_" + _pick(r, URLSAFE, 40),
     "heroku_v2": lambda r: "HRKU-AA" + _pick(r, URLSAFE, 58),
     "password": _password,
+    # a short one, letters and a digit: "hunter2"
+    "short_password": lambda r: _pick(r, string.ascii_lowercase, r.randrange(5, 7))
+                                + r.choice("23456789"),
+    "cvv": lambda r: "".join(r.sample("2456789", 3)),
     "word_password": _word_password,
     "spaced_passphrase": lambda r: " ".join(r.sample(["correct", "horse", "battery", "staple",
                                                       "maple", "tiger", "crane", "orbit",

@@ -410,3 +410,14 @@ def test_a_services_key_with_no_credential_word_found_on_5_dec_eighteenth_sessio
     found = score(shipped, [c for c in CASES if c.set == "misc-05dec-r"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_short_password_after_with_and_a_cards_code_found_on_6_dec_twentieth_session():
+    """Written on 6 Dec (twentieth session): "ssh root@10.0.0.5 with password hunter2 if the
+    bastion is down" was stored and answered back (seven characters after no "is" or colon),
+    and "… exp 12/28 cvv 847" kept the card's code once its number was taken; and like lines
+    holding none (a pass rate, a password reset flow, a password manager, a CVV field, a
+    migration's pass 2). Before: 0 of 4 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "misc-06dec-s"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
