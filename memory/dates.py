@@ -378,7 +378,9 @@ _ASKED_TO = re.compile(r"(?i)^\W*(?:(?:and|so|then|but)\s+)?(?:please|pls|plz|ki
 _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|intends|intended|"
                           r"aim|aims|aimed|plan|plans|planned)\s+to\s+(?!be\b|have\b)[a-z]+|"
                           # "SSO committed for Q2" (said 4 Dec: it was the Q2 gone)
-                          r"\b(?:committed|promised|earmarked|slated)\s+for\b")
+                          # (and "Budget approved for Q1", said 30 Nov: the Q1 to come)
+                          r"\b(?:committed|promised|earmarked|slated|approved|budgeted|"
+                          r"allocated|funded)\s+for\b")
 
 
 @functools.lru_cache(maxsize=256)
