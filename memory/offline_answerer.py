@@ -75,8 +75,10 @@ _WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|
 
 # a day given as when something is expected: "Moving the auth callback to our own domain; ETA
 # next Wednesday" (said beside "ESC-312 is Safari's ITP blocking our third-party cookie")
+# (or planned: "3.4.0rc2 is on PyPI. Final planned for Dec 14 if nobody reports blockers.")
 _SAYS_ETA = re.compile(r"(?i)\b(?:eta|expected\s+(?:by|on|to\s+(?:land|ship))|should\s+"
-                       r"(?:land|ship|be\s+(?:out|live|fixed|done))\s+(?:by|on)?)\b")
+                       r"(?:land|ship|be\s+(?:out|live|fixed|done))\s+(?:by|on)?|"
+                       r"(?:planned|scheduled|slated|targeted|pencill?ed\s+in)\s+(?:for|on))\b")
 
 
 def asks_when(question: str) -> bool:
@@ -90,6 +92,17 @@ def text_stems(text: str) -> frozenset[str]:
 
 def says_cause(memory: Memory) -> bool:
     return bool(_STATES_CAUSE.search(memory.content))
+
+
+def says_reason(memory: Memory) -> bool:
+    """A reason said outright ("Price was the main reason."; not "since", which is as often a
+    time: LoCoMo's "Jon has been into dancing since Jon was a kid" led "why did Jon decide to
+    start his dance studio?" over losing his job)."""
+    return bool(_REASON_OUTRIGHT.search(memory.content))
+
+
+_REASON_OUTRIGHT = re.compile(r"(?i)\b(?:(?:the|main|only|real|big(?:gest)?)\s+reason|because|"
+                              r"due\s+to)\b")
 
 
 def says_eta(memory: Memory) -> bool:
@@ -152,7 +165,14 @@ def named(question: str) -> set[str]:
     Grafana), without question words, weekdays and months: who or what the question is about."""
     rest = name_letters(_DAY_OF_JAN.sub(" ", question)).strip().split(None, 1)[1:]
     words = _NAME.findall(rest[0]) if rest else []
-    return {w.lower() for w in words if w.lower() not in _NOT_NAMES}
+    # (an error's class is what went wrong, its words the question's: "I get AttributeError
+    # json_data, what do I do?" found only the report naming it, not "json_data was removed
+    # in 0.27, use response.json() instead")
+    return {w.lower() for w in words if w.lower() not in _NOT_NAMES
+            and not _ERROR_CLASS.fullmatch(w)}
+
+
+_ERROR_CLASS = re.compile(r"(?:[A-Z][a-z]+)+(?:Error|Exception|Warning|Timeout|Failure|Fault)")
 
 
 # a vendor or cloud asked of by its letters: "how much is the GCP bill?" was answered with the AWS
@@ -651,6 +671,10 @@ def carries_identifier(ident: str, text: str) -> bool:
     return _carries([ident], text)
 
 
+_DOTTED = re.compile(r"\d\.\d")
+_PRE_RELEASE = re.compile(r"(\d)(-?(?:rc|alpha|beta|dev|pre)\.?\d*)\b", re.IGNORECASE)
+
+
 def _carries(idents: list[str], text: str) -> bool:
     """Whether the text names every identifier: "v4.12.2" is 4.12.2, "PR 4471" is #4471, "4.12.2"
     is not 4.12.20."""
@@ -959,7 +983,8 @@ _COMMON_DONE = frozenset(content_stems("needed used happened asked started chang
 _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context|background|"
                             r"problem|problem statement)\s*:|"
                             r"^\W*(?:motivation|reason|rationale|why|context|background)\b|"
-                            r"\b(?:because|the reason|so that|in order to|that's why|which is why|"
+                            r"\b(?:because|the reason|(?:main|only|real)\s+reason|so that|"
+                            r"in order to|that's why|which is why|"
                             r"to avoid|since (?!\d)|as a result|(?:mainly|mostly|primarily|"
                             r"largely|chiefly|partly)\s+(?:for|on|because|due))\b")
 _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|went\s+with|"
@@ -1860,8 +1885,11 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
                                r"\brsvps?\b")),
     # "which deals did we lose?": "Hooli closed-lost, went with a competitor on price"
+    # (and "why did we lose Umbrella?": "Umbrella said no, they're renewing with Freshdesk")
     **dict.fromkeys(content_stems("lose loses losing lost"),
-                    re.compile(r"(?i)\bclosed[- ]?lost\b|\blost\b|\bchurn(?:ed|s)?\b")),
+                    re.compile(r"(?i)\bclosed[- ]?lost\b|\blost\b|\bchurn(?:ed|s)?\b|"
+                               r"\bsaid\s+no\b|\bpassed\s+on\s+us\b|\bwent\s+with\s+"
+                               r"(?:a\s+)?competitor\b|\b(?:renewing|staying)\s+with\b")),
     **dict.fromkeys(content_stems("broke broken break breaks breaking"),
                     re.compile(r"(?i)\b(?:fail(?:ed|ing|s|ure)?|red|regress(?:ed|ion)?)\b|❌")),
     # "who objected to Temporal?": "-1, Temporal Cloud pricing is steep", "+1, but worried about
@@ -1994,6 +2022,12 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bin\s+favou?r\s+of\b|\binstead\s+of\b|"
                                r"\bsuperseded\s+by\b|\bsucceeded\s+by\b|"
                                r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b")),
+    # "when does Scaling Postgres publish?": 'Blog schedule: "Scaling Postgres" (Ravi) Tue Dec
+    # 8, …' (declined); "goes out", a post, a schedule of them
+    **dict.fromkeys(content_stems("publish publishes published publishing"),
+                    re.compile(r"(?i)\b(?:go(?:es)?|going|went)\s+out\b|\b(?:blog|content|"
+                               r"editorial|publishing)\s+(?:schedule|calendar)\b|"
+                               r"\bgo(?:es)?\s+live\b")),
     # "why were the earlier numbers wrong?": "The eval set had 3% overlap with train (dedup bug
     # in the shard builder), all numbers before today are inflated by ~0.02" (declined)
     **dict.fromkeys(content_stems("wrong incorrect"),
@@ -2096,6 +2130,10 @@ _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\
 _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b|"
                               r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
                               r"\bwhat(?:['’]s|\s+is)\s+the\s+(?:fix|workaround|solution)\b")
+# an instruction: "use response.json() instead", "pass timeout=… to Client()", "try …"
+_TELLS_TO_DO = re.compile(r"(?i)(?:^|[.;:,!]\s+|\bjust\s+|\bthen\s+)(?:use|pass|set|run|call|add|"
+                          r"remove|upgrade|downgrade|pin|install|try|restart|switch|clear|"
+                          r"delete|rename|replace|enable|disable)\b")
 _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
                              r"resolv|mitigat|solv|sort)\w*")
 _DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|downgrade|pin|"
@@ -2418,7 +2456,12 @@ class OfflineAnswerer(Answerer):
                          and _carries(idents, previous[m.supersedes].content)
                          # (or its message: "Will re-land next week" after "we're reverting
                          # #512" in one message, for "when will 512 land?")
-                         or bool(idents) and _carries(idents, message_text(m)))
+                         or bool(idents) and _carries(idents, message_text(m))
+                         # (a pre-release's too, of a sentence naming no version: "Final
+                         # planned for Dec 14" after "3.4.0rc2 is on PyPI.", for "when is 3.4.0
+                         # final?"; "3.4.0rc2 is on PyPI" itself is no 3.4.0)
+                         or bool(idents) and not _DOTTED.search(m.content)
+                         and _carries(idents, _PRE_RELEASE.sub(r"\1 \2", message_text(m))))
                     # "what did sam say": said by sam ("billing moves to Sam" was maya's)
                     and (not speaking or not speakers
                          or _names_all(speaking, " ".join(speakers(m)))))
@@ -2579,6 +2622,19 @@ class OfflineAnswerer(Answerer):
             otherwise, plain = undated & _SAID_OTHERWISE.keys(), stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
                                              if _SAID_OTHERWISE[w].search(m.content)}
+        def of_versions(m: Memory) -> bool:  # names the versions asked, or its message does
+            return all(_says_version(v, " ".join([m.content, *m.questions]))
+                       for v in asked_versions) or version_by_message(m)
+
+        def version_by_message(m: Memory) -> bool:
+            # (a sentence naming no version is of the one its message names: "Final planned for
+            # Dec 14" after "3.4.0rc2 is on PyPI.", for "when is 3.4.0 final?", declined)
+            return bool(asked_versions) and not _DOTTED.search(ANNOTATED.sub("", m.content)) \
+                and all(_says_version(v, message_text(m)) for v in asked_versions)
+        if asked_versions:
+            versioned_stems, by_version = content_stems(" ".join(asked_versions)), stems_of
+            stems_of = lambda m: by_version(m) | (versioned_stems if version_by_message(m)
+                                                  else set())
         if span is not None and _ASKS_WHAT_CHANGED.match(question):
             changed, held = content_stems("changed"), stems_of
             stems_of = lambda m: held(m) | (changed if _SAYS_CHANGED.search(m.content) else set())
@@ -2614,8 +2670,7 @@ class OfflineAnswerer(Answerer):
                                                                                 *m.questions])))
                     # a version named is that one: "when was 4.13 approved?" was answered with
                     # 4.12's approval
-                    and all(_says_version(v, " ".join([m.content, *m.questions]))
-                            for v in asked_versions)]
+                    and (not asked_versions or of_versions(m))]
         parts: list[str] = []
         # a version or number named asks of that one ("when did 4.12.2 ship?"); a service's name
         # ("what version of checkout-api is in production?") asks which of its versions is newest
@@ -2906,10 +2961,12 @@ class OfflineAnswerer(Answerer):
             if _ASKS_WHY.match(question) and not (_STATES_REASON.search(shown[0].content)
                                                   or _STATES_CAUSE.search(shown[0].content)) \
                     and (cause := next((m for m in with_siblings(shown[:1], memories)[1:]
-                                        if _STATES_CAUSE.search(m.content)), None)):
+                                        if _STATES_CAUSE.search(m.content)
+                                        or says_reason(m)), None)):
                 # a change whose cause its message states beside it: "Biggest jump is NAT
                 # gateway data transfer." after "November AWS bill is $48.2k, up 18% …", for
-                # "why did the AWS bill go up?", sharing none of its words
+                # "why did the AWS bill go up?", sharing none of its words (or its reason:
+                # "Price was the main reason." after "Umbrella said no, …")
                 shown = [cause, *(m for m in shown if m is not cause)]
             if _WHO.match(question):
                 # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
@@ -2944,6 +3001,10 @@ class OfflineAnswerer(Answerer):
                 cited = {i for o in shown for i in o.source_message_ids[1:]}
                 shown.sort(key=lambda m: m.source_message_ids[:1] != []
                            and m.source_message_ids[0] in cited)
+                # (or, no thread between them, what tells what to do before the error itself:
+                # "json_data was removed in 0.27, use response.json() instead." after
+                # "AttributeError: 'Response' object has no attribute 'json_data' …")
+                shown.sort(key=lambda m: not _TELLS_TO_DO.search(ANNOTATED.sub("", m.content)))
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
             # (of time away in its own words: "update: cancelled my PTO next week" is the latest

@@ -30,7 +30,7 @@ from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
                                asks_how_it_stands, asks_open, asks_owed, asks_trend, asks_when,
                                asks_what_if, asks_why, at_work, says_bare_verdict, says_cause,
-                               says_condition, says_eta, text_stems,
+                               says_condition, says_eta, says_reason, text_stems,
                                carries_identifier, checklist_items, content_stems, event_date,
                                identifiers, is_ticket, plain_names, whose_words_asked,
                                with_siblings)
@@ -1010,25 +1010,28 @@ class Profile:
         cause none of the leads states, the cause said in a lead's message ("DB CPU at 95%, a
         runaway analytics query from the reporting job. Killed it, latency recovering." for
         "what caused the checkout latency incident?"). For a why-question led by a bare verdict,
-        what its message says beside it; for "what happens if …?", a case it states. One more
-        read, only then."""
+        what its message says beside it; led by no cause or reason, the cause or reason its
+        message states; for "what happens if …?", a case it states. One more read, only then."""
         leads = shown[:LEADS_FOLLOWED]
         if not leads:
             return []
         if asks_when(query) and not any(m.event_dates for m in leads):
             wanted = says_eta
-        elif (asks_cause(query) or asks_why(query)) and not any(says_cause(m) for m in leads):
-            # (and "why did the AWS bill go up?": "Biggest jump is NAT gateway data transfer.")
+        elif asks_cause(query) and not any(says_cause(m) for m in leads):
             wanted = says_cause
-        elif asks_what_if(query) and not any(says_condition(m) for m in leads):
-            # "what happens if I don't enroll?": "If you do nothing you keep your current
-            # plan.", said after the enrollment's dates
-            wanted = says_condition
         elif asks_why(query) and says_bare_verdict(leads[0]):
             # a verdict said alone: its reason is what its message says beside it ("Go/no-go:
             # NO-GO. QA-772 lets two 50% coupons stack to 100%."), no word of "why was it a
             # no-go?"
             leads, wanted = leads[:1], (lambda m: not says_bare_verdict(m))
+        elif asks_why(query) and not any(says_cause(m) or says_reason(m) for m in leads):
+            # "why did the AWS bill go up?": "Biggest jump is NAT gateway data transfer."; "why
+            # did we lose Umbrella?": "Price was the main reason."
+            wanted = lambda m: says_cause(m) or says_reason(m)
+        elif asks_what_if(query) and not any(says_condition(m) for m in leads):
+            # "what happens if I don't enroll?": "If you do nothing you keep your current
+            # plan.", said after the enrollment's dates
+            wanted = says_condition
         else:
             return []
         seen = {m.id for m in shown}

@@ -1870,3 +1870,48 @@ def test_a_replacement_and_a_customers_want_asked_in_other_words(profile):
     assert asked.startswith("They want a 15% discount"), asked
     released = profile.recall("when is iOS 4.12.0 being released?", now=now).answer
     assert released.startswith("10 December 2026: Releasing iOS 4.12.0"), released
+
+
+def test_a_libraries_support_server_asked_what_to_do_and_when_a_release_is_final(profile):
+    """6 Dec (twentieth session), a library's community server: "I get AttributeError
+    json_data, what do I do?" was answered with the error's report (the class's name was read
+    as a name the fix must say), not "use response.json() instead"; "when is 3.4.0 final?" was
+    declined ("Final planned for Dec 14" names no version, its message's "3.4.0rc2" does)."""
+    rows = [("dev9", "2026-12-02T09:00:00Z", "AttributeError: 'Response' object has no attribute "
+             "'json_data' after upgrading to 0.27"),
+            ("maint", "2026-12-02T09:15:00Z", "json_data was removed in 0.27, use response.json() "
+             "instead. It's in the changelog."),
+            ("ela", "2026-12-03T12:00:00Z", "3.4.0rc2 is on PyPI. Final planned for Dec 14 if "
+             "nobody reports blockers."),
+            ("tom", "2026-12-04T09:00:00Z", "We're dropping Python 3.9 in 3.5, announced in the "
+             "3.4 release notes.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lib")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    todo = profile.recall("I get AttributeError json_data, what do I do?", now=now).answer
+    assert "use response.json() instead" in todo.split(" (")[0], todo
+    final = profile.recall("when is 3.4.0 final?", now=now).answer
+    assert final.startswith("14 December 2026: Final planned for Dec 14"), final
+    out = profile.recall("is 3.4.0 out?", now=now).answer
+    assert not out.startswith("3.4.0rc2 is on PyPI"), out
+
+
+def test_a_sales_channels_lost_deal_and_an_editorial_calendar(profile):
+    """6 Dec (twentieth session), sales notes and a blog's schedule: "why did we lose
+    Umbrella?" was declined ("said no, they're renewing with Freshdesk" says no "lose"; "Price
+    was the main reason." beside it no reason a rule read); "Budget approved for Q1" (said 30
+    Nov) was last Q1; "when does Scaling Postgres publish?" was declined (a schedule says no
+    "publish")."""
+    rows = [("amy", "2026-11-30T16:00:00Z", "Globex discovery call: 400 seats, currently on "
+             "Zendesk, contract ends March 31. Budget approved for Q1."),
+            ("bo", "2026-12-02T12:00:00Z", "Umbrella said no, they're renewing with Freshdesk for "
+             "another year. Price was the main reason."),
+            ("nat", "2026-11-30T09:00:00Z", "Blog schedule: \"Scaling Postgres\" (Ravi) Tue Dec 8, "
+             "\"Our SOC 2 journey\" (Mia) Thu Dec 10.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="gtm")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    lost = profile.recall("why did we lose Umbrella?", now=now).answer
+    assert lost.startswith("Price was the main reason."), lost
+    budget = profile.recall("when is Globex's budget for?", now=now).answer
+    assert "Q1 2027" in budget and "Q1 2026" not in budget, budget
+    publish = profile.recall("when does Scaling Postgres publish?", now=now).answer
+    assert publish.startswith("8 December 2026: Blog schedule"), publish
