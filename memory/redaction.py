@@ -351,8 +351,9 @@ _LABELLED = [
     ("credential", r"(?<![\w-])--password[= \t]['\"]?" + _CREDENTIAL, "credential"),
     # what one logs in with: "ssh root@10.0.0.5 with password hunter2 if the bastion is down"
     # (kept: seven characters after no "is" or colon)
-    ("credential", r"(?i)\b(?:with|using|via|w/)[ \t]+(?:(?:the|a|its|their)[ \t]+)?(?:[\w-]+[ \t]+)?"
-                   r"(?P<label>password|passwd|passphrase|pw|pass)[ \t]+" + _QUOTE + _CREDENTIAL,
+    ("credential", r"(?i)\b(?:with|using|via|w/)[ \t]+(?:(?:the|a|its|their)[ \t]+)?"
+                   r"(?:[\w-]+[ \t]+)?(?P<label>password|passwd|passphrase|pw|pass)[ \t]+"
+                   + _QUOTE + _CREDENTIAL,
      "credential"),
     # the value before its label: "use X as the admin password until Monday", "X is the password
     # for the vault" (not "use 1Password as the password manager": the label ends the noun)

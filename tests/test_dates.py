@@ -597,6 +597,7 @@ HOSTILE = [
     # 6 Dec, twentieth session
     "approved! Releasing 4.12.0 on Thursday", "disclosure date for the CVE is Dec 9",
     "3.9 dropped in 6.0 (March)", "tags by Dec 15, untagged resources get a report",
+    "Budget approved for Q1", "ssh with password hunter2",
 ]
 
 
@@ -1358,6 +1359,8 @@ THURSDAY_3_DEC_EVENING = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)
     ("Tagging policy: every resource needs team and env tags by Dec 15, untagged resources get "
      "a weekly report to their account owner.", [("2026-12-15", "2026-12-15")]),
     ("we unblocked the deploy on Tuesday", [("2026-12-01", "2026-12-01")]),
+    # a budget approved for a quarter is that quarter to come, as "committed for"
+    ("Globex discovery call: 400 seats. Budget approved for Q1.", [("2027-01-01", "2027-03-31")]),
 ])
 def test_dates_people_wrote_on_6_dec_twentieth_session(text, expected):
     from memory.dates import find_dates
