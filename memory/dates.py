@@ -252,7 +252,7 @@ _PLAN_VERBS = (r"(?:deprecat|sunsett|retir|remov|dropp|shipp|releas|launch|roll|
                r"switch|mov|leav|fly|travell?|head|visit|host|hold|throw|do|meet|start|kick|end|"
                r"clos|open|turn|shutt|cutt|freez|upgrad|kill|disabl|enabl|deploy|publish|"
                r"present|return|tak|celebrat|attend|runn|pick|fli|chang|rais|lower|bump|flipp|"
-               r"sign|hir|onboard|offboard|interview)ing\b")
+               r"sign|hir|onboard|offboard|interview|add)ing\b")
 _PLANNED_PROGRESSIVE = re.compile(
     r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:(?:also|now|just|finally|officially|probably|"
     rf"definitely)\s+)?{_PLAN_VERBS}", re.IGNORECASE)
@@ -350,6 +350,10 @@ _PAST_AUXILIARY = re.compile(r"(?i)\b(?:was|were|did|had|has|have|been)\b")
 
 _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|plan|expect|hope|"
                              r"intend|would\s+like|are|am|can|should|must)\b|"
+                             # "Auditor moved fieldwork to Jan 19, their team is short-staffed in
+                             # January" (said 4 Dec: the January gone)
+                             r"\b(?:their|our|the|his|her|its)\s+(?:[\w-]+\s+)?\w+\s+(?:is|are)\s+"
+                             r"(?!\w+ed\b)|"
                              r"\b(?:he|she|it)\s+(?:wants|needs|plans|expects|hopes|intends|is|"
                              r"can|should|must)\b|"
                              # "Mia's laptop didn't arrive, IT says Wednesday" (said Monday)
@@ -363,7 +367,11 @@ _SCHEDULED = re.compile(
     r"(?:[\w'’-]+\s+)?(?:onsite|on-site|interview|call|meeting|sync|demo|retro|standup|"
     r"stand-up|kickoff|kick-off|lunch|dinner|offsite|workshop|training|presentation|"
     r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review|launch|release|"
-    r"cutover|go-live|party|flight)s?\s+(?:is\s+)?(?:on\s+|at\s+|in\s+)?"
+    r"cutover|go-live|party|flight|"
+    # (a thing ordered, and its day: "Ordered 2TB volumes for db-3, delivery Thursday", said on
+    # a Monday, was the Thursday gone)
+    r"delivery|arrival|pickup|install|installation|shipment|handoff)s?\s+(?:is\s+)?"
+    r"(?:on\s+|at\s+|in\s+)?"
     r"(?:the\s+week\s+of\s+)?$")
 # (and "I'm now out Dec 21-24 instead", after "my trip moved", said 2 Dec: last year's)
 _IS_NOW = re.compile(r"(?i)\b(?:is|are|am|['’]s|['’]re|['’]m)\s+now\b")
@@ -1311,7 +1319,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:(?:in|for|by|during|until|till|through|before|after)\s+)(?-i:H)(?P<h>[12])"
      r"(?:\s+(?P<year>\d{4}))?|(?-i:H)(?P<h2>[12])\s+(?P<year2>\d{4})", _half_year, "digit"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:ago|back)", _offset(-1), "calendar"),
-    (rf"in\s+{_NUM}\s+{_UNIT}", _in_time, "calendar"),
+    # (about then: "Full in about 3 weeks at this rate", "in roughly two weeks")
+    (rf"in\s+(?:(?:about|around|roughly|approximately|approx\.?)\s+)?{_NUM}\s+{_UNIT}",
+     _in_time, "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
      "weekday calendar"),

@@ -597,7 +597,8 @@ HOSTILE = [
     # 6 Dec, twentieth session
     "approved! Releasing 4.12.0 on Thursday", "disclosure date for the CVE is Dec 9",
     "3.9 dropped in 6.0 (March)", "tags by Dec 15, untagged resources get a report",
-    "Budget approved for Q1", "ssh with password hunter2",
+    "Budget approved for Q1", "ssh with password hunter2", "their team is short-staffed in "
+    "January", "delivery Thursday", "Adding Slack connector to Q1",
 ]
 
 
@@ -1361,8 +1362,33 @@ THURSDAY_3_DEC_EVENING = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)
     ("we unblocked the deploy on Tuesday", [("2026-12-01", "2026-12-01")]),
     # a budget approved for a quarter is that quarter to come, as "committed for"
     ("Globex discovery call: 400 seats. Budget approved for Q1.", [("2027-01-01", "2027-03-31")]),
+    # a clause with its own subject and "is" keeps no other clause's past ("Auditor moved
+    # fieldwork to Jan 19, their team is short-staffed in January", said 4 Dec: last January)
+    ("Auditor moved fieldwork to Jan 19, their team is short-staffed in January.",
+     [("2027-01-19", "2027-01-19"), ("2027-01-01", "2027-01-31")]),
+    # "Adding X to Q1" is a plan ("…, top request (14 accounts asked)", said 3 Dec: last Q1)
+    ("Adding Slack connector to Q1, top request from enterprise (14 accounts asked).",
+     [("2027-01-01", "2027-03-31")]),
 ])
 def test_dates_people_wrote_on_6_dec_twentieth_session(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, THURSDAY_3_DEC_EVENING)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a delivery's day is a schedule's ("Ordered 2TB volumes for db-3, delivery Thursday", said
+    # on a Monday, was the Thursday gone)
+    ("Ordered 2TB volumes for db-3 and db-4, delivery Thursday.", [("2026-12-03", "2026-12-03")]),
+    ("Shipped the replacement router, arrival Friday", [("2026-12-04", "2026-12-04")]),
+    # about that far on ("db-3 disk at 72% … Full in about 3 weeks at this rate" had no date);
+    # "some 3 weeks ago" stays ago
+    ("db-3 disk at 72%, growing ~1.5%/day. Full in about 3 weeks at this rate.",
+     [("2026-12-21", "2026-12-21")]),
+    ("in roughly two weeks", [("2026-12-14", "2026-12-14")]),
+    ("I was there some 3 weeks ago", [("2026-11-09", "2026-11-09")]),
+])
+def test_dates_people_wrote_on_6_dec_twentieth_session_said_on_a_monday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, MONDAY_30_NOV)] == expected
