@@ -1915,3 +1915,26 @@ def test_a_sales_channels_lost_deal_and_an_editorial_calendar(profile):
     assert "Q1 2027" in budget and "Q1 2026" not in budget, budget
     publish = profile.recall("when does Scaling Postgres publish?", now=now).answer
     assert publish.startswith("8 December 2026: Blog schedule"), publish
+
+
+def test_an_it_desk_and_a_roadmap_asked_a_count_a_delay_and_a_dependency(profile):
+    """6 Dec (twentieth session), an IT helpdesk and a product roadmap: "how many laptops did we
+    order?" was answered "Latest: Laptop ETA slipped to Jan 6, Apple backorder" (a count is
+    changed by a count); "why is the laptop delivery late?" was declined ("slipped" and "ETA"
+    say late and delivery); "what does billing depend on?" led with "Billing can land in late
+    Q1 at best" over "… needs the metering service first"."""
+    rows = [("kim", "2026-11-30T09:00:00Z", "New laptops for the Jan hires: 6 MacBook Pro M4, "
+             "ordered, ETA Dec 20."),
+            ("kim", "2026-12-04T10:00:00Z", "Laptop ETA slipped to Jan 6, Apple backorder."),
+            ("pm", "2026-11-30T10:00:00Z", "Q1 roadmap: SSO for Pro, usage-based billing, mobile "
+             "offline mode, audit log export."),
+            ("cto", "2026-12-02T11:00:00Z", "Usage-based billing needs the metering service "
+             "first, that's 6 weeks. Billing can land in late Q1 at best.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="it")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    count = profile.recall("how many laptops did we order?", now=now).answer
+    assert count.startswith("New laptops for the Jan hires: 6 MacBook Pro M4"), count
+    late = profile.recall("why is the laptop delivery late?", now=now).answer
+    assert late.startswith("Laptop ETA slipped to Jan 6"), late
+    depends = profile.recall("what does billing depend on?", now=now).answer
+    assert depends.startswith("Usage-based billing needs the metering service first"), depends
