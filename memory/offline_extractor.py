@@ -529,6 +529,7 @@ MAX_MEMORIES_PER_LONG_MESSAGE = 3  # a message of several passages (memory.passa
 MAX_MEMORIES_PER_WRITE_UP = 8
 _SECTION = re.compile(r"(?m)^[ \t]*[*_]{0,2}[A-Z][\w /-]{1,30}[*_]{0,2}[ \t]*:[*_]{0,2}[ \t]+\S")
 SECTIONS_OF_A_WRITE_UP = 3
+MAX_SECTIONS_KEPT = 12  # a write-up of more sections keeps this many memories at most
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # A KEY=value line of a pasted config (dotenv, shell exports); a value that is only a redaction
 # marker says nothing, and a name that says secret is never kept, whatever redaction made of its
@@ -565,9 +566,23 @@ def bounded(candidates: list[Candidate], limit: int = MAX_MEMORIES_PER_MESSAGE,
         by_line.setdefault(c.source_lines[0] if c.source_lines else -1, []).append(i)
     keep: set[int] = set()
     for line, indices in by_line.items():
+        most = long_limit if line in long_lines else \
+            MAX_MEMORIES_PER_WRITE_UP if line in write_ups else limit
+        if line in write_ups:
+            # (a section a place: an RFC of eight labelled lines lost "Risks: write load on the
+            # primary goes up ~8%; …" to its status and a sentence split off its proposal)
+            sections = sum(bool(_SECTION.match(candidates[i].content)) for i in indices)
+            most = max(most, min(MAX_SECTIONS_KEPT, sections + 1))
+        if len(indices) > most:
+            # (where there is no room, one that another says whole and more takes no place of
+            # its own: a write-up's title alone beside its title and owner left "Risks: …" out
+            # of a design's eight)
+            bare = {i: candidates[i].content.rstrip(". ") for i in indices}
+            indices = [i for i in indices if not any(
+                j != i and len(bare[j]) > len(bare[i]) and bare[j].startswith(bare[i])
+                for j in indices)]
         ranked = sorted(indices, key=lambda i: (-durability(candidates[i]), i))
-        keep.update(ranked[:long_limit if line in long_lines else
-                           MAX_MEMORIES_PER_WRITE_UP if line in write_ups else limit])
+        keep.update(ranked[:most])
     return [c for i, c in enumerate(candidates) if i in keep]
 
 

@@ -754,3 +754,24 @@ def test_agreeing_to_a_proposal_in_the_channel_decides_it():
                   ("ana", 45, "agreed, free goes to 120/min from next Monday")]):
         assert not [c for c in OfflineExtractor().extract(_at(*rows))
                     if c.content.startswith("Decision:")], rows
+
+
+def test_a_design_write_up_keeps_its_risks_over_a_title_said_twice():
+    """6 Dec (twentieth session): an RFC of eight labelled lines lost "Risks: write load on the
+    primary goes up ~8%; …" to "Status: proposed." and a sentence split off its proposal (a
+    write-up keeps a memory for each of its sections now, twelve at most), and its title took
+    two places (alone, and with "Owner: maya." after it), so "what are the risks of RFC-77?"
+    had no answer."""
+    doc = ("RFC-77: Move job queue from Redis to Postgres (SKIP LOCKED)\n"
+           "Owner: maya. Status: proposed. Review by Dec 11.\n"
+           "Problem: Redis queue lost 1,200 jobs during the Nov 18 failover.\n"
+           "Proposal: use a jobs table with SELECT ... FOR UPDATE SKIP LOCKED, poll interval "
+           "200ms.\n"
+           "Alternatives considered: RabbitMQ (another system to run), SQS (vendor lock-in).\n"
+           "Risks: write load on the primary goes up ~8%; vacuum pressure on the jobs table.\n"
+           "Rollout: dual-write for 2 weeks starting Jan 4, then cut over.\n"
+           "Open questions: retention of finished jobs (7 days?), priority queues.")
+    kept = [c.content for c in OfflineExtractor().extract(lines(("maya", doc)))]
+    assert any(c.startswith("Risks: write load on the primary goes up ~8%") for c in kept), kept
+    titled = [c for c in kept if c.startswith("RFC-77: Move job queue")]
+    assert len(titled) == 1, kept
