@@ -71,7 +71,7 @@ _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "l
 _DAY_OF_JAN = re.compile(r"\bJan\.?(?=\s+\d)")
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
-_WHEN = re.compile(r"^\s*(when\b|(what|which) (date|day|year|month|week|time)\b|"
+_WHEN = re.compile(r"^\s*((?:since\s+)?when\b|(what|which) (date|day|year|month|week|time)\b|"
                    r"(since )?how long (ago|since)\b)", re.IGNORECASE)
 
 # a day given as when something is expected: "Moving the auth callback to our own domain; ETA
@@ -619,12 +619,14 @@ def says_bare_verdict(memory: Memory) -> bool:
                 and not _STATES_REASON.search(text))
 
 
-def _cause_of_ticket(lead: Memory, memories: list[Memory]) -> Memory | None:
+def _cause_of_ticket(lead: Memory, memories: list[Memory],
+                     or_else: Callable[[Memory], bool] = lambda m: False) -> Memory | None:
     """The first memory said since the lead that names a ticket the lead names and states a
-    cause."""
+    cause (or what `or_else` accepts)."""
     tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
     return min((m for m in memories if tickets and m.said_at >= lead.said_at and m.id != lead.id
-                and _carries(tickets, m.content) and _STATES_CAUSE.search(m.content)),
+                and _carries(tickets, m.content)
+                and (_STATES_CAUSE.search(m.content) or or_else(m))),
                key=lambda m: m.said_at, default=None)
 
 
@@ -796,6 +798,8 @@ _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between 
                                        "beginning middle part"))
 _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent"))
 _LATEST_STEMS = frozenset(content_stems("latest newest"))
+_VERSION_STEMS = frozenset(content_stems("version versions release releases"))
+_VERSIONS_ASKED = re.compile(r"(?i)\b(?:versions|releases)\b")  # which of them, not the current
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
@@ -2036,10 +2040,14 @@ _SAID_OTHERWISE = {
                                r"\bdepends?\s+on\b|\bprerequisites?\b")),
     # "why is the laptop delivery late?": "Laptop ETA slipped to Jan 6, Apple backorder"
     **dict.fromkeys(content_stems("late delayed"),
-                    re.compile(rf"(?i)\b{MOVE_VERBS}\w*|\bbehind\b|\bback-?order\w*|"
-                               r"\boverdue\b|\bslow\b")),
+                    re.compile(r"(?i)\b(?:slipp?\w*|push(?:ed|es|ing)\s+(?:back|out|to)|"
+                               r"postpon\w*|delay\w*|reschedul\w*|behind|back-?order\w*|"
+                               r"overdue)\b")),
     **dict.fromkeys(content_stems("delivery deliveries arrive arrival"),
                     re.compile(r"(?i)\beta\b|\barriv\w*|\bdeliver\w*|\bship(?:s|ped|ping)?\b")),
+    # "what's the platform team working on?": "In progress: on-call handbook rewrite"
+    **dict.fromkeys(content_stems("work working"),
+                    re.compile(r"(?i)\bin\s+progress\b|\bwip\b|\bunderway\b|\bin\s+flight\b")),
     # "why were the earlier numbers wrong?": "The eval set had 3% overlap with train (dedup bug
     # in the shard builder), all numbers before today are inflated by ~0.02" (declined)
     **dict.fromkeys(content_stems("wrong incorrect"),
@@ -2168,6 +2176,10 @@ _BARE_PLAN = re.compile(r"(?i)^\W*(?:(?:so|then|and)\s+)?(?:we['’]re\s+|we\s+a
 _ASKS_WHAT_IF = re.compile(r"(?i)^\W*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+"
                            r"(?:if|when|to)\b")
 _WHAT_IF_STEMS = frozenset(content_stems("happens happen if"))
+# (and "what's the platform team working on?": the newest weekly's "In progress: …")
+_ASKS_WHATS_NEXT = re.compile(r"(?i)^\W*what(?:['’]s|\s+is|\s+comes)\s+(?:up\s+)?next\b|"
+                              r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?"
+                              r"\s+(?:working\s+on|doing|up\s+to)\W*$")
 # who did a thing, asked by its verb
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
                       r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
@@ -2179,7 +2191,13 @@ _BARE_VERDICT = re.compile(r"(?i)^\W*(?:[\w/ -]{1,30}:\s*)?[*_~]*(?:no[- ]go|go|
                            r"(?:(?:cc\s+)?@\S+\s*)*$")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
-                                 r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b")
+                                 r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b|"
+                                 r"^\W*what\s+did\s+(?:i|we)\s+miss\b")
+# a catch-up asked of a span: "what did I miss this week?", "tl;dr of this week?", "recap of
+# yesterday" (each was declined, no memory saying "miss" or "tl;dr")
+_ASKS_CATCH_UP = re.compile(r"(?i)^\W*what\s+did\s+(?:i|we)\s+miss\b|\bcatch\s+(?:me|us)\s+up\b|"
+                            r"^\W*(?:give\s+me\s+(?:a|the)\s+)?(?:tl;?\s*dr|recap|summary|"
+                            r"rundown)\b|^\W*summari[sz]e\b")
 
 
 def _on_calendar(relevant: list[Memory], span: ResolvedDate, now: datetime | None
@@ -2435,7 +2453,8 @@ class OfflineAnswerer(Answerer):
         # not an older one sharing "today")
         anything = (span is not None and not wanted - content_stems(span.phrase) - _ANY_EVENT
                     - (_AT_WORK_STEMS if names else set())) \
-            or bool(speaking and not topic)
+            or bool(speaking and not topic) \
+            or span is not None and bool(_ASKS_CATCH_UP.search(question))
         when = _WHEN.match(question)
         idents = identifiers(question)
         # "when will 530 land?": a bare number the shown memories write as "#530" is that PR
@@ -2628,10 +2647,15 @@ class OfflineAnswerer(Answerer):
             rated = stems_of
             stems_of = lambda m: rated(m) | (_RATE_LIMIT_STEMS if _RATE_UNIT.search(m.content)
                                              else set())
-        if undated & _SAID_OTHERWISE.keys():
+        # (a version asked is read as versions are, not as any number with a dot: "what's the
+        # latest iOS version?" led with Apple's rejection of 4.12.0, "version" said by it)
+        said_otherwise = _SAID_OTHERWISE.keys() - _VERSION_STEMS \
+            if _ASKS_VERSION.search(question) and not _VERSIONS_ASKED.search(question) \
+            else _SAID_OTHERWISE.keys()
+        if undated & said_otherwise:
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
-            otherwise, plain = undated & _SAID_OTHERWISE.keys(), stems_of
+            otherwise, plain = undated & said_otherwise, stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
                                              if _SAID_OTHERWISE[w].search(m.content)}
         def of_versions(m: Memory) -> bool:  # names the versions asked, or its message does
@@ -2717,7 +2741,8 @@ class OfflineAnswerer(Answerer):
             day = event_date(first, question)
             parts += [f"{day.words if day else _said(first)}:", _dated(first)]
         elif relevant and span is not None and anything and not names \
-                and _ASKS_WHAT_HAPPENED.match(question) and len(_distinct(relevant)) > 2:
+                and (_ASKS_WHAT_HAPPENED.match(question) or _ASKS_CATCH_UP.search(question)) \
+                and len(_distinct(relevant)) > 2:
             # "what happened yesterday?": what was said of the day, in the order it was (two of
             # five were shown: a standup's, and the day's decision and release were not)
             day = _SPAN_PREPOSITION.sub("", span.phrase)
@@ -2751,7 +2776,7 @@ class OfflineAnswerer(Answerer):
                              if says_condition(m)), None)
                 if case is not None:
                     shown = [case, *(m for m in shown if m is not case)]
-            if (undated & _SAID_OTHERWISE.keys()) - stems_of(shown[0]):
+            if (undated & said_otherwise) - stems_of(shown[0]):
                 # a word said otherwise that the lead does not say: what says it, and all else
                 # asked, first ("Usage-based billing needs the metering service first" for
                 # "what does billing depend on?", after "Billing can land in late Q1")
@@ -2981,7 +3006,11 @@ class OfflineAnswerer(Answerer):
                                                   or _STATES_CAUSE.search(shown[0].content)) \
                     and (cause := next((m for m in with_siblings(shown[:1], memories)[1:]
                                         if _STATES_CAUSE.search(m.content)
-                                        or says_reason(m)), None)):
+                                        or says_reason(m)), None)
+                         # (or what was said since of the ticket it names: "INC-902: retries
+                         # were stuck because the DLQ consumer was paused …", for "why were the
+                         # webhook retries piling up?" after the handoff naming INC-902)
+                         or _cause_of_ticket(shown[0], memories, says_reason)):
                 # a change whose cause its message states beside it: "Biggest jump is NAT
                 # gateway data transfer." after "November AWS bill is $48.2k, up 18% …", for
                 # "why did the AWS bill go up?", sharing none of its words (or its reason:
@@ -3023,14 +3052,16 @@ class OfflineAnswerer(Answerer):
                 # (or, no thread between them, what tells what to do before the error itself:
                 # "json_data was removed in 0.27, use response.json() instead." after
                 # "AttributeError: 'Response' object has no attribute 'json_data' …")
-                shown.sort(key=lambda m: not _TELLS_TO_DO.search(ANNOTATED.sub("", m.content)))
+                if not cited:  # (a thread's answers are read by what they cite, as above)
+                    shown.sort(key=lambda m: not _TELLS_TO_DO.search(ANNOTATED.sub("",
+                                                                                  m.content)))
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
             # (of time away in its own words: "update: cancelled my PTO next week" is the latest
             # word of "I'm out Dec 7-11" for "is ana out next week?", sharing no "out")
             # (nor the span's words: "next" of "next week")
             stems_for = (lambda t: _as_away(content_stems(t))) if away_asked else content_stems
-            if not away_asked and (otherwise := wanted & _SAID_OTHERWISE.keys()):
+            if not away_asked and (otherwise := wanted & said_otherwise):
                 # (a word asked said otherwise by both: "where does Maria live?" of her home
                 # address, then "fyi Maria moved, new address is 7 Oak Street")
                 stems_for = lambda t: content_stems(t) | {
@@ -3231,9 +3262,11 @@ class OfflineAnswerer(Answerer):
                     len(bare[id(o)]) > len(bare[id(m)]) and bare[id(m)] in bare[id(o)]
                     for o in shown)]
                 shown = sorted(shown[:_VIEWS_AT_MOST], key=lambda m: m.said_at)
-            if names and not topic and content_stems(question) & _STATUS_STEMS:
+            if names and not topic and content_stems(question) & _STATUS_STEMS \
+                    or _ASKS_WHATS_NEXT.match(question) and span is None and not names:
                 # "what's the status with Initech?": the newest first ("Initech verbal yes, paper
-                # by Friday" over the SSO estimate two days older)
+                # by Friday" over the SSO estimate two days older); "what's next for platform?":
+                # the newest weekly's "Next: …", not last week's
                 shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
             if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
                     and unspanned <= stems_of(shown[0]):

@@ -964,7 +964,7 @@ class Profile:
         is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
         shares no word with the question, so no channel found it. One more search, only then."""
         if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)
-                                      or asks_cause(query)):
+                                      or asks_cause(query) or asks_why(query)):
             return []
         if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
             return self._said_of_items(shown, items)

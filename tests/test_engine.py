@@ -1938,3 +1938,59 @@ def test_an_it_desk_and_a_roadmap_asked_a_count_a_delay_and_a_dependency(profile
     assert late.startswith("Laptop ETA slipped to Jan 6"), late
     depends = profile.recall("what does billing depend on?", now=now).answer
     assert depends.startswith("Usage-based billing needs the metering service first"), depends
+
+
+def test_a_teams_weekly_updates_asked_what_is_next_and_in_progress(profile):
+    """6 Dec (twentieth session), a platform team's weekly posts in bullets: "what's next for
+    platform?" led with the week before's "Next: on-call handbook rewrite", and "what's the
+    platform team working on?" was declined ("In progress:" says working on)."""
+    rows = [("lead", "2026-11-30T09:00:00Z", "*Platform weekly (Nov 30)*\n• Shipped: rate limiter "
+             "v2 to all regions\n• In progress: Redis 7 upgrade (staging done, prod Thursday)\n"
+             "• Next: on-call handbook rewrite"),
+            ("lead", "2026-12-07T09:00:00Z", "*Platform weekly (Dec 7)*\n• Shipped: Redis 7 in "
+             "prod\n• In progress: on-call handbook rewrite\n• Next: Postgres connection pooling "
+             "(PgBouncer)")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="weekly")
+    now = datetime(2026, 12, 8, 10, tzinfo=timezone.utc)
+    nxt = profile.recall("what's next for platform?", now=now).answer
+    assert nxt.startswith("Platform weekly (Dec 7"), nxt
+    assert "PgBouncer" in nxt.split(" (7 December 2026)")[0], nxt
+    working = profile.recall("what's the platform team working on?", now=now).answer
+    assert working.startswith("Platform weekly (Dec 7"), working
+
+
+def test_a_catch_up_asked_of_a_week_lists_it(profile):
+    """6 Dec (twentieth session): "what did I miss this week?" and "tl;dr of this week?" were
+    declined (no memory says "miss" or "tl;dr"); they ask what "what happened this week?"
+    asks."""
+    rows = [("ana", "2026-12-01T09:00:00Z", "Heads up: staging will be down Thursday 8-10am UTC "
+             "for the DB migration."),
+            ("raj", "2026-12-02T11:00:00Z", "Decision: we're moving CI from CircleCI to GitHub "
+             "Actions in January."),
+            ("ana", "2026-12-04T10:00:00Z", "Staging migration done, all green."),
+            ("lee", "2026-11-20T16:00:00Z", "Retro notes are in the wiki.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="week")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for question in ("what did I miss this week?", "tl;dr of this week?"):
+        missed = profile.recall(question, now=now).answer
+        assert missed.startswith("In memory from this week:"), missed
+        assert "GitHub Actions" in missed and "all green" in missed, missed
+        assert "Retro notes" not in missed, missed
+
+
+def test_a_handoffs_ticket_asked_why_and_since_when(profile):
+    """6 Dec (twentieth session), an on-call handoff: "why were the webhook retries piling up?"
+    was answered with the handoff (the cause was said the next day of INC-902 by its number,
+    sharing one word of three), and "since when was the DLQ consumer paused?" was no
+    when-question."""
+    rows = [("zoe", "2026-12-01T17:00:00Z", "Handoff to @ravi: one open issue, the payments "
+             "webhook retries are piling up (INC-902)."),
+            ("ravi", "2026-12-02T09:30:00Z", "INC-902: retries were stuck because the DLQ "
+             "consumer was paused since the Nov 28 deploy. Unpaused it, queue draining."),
+            ("ravi", "2026-12-02T12:00:00Z", "INC-902 resolved, queue at 0.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="handoff")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    why = profile.recall("why were the webhook retries piling up?", now=now).answer
+    assert why.startswith("INC-902: retries were stuck because the DLQ consumer was paused"), why
+    since = profile.recall("since when was the DLQ consumer paused?", now=now).answer
+    assert since.startswith("28 November 2026: INC-902"), since

@@ -1352,3 +1352,26 @@ def test_a_no_go_and_a_listing_asked_over_slack(start, api):
     app_mention(slack, "UADA", "when does the Shopify listing go live?", ts(121), "EvList")
     listing = answers(api)[-1]["text"]
     assert listing.startswith("19 November 2026: Listing goes live Thursday"), listing
+
+
+def test_a_short_password_after_with_and_a_cards_code_over_slack_are_never_stored(start, api,
+                                                                                 tmp_path):
+    """6 Dec (twentieth session), from outside: "ssh root@10.0.0.5 with password hunter2 …"
+    (bold and all) and a card pasted with its code ("… exp 12/28 cvv 847") were stored, and the
+    password and the code were answered back. Asked for them, the bot posts neither, the store's
+    file holds none of their bytes, and "with pass rate 95%" is kept as written."""
+    slack = start()
+    lines = ["ssh root@10.0.0.5 with password *hunter7* if the bastion is down",
+             "corporate card for the offsite: 4111 1111 1111 1111 exp 12/28 cvv 847",
+             "ran the suite with pass rate 95%, two flaky"]
+    for i, line in enumerate(lines):
+        message(slack, "CGEN", "U1", line, ts(i))
+    app_mention(slack, "U2", "what's the root password for the bastion?", ts(60), "EvPwT1")
+    app_mention(slack, "U2", "what's the cvv of the corporate card?", ts(61), "EvCvvT1")
+    app_mention(slack, "U2", "what was the pass rate?", ts(62), "EvRateT1")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "[REDACTED:password]" in said and "[REDACTED:card-code]" in said, said
+    assert "with pass rate 95%" in said, said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    assert "hunter7" not in said and b"hunter7" not in stored, said
+    assert "cvv 847" not in said and b"cvv 847" not in stored, said
