@@ -368,6 +368,30 @@ def _leans_on(sentence: str, first: str, people: Collection[str]) -> bool:
         for w in re.findall(r"\b[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", first))
 
 
+# A short sentence that says how the one before it turned out, by a pronoun for it: "Deployed
+# 4.2 to prod. It broke checkout.", "Tried restarting the pods. It didn't help.", "… notice,
+# which is Dec 2. We missed it." Alone it was too short to keep, and the memory said the deed
+# without its outcome (a fix that did not help, read as the fix).
+_OUTCOME = re.compile(r"(?i)^\W*(?:(?:it|that|this)\s+(?:(?:did|does|was|is)n['’]?t\b|did\s+not\b|"
+                      r"was\s+not\b|(?:broke|fixed|worked|failed|helped|solved|caused|crashed|"
+                      r"backfired|timed\s+out|made\s+it\s+worse)\b)|"
+                      r"(?:we|i|they)\s+(?:missed|broke|forgot|reverted|undid|rolled\s+back)\s+"
+                      r"(?:it|that|this)\b)")
+_OUTCOME_WORDS = 10
+
+
+def _with_outcomes(sentences: list[str]) -> list[str]:
+    """The sentences, each short outcome joined to the sentence before it."""
+    out: list[str] = []
+    for sentence in sentences:
+        if out and _OUTCOME.match(_ANNOTATED.sub("", sentence)) \
+                and len(sentence.split()) <= _OUTCOME_WORDS:
+            out[-1] = f"{out[-1].rstrip()} {sentence.strip()}"
+        else:
+            out.append(sentence)
+    return out
+
+
 def decides(reply: str) -> bool:
     """Whether a thread reply settles its thread: a short reply opening with a decision's words
     ("OK let's go with SQS for now", "Agreed, bump to 500/min for paid plans"), not agreeing
@@ -1110,8 +1134,8 @@ class OfflineExtractor(Extractor):
             if named:
                 text = f"{opening[1]}{named}{text[opening.end():]}"
             text, grouped = grouped_lists(text)
-            sentences = [part for sentence in split_sentences(text)
-                         for part in _statement_then_ask(sentence)]
+            sentences = _with_outcomes([part for sentence in split_sentences(text)
+                                        for part in _statement_then_ask(sentence)])
             verdict = VERDICT.match(_ANNOTATED.sub("", sentences[0])) if sentences \
                 else None
             # (of what it names, if it names something: "3.3.0 is out: …" is a release of its

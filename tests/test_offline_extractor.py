@@ -775,3 +775,20 @@ def test_a_design_write_up_keeps_its_risks_over_a_title_said_twice():
     assert any(c.startswith("Risks: write load on the primary goes up ~8%") for c in kept), kept
     titled = [c for c in kept if c.startswith("RFC-77: Move job queue")]
     assert len(titled) == 1, kept
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("Deployed 4.2 to prod. It broke checkout.", ["Deployed 4.2 to prod. It broke checkout."]),
+    ("Tried restarting the pods. It didn't help.",
+     ["Tried restarting the pods. It didn't help."]),
+    ("Datadog auto-renews Jan 31 unless we give 60 days notice, which is Dec 2. We missed it.",
+     ["Datadog auto-renews Jan 31 unless we give 60 days notice, which is Dec 2. We missed it."]),
+    # (a sentence of its own that is no outcome stays apart)
+    ("The cache is warm. It is 40GB now and growing every single day of the week honestly.",
+     ["The cache is warm.", "It is 40GB now and growing every single day of the week honestly."]),
+])
+def test_a_short_outcome_is_kept_with_what_it_is_the_outcome_of(said, kept):
+    """6 Dec (twentieth session): "Deployed 4.2 to prod. It broke checkout." was kept as
+    "Deployed 4.2 to prod." (the outcome, too short alone, was dropped), and "Tried restarting
+    the pods. It didn't help." as the restart, read as what was done about it."""
+    assert [c.content for c in OfflineExtractor().extract(lines(("lin", said)))] == kept
