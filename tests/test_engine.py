@@ -1994,3 +1994,18 @@ def test_a_handoffs_ticket_asked_why_and_since_when(profile):
     assert why.startswith("INC-902: retries were stuck because the DLQ consumer was paused"), why
     since = profile.recall("since when was the DLQ consumer paused?", now=now).answer
     assert since.startswith("28 November 2026: INC-902"), since
+
+
+def test_a_deed_asked_is_answered_with_how_it_turned_out(profile):
+    """6 Dec (twentieth session): "did restarting the pods help?" was answered "Tried
+    restarting the pods." (its "It didn't help." was dropped as too short), and "did we give
+    Datadog notice?" without "We missed it."."""
+    rows = [("li", "2026-12-02T10:00:00Z", "Tried restarting the pods. It didn't help."),
+            ("lin", "2026-12-04T14:00:00Z", "Reminder: Datadog auto-renews Jan 31 unless we give "
+             "60 days notice, which is Dec 2. We missed it.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops2")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    helped = profile.recall("did restarting the pods help?", now=now).answer
+    assert "It didn't help." in helped, helped
+    notice = profile.recall("did we give Datadog notice?", now=now).answer
+    assert "We missed it." in notice, notice
