@@ -1200,6 +1200,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
      r"(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric,
      "digit-sep-digit"),
+    # the day of a thing that has one: "Acme renewal is 12/31" (not "the ratio is 16/9")
+    (r"\b(?:renewal|deadline|date|launch|release|go-live|cutoff|cut-off|expiry|expiration|"
+     r"kickoff|kick-off)\s+(?:date\s+)?(?:is|was|['’]s)\s+(?P<a>[0-3]?\d)(?P<sep>/)"
+     r"(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric, "digit-sep-digit"),
     # ("in the 4th" is a quarter or an inning: "we were down 10 in the 4th")
     (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?(?<!\bin\s)the\s+"
      rf"(?P<day>[0-3]?\d){_ORD}"

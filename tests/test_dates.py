@@ -598,7 +598,8 @@ HOSTILE = [
     "approved! Releasing 4.12.0 on Thursday", "disclosure date for the CVE is Dec 9",
     "3.9 dropped in 6.0 (March)", "tags by Dec 15, untagged resources get a report",
     "Budget approved for Q1", "ssh with password hunter2", "their team is short-staffed in "
-    "January", "delivery Thursday", "Adding Slack connector to Q1",
+    "January", "delivery Thursday", "Adding Slack connector to Q1", "Acme renewal is 12/31",
+    "the ratio is 16/9",
 ]
 
 
@@ -1386,6 +1387,11 @@ def test_dates_people_wrote_on_6_dec_twentieth_session(text, expected):
     ("db-3 disk at 72%, growing ~1.5%/day. Full in about 3 weeks at this rate.",
      [("2026-12-21", "2026-12-21")]),
     ("in roughly two weeks", [("2026-12-14", "2026-12-14")]),
+    # the day of a thing that has one, with no preposition: "Acme renewal is 12/31" (said 30
+    # Nov, no date); a ratio is none
+    ("Acme renewal is 12/31, $84k ARR.", [("2026-12-31", "2026-12-31")]),
+    ("the deadline is 1/15 at 5pm", [("2027-01-15", "2027-01-15")]),
+    ("the ratio is 16/9", []),
     ("I was there some 3 weeks ago", [("2026-11-09", "2026-11-09")]),
 ])
 def test_dates_people_wrote_on_6_dec_twentieth_session_said_on_a_monday(text, expected):
