@@ -2776,10 +2776,13 @@ class OfflineAnswerer(Answerer):
                              if says_condition(m)), None)
                 if case is not None:
                     shown = [case, *(m for m in shown if m is not case)]
-            if (undated & said_otherwise) - stems_of(shown[0]):
+            if (undated & said_otherwise) - stems_of(shown[0]) and not when \
+                    and not says_change(shown[0]):
                 # a word said otherwise that the lead does not say: what says it, and all else
                 # asked, first ("Usage-based billing needs the metering service first" for
                 # "what does billing depend on?", after "Billing can land in late Q1")
+                # (not over a change that leads: "pilot kickoff moved to the Tuesday after, Dec
+                # 8" is the latest word of "they want a pilot starting in two weeks")
                 whole = next((m for m in shown[1:] if undated <= stems_of(m)), None)
                 if whole is not None:
                     shown = [whole, *(m for m in shown if m is not whole)]
