@@ -2189,6 +2189,10 @@ _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|
 _BARE_VERDICT = re.compile(r"(?i)^\W*(?:[\w/ -]{1,30}:\s*)?[*_~]*(?:no[- ]go|go|rejected|declined|"
                            r"denied|vetoed|blocked|not\s+approved|approved)\W*"
                            r"(?:(?:cc\s+)?@\S+\s*)*$")
+_ASKS_ABOUT = re.compile(r"(?i)^\W*what(?:['’]s|\s+is|\s+was)\s+\S+\s+about\b")
+_TRACKER_DONE = re.compile(r"(?i)\bmoved\s+(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:done|closed|resolved|"
+                           r"completed?|shipped|released|won['’]?t\s+(?:do|fix))\b|"
+                           r"^\W*(?:resolved|closed)\s*:")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b|"
@@ -2769,6 +2773,10 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
+            if idents and _ASKS_ABOUT.match(question):
+                # "what's PAY-412 about?": what opened it ('PAY-412 "Refunds fail for partial
+                # captures" created by kim'), not the tracker's latest move
+                shown.sort(key=lambda m: m.said_at)
             if _ASKS_WHAT_IF.match(question):
                 # "what happens if I don't enroll?": what its message says of a case ("If you
                 # do nothing you keep your current plan."), not the enrollment's dates alone
@@ -3465,6 +3473,12 @@ class OfflineAnswerer(Answerer):
                 # "resubmitted 4.12 …" before it says what) was the day it was reported, not
                 # "iOS 4.12 submitted to App Review", ranked first, on no date
                 parts += [f"{_said(verdict)}, when it was reported:", verdict.content]
+            elif when and _ASKS_WHEN_PAST.match(question) and (moved := next(
+                    (m for m in relevant if _TRACKER_DONE.search(ANNOTATED.sub("", m.content))),
+                    None)):
+                # "when was PAY-412 done?": the day a tracker said it moved to Done ("PAY-412
+                # moved from In Review to Done by lena"), not "No date was given"
+                parts += [f"{_said(moved)}, when it was reported:", moved.content]
             elif when and _ASKS_WHEN_RUNS.match(question) and (timed := next(
                     (m for m in _distinct(relevant) if _TIME_OF_DAY.search(
                         ANNOTATED.sub("", m.content))), None)) is not None:

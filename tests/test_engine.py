@@ -2009,3 +2009,18 @@ def test_a_deed_asked_is_answered_with_how_it_turned_out(profile):
     assert "It didn't help." in helped, helped
     notice = profile.recall("did we give Datadog notice?", now=now).answer
     assert "We missed it." in notice, notice
+
+
+def test_a_trackers_ticket_asked_what_it_is_about_and_when_it_was_done(profile):
+    """6 Dec (twentieth session), a Jira bot's channel: "what's PAY-412 about?" was answered
+    with its latest move (to Done), and "when was PAY-412 done?" with "No date was given"."""
+    rows = [("jira", "2026-11-30T09:00:00Z", "PAY-412 \"Refunds fail for partial captures\" "
+             "created by kim, priority High, assigned to omar"),
+            ("jira", "2026-12-01T14:00:00Z", "PAY-412 moved from To Do to In Progress by omar"),
+            ("jira", "2026-12-04T11:00:00Z", "PAY-412 moved from In Review to Done by lena")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="jira")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    about = profile.recall("what's PAY-412 about?", now=now).answer
+    assert about.startswith('PAY-412 "Refunds fail for partial captures"'), about
+    done = profile.recall("when was PAY-412 done?", now=now).answer
+    assert done.startswith("4 December 2026, when it was reported: PAY-412 moved"), done
