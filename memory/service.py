@@ -199,9 +199,9 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str],
     floor = sorted((f.score for f in window), reverse=True)[len(window) // 2]
     # (and only one that says as many of the question's words as the first: more read, more
     # LoCoMo adversarial questions were answered, 0.717 → 0.705 declined)
-    said = len(wanted & content_stems(_memory_text(window[0].record)))
+    said = len(wanted & text_stems(_memory_text(window[0].record)))
     deferred = [f for f in ranked[n:] if f.score > floor and said
-                and len(wanted & content_stems(_memory_text(f.record))) >= said]
+                and len(wanted & text_stems(_memory_text(f.record))) >= said]
     # One that says every word asked where none in the window does, whatever its score: "raj will
     # be hiring manager" shares its message with the panel ranked first, and ten memories of a
     # small channel, each one a vector's near miss, brought new sources before it.
