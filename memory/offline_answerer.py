@@ -2151,13 +2151,13 @@ _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b
                               r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
                               r"\bwhat(?:['’]s|\s+is)\s+the\s+(?:fix|workaround|solution)\b")
 # an instruction: "use response.json() instead", "pass timeout=… to Client()", "try …"
-_TELLS_TO_DO = re.compile(r"(?i)(?:^|[.;:,!]\s+|\bjust\s+|\bthen\s+)(?:use|pass|set|run|call|add|"
-                          r"remove|upgrade|downgrade|pin|install|try|restart|switch|clear|"
-                          r"delete|rename|replace|enable|disable)\b")
+# (the verbs of what was done to fix something, _DID_TO_FIX, and of what one is told to do)
+_DO_VERBS = r"install|set|run|use|add|upgrade|downgrade|pin|enable|disable|clear|delete|remove"
+_TELLS_TO_DO = re.compile(rf"(?i)(?:^|[.;:,!]\s+|\bjust\s+|\bthen\s+)(?:{_DO_VERBS}|pass|call|"
+                          r"try|restart|switch|rename|replace)\b")
 _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
                              r"resolv|mitigat|solv|sort)\w*")
-_DID_TO_FIX = re.compile(r"(?i)^\W*(?:install|reinstall|set|run|use|add|upgrade|downgrade|pin|"
-                         r"export|enable|disable|clear|delete|remove)\b|"
+_DID_TO_FIX = re.compile(rf"(?i)^\W*(?:{_DO_VERBS}|reinstall|export)\b|"
                          rf"\b(?:{MITIGATION}|patch(?:ed|ing)?|bump(?:ed|ing)?|"
                          r"re-?upload(?:ed)?|re-?deploy(?:ed)?|rotat(?:ed|ing)|"
                          r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
