@@ -341,7 +341,20 @@ def tense_at(text: str, pos: int) -> Tense:
         # a clause with its own subject and present verb keeps no other clause's past: "Hooli
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
         return "neutral"
-    return clause if clause != "neutral" else _segment_tense(text[g0:g1])
+    if clause != "neutral":
+        return clause
+    if _THE_MONTH_OF.match(text, pos) and re.search(r"(?i)\bthe\s+$", text[c0:pos]):
+        # a month naming a thing of it is the nearest such month, not a tense elsewhere in its
+        # sentence: "$1,200 credit for the November outage, applied to their next invoice"
+        # (said 2 Dec) was next November's
+        return "neutral"
+    segment = _segment_tense(text[g0:g1])
+    if segment == "past" and c0 > g0 and _DAY_OF_MONTH_AT.match(text, pos):
+        # a day of a month set off by itself after what was done is the nearest such day, not
+        # the past one the done lends: "We got a 10x10 booth at DevWorld, Feb 17-19 in Austin"
+        # (said 24 Nov) was last February's; "Deployed to prod, Dec 1" (said 4 Dec) stays past
+        return "neutral"
+    return segment
 
 
 _IS_THE_DAY = re.compile(r"(?i)\b(?:is|are)\s+(?:(?:on|now|still|set\s+for)\s+)?(?:the\s+)?$")
@@ -364,13 +377,15 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
 # 2pm", "kickoff the week of Dec 14")
 _SCHEDULED = re.compile(
     r"(?i)^\W*(?:(?:and|then|so|next|plus)\s+)?(?:(?:the|our|her|his|their|my|your|a)\s+)?"
-    r"(?:[\w'’-]+\s+)?(?:onsite|on-site|interview|call|meeting|sync|demo|retro|standup|"
+    # (two words before it: "EXP-214 restarted, new end date Dec 18", said 4 Dec, was last year's)
+    r"(?:[\w'’-]+\s+){0,2}?(?:onsite|on-site|interview|call|meeting|sync|demo|retro|standup|"
     r"stand-up|kickoff|kick-off|lunch|dinner|offsite|workshop|training|presentation|"
     r"follow-?up|check-?in|1:1|debrief|walkthrough|panel|screen|review|launch|release|"
     r"cutover|go-live|party|flight|"
     # (a thing ordered, and its day: "Ordered 2TB volumes for db-3, delivery Thursday", said on
     # a Monday, was the Thursday gone)
-    r"delivery|arrival|pickup|install|installation|shipment|handoff)s?\s+(?:is\s+)?"
+    r"delivery|arrival|pickup|install|installation|shipment|handoff|date|deadline|eta)s?\s+"
+    r"(?:is\s+)?(?:now\s+)?"
     r"(?:on\s+|at\s+|in\s+)?"
     r"(?:the\s+week\s+of\s+)?$")
 # (and "I'm now out Dec 21-24 instead", after "my trip moved", said 2 Dec: last year's)
@@ -387,8 +402,10 @@ _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|in
                           r"aim|aims|aimed|plan|plans|planned)\s+to\s+(?!be\b|have\b)[a-z]+|"
                           # "SSO committed for Q2" (said 4 Dec: it was the Q2 gone)
                           # (and "Budget approved for Q1", said 30 Nov: the Q1 to come)
+                          # (the day right after it: "Refund approved for Globex: $1,200 credit
+                          # for the November outage", said 2 Dec, is the November gone)
                           r"\b(?:committed|promised|earmarked|slated|approved|budgeted|"
-                          r"allocated|funded)\s+for\b")
+                          r"allocated|funded)\s+for\s+(?:\w+\s+)?$")
 
 
 @functools.lru_cache(maxsize=256)
@@ -459,6 +476,14 @@ _WHICH = {"last": -1, "this past": -1, "past": -1, "this": 0, "next": 1, "this c
 _MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May|may(?=\s+\d))|"
                r"june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
                r"dec(?:ember)?)\.?")
+MONTH_WORD = _MONTH_NAME  # (a month's name or its short form, as the rules read it)
+_STARTS_FROM = re.compile(r"(?i)\b(?:starting|beginning|effective|commencing)\b")
+# a month naming a thing of it, at a date found: "the November outage"
+_THE_MONTH_OF = re.compile(rf"(?i){_MONTH_NAME}\s+(?!of\b|and\b|or\b|to\b|through\b|thru\b|"
+                           r"until\b|till\b)[a-z]{3,}")
+# a day of a month at a date found: "Feb 17", "17th of Feb"
+_DAY_OF_MONTH_AT = re.compile(rf"(?i)(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH_NAME}\s+"
+                              rf"\d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}")
 _FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
                r"november|december)")
 _SHORT_MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
@@ -1584,6 +1609,11 @@ def _scan(text: str, anchor: datetime | date,
             moved = _MOVED_TO.search(text, back, m.start()) or held and _MOVED_FROM.search(
                 text[back:m.start()] + held.group(0))
             tense = "future" if moved else tense_at(text, m.start())
+            if moved and _STARTS_FROM.search(moved.group(0)) \
+                    and _DAY_OF_MONTH_AT.match(text, m.start()):
+                # a day of a month a thing starts from is the nearest: "MSA signed by both
+                # sides! Effective Dec 1." (said 3 Dec) was next year's
+                tense = "neutral"
             if _since_date(text, m, phrase):
                 tense = "past"
             start, end, granularity, detail = resolve(m, today, tense)

@@ -1398,3 +1398,53 @@ def test_dates_people_wrote_on_6_dec_twentieth_session_said_on_a_monday(text, ex
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, MONDAY_30_NOV)] == expected
+
+
+TUESDAY_24_NOV = datetime(2026, 11, 24, 10, 0, tzinfo=timezone.utc)
+FRIDAY_4_DEC = datetime(2026, 12, 4, 10, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a day of a month set off by itself after what was done is the nearest such day ("We got a
+    # 10x10 booth at DevWorld, Feb 17-19 in Austin", said 24 Nov, was last February's); what
+    # was done on a day of a month just gone keeps it
+    ("We got a 10x10 booth at DevWorld, Feb 17-19 in Austin. Booth #412.",
+     [("2027-02-17", "2027-02-19")]),
+    ("Deployed the fix to prod, Nov 20", [("2026-11-20", "2026-11-20")]),
+    ("On Nov 20, we shipped", [("2026-11-20", "2026-11-20")]),
+    ("We got the keys on Feb 17", [("2026-02-17", "2026-02-17")]),
+])
+def test_dates_people_wrote_on_6_dec_twenty_first_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, TUESDAY_24_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a day named "date", "deadline" or "ETA" is a schedule's, two words before it ("EXP-214
+    # restarted, new end date Dec 18", said 4 Dec, was last year's); "was" keeps its past
+    ("SRM fixed by excluding the crawler UA. EXP-214 restarted, new end date Dec 18.",
+     [("2026-12-18", "2026-12-18")]),
+    ("It restarted, new go-live date is Jan 5", [("2027-01-05", "2027-01-05")]),
+    ("We restarted it, the end date was Dec 1.", [("2026-12-01", "2026-12-01")]),
+    ("Close is running late, new target Dec 10.", [("2026-12-10", "2026-12-10")]),
+    # a month naming a thing of it is the nearest such month, not another clause's tense
+    # ("$1,200 credit for the November outage, applied to their next invoice", said 2 Dec, was
+    # next November's)
+    ("Refund approved for Globex: $1,200 credit for the November outage, applied to their next "
+     "invoice.", [("2026-11-01", "2026-11-30")]),
+    ("we will do the March release", [("2027-03-01", "2027-03-31")]),
+    ("we shipped the March release", [("2026-03-01", "2026-03-31")]),
+    # approved for a day is that day to come; approved for someone lends no future
+    ("Budget approved for Q1", [("2027-01-01", "2027-03-31")]),
+    # a day of a month a thing starts from is the nearest ("MSA signed by both sides! Effective
+    # Dec 1.", said 3 Dec, was next year's); a weekday's stays to come, a move's too
+    ("MSA signed by both sides! Effective Dec 1.", [("2026-12-01", "2026-12-01")]),
+    ("Effective Jan 1, prices go up", [("2027-01-01", "2027-01-01")]),
+    ("starting Monday we deploy daily", [("2026-12-07", "2026-12-07")]),
+    ("the release moved to Dec 1", [("2027-12-01", "2027-12-01")]),
+])
+def test_dates_people_wrote_on_6_dec_twenty_first_session_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
