@@ -37,6 +37,11 @@ from .text import STOP_WORDS, english_word
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
 # verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
+# a new day set, no verb: "Close is running late, new target Dec 10 [2026-12-10]" after "Target
+# to close books by Dec 8"
+_NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?(?:target|date|deadline|"
+                r"eta|go-live|window)\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{1,25}\[")
+_SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -78,7 +83,7 @@ _CHANGE = re.compile(
     # moved! new office address is 9 Harbor Road" (not "the new hire is great")
     r"(?:(?<=^)|(?<=[,.!;:]\s)|(?<=\bfyi\s)|(?<=\bso\s)|(?<=\band\s))"
     r"new\s+(?:[\w'’-]+\s+){0,2}?(?:is|are)\s|"
-    rf"{CANCEL_WORDS})\b",
+    rf"{_NEW_DAY_SET}|{CANCEL_WORDS})\b",
     re.IGNORECASE)
 # a message that says it corrects what came before: "Update: finance approved the ACME refund
 # at $900, not the full $1,200", "Correction: …"
@@ -121,7 +126,11 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     r"resumed|resuming|back on(?![ \t]+\w)|"
                     # a candidate or a party out of it: "Marco withdrew, he took another offer"
                     # for "is marco still in the pipeline?"
-                    r"withdrew|withdrawn|pulled out|dropped out|backed out)\b")
+                    r"withdrew|withdrawn|pulled out|dropped out|backed out|"
+                    # a ticket closed as it is said: "Initech confirmed exports work. Closing
+                    # ZD-4410." ("closing the books by Dec 8" ends nothing yet)
+                    r"closing\s+(?:out\s+)?(?:[a-z]{2,}-\d+|#\d+)|"
+                    r"closing\s+(?:it|this|that)\s+out)\b")
 
 
 # a measure read by its name, its value (a percent, a time) within a few words after it: "KR1 at
@@ -499,11 +508,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                 and not (needed <= answer_stems & around and wanted <= answer_stems | own
                          and subject <= answer_stems | wanted) \
                 and not (subject and subject <= answer_stems and asked & answer_stems
-                         and answer.event_dates and SAYS_MOVED.search(memory.content)):
+                         and answer.event_dates and SAYS_MOVED.search(memory.content)) \
+                and not (answer.event_dates and asked & answer_stems
+                         and _SETS_NEW_DAY.search(memory.content)):
             # (or it moves what the answer names on a day, and says a word of the question
             # along: "launch slips to Dec 15. Embargo moves with it" after "launch is Dec 10,
             # press embargo lifts the same day", for "when does the press embargo lift?"; not
-            # "Can't wait for the offsite", which states no day to move)
+            # "Can't wait for the offsite", which states no day to move; or sets a new day
+            # for what it shares a word of the question with: "Close is running late, new
+            # target Dec 10" after "Target to close books by Dec 8")
             continue
         changed = subject - {w for v in values for w in content_stems(v)}
         if values and changed and _MEASURE_MOVED.search(memory.content) \
