@@ -5275,3 +5275,30 @@ def test_a_release_a_cve_and_a_no_go_asked_from_the_shell(lurker, tmp_path):
     assert ios.startswith("10 December 2026: Releasing iOS 4.12.0"), ios
     assert nogo.startswith("QA-772 lets two 50% coupons stack to 100%."), nogo
     assert config.startswith("We're going with r-2215's config"), config
+
+
+def test_a_booth_a_contract_and_an_oncall_week_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-first session), through `lurker` as a user types it: "We got a 10x10 booth
+    at DevWorld, Feb 17-19 in Austin" (said 24 Nov) was last February's; "is the Hooli MSA
+    signed?" was answered with Hooli's redlines, the signing naming no Hooli, and its "Effective
+    Dec 1" (said 3 Dec) was next year's; "who is on call this week?" was declined ("Handoff to
+    @bea for this week."); "which PR fixed the export?" was "Ships with Thursday's release"."""
+    rows = chat(
+        ("meg", "2026-11-24T10:00:00Z", "We got a 10x10 booth at DevWorld, Feb 17-19 in Austin. "
+                                        "Booth #412."),
+        ("liz", "2026-11-23T10:00:00Z", "MSA with Hooli: their redlines came back, they want "
+                                        "uncapped liability for data breaches."),
+        ("liz", "2026-12-03T10:00:00Z", "MSA signed by both sides! Effective Dec 1."),
+        ("al", "2026-11-30T09:00:00Z", "Handoff to @bea for this week. Open: INC-1201 (elevated "
+                                       "5xx on search, mitigated, RCA pending)."),
+        ("ada", "2026-12-01T16:00:00Z", "Fix for ZD-4410 in PR #3301, paginates the PDF render. "
+                                        "Ships with Thursday's release."),
+        ("ben", "2026-12-04T09:00:00Z", "Initech confirmed exports work. Closing ZD-4410."))
+    devworld, signed, oncall, pr = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z", "when is DevWorld?",
+        "is the Hooli MSA signed?", "who is on call this week?", "which PR fixed the export?")
+    assert devworld.startswith("17 February 2027 to 19 February 2027: We got a 10x10 booth"), \
+        devworld
+    assert signed.startswith("MSA signed by both sides! Effective Dec 1 [2026-12-01]."), signed
+    assert oncall.startswith("Handoff to @bea for this week"), oncall
+    assert pr.startswith("Fix for ZD-4410 in PR #3301"), pr

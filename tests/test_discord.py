@@ -1313,3 +1313,39 @@ def test_a_move_asked_why_and_a_cve_dated_over_discord(env):
     assert "3.2.9" not in env.replies(RANDOM)[0].json["content"]
     assert all(r.json["allowed_mentions"]["parse"] == []
                for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
+
+
+def test_a_hotfix_a_handoff_and_an_open_incident_over_discord(env):
+    """6 Dec (twenty-first session), through the discord.py client, a game's server and its
+    on-call: "what's the latest patch?" led with "Patch 1.4 is live!" over the newer "Hotfix
+    1.4.1 is out"; "who is on call this week?" and "what incidents are still open?" were
+    declined ("Handoff to @bea for this week. Open: INC-1201 …" says neither "call" nor
+    "incident"). The other channel hears none of it, and nobody is pinged."""
+    env.post(GENERAL, ALICE, "Patch 1.4 is live! Changelog: sniper damage -10%, new map Harbor, "
+             "fixed the crash on alt-tab. @everyone", at=DAY)
+    env.post(GENERAL, BOB, "Handoff to @bea for this week. Open: INC-1201 (elevated 5xx on "
+             "search, mitigated, RCA pending), INC-1204 (cert expiring on api-eu Dec 9).",
+             at=DAY + timedelta(minutes=5))
+    env.post(GENERAL, ALICE, "Hotfix 1.4.1 is out, fixes the Win11 alt-tab crash.",
+             at=DAY + timedelta(days=1))
+    env.post(GENERAL, BOB, "INC-1204: renewed the api-eu cert, valid until Mar 2027. Closing.",
+             at=DAY + timedelta(days=1, hours=1))
+    env.wait_for(lambda: len(env.sink.events) >= 4, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("what's the latest patch?", "who is on call this week?",
+                                  "what incidents are still open?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, BOB, f"{MENTION} what's the latest patch?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    patch, oncall, still = [r.json["content"] for r in env.replies(GENERAL)]
+    assert patch.startswith("Hotfix 1.4.1 is out"), patch
+    assert oncall.startswith("Handoff to @bea for this week"), oncall
+    assert still.startswith("Handoff to @bea for this week. Open: INC-1201") \
+        or still.startswith("Open: INC-1201"), still
+    assert "Closed since: INC-1204: renewed" in still, still
+    assert "1.4.1" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])

@@ -2024,3 +2024,209 @@ def test_a_trackers_ticket_asked_what_it_is_about_and_when_it_was_done(profile):
     assert about.startswith('PAY-412 "Refunds fail for partial captures"'), about
     done = profile.recall("when was PAY-412 done?", now=now).answer
     assert done.startswith("4 December 2026, when it was reported: PAY-412 moved"), done
+
+
+EXPERIMENTS_CHANNEL = [
+    ("zoe", "2026-11-23T10:00:00Z", "Launching EXP-214 (one-page checkout) today at 10% traffic, "
+     "primary metric conversion, 2 weeks min."),
+    ("sam", "2026-12-02T09:00:00Z", "EXP-214 interim: conversion +3.1% (p=0.004), checkout errors "
+     "unchanged. Looking good."),
+    ("zoe", "2026-12-03T14:00:00Z", "Found a sample ratio mismatch in EXP-214: 52/48 instead of "
+     "50/50. Pausing to investigate."),
+    ("sam", "2026-12-04T10:00:00Z", "SRM fixed by excluding the crawler UA. EXP-214 restarted, new "
+     "end date Dec 18.")]
+
+
+def test_an_experiments_end_date_and_its_interim_lift(profile):
+    """6 Dec (twenty-first session), an experiments channel: "new end date Dec 18" (said 4 Dec,
+    after "restarted") was last year's; "what was the interim lift on one-page checkout?" led
+    with the launch ("lift" is said "+3.1%")."""
+    profile.ingest([said(a, at, text) for a, at, text in EXPERIMENTS_CHANNEL], session_id="exp")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    ends = profile.recall("when does EXP-214 end?", now=now).answer
+    assert ends.startswith("18 December 2026: EXP-214 restarted"), ends
+    lift = profile.recall("what was the interim lift on one-page checkout?", now=now).answer
+    assert lift.startswith("EXP-214 interim: conversion +3.1%"), lift
+
+
+def test_a_support_channels_fix_its_pr_and_what_is_still_open(profile):
+    """6 Dec (twenty-first session), support escalations: "which PR fixed the export?" was
+    answered "Ships with Thursday's release." (its message's first sentence, "Fix for ZD-4410 in
+    PR #3301", ranked after every other message's memories); "what open escalations are
+    there?" listed ZD-4410 after "Closing ZD-4410." with no word of it."""
+    rows = [("ben", "2026-11-30T09:00:00Z", "Escalation: Initech can't export invoices since "
+             "Friday, ticket ZD-4410, they're enterprise, SLA 4h."),
+            ("ada", "2026-11-30T11:30:00Z", "ZD-4410: root cause is the PDF renderer timing out "
+             "on invoices with >500 lines. Workaround: export as CSV."),
+            ("ada", "2026-12-01T16:00:00Z", "Fix for ZD-4410 in PR #3301, paginates the PDF "
+             "render. Ships with Thursday's release."),
+            ("ada", "2026-12-03T18:00:00Z", "Thursday's release went out, ZD-4410 fix included. "
+             "Asked Initech to verify."),
+            ("ben", "2026-12-04T09:00:00Z", "Initech confirmed exports work. Closing ZD-4410.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="support")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    pr = profile.recall("which PR fixed the export?", now=now).answer
+    assert pr.startswith("Fix for ZD-4410 in PR #3301"), pr
+    still = profile.recall("what open escalations are there?", now=now).answer
+    assert "Closed since: Closing ZD-4410." in still, still
+
+
+def test_a_labs_reading_asked_now_and_a_cause_found(profile):
+    """6 Dec (twenty-first session), a hardware lab: "what's the idle current now?" led with the
+    42mA measured before the fix, and "why was idle draw high?" with the measurement, not
+    "Found the idle draw issue: …"."""
+    rows = [("kai", "2026-11-26T12:00:00Z", "Firmware 0.9.3 flashed on all 18. Current draw is "
+             "42mA idle, target was 35mA."),
+            ("lin", "2026-11-30T15:00:00Z", "Found the idle draw issue: the LDO is never put in "
+             "low-power mode. Fixed in fw 0.9.4, idle now 31mA.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    current = profile.recall("what's the idle current now?", now=now).answer
+    assert current.startswith("Fixed in fw 0.9.4, idle now 31mA."), current
+    why = profile.recall("why was idle draw high?", now=now).answer
+    assert why.startswith("Found the idle draw issue: the LDO"), why
+
+
+def test_a_close_whose_month_names_it_and_whose_target_moved(profile):
+    """6 Dec (twenty-first session), a finance close: "when will the November books close?" was
+    answered with the day the close kicked off (November read as the time asked), not the
+    target that moved since ("new target Dec 10", no verb of moving); "$1,200 credit for the
+    November outage" (said 2 Dec, "approved for Globex" before it) was next November's."""
+    rows = [("pat", "2026-11-30T09:00:00Z", "November close kicks off today. Target to close "
+             "books by Dec 8 (5th business day)."),
+            ("ben", "2026-12-02T10:00:00Z", "Refund approved for Globex: $1,200 credit for the "
+             "November outage, applied to their next invoice."),
+            ("ray", "2026-12-04T17:00:00Z", "Close is running late, new target Dec 10. Waiting on "
+             "the Brex export.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="close")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    close = profile.recall("when will the November books close?", now=now).answer
+    assert close.startswith("Latest: Close is running late, new target Dec 10 [2026-12-10]"), \
+        close
+    credit = profile.recall("how much credit did Globex get?", now=now).answer
+    assert "November [November 2026] outage" in credit, credit
+
+
+def test_a_contract_signed_without_its_customers_name_and_its_effective_day(profile):
+    """6 Dec (twenty-first session), a legal channel: "is the Hooli MSA signed?" was answered
+    with Hooli's redlines ("MSA signed by both sides!" names no Hooli; every MSA said before it
+    was Hooli's), and "Effective Dec 1" (said 3 Dec) was next year's."""
+    rows = [("liz", "2026-11-23T10:00:00Z", "MSA with Hooli: their redlines came back, they want "
+             "uncapped liability for data breaches."),
+            ("liz", "2026-12-03T10:00:00Z", "MSA signed by both sides! Effective Dec 1.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="legal")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    signed = profile.recall("is the Hooli MSA signed?", now=now).answer
+    assert signed.startswith("MSA signed by both sides! Effective Dec 1 [2026-12-01]."), signed
+
+
+def test_a_contract_of_another_customer_is_not_named_by_kin(profile):
+    """The other side of the test above: with a Globex MSA said too, "MSA signed by both sides!"
+    is no answer of Hooli's."""
+    rows = [("liz", "2026-11-23T10:00:00Z", "MSA with Hooli: their redlines came back, they want "
+             "uncapped liability for data breaches."),
+            ("liz", "2026-11-24T10:00:00Z", "MSA with Globex: sent our paper, waiting on them."),
+            ("liz", "2026-12-03T10:00:00Z", "MSA signed by both sides! Effective Dec 1.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="legal")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    signed = profile.recall("is the Hooli MSA signed?", now=now).answer
+    assert "signed by both sides" not in signed, signed
+
+
+def test_a_translation_asked_how_far_along_and_a_candidate_still_in(profile):
+    """6 Dec (twenty-first session): "how far along is German?" and "is Luis still in the
+    pipeline?" were declined ("far along" and "pipeline" are no words of what answers them)."""
+    rows = [("eva", "2026-11-30T10:00:00Z", "German translations are 92% done, French 100%, "
+             "Spanish 88%."),
+            ("eva", "2026-12-03T11:00:00Z", "Spanish now 100%, German 97%."),
+            ("joe", "2026-12-05T11:00:00Z", "Luis Ortega withdrew, he took another offer.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="l10n")
+    now = datetime(2026, 12, 6, 10, tzinfo=timezone.utc)
+    german = profile.recall("how far along is German?", now=now).answer
+    assert german.startswith("Spanish now 100%, German 97%."), german
+    luis = profile.recall("is Luis still in the pipeline?", now=now).answer
+    assert luis.startswith("Luis Ortega withdrew"), luis
+
+
+def test_a_move_asked_why_is_not_led_by_a_later_word_that_gives_no_reason(profile):
+    """6 Dec (twenty-first session), recruiting: "why did Dana's onsite move?" was answered
+    "Latest: Debrief for Dana: … Moving to offer." over "Dana's onsite moved to Friday Dec 4, the
+    panel had a conflict"."""
+    rows = [("joe", "2026-11-26T15:00:00Z", "Dana Kim passed the phone screen, onsite next "
+             "Thursday."),
+            ("amy", "2026-12-01T09:00:00Z", "Dana's onsite moved to Friday Dec 4, the panel had a "
+             "conflict."),
+            ("omar", "2026-12-04T18:00:00Z", "Debrief for Dana: strong hire from 3 of 4, one lean "
+             "no on system design. Moving to offer.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="hiring")
+    now = datetime(2026, 12, 6, 10, tzinfo=timezone.utc)
+    why = profile.recall("why did Dana's onsite move?", now=now).answer
+    assert why.startswith("Dana's onsite moved to Friday Dec 4"), why
+
+
+def test_an_oncall_channels_handoffs_open_incidents_and_a_disk_reading(profile):
+    """6 Dec (twenty-first session), an on-call handoff channel: "who is on call this week?"
+    was declined ("Handoff to @bea for this week."), "what incidents are still open?" too
+    ("Open: INC-1201 …, INC-1204 …" says no "incident"); "how full is the kafka-3 disk?" was
+    answered 92% (its message's "Expanded the volume to 2TB, now 58%." names nothing)."""
+    rows = [("al", "2026-11-30T09:00:00Z", "Handoff to @bea for this week. Open: INC-1201 "
+             "(elevated 5xx on search, mitigated, RCA pending), INC-1204 (cert expiring on "
+             "api-eu Dec 9)."),
+            ("bea", "2026-12-01T11:00:00Z", "INC-1204: renewed the api-eu cert, valid until Mar "
+             "2027. Closing."),
+            ("bea", "2026-12-02T03:10:00Z", "Paged for disk 92% on kafka-3. Expanded the volume "
+             "to 2TB, now 58%."),
+            ("bea", "2026-12-04T09:00:00Z", "Quiet night. Handing off to @cruz on Monday.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oncall")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    who = profile.recall("who is on call this week?", now=now).answer
+    assert who.startswith("Handoff to @bea for this week"), who
+    nxt = profile.recall("who is on call next week?", now=now).answer
+    assert nxt.startswith("Handing off to @cruz on Monday"), nxt
+    still = profile.recall("what incidents are still open?", now=now).answer
+    assert still.startswith("Open: INC-1201"), still
+    assert "Closed since: INC-1204: renewed" in still and "Latest:" not in still, still
+    disk = profile.recall("how full is the kafka-3 disk?", now=now).answer
+    assert "now 58%" in disk, disk
+
+
+def test_a_sum_asked_why_is_explained_by_what_was_said_of_it(profile):
+    """6 Dec (twenty-first session), a finance close: "why was the payroll account off?" was
+    answered "Payroll account is off by $412, looking into it." alone; the next day's "The $412
+    was a duplicate ACH fee" shares none of the question's words."""
+    rows = [("pat", "2026-12-02T10:00:00Z", "Bank rec done for the operating account. Payroll "
+             "account is off by $412, looking into it."),
+            ("ray", "2026-12-03T11:00:00Z", "The $412 was a duplicate ACH fee, bank is reversing "
+             "it.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="close")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    why = profile.recall("why was the payroll account off?", now=now).answer
+    assert why.startswith("The $412 was a duplicate ACH fee"), why
+
+
+def test_the_latest_patch_is_a_hotfix(profile):
+    """6 Dec (twenty-first session), a game's community server: "what's the latest patch?" led
+    with "Patch 1.4 is live!" over "Hotfix 1.4.1 is out" three days newer."""
+    rows = [("kat", "2026-11-28T18:00:00Z", "Patch 1.4 is live! Changelog: sniper damage -10%, new "
+             "map Harbor, fixed the crash on alt-tab."),
+            ("kat", "2026-12-01T17:00:00Z", "Hotfix 1.4.1 is out, fixes the Win11 alt-tab crash.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="game")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    latest = profile.recall("what's the latest patch?", now=now).answer
+    assert latest.startswith("Hotfix 1.4.1 is out"), latest
+
+
+def test_what_a_customer_said_is_what_was_said_of_it(profile):
+    """6 Dec (twenty-first session), a product feedback channel: "what did Acme say about the
+    export?" was declined (Acme speaks nowhere here; ivy wrote "Acme says …"). Someone who does
+    speak here is still asked for their own words."""
+    rows = [("ivy", "2026-11-30T15:00:00Z", "Acme says the new export is confusing, they couldn't "
+             "find the date filter."),
+            ("max", "2026-12-01T10:00:00Z", "ivy thinks the export needs a tour."),
+            ("ivy", "2026-12-02T10:00:00Z", "The export needs a date filter up top.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="feedback")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    acme = profile.recall("what did Acme say about the export?", now=now).answer
+    assert acme.startswith("Acme says the new export is confusing"), acme
+    ivy = profile.recall("what did ivy say about the export?", now=now).answer
+    assert "needs a tour" not in ivy.split(" (")[0], ivy

@@ -1375,3 +1375,31 @@ def test_a_short_password_after_with_and_a_cards_code_over_slack_are_never_store
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     assert "hunter7" not in said and b"hunter7" not in stored, said
     assert "cvv 847" not in said and b"cvv 847" not in stored, said
+
+
+def test_a_contract_signed_and_a_disk_reading_asked_over_slack(start, api):
+    """6 Dec (twenty-first session), from outside through the Bolt app: "<!channel> MSA signed
+    by both sides! Effective Nov 13." (said 16 Nov) after Hooli's redlines: "is the Hooli
+    MSA signed?" was answered with the redlines (the signing names no Hooli), and its Nov 13
+    was next year's; "how full is the kafka-3 disk?" gave the page's 92% without its message's
+    "now 58%". #dev's own MSA (Globex's, unsigned) stays there; a retried mention is answered
+    once, and no answer pings the channel."""
+    slack = start()
+    message(slack, "CGEN", "U1", "MSA with Hooli: their redlines came back, they want uncapped "
+            "liability for data breaches.", ts(0))
+    message(slack, "CDEV", "U3", "MSA with Globex: sent our paper, waiting on them.", ts(5))
+    message(slack, "CGEN", "U1", "<!channel> MSA signed by both sides! Effective Nov 13.", ts(60))
+    message(slack, "CGEN", "U2", "Paged for disk 92% on kafka-3. Expanded the volume to 2TB, now "
+            "58%.", ts(70))
+    app_mention(slack, "UADA", "is the Hooli MSA signed?", ts(120), "EvMsa")
+    app_mention(slack, "UADA", "is the Hooli MSA signed?", ts(120), "EvMsa", retry=1)
+    said = answers(api)
+    assert len(said) == 1, said
+    signed = said[-1]["text"]
+    # (the channel-wide mention quoted as plain text, never `<!channel>`)
+    assert signed.startswith("@channel MSA signed by both sides! Effective Nov 13 [2026-11-13]."), \
+        signed
+    assert "<!channel>" not in signed and "Globex" not in signed, signed
+    app_mention(slack, "UADA", "how full is the kafka-3 disk?", ts(121), "EvDisk")
+    disk = answers(api)[-1]["text"]
+    assert "now 58%" in disk, disk
