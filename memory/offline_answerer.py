@@ -849,14 +849,16 @@ _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between 
 _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent"))
 _LATEST_STEMS = frozenset(content_stems("latest newest"))
 _THE_MONTH_NAMED = re.compile(rf"(?i)\bthe\s+({MONTH_WORD})\s+(?=[a-z]{{3,}})")
-_NOW_ASKED = re.compile(r"(?i)\b(?:now|right\s+now|at\s+the\s+moment)\W*$")
 _VERSION_STEMS = frozenset(content_stems("version versions release releases"))
 _VERSIONS_ASKED = re.compile(r"(?i)\b(?:versions|releases)\b")  # which of them, not the current
 _RELEASE_STEMS = frozenset(content_stems(
     "version release build prod live deployed deploy shipped running current currently latest "
     "out now right moment"))  # "right now", "at the moment": when, not what
-_AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|now|at\s+the\s+moment|atm|these\s+days)\W*$")
-_AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm these days"))
+# (and "is the backup working again?": how it stands now, "again" no word to share; not "why
+# did John decide to run for office again?", LoCoMo's, whose "again" is what he did)
+_AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|now|at\s+the\s+moment|atm|these\s+days)\W*$|"
+                         r"^\W*(?:is|are)\b.*\bagain\W*$")
+_AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm these days again"))
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
@@ -936,7 +938,9 @@ _STATE_WORD = {stem: "state:" + group for group, words in (
     ("active", "active inactive"),
     # "is the 3rd floor printer working?": "jammed again", then "printer fixed, it was a torn
     # label" (the jam led: the fix said no "work")
-    ("working", "working broken jammed fixed repaired")) for stem in content_stems(words)}
+    ("working", "working broken jammed fixed repaired "
+                # "is the backup working again?": "backup ran fine now" (declined)
+                "fine healthy failing failed")) for stem in content_stems(words)}
 
 
 def _as_state(stems: set[str]) -> set[str]:
@@ -2259,6 +2263,9 @@ _ASKS_WHATS_NEXT = re.compile(r"(?i)^\W*what(?:['’]s|\s+is|\s+comes)\s+(?:up\s
                               r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?"
                               r"\s+(?:working\s+on|doing|up\s+to)\W*$")
 # who did a thing, asked by its verb
+# a fix said done by whoever says it: "re-added it, rerunning", "restarted it", "fixed it"
+_DID_IT = re.compile(r"(?i)\b(?:re-\w+ed|fixed|restarted|reverted|rolled\s+back|patched|"
+                     r"redeployed|rotated)\s+(?:it|that|them|this)\b")
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
                       r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
                       r"patched|debugged|designed|drafted|signed)\b")
@@ -2644,7 +2651,7 @@ class OfflineAnswerer(Answerer):
         # (of one word besides too: "what's the latest patch?" led with "Patch 1.4 is live!"
         # over "Hotfix 1.4.1 is out")
         recency_asked = not _ASKS_VERSION.search(question) and bool(undated - _RECENCY_STEMS) \
-            and bool(undated & _LATEST_STEMS or _NOW_ASKED.search(question))
+            and bool(undated & _LATEST_STEMS or _AT_PRESENT.search(question))
         if _ASKS_VERSION.search(question) or recency_asked:
             # (nor of two words besides: "what's the latest release candidate?" was declined,
             # "3.4.0rc2 is on PyPI" saying no "latest")
@@ -3133,7 +3140,12 @@ class OfflineAnswerer(Answerer):
                     # #5530"), before ela's report of the hang, which says more of its words
                     by_whom = re.compile(rf"(?i)\b{did['verb'][:-2]}\w*\s+by\s+@?[a-z]|"
                                          rf"@\w+\s+{did['verb'][:-2]}")
-                    shown.sort(key=lambda m: not by_whom.search(m.content))
+                    # (then, of a fix, who says they did it: "… re-added it, rerunning" over
+                    # bob's guess at the cause, for "who fixed the backup?")
+                    fixed = did["verb"].lower() in ("fixed", "solved", "resolved", "patched")
+                    shown.sort(key=lambda m: (not by_whom.search(m.content),
+                                              not (fixed and (_DID_IT.search(m.content)
+                                                              or _DID_TO_FIX.search(m.content)))))
                 negated = _NEGATED.search(question)
                 if negated and any(_says_negated(m.content, negated[2]) for m in shown):
                     # "who said no hire for Jonas?": not dev's "Jonas: hire." beside ana's "no

@@ -2230,3 +2230,23 @@ def test_what_a_customer_said_is_what_was_said_of_it(profile):
     assert acme.startswith("Acme says the new export is confusing"), acme
     ivy = profile.recall("what did ivy say about the export?", now=now).answer
     assert "needs a tour" not in ivy.split(" (")[0], ivy
+
+
+def test_a_help_threads_fix_asked_whether_it_works_again_and_who_did_it(profile):
+    """6 Dec (twenty-first session), a platform help channel's thread: "is the backup working
+    again?" was declined ("backup ran fine now" says no "working"), and "who fixed the backup?"
+    led with bob's guess at the cause over ann's "… re-added it, rerunning"."""
+    rows = [said("ann", "2026-12-01T10:00:00Z", "anyone know why the nightly backup job failed?",
+                 external_id="t1"),
+            said("bob", "2026-12-01T10:05:00Z", "looks like the S3 bucket policy changed, access "
+                 "denied on PutObject", external_id="t2", reply_to="t1"),
+            said("ann", "2026-12-01T10:20:00Z", "yep, someone removed the backup role from the "
+                 "policy. re-added it, rerunning", external_id="t3", reply_to="t1"),
+            said("ann", "2026-12-01T12:00:00Z", "backup ran fine now", external_id="t4",
+                 reply_to="t1")]
+    profile.ingest(rows, session_id="help")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    again = profile.recall("is the backup working again?", now=now).answer
+    assert again.startswith("backup ran fine now"), again
+    who = profile.recall("who fixed the backup?", now=now).answer
+    assert who.startswith("ann said: yep, someone removed the backup role"), who
