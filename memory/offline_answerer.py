@@ -844,6 +844,11 @@ _VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepte
 _VERDICT_SAID = re.compile(r"(?i)\b(?:approv\w*|reject\w*|den(?:y|ied)|declin\w*|accept\w*|"
                            r"sign\w*|merg\w*|revert\w*|clos\w*|resolv\w*|cancel\w*|lgtm)\b")
 _ASK_STEMS = frozenset(content_stems("ask asked asking"))
+_ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
+                           r"report(?:ed)?|complain(?:ed)? about)\b")
+# what someone is said to say, by whoever writes it: "Acme says …", "Globex told us …"
+_SAYS_OF_OWN = (r"(?:says|said|told|tells|thinks|thought|mentioned|asked|asks|wants|wanted|"
+                r"reported|complained|feels|felt)\b")
 _SPAN_SHAPE = frozenset(content_stems("first second half early mid late between end start "
                                        "beginning middle part"))
 _RECENCY_STEMS = frozenset(content_stems("latest newest current currently recent"))
@@ -1950,6 +1955,8 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
 _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
 # a question's word, and what says it in other words: a pull request by its number, a build broken
 # by its failure
+# two names asked as alternatives: "SQS or Kafka"
+_EITHER = re.compile(r"\b([A-Z][\w.-]*)\s+or\s+([A-Z][\w.-]*)\b")
 _SAID_OTHERWISE = {
     # "what incidents are still open?": "Open: INC-1201 (elevated 5xx …), INC-1204 (…)"
     **dict.fromkeys(content_stems("incident incidents"),
@@ -2515,15 +2522,23 @@ class OfflineAnswerer(Answerer):
             return {w for n in said for w in name_letters(n).lower().split()}
 
         names, speaking, topic = _whose_and_about(question, people)
+        # (things, not people: LoCoMo's "… books by C. S. Lewis or John Greene?" names John)
+        either = {w.lower() for pair in _EITHER.findall(question) for w in pair}
+        either = either if len(either) == 2 and not either & people() else set()
+        if either:  # (what is asked is which: neither is a word every answer must hold)
+            names, topic = names - either, topic - content_stems(" ".join(either))
         if speaking:
             # "what did Globex ask for?": a customer the memories speak of ("Globex asked for a
             # data export …") and no one who speaks here asks what was said of it, not its own
             # words (declined: no message is Globex's); "what did sam say …?" still asks for
             # sam's own words, not maya's "… moves to sam next week"
-            # (and "what did Acme say about the export?": "Acme says the new export is
-            # confusing, …", said by ivy, was declined)
+            # (and "what did Acme say about the export?": what is said to be its words, "Acme
+            # says the new export is confusing, …", written by ivy, was declined)
+            request = bool(_ASKS_REQUEST.search(question))
             speaking -= {n for n in speaking - people()
-                         if any(_names_all({n}, m.content) for m in memories)}
+                         if any(_names_all({n}, m.content) and (request or re.search(
+                             rf"(?i)\b{re.escape(n)}\s+{_SAYS_OF_OWN}", m.content))
+                                for m in memories)}
         wanted = topic or content_stems(question) - (
             _OPINION_STEMS | (_VIEWERS if _ASKS_VIEWS.search(question) else set())
             | (_STILL_IN_STEMS if asks_still(question) else set())
@@ -2560,6 +2575,9 @@ class OfflineAnswerer(Answerer):
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
             return ((_names(names, m, speakers)
+                     # "are we using SQS or Kafka for events?": either one ("Agreed: moving the
+                     # event pipeline to Kafka (MSK)." names no SQS, and it was declined)
+                     and (not either or any(_names_all({n}, m.content) for n in either))
                      or _named_by_context(names, m, people, leaned_on)
                      or _named_by_kin(names, wanted, m, memories, people)
                      # "what did ana say?": hers, whoever else it names ("the new office is

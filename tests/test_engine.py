@@ -2250,3 +2250,17 @@ def test_a_help_threads_fix_asked_whether_it_works_again_and_who_did_it(profile)
     assert again.startswith("backup ran fine now"), again
     who = profile.recall("who fixed the backup?", now=now).answer
     assert who.startswith("ann said: yep, someone removed the backup role"), who
+
+
+def test_a_choice_asked_between_two_names_is_answered_by_either(profile):
+    """6 Dec (twenty-first session), an architecture channel: "are we using SQS or Kafka for
+    events?" was declined (no memory names both, and "SQS" was a word every answer had to
+    hold)."""
+    rows = [("raj", "2026-11-24T10:00:00Z", "Revisiting the queue choice: we said SQS last month, "
+             "but FIFO throughput limits bite us. Proposal: Kafka."),
+            ("mia", "2026-11-24T16:00:00Z", "Agreed: moving the event pipeline to Kafka (MSK). SQS "
+             "stays for the email jobs.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="arch")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    which = profile.recall("are we using SQS or Kafka for events?", now=now).answer
+    assert which.startswith("Agreed: moving the event pipeline to Kafka (MSK)."), which
