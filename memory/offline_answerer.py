@@ -2914,7 +2914,12 @@ class OfflineAnswerer(Answerer):
             if recency_asked:
                 # "what's the latest release candidate?": the newest that says all it asks
                 # ("3.4.0rc2 is on PyPI"), not "Security releases go out then", ranked first
-                whole = sorted((m for m in shown if undated <= stems_of(m)),
+                # (of "now", what holds now: "next week's primary is raj" is newer than
+                # "handing off the pager to dana until Monday" and holds from next week)
+                ahead = (lambda m: bool(m.event_dates) and all(
+                    d.start > now.date() for d in m.event_dates)) \
+                    if now is not None and _AT_PRESENT.search(question) else (lambda m: False)
+                whole = sorted((m for m in shown if undated <= stems_of(m) and not ahead(m)),
                                key=lambda m: m.said_at, reverse=True)
                 shown = [*whole, *(m for m in shown if m not in whole)]
             if span is not None and (asked_beside := undated - content_stems(span.phrase)
