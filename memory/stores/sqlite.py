@@ -581,9 +581,13 @@ class SQLiteStore(Store):
         with self._lock:
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
+                # (the sources' message index first, then each memory by its key: left to
+                # itself the planner walked every memory of the profile, 12 ms a read at 10k
+                # memories against 0.01 ms)
                 for memory_id_, created_at, doc in self.db.execute(
                         f"SELECT DISTINCT m.id, m.created_at, m.doc FROM memory_sources s "
-                        f"JOIN memories m ON m.profile = s.profile AND m.id = s.memory_id "
+                        f"INDEXED BY memory_sources_message "
+                        f"CROSS JOIN memories m ON m.profile = s.profile AND m.id = s.memory_id "
                         f"WHERE s.profile = ? AND s.message_id IN ({','.join('?' * len(chunk))})"
                         f"{status}", (profile, *chunk)):
                     found[memory_id_] = (created_at, doc)
