@@ -1042,6 +1042,12 @@ def _ordinal_day(m: re.Match, d: date, tense: Tense) -> Resolution:
                          else f"the first on or after {d}")
 
 
+def _that_day(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A placeholder: "that day" is the day the text named before it (find_dates reads it), or
+    none."""
+    return d, d, "day", "the day named before it"
+
+
 def _month_part(m: re.Match, d: date, tense: Tense) -> Resolution:
     """A whole named month, or its early/mid/late part, or its start/end day."""
     month, year = _month_number(m["mon"] or m.groupdict().get("mon2")), _year_of(m)
@@ -1233,6 +1239,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"(?:(?:on|by|until|till|from|before|after|since|due)\s+)?(?<!\bin\s)the\s+"
      rf"(?P<day>[0-3]?\d){_ORD}"
      rf"{_NOT_AN_ORDINAL_DATE}", _ordinal_day, "ordinal"),
+    # the day named before it: "Launch date for Lurker 2.0 is Jan 14. Press embargo lifts at 9am
+    # ET that day." (no date: "the embargo?" was answered "No date was given")
+    (r"(?:on\s+)?(?:that(?:\s+same)?|the\s+same|the\s+very\s+same)\s+day\b", _that_day,
+     "calendar"),
     # months, quarters, years
     (rf"(?:(?P<part>early|mid|late|(?:the\s+)?(?:end|start|beginning)\s+of)[\s-]+)"
      rf"(?P<mon>{_MONTH_NAME})(?:\s+(?P<year>\d{{4}}))?", _month_part, "month"),
@@ -1623,6 +1633,13 @@ def _scan(text: str, anchor: datetime | date,
             continue
         if resolve is _ordinal_day:
             start, end, detail = _ordinal_after(int(m["day"]), named_day, start, detail)
+        if resolve is _that_day:
+            # (any day said before it in the text, else one named before the text)
+            day_before = out[-1].date if out and out[-1].date.granularity == "day" else named_day
+            if day_before is None:  # ("I'll never forget that day": no day to be)
+                continue
+            start, end, detail = day_before.start, day_before.end, \
+                f"{day_before.phrase}, named before it"
         out.append(Found(m.start(), m.start() + len(phrase),
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,

@@ -42,6 +42,7 @@ from .text import STOP_WORDS, english_word
 _NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?(?:target|date|deadline|"
                 r"eta|go-live|window)\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{1,25}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
+_TIED_DAY = re.compile(r"(?i)\b(?:that(?:\s+same)?|the\s+(?:very\s+)?same)\s+day\s*\[")
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -446,9 +447,20 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     units, corrections = content_stems(_UNIT_WORDS), content_stems(_CHANGE_WORDS)
     best = None
+    # a day the answer ties to another's ("Press embargo lifts at 9am ET that day [2027-01-14]"
+    # after "Launch date … is Jan 14", its message's sentence): what moves that other thing moves
+    # it ("Launch moved to Jan 21" shares no word of "when does the press embargo lift?")
+    tied_to = (answer_stems | (content_stems(context(answer)) if context is not None else set())) \
+        if _TIED_DAY.search(answer.content) else set()
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
+        if tied_to and memory.event_dates and SAYS_MOVED.search(memory.content) \
+                and (subject := _subject(memory, content_stems)) and subject <= tied_to \
+                and not subject & wanted:
+            if best is None or memory.said_at > best.said_at:
+                best = memory
+            continue
         said_by = {w for name in (speakers(memory) if speakers else ()) for w in
                    re.findall(r"[a-z0-9]+", name.lower())}
         # (its own values, not those of what it quotes: "Correction: actually make that

@@ -600,6 +600,10 @@ HOSTILE = [
     "Budget approved for Q1", "ssh with password hunter2", "their team is short-staffed in "
     "January", "delivery Thursday", "Adding Slack connector to Q1", "Acme renewal is 12/31",
     "the ratio is 16/9",
+    # 6 Dec, twenty-first session
+    "Launch is Jan 14, embargo lifts the same day", "I'll never forget that day",
+    "the same day delivery costs extra", "new end date Dec 18", "Effective Dec 1",
+    "credit for the November outage", "We got a booth, Feb 17-19 in Austin",
 ]
 
 
@@ -1443,6 +1447,14 @@ def test_dates_people_wrote_on_6_dec_twenty_first_session(text, expected):
     ("Effective Jan 1, prices go up", [("2027-01-01", "2027-01-01")]),
     ("starting Monday we deploy daily", [("2026-12-07", "2026-12-07")]),
     ("the release moved to Dec 1", [("2027-12-01", "2027-12-01")]),
+    # "that day" is the day said before it ("Launch date for Lurker 2.0 is Jan 14. Press embargo
+    # lifts at 9am ET that day." had no date for the embargo); with none before it, none
+    ("Launch date for Lurker 2.0 is Jan 14. Press embargo lifts at 9am ET that day.",
+     [("2027-01-14", "2027-01-14"), ("2027-01-14", "2027-01-14")]),
+    ("We shipped on Monday and fixed it that same day", [("2026-11-30", "2026-11-30"),
+                                                         ("2026-11-30", "2026-11-30")]),
+    ("I'll never forget that day", []),
+    ("the same day delivery costs extra", []),
 ])
 def test_dates_people_wrote_on_6_dec_twenty_first_session_said_on_a_friday(text, expected):
     from memory.dates import find_dates

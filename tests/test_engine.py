@@ -2264,3 +2264,21 @@ def test_a_choice_asked_between_two_names_is_answered_by_either(profile):
     now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
     which = profile.recall("are we using SQS or Kafka for events?", now=now).answer
     assert which.startswith("Agreed: moving the event pipeline to Kafka (MSK)."), which
+
+
+def test_a_day_tied_to_another_moves_with_it(profile):
+    """6 Dec (twenty-first session), a launch channel: "Press embargo lifts at 9am ET that day"
+    after "Launch date for Lurker 2.0 is Jan 14" had no date ("when does the press embargo
+    lift?" was answered "No date was given"), and the launch's move to Jan 21 is its move too;
+    the launch is still answered by its own move."""
+    rows = [("ana", "2026-11-23T10:00:00Z", "Launch date for Lurker 2.0 is Jan 14. Press embargo "
+             "lifts at 9am ET that day."),
+            ("ana", "2026-11-30T11:00:00Z", "Launch moved to Jan 21 — the SSO feature won't be "
+             "ready for the 14th.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="launch")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    embargo = profile.recall("when does the press embargo lift?", now=now).answer
+    assert embargo.startswith("21 January 2027: Launch moved to Jan 21"), embargo
+    assert "Press embargo lifts at 9am ET that day [2027-01-14]" in embargo, embargo
+    launch = profile.recall("when is the launch?", now=now).answer
+    assert launch.startswith("21 January 2027: Launch moved to Jan 21"), launch
