@@ -1385,7 +1385,11 @@ _RATE_UNIT = re.compile(r"(?i)\d\s*(?:rpm|rps|qps|req(?:uest)?s?\s*/\s*(?:s|sec|
 _TIME_UNIT = re.compile(r"(?i)\d\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|"
                         r"days?|w|wks?|weeks?)\b")
 _SIZE_UNIT = re.compile(r"(?i)\d\s*(?:[kmgtp]i?b|bytes?|kbps|mbps|gbps)\b")
-_MEASURES = ((re.compile(r"(?i)\b(?:rate[\s_-]*limit\w*|throttl\w*|qps|rps|rpm)\b"), _RATE_UNIT),
+# (how full a thing is, in percent: "how full is db-3's disk?" led with "Ordered 2TB volumes for
+# db-3", a size, over "disk now at 38%")
+_MEASURES = ((re.compile(r"(?i)\bhow\s+full\b|\b(?:utili[sz]ation|percent(?:age)?)\b"),
+              re.compile(r"\d\s*%")),
+             (re.compile(r"(?i)\b(?:rate[\s_-]*limit\w*|throttl\w*|qps|rps|rpm)\b"), _RATE_UNIT),
              (re.compile(r"(?i)\b(?:timeouts?|ttl|retention|interval|latency|p50|p90|p95|p99)\b"),
               _TIME_UNIT),
              (re.compile(r"(?i)\b(?:size|quota|disk|storage|memory|heap|bandwidth)\b"),

@@ -2282,3 +2282,18 @@ def test_a_day_tied_to_another_moves_with_it(profile):
     assert "Press embargo lifts at 9am ET that day [2027-01-14]" in embargo, embargo
     launch = profile.recall("when is the launch?", now=now).answer
     assert launch.startswith("21 January 2027: Launch moved to Jan 21"), launch
+
+
+def test_how_full_is_read_in_percent(profile):
+    """6 Dec (twenty-first session), capacity planning: "how full is db-3's disk?", read as a
+    measure once "how full" was one, led with "Ordered 2TB volumes for db-3 …" (a disk's size)
+    over "disk now at 38%", three days newer."""
+    rows = [("uma", "2026-11-30T09:00:00Z", "db-3 disk at 72%, growing ~1.5%/day."),
+            ("vik", "2026-11-30T11:00:00Z", "Ordered 2TB volumes for db-3 and db-4, delivery "
+             "Thursday."),
+            ("vik", "2026-12-03T15:00:00Z", "New volumes attached to db-3, disk now at 38%. db-4 "
+             "tomorrow.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="capacity")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    full = profile.recall("how full is db-3's disk?", now=now).answer
+    assert full.startswith("New volumes attached to db-3, disk now at 38%."), full
