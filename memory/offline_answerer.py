@@ -945,7 +945,10 @@ _STATE_WORD = {stem: "state:" + group for group, words in (
     # label" (the jam led: the fix said no "work")
     ("working", "working broken jammed fixed repaired "
                 # "is the backup working again?": "backup ran fine now" (declined)
-                "fine healthy failing failed")) for stem in content_stems(words)}
+                "fine healthy failing failed "
+                # "is main green?": "❌ CI failed on main (f0a1b2c)", the newest, after "✅ CI
+                # passed on main … all jobs green" (which led)
+                "green passing passed")) for stem in content_stems(words)}
 
 
 def _as_state(stems: set[str]) -> set[str]:
@@ -2274,6 +2277,10 @@ _ASKS_WHATS_NEXT = re.compile(r"(?i)^\W*what(?:['’]s|\s+is|\s+comes)\s+(?:up\s
                               r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?"
                               r"\s+(?:working\s+on|doing|up\s+to)\W*$")
 # who did a thing, asked by its verb
+_ASKS_WHICH_FIXED = re.compile(r"(?i)^\W*(?:which|what)\s+(?:pr|pull\s+request|commit|change|"
+                               r"build|release|version|patch|deploy)\s+fixe[ds]\b")
+_FIX_IN = re.compile(r"(?i)\bfix(?:ed|es)?\s+(?:is\s+)?(?:in|by|via|with)\s+(?:pr\s+)?#?\d|"
+                     r"#\d+\s+fix(?:es|ed)?\b")
 # a fix said done by whoever says it: "re-added it, rerunning", "restarted it", "fixed it"
 _DID_IT = re.compile(r"(?i)\b(?:re-\w+ed|fixed|restarted|reverted|rolled\s+back|patched|"
                      r"redeployed|rotated)\s+(?:it|that|them|this)\b")
@@ -2981,6 +2988,9 @@ class OfflineAnswerer(Answerer):
                     shown = [field, *(m for m in shown if m is not field)]
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
+            def says_all(m: Memory) -> bool:  # (a state in its words or its opposite's)
+                return wanted <= stems_of(m) or undated <= stems_of(m)
+
             if _ASKS_DECISION.search(question):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
@@ -3001,14 +3011,18 @@ class OfflineAnswerer(Answerer):
                                           -m.said_at.timestamp(),
                                           not _carries(idents, m.content)))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
-                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
+                    and sum(says_all(m) for m in shown[:2]) == 2 \
                     and not set(shown[0].source_message_ids[:1]) & set(
                         shown[1].source_message_ids[1:]):
                 # (unless the newer cites the older: its thread's reply, the latest word below)
                 # of two that each say all it asks, the newer: "is the retry budget per
                 # tenant?" is lena's "made it per tenant and added the 429 tests", after the
                 # review's "… resets per process, it should be per tenant"
-                shown[:2] = sorted(shown[:2], key=lambda m: m.said_at, reverse=True)
+                # (the newest of all that do: "is main green?" is the lint job's "❌ CI failed on
+                # main", two days after the two that ranked first)
+                whole = sorted((m for m in shown if says_all(m)),
+                               key=lambda m: m.said_at, reverse=True)
+                shown = [*whole, *(m for m in shown if m not in whole)]
             elif _ASKS_WHO_AWAY.search(question):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
@@ -3166,19 +3180,36 @@ class OfflineAnswerer(Answerer):
                     # "who fixed the Windows hang?": what says by whom ("#5521 fixed by @ela in
                     # #5530"), before ela's report of the hang, which says more of its words
                     by_whom = re.compile(rf"(?i)\b{did['verb'][:-2]}\w*\s+by\s+@?[a-z]|"
-                                         rf"@\w+\s+{did['verb'][:-2]}")
+                                         rf"@\w+\s+{did['verb'][:-2]}"
+                                         # (a failure's cause by whose merge: "Triggered by
+                                         # @omar's merge of #4520", for "who broke the lint
+                                         # job?")
+                                         + (r"|\b(?:triggered|caused)\s+by\s+@?\w+['’]s\s+"
+                                            r"(?:merge|push|commit|deploy|change)"
+                                            if did["verb"].lower() == "broke" else ""))
                     # (then, of a fix, who says they did it: "… re-added it, rerunning" over
                     # bob's guess at the cause, for "who fixed the backup?")
                     fixed = did["verb"].lower() in ("fixed", "solved", "resolved", "patched")
                     shown.sort(key=lambda m: (not by_whom.search(m.content),
                                               not (fixed and (_DID_IT.search(m.content)
                                                               or _DID_TO_FIX.search(m.content)))))
+                    # (or says it beside the lead, in its message: "Triggered by @omar's merge
+                    # of #4520." after "❌ CI failed on main (f0a1b2c) — job: lint, …")
+                    beside = next((m for m in with_siblings(shown[:1], memories)[1:]
+                                   if by_whom.search(m.content)), None) \
+                        if not by_whom.search(shown[0].content) else None
+                    if beside is not None:
+                        shown = [beside, *(m for m in shown if m is not beside)]
                 negated = _NEGATED.search(question)
                 if negated and any(_says_negated(m.content, negated[2]) for m in shown):
                     # "who said no hire for Jonas?": not dev's "Jonas: hire." beside ana's "no
                     # hire" (what says the word without its "no" says the opposite)
                     shown = [m for m in shown if _says_negated(m.content, negated[2])
                              or not re.search(rf"(?i)\b{re.escape(negated[2])}\b", m.content)]
+            if _ASKS_WHICH_FIXED.match(question):
+                # "which PR fixed the refund test?": what says a fix is in one ("fix in #4507,
+                # it was rounding half-up …"), before the failures that name the test
+                shown.sort(key=lambda m: not _FIX_IN.search(m.content))
             if _WHO.match(question) and idents:
                 # "who owns KR2?": what names it itself before the other points of its message
                 # (KR1's "(owner: kai)" led: kai speaks here, omar of KR2 does not)

@@ -2297,3 +2297,27 @@ def test_how_full_is_read_in_percent(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     full = profile.recall("how full is db-3's disk?", now=now).answer
     assert full.startswith("New volumes attached to db-3, disk now at 38%."), full
+
+
+def test_a_ci_channel_asked_whether_main_is_green_who_broke_it_and_what_fixed_it(profile):
+    """6 Dec (twenty-first session), a CI bot's channel: "is main green?" led with "✅ CI passed
+    on main … all jobs green" two days before the lint job's "❌ CI failed on main"; "who broke
+    the lint job?" was the bot's failure alone (its "Triggered by @omar's merge of #4520." is
+    the next sentence); "which PR fixed the refund test?" gave the failures, not "fix in
+    #4507"."""
+    bot = "GitHub Actions"
+    rows = [(bot, "2026-12-01T10:00:00Z", "❌ CI failed on main (a1b2c3d) — job: integration-tests, "
+             "test_checkout_refund_partial failed. Triggered by @maya's merge of #4501."),
+            ("maya", "2026-12-01T11:45:00Z", "fix in #4507, it was rounding half-up instead of "
+             "half-even"),
+            (bot, "2026-12-01T12:30:00Z", "✅ CI passed on main (c7d8e9f) — all jobs green."),
+            (bot, "2026-12-03T09:00:00Z", "❌ CI failed on main (f0a1b2c) — job: lint, ruff E501 in "
+             "billing/tax.py. Triggered by @omar's merge of #4520.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ci")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    green = profile.recall("is main green?", now=now).answer
+    assert green.startswith("❌ CI failed on main (f0a1b2c)"), green
+    who = profile.recall("who broke the lint job?", now=now).answer
+    assert who.startswith("Triggered by @omar's merge of #4520."), who
+    fixed = profile.recall("which PR fixed the refund test?", now=now).answer
+    assert fixed.startswith("fix in #4507"), fixed
