@@ -341,9 +341,14 @@ def tense_at(text: str, pos: int) -> Tense:
         # a clause with its own subject and present verb keeps no other clause's past: "Hooli
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
         return "neutral"
+    if _MONTH_ALONE_AT.match(text, pos) and _ACCOUNTS_FOR.search(text[c0:pos]):
+        # a month's accounts are of a month that has begun, whatever the tense, written after
+        # them too: "Expense reports for November are due Dec 5" (said 2 Dec) was next
+        # November's (as "November expenses due by Dec 7" was)
+        return "past"
     if clause != "neutral":
         return clause
-    if _THE_MONTH_OF.match(text, pos) and re.search(r"(?i)\bthe\s+$", text[c0:pos]):
+    if _THE_MONTH_OF.match(text, pos) and _THE_BEFORE.search(text[c0:pos]):
         # a month naming a thing of it is the nearest such month, not a tense elsewhere in its
         # sentence: "$1,200 credit for the November outage, applied to their next invoice"
         # (said 2 Dec) was next November's
@@ -482,6 +487,12 @@ _STARTS_FROM = re.compile(r"(?i)\b(?:starting|beginning|effective|commencing)\b"
 _THE_MONTH_OF = re.compile(rf"(?i){_MONTH_NAME}\s+(?!of\b|and\b|or\b|to\b|through\b|thru\b|"
                            r"until\b|till\b)[a-z]{3,}")
 # a day of a month at a date found: "Feb 17", "17th of Feb"
+_THE_BEFORE = re.compile(r"(?i)\bthe\s+$")
+_ACCOUNTS_FOR = re.compile(r"(?i)\b(?:expenses?|expense\s+reports?|bills?|invoices?|numbers|"
+                           r"close|payroll|timesheets?|reports?|statements?|metrics|revenue|"
+                           r"spend|actuals|sales|usage|stats)\s+for\s+$")
+# a month with no day after it: "November", not "Nov 20"
+_MONTH_ALONE_AT = re.compile(rf"(?i){_MONTH_NAME}(?!\s*\d)")
 _DAY_OF_MONTH_AT = re.compile(rf"(?i)(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH_NAME}\s+"
                               rf"\d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}")
 _FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"

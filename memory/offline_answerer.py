@@ -2591,6 +2591,11 @@ class OfflineAnswerer(Answerer):
                      and (not either or any(_names_all({n}, m.content) for n in either))
                      or _named_by_context(names, m, people, leaned_on)
                      or _named_by_kin(names, wanted, m, memories, people)
+                     # (or the version it replaced names them: "Update: per diem raised to
+                     # €75/day" replaced "Per diem for the Lisbon offsite is €60/day", and "what's
+                     # the per diem for Lisbon?" was answered with the old message)
+                     or bool(names) and m.supersedes in previous
+                     and _names(names, previous[m.supersedes], speakers)
                      # "what did ana say?": hers, whoever else it names ("the new office is
                      # at 42 Elm Street" named "Elm", read as someone else it was about)
                      # (not what was said to someone: "That must have been tough" is no

@@ -42,6 +42,9 @@ from .text import STOP_WORDS, english_word
 _NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?(?:target|date|deadline|"
                 r"eta|go-live|window)\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{1,25}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
+# what names a thing's day beside the thing ("Flight booking deadline extended to Dec 17" moved
+# "Flights must be booked by Dec 10")
+_DAY_NOUNS = "deadline deadlines date dates window cutoff eta timeline day"
 _TIED_DAY = re.compile(r"(?i)\b(?:that(?:\s+same)?|the\s+(?:very\s+)?same)\s+day\s*\[")
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
@@ -446,6 +449,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     capitalised = set(re.findall(r"(?<=\s)[A-Z][a-z]+\b", question))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}
     units, corrections = content_stems(_UNIT_WORDS), content_stems(_CHANGE_WORDS)
+    day_nouns = content_stems(_DAY_NOUNS)
     best = None
     # a day the answer ties to another's ("Press embargo lifts at 9am ET that day [2027-01-14]"
     # after "Launch date … is Jan 14", its message's sentence): what moves that other thing moves
@@ -519,7 +523,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         if not values and not of_whom \
                 and not (needed <= answer_stems & around and wanted <= answer_stems | own
                          and subject <= answer_stems | wanted) \
-                and not (subject and subject <= answer_stems and asked & answer_stems
+                and not (subject and subject - day_nouns <= answer_stems
+                         and asked & answer_stems
                          and answer.event_dates and SAYS_MOVED.search(memory.content)) \
                 and not (answer.event_dates and asked & answer_stems
                          and _SETS_NEW_DAY.search(memory.content)):

@@ -604,6 +604,7 @@ HOSTILE = [
     "Launch is Jan 14, embargo lifts the same day", "I'll never forget that day",
     "the same day delivery costs extra", "new end date Dec 18", "Effective Dec 1",
     "credit for the November outage", "We got a booth, Feb 17-19 in Austin",
+    "Expense reports for November are due Dec 5", "we are planning for November",
 ]
 
 
@@ -1455,6 +1456,11 @@ def test_dates_people_wrote_on_6_dec_twenty_first_session(text, expected):
                                                          ("2026-11-30", "2026-11-30")]),
     ("I'll never forget that day", []),
     ("the same day delivery costs extra", []),
+    # a month's accounts written before the month ("Expense reports for November are due Dec 5",
+    # said 2 Dec, were next November's); a plan for a month stays to come
+    ("Expense reports for November are due Dec 5.", [("2026-11-01", "2026-11-30"),
+                                                    ("2026-12-05", "2026-12-05")]),
+    ("we are planning for November", [("2027-11-01", "2027-11-30")]),
 ])
 def test_dates_people_wrote_on_6_dec_twenty_first_session_said_on_a_friday(text, expected):
     from memory.dates import find_dates

@@ -2321,3 +2321,26 @@ def test_a_ci_channel_asked_whether_main_is_green_who_broke_it_and_what_fixed_it
     assert who.startswith("Triggered by @omar's merge of #4520."), who
     fixed = profile.recall("which PR fixed the refund test?", now=now).answer
     assert fixed.startswith("fix in #4507"), fixed
+
+
+def test_a_replaced_value_keeps_the_name_its_first_version_gave_and_a_deadline_extended(profile):
+    """6 Dec (twenty-first session), a travel channel: "what's the per diem for Lisbon?" was
+    answered with the €60 message, stale ("Update: per diem raised to €75/day" replaced the
+    Lisbon memory and names no Lisbon); "when do I need to book flights by?" was Dec 10 after
+    "Flight booking deadline extended to Dec 17" (its "deadline" and the question's "need" kept
+    it from being a change)."""
+    rows = [("joy", "2026-11-24T10:00:00Z", "Per diem for the Lisbon offsite is €60/day, hotel is "
+             "covered by the company."),
+            ("kai", "2026-11-26T14:00:00Z", "Flights must be booked by Dec 10 to get the group "
+             "rate. Use Navan, not personal cards."),
+            ("joy", "2026-12-01T09:00:00Z", "Update: per diem raised to €75/day, finance "
+             "approved."),
+            ("kai", "2026-12-04T10:00:00Z", "Flight booking deadline extended to Dec 17, the group "
+             "rate holds.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="travel")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    diem = profile.recall("what's the per diem for Lisbon?", now=now).answer
+    assert diem.startswith("€75/day — raised from €60/day"), diem
+    flights = profile.recall("when do I need to book flights by?", now=now).answer
+    assert flights.startswith("17 December 2026: Flight booking deadline extended to Dec 17"), \
+        flights
