@@ -45,6 +45,9 @@ _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
 # what names a thing's day beside the thing ("Flight booking deadline extended to Dec 17" moved
 # "Flights must be booked by Dec 10")
 _DAY_NOUNS = "deadline deadlines date dates window cutoff eta timeline day"
+_BUT_ONLY = re.compile(r"(?i)\bbut\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+only\s+"
+                       r"(?:for\s+)?\d+(?:\.\d+)?\s*(?P<unit>months?|weeks?|days?|years?|seats?|"
+                       r"users?|%|hours?)\b")
 _TIED_DAY = re.compile(r"(?i)\b(?:that(?:\s+same)?|the\s+(?:very\s+)?same)\s+day\s*\[")
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
@@ -442,6 +445,20 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             dropped.append(m)
     if dropped:
         return max(dropped, key=lambda m: m.said_at)
+    # an approval that cuts a value the answer states: "Approved the Pro increase, but
+    # grandfathering only 6 months" after "Existing customers grandfathered for 12 months" (it
+    # says no word of changing, and shares one of "how long are existing customers
+    # grandfathered?")
+    best_cut: Memory | None = None
+    for memory in later:
+        cut = _BUT_ONLY.search(ANNOTATED.sub("", memory.content))
+        if cut is not None and content_stems(cut["what"]) <= answer_stems \
+                and re.search(rf"(?i)\b\d+(?:\.\d+)?\s*{re.escape(cut['unit'])}",
+                              ANNOTATED.sub("", answer.content)) \
+                and (best_cut is None or memory.said_at > best_cut.said_at):
+            best_cut = memory
+    if best_cut is not None:
+        return best_cut
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))

@@ -2344,3 +2344,19 @@ def test_a_replaced_value_keeps_the_name_its_first_version_gave_and_a_deadline_e
     flights = profile.recall("when do I need to book flights by?", now=now).answer
     assert flights.startswith("17 December 2026: Flight booking deadline extended to Dec 17"), \
         flights
+
+
+def test_an_approval_that_cuts_a_value_is_its_latest_word(profile):
+    """6 Dec (twenty-first session), a pricing channel: "how long are existing customers
+    grandfathered?" was answered "12 months", the proposal's, after the CFO's "Approved the Pro
+    increase, but grandfathering only 6 months" (no word of changing, one of the question's)."""
+    rows = [("pm", "2026-11-20T10:00:00Z", "Proposal: Pro goes from $49 to $59/month for new "
+             "customers starting Jan 1. Existing customers grandfathered for 12 months."),
+            ("cfo", "2026-11-23T15:00:00Z", "Approved the Pro increase, but grandfathering only 6 "
+             "months."),
+            ("pm", "2026-11-30T11:00:00Z", "Team plan stays $15/seat.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="pricing")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    long = profile.recall("how long are existing customers grandfathered?", now=now).answer
+    assert long.startswith("Latest: Approved the Pro increase, but grandfathering only 6 months"), \
+        long
