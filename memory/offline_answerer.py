@@ -951,6 +951,13 @@ _STATE_WORD = {stem: "state:" + group for group, words in (
                 "green passing passed")) for stem in content_stems(words)}
 
 
+# the words of a state as written ("green", "failed"), to tell one state from another
+_STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|outage|online|"
+                          r"offline|(?:un)?available|enabled|disabled|(?:in)?active|working|"
+                          r"broken|jammed|fixed|repaired|fine|healthy|fail(?:ing|ed)|green|"
+                          r"pass(?:ing|ed))\b")
+
+
 def _as_state(stems: set[str]) -> set[str]:
     return {_STATE_WORD.get(s, s) for s in stems}
 
@@ -1964,7 +1971,20 @@ _ASKS_FIRST = re.compile(r"(?i)\bfirst\b")
 # by its failure
 # two names asked as alternatives: "SQS or Kafka"
 _EITHER = re.compile(r"\b([A-Z][\w.-]*)\s+or\s+([A-Z][\w.-]*)\b")
+_LEADS = re.compile(r"(?i)\bunder\s+@?[A-Z]\w+|\b(?:led|run|headed|managed)\s+by\b|\bhead\s+of\b|"
+                    r"\b(?:lead|leads|leading|manager|owner)\b")
+_RUN_STEMS = frozenset(content_stems("run runs"))
+_TAKES_OVER = re.compile(r"(?i)\b(?:took|take|takes|taking|taken)\s+over\b")
+_TAKE_OVER_STEMS = frozenset(content_stems("took take takes taking taken over"))
 _SAID_OTHERWISE = {
+    # "who took over Sam's projects?": "Sam's projects move to Omar." (declined: "took" and
+    # "over" were two of three words to share; read only for a question saying "take over")
+    **dict.fromkeys(_TAKE_OVER_STEMS,
+                    re.compile(r"(?i)\b(?:mov(?:e|es|ed|ing)|go(?:es)?|went|pass(?:es|ed)?|"
+                               r"hand(?:s|ed|ing)?\s+(?:over|off))\s+to\s+@?[a-z]|"
+                               r"\b(?:took|takes?|taking)\s+over\b|\bnow\s+owns?\b")),
+    # "who leads Growth now?": "… merge into one team under Priya" (declined)
+    **dict.fromkeys(content_stems("lead leads leading head heads manage manages"), _LEADS),
     # "what incidents are still open?": "Open: INC-1201 (elevated 5xx …), INC-1204 (…)"
     **dict.fromkeys(content_stems("incident incidents"),
                     re.compile(r"\bINC-\d+\b|\bSEV-?[0-4]\b")),
@@ -2783,12 +2803,18 @@ class OfflineAnswerer(Answerer):
         said_otherwise = _SAID_OTHERWISE.keys() - _VERSION_STEMS \
             if _ASKS_VERSION.search(question) and not _VERSIONS_ASKED.search(question) \
             else _SAID_OTHERWISE.keys()
+        if not _TAKES_OVER.search(question):
+            said_otherwise = said_otherwise - _TAKE_OVER_STEMS
+        # (who runs a team is who leads it: "who runs Growth now?" after "… merge into one team
+        # under Priya", declined; a job's run is its own, "skips")
+        said_as = {**_SAID_OTHERWISE, **dict.fromkeys(_RUN_STEMS, _LEADS)} \
+            if _WHO.match(question) else _SAID_OTHERWISE
         if undated & said_otherwise:
             # "which PR broke the build?": "❌ Build failed on main … after #1215" says both in
             # other words (it was declined, sharing "build" alone)
             otherwise, plain = undated & said_otherwise, stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
-                                             if _SAID_OTHERWISE[w].search(m.content)}
+                                             if said_as[w].search(m.content)}
         def of_versions(m: Memory) -> bool:  # names the versions asked, or its message does
             return all(_says_version(v, " ".join([m.content, *m.questions]))
                        for v in asked_versions) or version_by_message(m)
@@ -2993,9 +3019,6 @@ class OfflineAnswerer(Answerer):
                     shown = [field, *(m for m in shown if m is not field)]
             if kind is not None:  # "what package manager do we use?": what names one first
                 shown.sort(key=lambda m: not names_tool_of(m.content, kind))
-            def says_all(m: Memory) -> bool:  # (a state in its words or its opposite's)
-                return wanted <= stems_of(m) or undated <= stems_of(m)
-
             if _ASKS_DECISION.search(question):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
@@ -3016,18 +3039,14 @@ class OfflineAnswerer(Answerer):
                                           -m.said_at.timestamp(),
                                           not _carries(idents, m.content)))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
-                    and sum(says_all(m) for m in shown[:2]) == 2 \
+                    and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
                     and not set(shown[0].source_message_ids[:1]) & set(
                         shown[1].source_message_ids[1:]):
                 # (unless the newer cites the older: its thread's reply, the latest word below)
                 # of two that each say all it asks, the newer: "is the retry budget per
                 # tenant?" is lena's "made it per tenant and added the 429 tests", after the
                 # review's "… resets per process, it should be per tenant"
-                # (the newest of all that do: "is main green?" is the lint job's "❌ CI failed on
-                # main", two days after the two that ranked first)
-                whole = sorted((m for m in shown if says_all(m)),
-                               key=lambda m: m.said_at, reverse=True)
-                shown = [*whole, *(m for m in shown if m not in whole)]
+                shown[:2] = sorted(shown[:2], key=lambda m: m.said_at, reverse=True)
             elif _ASKS_WHO_AWAY.search(question):
                 # "who is out this week?": who says they are out first, then who says they are
                 # around after all ("I'm around next week after all")
@@ -3046,8 +3065,11 @@ class OfflineAnswerer(Answerer):
                 # check-in's "KR3 71%", said by the lead who speaks here)
                 owner_asked = bool(re.search(r"(?i)\b(?:owns?|owner|responsible|in charge|dri)\b",
                                              question))
+                # (of those, what says all it asks: "Welcome @nina who joins as Head of Data"
+                # for "who leads data?", not "… one team under Priya", of Growth)
                 shown.sort(key=lambda m: (
                     not (owner_asked and _SAYS_OWNER.search(m.content)),
+                    not undated <= stems_of(m),
                     not here & set(re.findall(r"[a-z0-9]+", name_letters(m.content).lower())),
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):
@@ -3282,6 +3304,15 @@ class OfflineAnswerer(Answerer):
                 # the 7B run starts Friday afternoon instead" led "which config are we using for
                 # the 7B run?" as "Latest:" over "We're going with r-2215's config …"
                 latest = None
+            if latest is None and _ASKS_YES_NO.match(question) and undated != wanted:
+                # a state asked, said otherwise since of the same thing: "is main green?" led by
+                # "✅ CI passed on main … all jobs green", two days before the lint job's "❌ CI
+                # failed on main" (a state's word is no word of changing)
+                states = lambda m: set(_STATE_WORDS.findall(ANNOTATED.sub("", m.content).lower()))
+                latest = max((m for m in relevant if m.said_at > shown[0].said_at
+                              and undated <= stems_of(m) and states(m)
+                              and states(m) != states(shown[0])),
+                             key=lambda m: m.said_at, default=None)
             if latest is not None and _ASKS_OPEN.search(question) \
                     and latest in _closed_since(shown[0], memories):
                 latest = None  # (said once, as what closed since: "what incidents are still

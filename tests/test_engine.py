@@ -2316,7 +2316,7 @@ def test_a_ci_channel_asked_whether_main_is_green_who_broke_it_and_what_fixed_it
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ci")
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     green = profile.recall("is main green?", now=now).answer
-    assert green.startswith("❌ CI failed on main (f0a1b2c)"), green
+    assert green.startswith("Latest: ❌ CI failed on main (f0a1b2c)"), green
     who = profile.recall("who broke the lint job?", now=now).answer
     assert who.startswith("Triggered by @omar's merge of #4520."), who
     fixed = profile.recall("which PR fixed the refund test?", now=now).answer
@@ -2360,3 +2360,24 @@ def test_an_approval_that_cuts_a_value_is_its_latest_word(profile):
     long = profile.recall("how long are existing customers grandfathered?", now=now).answer
     assert long.startswith("Latest: Approved the Pro increase, but grandfathering only 6 months"), \
         long
+
+
+def test_an_org_channels_handover_and_who_leads_a_team(profile):
+    """6 Dec (twenty-first session), an announcements channel: "who took over Sam's projects?"
+    was declined ("Sam's projects move to Omar."; "took" and "over" were two of three words to
+    share), and "who runs Growth now?" too ("… merge into one team under Priya"); "who leads
+    data?" stays Nina's."""
+    rows = [("ceo", "2026-11-23T09:00:00Z", "Welcome @nina who joins as Head of Data today! She'll "
+             "lead analytics and data eng."),
+            ("ceo", "2026-11-30T09:00:00Z", "Org change: the Growth and Activation teams merge "
+             "into one team under Priya, effective Dec 7."),
+            ("ceo", "2026-12-02T17:00:00Z", "Farewell to @sam, last day Friday. Sam's projects "
+             "move to Omar.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="announce")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    took = profile.recall("who took over Sam's projects?", now=now).answer
+    assert "Sam's projects move to Omar." in took.split(" (")[0], took
+    runs = profile.recall("who runs Growth now?", now=now).answer
+    assert runs.startswith("Org change: the Growth and Activation teams merge"), runs
+    data = profile.recall("who leads data?", now=now).answer
+    assert data.startswith("Welcome @nina who joins as Head of Data"), data
