@@ -599,12 +599,24 @@ def with_siblings(leads: list[Memory], memories: list[Memory]) -> list[Memory]:
                     and m.source_message_ids[0] in own]
 
 
+def fixed_in(text: str) -> list[str]:
+    """The tickets and PRs a text names, and the release it says a fix goes into ("Fix going into
+    4.13.1", "4.13.1 submitted … with the settings crash fix"): what is later said of those says
+    how the thing stands ("4.13.1 approved and live.")."""
+    idents = identifiers(text)
+    return [t for t in idents if is_ticket(t)
+            or _FIX_WORD.search(ANNOTATED.sub("", text)) and VERSIONED.fullmatch(t)]
+
+
+_FIX_WORD = re.compile(r"(?i)\bfix(?:ed|es)?\b")
+
+
 def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None:
     """The newest memory that names a ticket or PR one of the `leads` names, said after it and
     after the first of them ("Bug ZD-9921: …", its thread's "Fix is in PR #812", then "#812
     merged and deployed")."""
     first = min((m.said_at for m in leads), default=None)
-    named = [(t, m.said_at) for m in leads for t in identifiers(m.content) if is_ticket(t)]
+    named = [(t, m.said_at) for m in leads for t in fixed_in(m.content)]
     return max((m for m in memories if m not in leads and m.said_at > first
                 and any(m.said_at > at and _carries([t], m.content) for t, at in named)),
                key=lambda m: m.said_at, default=None)

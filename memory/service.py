@@ -32,7 +32,7 @@ from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_c
                                asks_what_if, asks_why, at_work, says_bare_verdict, says_cause,
                                says_condition, says_eta, says_reason, text_stems,
                                carries_identifier, checklist_items, content_stems, event_date,
-                               identifiers, is_ticket, names_nothing, plain_names,
+                               fixed_in, identifiers, is_ticket, names_nothing, plain_names,
                                sums_named, whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
@@ -969,8 +969,7 @@ class Profile:
         if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
             return self._said_of_items(shown, items)
         lead = with_siblings(shown[:LEADS_FOLLOWED], shown)
-        tickets = list(dict.fromkeys(t for m in lead for t in identifiers(m.content)
-                                     if is_ticket(t)))
+        tickets = list(dict.fromkeys(t for m in lead for t in fixed_in(m.content)))
         if asks_why(query):  # (and what a sum it names was: "The $412 was a duplicate ACH fee")
             tickets += [s for m in lead for s in sums_named(m.content) if s not in tickets]
         if not tickets:

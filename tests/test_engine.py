@@ -2381,3 +2381,19 @@ def test_an_org_channels_handover_and_who_leads_a_team(profile):
     assert runs.startswith("Org change: the Growth and Activation teams merge"), runs
     data = profile.recall("who leads data?", now=now).answer
     assert data.startswith("Welcome @nina who joins as Head of Data"), data
+
+
+def test_a_fix_asked_of_is_read_through_the_release_it_went_into(profile):
+    """6 Dec (twenty-first session), a mobile support channel: "is the settings crash fixed?" was
+    answered "4.13.1 submitted to App Store review with the settings crash fix." and the repro,
+    without the next day's "4.13.1 approved and live." (it names the release, not the crash)."""
+    rows = [("ana", "2026-11-30T10:30:00Z", "Repro'd the settings crash on iOS 17.1 only. It's the "
+             "new haptics call. Fix going into 4.13.1."),
+            ("ben", "2026-12-02T15:00:00Z", "4.13.1 submitted to App Store review with the "
+             "settings crash fix."),
+            ("ana", "2026-12-03T11:00:00Z", "4.13.1 approved and live. Crash-free sessions back to "
+             "99.8%.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mobile")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    fixed = profile.recall("is the settings crash fixed?", now=now).answer
+    assert fixed.startswith("Latest: 4.13.1 approved and live."), fixed
