@@ -2970,8 +2970,11 @@ class OfflineAnswerer(Answerer):
                 # ("3.4.0rc2 is on PyPI"), not "Security releases go out then", ranked first
                 # (of "now", what holds now: "next week's primary is raj" is newer than
                 # "handing off the pager to dana until Monday" and holds from next week)
+                # (a move of it is news now, whatever day it moves to: "Kenji's move to Growth
+                # is delayed to January, he stays on Platform …")
                 ahead = (lambda m: bool(m.event_dates) and all(
-                    d.start > now.date() for d in m.event_dates)) \
+                    d.start > now.date() for d in m.event_dates)
+                    and not SAYS_MOVED.search(m.content)) \
                     if now is not None and _AT_PRESENT.search(question) else (lambda m: False)
                 whole = sorted((m for m in shown if undated <= stems_of(m) and not ahead(m)),
                                key=lambda m: m.said_at, reverse=True)
