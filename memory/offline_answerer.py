@@ -1047,7 +1047,12 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # 503s?")
                            r"|\b(?:fail(?:ing|ed|s)?|broke|broken|erroring|crash(?:ing|ed)?|"
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
-                           r"this|that|a|an)\b")
+                           r"this|that|a|an)\b"
+                           # what a fix mended, said beside it: "perf fix for new_checkout merged
+                           # in #5120 (we were re-rendering the cart on every keystroke)", "fix in
+                           # #4507, it was rounding half-up instead of half-even"
+                           r"|\bfix(?:ed|es)?\b[^.;!?]{0,60}?(?:\(\s*|[,:—–]\s+)(?:we|it|they)\s+"
+                           r"(?:was|were)\s+[\w-]+ing\b")
 _ASKS_WHY = re.compile(r"(?i)^\W*why\b(?!\s+not\b)")
 _AFTER_SOMEONE = re.compile(r"(?i)\b(?:after|before|once|until|till|when)\s+\w+\s+(?:leaves|left|"
                             r"joins|joined|starts|started|returns|is\s+back|goes|quits)\b")
@@ -1273,7 +1278,7 @@ def _in_a_later_version(question: str, content: str) -> bool:
 # a change that did not happen: "Node 22 upgrade blocked on the sharp image library" led "what
 # node version are we on?" as "Latest:" over "Node upgraded from 18 to 20"
 _HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['’]?t|can['’]?t|"
-                      r"cannot|waiting\s+(?:on|for))\b")
+                      r"cannot|waiting\s+(?:on|for)|holding\s+(?:[\w-]+\s+){0,3}?until)\b")
 
 
 def _ticket_done_since(dated: Memory, memories: list[Memory]) -> Memory | None:
@@ -1374,7 +1379,21 @@ def _says_negated(text: str, word: str) -> bool:
     return bool(re.search(rf"(?i)\b(?:no|not|never)[- ]+{re.escape(word)}\b", text))
 _NUMBER_STEMS = frozenset(str(n) for n in range(10000)) | frozenset(
     content_stems("jan feb mar apr may jun jul aug sep oct nov dec"))
-_ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b")
+_ASKS_VERSION = re.compile(r"(?i)^\W*(?:what|which)\b[^?]*\bversions?\b"
+)
+# "which release has the export fix?": what names the release a fix is in ("#7781 merged, BUG-301
+# fixed in 2.14.0"), not the fix's PR said before it ("root cause is an N+1 query …, fix up in
+# #7781")
+_ASKS_RELEASE = re.compile(r"(?i)^\W*(?:what|which)\s+(?:releases?|builds?)\s+(?:is|are|has|"
+                           r"have|had|was|were|did|does|will|ships?|shipped|includes?|included|"
+                           r"contains?|got|gets?)\b")
+# "what priority is BUG-301?", "what's the severity of INC-812?": the newest priority said of it
+# ("BUG-301 downgraded to P2 …" led by "#7781 merged, BUG-301 fixed in 2.14.0", said after)
+_ASKS_PRIORITY = re.compile(r"(?i)^\W*(?:what|which)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
+                            r"(?:priority|severity|sev|pri)\b")
+_PRIORITY = re.compile(r"\b(?:P[0-4]|SEV-?\s?[0-5]|S[0-4])\b|(?i:\b(?:high|low|medium|top|"
+                       r"critical|urgent)[- ]priority\b|\bpriority\s*(?:is\s+|:\s*)?(?:high|"
+                       r"low|medium|critical|urgent)\b)")
 # "what percentage is new_checkout rolled out to?", "is new_checkout at 100%?": a share that
 # ramps ("rolled out to 10%", then "Ramping … to 25%", then "at 50% now"), its newest first
 _ASKS_SHARE = re.compile(r"(?i)\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|portion|"
@@ -2087,7 +2106,7 @@ _SAID_OTHERWISE = {
                                r"\brolled\s+back\b|\broll\s*back\b")),
     # "what caused the Acme SSO issue?": "Acme reports SSO login loops …", "ZD-4411 root cause:
     # …" (declined: each shares one word of three)
-    **dict.fromkeys(content_stems("issue issues problem problems"),
+    **dict.fromkeys(content_stems("issue issues problem problems bug bugs"),
                     re.compile(r"(?i)\breport(?:s|ed|ing)?\b|\bloops?\b|\berrors?\b|"
                                r"\bfail(?:s|ed|ing|ures?)?\b|\bbroken\b|\boutages?\b|"
                                r"\bdown(?:time)?\b|\bbugs?\b|\b(?-i:P[0-2]|SEV\s?\d)\b|"
@@ -2274,7 +2293,9 @@ _ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+"
                                r"(?:still\s+)?(?:blocking|blocked|holding\s+up|held\s+up)|"
                                r"why\s+(?:is|are|was|were)\s+\S.*\s+"
-                               r"(?:blocked|on\s+hold|stuck))\b")
+                               r"(?:blocked|on\s+hold|stuck)|"
+                               # "what was 0143 waiting on?"
+                               r"what\s+(?:is|are|was|were)\s+\S.*\s+waiting\s+(?:on|for))\b")
 _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b|"
                               r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
                               r"\bwhat(?:['’]s|\s+is)\s+the\s+(?:fix|workaround|solution)\b")
@@ -2309,6 +2330,16 @@ _ASKS_WHATS_NEXT = re.compile(r"(?i)^\W*what(?:['’]s|\s+is|\s+comes)\s+(?:up\s
                               r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?"
                               r"\s+(?:working\s+on|doing|up\s+to)\W*$")
 # who did a thing, asked by its verb
+# "is SCIM part of the Wayne rollout?": "part" is no subject (it was declined, "Wayne's IT can't
+# do SCIM until February, so we'll start with SSO only" sharing one word of three)
+_PART_OF = re.compile(r"(?i)\b(?:a\s+)?part\s+of\b")
+# "which ticket tracked the quickstart bug?": a ticket's words are no subject (it was declined,
+# "Quickstart is broken for Node 18 — … Filed DOCS-88." sharing one word of four)
+_PROBLEM_STEM = next(iter(content_stems("problem")))
+_ASKS_WHICH_TICKET = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
+                                r"(?:ticket|jira|issue|bug|incident|case)(?:\s+(?:number|id|key))?"
+                                r"(?:\s+(?:tracks?|tracked|tracking|covers?|covered|is|was|has|"
+                                r"had|for|of))?\b")
 _ASKS_WHICH_FIXED = re.compile(r"(?i)^\W*(?:which|what)\s+(?:pr|pull\s+request|commit|change|"
                                r"build|release|version|patch|deploy)\s+fixe[ds]\b")
 _FIX_IN = re.compile(r"(?i)\bfix(?:ed|es)?\s+(?:is\s+)?(?:in|by|via|with)\s+(?:pr\s+)?#?\d|"
@@ -2589,7 +2620,9 @@ class OfflineAnswerer(Answerer):
         # "any update on the Safari bug?": the words of asking how it stands are no subject
         asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
             or _ASKS_WRONG.search(question) \
-            or _WHEN.match(question) and _ASKS_FIX_LANDS.search(question)
+            or _WHEN.match(question) and _ASKS_FIX_LANDS.search(question) \
+            or _ASKS_YES_NO.match(question) and _PART_OF.search(question) \
+            or _ASKS_WHICH_TICKET.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "who owns billing-api after Hugo leaves?": when, not what ("after", "leaves" were
         # half the words to share, and the hand-over was declined)
@@ -3122,6 +3155,13 @@ class OfflineAnswerer(Answerer):
                 # bump it to 5.1 first", for "what blocked the upgrade?")
                 shown.sort(key=lambda m: not (_HELD_UP.search(m.content)
                                               or _SAID_OTHERWISE["block"].search(m.content)))
+                if not _HELD_UP.search(shown[0].content) and (held := next(
+                        (m for m in with_siblings(shown[:1], memories)[1:]
+                         if _HELD_UP.search(m.content)), None)) is not None:
+                    # (or, the lead saying none, what its message says beside it: "Holding it
+                    # until the reporting team confirms they don't read it." after "0143 drops
+                    # the legacy_status column.", for "what was 0143 waiting on?")
+                    shown = [shown[0], held, *(m for m in shown[1:] if m is not held)]
             elif _ASKS_HOW_FIXED.match(question):
                 # "how was the search issue fixed?": what was done ("reverted the config, results
                 # back to normal"), before "✅ SEV2 resolved. duration 68 min", which says only
@@ -3248,6 +3288,15 @@ class OfflineAnswerer(Answerer):
                     # hire" (what says the word without its "no" says the opposite)
                     shown = [m for m in shown if _says_negated(m.content, negated[2])
                              or not re.search(rf"(?i)\b{re.escape(negated[2])}\b", m.content)]
+            if _ASKS_WRONG.search(question):
+                # "what was wrong with the quickstart?": what says the problem ("Quickstart is
+                # broken for Node 18 — `fetch` polyfill missing."), not the newer "DOCS-88 fixed,
+                # quickstart now works …"
+                shown.sort(key=lambda m: not (_SAID_OTHERWISE[_PROBLEM_STEM].search(m.content)
+                                              or _STATES_CAUSE.search(m.content)))
+            if _ASKS_WHICH_TICKET.search(question):
+                # "which ticket tracked the quickstart bug?": what names one ("… Filed DOCS-88.")
+                shown.sort(key=lambda m: not any(is_ticket(t) for t in identifiers(m.content)))
             if _ASKS_WHICH_FIXED.match(question):
                 # "which PR fixed the refund test?": what says a fix is in one ("fix in #4507,
                 # it was rounding half-up …"), before the failures that name the test
@@ -3468,6 +3517,14 @@ class OfflineAnswerer(Answerer):
                     # #1440 until the 4.2.17 regression … is fixed" is the bot's "Bump django
                     # … (#1440)"'s, once the bump's title found it too)
                     latest, shown = valued[0], shown[1:]
+            elif latest is None and _ASKS_RELEASE.search(question):
+                released = [m for m in shown if fixed_in(m.content) and any(
+                    VERSIONED.fullmatch(t) for t in fixed_in(m.content))]
+                shown = [*released, *(m for m in shown if m not in released)]
+            elif latest is None and _ASKS_PRIORITY.search(question):
+                rated = sorted((m for m in shown if _PRIORITY.search(ANNOTATED.sub("", m.content))),
+                               key=lambda m: m.said_at, reverse=True)
+                shown = [*rated, *(m for m in shown if m not in rated)]
             elif latest is None and span is None and _ASKS_HOW_MANY.match(question):
                 # "how many customers asked for SAML SSO?": the newest running count of it
                 # ("Hooli also wants SAML SSO, 5 now."), not the request that made 4 (a count

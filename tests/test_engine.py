@@ -2397,3 +2397,64 @@ def test_a_fix_asked_of_is_read_through_the_release_it_went_into(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     fixed = profile.recall("is the settings crash fixed?", now=now).answer
     assert fixed.startswith("Latest: 4.13.1 approved and live."), fixed
+
+
+def test_a_triage_channels_priority_release_and_a_fixs_reason(profile):
+    """6 Dec (twenty-second session), bug triage and feature flags: "what priority is BUG-301?"
+    led with "#7781 merged, BUG-301 fixed in 2.14.0" and then the P1 it was triaged at, not the
+    newer "downgraded to P2"; "which release has the export fix?" led with the fix's PR, not
+    "fixed in 2.14.0"; "why did new_checkout slow things down?" with "p95 up 40ms", not the
+    fix's "(we were re-rendering the cart on every keystroke)"; "is SCIM part of the Wayne
+    rollout?" was declined ("part" was one of three words to share)."""
+    rows = [("ana", "2026-12-01T10:00:00Z", "Triage: BUG-301 (export times out for >10k rows) is "
+             "P1, assigning to @tom."),
+            ("tom", "2026-12-02T15:00:00Z", "BUG-301: root cause is an N+1 query in the exporter, "
+             "fix up in #7781"),
+            ("ana", "2026-12-03T10:00:00Z", "BUG-301 downgraded to P2 since the workaround (CSV in "
+             "chunks) is documented."),
+            ("tom", "2026-12-04T11:00:00Z", "#7781 merged, BUG-301 fixed in 2.14.0"),
+            ("priya", "2026-12-01T15:00:00Z", "new_checkout at 10%: conversion flat, p95 up 40ms. "
+             "Holding at 10% until the perf fix lands."),
+            ("dan", "2026-12-02T11:00:00Z", "perf fix for new_checkout merged in #5120 (we were "
+             "re-rendering the cart on every keystroke)"),
+            ("priya", "2026-12-03T10:00:00Z", "new_checkout ramped to 50%."),
+            ("jess", "2026-11-30T10:00:00Z", "Kickoff with Wayne Enterprises done. Go-live target "
+             "Jan 15, SSO + SCIM needed."),
+            ("jess", "2026-12-02T15:00:00Z", "Wayne's IT can't do SCIM until February, so we'll "
+             "start with SSO only and CSV user import.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="triage")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    priority = profile.recall("what priority is BUG-301?", now=now).answer
+    assert priority.startswith("BUG-301 downgraded to P2"), priority
+    release = profile.recall("which release has the export fix?", now=now).answer
+    assert release.startswith("#7781 merged, BUG-301 fixed in 2.14.0"), release
+    why = profile.recall("why did new_checkout slow things down?", now=now).answer
+    assert why.startswith("perf fix for new_checkout merged in #5120 (we were re-rendering"), why
+    scim = profile.recall("is SCIM part of the Wayne rollout?", now=now).answer
+    assert scim.startswith("Wayne's IT can't do SCIM until February"), scim
+
+
+def test_a_docs_ticket_a_problem_and_what_a_migration_waited_on(profile):
+    """6 Dec (twenty-second session), docs and migrations: "which ticket tracked the quickstart
+    bug?" was declined ("ticket", "tracked" and "bug" were three of four words to share); "what
+    was wrong with the quickstart?" led with the newer "DOCS-88 fixed, …"; "what was 0143
+    waiting on?" with "0143 applied in prod." after the lead, not "Holding it until …", said
+    beside the lead in its own message."""
+    rows = [("rob", "2026-12-03T09:00:00Z", "Quickstart is broken for Node 18 — `fetch` polyfill "
+             "missing. Filed DOCS-88."),
+            ("ivy", "2026-12-04T14:00:00Z", "DOCS-88 fixed, quickstart now works on Node 18 and "
+             "20."),
+            ("hal", "2026-12-01T10:00:00Z", "0143 drops the legacy_status column. Holding it until "
+             "the reporting team confirms they don't read it."),
+            ("una", "2026-12-02T15:00:00Z", "reporting doesn't use legacy_status anymore, go "
+             "ahead"),
+            ("hal", "2026-12-03T09:00:00Z", "0143 applied in prod. legacy_status is gone.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="docs")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    ticket = profile.recall("which ticket tracked the quickstart bug?", now=now).answer
+    assert ticket.startswith("Quickstart is broken for Node 18"), ticket
+    wrong = profile.recall("what was wrong with the quickstart?", now=now).answer
+    assert wrong.startswith("Quickstart is broken for Node 18"), wrong
+    waited = profile.recall("what was 0143 waiting on?", now=now).answer
+    assert waited.startswith("0143 drops the legacy_status column. (1 December 2026) Holding it "
+                             "until the reporting team"), waited
