@@ -2451,6 +2451,9 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
                             # "any update on …?", "what's the latest on …?", "where are we with
                             # …?" (the messages' own question led: "anyone else seeing …?")
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
+                            # "anything new on new_checkout?": the rollback, not the ramp before
+                            r"|\b(?:anything|what(?:['’]s|\s+is))\s+new\s+(?:on|with|about|for)\b"
+                            r"|^\W*what\s+happened\s+(?:with|to)\b"
                             r"|\bthe\s+latest\s+(?:on|about|with)\b"
                             r"|^\W*where\s+(?:are|do)\s+we\s+(?:stand\s+)?(?:on|with)\b")
 # "when does the new free limit take effect?": the words of asking when a thing starts are no

@@ -2458,3 +2458,18 @@ def test_a_docs_ticket_a_problem_and_what_a_migration_waited_on(profile):
     waited = profile.recall("what was 0143 waiting on?", now=now).answer
     assert waited.startswith("0143 drops the legacy_status column. (1 December 2026) Holding it "
                              "until the reporting team"), waited
+
+
+def test_anything_new_on_a_flag_is_its_newest_word(profile):
+    """6 Dec (twenty-second session), a feature-flag channel: "anything new on new_checkout?" and
+    "what happened with new_checkout?" led with the ramp to 50%, not the next day's rollback."""
+    rows = [("priya", "2026-11-30T09:00:00Z", "Turning on `new_checkout` for 10% of web traffic "
+             "today."),
+            ("priya", "2026-12-03T10:00:00Z", "new_checkout ramped to 50%."),
+            ("priya", "2026-12-04T16:00:00Z", "rolled new_checkout back to 0% — payment errors on "
+             "Safari 16. INC-812.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="flags")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for question in ("anything new on new_checkout?", "what happened with new_checkout?"):
+        answer = profile.recall(question, now=now).answer
+        assert answer.startswith("rolled new_checkout back to 0%"), (question, answer)
