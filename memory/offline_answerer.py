@@ -623,7 +623,10 @@ def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None
 
 
 _ASKS_OPEN = re.compile(r"(?i)\b(?:open|unresolved|outstanding|ongoing|unfixed|not\s+(?:yet\s+)?"
-                        r"(?:fixed|resolved|closed|done)|left|remaining|to\s+do|todo)\b")
+                        r"(?:fixed|resolved|closed|done)|left|remaining|to\s+do|todo)\b"
+                        # "which action items from the postmortem are done?"
+                        r"|^\W*(?:which|what)\b[^?]*\b(?:are|were|got)\s+(?:done|finished|"
+                        r"complete|completed)\b")
 # a checklist's unticked items, as the extractor groups them: "… : [ ] pricing page live; [ ] docs
 # updated; …"
 _CHECK_ITEM = re.compile(r"\[ \]\s*([^;\[\]]+?)\s*(?=;|\.?$)")
@@ -632,10 +635,29 @@ _CHECK_ITEM = re.compile(r"\[ \]\s*([^;\[\]]+?)\s*(?=;|\.?$)")
 _ASIDE_OF_ITEM = re.compile(r"\s*\([^()]*\)")  # "load test (kai)": whose it is
 
 
+# action items put to people: "Action items from the search postmortem: @li add circuit breaker,
+# @vic raise ES heap to 16g, @pat write the runbook" (what's left of them is a checklist's)
+_ACTION_LIST = re.compile(r"(?i)\b(?:action\s+items?|AIs|follow[- ]?ups?|next\s+steps|to-?dos?)\b"
+                          r"[^:]{0,60}:\s*(?P<items>.+)$")
+_PUT_ITEM = re.compile(r"@[\w.-]+:?\s+(?P<what>[^,;@]+?)\s*(?=[,;]|\.?$)")
+
+
 def checklist_items(text: str) -> list[str]:
-    """The unticked items of a checklist memory (two or more), else none."""
-    items = [m.group(1).strip().rstrip(".") for m in _CHECK_ITEM.finditer(ANNOTATED.sub("", text))]
+    """The unticked items of a checklist memory, or the action items it puts to people (two or
+    more), else none."""
+    plain = ANNOTATED.sub("", text)
+    items = [m.group(1).strip().rstrip(".") for m in _CHECK_ITEM.finditer(plain)]
+    if not items and (listed := _ACTION_LIST.search(plain)):
+        items = [m.group("what") for m in _PUT_ITEM.finditer(listed.group("items"))]
     return items if len(items) >= 2 else []
+
+
+def says_item(item: str, memory: Memory) -> bool:
+    """Whether a memory speaks of a checklist's item in its words ("ES heap raised to 16g on all
+    search nodes" of "raise ES heap to 16g"): two of its words and two thirds of them or more."""
+    wanted = content_stems(_ASIDE_OF_ITEM.sub("", item))
+    shared = len(wanted & content_stems(ANNOTATED.sub("", memory.content)))
+    return shared >= 2 and 3 * shared >= 2 * len(wanted)
 
 
 def asks_cause(question: str) -> bool:
@@ -713,7 +735,8 @@ def _closed_since(lead: Memory, memories: list[Memory]) -> list[Memory]:
         return sorted((m for m in memories if m.said_at > lead.said_at and m.id != lead.id
                        and (any(item in q for q in m.questions for item in items)
                             or says_ended(m.content) and any(s.search(m.content)
-                                                             for s in said))),
+                                                             for s in said)
+                            or any(says_item(item, m) for item in items))),
                       key=lambda m: m.said_at)
     # (one ticket too: "Escalation: Initech can't export invoices …, ticket ZD-4410" led "what
     # open escalations are there?", and "Closing ZD-4410." was said after it)

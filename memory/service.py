@@ -33,7 +33,7 @@ from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_c
                                says_condition, says_eta, says_reason, text_stems,
                                carries_identifier, checklist_items, content_stems, event_date,
                                fixed_in, identifiers, is_ticket, names_nothing, plain_names,
-                               sums_named, whose_words_asked, with_siblings)
+                               says_item, sums_named, whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -955,7 +955,8 @@ class Profile:
         out = [hit.record for hit in found.get(CH_MEMORY_TEXT, [])
                if isinstance(hit.record, Memory) and hit.record.id not in seen
                and hit.record.said_at > lead.said_at
-               and any(item in q for q in hit.record.questions for item in items)]
+               and (any(item in q for q in hit.record.questions for item in items)
+                    or any(says_item(item, hit.record) for item in items))]
         return out[:FOLLOWED_KEPT]
 
     def _said_later_of(self, query: str, shown: list[Memory]) -> list[Memory]:

@@ -2473,3 +2473,25 @@ def test_anything_new_on_a_flag_is_its_newest_word(profile):
     for question in ("anything new on new_checkout?", "what happened with new_checkout?"):
         answer = profile.recall(question, now=now).answer
         assert answer.startswith("rolled new_checkout back to 0%"), (question, answer)
+
+
+def test_a_postmortems_action_items_and_what_became_of_them(profile):
+    """6 Dec (twenty-second session), an SRE channel: "what's left from the postmortem?" and
+    "which action items from the search postmortem are done?" gave the action items alone, not
+    what was said of them since ("ES heap raised to 16g …", "circuit breaker PR up: #9012")."""
+    rows = [("pat", "2026-12-01T10:00:00Z", "Action items from the search postmortem: @li add "
+             "circuit breaker, @vic raise ES heap to 16g, @pat write the runbook."),
+            ("vic", "2026-12-02T16:00:00Z", "ES heap raised to 16g on all search nodes."),
+            ("li", "2026-12-03T12:00:00Z", "circuit breaker PR up: #9012, needs review"),
+            ("pat", "2026-12-04T09:00:00Z", "Freeze on search deploys until the error budget "
+             "resets on Dec 15.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sre")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for question in ("what's left from the postmortem?",
+                     "which action items from the search postmortem are done?"):
+        answer = profile.recall(question, now=now).answer
+        assert answer.startswith("Action items from the search postmortem"), (question, answer)
+        since = answer.split("Since then:")[-1]
+        assert "Since then:" in answer and "ES heap raised to 16g" in since \
+            and "circuit breaker PR up: #9012" in since and "Freeze" not in since, \
+            (question, answer)
