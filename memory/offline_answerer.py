@@ -2057,6 +2057,10 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("sign signed signing"),
                     re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
                                r"\brsvps?\b")),
+    # "what price did Globex agree to?": "Globex verbal yes at $38/seat, 180 seats."
+    **dict.fromkeys(content_stems("agree agreed accept accepted"),
+                    re.compile(r"(?i)\bverbal(?:ly)?\s+(?:yes|agreed|accepted|commit\w*)\b|"
+                               r"\bsaid\s+yes\b|\bclosed[- ]?won\b")),
     # "which deals did we lose?": "Hooli closed-lost, went with a competitor on price"
     # (and "why did we lose Umbrella?": "Umbrella said no, they're renewing with Freshdesk")
     **dict.fromkeys(content_stems("lose loses losing lost"),
@@ -2359,6 +2363,7 @@ _PART_OF = re.compile(r"(?i)\b(?:a\s+)?part\s+of\b")
 # "which ticket tracked the quickstart bug?": a ticket's words are no subject (it was declined,
 # "Quickstart is broken for Node 18 — … Filed DOCS-88." sharing one word of four)
 _PROBLEM_STEM = next(iter(content_stems("problem")))
+_AGREE_STEM = next(iter(content_stems("agree")))
 _ASKS_WHICH_TICKET = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
                                 r"(?:ticket|jira|issue|bug|incident|case)(?:\s+(?:number|id|key))?"
                                 r"(?:\s+(?:tracks?|tracked|tracking|covers?|covered|is|was|has|"
@@ -3096,7 +3101,10 @@ class OfflineAnswerer(Answerer):
             if _ASKS_DECISION.search(question):
                 # "what did we decide about the event bus?": the reply that settled the thread
                 # ("Decision: OK let's go with SQS …"), not the debate before it
-                shown.sort(key=lambda m: not _STATES_DECISION.search(m.content))
+                # (or, of a deal, its yes: "Globex verbal yes at $38/seat" for "what price did
+                # Globex agree to?", after "Globex pushed back on price")
+                shown.sort(key=lambda m: not (_STATES_DECISION.search(m.content)
+                                              or _SAID_OTHERWISE[_AGREE_STEM].search(m.content)))
                 lead = shown[0].content
                 if not (_STATES_DECISION.search(lead) or CHOSE.search(lead)) \
                         and speakers is not None \
@@ -3217,8 +3225,12 @@ class OfflineAnswerer(Answerer):
                     # (what it came to, of a name: "signed: Datadog at $128k/yr for 2 years"
                     # says no "pay" of "what did we end up paying for Datadog?", and the
                     # refused "Datadog came back at $131k" led)
+                    # (a sum says the price of itself: "Manager approved $38 floor." for "what's
+                    # our floor price for Globex?", said beside "Globex pushed back on price")
+                    # (or in other words: "Globex verbal yes at $38/seat" is what "what price
+                    # did Globex agree to?" asks)
                     return bool(_MONEY.search(m.content)) and (
-                        wanted <= _memory_stems(m)
+                        wanted - _PRICE_ASKED_STEMS <= stems_of(m)
                         or bool(outcome) and _names_all(outcome, m.content))
 
                 shown.sort(key=lambda m: (not _MONEY.search(m.content), not priced(m),

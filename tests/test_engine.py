@@ -2495,3 +2495,22 @@ def test_a_postmortems_action_items_and_what_became_of_them(profile):
         assert "Since then:" in answer and "ES heap raised to 16g" in since \
             and "circuit breaker PR up: #9012" in since and "Freeze" not in since, \
             (question, answer)
+
+
+def test_a_deals_agreed_price_and_its_floor(profile):
+    """6 Dec (twenty-second session), a sales channel: "what price did Globex agree to?" and
+    "what's our floor price for Globex?" led with "Globex pushed back on price, asking for $35.",
+    not "Globex verbal yes at $38/seat" nor "Manager approved $38 floor." (said beside the
+    push-back, no word of "price")."""
+    rows = [("rep", "2026-11-27T15:00:00Z", "Sent Globex the proposal: 200 seats at "
+             "$42/seat/month, annual."),
+            ("rep", "2026-12-02T11:00:00Z", "Globex pushed back on price, asking for $35. Manager "
+             "approved $38 floor."),
+            ("rep", "2026-12-04T17:00:00Z", "Globex verbal yes at $38/seat, 180 seats. Paper next "
+             "week.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sales")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    agreed = profile.recall("what price did Globex agree to?", now=now).answer
+    assert agreed.startswith("Globex verbal yes at $38/seat"), agreed
+    floor = profile.recall("what's our floor price for Globex?", now=now).answer
+    assert floor.startswith("Manager approved $38 floor."), floor
