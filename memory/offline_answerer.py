@@ -2368,6 +2368,17 @@ _ASKS_WHICH_TICKET = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)
                                 r"(?:ticket|jira|issue|bug|incident|case)(?:\s+(?:number|id|key))?"
                                 r"(?:\s+(?:tracks?|tracked|tracking|covers?|covered|is|was|has|"
                                 r"had|for|of))?\b")
+# "which PR fixed the export?", "what's the ticket for the SSO bug?", "which release has it?":
+# what a ticket, a PR or a version answers (memory.service reads a lead's message for these)
+_ASKS_IDENTIFIER = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
+                              r"(?:prs?|pull\s+requests?|commits?|tickets?|jira|issues?|releases?|"
+                              r"versions?|builds?|patch|hotfix|incidents?)\b")
+
+
+def asks_identifier(question: str) -> bool:
+    return bool(_ASKS_IDENTIFIER.search(question))
+
+
 _ASKS_WHICH_FIXED = re.compile(r"(?i)^\W*(?:which|what)\s+(?:pr|pull\s+request|commit|change|"
                                r"build|release|version|patch|deploy)\s+fixe[ds]\b")
 _FIX_IN = re.compile(r"(?i)\bfix(?:ed|es)?\s+(?:is\s+)?(?:in|by|via|with)\s+(?:pr\s+)?#?\d|"

@@ -2514,3 +2514,22 @@ def test_a_deals_agreed_price_and_its_floor(profile):
     assert agreed.startswith("Globex verbal yes at $38/seat"), agreed
     floor = profile.recall("what's our floor price for Globex?", now=now).answer
     assert floor.startswith("Manager approved $38 floor."), floor
+
+
+def test_a_leads_message_is_read_again_only_for_a_question_a_ticket_answers(service, profile_name,
+                                                                          monkeypatch):
+    """A lead naming nothing ("Ships with Thursday's release.") is read with its message's ticket
+    or PR only for a question one answers ("which PR fixed the export?"): asked of every
+    question, it was one more store read a recall that no answer used."""
+    profile = service.profile(profile_name)
+    profile.ingest([said("ada", "2026-12-01T16:00:00Z", "Fix for ZD-4410 in PR #3301, paginates "
+                         "the PDF render. Ships with Thursday's release.")], session_id="s1")
+    reads: list[list[str]] = []
+    real = service.store.memories_by_source
+    monkeypatch.setattr(service.store, "memories_by_source",
+                        lambda name, ids: reads.append(list(ids)) or real(name, ids))
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    profile.recall("what ships with Thursday's release?", now=now)
+    assert reads == []
+    found = profile.recall("which PR ships with Thursday's release?", now=now).memories
+    assert len(reads) == 1 and any("PR #3301" in f.memory.content for f in found), reads
