@@ -29,8 +29,9 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
                                asks_how_it_stands, asks_identifier, asks_open, asks_owed,
-                               asks_trend, asks_when, asks_what_if, asks_why, at_work, says_bare_verdict, says_cause,
-                               says_condition, says_eta, says_reason, text_stems,
+                               asks_trend, asks_when, asks_what_if, asks_why, at_work,
+                               says_bare_verdict, says_cause, says_condition, says_eta,
+                               says_reason, text_stems,
                                carries_identifier, checklist_items, content_stems, event_date,
                                fixed_in, identifiers, is_ticket, names_nothing, plain_names,
                                says_item, sums_named, whose_words_asked, with_siblings)
