@@ -294,6 +294,9 @@ def named_values(text: str) -> set[str]:
     # a sum is one value: "$1,200" is no "1" and "200" of "$1.3M, … moved $200k" (a correction
     # of a budget was the latest word of late invoices, sharing them)
     low = _SUM_DECIMAL.sub(r"\1d\2", _THOUSANDS.sub("", low))
+    # (and a release of three numbers one: "fixed in 2.14.0" is no "0" of "rolled new_checkout
+    # back to 0%", which was its latest word)
+    low = _RELEASE_NUMBER.sub(r"\1v\2v\3", low)
     found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
                                                 and w not in _DATE_WORDS
@@ -307,6 +310,7 @@ def named_values(text: str) -> set[str]:
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SUM_DECIMAL = re.compile(r"(?<=[$€£])(\d+)\.(\d+)")
+_RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+)\.(\d+)\.(\d+)(?![\w.]*\d)")
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 
 

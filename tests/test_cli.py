@@ -5302,3 +5302,35 @@ def test_a_booth_a_contract_and_an_oncall_week_asked_from_the_shell(lurker, tmp_
     assert signed.startswith("MSA signed by both sides! Effective Dec 1 [2026-12-01]."), signed
     assert oncall.startswith("Handoff to @bea for this week"), oncall
     assert pr.startswith("Fix for ZD-4410 in PR #3301"), pr
+
+
+def test_a_triage_a_postmortem_and_a_flag_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-second session), through `lurker` as a user types it: "what priority is
+    BUG-301?" was answered with the P1 it was triaged at, not the newer P2; "what's left from
+    the postmortem?" gave the action items without what was done of them since; "anything new
+    on new_checkout?" led with the ramp, not the next day's rollback; "which ticket tracked the
+    quickstart bug?" was declined."""
+    rows = chat(
+        ("ana", "2026-12-01T10:00:00Z", "Triage: BUG-301 (export times out for >10k rows) is P1, "
+                                        "assigning to @tom."),
+        ("ana", "2026-12-03T10:00:00Z", "BUG-301 downgraded to P2 since the workaround (CSV in "
+                                        "chunks) is documented."),
+        ("tom", "2026-12-04T11:00:00Z", "#7781 merged, BUG-301 fixed in 2.14.0"),
+        ("pat", "2026-12-01T10:05:00Z", "Action items from the search postmortem: @li add circuit "
+                                        "breaker, @vic raise ES heap to 16g, @pat write the "
+                                        "runbook."),
+        ("vic", "2026-12-02T16:00:00Z", "ES heap raised to 16g on all search nodes."),
+        ("priya", "2026-12-03T10:05:00Z", "new_checkout ramped to 50%."),
+        ("priya", "2026-12-04T16:00:00Z", "rolled new_checkout back to 0% — payment errors on "
+                                          "Safari 16. INC-812."),
+        ("rob", "2026-12-03T09:00:00Z", "Quickstart is broken for Node 18 — `fetch` polyfill "
+                                        "missing. Filed DOCS-88."))
+    priority, left, new, ticket = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z", "what priority is BUG-301?",
+        "what's left from the postmortem?", "anything new on new_checkout?",
+        "which ticket tracked the quickstart bug?")
+    assert priority.startswith("BUG-301 downgraded to P2"), priority
+    assert left.startswith("Action items from the search postmortem") \
+        and "Since then: ES heap raised to 16g" in left, left
+    assert new.startswith("rolled new_checkout back to 0%"), new
+    assert ticket.startswith("Quickstart is broken for Node 18"), ticket

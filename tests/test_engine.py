@@ -2533,3 +2533,20 @@ def test_a_leads_message_is_read_again_only_for_a_question_a_ticket_answers(serv
     assert reads == []
     found = profile.recall("which PR ships with Thursday's release?", now=now).memories
     assert len(reads) == 1 and any("PR #3301" in f.memory.content for f in found), reads
+
+
+def test_a_releases_number_is_no_zero_of_another_tickets_rollback(profile):
+    """6 Dec (twenty-second session), one channel for triage and flags: "what priority is
+    BUG-301?" was answered "Latest: rolled new_checkout back to 0% — … INC-812." over "#7781
+    merged, BUG-301 fixed in 2.14.0": the release's last number was the "0" both named."""
+    rows = [("ana", "2026-12-01T10:00:00Z", "Triage: BUG-301 (export times out for >10k rows) is "
+             "P1, assigning to @tom."),
+            ("ana", "2026-12-03T10:00:00Z", "BUG-301 downgraded to P2 since the workaround (CSV in "
+             "chunks) is documented."),
+            ("tom", "2026-12-04T11:00:00Z", "#7781 merged, BUG-301 fixed in 2.14.0"),
+            ("priya", "2026-12-04T16:00:00Z", "rolled new_checkout back to 0% — payment errors on "
+             "Safari 16. INC-812.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="triage")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    priority = profile.recall("what priority is BUG-301?", now=now).answer
+    assert priority.startswith("BUG-301 downgraded to P2") and "INC-812" not in priority, priority
