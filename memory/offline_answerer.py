@@ -3231,6 +3231,9 @@ class OfflineAnswerer(Answerer):
                 order = {id(m): n for n, m in enumerate(shown)}
 
                 outcome = named(question) if _ASKS_OUTCOME.search(question) else set()
+                # (the words asked besides the price and whom it is of)
+                rest = wanted - _PRICE_ASKED_STEMS
+                rest = rest if rest - content_stems(" ".join(named(question))) else set()
 
                 def priced(m: Memory) -> bool:  # a sum of all the question names
                     # (what it came to, of a name: "signed: Datadog at $128k/yr for 2 years"
@@ -3240,8 +3243,10 @@ class OfflineAnswerer(Answerer):
                     # our floor price for Globex?", said beside "Globex pushed back on price")
                     # (or in other words: "Globex verbal yes at $38/seat" is what "what price
                     # did Globex agree to?" asks)
+                    # (not of a price asked alone: "Datadog quote for renewal came in at
+                    # $7.8k/month" is no newer "how much do we pay for Datadog?")
                     return bool(_MONEY.search(m.content)) and (
-                        wanted - _PRICE_ASKED_STEMS <= stems_of(m)
+                        wanted <= _memory_stems(m) or bool(rest) and rest <= stems_of(m)
                         or bool(outcome) and _names_all(outcome, m.content))
 
                 shown.sort(key=lambda m: (not _MONEY.search(m.content), not priced(m),
