@@ -262,6 +262,9 @@ _TOOL_SLOT = re.compile(r"\b(?:using|use|uses|used|pick|picked|chose|choose|choo
 _SLANG_PEOPLE = {"u", "ur", "ya", "yall", "y'all", "ppl", "everyone", "anyone", "someone"}
 
 
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+(?=[A-Z])")
+
+
 def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str]] = ()
                 ) -> set[str]:
     """Whom the question names: its capitalised words (`named`), and, as chat is typed in lower
@@ -2567,6 +2570,9 @@ class OfflineAnswerer(Answerer):
                speakers: Callable[[Memory], set[str]] | None = None,
                asker: str | None = None, addressee: str | None = None) -> str:
         authors = [m.author for m in messages]
+        # a title is no name of its own: "when is Dr. Patel back?" was read as asking of "Dr"
+        # and "Patel", two words where one person goes ("Dr. Patel is out Dec 8-12", declined)
+        question = _TITLE.sub("", question)
         # (what names only another platform or environment than the question's is not about it)
         memories = of_asked_qualifiers(question, memories, lambda m: m.content)
         messages = of_asked_qualifiers(question, messages, lambda m: m.content)

@@ -35,12 +35,12 @@ from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, Transcr
 from .note_lists import grouped_lists
 from .passages import is_long
 from .standup_forms import standup_text
-from .text import ASKED_OF_ANYONE, STOP_WORDS, english_word
+from .text import ASKED_OF_ANYONE, NOT_AN_END, STOP_WORDS, english_word
 from .topics import chosen_tool_category, normalize_topic_key
 from .tried import DID_NOT_WORK, FIX_CONFIRMED, TRIED_WORKED, says_how_tried
 from .updates import PR_NUMBER, VERDICT, named_values
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
                            r"|(?<=[。！？])\s*(?=\S)")  # (Chinese and Japanese full stops)
 _CHITCHAT = re.compile(
     r"^(hi|hey|hello|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|awesome|sure|yes|yeah|yep|"
@@ -521,6 +521,24 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         # who took a ticket: "Looking at ESC-311." (lost; "who is on ESC-311?")
                         r"|(?i:^\W*(?:looking\s+(?:at|into)|investigating|picking\s+up|"
                         r"taking|working\s+on)\s+(?:pr\s*)?(?:#\d+|[a-z]+-\d+)(?:\s+now)?\W*$)")
+# A short word of a thing's state ("Phones back up.", "VPN down again", "staging green"): under
+# _MIN_WORDS, and "are the phones working?" was answered "Phones down since 9:15", the newer
+# "Phones back up." lost. Not a figure of speech ("Heads up", "thumbs up", "need to back up").
+_NOT_A_THING = (r"(?!(?:heads|thumbs|what['’]?s|shut|sign(?:ed)?|follow|catch|set|back|me|us|you|"
+                r"it|that|this|all|everything|nothing|we|i|so|ok|okay|lol|haha|yeah|cheers|"
+                r"bottoms|hang|hold|speak|step|wrap(?:ped)?|listen|look(?:s|ing)?|seems?|"
+                r"feels?|level|go|goes|going|come|comes|coming|get|got|went|came|turn|calm|"
+                r"slow|scale|sit|stand|log|write|give|call|pick|settle|cool|grow|never|"
+                r"always|keep|don['’]?t|please|let['’]?s)\b)")
+_STATE_NOTE = re.compile(r"^\W*(?i:" + _NOT_A_THING + r"[a-z][\w.-]*(?:\s+(?!to\b|will\b|"
+                         r"can\b|should\b|must\b)[\w.-]+)?\s+(?:is\s+|are\s+)?"
+                         r"(?:back\s+(?:up|online|to\s+normal)|(?:up|down|back)\s+again|online|"
+                         r"offline|working(?:\s+again)?|broken|green|healthy)(?:\s+(?:now|too))?)"
+                         r"\W*$"
+                         # (bare "up", "down", "back" after a capitalised thing: "Phones down")
+                         # (one word before it: "Never give up!" is a motto)
+                         r"|^\W*(?i:" + _NOT_A_THING + r")[A-Z][\w.-]*(?i:\s+(?:is\s+|are\s+)?"
+                         r"(?:up|down|back)(?:\s+(?:now|too))?)\W*$")
 # A reply naming its own author as the answer to a "who" question: "yes, me", "I am", "mine".
 _WHO = re.compile(r"(?i)^\W*who(?:'s|’s|se)?\b")
 _ME = re.compile(r"(?i)^\W*(?:(?:yes|yep|yeah|yup|sure|ok)\b[\s,!.]*)?(?:me|i am|i'm|i will|"
@@ -1459,7 +1477,7 @@ class OfflineExtractor(Extractor):
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
-            and not _AWAY_NOTE.match(bare) \
+            and not _AWAY_NOTE.match(bare) and not _STATE_NOTE.match(bare) \
             and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(

@@ -2550,3 +2550,21 @@ def test_a_releases_number_is_no_zero_of_another_tickets_rollback(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     priority = profile.recall("what priority is BUG-301?", now=now).answer
     assert priority.startswith("BUG-301 downgraded to P2") and "INC-812" not in priority, priority
+
+
+def test_a_front_desks_doctor_away_and_phones_back_up(profile):
+    """6 Dec (twenty-second session), a clinic's front desk: "when is Dr. Patel back?" was
+    declined ("Dr." was a sentence of its own, and a name of its own in the question); "are the
+    phones working?" was answered "Phones down since 9:15", the newer "Phones back up." lost."""
+    rows = [("rosa", "2026-12-01T08:00:00Z", "Dr. Patel is out Dec 8-12, her patients are being "
+             "moved to Dr. Kim."),
+            ("lee", "2026-12-03T10:00:00Z", "Phones down since 9:15, Comcast ticket #88213."),
+            ("lee", "2026-12-03T13:30:00Z", "Phones back up.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="desk")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    back = profile.recall("when is Dr. Patel back?", now=now).answer
+    assert back.startswith("Away until 12 December 2026: Dr. Patel is out Dec 8-12"), back
+    covering = profile.recall("who is covering Dr. Patel's patients?", now=now).answer
+    assert "moved to Dr. Kim" in covering.split(" (")[0], covering
+    phones = profile.recall("are the phones working?", now=now).answer
+    assert phones.startswith("Phones back up."), phones

@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from memory.extraction import TranscriptLine
-from memory.offline_extractor import OfflineExtractor, addressed_to, asked_questions
+from memory.offline_extractor import (OfflineExtractor, addressed_to, asked_questions,
+                                      split_sentences)
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -792,3 +793,31 @@ def test_a_short_outcome_is_kept_with_what_it_is_the_outcome_of(said, kept):
     "Deployed 4.2 to prod." (the outcome, too short alone, was dropped), and "Tried restarting
     the pods. It didn't help." as the restart, read as what was done about it."""
     assert [c.content for c in OfflineExtractor().extract(lines(("lin", said)))] == kept
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("Phones back up.", ["Phones back up."]),
+    ("VPN down again", ["VPN down again"]),
+    ("Jenkins down", ["Jenkins down"]),
+    ("api back online", ["api back online"]),
+    ("Printer working again", ["Printer working again"]),
+    # figures of speech and mottos are no state of a thing
+    ("Heads up!", []), ("thumbs up", []), ("Never give up!", []), ("Calm down", []),
+    ("go back", []), ("Keep it up", []),
+])
+def test_a_short_word_of_a_things_state_is_kept(said, kept):
+    """6 Dec (twenty-second session), a clinic's front desk: "Phones back up." was too short to
+    keep, and "are the phones working?" was answered "Phones down since 9:15"."""
+    assert [c.content for c in OfflineExtractor().extract(lines(("lee", said)))] == kept
+
+
+def test_a_titles_stop_ends_no_sentence():
+    """6 Dec (twenty-second session): "Dr. Patel is out Dec 8-12, …" was kept as "Dr." and
+    "Patel is out …", and "when is Dr. Patel back?" found no Dr. Patel."""
+    said = ("Dr. Patel is out Dec 8-12, her patients are being moved to Dr. Kim. Mrs. Lee "
+            "covers the desk.")
+    assert split_sentences(said) == [
+        "Dr. Patel is out Dec 8-12, her patients are being moved to Dr. Kim.",
+        "Mrs. Lee covers the desk."]
+    assert split_sentences("Ship it. Then go. Version 2. Done!") == [
+        "Ship it.", "Then go.", "Version 2.", "Done!"]
