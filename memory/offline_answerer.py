@@ -2456,6 +2456,8 @@ def _changes_in_span(question: str, relevant: list[Memory]) -> list[Memory] | No
 
 
 _ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
+_CLOCKS_READ = 3
+_CLOCK_SAID = re.compile(_TIME_OF_DAY.pattern + r"|(?i:\b(?:noon|midday|midnight)\b)")
 
 
 def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory], now: datetime,
@@ -2470,6 +2472,15 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
         return None
     routine = next((m for m in relevant if _recurs(ANNOTATED.sub("", m.content))), None)
     if routine is None:
+        # (or one day's clock time, corrected since: "Correction: flu clinic ends at noon, not
+        # 1pm" after "Flu shot clinic Saturday Dec 12, 9am-1pm", for "what time does the flu
+        # clinic end?", was answered with the day, 12 December)
+        for timed in relevant[:_CLOCKS_READ]:
+            if not _TIME_OF_DAY.search(ANNOTATED.sub("", timed.content)):
+                continue
+            change = update_of(timed, updates)
+            if change is not None and _CLOCK_SAID.search(ANNOTATED.sub("", change.content)):
+                return [f"Latest: {_dated(change)}.", "Before that:", _dated(timed)]
         return None
     change = update_of(routine, updates)
     if change is None:

@@ -2568,3 +2568,17 @@ def test_a_front_desks_doctor_away_and_phones_back_up(profile):
     assert "moved to Dr. Kim" in covering.split(" (")[0], covering
     phones = profile.recall("are the phones working?", now=now).answer
     assert phones.startswith("Phones back up."), phones
+
+
+def test_a_days_clock_time_corrected_since(profile):
+    """6 Dec (twenty-second session), a clinic's front desk: "what time does the flu clinic
+    end?" was answered with its day, 12 December, and the 1pm it was to end at, not the
+    correction "ends at noon, not 1pm"."""
+    rows = [("rosa", "2026-12-02T09:00:00Z", "Flu shot clinic Saturday Dec 12, 9am-1pm, walk-ins "
+             "welcome."),
+            ("rosa", "2026-12-04T08:30:00Z", "Correction: flu clinic ends at noon, not 1pm — we "
+             "only have 2 nurses.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="desk")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    ends = profile.recall("what time does the flu clinic end?", now=now).answer
+    assert ends.startswith("Latest: Correction: flu clinic ends at noon, not 1pm"), ends
