@@ -612,6 +612,11 @@ _FROM_NEXT_WEEK = re.compile(r"(?i)[^.,;!?\n]{0,30}?\b(?:starting|from|beginning
                              r"(?:from\s+)?next\s+week\b")
 
 
+# the week a weekday is of, said after it in its clause ("… to Friday 17:00 UTC this week only")
+_THIS_WEEK_AFTER = re.compile(r"(?i)[^.,;!?\n]{0,40}?\bthis\s+week\b")
+_THIS_WEEK_BEFORE = re.compile(r"(?i)\bthis\s+week\b(?:\s*\[[^\]]*\])?[^.,;!?\n]{0,40}$")
+
+
 _DAY_OF_EVENT = re.compile(r"\s+of\s+(?:the\s+|our\s+)?(?!(?:next|this|last|the|that|every|each|"
                            r"week|month|year|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
                            r"dec)[a-z]*)\b|[\w-]+\s+week\b)"
@@ -642,6 +647,12 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
         # Thursday, not this one
         x = monday_of(d) + timedelta(days=7 + target)
         return x, x, "day", f"the {name} of the week after {d}"
+    if _THIS_WEEK_AFTER.match(m.string, m.end()) \
+            or _THIS_WEEK_BEFORE.search(m.string, _back(m.string, m.start()), m.start()):
+        # "community call moved from Thursday to Friday 17:00 UTC this week only" (said on a
+        # Friday): this week's Thursday and Friday, not next week's
+        x = monday_of(d) + timedelta(days=target)
+        return x, x, "day", f"the {name} of the week of {monday_of(d)} (this week)"
     possessive = re.search(r"['’]s$", m.group(0)) or re.match(r"['’]s\b", m.string[m.end():])
     if possessive and _INCIDENT_AFTER.match(m.string, m.end()):
         tense = "past"  # "the RCA for Monday's gateway incident is in the wiki"

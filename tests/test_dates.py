@@ -1466,3 +1466,22 @@ def test_dates_people_wrote_on_6_dec_twenty_first_session_said_on_a_friday(text,
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a weekday said in a clause with "this week" is this week's ("community call moved from
+    # Thursday to Friday 17:00 UTC this week only", said on Friday 4 Dec, was 10 and 11 Dec);
+    # another clause's week lends it nothing
+    ("community call moved from Thursday to Friday 17:00 UTC this week only",
+     [("2026-12-03", "2026-12-03"), ("2026-12-04", "2026-12-04"), ("2026-11-30", "2026-12-06")]),
+    ("this week the call is on Friday", [("2026-11-30", "2026-12-06"),
+                                         ("2026-12-04", "2026-12-04")]),
+    ("Demo on Friday and release next week", [("2026-12-04", "2026-12-04"),
+                                              ("2026-12-07", "2026-12-13")]),
+    ("See you Thursday, this week is long", [("2026-12-10", "2026-12-10"),
+                                              ("2026-11-30", "2026-12-06")]),
+])
+def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
