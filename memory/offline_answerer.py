@@ -2506,7 +2506,10 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
                             # "anything new on new_checkout?": the rollback, not the ramp before
                             r"|\b(?:anything|what(?:['’]s|\s+is))\s+new\s+(?:on|with|about|for)\b"
-                            r"|^\W*what\s+happened\s+(?:with|to)\b"
+                            # (not of a day: "what happened with checkout on Wednesday?" is the
+                            # day's story, in the order it was told)
+                            r"|^\W*what\s+happened\s+(?:with|to)\b(?![^?]*\b(?:on|last|"
+                            r"yesterday|today|tonight|this|during|over|since|between)\b)"
                             r"|\bthe\s+latest\s+(?:on|about|with)\b"
                             r"|^\W*where\s+(?:are|do)\s+we\s+(?:stand\s+)?(?:on|with)\b")
 # "when does the new free limit take effect?": the words of asking when a thing starts are no
