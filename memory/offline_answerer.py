@@ -2333,7 +2333,27 @@ _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b
 # (the verbs of what was done to fix something, _DID_TO_FIX, and of what one is told to do)
 _DO_VERBS = r"install|set|run|use|add|upgrade|downgrade|pin|enable|disable|clear|delete|remove"
 _TELLS_TO_DO = re.compile(rf"(?i)(?:^|[.;:,!]\s+|\bjust\s+|\bthen\s+)(?:{_DO_VERBS}|pass|call|"
-                          r"try|restart|switch|rename|replace)\b")
+                          # ("Registry moved to plugins.registry in 0.9, update your import.";
+                          # not a label, "Update: …")
+                          r"try|restart|switch|rename|replace|change|update(?!\s*[:-]))\b")
+_TOLD_WITHIN = timedelta(days=2)
+
+
+def _told_to(problem: Memory, memories: list[Memory],
+             speakers: Callable[[Memory], set[str]]) -> Memory | None:
+    """The first memory said after `problem`, soon, that @-mentions whoever said it and tells
+    what to do."""
+    who = [w for w in speakers(problem) if w]
+    if not who or _TELLS_TO_DO.search(ANNOTATED.sub("", problem.content)):
+        return None
+    mention = re.compile(r"(?i)@(?:" + "|".join(re.escape(w) for w in who) + r")\b")
+    return min((m for m in memories
+                if problem.said_at < m.said_at <= problem.said_at + _TOLD_WITHIN
+                and mention.search(m.content)
+                and _TELLS_TO_DO.search(ANNOTATED.sub("", m.content))),
+               key=lambda m: m.said_at, default=None)
+
+
 _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have|has)\b.*\b(?:fix|"
                              r"resolv|mitigat|solv|sort)\w*")
 _DID_TO_FIX = re.compile(rf"(?i)^\W*(?:{_DO_VERBS}|reinstall|export)\b|"
@@ -3397,6 +3417,11 @@ class OfflineAnswerer(Answerer):
                 if not cited:  # (a thread's answers are read by what they cite, as above)
                     shown.sort(key=lambda m: not _TELLS_TO_DO.search(ANNOTATED.sub("",
                                                                                   m.content)))
+                if speakers is not None and (told := _told_to(shown[0], memories, speakers)):
+                    # (or said to whoever had the problem, by name and no thread: "@user7
+                    # Registry moved to plugins.registry in 0.9, update your import.", which
+                    # shares one word of the error)
+                    shown = [told, *(m for m in shown if m is not told)]
             # (who took a side is no value a later change moves: "fair, async default moves to
             # 5.0" led "who objected to async by default?" as its latest word)
             # (of time away in its own words: "update: cancelled my PTO next week" is the latest

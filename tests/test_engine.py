@@ -2582,3 +2582,19 @@ def test_a_days_clock_time_corrected_since(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     ends = profile.recall("what time does the flu clinic end?", now=now).answer
     assert ends.startswith("Latest: Correction: flu clinic ends at noon, not 1pm"), ends
+
+
+def test_what_to_do_about_an_error_told_to_whoever_hit_it(profile):
+    """6 Dec (twenty-second session), an open-source community: "how do I fix ImportError cannot
+    import name Registry?" was answered with the report itself, not the maintainer's "@user7
+    Registry moved to plugins.registry in 0.9, update your import." (no thread, one word of the
+    error shared)."""
+    rows = [("user7", "2026-12-03T18:00:00Z", "after upgrading to v0.9 my plugin loader throws "
+             "ImportError: cannot import name 'Registry'"),
+            ("core2", "2026-12-03T19:00:00Z", "@user7 Registry moved to plugins.registry in 0.9, "
+             "update your import. we'll add a shim in 0.9.1"),
+            ("core2", "2026-12-05T09:00:00Z", "@user7 thanks for the report")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="community")
+    now = datetime(2026, 12, 6, 10, tzinfo=timezone.utc)
+    fix = profile.recall("how do I fix ImportError cannot import name Registry?", now=now).answer
+    assert fix.startswith("@user7 Registry moved to plugins.registry in 0.9"), fix
