@@ -657,10 +657,11 @@ def checklist_items(text: str) -> list[str]:
 
 def says_item(item: str, memory: Memory) -> bool:
     """Whether a memory speaks of a checklist's item in its words ("ES heap raised to 16g on all
-    search nodes" of "raise ES heap to 16g"): two of its words and two thirds of them or more."""
+    search nodes" of "raise ES heap to 16g"): two of its words and half of them or more ("e2e
+    still flaky, haven't started yet" of "fix flaky e2e suite")."""
     wanted = content_stems(_ASIDE_OF_ITEM.sub("", item))
     shared = len(wanted & content_stems(ANNOTATED.sub("", memory.content)))
-    return shared >= 2 and 3 * shared >= 2 * len(wanted)
+    return shared >= 2 and 2 * shared >= len(wanted)
 
 
 def asks_cause(question: str) -> bool:

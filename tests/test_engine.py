@@ -2598,3 +2598,20 @@ def test_what_to_do_about_an_error_told_to_whoever_hit_it(profile):
     now = datetime(2026, 12, 6, 10, tzinfo=timezone.utc)
     fix = profile.recall("how do I fix ImportError cannot import name Registry?", now=now).answer
     assert fix.startswith("@user7 Registry moved to plugins.registry in 0.9"), fix
+
+
+def test_a_retros_next_steps_and_what_became_of_each(profile):
+    """6 Dec (twenty-second session), a retro's next steps put to people with a colon each: what
+    was said of every item since follows them, the one not started too ("e2e still flaky,
+    haven't started yet" shares half the words of "fix flaky e2e suite")."""
+    rows = [("sm", "2026-12-01T16:00:00Z", "Retro next steps: @ana: automate the release notes; "
+             "@ben: fix flaky e2e suite; @cy: document the on-call runbook"),
+            ("ana", "2026-12-03T11:00:00Z", "release notes are now generated from PR labels 🎉"),
+            ("cy", "2026-12-04T15:00:00Z", "on-call runbook draft is up for review"),
+            ("ben", "2026-12-04T17:00:00Z", "e2e still flaky, haven't started yet")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="retro")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    left = profile.recall("what's left from the retro?", now=now).answer
+    since = left.split("Since then:")[-1]
+    assert left.startswith("Retro next steps:") and "release notes are now generated" in since \
+        and "runbook draft is up for review" in since and "e2e still flaky" in since, left
