@@ -1403,3 +1403,35 @@ def test_a_contract_signed_and_a_disk_reading_asked_over_slack(start, api):
     app_mention(slack, "UADA", "how full is the kafka-3 disk?", ts(121), "EvDisk")
     disk = answers(api)[-1]["text"]
     assert "now 58%" in disk, disk
+
+
+def test_a_priority_moved_and_a_fix_told_by_mention_asked_over_slack(start, api):
+    """6 Dec (twenty-second session), from outside through the Bolt app: "what priority is
+    BUG-301?" was answered with the P1 it was triaged at, not the newer P2 (and a later "fixed
+    in 2.14.0" led); "how do I fix ImportError cannot import name Registry?" with the report,
+    not the "<@UCAROL> … update your import." told to whoever hit it. #dev's P0 for the same
+    ticket stays there; a retried mention is answered once."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Triage: BUG-301 (export times out for >10k rows) is P1, "
+            "assigning to <@U2>.", ts(0))
+    message(slack, "CDEV", "U1", "BUG-301 is P0 on the dev board.", ts(30))
+    message(slack, "CGEN", "U1", "BUG-301 downgraded to P2 since the workaround is documented.",
+            ts(60))
+    message(slack, "CGEN", "U2", "#7781 merged, BUG-301 fixed in 2.14.0", ts(90))
+    message(slack, "CGEN", "UCAROL", "after upgrading to 0.9 my plugin loader throws "
+            "ImportError: cannot import name 'Registry'", ts(100))
+    message(slack, "CGEN", "U2", "<@UCAROL> Registry moved to plugins.registry in 0.9, update "
+            "your import.", ts(105))
+    app_mention(slack, "UADA", "what priority is BUG-301?", ts(120), "EvPri")
+    app_mention(slack, "UADA", "what priority is BUG-301?", ts(120), "EvPri", retry=1)
+    said = answers(api)
+    assert len(said) == 1, said
+    priority = said[-1]["text"]
+    assert priority.startswith("BUG-301 downgraded to P2"), priority
+    assert "P0" not in priority, priority
+    app_mention(slack, "UADA", "how do I fix ImportError cannot import name Registry?", ts(121),
+                "EvFix")
+    fix = answers(api)[-1]["text"]
+    assert "Registry moved to plugins.registry in 0.9, update your import." in fix.split(" (")[0], \
+        fix
+    assert "<@" not in fix, fix
