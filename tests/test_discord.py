@@ -1349,3 +1349,35 @@ def test_a_hotfix_a_handoff_and_an_open_incident_over_discord(env):
     assert "1.4.1" not in env.replies(RANDOM)[0].json["content"]
     assert all(r.json["allowed_mentions"]["parse"] == []
                for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
+
+
+def test_action_items_and_a_call_moved_this_week_over_discord(env):
+    """6 Dec (twenty-second session), through the discord.py client: "what's left from the
+    outage review?" gave its action items without what was done of them since ("ES heap raised
+    to 16g …"); "community call moved from Tuesday to Wednesday 17:00 UTC this week only", said
+    on a Wednesday, was next week's Tuesday. The other channel hears none of it, and nobody is
+    pinged."""
+    env.post(GENERAL, ALICE, "Action items from the outage review: @bob add a circuit breaker, "
+             "@alice raise the ES heap to 16g, @carol write the runbook. @everyone", at=DAY)
+    env.post(GENERAL, BOB, "ES heap raised to 16g on all search nodes.",
+             at=DAY + timedelta(days=1))
+    env.post(GENERAL, ALICE, "community call moved from Tuesday to Wednesday 17:00 UTC this week "
+             "only", at=NOW - timedelta(hours=1))
+    env.wait_for(lambda: len(env.sink.events) >= 3, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("what's left from the outage review?",
+                                  "when is the community call this week?")):
+        env.post(GENERAL, BOB, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, BOB, f"{MENTION} what's left from the outage review?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    left, call = [r.json["content"] for r in env.replies(GENERAL)]
+    assert left.startswith("Action items from the outage review") \
+        and "Since then: ES heap raised to 16g" in left, left
+    assert call.startswith("18 November 2026: community call moved from Tuesday [2026-11-17] to "
+                           "Wednesday [2026-11-18]"), call
+    assert "heap" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
