@@ -901,7 +901,11 @@ _RELEASE_STEMS = frozenset(content_stems(
 # (and "is the backup working again?": how it stands now, "again" no word to share; not "why
 # did John decide to run for office again?", LoCoMo's, whose "again" is what he did)
 _AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|now|at\s+the\s+moment|atm|these\s+days)\W*$|"
-                         r"^\W*(?:is|are)\b.*\bagain\W*$")
+                         r"^\W*(?:is|are)\b.*\bagain\W*$|"
+                         # "what's failing on main?": the newest failure, not Tuesday's (fixed
+                         # since), listed first
+                         r"^\W*what(?:['’]s|\s+is|\s+are)\s+(?:still\s+)?(?:failing|broken|down|"
+                         r"erroring|crashing|flaking|flaky|red)\b")
 _AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm these days again"))
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
                                          "take view views impression impressions"))

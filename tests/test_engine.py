@@ -2615,3 +2615,18 @@ def test_a_retros_next_steps_and_what_became_of_each(profile):
     since = left.split("Since then:")[-1]
     assert left.startswith("Retro next steps:") and "release notes are now generated" in since \
         and "runbook draft is up for review" in since and "e2e still flaky" in since, left
+
+
+def test_whats_failing_now_is_the_newest_failure_first(profile):
+    """6 Dec (twenty-second session), a CI bot's channel: "what's failing on main?" listed
+    Tuesday's refund test failure (green again since) before Thursday's lint failure."""
+    rows = [("GitHub Actions", "2026-12-01T10:00:00Z", "❌ CI failed on main (a1b2c3d) — job: "
+             "integration-tests, test_checkout_refund_partial failed."),
+            ("GitHub Actions", "2026-12-01T12:30:00Z", "✅ CI passed on main (c7d8e9f) — all jobs "
+             "green."),
+            ("GitHub Actions", "2026-12-03T09:00:00Z", "❌ CI failed on main (f0a1b2c) — job: lint, "
+             "ruff E501 in billing/tax.py.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ci")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    failing = profile.recall("what's failing on main?", now=now).answer
+    assert failing.startswith("❌ CI failed on main (f0a1b2c) — job: lint"), failing
