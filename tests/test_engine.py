@@ -2622,10 +2622,15 @@ def test_whats_failing_now_is_the_newest_failure_first(profile):
     Tuesday's refund test failure (green again since) before Thursday's lint failure."""
     rows = [("GitHub Actions", "2026-12-01T10:00:00Z", "❌ CI failed on main (a1b2c3d) — job: "
              "integration-tests, test_checkout_refund_partial failed."),
+            ("GitHub Actions", "2026-12-01T10:40:00Z", "❌ CI failed on main (e4f5a6b) — job: "
+             "integration-tests, test_checkout_refund_partial failed."),
+            ("maya", "2026-12-01T11:45:00Z", "fix in #4507, it was rounding half-up instead of "
+             "half-even"),
             ("GitHub Actions", "2026-12-01T12:30:00Z", "✅ CI passed on main (c7d8e9f) — all jobs "
              "green."),
             ("GitHub Actions", "2026-12-03T09:00:00Z", "❌ CI failed on main (f0a1b2c) — job: lint, "
-             "ruff E501 in billing/tax.py.")]
+             "ruff E501 in billing/tax.py. Triggered by @omar's merge of #4520."),
+            ("omar", "2026-12-03T09:10:00Z", "on it")]
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ci")
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     failing = profile.recall("what's failing on main?", now=now).answer
