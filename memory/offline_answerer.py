@@ -2342,6 +2342,7 @@ _TELLS_TO_DO = re.compile(rf"(?i)(?:^|[.;:,!]\s+|\bjust\s+|\bthen\s+)(?:{_DO_VER
                           # not a label, "Update: …")
                           r"try|restart|switch|rename|replace|change|update(?!\s*[:-]))\b")
 _TOLD_WITHIN = timedelta(days=2)
+_REMEDY_ASKED = re.compile(r"(?i)\bthe\s+(workaround|work-around|solution|mitigation)\b")
 
 
 def _told_to(problem: Memory, memories: list[Memory],
@@ -3422,6 +3423,12 @@ class OfflineAnswerer(Answerer):
                 if not cited:  # (a thread's answers are read by what they cite, as above)
                     shown.sort(key=lambda m: not _TELLS_TO_DO.search(ANNOTATED.sub("",
                                                                                   m.content)))
+                if (remedy := _REMEDY_ASKED.search(question)) is not None:
+                    # (what names the remedy asked: "BUG-301 downgraded to P2 since the
+                    # workaround (CSV in chunks) is documented." for "what's the workaround for
+                    # BUG-301?", not the newer "#7781 merged, BUG-301 fixed in 2.14.0")
+                    said = re.compile(rf"(?i)\b{remedy[1][:6]}")
+                    shown.sort(key=lambda m: not said.search(m.content))
                 if speakers is not None and (told := _told_to(shown[0], memories, speakers)):
                     # (or said to whoever had the problem, by name and no thread: "@user7
                     # Registry moved to plugins.registry in 0.9, update your import.", which

@@ -297,6 +297,9 @@ def named_values(text: str) -> set[str]:
     # (and a release of three numbers one: "fixed in 2.14.0" is no "0" of "rolled new_checkout
     # back to 0%", which was its latest word)
     low = _RELEASE_NUMBER.sub(r"\1v\2v\3", low)
+    # (and a ticket's key: "BUG-302 … good first issue" shares no "bug" with "BUG-301 downgraded
+    # to P2", which was its latest word)
+    low = _TICKET_KEY.sub(r"\1\2", low)
     found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
                                                 and w not in _DATE_WORDS
@@ -310,6 +313,7 @@ def named_values(text: str) -> set[str]:
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SUM_DECIMAL = re.compile(r"(?<=[$€£])(\d+)\.(\d+)")
+_TICKET_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)\b")
 _RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+)\.(\d+)\.(\d+)(?![\w.]*\d)")
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 

@@ -2635,3 +2635,23 @@ def test_whats_failing_now_is_the_newest_failure_first(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     failing = profile.recall("what's failing on main?", now=now).answer
     assert failing.startswith("❌ CI failed on main (f0a1b2c) — job: lint"), failing
+
+
+def test_a_workaround_asked_and_a_tickets_key_is_one_value(profile):
+    """6 Dec (twenty-second session), bug triage: "what's the workaround for BUG-301?" led with
+    the newer "#7781 merged, BUG-301 fixed in 2.14.0", not what names the workaround; "any good
+    first issues?" was answered "Latest: BUG-301 downgraded to P2 …" over BUG-302's "good first
+    issue" (the two keys shared a "bug")."""
+    rows = [("ana", "2026-12-01T10:00:00Z", "Triage: BUG-301 (export times out for >10k rows) is "
+             "P1, assigning to @tom."),
+            ("ana", "2026-12-01T10:05:00Z", "BUG-302 (typo on settings page) P4, good first "
+             "issue."),
+            ("ana", "2026-12-03T10:00:00Z", "BUG-301 downgraded to P2 since the workaround (CSV in "
+             "chunks) is documented."),
+            ("tom", "2026-12-04T11:00:00Z", "#7781 merged, BUG-301 fixed in 2.14.0")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="triage")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    workaround = profile.recall("what's the workaround for BUG-301?", now=now).answer
+    assert workaround.startswith("BUG-301 downgraded to P2 since the workaround"), workaround
+    first = profile.recall("any good first issues?", now=now).answer
+    assert first.startswith("BUG-302 (typo on settings page) P4, good first issue."), first
