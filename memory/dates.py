@@ -1523,6 +1523,15 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
     out: list[Found] = []
     for f in found:
         prev = out[-1] if out else None
+        if (prev is not None and f.labelled and not prev.labelled
+                and prev.date.start == prev.date.end == f.date.start < f.date.end
+                and _RANGE_JOIN.fullmatch(text[prev.end:f.start])):
+            # a range read again, labelled once after its end ("The code freeze is Dec 18 to
+            # Jan 4 [2026-12-18 to 2027-01-04]"): one range, not Dec 18 and then the range
+            # ("when does the code freeze end?" was answered 18 December)
+            out[-1] = replace(f, start=prev.start, date=replace(
+                f.date, phrase=text[prev.start:f.end]))
+            continue
         if (prev is not None and prev.date.granularity == "day" == f.date.granularity
                 and prev.date.start == prev.date.end and f.date.start == f.date.end
                 and not prev.labelled and not f.labelled):

@@ -1704,7 +1704,25 @@ _COMMA_CLAUSE = re.compile(r"[^,;.!?\n]+(?:\.(?=\S)[^,;.!?\n]*)*")
 
 def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     """The memory's event date resolved at ingest; with several, the one written nearest the
-    question's words."""
+    question's words; of a span, its last day when the question asks when it ends, its first
+    when it starts ("when does the code freeze end?" of "Dec 18 to Jan 4": 4 January)."""
+    found = _event_date(memory, question)
+    if found is None or found.start == found.end or found.granularity != "day" or not question:
+        return found
+    if _ASKS_END_DAY.search(question):
+        return ResolvedDate(found.phrase, found.end, found.end, "day")
+    if _ASKS_START_DAY.search(question):
+        return ResolvedDate(found.phrase, found.start, found.start, "day")
+    return found
+
+
+_ASKS_END_DAY = re.compile(r"(?i)^\W*(?:when|what\s+(?:day|date))\b[^?]*\b(?:end|ends|ending|over|"
+                           r"close|closes|closing|finish|finishes|wraps?\s+up|expires?)\b")
+_ASKS_START_DAY = re.compile(r"(?i)^\W*(?:when|what\s+(?:day|date))\b[^?]*\b(?:start|starts|"
+                             r"starting|begin|begins|kicks?\s+off|opens?)\b")
+
+
+def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     if not memory.event_dates:
         return None
     events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
@@ -1723,6 +1741,10 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
             events = [e for e in events if any(f.date.start == e.start for f in by)] or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
+        if _ASKS_DEADLINE.search(question):
+            # (a deadline's own word tells no deadline from another: "Performance reviews are
+            # due Dec 18; self-reviews by Dec 11" for "when are self-reviews due?" was Dec 18)
+            wanted = (wanted - _DEADLINE_STEMS) or wanted
         if wanted & _SHIP_STEMS:  # "when does 4.3 ship?": "… release Dec 8" says it
             wanted |= _SHIP_STEMS
         # (not the dates' own words: "Q4" of "when are Q4 expense reports due?" is the value
@@ -1769,6 +1791,7 @@ def event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
 
 _NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
 _ASKS_DEADLINE = re.compile(r"(?i)\b(?:due|deadline|by\s+when)\b")
+_DEADLINE_STEMS = frozenset(content_stems("due deadline deadlines"))
 _BY_A_DAY = re.compile(r"(?i)\b(?:by|due(?:\s+on)?|deadline(?:\s+is)?|no\s+later\s+than)\s+"
                        r"(?:the\s+|[*_]+)?$")
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)|,\s+(?:and|but)\b|\n")

@@ -1485,3 +1485,20 @@ def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+def test_a_range_read_again_with_its_label_is_one_range():
+    """6 Dec (twenty-second session): "The code freeze is Dec 18 to Jan 4 [2026-12-18 to
+    2027-01-04]", read again at recall, was Dec 18 and then the range (its label follows the
+    range's end), and "when does the code freeze end?" was answered 18 December."""
+    from memory.dates import find_dates
+    anchor = datetime(2026, 11, 30, 9, tzinfo=timezone.utc)
+    said = "The code freeze is Dec 18 to Jan 4."
+    annotated = annotate_dates(said, anchor)[0]
+    assert annotated == "The code freeze is Dec 18 to Jan 4 [2026-12-18 to 2027-01-04]."
+    for text in (said, annotated):
+        assert [(f.date.phrase, f.date.start.isoformat(), f.date.end.isoformat())
+                for f in find_dates(text, anchor)] == [("Dec 18 to Jan 4", "2026-12-18",
+                                                        "2027-01-04")], text
+    # (two days labelled each stay two)
+    assert len(find_dates("Dec 18 [2026-12-18] to Jan 4 [2027-01-04]", anchor)) == 2

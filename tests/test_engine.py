@@ -2655,3 +2655,26 @@ def test_a_workaround_asked_and_a_tickets_key_is_one_value(profile):
     assert workaround.startswith("BUG-301 downgraded to P2 since the workaround"), workaround
     first = profile.recall("any good first issues?", now=now).answer
     assert first.startswith("BUG-302 (typo on settings page) P4, good first issue."), first
+
+
+def test_a_spans_end_or_start_asked_and_which_deadline_is_whose(profile):
+    """6 Dec (twenty-second session), people ops: "when does the code freeze end?" was answered
+    18 December (its start: "Dec 18 to Jan 4", read again with its label, was two dates) and
+    "when does open enrollment end?" with the whole span; "when are self-reviews due?" was the
+    performance reviews' Dec 18 ("due" told no deadline from the other)."""
+    rows = [("hr", "2026-11-30T09:00:00Z", "Open enrollment for 2027 benefits runs Dec 1-15."),
+            ("ops", "2026-11-30T09:05:00Z", "The code freeze is Dec 18 to Jan 4."),
+            ("mgr", "2026-12-04T11:00:00Z", "Performance reviews are due Dec 18; self-reviews by "
+             "Dec 11.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="hr")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for question, day in (("when does the code freeze end?", "4 January 2027"),
+                          ("when is the code freeze over?", "4 January 2027"),
+                          ("when does the code freeze start?", "18 December 2026"),
+                          ("when does open enrollment end?", "15 December 2026"),
+                          ("when are self-reviews due?", "11 December 2026"),
+                          ("when are performance reviews due?", "18 December 2026")):
+        answer = profile.recall(question, now=now).answer
+        assert answer.startswith(f"{day}: "), (question, answer)
+    span = profile.recall("when is the code freeze?", now=now).answer
+    assert span.startswith("18 December 2026 to 4 January 2027: "), span
