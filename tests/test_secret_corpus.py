@@ -421,3 +421,26 @@ def test_a_short_password_after_with_and_a_cards_code_found_on_6_dec_twentieth_s
     found = score(shipped, [c for c in CASES if c.set == "misc-06dec-s"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+@pytest.mark.parametrize("text, value", [
+    # (a letter outside bech32's: a key pasted with a typo is still the key)
+    ("age key for sops: AGE-SECRET-KEY-1QQPSZ2Z7X8WQ9K3JD7N5V6M4L2H8G0F9E3C1B7A5S2D4F6G8H0J2K4L6M"
+     "8N0P", "QQPSZ2Z7X8WQ9K3JD7N5V6M4L2H8G0F9E3C1B7A5S2D4F6G8H0J2K4L6M8N0P"),
+    # (a Terraform Cloud token cut short in a paste)
+    ("TFC token is Xq7Lm2Np9Rs4Tv.atlasv1.Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5Yz7Ab9Cd1Ef3Gh5Ij7Kl9"
+     "Mn", "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5Yz7"),
+])
+def test_a_key_known_by_its_prefix_is_caught_when_its_letters_are_off(text, value):
+    """6 Dec (twenty-second session), pasted into `lurker ingest` and found whole in the SQLite
+    file: an age key with a "B" (bech32 has none) and a Terraform Cloud token shorter than the
+    rule's 60 letters after ".atlasv1."."""
+    assert value not in shipped(text) and "[REDACTED:" in shipped(text), shipped(text)
+
+
+@pytest.mark.parametrize("text", [
+    "age keys start with AGE-SECRET-KEY-1 followed by bech32",
+    "the TFC token format is <id>.atlasv1.<secret>",
+])
+def test_a_keys_prefix_named_without_a_key_is_kept(text):
+    assert shipped(text) == text
