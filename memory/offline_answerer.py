@@ -1374,7 +1374,10 @@ _ASKS_QUANTITY = re.compile(
     r"latency|p50|p90|p95|p99|throughput|uptime|error rate|lag|usage|"
     # a business's figures: "what's our ARR?" led with "mostly Acme's expansion (+$180k)",
     # newer than November's close
-    r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv)"
+    r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv|"
+    # a figure aimed at: "what's the webinar signup goal?" led with "webinar signups 410 now"
+    # over "… signups at 340, goal is 500 by Dec 14"
+    r"goal|target)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
     # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
     # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h"; not a price, which
@@ -1393,6 +1396,7 @@ _ASKS_QUANTITY = re.compile(
 # "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
 # agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
 # for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
+_AIMED = re.compile(r"(?i)\b(?:goals?|targets?|targeting|aim(?:ing)?\s+for)\b")
 _ASKS_HOW_MUCH_NOW = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
                                 r"(?!\s+(?:it|this|that)\s+matter)")
 # "what node version does the api use?", "which version of pnpm are we on?": a version is a value
@@ -3630,6 +3634,10 @@ class OfflineAnswerer(Answerer):
                             and not wanted <= content_stems(" ".join(
                                 [m.content, *(q for q in m.questions
                                               if not q.rstrip().endswith("?"))])))
+                if _AIMED.search(question):
+                    # (a figure aimed at is one said as aimed at: "goal is 500 by Dec 14", not
+                    # the newer count "webinar signups 410 now")
+                    valued.sort(key=lambda m: not _AIMED.search(m.content))
                 # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
                 valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
                 shown = [*valued, *(m for m in shown if m not in valued)]

@@ -2678,3 +2678,18 @@ def test_a_spans_end_or_start_asked_and_which_deadline_is_whose(profile):
         assert answer.startswith(f"{day}: "), (question, answer)
     span = profile.recall("when is the code freeze?", now=now).answer
     assert span.startswith("18 December 2026 to 4 January 2027: "), span
+
+
+def test_a_goal_asked_is_the_figure_aimed_at_not_the_newest_count(profile):
+    """6 Dec (twenty-second session), a marketing channel: "what's the webinar signup goal?" led
+    with the newer count "webinar signups 410 now", not "goal is 500 by Dec 14"; "how many
+    webinar signups do we have?" stays the newest count."""
+    rows = [("ema", "2026-12-03T15:00:00Z", "Holiday webinar signups at 340, goal is 500 by Dec "
+             "14."),
+            ("ema", "2026-12-04T16:00:00Z", "webinar signups 410 now")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mkt")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    goal = profile.recall("what's the webinar signup goal?", now=now).answer
+    assert goal.startswith("Holiday webinar signups at 340, goal is 500"), goal
+    count = profile.recall("how many webinar signups do we have?", now=now).answer
+    assert count.startswith("webinar signups 410 now"), count
