@@ -2419,6 +2419,10 @@ _PART_OF = re.compile(r"(?i)\b(?:a\s+)?part\s+of\b")
 # "which ticket tracked the quickstart bug?": a ticket's words are no subject (it was declined,
 # "Quickstart is broken for Node 18 — … Filed DOCS-88." sharing one word of four)
 _PROBLEM_STEM = next(iter(content_stems("problem")))
+# "which DSARs are still open?": the state asked is no subject (it was declined, "DSAR-119 is
+# blocked: …" sharing one word of three)
+_ASKS_STILL_OPEN = re.compile(r"(?i)(?<=\s)(?:is|are)\s+(?:still\s+)?(?:open|outstanding|"
+                              r"unresolved|pending|in\s+progress)(?=\W*$)")
 _AGREE_STEM = next(iter(content_stems("agree")))
 _ASKS_WHICH_TICKET = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
                                 r"(?:ticket|jira|issue|bug|incident|case)(?:\s+(?:number|id|key))?"
@@ -2737,7 +2741,8 @@ class OfflineAnswerer(Answerer):
             or _ASKS_WRONG.search(question) \
             or _WHEN.match(question) and _ASKS_FIX_LANDS.search(question) \
             or _ASKS_YES_NO.match(question) and _PART_OF.search(question) \
-            or _ASKS_WHICH_TICKET.search(question)
+            or _ASKS_WHICH_TICKET.search(question) \
+            or _ASKS_STILL_OPEN.search(question)
         wanted = (wanted - content_stems(asking.group(0))) or wanted if asking else wanted
         # "who owns billing-api after Hugo leaves?": when, not what ("after", "leaves" were
         # half the words to share, and the hand-over was declined)
@@ -3415,6 +3420,12 @@ class OfflineAnswerer(Answerer):
                     # hire" (what says the word without its "no" says the opposite)
                     shown = [m for m in shown if _says_negated(m.content, negated[2])
                              or not re.search(rf"(?i)\b{re.escape(negated[2])}\b", m.content)]
+            if _ASKS_OPEN.search(question):
+                # "which DSARs are still open?": not what a ticket ended since was ("DSAR-118
+                # closed.", then its export, led over DSAR-119, blocked)
+                ended = {t for m in memories if says_ended(m.content) for t in _tickets(m.content)}
+                shown.sort(key=lambda m: bool(tickets := set(_tickets(m.content)))
+                           and tickets <= ended)
             if _ASKS_WRONG.search(question):
                 # "what was wrong with the quickstart?": what says the problem ("Quickstart is
                 # broken for Node 18 — `fetch` polyfill missing."), not the newer "DOCS-88 fixed,

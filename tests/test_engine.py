@@ -2693,3 +2693,23 @@ def test_a_goal_asked_is_the_figure_aimed_at_not_the_newest_count(profile):
     assert goal.startswith("Holiday webinar signups at 340, goal is 500"), goal
     count = profile.recall("how many webinar signups do we have?", now=now).answer
     assert count.startswith("webinar signups 410 now"), count
+
+
+def test_which_tickets_are_still_open_leaves_out_the_closed(profile):
+    """6 Dec (twenty-second session), a privacy channel: "which DSARs are still open?" was
+    declined ("are still open" were two of three words to share), then led with "DSAR-118
+    closed." and its export over DSAR-119, blocked."""
+    rows = [("dpo", "2026-11-25T10:00:00Z", "DSAR-118 from a Globex end user: export request, due "
+             "Dec 25 (30 days)."),
+            ("dpo", "2026-11-30T11:00:00Z", "DSAR-119: deletion request from an Initech user, due "
+             "Dec 30."),
+            ("eng", "2026-12-02T15:00:00Z", "DSAR-118 export generated and sent via the secure "
+             "portal."),
+            ("dpo", "2026-12-03T09:00:00Z", "DSAR-118 closed."),
+            ("eng", "2026-12-04T14:00:00Z", "DSAR-119 is blocked: their data is in the legacy "
+             "warehouse, need ops to restore the snapshot first.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="privacy")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    still = profile.recall("which DSARs are still open?", now=now).answer
+    assert still.startswith("DSAR-119"), still
+    assert "DSAR-118" not in still.split(" (")[0], still
