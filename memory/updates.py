@@ -259,7 +259,14 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
                                         memory.content[:found.start()])[-1])
     for phrase in reversed(find_dates(before, ANY_DAY)):
         before = before[:phrase.start] + " " + before[phrase.end:]
+    # (a ping to the channel is no word of the subject: "@here prod cutover for export_v2
+    # postponed to Dec 10" changed the cutover, and "here" kept it from being its latest word)
+    before = _BROADCAST.sub(" ", before)
     return {w for w in content_stems(before) if not any(c.isdigit() for c in w)}
+
+
+_BROADCAST = re.compile(r"(?i)<!(?:here|channel|everyone)(?:\|[^>]*)?>|(?<![\w@])@(?:here|channel|"
+                        r"everyone)\b")
 
 
 # what the word list lacks besides STOP_WORDS: contractions' stems and a few function words

@@ -1435,3 +1435,19 @@ def test_a_priority_moved_and_a_fix_told_by_mention_asked_over_slack(start, api)
     assert "Registry moved to plugins.registry in 0.9, update your import." in fix.split(" (")[0], \
         fix
     assert "<@" not in fix, fix
+
+
+def test_a_move_announced_to_the_channel_is_the_latest_word_over_slack(start, api):
+    """6 Dec (twenty-second session), from outside through the Bolt app: "<!here> prod cutover
+    for export_v2 postponed to Nov 25, Snowflake quota issue" was no latest word of "Wednesday
+    is the prod cutover for export_v2" ("here" was read as a word of what moved), and "when is
+    the export_v2 prod cutover?" was answered with the Wednesday. The answer pings no one."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Wednesday is the prod cutover for export_v2", ts(0))
+    message(slack, "CGEN", "U2", "<!here> prod cutover for export_v2 postponed to Nov 25, "
+            "Snowflake quota issue", ts(60))
+    app_mention(slack, "UADA", "when is the export_v2 prod cutover?", ts(120), "EvCut")
+    cutover = answers(api)[-1]["text"]
+    assert cutover.startswith("25 November 2026: @here prod cutover for export_v2 postponed"), \
+        cutover
+    assert "<!here>" not in cutover, cutover

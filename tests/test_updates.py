@@ -203,3 +203,24 @@ def test_a_remark_that_shares_one_question_word_is_not_an_answer_to_update():
     moved = fix.model_copy(update={"content": "Correction: the customer offsite moved to "
                                               "December 10th, still Denver."})
     assert update_of(stated, [stated, remark, moved], question, wanted, content_stems) is moved
+
+
+def test_a_ping_to_the_channel_is_no_word_of_what_changed():
+    """6 Dec (twenty-second session): "@here prod cutover for export_v2 postponed to Dec 10"
+    was no latest word of "Wednesday is the prod cutover for export_v2" ("here" was read as a
+    word of the subject); the raw Slack form "<!here>" neither."""
+    from datetime import timedelta
+
+    from memory.models import Memory
+    from memory.offline_answerer import content_stems
+    from memory.updates import update_of
+
+    question = "when is the export_v2 prod cutover?"
+    answer = Memory(id="a", type="event", content="Wednesday [2026-12-09] is the prod cutover "
+                    "for export_v2", source_message_ids=["m1"], created_at=NOW)
+    for ping in ("@here", "<!here>", "@channel"):
+        later = Memory(id="b", type="event", content=f"{ping} prod cutover for export_v2 "
+                       "postponed to Dec 10 [2026-12-10], Snowflake quota issue",
+                       source_message_ids=["m2"], created_at=NOW + timedelta(days=1))
+        assert update_of(answer, [later], question, content_stems(question),
+                         content_stems) is later, ping
