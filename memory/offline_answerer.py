@@ -1450,7 +1450,11 @@ _STATES_DECISION = re.compile(r"(?i)^\W*decision:|\b(?:we (?:have |'ve )?decided
                               r"going with|settled on|"
                               # "sync notes: agreed on 100 rpm for free …", "changed our minds
                               # on burst: 50 instead of 20"
-                              r"agreed (?:on|to|that)|changed our minds?)\b")
+                              r"agreed (?:on|to|that)|changed our minds?)\b"
+                              # a yes to "should we …?": "yes, let's archive anything older
+                              # than 90 days to S3 Glacier"
+                              r"|(?i:^\W*(?:yes|yep|yeah|ok|okay|sure|agreed)\b[,.!]*\s+"
+                              r"let['’]?s\b)")
 _QUANTITY = re.compile(r"(?<![\w.])\d[\d,.]*(?![a-z]*\d)")
 # the unit a measure asked for is said in: a rate limit per time, a timeout in time, a size in
 # bytes (what the question names first decides)
@@ -2392,7 +2396,10 @@ _ASKS_HOW_FIXED = re.compile(r"(?i)^\W*how\s+(?:was|were|did|do|does|is|are|have
 _DID_TO_FIX = re.compile(rf"(?i)^\W*(?:{_DO_VERBS}|reinstall|export)\b|"
                          rf"\b(?:{MITIGATION}|patch(?:ed|ing)?|bump(?:ed|ing)?|"
                          r"re-?upload(?:ed)?|re-?deploy(?:ed)?|rotat(?:ed|ing)|"
-                         r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b")
+                         r"fixed\s+(?:it\s+)?by|by\s+\w+ing)\b"
+                         # a deed and its rerun: "excluded audit_log, rerunning"
+                         r"|^\W*[a-z]{3,}ed\s+\S+,?\s+(?:rerunning|retrying|redeploying|"
+                         r"rebuilding|restarting)\b")
 # a verdict opening what is said, with no subject before it ("approved! …", "reviewed, two
 # nits"): narrower than memory.updates.VERDICT, whose "pricing page is live" under a launch
 # checklist led its thread as the checklist's latest word

@@ -521,6 +521,19 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         # who took a ticket: "Looking at ESC-311." (lost; "who is on ESC-311?")
                         r"|(?i:^\W*(?:looking\s+(?:at|into)|investigating|picking\s+up|"
                         r"taking|working\s+on)\s+(?:pr\s*)?(?:#\d+|[a-z]+-\d+)(?:\s+now)?\W*$)")
+# A short measure of something ("It grows 10GB/day.", "CPU at 95%", "p99 is 210ms"): under
+# _MIN_WORDS, and "how fast is audit_log growing?" had nothing ("Should we move audit_log to cold
+# storage? It grows 10GB/day." kept no sentence)
+_SHORT_MEASURE = re.compile(r"(?i)^\W*(?!(?:lol|thanks|thx|ty|haha|me|same|wow|omg|ok|okay|yes|no|"
+                            r"nah|like|maybe|about|around|only|just)\b)(?:[\w.-]+\s+){1,2}"
+                            r"(?:[\w.-]+\s+)?~?\d[\d.,]*\s*(?:%|ms|s|sec|secs|min|mins|h|hrs?|"
+                            r"hours?|days?|[kmgt]i?b|rps|qps|rpm)"
+                            r"(?:\s*/\s*(?:s|sec|min|h|hr|hour|day|week|month))?\W*$")
+# A short report of what was done to a named thing ("excluded audit_log, rerunning", "restarted
+# redis-3"): the thing's name holds a mark or a digit, so the deed is of it ("who fixed the
+# backup?" had only the cause and the result)
+_DID_NOTE = re.compile(r"(?i)^\W*(?:re-?)?[a-z]{3,}ed\s+[a-z][\w.-]*[_\d.-][\w.-]*\b(?:[,;]?\s+[\w-]+)?"
+                       r"\W*$")
 # A short word of a thing's state ("Phones back up.", "VPN down again", "staging green"): under
 # _MIN_WORDS, and "are the phones working?" was answered "Phones down since 9:15", the newer
 # "Phones back up." lost. Not a figure of speech ("Heads up", "thumbs up", "need to back up").
@@ -1478,6 +1491,7 @@ class OfflineExtractor(Extractor):
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
             and not _AWAY_NOTE.match(bare) and not _STATE_NOTE.match(bare) \
+            and not _SHORT_MEASURE.match(bare) and not _DID_NOTE.match(bare) \
             and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(

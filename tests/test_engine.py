@@ -2713,3 +2713,27 @@ def test_which_tickets_are_still_open_leaves_out_the_closed(profile):
     still = profile.recall("which DSARs are still open?", now=now).answer
     assert still.startswith("DSAR-119"), still
     assert "DSAR-118" not in still.split(" (")[0], still
+
+
+def test_a_threads_fix_its_doer_and_a_yes_to_should_we(profile):
+    """6 Dec (twenty-second session), a help channel's threads: "who fixed the backup?" was
+    answered with kim's cause ("excluded audit_log, rerunning" was too short to keep), and "what
+    did we decide about audit_log?" with the cause before "yes, let's archive anything older
+    than 90 days to S3 Glacier", the reply to "Should we move audit_log to cold storage?"."""
+    rows = [("ivan", "2026-12-01T10:00:00Z", "Anyone know why the nightly backup job is taking 4 "
+             "hours now? It used to be 40 min.", "t1", None),
+            ("kim", "2026-12-01T10:20:00Z", "the new audit_log table isn't excluded, it's 300GB",
+             "t2", "t1"),
+            ("ivan", "2026-12-01T11:00:00Z", "excluded audit_log, rerunning", "t3", "t1"),
+            ("ivan", "2026-12-02T08:00:00Z", "backup back to 38 min", "t4", "t1"),
+            ("ola", "2026-12-02T09:00:00Z", "Should we move audit_log to cold storage? It grows "
+             "10GB/day.", "t5", None),
+            ("kim", "2026-12-02T09:30:00Z", "yes, let's archive anything older than 90 days to S3 "
+             "Glacier", "t6", "t5")]
+    profile.ingest([{**said(a, at, text), "external_id": ext, "reply_to": parent}
+                    for a, at, text, ext, parent in rows], session_id="help")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    fixed = profile.recall("who fixed the backup?", now=now).answer
+    assert fixed.startswith("ivan said: excluded audit_log, rerunning"), fixed
+    decided = profile.recall("what did we decide about audit_log?", now=now).answer
+    assert decided.startswith("yes, let's archive anything older than 90 days"), decided

@@ -821,3 +821,19 @@ def test_a_titles_stop_ends_no_sentence():
         "Mrs. Lee covers the desk."]
     assert split_sentences("Ship it. Then go. Version 2. Done!") == [
         "Ship it.", "Then go.", "Version 2.", "Done!"]
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("It grows 10GB/day.", ["It grows 10GB/day."]),
+    ("CPU at 95%", ["CPU at 95%"]),
+    ("p99 is 210ms", ["p99 is 210ms"]),
+    ("excluded audit_log, rerunning", ["excluded audit_log, rerunning"]),
+    ("restarted redis-3", ["restarted redis-3"]),
+    # chat with a figure, and a deed of nothing named, are not
+    ("lol 100%", []), ("thanks 10x", []), ("only 5 min", []), ("fixed it", []),
+])
+def test_a_short_measure_and_a_short_deed_of_a_named_thing_are_kept(said, kept):
+    """6 Dec (twenty-second session), a help channel's thread: "It grows 10GB/day." and
+    "excluded audit_log, rerunning" were too short to keep; "who fixed the backup?" was answered
+    with the cause kim found, and "how fast is audit_log growing?" had nothing."""
+    assert [c.content for c in OfflineExtractor().extract(lines(("ivan", said)))] == kept
