@@ -532,8 +532,8 @@ _SHORT_MEASURE = re.compile(r"(?i)^\W*(?!(?:lol|thanks|thx|ty|haha|me|same|wow|o
 # A short report of what was done to a named thing ("excluded audit_log, rerunning", "restarted
 # redis-3"): the thing's name holds a mark or a digit, so the deed is of it ("who fixed the
 # backup?" had only the cause and the result)
-_DID_NOTE = re.compile(r"(?i)^\W*(?:re-?)?[a-z]{3,}ed\s+[a-z][\w.-]*[_\d.-][\w.-]*\b(?:[,;]?\s+[\w-]+)?"
-                       r"\W*$")
+_DID_NOTE = re.compile(r"(?i)^\W*(?:re-?)?[a-z]{3,}ed\s+[a-z][\w.-]*[_\d.-][\w.-]*\b"
+                       r"(?:[,;]?\s+[\w-]+)?\W*$")
 # A short word of a thing's state ("Phones back up.", "VPN down again", "staging green"): under
 # _MIN_WORDS, and "are the phones working?" was answered "Phones down since 9:15", the newer
 # "Phones back up." lost. Not a figure of speech ("Heads up", "thumbs up", "need to back up").
