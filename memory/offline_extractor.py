@@ -521,6 +521,7 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         # who took a ticket: "Looking at ESC-311." (lost; "who is on ESC-311?")
                         r"|(?i:^\W*(?:looking\s+(?:at|into)|investigating|picking\s+up|"
                         r"taking|working\s+on)\s+(?:pr\s*)?(?:#\d+|[a-z]+-\d+)(?:\s+now)?\W*$)")
+_IT_MEASURES = re.compile(r"(?i)^\W*(?:it|they|this|that)\b(?=[^.!?]*\d)")
 # A short measure of something ("It grows 10GB/day.", "CPU at 95%", "p99 is 210ms"): under
 # _MIN_WORDS, and "how fast is audit_log growing?" had nothing ("Should we move audit_log to cold
 # storage? It grows 10GB/day." kept no sentence)
@@ -1201,6 +1202,14 @@ class OfflineExtractor(Extractor):
                     # "Action items: …" is this note's list, no value a later note's replaces
                     candidate.topic_key = None
                     candidate.questions = search_questions(None, asked)
+                if candidate is not None and n and _is_question(sentences[n - 1]) \
+                        and _IT_MEASURES.match(_ANNOTATED.sub("", sentence)):
+                    # "Should we move audit_log to cold storage? It grows 10GB/day.": what "It"
+                    # is, the question before says (the growth shared one word of "how fast is
+                    # audit_log growing?"); a figure only (LoCoMo's "… camping? It was
+                    # amazing!" took the question's names, two adversarial questions answered)
+                    candidate.questions = [*candidate.questions, third_person(
+                        _ANNOTATED.sub("", sentences[n - 1]), line.speaker)][:5]
                 lead = _lead_in(sentences[n - 1]) if dropped and candidate is not None else None
                 if lead and lead.lower() not in candidate.content.lower():
                     # "Priya accepted! Start date is January 11.": the short sentence before

@@ -837,3 +837,17 @@ def test_a_short_measure_and_a_short_deed_of_a_named_thing_are_kept(said, kept):
     "excluded audit_log, rerunning" were too short to keep; "who fixed the backup?" was answered
     with the cause kim found, and "how fast is audit_log growing?" had nothing."""
     assert [c.content for c in OfflineExtractor().extract(lines(("ivan", said)))] == kept
+
+
+def test_a_figure_said_of_it_after_a_question_leans_on_the_question():
+    """6 Dec (twenty-second session): "Should we move audit_log to cold storage? It grows
+    10GB/day." kept "It grows 10GB/day." alone, and "how fast is audit_log growing?" found no
+    audit_log in it; a sentence with no figure takes nothing (LoCoMo's "… camping? It was
+    amazing!" took the question's names, and two adversarial questions were answered)."""
+    [growth] = OfflineExtractor().extract(lines(("ola", "Should we move audit_log to cold "
+                                                 "storage? It grows 10GB/day.")))
+    assert growth.content == "It grows 10GB/day."
+    assert any("audit_log" in q for q in growth.questions), growth.questions
+    kept = OfflineExtractor().extract(lines(("mel", "Did you see the lake on the camping trip? "
+                                                    "It was amazing, we swam every morning.")))
+    assert all("camping" not in q for c in kept for q in c.questions), kept
