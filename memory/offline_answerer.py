@@ -2361,7 +2361,7 @@ _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\
                                r"why\s+(?:is|are|was|were)\s+\S.*\s+"
                                r"(?:blocked|on\s+hold|stuck)|"
                                # "what was 0143 waiting on?"
-                               r"what\s+(?:is|are|was|were)\s+\S.*\s+waiting\s+(?:on|for))\b")
+                               r"what\s+(?:is|was)\s+(?!we\b)\S.*\s+waiting\s+(?:on|for))\b")
 _ASKS_WHAT_TO_DO = re.compile(r"(?i)\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+do\b|"
                               r"\bhow\s+(?:do|can|should)\s+(?:i|we)\s+(?:fix|solve|get\s+past)\b|"
                               r"\bwhat(?:['’]s|\s+is)\s+the\s+(?:fix|workaround|solution)\b")

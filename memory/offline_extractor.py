@@ -532,7 +532,8 @@ _SHORT_MEASURE = re.compile(r"(?i)^\W*(?!(?:lol|thanks|thx|ty|haha|me|same|wow|o
                             r"(?:\s*/\s*(?:s|sec|min|h|hr|hour|day|week|month))?\W*$")
 # A short report of what was done to a named thing ("excluded audit_log, rerunning", "restarted
 # redis-3"): the thing's name holds a mark or a digit, so the deed is of it ("who fixed the
-# backup?" had only the cause and the result)
+# backup?" had only the cause and the result); a message of its own ("… polyfill missing. Filed
+# DOCS-88." stays one memory)
 _DID_NOTE = re.compile(r"(?i)^\W*(?:re-?)?[a-z]{3,}ed\s+[a-z][\w.-]*[_\d.-][\w.-]*\b"
                        r"(?:[,;]?\s+[\w-]+)?\W*$")
 # A short word of a thing's state ("Phones back up.", "VPN down again", "staging green"): under
@@ -1500,7 +1501,8 @@ class OfflineExtractor(Extractor):
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
             and not _AWAY_NOTE.match(bare) and not _STATE_NOTE.match(bare) \
-            and not _SHORT_MEASURE.match(bare) and not _DID_NOTE.match(bare) \
+            and not _SHORT_MEASURE.match(bare) \
+            and not (_DID_NOTE.match(bare) and bare == _ANNOTATED.sub("", line.content).strip()) \
             and not states_alert(bare) \
             and not points  # "docs done" under a checklist's "- [ ] docs updated"
         if short and not (asked and (keywords(bare) or _COUNT_ANSWER.match(bare) and any(
