@@ -223,10 +223,12 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
 MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?|extend)"
 SAYS_MOVED = re.compile(rf"(?i)\b{MOVE_VERBS}\w*")  # "slips to Dec 15", "moved", "pushed"
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
-                       r"(?:\w+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
+                       # (a ticket's or a version's name between: "Apple delayed PO-7712
+                       # shipment to Jan 6", said 4 Dec, was last January's)
+                       r"(?:[\w#.-]+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
                        # the day said again beside it: "pilot kickoff moved to the Tuesday
                        # after, Dec 8" (said 20 Nov 2026, "Dec 8" was read as December 2025)
-                       rf"|\b{MOVE_VERBS}\w*\s+(?:\w+\s+){{0,3}}?(?:to|until|till)\s+"
+                       rf"|\b{MOVE_VERBS}\w*\s+(?:[\w#.-]+\s+){{0,3}}?(?:to|until|till)\s+"
                        r"[^.;!?\n,]{1,30},\s+$"
                        rf"|\b{MOVE_VERBS}\w*\s+(?:[\w'’]+\s+){{0,4}}?from\s+[^.;!?\n]{{1,40}}?\s+"
                        r"(?:to|until|till)\s+$"

@@ -1396,6 +1396,14 @@ _ASKS_QUANTITY = re.compile(
 # "how much is the Pro plan?", "how much does Pro cost?": a value changed since leads (the $49
 # agreed first led the $59 it was raised to the next day), not any newer value ("Datadog quote
 # for renewal came in at $7.8k/month" is no answer to "how much do we pay for Datadog?")
+def _without_names_and_days(memory: Memory) -> str:
+    """A memory's text without its date labels, tickets, versions and date phrases."""
+    text = _IDENTIFIER.sub(" ", ANNOTATED.sub("", memory.content))
+    for found in reversed(find_dates(text, memory.said_at)):
+        text = text[:found.start] + " " + text[found.end:]
+    return text
+
+
 _AIMED = re.compile(r"(?i)\b(?:goals?|targets?|targeting|aim(?:ing)?\s+for)\b")
 _ASKS_HOW_MUCH_NOW = re.compile(r"(?i)^\W*how much\s+(?:is|are|does|do|will|would)\b"
                                 r"(?!\s+(?:it|this|that)\s+matter)")
@@ -3307,7 +3315,7 @@ class OfflineAnswerer(Answerer):
                     # was said of the ticket by its number ("ZD-10422 root cause: …"), no
                     # word of the question
                     shown = [cause, *(m for m in shown if m is not cause)]
-            elif wanted & _PRICE_ASKED_STEMS and not when:
+            elif (wanted & _PRICE_ASKED_STEMS or _ASKS_HOW_MUCH.match(question)) and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
                 # (and of those naming the question's own words, "bill" too, the newest: "what's
@@ -3712,8 +3720,10 @@ class OfflineAnswerer(Answerer):
                     shown = valued
                     trend = True
             elif latest is None and _ASKS_HOW_MUCH_NOW.search(question):
+                # (a figure of its own, not a ticket's number or a day's: "Apple delayed PO-7712
+                # shipment to Jan 6" led "how much is PO-7712?" over its $98k)
                 changed = max((m for m in shown if m.said_at > shown[0].said_at and says_change(m)
-                               and _QUANTITY.search(ANNOTATED.sub("", m.content))),
+                               and _QUANTITY.search(_without_names_and_days(m))),
                               key=lambda m: m.said_at, default=None)
                 if changed is not None:
                     shown = [changed, *(m for m in shown if m is not changed)]

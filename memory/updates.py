@@ -402,7 +402,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # (the question's own words: "Lisbon" of "is the offsite still in Lisbon?" is a name,
         # which `wanted` leaves out)
         subject = (wanted | content_stems(question)) - _STILL_STEMS
-        asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+        asked_words = set(re.findall(r"[a-z0-9]+", question.lower())) | named_values(question)
         moved = [m for m in later if says_change(m)
                  and (len(shared := (subject & stems(m) & stems(answer)) - _DAY_STEMS) >= 2
                       # (one word of the subject, and a new value it moves to: "is the offsite
@@ -417,7 +417,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # the options weighed, then the one taken: "Options for the search backend:
         # Elasticsearch, OpenSearch, or Typesense." then "We're going with Elasticsearch 9"
         # (the options were the answer to "which search backend did we pick?")
-        asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+        asked_words = set(re.findall(r"[a-z0-9]+", question.lower())) | named_values(question)
         chosen = [m for m in later if CHOSE.search(m.content)
                   and (named_values(m.content) & answer_values) - asked_words]
         if chosen:
@@ -476,7 +476,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         return best_cut
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
-    asked_words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    # (and its keys and releases as values are written: "po7712" of "how much is PO-7712?")
+    asked_words = set(re.findall(r"[a-z0-9]+", question.lower())) | named_values(question)
     # whom or what the question names, in capitals after its first word ("Aisha")
     capitalised = set(re.findall(r"(?<=\s)[A-Z][a-z]+\b", question))
     versioned = {w for m in VERSIONED.finditer(question) for w in content_stems(m.group(0))}

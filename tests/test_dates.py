@@ -1480,6 +1480,11 @@ def test_dates_people_wrote_on_6_dec_twenty_first_session_said_on_a_friday(text,
                                               ("2026-12-07", "2026-12-13")]),
     ("See you Thursday, this week is long", [("2026-12-10", "2026-12-10"),
                                               ("2026-11-30", "2026-12-06")]),
+    # a move past a ticket's or a version's name is a move ("Apple delayed PO-7712 shipment to
+    # Jan 6", said 4 Dec, was last January's); a deed on a day stays past
+    ("Apple delayed PO-7712 shipment to Jan 6.", [("2027-01-06", "2027-01-06")]),
+    ("we pushed the v2.3.1 release to Jan 8", [("2027-01-08", "2027-01-08")]),
+    ("we shipped PO-12 on Jan 6", [("2026-01-06", "2026-01-06")]),
 ])
 def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text, expected):
     from memory.dates import find_dates

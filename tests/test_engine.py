@@ -2737,3 +2737,19 @@ def test_a_threads_fix_its_doer_and_a_yes_to_should_we(profile):
     assert fixed.startswith("ivan said: excluded audit_log, rerunning"), fixed
     decided = profile.recall("what did we decide about audit_log?", now=now).answer
     assert decided.startswith("yes, let's archive anything older than 90 days"), decided
+
+
+def test_how_much_a_po_is_and_its_delay_moves_no_price(profile):
+    """6 Dec (twenty-second session), procurement: "how much is PO-7712?" was answered "Latest:
+    Apple delayed PO-7712 shipment to Jan 6" (last January, too: a move past a ticket's name was
+    no move) over "PO-7712 for 40 MacBook Pros submitted, $98k, …"."""
+    rows = [("pro", "2026-11-25T10:00:00Z", "PO-7712 for 40 MacBook Pros submitted, $98k, needs "
+             "CFO sign-off above $50k."),
+            ("cfo", "2026-11-30T15:00:00Z", "PO-7712 approved."),
+            ("pro", "2026-12-04T10:00:00Z", "Apple delayed PO-7712 shipment to Jan 6.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="procurement")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    much = profile.recall("how much is PO-7712?", now=now).answer
+    assert much.startswith("PO-7712 for 40 MacBook Pros submitted, $98k"), much
+    delayed = [m for m in profile.list() if m.content.startswith("Apple delayed")]
+    assert [(e.start.isoformat()) for m in delayed for e in m.event_dates] == ["2027-01-06"]
