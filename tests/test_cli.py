@@ -4150,8 +4150,10 @@ def test_a_closure_notice_and_whether_a_day_in_it_is_open(lurker, tmp_path):
         ("jen", "2026-12-01T10:00:00Z", "closed Dec 24th to Jan 2nd, enjoy the break everyone")),
         "2026-12-04T10:00:00Z", "when are we closed for the holidays?",
         "is the office open on Dec 28?")
-    assert closed.startswith("24 December 2026: closed Dec 24th to Jan 2nd [2026-12-24 to "
-                             "2027-01-02]"), closed
+    # (the whole closure: its first day alone was the head while "Dec 24th to Jan 2nd", read
+    # again with its label, was two dates; 6 Dec, twenty-second session)
+    assert closed.startswith("24 December 2026 to 2 January 2027: closed Dec 24th to Jan 2nd "
+                             "[2026-12-24 to 2027-01-02]"), closed
     assert open_on.startswith("closed Dec 24th to Jan 2nd [2026-12-24 to 2027-01-02]"), open_on
 
 
