@@ -3315,7 +3315,11 @@ class OfflineAnswerer(Answerer):
                     # was said of the ticket by its number ("ZD-10422 root cause: …"), no
                     # word of the question
                     shown = [cause, *(m for m in shown if m is not cause)]
-            elif (wanted & _PRICE_ASKED_STEMS or _ASKS_HOW_MUCH.match(question)) and not when:
+            elif (wanted & _PRICE_ASKED_STEMS
+                  # (or "how much is PO-7712?", which asks nothing but of the ticket: the sum
+                  # named beside it, not "Apple delayed PO-7712 shipment to Jan 6")
+                  or idents and _ASKS_HOW_MUCH.match(question)
+                  and not wanted - content_stems(" ".join(idents))) and not when:
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
                 # (and of those naming the question's own words, "bill" too, the newest: "what's
