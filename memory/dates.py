@@ -237,6 +237,11 @@ _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
 # "moved from Thursday to next Tuesday" is two days, the old and the new, not a range between them
 # (the vendor call was answered "26 November", the day it no longer is on); the old is a day that
 # was to come as well ("pushed the launch from Dec 3 to Dec 10" said in November: this Dec 3)
+# the day a moved thing had, said after its new one: "Health inspection moved to Dec 10, was Dec
+# 8" (said 3 Dec) was last year's Dec 8, its "was" read as the past; it is the nearest such day
+_WAS_BEFORE_MOVE = re.compile(rf"(?i)\b{MOVE_VERBS}\w*\s+[^.;!?\n]{{1,60}}?(?:,\s*\(?|\s*\()"
+                              r"(?:it\s+|that\s+)?(?:was|were|previously|originally|formerly|"
+                              r"instead\s+of|not)\s+(?:(?:on|for|set\s+for)\s+)?(?:the\s+)?$")
 _MOVED_FROM = re.compile(rf"\b(?:{MOVE_VERBS}|chang|switch)\w*\s+(?:[\w'’]+\s+){{0,4}}?from\s+$",
                          re.IGNORECASE)
 # Chat markup (Slack's *bold* _italic_ ~strike~, Markdown's `code`) read as spaces, which keeps
@@ -492,11 +497,17 @@ _THE_MONTH_OF = re.compile(rf"(?i){_MONTH_NAME}\s+(?!of\b|and\b|or\b|to\b|throug
 _THE_BEFORE = re.compile(r"(?i)\bthe\s+$")
 _ACCOUNTS_FOR = re.compile(r"(?i)\b(?:expenses?|expense\s+reports?|bills?|invoices?|numbers|"
                            r"close|payroll|timesheets?|reports?|statements?|metrics|revenue|"
-                           r"spend|actuals|sales|usage|stats)\s+for\s+$")
+                           r"spend|actuals|sales|usage|stats|"
+                           # ("Payroll accrual for November booked: $612k", said 4 Dec, was next
+                           # November's: "booked" is a plan's word)
+                           r"accruals?|deferrals?|commissions?|bonus(?:es)?)\s+for\s+$")
 # a month with no day after it: "November", not "Nov 20"
 _MONTH_ALONE_AT = re.compile(rf"(?i){_MONTH_NAME}(?!\s*\d)")
 _DAY_OF_MONTH_AT = re.compile(rf"(?i)(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH_NAME}\s+"
                               rf"\d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}")
+# (or an ordinal alone: "moved to the 10th, was the 8th")
+_A_DAY_OF_MONTH_AT = re.compile(r"(?i)(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|"
+                                + _DAY_OF_MONTH_AT.pattern[4:])
 _FULL_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
                r"november|december)")
 _SHORT_MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
@@ -1651,7 +1662,9 @@ def _scan(text: str, anchor: datetime | date,
             back = _back(text, m.start())
             moved = _MOVED_TO.search(text, back, m.start()) or held and _MOVED_FROM.search(
                 text[back:m.start()] + held.group(0))
-            tense = "future" if moved else tense_at(text, m.start())
+            tense = "future" if moved else "neutral" \
+                if _WAS_BEFORE_MOVE.search(text, back, m.start()) \
+                and _A_DAY_OF_MONTH_AT.match(text, m.start()) else tense_at(text, m.start())
             if moved and _STARTS_FROM.search(moved.group(0)) \
                     and _DAY_OF_MONTH_AT.match(text, m.start()):
                 # a day of a month a thing starts from is the nearest: "MSA signed by both

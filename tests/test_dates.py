@@ -1492,6 +1492,30 @@ def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text
             for f in find_dates(text, FRIDAY_4_DEC)] == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # the day a moved thing had, after its new one, is the nearest such day ("Health inspection
+    # moved to Dec 10, was Dec 8", said 4 Dec, was last year's Dec 8: its "was" read as past)
+    ("Health inspection moved to Dec 10, was Dec 8.", [("2026-12-10", "2026-12-10"),
+                                                       ("2026-12-08", "2026-12-08")]),
+    ("Inspection moved to the 10th (was the 8th)", [("2026-12-10", "2026-12-10"),
+                                                    ("2026-12-08", "2026-12-08")]),
+    ("Offsite pushed to March 3, originally Feb 24", [("2027-03-03", "2027-03-03"),
+                                                      ("2027-02-24", "2027-02-24")]),
+    # (a day that was, with no move before it, stays past)
+    ("Sprint review was Dec 2", [("2026-12-02", "2026-12-02")]),
+    ("The audit was Dec 8", [("2025-12-08", "2025-12-08")]),
+    # a month's accrual is of a month that has begun ("Payroll accrual for November booked:
+    # $612k", said 4 Dec, was next November's: "booked" is a plan's word)
+    ("Payroll accrual for November booked: $612k.", [("2026-11-01", "2026-11-30")]),
+    ("Commissions for November paid out", [("2026-11-01", "2026-11-30")]),
+    ("Room booked for November 20", [("2027-11-20", "2027-11-20")]),
+])
+def test_dates_people_wrote_on_6_dec_twenty_third_session_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
 def test_a_range_read_again_with_its_label_is_one_range():
     """6 Dec (twenty-second session): "The code freeze is Dec 18 to Jan 4 [2026-12-18 to
     2027-01-04]", read again at recall, was Dec 18 and then the range (its label follows the
