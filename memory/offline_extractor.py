@@ -504,7 +504,10 @@ _AWAY_NOTE = re.compile(r"(?i)^\W*(?:(?:i['’]?m|i\s+am|im)\s+)?(?:out(?:\s+sic
 # export shipped!"): under _MIN_WORDS, but who did what to which is in it. Case-sensitive: the
 # thing is capitalised or an id ("it's fixed" and "all done" say nothing on their own).
 _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|Yours)\b)"
-                        r"(?:[A-Z][\w.-]*|[a-z]+-\d+|#\d+|v\d[\w.]*)(?:\s+[#\w.-]+)?\s+(?:is\s+)?"
+                        # (a release by its number: "4.12.1 approved!" was lost, and "when was
+                        # 4.12.1 approved?" answered with its crash rate)
+                        r"(?:[A-Z][\w.-]*|[a-z]+-\d+|#\d+|v\d[\w.]*|\d+(?:\.\d+)+)"
+                        r"(?:\s+[#\w.-]+)?\s+(?:is\s+)?"
                         r"(?:fixed|resolved|deployed|merged|shipped|released|restored|migrated|"
                         r"rolled back|reverted|done|live|churned|signed|renewed|cancell?ed|"
                         r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
