@@ -86,6 +86,10 @@ _CHANGE = re.compile(
     r"(?:is|are) (?:just|only|down to)\s[^.;!?]{1,60}(?<!\bfor )\bnow\b|churned|"
     # a new standing value: "Sure, design sync is at 16:00 from now on"
     r"from now on|going forward|"
+    # a state halted or taken up again: "Pausing the phased rollout." after "Releasing to 10%
+    # phased rollout." (the status of the release was answered with the release going on)
+    r"paus(?:ed|ing)|unpaus(?:ed|ing)|resum(?:ed|ing)|halt(?:ed|ing)|"
+    r"(?:put|is|are|went|going)\s+on\s+hold|"
     # a new value opening its clause: "fyi Maria moved, new address is 7 Oak Street", "we
     # moved! new office address is 9 Harbor Road" (not "the new hire is great")
     r"(?:(?<=^)|(?<=[,.!;:]\s)|(?<=\bfyi\s)|(?<=\bso\s)|(?<=\band\s))"
