@@ -14,7 +14,7 @@ memory citing the declaration (memory.offline_extractor), and that pair is a spa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from .dates import ANNOTATED
@@ -132,6 +132,41 @@ def alert_span(memories: Iterable[Memory]) -> tuple[Memory, Memory] | None:
             continue
         if ended:
             return firing, min(ended, key=lambda m: m.said_at)
+    return None
+
+
+# People say it as well as tools: "Walk-in cooler is down, temp at 48F." and, hours later,
+# "Cooler is back up, holding 36F." ("how long was the walk-in down?" listed both); "dbt run
+# failing since 6am on stg_payments" and "dbt fixed, added the new currency column". Not a measure
+# that fell ("Revenue is down 5%", "down to 240ms").
+_SAID_DOWN = re.compile(r"(?i)^\W*(?P<what>[a-z][\w.'’ -]{0,40}?)\s+(?:is\s+|are\s+|went\s+|"
+                        r"(?:has|have)\s+gone\s+|(?:is|are|['’]s|['’]re)\s+(?:still\s+)?)?"
+                        r"(?:down|offline|failing|broken)\b(?!\s*(?:to|by|\d))")
+_SAID_BACK = re.compile(r"(?i)^\W*(?P<what>[a-z][\w.'’ -]{0,40}?)\s+(?:is\s+|are\s+|['’]s\s+|"
+                        r"['’]re\s+)?(?:back\s+(?:up|online|to\s+normal)|(?:up|online|working|"
+                        r"passing|green)\s+again|restored|fixed)\b")
+
+
+def says_back(text: str) -> bool:
+    """Whether `text` says a thing that was down is back ("Cooler is back up", "RESOLVED: …")."""
+    return bool(_SAID_BACK.match(text) or _ENDED.match(text) or RESOLVES.match(text))
+
+
+def said_down_span(memories: Iterable[Memory], about: Callable[[Memory], bool]
+                   ) -> tuple[Memory, Memory] | None:
+    """The first of `memories` that `about` accepts and that says a thing is down, and the first
+    after it that says a thing of the same name is back, or None. The time between is when
+    each was said: it was down before someone said so."""
+    memories = list(memories)
+    for down in memories:
+        said = _SAID_DOWN.match(down.content)
+        if said is None or not about(down):
+            continue
+        what = set(stem_tokens(said["what"]))
+        back = [m for m in memories if m.said_at > down.said_at
+                and (up := _SAID_BACK.match(m.content)) and what & set(stem_tokens(up["what"]))]
+        if back:
+            return down, min(back, key=lambda m: m.said_at)
     return None
 
 

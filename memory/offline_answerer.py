@@ -35,7 +35,7 @@ from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
                    asks_version, english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
-                     without_thread)
+                     said_down_span, without_thread)
 from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change
 from .recurrence import next_day, schedule_in
 from .revisions import value_kinds
@@ -586,6 +586,25 @@ _NUMBERED = re.compile(r"(?i)\b(?:pr|mr|pull request|merge request|issue|ticket|
 
 LEADS_FOLLOWED = 3  # the answer's memories whose tickets and PRs are followed to later words
 _TICKET = re.compile(r"^(?:#\d+|[A-Za-z][A-Za-z0-9]*(?:-\d+)+)$")  # "#812", "ZD-9921"; no version
+
+
+def asks_cost(question: str) -> bool:
+    """"how much did the cooler repair cost?", "what do we pay for Datadog?": a sum answers it."""
+    return bool(_ASKS_HOW_MUCH.match(question) or content_stems(question) & _COST_STEMS)
+
+
+def says_sum(memory: Memory) -> bool:
+    return bool(_MONEY.search(memory.content))
+
+
+def asks_how_long(question: str) -> bool:
+    """"how long was the walk-in down?", "how long did the outage last?"."""
+    return bool(_ASKS_HOW_LONG.match(question))
+
+
+def asks_progress(question: str) -> bool:
+    """"what's the status of the iOS release?", "any update on the migration?"."""
+    return bool(_ASKS_PROGRESS.search(question))
 
 
 def asks_how_it_stands(question: str) -> bool:
@@ -1364,8 +1383,10 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
 _READS_NOW = re.compile(r"(?i)\bnow\s+(?:at\s+)?[~≈]?\d|\b(?:down|up|back)\s+to\s+[~≈]?\d|"
                         r"\d[\w.%]*\s*,\s*was\s+[\w\s]{0,20}\d")
 _ASKS_QUANTITY = re.compile(
-    r"(?i)^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
-    r"retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo|"
+    r"(?i)^\W*what(?:['’]s| is| are| was| were)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|"
+    r"quota|ttl|retention|budget|price|cost|max|min|maximum|minimum|capacity|interval|sla|slo|"
+    # a model's measure: "what was the baseline accuracy?"
+    r"accuracy|top-?[15]|f1|auc|"
     # "what's the conversion rate?", "what's churn?"" after "conversion drop is the new pricing
     # page" (no value) and "conversion back to 2.7%"
     r"rate|"
@@ -1475,13 +1496,21 @@ _TIME_UNIT = re.compile(r"(?i)\d\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs
 _SIZE_UNIT = re.compile(r"(?i)\d\s*(?:[kmgtp]i?b|bytes?|kbps|mbps|gbps)\b")
 # (how full a thing is, in percent: "how full is db-3's disk?" led with "Ordered 2TB volumes for
 # db-3", a size, over "disk now at 38%")
-_MEASURES = ((re.compile(r"(?i)\bhow\s+full\b|\b(?:utili[sz]ation|percent(?:age)?)\b"),
+_MEASURES = ((re.compile(r"(?i)\bhow\s+full\b|\b(?:utili[sz]ation|percent(?:age)?|"
+                         # (a rate said in percent: "what was the baseline accuracy?" led with
+                         # "Still +0.7 over baseline." over "Baseline …: 76.1% top-1")
+                         r"accuracy|top-?[15]|uptime|ctr|click-?through|(?:open|conversion|"
+                         r"error|crash|churn|hit|win|pass)\s+rate)\b"),
               re.compile(r"\d\s*%")),
              (re.compile(r"(?i)\b(?:rate[\s_-]*limit\w*|throttl\w*|qps|rps|rpm)\b"), _RATE_UNIT),
              (re.compile(r"(?i)\b(?:timeouts?|ttl|retention|interval|latency|p50|p90|p95|p99)\b"),
               _TIME_UNIT),
              (re.compile(r"(?i)\b(?:size|quota|disk|storage|memory|heap|bandwidth)\b"),
-              _SIZE_UNIT))
+              _SIZE_UNIT),
+             # (a budget is a sum: "Budget $8,000." for "what's the budget for the party?", not
+             # the newer "party moves to Dec 19")
+             (re.compile(r"(?i)\b(?:budget\w*|cost|costs|price[sd]?|pricing|spend|fees?)\b"),
+              _MONEY))
 
 
 _RATE_LIMIT_STEMS = frozenset(content_stems("rate limit"))
@@ -1868,14 +1897,20 @@ def _alert_lasted(question: str, memories: list[Memory]) -> str | None:
     if not _ASKS_HOW_LONG.match(question):
         return None
     subject = content_stems(question) - _OUTAGE_STEMS
-    span = alert_span(m for m in memories if not subject or subject & _memory_stems(m))
+    about = lambda m: not subject or bool(subject & _memory_stems(m))
+    span = alert_span(m for m in memories if about(m))
+    told = span is None and (span := said_down_span(memories, about)) is not None
     if span is None:
         return None
     fired, ended = span
     day = format_human(fired.said_at.date())
     until = clock(ended.said_at) if ended.said_at.date() == fired.said_at.date() \
         else f"{clock(ended.said_at)} on {format_human(ended.said_at.date())}"
-    return (f"{duration_words(ended.said_at - fired.said_at)}: from {clock(fired.said_at)} on "
+    lasted = duration_words(ended.said_at - fired.said_at)
+    if told:  # (said down by a person: it was down before they said so)
+        return (f"At least {lasted}: reported at {clock(fired.said_at)} on {day} "
+                f"({fired.content}), back at {until} ({without_thread(ended)}).")
+    return (f"{lasted}: from {clock(fired.said_at)} on "
             f"{day} ({fired.content}) to {until} ({without_thread(ended)}).")
 
 
@@ -2603,6 +2638,17 @@ _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s
                           r"pinned|posted|found)\s+(?:at|in|on|under|to)\b")
 
 
+def changed_since(shown: list[Memory], memories: list[Memory]) -> list[Memory]:
+    """What of `memories` says a change, from another message after one of `shown`, of two of
+    its words (memory.service searches for them for a question of how a thing stands)."""
+    def stems(m: Memory) -> frozenset[str]:
+        return _text_stems(ANNOTATED.sub("", m.content))
+    return [later for later in memories if says_change(later) and any(
+        later.said_at > m.said_at
+        and not set(later.source_message_ids[:1]) & set(m.source_message_ids)
+        and len(stems(later) & stems(m)) >= 2 for m in shown)]
+
+
 def _place_before(question: str, current: Memory, previous: dict[str, Memory]) -> Memory | None:
     """For "where is the offsite?", the version a change replaced when it names a place the
     change does not: "Change of plan: offsite moved to March 10-12, the hotel had a double
@@ -2962,8 +3008,12 @@ class OfflineAnswerer(Answerer):
             # plan?": "$25 for Business" (it shares "Business" alone, a name to the question)
             if _ASKS_HOW_MUCH.match(question):
                 undated = undated | content_stems("cost")
-            stems_of = lambda m: _memory_stems(m) | (_COST_STEMS if _MONEY.search(m.content)
-                                                     else set())
+            # (and a sum said beside its subject, naming none of the question's words, is of
+            # what its message names: "Cooler is back up, holding 36F. Compressor relay was bad,
+            # $420." for "how much did the cooler repair cost?", declined)
+            stems_of = lambda m: _memory_stems(m) | (
+                _COST_STEMS | (content_stems(message_text(m)) if not undated & _memory_stems(m)
+                               else set()) if _MONEY.search(m.content) else set())
             # a sum is of what the question names: "how much do we pay for Slack?" was
             # answered with Figma's and PagerDuty's (a sum shares the words of paying)
             # (a name in capitals too, where no memory recalled names it: "how much is the GCP
@@ -3259,6 +3309,10 @@ class OfflineAnswerer(Answerer):
                     not here & set(re.findall(r"[a-z0-9]+", name_letters(m.content).lower())),
                     not _names_someone(m.content, people, question)))
             elif _ASKS_PROGRESS.search(question):
+                # (with what changed the state of one since, in none of the question's words:
+                # "Pausing the phased rollout." after "Releasing to 10% phased rollout.", for
+                # "what's the status of the iOS release?", was not said)
+                shown += [m for m in changed_since(shown, memories) if m not in shown]
                 shown.sort(key=lambda m: m.said_at, reverse=True)
             elif wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS | _SUPPORT_STEMS):
                 # "which PR broke the build?": what says the failure, before the revert that

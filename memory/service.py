@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from . import date_questions, dates
-from .alerts import alert_span
+from .alerts import alert_span, says_back
 from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputFormatError, InvalidMessage, UnknownMemory
@@ -28,10 +28,11 @@ from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
-                               asks_how_it_stands, asks_identifier, asks_open, asks_owed,
-                               asks_trend, asks_when, asks_what_if, asks_why, at_work,
-                               says_bare_verdict, says_cause, says_condition, says_eta,
-                               says_reason, text_stems,
+                               asks_cost, asks_how_it_stands, asks_how_long, asks_identifier,
+                               asks_open, asks_owed, asks_progress, asks_trend, asks_when,
+                               asks_what_if, asks_why, at_work, says_bare_verdict, says_cause,
+                               says_condition, says_eta, says_reason, says_sum, text_stems,
+                               changed_since,
                                carries_identifier, checklist_items, content_stems, event_date,
                                fixed_in, identifiers, is_ticket, names_nothing, plain_names,
                                says_item, sums_named, whose_words_asked, with_siblings)
@@ -919,7 +920,8 @@ class Profile:
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
         # (the channel each was read by: a ticket named later, or a sentence of a lead's message)
         followed = [(m, "identifier") for m in self._said_later_of(query, shown)] \
-            or [(m, "same_message") for m in self._said_beside(query, shown)]
+            or [(m, "same_message") for m in self._said_beside(query, shown)] \
+            or [(m, "changed_since") for m in self._changed_later(query, shown)]
         if followed:
             memories = memories + [Fused(record=m, score=0.0, channels=[how])
                                    for m, how in followed]
@@ -990,6 +992,26 @@ class Profile:
                 seen.add(m.id)
         return out[:FOLLOWED_KEPT]
 
+    def _changed_later(self, query: str, shown: list[Memory]) -> list[Memory]:
+        """For "what's the status of the iOS release?", what changed the state of a lead since:
+        "Pausing the phased rollout." after "Releasing to 10% phased rollout." shares no word
+        of the question, so no channel found it, and the release was said to be going on. For
+        "how long was the walk-in down?", what said it back ("Cooler is back up, holding 36F.",
+        no walk-in). Found by the leads' words. One more search, only then."""
+        leads = shown[:LEADS_FOLLOWED]
+        lasted = asks_how_long(query)
+        if not leads or not (lasted or asks_progress(query)):
+            return []
+        found = self._store.search(self.name, SearchRequest(
+            text=" ".join(m.content for m in leads), k=FOLLOWED_SCAN, channels=(CH_MEMORY_TEXT,)))
+        seen = {m.id for m in shown}
+        hits = [hit.record for hit in found.get(CH_MEMORY_TEXT, [])
+                if isinstance(hit.record, Memory) and hit.record.id not in seen]
+        if lasted:
+            return [m for m in hits if says_back(m.content)
+                    and any(m.said_at > lead.said_at for lead in leads)][:FOLLOWED_KEPT]
+        return changed_since(leads, hits)[:FOLLOWED_KEPT]
+
     def _leads_messages(self, query: str, shown: list[Memory], messages: list[Message]
                         ) -> list[Message]:
         """For a question of a cause or how a thing stands, the messages the leads were drawn
@@ -1014,7 +1036,9 @@ class Profile:
         runaway analytics query from the reporting job. Killed it, latency recovering." for
         "what caused the checkout latency incident?"). For a why-question led by a bare verdict,
         what its message says beside it; led by no cause or reason, the cause or reason its
-        message states; for "what happens if …?", a case it states. One more read, only then."""
+        message states; for "what happens if …?", a case it states; for a sum asked that no
+        lead names, the sum its message says ("Compressor relay was bad, $420." beside "Cooler
+        is back up", for "how much did the cooler repair cost?"). One more read, only then."""
         leads = shown[:LEADS_FOLLOWED]
         if not leads:
             return []
@@ -1035,6 +1059,10 @@ class Profile:
             # "what happens if I don't enroll?": "If you do nothing you keep your current
             # plan.", said after the enrollment's dates
             wanted = says_condition
+        elif asks_cost(query) and not any(says_sum(m) for m in leads):
+            # "how much did the cooler repair cost?": "Compressor relay was bad, $420." after
+            # "Cooler is back up, holding 36F." in its message, which found the lead
+            wanted = says_sum
         elif asks_identifier(query) and any(names_nothing(m) for m in leads):
             # a lead naming nothing is of what its message names beside it: "Ships with
             # Thursday's release." led "which PR fixed the export?", and "Fix for ZD-4410 in PR

@@ -5336,3 +5336,34 @@ def test_a_triage_a_postmortem_and_a_flag_asked_from_the_shell(lurker, tmp_path)
         and "Since then: ES heap raised to 16g" in left, left
     assert new.startswith("rolled new_checkout back to 0%"), new
     assert ticket.startswith("Quickstart is broken for Node 18"), ticket
+
+
+def test_a_data_channel_a_party_and_a_lab_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-third session), through `lurker` as a user types it: "how long was dbt
+    broken?" listed "dbt run failing" and "dbt fixed" and left the subtraction to the reader;
+    "what's the budget for the party?" led with the venue's move over "Budget $8,000."; "what
+    was the baseline accuracy?" led with "Still +0.7 over baseline."; and "Payroll accrual for
+    November booked", said 4 Dec, was dated next November."""
+    rows = chat(
+        ("nia", "2026-12-03T15:00:00Z", "dbt run failing since 6am on stg_payments, schema "
+                                        "change upstream."),
+        ("nia", "2026-12-03T18:00:00Z", "dbt fixed, added the new currency column to "
+                                        "stg_payments."),
+        ("maya", "2026-11-30T10:00:00Z", "Holiday party venue booked: The Foundry, Dec 18, "
+                                         "6-10pm. Budget $8,000."),
+        ("maya", "2026-12-04T10:00:00Z", "The Foundry double-booked us, party moves to Dec 19, "
+                                         "same time."),
+        ("priya", "2026-11-30T10:00:00Z", "Baseline ResNet-50 run finished: 76.1% top-1 on "
+                                          "ImageNet val."),
+        ("tom", "2026-12-02T09:00:00Z", "Reran at 90 epochs: 76.8%. Still +0.7 over baseline."),
+        ("ben", "2026-12-04T15:00:00Z", "Payroll accrual for November booked: $612k."))
+    broken, budget, baseline, accrual = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z", "how long was dbt broken?",
+        "what's the budget for the party?", "what was the baseline accuracy?",
+        "what's the payroll accrual?")
+    assert broken.startswith("At least 3 hours: reported at 15:00 UTC on 3 December 2026 (dbt "
+                             "run failing"), broken
+    assert "back at 18:00 UTC (dbt fixed" in broken, broken
+    assert budget.startswith("Holiday party venue booked: The Foundry"), budget
+    assert baseline.startswith("Baseline ResNet-50 run finished: 76.1%"), baseline
+    assert "[November 2026]" in accrual and "2027" not in accrual, accrual

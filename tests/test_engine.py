@@ -2753,3 +2753,56 @@ def test_how_much_a_po_is_and_its_delay_moves_no_price(profile):
     assert much.startswith("PO-7712 for 40 MacBook Pros submitted, $98k"), much
     delayed = [m for m in profile.list() if m.content.startswith("Apple delayed")]
     assert [(e.start.isoformat()) for m in delayed for e in m.event_dates] == ["2027-01-06"]
+
+
+def test_a_kitchen_cooler_down_and_back_its_repair_and_an_inspection_moved(profile):
+    """6 Dec (twenty-third session), a kitchen's channel: "how long was the walk-in down?"
+    listed "Walk-in cooler is down" alone ("Cooler is back up" names no walk-in, so no channel
+    found it, and people's words were no span); "how much did the cooler repair cost?" was
+    declined ("Compressor relay was bad, $420." names no cooler); "Health inspection moved to
+    Dec 10, was Dec 8" dated the old day last year."""
+    rows = [("marco", "2026-12-01T07:00:00Z", "Walk-in cooler is down, temp at 48F. Moved "
+             "proteins to the reach-ins."),
+            ("marco", "2026-12-01T07:05:00Z", "Called Arctic Refrigeration, tech coming at 11."),
+            ("jen", "2026-12-01T12:40:00Z", "Cooler is back up, holding 36F. Compressor relay "
+             "was bad, $420."),
+            ("jen", "2026-12-02T15:00:00Z", "Friday's private party is now 60 guests, not 45. "
+             "Need extra short rib."),
+            ("ana", "2026-12-03T09:00:00Z", "Health inspection moved to Dec 10, was Dec 8."),
+            ("ana", "2026-12-04T10:00:00Z", "New menu launch pushed to Jan 5 because the printer "
+             "is backed up.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="kitchen")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    lasted = profile.recall("how long was the walk-in down?", now=now).answer
+    assert lasted.startswith("At least 5 hours 40 minutes: reported at 07:00 UTC on 1 December "
+                             "2026"), lasted
+    assert "Cooler is back up" in lasted, lasted
+    cost = profile.recall("how much did the cooler repair cost?", now=now).answer
+    assert cost.startswith("Compressor relay was bad, $420."), cost
+    moved = [m for m in profile.list() if m.content.startswith("Health inspection")]
+    assert [e.start.isoformat() for m in moved for e in m.event_dates] == ["2026-12-10",
+                                                                            "2026-12-08"]
+
+
+def test_a_release_paused_since_and_a_version_approved(profile):
+    """6 Dec (twenty-third session), a mobile release channel: "what's the status of the iOS
+    release?" was answered with the crash's cause and "Releasing to 10% phased rollout." ("Pausing
+    the phased rollout." said after it shares no word of the question), and "4.12.1 approved!"
+    was too short to keep ("when was 4.12.1 approved?" was answered with its crash rate)."""
+    rows = [("kai", "2026-12-01T10:00:00Z", "iOS 4.12 submitted to App Store review."),
+            ("kai", "2026-12-02T18:00:00Z", "Apple rejected 4.12: guideline 5.1.1, we ask for "
+             "location without explaining why."),
+            ("sara", "2026-12-03T09:00:00Z", "Added the location purpose string, resubmitting as "
+             "4.12.1."),
+            ("kai", "2026-12-04T08:00:00Z", "4.12.1 approved! Releasing to 10% phased rollout."),
+            ("sara", "2026-12-04T17:00:00Z", "Crash rate on 4.12.1 is 0.4%, up from 0.1%. Pausing "
+             "the phased rollout."),
+            ("kai", "2026-12-05T09:00:00Z", "Crash is in the new map SDK on iOS 16. Fix goes into "
+             "4.12.2.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="release")
+    now = datetime(2026, 12, 5, 12, tzinfo=timezone.utc)
+    status = profile.recall("what's the status of the iOS release?", now=now).answer
+    assert "Pausing the phased rollout." in status, status
+    assert "Releasing to 10%" not in status, status
+    approved = profile.recall("when was 4.12.1 approved?", now=now).answer
+    assert "4.12.1 approved!" in approved, approved
