@@ -703,6 +703,11 @@ _SAYS_CONDITION = re.compile(r"(?i)^\W*(?:if|unless|otherwise|in\s+case|failing\
                              r"(?:doesn['’]t|don['’]t|misses?|fails?))\b")
 
 
+def asks_remedy(question: str) -> bool:
+    """"what's the workaround for the Safari SSO loop?"."""
+    return bool(_REMEDY_ASKED.search(question))
+
+
 def asks_why(question: str) -> bool:
     return bool(_ASKS_WHY.match(question))
 
@@ -3094,6 +3099,14 @@ class OfflineAnswerer(Answerer):
                     # a version named is that one: "when was 4.13 approved?" was answered with
                     # 4.12's approval
                     and (not asked_versions or of_versions(m))]
+        if relevant and (remedy := _REMEDY_ASKED.search(question)) is not None:
+            # the remedy said of the ticket a problem is filed under: "ESC-521 workaround: use
+            # Chrome …" for "what's the workaround for the Safari SSO loop?", after "ESC-521:
+            # Umbrella reports SSO login loop on Safari." (one word of the question)
+            filed = {t for m in relevant for t in _tickets(m.content)}
+            said = re.compile(rf"(?i)\b{remedy[1][:6]}")
+            relevant += [m for m in memories if m not in relevant and said.search(m.content)
+                         and filed & set(_tickets(m.content))]
         parts: list[str] = []
         # a version or number named asks of that one ("when did 4.12.2 ship?"); a service's name
         # ("what version of checkout-api is in production?") asks which of its versions is newest

@@ -29,10 +29,10 @@ from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
                                asks_cost, asks_how_it_stands, asks_how_long, asks_identifier,
-                               asks_open, asks_owed, asks_progress, asks_trend, asks_when,
-                               asks_what_if, asks_why, at_work, says_bare_verdict, says_cause,
-                               says_condition, says_eta, says_reason, says_sum, text_stems,
-                               changed_since,
+                               asks_open, asks_owed, asks_progress, asks_remedy, asks_trend,
+                               asks_when, asks_what_if, asks_why, at_work, says_bare_verdict,
+                               says_cause, says_condition, says_eta, says_reason, says_sum,
+                               text_stems, changed_since,
                                carries_identifier, checklist_items, content_stems, event_date,
                                fixed_in, identifiers, is_ticket, names_nothing, plain_names,
                                says_item, sums_named, whose_words_asked, with_siblings)
@@ -966,9 +966,12 @@ class Profile:
         """The memories said after the first three shown that name a ticket or PR one of those
         names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
         is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
-        shares no word with the question, so no channel found it. One more search, only then."""
+        shares no word with the question, so no channel found it; so is its workaround ("ESC-521
+        workaround: use Chrome …" for "what's the workaround for the Safari SSO loop?"). One
+        more search, only then."""
         if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)
-                                      or asks_cause(query) or asks_why(query)):
+                                      or asks_cause(query) or asks_why(query)
+                                      or asks_remedy(query)):
             return []
         if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
             return self._said_of_items(shown, items)
@@ -1000,7 +1003,8 @@ class Profile:
         no walk-in). Found by the leads' words. One more search, only then."""
         leads = shown[:LEADS_FOLLOWED]
         lasted = asks_how_long(query)
-        if not leads or not (lasted or asks_progress(query)):
+        # (a question naming its ticket found what was said of it by its number)
+        if not leads or identifiers(query) or not (lasted or asks_progress(query)):
             return []
         found = self._store.search(self.name, SearchRequest(
             text=" ".join(m.content for m in leads), k=FOLLOWED_SCAN, channels=(CH_MEMORY_TEXT,)))

@@ -1451,3 +1451,30 @@ def test_a_move_announced_to_the_channel_is_the_latest_word_over_slack(start, ap
     assert cutover.startswith("25 November 2026: @here prod cutover for export_v2 postponed"), \
         cutover
     assert "<!here>" not in cutover, cutover
+
+
+def test_an_escalations_workaround_and_a_releases_pause_asked_over_slack(start, api):
+    """6 Dec (twenty-third session), from outside through the Bolt app: "what's the workaround
+    for the Safari SSO loop?" was answered with the report alone ("ESC-521 workaround: use
+    Chrome …" names its ticket, one word of the question); "what's the status of the iOS
+    release?" said the release was going out, the later "Pausing the phased rollout." unread.
+    #qa's pause of another rollout stays there; a retried mention is answered once."""
+    slack = start()
+    message(slack, "CGEN", "U1", "ESC-521: Umbrella reports SSO login loop on Safari.", ts(0))
+    message(slack, "CGEN", "U2", "ESC-521 workaround: use Chrome or disable *Prevent "
+            "cross-site tracking*. Real fix next sprint.", ts(30))
+    message(slack, "CGEN", "U2", "iOS 4.12.1 approved! Releasing to 10% phased rollout.", ts(60))
+    message(slack, "CQA", "U3", "Pausing the Android phased rollout, QA found a crash.", ts(70))
+    message(slack, "CGEN", "U1", "Crash rate on 4.12.1 is 0.4%, up from 0.1%. Pausing the phased "
+            "rollout.", ts(90))
+    app_mention(slack, "UADA", "what's the workaround for the Safari SSO loop?", ts(120), "EvWa")
+    app_mention(slack, "UADA", "what's the workaround for the Safari SSO loop?", ts(120), "EvWa",
+                retry=1)
+    said = answers(api)
+    assert len(said) == 1, said
+    workaround = said[-1]["text"]
+    assert workaround.startswith("ESC-521 workaround: use Chrome"), workaround
+    app_mention(slack, "UADA", "what's the status of the iOS release?", ts(121), "EvSt")
+    status = answers(api)[-1]["text"]
+    assert "Pausing the phased rollout." in status, status
+    assert "Android" not in status, status
