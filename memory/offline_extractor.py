@@ -513,7 +513,10 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
                         # ("PO-5521 signed off." was lost, and "is the Datadog PO signed off?"
                         # answered with the invoice's address beside it)
-                        r"completed|finished|approved|signed\s+off|countersigned|closed)\b"
+                        r"completed|finished|approved|signed\s+off|countersigned|closed|"
+                        # ("RFC-31 accepted." was lost, and "was RFC-31 accepted?" answered
+                        # with a +1 and the migration's plan)
+                        r"accepted|rejected|adopted|withdrawn)\b"
                         r"(?:\s+(?:too|as well|now|again))?\W*$"
                         # (its verb first, of a PR, ticket or release: "merged #2231" was lost,
                         # and "was #2231 merged?" answered with its bump alone)
