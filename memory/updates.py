@@ -103,6 +103,8 @@ _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revis
                           # "small change: Aisha will join DevEx, not Infra"
                           r"(?:small |slight |quick |one )?change)[*_~]*"
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
+                          # "Updated RFC-31: sessions go to a separate Postgres instance"
+                          r"(?:updated|revised)\s+[A-Za-z]+-\d+\s*:|"
                           r"(?:scratch that|on second thought|never ?mind|nvm|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
