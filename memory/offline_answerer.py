@@ -33,7 +33,7 @@ from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
 from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS, UNIT_FORMS,
                    asks_version, english_word, short_phrases, stem_words)
-from .topics import asked_tool_category, names_tool_of
+from .topics import asked_tool_category, names_tool_of, tool_category
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      said_down_span, without_thread)
 from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change
@@ -453,8 +453,11 @@ def _others_named(content: str, names: set[str]) -> set[str]:
     # (nor a verb that opens a sentence: "… Blocked on staging creds.")
     objects |= {w for m in _SENTENCE_VERB.finditer(content)
                 if english_word(w := m.group(1).lower())}
-    return named(content) - names - surnames - objects - {
+    # (nor a tool: "-1 on RFC-31, Postgres write load goes up ~15%", said by max, was about
+    # "Postgres", and "why did max object?" declined)
+    return {w for w in named(content) - names - surnames - objects - {
         w.lower() for pair in _THING.findall(content) for w in pair if w}
+        if tool_category(w) is None}
 
 
 _SENTENCE_VERB = re.compile(r"(?:^|[.!?:;]\s+)([A-Z][a-z]{2,}(?:ed|ing))\b")
@@ -1410,7 +1413,10 @@ _ASKS_QUANTITY = re.compile(
     # the words of a sum order: "what's the price of Pro?")
     r"|^\W*what(?:['’]s| is| are)\b[^?]*\b(?:limits?|size|timeout|cap|threshold|quota|ttl|"
     r"retention|max|min|maximum|minimum|capacity|interval|sla|slo|latency|p50|p90|p95|p99|"
-    r"throughput|uptime|lag)\s+(?:for|of|on)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\W*$"
+    r"throughput|uptime|lag|"
+    # ("what's the disk usage on kafka-2?" led with the page's 94% over "Expanded kafka-2
+    # volume to 4TB, now 61%.")
+    r"usage|utili[sz]ation|load)\s+(?:for|of|on)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\W*$"
     r"|^\W*how\s+much\s+(?:runway|cash|revenue|arr|mrr|burn|budget|headroom)\b"
     # a measure by its adjective: "how full is the kafka-3 disk?" was answered "Paged for disk
     # 92% on kafka-3." (its message's "Expanded the volume to 2TB, now 58%." came after)
@@ -2352,6 +2358,13 @@ _OBJECT_STEMS = frozenset(content_stems("object objected objects objection objec
                                         "worry worries"))
 _SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
                                          "favoured"))
+def _side_taken(wanted: set[str]) -> tuple[str, str] | None:
+    """The side the question asks of ("object": against, "support": for), and the other's."""
+    against, side_for = min(_OBJECT_STEMS), min(_SUPPORT_STEMS)
+    return (against, side_for) if wanted & _OBJECT_STEMS else \
+        (side_for, against) if wanted & _SUPPORT_STEMS else None
+
+
 _ASKS_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through)|lapse\w*|run\s+out)\b")
 _STATES_EXPIRY = re.compile(r"(?i)\b(?:expir\w*|valid\s+(?:until|till|through|to)|good\s+(?:until|"
                             r"till|through)|renew\w*|lapse\w*|runs?\s+out)\b")
@@ -3332,9 +3345,14 @@ class OfflineAnswerer(Answerer):
                 # names the same PR ("✅ Build passed on main (revert of #1215)"); "which deals
                 # did we lose?": what says one lost, before the live deal that says "deal"
                 # (and "who objected to Temporal?": what says "-1" or "worried" first)
-                said = _SAID_OTHERWISE[min(wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS
-                                                     | _SUPPORT_STEMS))]
-                shown.sort(key=lambda m: not said.search(m.content))
+                asked_as = wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS | _SUPPORT_STEMS)
+                said = _SAID_OTHERWISE[min(asked_as)]
+                # (or in the question's own word: "Staging is broken again, someone pushed a bad
+                # migration." for "what broke staging?", before "Staging working again …")
+                words = next(g for g in (_BROKE_STEMS, _LOSE_STEMS, _OBJECT_STEMS,
+                                         _SUPPORT_STEMS) if g & asked_as)
+                shown.sort(key=lambda m: not (said.search(m.content)
+                                              or words & _text_stems(m.content)))
             elif wanted & _ASK_STEMS and not _WHO.match(question):
                 # "what did the review of #3301 ask for?": what requests ("requesting changes:
                 # the retry budget resets per process …"), before the approval that came after
@@ -3521,6 +3539,11 @@ class OfflineAnswerer(Answerer):
             if _ASKS_WHICH_TICKET.search(question):
                 # "which ticket tracked the quickstart bug?": what names one ("… Filed DOCS-88.")
                 shown.sort(key=lambda m: not any(is_ticket(t) for t in identifiers(m.content)))
+            if _ASKS_WHAT_CHANGED.match(question) and span is None:
+                # "what changed in the RFC?": what says it changed ("Updated RFC-31: sessions go
+                # to a separate Postgres instance, not the main one."), not the +1 to it
+                shown.sort(key=lambda m: not (says_update(m.content) or says_change(m)
+                                              or _SAYS_CHANGED.search(m.content)))
             if _ASKS_WHICH_FIXED.match(question):
                 # "which PR fixed the refund test?": what says a fix is in one ("fix in #4507,
                 # it was rounding half-up …"), before the failures that name the test
@@ -3579,6 +3602,17 @@ class OfflineAnswerer(Answerer):
                                asked_of, stems_for, speakers, message_text) \
                 if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
                 else None
+            if latest is None and speakers is not None and asks_still(question) \
+                    and (side := _side_taken(wanted)) is not None \
+                    and _SAID_OTHERWISE[side[0]].search(shown[0].content):
+                # a side taken, and the other taken since by the same person: "With a separate
+                # instance I'm +1." (max) after his "-1 on RFC-31, …", for "does max still
+                # object?" (it names no RFC, no word of the question)
+                who = speakers(shown[0])
+                latest = max((m for m in memories if m.said_at > shown[0].said_at
+                              and who and speakers(m) == who
+                              and _SAID_OTHERWISE[side[1]].search(m.content)),
+                             key=lambda m: m.said_at, default=None)
             if latest is None and span is not None and now is not None \
                     and span.end >= now.date() and first_day_about(shown[0], span) is not None:
                 # what was on a day to come and has moved off it since: "what's happening on

@@ -1381,3 +1381,39 @@ def test_action_items_and_a_call_moved_this_week_over_discord(env):
     assert "heap" not in env.replies(RANDOM)[0].json["content"]
     assert all(r.json["allowed_mentions"]["parse"] == []
                for r in [*env.replies(GENERAL), *env.replies(RANDOM)])
+
+
+def test_an_rfc_objected_to_then_supported_and_staging_broken_over_discord(env):
+    """6 Dec (twenty-third session), through the discord.py client: "does bob still object?"
+    answered with his -1 alone (his later "With a separate instance I'm +1." names no RFC), and
+    "why did bob object?" was declined ("Postgres" in his -1 was read as someone else it was
+    about); "what broke staging?" led with "Staging working again …" over what broke it. The
+    other channel hears none of it, and nobody is pinged."""
+    env.post(GENERAL, ALICE, "RFC-31: move session storage from Redis to Postgres. Owner: alice.",
+             at=DAY)
+    env.post(GENERAL, BOB, "-1 on RFC-31, Postgres write load goes up ~15% and we're already at "
+             "70% CPU. @here", at=DAY + timedelta(hours=2))
+    env.post(GENERAL, ALICE, "Updated RFC-31: sessions go to a separate Postgres instance, not the "
+             "main one.", at=DAY + timedelta(days=1))
+    env.post(GENERAL, BOB, "With a separate instance I'm +1.", at=DAY + timedelta(days=1, hours=3))
+    env.post(GENERAL, ALICE, "Staging is broken again, someone pushed a bad migration.",
+             at=NOW - timedelta(hours=2))
+    env.post(GENERAL, ALICE, "Staging working again after reverting the migration.",
+             at=NOW - timedelta(hours=1))
+    env.wait_for(lambda: len(env.sink.events) >= 6, what="the channel's messages")
+    env.settle()
+    for n, question in enumerate(("does bob still object?", "why did bob object?",
+                                  "what broke staging?")):
+        env.post(GENERAL, CARLA, f"{MENTION} {question}", mentions=[LURKER],
+                 at=NOW + timedelta(minutes=n))
+        env.wait_replies(n + 1, GENERAL)
+    env.post(RANDOM, CARLA, f"{MENTION} does bob still object?", mentions=[LURKER],
+             at=NOW + timedelta(minutes=5))
+    env.wait_replies(1, RANDOM)
+    still, why, broke = [r.json["content"] for r in env.replies(GENERAL)]
+    assert still.startswith("Latest: With a separate instance bob is +1."), still
+    assert why.startswith("-1 on RFC-31, Postgres write load goes up ~15%"), why
+    assert broke.startswith("Staging is broken again, someone pushed a bad migration."), broke
+    assert "+1" not in env.replies(RANDOM)[0].json["content"]
+    assert all(r.json["allowed_mentions"]["parse"] == []
+               for r in [*env.replies(GENERAL), *env.replies(RANDOM)])

@@ -2806,3 +2806,29 @@ def test_a_release_paused_since_and_a_version_approved(profile):
     assert "Releasing to 10%" not in status, status
     approved = profile.recall("when was 4.12.1 approved?", now=now).answer
     assert "4.12.1 approved!" in approved, approved
+
+
+def test_an_rfc_accepted_what_changed_in_it_and_a_disk_reading_since(profile):
+    """6 Dec (twenty-third session), an architecture channel and an ops one: "RFC-31 accepted."
+    was too short to keep ("was RFC-31 accepted?" was answered with the migration's plan and a
+    +1); "what changed in the RFC?" led with the +1 "as updated" over "Updated RFC-31: sessions
+    go to a separate Postgres instance"; "what's the disk usage on kafka-2?" led with the page's
+    94% over the newer "now 61%"."""
+    rows = [("ivy", "2026-11-30T10:00:00Z", "RFC-31: move session storage from Redis to Postgres. "
+             "Owner: ivy. Decision by Dec 9."),
+            ("ivy", "2026-12-02T09:00:00Z", "Updated RFC-31: sessions go to a separate Postgres "
+             "instance, not the main one."),
+            ("lea", "2026-12-03T10:00:00Z", "+1 on RFC-31 as updated."),
+            ("ivy", "2026-12-04T10:00:00Z", "RFC-31 accepted. Migration starts in Q1, target done "
+             "by end of February."),
+            ("lee", "2026-12-02T03:10:00Z", "Paged: disk 94% on kafka-2."),
+            ("lee", "2026-12-02T03:40:00Z", "Expanded kafka-2 volume to 4TB, now 61%.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="arch")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    accepted = profile.recall("was RFC-31 accepted?", now=now).answer
+    assert accepted.startswith("RFC-31 accepted."), accepted
+    changed = profile.recall("what changed in the RFC?", now=now).answer
+    assert changed.startswith("Updated RFC-31: sessions go to a separate Postgres instance"), \
+        changed
+    disk = profile.recall("what's the disk usage on kafka-2?", now=now).answer
+    assert disk.startswith("Expanded kafka-2 volume to 4TB, now 61%."), disk
