@@ -88,7 +88,10 @@ _CHANGE = re.compile(
     r"from now on|going forward|"
     # a state halted or taken up again: "Pausing the phased rollout." after "Releasing to 10%
     # phased rollout." (the status of the release was answered with the release going on)
-    r"paus(?:ed|ing)|unpaus(?:ed|ing)|resum(?:ed|ing)|halt(?:ed|ing)|"
+    r"(?:(?:un)?paus|resum|halt)(?:ing|ed)"
+    # (a participle before its noun is no deed: "the paused state is shown in grey")
+    r"(?!\s+(?!(?:the|it|all|our|their|for|until|till|at|on|in|by|since|due|because|while|"
+    r"again|now|and|but|so|after|pending)\b)[a-z])|"
     r"(?:put|is|are|went|going)\s+on\s+hold|"
     # a new value opening its clause: "fyi Maria moved, new address is 7 Oak Street", "we
     # moved! new office address is 9 Harbor Road" (not "the new hire is great")

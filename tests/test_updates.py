@@ -103,6 +103,12 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
     ("the dance studio is on tenuous grounds right now", False),
     ("our group is about positive changes", False),
+    # a state halted or taken up again (twenty-third session: "Pausing the phased rollout."
+    # after "Releasing to 10% phased rollout."), and a ticket's update by its key
+    ("Pausing the phased rollout.", True), ("rollout resumed at 25%", True),
+    ("migration is on hold until finance confirms", True),
+    ("Updated RFC-31: sessions go to a separate Postgres instance", True),
+    ("the paused state is shown in grey", False), ("I updated my calendar", False),
 ])
 def test_what_says_a_change(text, change):
     from memory.models import Memory
