@@ -1203,6 +1203,12 @@ def _compact_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     return date(year, month, first), date(year, month, last), "day", how
 
 
+def _two_days_running(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """Dec 10 and 11: the two days as one span (_scan keeps only days that follow each other:
+    "Dec 10 and 17" is two days apart, and its first is read alone)."""
+    return _compact_range(m, d, tense)
+
+
 def _cross_month_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     """Dec 24-Jan 2: the first day as a month-day is read, the last the first such day after it
     (a year written is the last day's); "Dec 3-Dec 5" too."""
@@ -1241,6 +1247,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
      rf"(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
     (rf"(?P<d1>[0-3]?\d){_ORD}?{_RANGE_DASH}(?P<d2>[0-3]?\d){_ORD}?\s+(?:of\s+)?"
      rf"(?P<mon>{_MONTH_NAME})(?:,?\s+(?P<year>\d{{4}}))?", _compact_range, "month digit"),
+    # two days running ("Parent-teacher conferences are Dec 10 and 11, 3-7pm" was the 10th
+    # alone); not a count after it ("Dec 10 and 11 guests")
+    (rf"(?P<mon>{_MONTH_NAME})\s+(?P<d1>[0-3]?\d){_ORD}?\s+(?:and|&)\s+(?P<d2>[0-3]?\d){_ORD}?"
+     rf"(?![\d:.,]\d|\s*(?:%|[a-z]+s\b(?<!\bis)|of\b))(?:,?\s+(?P<year>\d{{4}}))?",
+     _two_days_running, "month digit"),
     # across two months with a bare dash ("Dec 24-Jan 2", "Dec 24th–Jan 2nd": each day alone was
     # no date, a hyphen against it)
     (rf"(?P<mon>{_MONTH_NAME})\s+(?P<d1>[0-3]?\d){_ORD}?\s*[-–—]\s*(?P<mon2>{_MONTH_NAME})\s+"
@@ -1645,7 +1656,10 @@ def _scan(text: str, anchor: datetime | date,
     text = text.translate(_MARKUP_AS_SPACE)
     brackets = [b.span() for b in _BRACKETED.finditer(text)]
     matches = [(m, resolve) for pattern, resolve in patterns for m in pattern.finditer(text)
-               if not any(s < m.end() and m.start() < e for s, e in brackets)]
+               if not any(s < m.end() and m.start() < e for s, e in brackets)
+               # (two days apart are not one span: "Dec 10 and 17" leaves its first day to the
+               # rules of one day)
+               and not (resolve is _two_days_running and int(m["d2"]) != int(m["d1"]) + 1)]
     out: list[Found] = []
     named_day = named  # the last day written with its month ("March 5"), for "the 4th" after it
     for m, resolve in _non_overlapping(matches):

@@ -550,6 +550,7 @@ def test_dates_at_the_end_of_the_calendar_are_not_an_error():
 # case folding equates with ASCII ones ("ſ" is an s, "K" (Kelvin) a k, "İ" an i).
 HOSTILE = [
     "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb", "Dec 24th-Jan 2nd",
+    "conferences Dec 10 and 11", "Nov 3rd & 4th, 2027",
     "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
     "two weeks from Monday", "3 days after next Friday", "the Week  before last",
@@ -1509,6 +1510,12 @@ def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text
     ("Payroll accrual for November booked: $612k.", [("2026-11-01", "2026-11-30")]),
     ("Commissions for November paid out", [("2026-11-01", "2026-11-30")]),
     ("Room booked for November 20", [("2027-11-20", "2027-11-20")]),
+    # two days running are one span ("Parent-teacher conferences are Dec 10 and 11" was the
+    # 10th alone); two days apart stay the first, and a count after them is no day
+    ("Parent-teacher conferences are Dec 10 and 11, 3-7pm.", [("2026-12-10", "2026-12-11")]),
+    ("Office hours Dec 10 & 11th", [("2026-12-10", "2026-12-11")]),
+    ("Demos on Dec 10 and 17", [("2026-12-10", "2026-12-10")]),
+    ("party on Dec 10 and 11 guests so far", [("2026-12-10", "2026-12-10")]),
 ])
 def test_dates_people_wrote_on_6_dec_twenty_third_session_said_on_a_friday(text, expected):
     from memory.dates import find_dates
