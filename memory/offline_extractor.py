@@ -600,7 +600,8 @@ _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _SETTING_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?(?![A-Z0-9_]*(?:SECRET|TOKEN|PASS|PWD|KEY|"
                            r"CRED|AUTH|PRIVATE|SALT|SIGNATURE|COOKIE|SESSION))[A-Z][A-Z0-9_]*="
                            r"[^\s\[]\S*.*$", re.MULTILINE)
-_LEAD_IN = re.compile(r"([^\n.!?]+):\s*$")
+# (a dot inside a word ends nothing: "deploy of billing-api 3.2.0 failed:" was "0 failed")
+_LEAD_IN = re.compile(r"((?:[^\n.!?]|[.!?](?=\S))+):\s*$")
 _KIND_RANK = {"instruction": 3, "event": 1, "fact": 1, "task": 0}
 
 
@@ -675,8 +676,14 @@ _RAISED = re.compile(r"(?m)^[ \t]*(?:Exception in thread \"[^\"\n]*\"[ \t]+|Caus
                      r"(?P<said>[^\n]{0,160}))?[ \t]*$")
 # where it was raised, in the code pasted from: the innermost frame not in a library
 _FRAME = re.compile(r'(?m)^[ \t]*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>\w+))?|'
-                    r"^[ \t]*at [\w.$<>]+\((?P<jfile>[\w.-]+):(?P<jline>\d+)\)")
-_LIBRARY = re.compile(r"site-packages|dist-packages|/lib/python|node_modules|<frozen")
+                    r"^[ \t]*at [\w.$<>]+\((?P<jfile>[\w.-]+):(?P<jline>\d+)\)|"
+                    # Node's: "at TCPConnectWrap.afterConnect [as oncomplete] (net.js:1141:16)",
+                    # "at /app/src/db.js:42:11"
+                    r"^[ \t]*at (?:[\w.$<>]+ (?:\[as [\w$]+\] )?\()?(?P<nfile>[^\s():]+(?::[^\s():]+)?)"
+                    r":(?P<nline>\d+):\d+\)?[ \t]*$")
+# (and Node's own modules: "net.js", "node:internal/…", "internal/process/…")
+_LIBRARY = re.compile(r"site-packages|dist-packages|/lib/python|node_modules|<frozen|^node:|"
+                      r"^internal/|^(?:net|tls|dns|fs|events|http|https|stream|timers)\.js$")
 
 
 def _raised(block: str) -> str | None:
@@ -684,17 +691,32 @@ def _raised(block: str) -> str | None:
     RateLimitError: Request rate limit exceeded (worker.py line 88, in handle)"), or None for
     code that raised nothing."""
     found = list(_RAISED.finditer(block))
+    if not found and "\n" not in block.strip("`\n"):
+        # pasted on one line, its frames after it: "Error: connect ECONNREFUSED 10.0.3.12:5432
+        # at TCPConnectWrap.afterConnect …" (the memory was "deploy … failed:")
+        one = _RAISED_INLINE.search(block)
+        return " ".join(one.group(0).split()) if one else None
     if not found or not _FRAME.search(block) and len(block.splitlines()) > 3:
         return None
-    raised = found[-1].group(0).strip()
-    frames = [f for f in _FRAME.finditer(block) if not _LIBRARY.search(f["file"] or "")]
+    raised = _INLINE_FRAMES.sub("", found[-1].group(0).strip())
+    frames = [f for f in _FRAME.finditer(block)
+              if not _LIBRARY.search(f["file"] or f["nfile"] or "")]
     if not frames:
         return raised
     last = frames[-1]
     where = (f"{last['file'].rsplit('/', 1)[-1]} line {last['line']}"
              + (f", in {last['fn']}" if last["fn"] else "")) if last["file"] \
-        else f"{last['jfile']} line {last['jline']}"
+        else f"{last['jfile']} line {last['jline']}" if last["jfile"] \
+        else f"{last['nfile'].rsplit('/', 1)[-1]} line {last['nline']}"
     return f"{raised} ({where})"
+
+
+# frames said on the error's own line: "Error: … at TCPConnectWrap.afterConnect [as oncomplete]
+# (net.js:1141:16)"
+_INLINE_FRAMES = re.compile(r"\s+at\s+(?:[\w.$<>]+\s+(?:\[as [\w$]+\]\s+)?)?\(?[^\s()]+:\d+"
+                            r"(?::\d+)?\)?.*$")
+_RAISED_INLINE = re.compile(r"(?:\b(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)|\bError|\bpanic)"
+                            r":[ \t]*[^\n`]{1,160}?(?=\s+at\s|\s*```|\s*$)")
 
 
 _DAY_SETTLED = re.compile(r"(?i)^\W*(?:[\w/-]+\s+){1,3}?(?:it\s+is|it['’]s|then|works|confirmed|"

@@ -683,8 +683,20 @@ def test_what_moves_along_with_a_move_is_said_with_it():
      'line 57)'),
     ("panic: runtime error: index out of range [3] with length 3",
      "panic: runtime error: index out of range [3] with length 3"),
+    # Node's frames ("deploy of billing-api 3.2.0 failed:" and a pasted ECONNREFUSED was the
+    # memory "deploy of billing-api 3.2.0 failed:", the error lost), and one pasted on one line
+    ("TypeError: Cannot read properties of undefined (reading 'id')\n"
+     "    at getUser (/app/src/users.js:42:11)\n"
+     "    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
+     "TypeError: Cannot read properties of undefined (reading 'id') (users.js line 42)"),
+    ("Error: connect ECONNREFUSED 10.0.3.12:5432\n"
+     "    at TCPConnectWrap.afterConnect [as oncomplete] (net.js:1141:16)",
+     "Error: connect ECONNREFUSED 10.0.3.12:5432"),
+    ("Error: connect ECONNREFUSED 10.0.3.12:5432 at TCPConnectWrap.afterConnect [as oncomplete] "
+     "(net.js:1141:16)", "Error: connect ECONNREFUSED 10.0.3.12:5432"),
     # code that raised nothing says nothing
     ("def handle(order):\n    raise ValueError('no order')\n    return order", None),
+    ("x = compute(a)", None),
 ])
 def test_a_pasted_traceback_says_what_failed_and_where(block, said):
     """"payments worker keeps crashing:" and a pasted traceback was the memory without its
@@ -693,9 +705,17 @@ def test_a_pasted_traceback_says_what_failed_and_where(block, said):
     from memory.offline_extractor import without_code
     text = without_code(f"payments worker keeps crashing:\n```\n{block}\n```\nafter the deploy")
     if said is None:
-        assert "raise" not in text and "ValueError" not in text, text
+        assert "raise" not in text and "ValueError" not in text and "compute" not in text, text
     else:
         assert text.startswith(f"payments worker keeps crashing: {said}\n"), text
+
+
+def test_the_words_before_a_pasted_block_keep_a_version_whole():
+    """"deploy of billing-api 3.2.0 failed:" brought a block in as "0 failed" (a version's dot
+    ended the words before it)."""
+    from memory.offline_extractor import without_code
+    text = without_code("deploy of billing-api 3.2.0 failed:\n```\nDB_HOST=10.0.3.40\n```")
+    assert "deploy of billing-api 3.2.0 failed: DB_HOST=10.0.3.40" in text, text
 
 
 def test_she_is_the_one_person_her_speakers_last_message_named():
