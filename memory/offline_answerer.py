@@ -1145,7 +1145,10 @@ _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context
 _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|went\s+with|"
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
-                                      "charged fee fees worth arr mrr acv"))
+                                      "charged fee fees worth arr mrr acv "
+                                      # ("what did Intercom quote?": "Intercom came in at
+                                      # $99/agent", declined)
+                                      "quote quoted"))
 # (a budget asked is a sum to show first, though a budget's sums are no price of it: "November
 # revenue came in at $912k" is no answer to "what's the eng budget?")
 _PRICE_ASKED_STEMS = _COST_STEMS | frozenset(content_stems("budget"))
@@ -2358,6 +2361,14 @@ _OBJECT_STEMS = frozenset(content_stems("object objected objects objection objec
                                         "worry worries"))
 _SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
                                          "favoured"))
+_ASKS_HOW_MANY = re.compile(r"(?i)^\W*how\s+many\b")
+# what counts no thing: a sum ("$118/agent"), a length of time ("a 2-year term"), a percentage
+_UNCOUNTED = re.compile(r"(?i)[$€£]\s?\d[\d,.]*\s?[kmb]?\b(?:/\w+)*|\b\d+(?:\.\d+)?\s*%|"
+                        r"\b\d+[\s-]*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|"
+                        r"minutes?|mins?)\b")
+_COUNTED = re.compile(r"(?<![\w.])\d")
+
+
 def _side_taken(wanted: set[str]) -> tuple[str, str] | None:
     """The side the question asks of ("object": against, "support": for), and the other's."""
     against, side_for = min(_OBJECT_STEMS), min(_SUPPORT_STEMS)
@@ -3646,6 +3657,12 @@ class OfflineAnswerer(Answerer):
                               and undated <= stems_of(m) and states(m)
                               and states(m) != states(shown[0])),
                              key=lambda m: m.said_at, default=None)
+            if latest is not None and _ASKS_HOW_MANY.match(question) \
+                    and not _COUNTED.search(_UNCOUNTED.sub(" ", ANNOTATED.sub("", latest.content))):
+                # a count asked is changed by a count: "Negotiated Zendesk down to $118/agent
+                # with a 2-year term" led "how many agents do we have?" as "Latest:" over "40
+                # agents at $115/agent/month" (a price and a term count nothing)
+                latest = None
             if latest is not None and _ASKS_OPEN.search(question) \
                     and latest in _closed_since(shown[0], memories):
                 latest = None  # (said once, as what closed since: "what incidents are still
