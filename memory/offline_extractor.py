@@ -679,8 +679,8 @@ _FRAME = re.compile(r'(?m)^[ \t]*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, 
                     r"^[ \t]*at [\w.$<>]+\((?P<jfile>[\w.-]+):(?P<jline>\d+)\)|"
                     # Node's: "at TCPConnectWrap.afterConnect [as oncomplete] (net.js:1141:16)",
                     # "at /app/src/db.js:42:11"
-                    r"^[ \t]*at (?:[\w.$<>]+ (?:\[as [\w$]+\] )?\()?(?P<nfile>[^\s():]+(?::[^\s():]+)?)"
-                    r":(?P<nline>\d+):\d+\)?[ \t]*$")
+                    r"^[ \t]*at (?:[\w.$<>]+ (?:\[as [\w$]+\] )?\()?"
+                    r"(?P<nfile>[^\s():]+(?::[^\s():]+)?):(?P<nline>\d+):\d+\)?[ \t]*$")
 # (and Node's own modules: "net.js", "node:internal/…", "internal/process/…")
 _LIBRARY = re.compile(r"site-packages|dist-packages|/lib/python|node_modules|<frozen|^node:|"
                       r"^internal/|^(?:net|tls|dns|fs|events|http|https|stream|timers)\.js$")

@@ -2832,3 +2832,23 @@ def test_an_rfc_accepted_what_changed_in_it_and_a_disk_reading_since(profile):
         changed
     disk = profile.recall("what's the disk usage on kafka-2?", now=now).answer
     assert disk.startswith("Expanded kafka-2 volume to 4TB, now 61%."), disk
+
+
+def test_a_vendors_quote_and_a_count_no_price_changes(profile):
+    """6 Dec (twenty-third session), vendor management: "what did Intercom quote?" was declined
+    ("Intercom came in at $99/agent" says no quote), and "how many agents do we have?" led with
+    "Latest: Negotiated Zendesk down to $118/agent with a 2-year term" (a price and a term count
+    no agents) over "currently 40 agents"."""
+    rows = [("ola", "2026-11-30T10:00:00Z", "Zendesk renewal is Jan 31, currently 40 agents at "
+             "$115/agent/month."),
+            ("tim", "2026-12-02T11:00:00Z", "Intercom came in at $99/agent, but migration would "
+             "take ~6 weeks."),
+            ("ola", "2026-12-03T16:00:00Z", "Negotiated Zendesk down to $118/agent with a 2-year "
+             "term.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="vendors")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    quote = profile.recall("what did Intercom quote?", now=now).answer
+    assert quote.startswith("Intercom came in at $99/agent"), quote
+    agents = profile.recall("how many agents do we have?", now=now).answer
+    assert agents.startswith("Zendesk renewal is Jan 31"), agents
+    assert not agents.startswith("Latest:"), agents
