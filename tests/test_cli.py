@@ -5367,3 +5367,34 @@ def test_a_data_channel_a_party_and_a_lab_asked_from_the_shell(lurker, tmp_path)
     assert budget.startswith("Holiday party venue booked: The Foundry"), budget
     assert baseline.startswith("Baseline ResNet-50 run finished: 76.1%"), baseline
     assert "[November 2026]" in accrual and "2027" not in accrual, accrual
+
+
+def test_what_a_status_reads_since_and_a_sum_beside_are_forgotten_from_the_shell(lurker,
+                                                                                  tmp_path):
+    """6 Dec (twenty-third session): the reads added for a status ("Pausing the phased rollout."
+    found by a lead's words), a sum beside its lead ("Compressor relay was bad, $420.") and a
+    thing back up ("Cooler is back up") go through the store's active memories: forgotten by the
+    id `lurker recall` shows, none of them is said again."""
+    now = ("--now", "2026-12-05T12:00:00Z")
+    answers = asked_after(
+        lurker, tmp_path, chat(
+            ("kai", "2026-12-04T08:00:00Z", "4.12.1 approved! Releasing to 10% phased rollout."),
+            ("sara", "2026-12-04T17:00:00Z", "Crash rate on 4.12.1 is 0.4%, up from 0.1%. "
+                                             "Pausing the phased rollout."),
+            ("marco", "2026-12-01T07:00:00Z", "Walk-in cooler is down, temp at 48F."),
+            ("jen", "2026-12-01T12:40:00Z", "Cooler is back up, holding 36F. Compressor relay "
+                                            "was bad, $420.")),
+        now[1], "what's the status of the iOS release?", "how much did the cooler repair cost?",
+        "how long was the walk-in down?")
+    assert "Pausing the phased rollout." in answers[0], answers
+    assert answers[1].startswith("Compressor relay was bad, $420."), answers
+    assert answers[2].startswith("At least 5 hours 40 minutes"), answers
+    for question, said in (("what's the status of the iOS release?", "Pausing the phased"),
+                           ("how much did the cooler repair cost?", "Compressor relay"),
+                           ("how long was the walk-in down?", "Cooler is back up")):
+        out = lurker("recall", question, *now).stdout
+        shown = re.search(rf"\[([0-9a-f]{{12}})\] \w+ +2026-12-0\d  {said}", out).group(1)
+        lurker("forget", shown, "--reason", "posted in the wrong channel")
+        out = lurker("recall", question, *now).stdout
+        assert said not in out, out
+    assert "$420" not in lurker("recall", "how much did the cooler repair cost?", *now).stdout
