@@ -153,6 +153,9 @@ _FUTURE = re.compile(
     r"(?<!['’]s\s)(?<!\bthe\s)(?<!\bour\s)(?:planning|deadline|target)|"
     r"schedule|(?<!\bwas\s)(?<!\bwere\s)due|upcoming|coming|next|tomorrow|tmrw|need\s+to|"
     r"needs\s+to|have\s+to|has\s+to|"
+    # (a need by a day is a deadline to come: "Umbrella DPA needs signature by Dec 12, … we need
+    # SCCs attached", said 2 Dec, was last year's, "attached" read as a deed)
+    r"(?:need|needs|requires)(?=\s+(?:[\w'’-]+\s+){0,3}?by\b)|"
     r"must|should|hope\s+to|expect|expected|eta|happens|happening|starts|begins|"
     # (a plan kept: "we agreed …, launch stays on the 15th"; what a day holds, said in the
     # present after what was done: "3.8.4 released with the CVE fix, advisory goes public Dec

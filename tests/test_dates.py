@@ -1516,6 +1516,10 @@ def test_dates_people_wrote_on_6_dec_twenty_second_session_said_on_a_friday(text
     ("Office hours Dec 10 & 11th", [("2026-12-10", "2026-12-11")]),
     ("Demos on Dec 10 and 17", [("2026-12-10", "2026-12-10")]),
     ("party on Dec 10 and 11 guests so far", [("2026-12-10", "2026-12-10")]),
+    # a need by a day is a deadline to come, whatever is done beside it
+    ("Umbrella DPA needs signature by Dec 12, they're in the EU so we need SCCs attached.",
+     [("2026-12-12", "2026-12-12")]),
+    ("we needed the keys by Dec 1", [("2026-12-01", "2026-12-01")]),
 ])
 def test_dates_people_wrote_on_6_dec_twenty_third_session_said_on_a_friday(text, expected):
     from memory.dates import find_dates
