@@ -2361,7 +2361,11 @@ _OBJECT_STEMS = frozenset(content_stems("object objected objects objection objec
                                         "worry worries"))
 _SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
                                          "favoured"))
-_ASKS_HOW_MANY = re.compile(r"(?i)^\W*how\s+many\b")
+# "did Acme approve …?", "has Globex signed …?": whether a deed was done, by its verb
+# (not "have I …?": what the asker said of themselves is read as said, BEAM's "Have I used
+# Bootstrap components in my project before?")
+_ASKS_DID_IT = re.compile(r"^\W*(?i:did|has|have|had)\s+(?:(?i:we|they|he|she|it)|"
+                          r"(?!I\b)[A-Z][\w&.-]*)\s+(?P<verb>[a-z]{3,})\b")
 # what counts no thing: a sum ("$118/agent"), a length of time ("a 2-year term"), a percentage
 _UNCOUNTED = re.compile(r"(?i)[$€£]\s?\d[\d,.]*\s?[kmb]?\b(?:/\w+)*|\b\d+(?:\.\d+)?\s*%|"
                         r"\b\d+[\s-]*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|"
@@ -3550,6 +3554,11 @@ class OfflineAnswerer(Answerer):
             if _ASKS_WHICH_TICKET.search(question):
                 # "which ticket tracked the quickstart bug?": what names one ("… Filed DOCS-88.")
                 shown.sort(key=lambda m: not any(is_ticket(t) for t in identifiers(m.content)))
+            if (did := _ASKS_DID_IT.match(question)) is not None \
+                    and (verb := content_stems(did["verb"])) and not when:
+                # "did Acme approve the homepage?": what says it was done ("Acme approved round
+                # 2!") before what names the homepage ("Acme homepage round 1 sent")
+                shown.sort(key=lambda m: not verb & _text_stems(ANNOTATED.sub("", m.content)))
             if _ASKS_WHAT_CHANGED.match(question) and span is None:
                 # "what changed in the RFC?": what says it changed ("Updated RFC-31: sessions go
                 # to a separate Postgres instance, not the main one."), not the +1 to it
@@ -3657,12 +3666,6 @@ class OfflineAnswerer(Answerer):
                               and undated <= stems_of(m) and states(m)
                               and states(m) != states(shown[0])),
                              key=lambda m: m.said_at, default=None)
-            if latest is not None and _ASKS_HOW_MANY.match(question) \
-                    and not _COUNTED.search(_UNCOUNTED.sub(" ", ANNOTATED.sub("", latest.content))):
-                # a count asked is changed by a count: "Negotiated Zendesk down to $118/agent
-                # with a 2-year term" led "how many agents do we have?" as "Latest:" over "40
-                # agents at $115/agent/month" (a price and a term count nothing)
-                latest = None
             if latest is not None and _ASKS_OPEN.search(question) \
                     and latest in _closed_since(shown[0], memories):
                 latest = None  # (said once, as what closed since: "what incidents are still
@@ -3677,9 +3680,12 @@ class OfflineAnswerer(Answerer):
                 # "Latest:" over "Dana's onsite moved to Friday Dec 4, the panel had a conflict"
                 latest = None
             if latest is not None and _ASKS_HOW_MANY.match(question) \
-                    and "number" not in value_kinds(latest):
+                    and ("number" not in value_kinds(latest) or not _COUNTED.search(
+                        _UNCOUNTED.sub(" ", ANNOTATED.sub("", latest.content)))):
                 # a count asked is changed by a count: "Laptop ETA slipped to Jan 6, Apple
-                # backorder" led "how many laptops did we order?" as "Latest:"
+                # backorder" led "how many laptops did we order?" as "Latest:"; a sum or a
+                # length of time counts nothing ("Negotiated Zendesk down to $118/agent with a
+                # 2-year term" led "how many agents do we have?" over "40 agents")
                 latest = None
             if latest is not None and when and not _says_a_day(latest):
                 latest = None  # (a when asked is changed by a day: "correction: marketing is

@@ -2852,3 +2852,20 @@ def test_a_vendors_quote_and_a_count_no_price_changes(profile):
     agents = profile.recall("how many agents do we have?", now=now).answer
     assert agents.startswith("Zendesk renewal is Jan 31"), agents
     assert not agents.startswith("Latest:"), agents
+
+
+def test_whether_a_client_approved_and_a_need_by_a_day(profile):
+    """6 Dec (twenty-third session), an agency's and a legal channel: "did Acme approve the
+    homepage?" led with "Acme homepage round 1 sent to the client." over "Acme approved round
+    2!" (each shares two words; the question's verb is what was done); "Umbrella DPA needs
+    signature by Dec 12, … we need SCCs attached", said 2 Dec, was dated last year."""
+    rows = [("nora", "2026-11-30T10:00:00Z", "Acme homepage round 1 sent to the client."),
+            ("nora", "2026-12-03T11:00:00Z", "Acme approved round 2! Development starts Monday."),
+            ("sol", "2026-12-02T10:00:00Z", "Umbrella DPA needs signature by Dec 12, they're in "
+             "the EU so we need SCCs attached.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="agency")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    approved = profile.recall("did Acme approve the homepage?", now=now).answer
+    assert approved.startswith("Acme approved round 2!"), approved
+    due = profile.recall("when does the Umbrella DPA need to be signed?", now=now).answer
+    assert due.startswith("12 December 2026:"), due
