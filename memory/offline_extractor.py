@@ -767,9 +767,11 @@ _LABEL_KEY_CHARS = 16  # the words before a label that find its place again
 # "I land Monday 9am, can someone grab the booth badges?": a statement, then a request of anyone;
 # read as one question, when dev lands was in no memory ("…, can you help?" is put to whom it
 # addresses, an assistant: the asker's own words answer "have I ever …?")
-_ASK_AFTER = re.compile(r"^(?P<said>[^?]+?),\s*(?:so\s+|but\s+|and\s+)?(?P<ask>(?:can|could|would|"
-                        r"will)\s+(?:someone|somebody|anyone|anybody|one of you)\b[^?]*\?)\s*$",
-                        re.IGNORECASE)
+_ASK_AFTER = re.compile(r"^(?P<said>[^?]+?),\s*(?:so\s+|but\s+|and\s+)?(?P<ask>"
+                        # (to someone by name too: "I'm out sick till Monday, @kim can you take
+                        # the billing v2 doc?" was one question, and lee's time away was lost)
+                        r"(?:@?[a-z][\w.-]*,?\s+)?(?:can|could|would|will)\s+(?:someone|somebody|"
+                        r"anyone|anybody|one of you|you)\b[^?]*\?)\s*$", re.IGNORECASE)
 _QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|are|do|does|did|"
                               r"can|could|would|will|should|have|has)\b")
 
