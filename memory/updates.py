@@ -49,6 +49,11 @@ _BUT_ONLY = re.compile(r"(?i)\bbut\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}
                        r"(?:for\s+)?\d+(?:\.\d+)?\s*(?P<unit>months?|weeks?|days?|years?|seats?|"
                        r"users?|%|hours?)\b")
 _TIED_DAY = re.compile(r"(?i)\b(?:that(?:\s+same)?|the\s+(?:very\s+)?same)\s+day\s*\[")
+# a thing moved to the next of a team's cycles, with no date: "Saved searches slipping to next
+# sprint" (after "Sprint 49 goals: ship saved searches, …")
+_TO_NEXT_CYCLE = (rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till|into)\s+"
+                  r"(?:the\s+)?next\s+(?:sprint|release|cycle|milestone|iteration|train|version)")
+_MOVED_TO_NEXT_CYCLE = re.compile(_TO_NEXT_CYCLE, re.IGNORECASE)
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -59,6 +64,8 @@ _CHANGE = re.compile(
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
     # after it: "deploy on push to main" moves nothing)
     rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
+    # or to the next of a team's cycles, no date: "Saved searches slipping to next sprint"
+    rf"{_TO_NEXT_CYCLE}|"
     # a value changed: "Bumped the rate limit from 100 to 300 rpm", "Raised max upload to
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)
@@ -567,7 +574,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                          and subject <= answer_stems | wanted) \
                 and not (subject and subject - day_nouns <= answer_stems
                          and asked & answer_stems
-                         and answer.event_dates and SAYS_MOVED.search(memory.content)) \
+                         and (answer.event_dates and SAYS_MOVED.search(memory.content)
+                              or _MOVED_TO_NEXT_CYCLE.search(memory.content))) \
                 and not (answer.event_dates and asked & answer_stems
                          and _SETS_NEW_DAY.search(memory.content)):
             # (or it moves what the answer names on a day, and says a word of the question
