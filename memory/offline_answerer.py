@@ -1276,7 +1276,11 @@ _DECIDED_WITHIN = timedelta(days=7)
 
 _SAYS_OWNER = re.compile(r"(?i)\bowner(?:ship)?\b|\bowned\s+by\b|\b(?:owns|own)\b|"
                         r"\b(?:tak(?:e|es|ing)|took)\s+over\b|\bin\s+charge\s+of\b|"
-                        r"\bresponsible\s+for\b")
+                        r"\bresponsible\s+for\b|"
+                        # (a thing taken on: "yes, I'll take the billing v2 doc." after "@kim can
+                        # you take the billing v2 doc?", for "who owns the billing v2 doc?")
+                        r"\b(?:will|['’]ll)\s+take\s+(?:it|this|that|the|over)\b|"
+                        r"\b(?:took|taking|picked\s+up|picking\s+up)\s+(?:it|this|that|the)\b")
 
 
 def _field_of_lead(lead: Memory, memories: list[Memory], wanted: set[str]) -> Memory | None:

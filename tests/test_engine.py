@@ -2869,3 +2869,17 @@ def test_whether_a_client_approved_and_a_need_by_a_day(profile):
     assert approved.startswith("Acme approved round 2!"), approved
     due = profile.recall("when does the Umbrella DPA need to be signed?", now=now).answer
     assert due.startswith("12 December 2026:"), due
+
+
+def test_a_goal_slipping_to_the_next_sprint_is_the_latest_word(profile):
+    """6 Dec (twenty-third session), a sprint channel: "is saved searches shipping this sprint?"
+    led with the sprint's goals ("ship saved searches, …") over "Saved searches slipping to next
+    sprint, the search API pagination is broken." (a move to no date was no change)."""
+    rows = [("pm", "2026-11-30T09:00:00Z", "Sprint 49 goals: ship saved searches, fix the CSV "
+             "export timeout, start the billing v2 design doc."),
+            ("ana", "2026-12-04T16:00:00Z", "Saved searches slipping to next sprint, the search "
+             "API pagination is broken.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sprint")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    shipping = profile.recall("is saved searches shipping this sprint?", now=now).answer
+    assert shipping.startswith("Latest: Saved searches slipping to next sprint"), shipping

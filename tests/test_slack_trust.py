@@ -1478,3 +1478,22 @@ def test_an_escalations_workaround_and_a_releases_pause_asked_over_slack(start, 
     status = answers(api)[-1]["text"]
     assert "Pausing the phased rollout." in status, status
     assert "Android" not in status, status
+
+
+def test_a_doc_handed_over_while_its_owner_is_out_asked_over_slack(start, api):
+    """6 Dec (twenty-third session), from outside through the Bolt app: "I'm out sick till
+    Monday, <@U2> can you take the billing v2 doc?" was one question, kept as nothing ("when is
+    maya back?" said no date; "who is out sick?" answered with sam's yes), and "who owns the
+    billing v2 doc?" named maya, not sam who took it. #random's owner list stays there."""
+    slack = start()
+    message(slack, "CGEN", "U1", "Owners: saved searches <@U0BOB>, billing v2 doc <@U1>.", ts(0))
+    message(slack, "CRAND", "U0BOB", "Owners: billing v2 doc <@UCAROL>.", ts(10))
+    message(slack, "CGEN", "U1", "I'm out sick till Monday, <@U2> can you take the billing v2 "
+            "doc?", ts(60))
+    message(slack, "CGEN", "U2", "yes, I'll take the billing v2 doc.", ts(90))
+    for n, question in enumerate(("who owns the billing v2 doc?", "when is maya back?")):
+        app_mention(slack, "UADA", question, ts(120 + n), f"EvOwn{n}")
+    owner, back = [a["text"] for a in answers(api)[-2:]]
+    assert owner.startswith("yes, sam will take the billing v2 doc."), owner
+    assert "carol" not in owner and "<@" not in owner, owner
+    assert "maya is out sick till Monday" in back.split(" (")[0], back
