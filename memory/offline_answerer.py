@@ -42,8 +42,8 @@ from .revisions import value_kinds
 from .time_zones import asked_zone, clock_in
 from .tried import DID_NOT_WORK, FIX_CONFIRMED
 from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
-                      named_values, says_change, says_dropped_out, says_ended, says_update,
-                      update_of)
+                      named_values, says_change, says_dropped_out, says_ended, says_halt,
+                      says_update, update_of)
 
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "whose", "which", "why", "how", "did",
                    "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
@@ -2680,7 +2680,7 @@ def changed_since(shown: list[Memory], memories: list[Memory]) -> list[Memory]:
     its words (memory.service searches for them for a question of how a thing stands)."""
     def stems(m: Memory) -> frozenset[str]:
         return _text_stems(ANNOTATED.sub("", m.content))
-    return [later for later in memories if says_change(later) and any(
+    return [later for later in memories if (says_change(later) or says_halt(later)) and any(
         later.said_at > m.said_at
         and not set(later.source_message_ids[:1]) & set(m.source_message_ids)
         and len(stems(later) & stems(m)) >= 2 for m in shown)]

@@ -93,13 +93,6 @@ _CHANGE = re.compile(
     r"(?:is|are) (?:just|only|down to)\s[^.;!?]{1,60}(?<!\bfor )\bnow\b|churned|"
     # a new standing value: "Sure, design sync is at 16:00 from now on"
     r"from now on|going forward|"
-    # a state halted or taken up again: "Pausing the phased rollout." after "Releasing to 10%
-    # phased rollout." (the status of the release was answered with the release going on)
-    r"(?:(?:un)?paus|resum|halt)(?:ing|ed)"
-    # (a participle before its noun is no deed: "the paused state is shown in grey")
-    r"(?!\s+(?!(?:the|it|all|our|their|for|until|till|at|on|in|by|since|due|because|while|"
-    r"again|now|and|but|so|after|pending)\b)[a-z])|"
-    r"(?:put|is|are|went|going)\s+on\s+hold|"
     # a new value opening its clause: "fyi Maria moved, new address is 7 Oak Street", "we
     # moved! new office address is 9 Harbor Road" (not "the new hire is great")
     r"(?:(?<=^)|(?<=[,.!;:]\s)|(?<=\bfyi\s)|(?<=\bso\s)|(?<=\band\s))"
@@ -229,6 +222,21 @@ def says_dropped_out(text: str) -> bool:
 def says_update(text: str) -> bool:
     """Whether `text` opens as an update of what came before ("Update: …", "Correction: …")."""
     return bool(_SAYS_UPDATE.match(text))
+
+
+# a state halted or taken up again: "Pausing the phased rollout." after "Releasing to 10% phased
+# rollout." (the status of the release was answered with the release going on). A state, not a
+# value: "Halting the rollout at 10%" is no newer figure than "Android at 50%" after it.
+_HALTS = re.compile(r"(?i)\b(?:(?:un)?paus|resum|halt)(?:ing|ed)\b"
+                    # (a participle before its noun is no deed: "the paused state is shown")
+                    r"(?!\s+(?!(?:the|it|all|our|their|for|until|till|at|on|in|by|since|due|"
+                    r"because|while|again|now|and|but|so|after|pending)\b)[a-z])|"
+                    r"\b(?:put|is|are|went|going)\s+on\s+hold\b")
+
+
+def says_halt(memory: Memory) -> bool:
+    """Whether a memory says a thing was paused, halted, resumed or put on hold."""
+    return bool(_HALTS.search(memory.content))
 
 
 def says_change(memory: Memory) -> bool:

@@ -2883,3 +2883,19 @@ def test_a_goal_slipping_to_the_next_sprint_is_the_latest_word(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     shipping = profile.recall("is saved searches shipping this sprint?", now=now).answer
     assert shipping.startswith("Latest: Saved searches slipping to next sprint"), shipping
+
+
+def test_a_halt_is_no_newer_figure_than_the_ramp_after_it(profile):
+    """6 Dec (twenty-third session): with a pause read as a change of any value, "what's the
+    android rollout at?" was answered "Latest: Halting the rollout at 10%." over the newer
+    "Android at 50%" (a halt is the newest word of a status, not a figure)."""
+    rows = [("omar", "2026-11-23T16:20:00Z", "Android 4.12.0 is at 10% rollout on Play."),
+            ("omar", "2026-11-26T08:00:00Z", "Crash rate on Android 4.12.0 is 1.8%. Halting the "
+             "rollout at 10%."),
+            ("omar", "2026-11-30T10:00:00Z", "Android 4.12.2 fixes the camera crash, rollout back "
+             "on: 20% today, 50% Wednesday."),
+            ("omar", "2026-12-03T17:00:00Z", "Android at 50%, crash rate 0.3%.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="android")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    at = profile.recall("what's the android rollout at?", now=now).answer
+    assert at.startswith("Android at 50%"), at

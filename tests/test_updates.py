@@ -103,12 +103,10 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     ("the migration plan is in the doc", False), ("the cancellation policy is 30 days", False),
     ("the dance studio is on tenuous grounds right now", False),
     ("our group is about positive changes", False),
-    # a state halted or taken up again (twenty-third session: "Pausing the phased rollout."
-    # after "Releasing to 10% phased rollout."), and a ticket's update by its key
-    ("Pausing the phased rollout.", True), ("rollout resumed at 25%", True),
-    ("migration is on hold until finance confirms", True),
+    # a ticket's update by its key (twenty-third session); a halt is a state, no value changed
+    # ("Halting the rollout at 10%" led "what's the android rollout at?" over the newer 50%)
     ("Updated RFC-31: sessions go to a separate Postgres instance", True),
-    ("the paused state is shown in grey", False), ("I updated my calendar", False),
+    ("I updated my calendar", False), ("Halting the rollout at 10%.", False),
 ])
 def test_what_says_a_change(text, change):
     from memory.models import Memory
@@ -116,6 +114,20 @@ def test_what_says_a_change(text, change):
 
     memory = Memory(id="m", type="fact", content=text, created_at=NOW)
     assert says_change(memory) is change
+
+
+@pytest.mark.parametrize("text, halt", [
+    ("Pausing the phased rollout.", True), ("rollout resumed at 25%", True),
+    ("Halting the rollout at 10%.", True), ("migration is on hold until finance confirms", True),
+    ("the paused state is shown in grey", False), ("we resumed work on the doc", False),
+])
+def test_what_says_a_halt(text, halt):
+    """Twenty-third session: "Pausing the phased rollout." is the newest word of how a release
+    stands (memory.offline_answerer.changed_since), though it changes no value."""
+    from memory.models import Memory
+    from memory.updates import says_halt
+
+    assert says_halt(Memory(id="m", type="fact", content=text, created_at=NOW)) is halt
 
 
 @pytest.mark.parametrize("old, new, question", [
