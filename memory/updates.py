@@ -54,6 +54,11 @@ _TIED_DAY = re.compile(r"(?i)\b(?:that(?:\s+same)?|the\s+(?:very\s+)?same)\s+day
 _TO_NEXT_CYCLE = (rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till|into)\s+"
                   r"(?:the\s+)?next\s+(?:sprint|release|cycle|milestone|iteration|train|version)")
 _MOVED_TO_NEXT_CYCLE = re.compile(_TO_NEXT_CYCLE, re.IGNORECASE)
+# a thing moved to a place written as one (a host, a path, a link, a channel): "Moved the API
+# reference to developer.acme.io/reference" after "API reference is at docs.acme.io/api"
+_TO_A_PLACE = (r"mov(?:ed|es|ing)\s+(?P<moved>(?:[\w'’-]+\s+){1,4}?)to\s+"
+               r"(?:#[\w-]+|<?https?://|[\w-]+(?:[./][\w-]+)+)")
+_MOVED_TO_A_PLACE = re.compile(_TO_A_PLACE, re.IGNORECASE)
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -66,6 +71,7 @@ _CHANGE = re.compile(
     rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
     # or to the next of a team's cycles, no date: "Saved searches slipping to next sprint"
     rf"{_TO_NEXT_CYCLE}|"
+    rf"{_TO_A_PLACE}|"
     # a value changed: "Bumped the rate limit from 100 to 300 rpm", "Raised max upload to
     # 50MB", "Reverted …, back to 30 min" (done, not wanted or a noun: "wants to reduce
     # errors", "a 12% salary increase" led two BEAM answers wrongly)
@@ -585,7 +591,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                          and (answer.event_dates and SAYS_MOVED.search(memory.content)
                               or _MOVED_TO_NEXT_CYCLE.search(memory.content))) \
                 and not (answer.event_dates and asked & answer_stems
-                         and _SETS_NEW_DAY.search(memory.content)):
+                         and _SETS_NEW_DAY.search(memory.content)) \
+                and not ((place := _MOVED_TO_A_PLACE.search(memory.content))
+                         and (moved := content_stems(place["moved"]))
+                         and moved <= answer_stems and asked & moved):
             # (or it moves what the answer names on a day, and says a word of the question
             # along: "launch slips to Dec 15. Embargo moves with it" after "launch is Dec 10,
             # press embargo lifts the same day", for "when does the press embargo lift?"; not

@@ -2899,3 +2899,17 @@ def test_a_halt_is_no_newer_figure_than_the_ramp_after_it(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     at = profile.recall("what's the android rollout at?", now=now).answer
     assert at.startswith("Android at 50%"), at
+
+
+def test_a_reference_moved_to_another_host_is_where_it_lives_now(profile):
+    """6 Dec (twenty-third session), a docs channel: "where does the API reference live now?"
+    led with "API reference is at docs.acme.io/api for now." over "Moved the API reference to
+    developer.acme.io/reference" (a move to a place was no change of where it is)."""
+    rows = [("ria", "2026-11-30T10:00:00Z", "API reference is at docs.acme.io/api for now."),
+            ("ria", "2026-12-02T10:00:00Z", "Moved the API reference to "
+             "developer.acme.io/reference, old links redirect.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="docs")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    where = profile.recall("where does the API reference live now?", now=now).answer
+    assert where.startswith("Latest: Moved the API reference to developer.acme.io/reference"), \
+        where

@@ -107,6 +107,9 @@ def test_the_newer_change_leads_and_the_older_stays_visible(profile, old, new, q
     # ("Halting the rollout at 10%" led "what's the android rollout at?" over the newer 50%)
     ("Updated RFC-31: sessions go to a separate Postgres instance", True),
     ("I updated my calendar", False), ("Halting the rollout at 10%.", False),
+    # moved to a place written as one
+    ("Moved the API reference to developer.acme.io/reference", True),
+    ("moved the standup notes to #eng-notes", True), ("moved the couch to the den", False),
 ])
 def test_what_says_a_change(text, change):
     from memory.models import Memory
