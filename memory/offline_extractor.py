@@ -513,11 +513,13 @@ _DONE_NOTE = re.compile(r"^\W*(?!(?:It|That|This|All|Everything|Nothing|Mine|You
                         r"upgraded|downgraded|launched|paid|patched|remediated|unblocked|"
                         # ("PO-5521 signed off." was lost, and "is the Datadog PO signed off?"
                         # answered with the invoice's address beside it)
-                        r"completed|finished|approved|signed\s+off|countersigned|closed|"
-                        # ("RFC-31 accepted." was lost, and "was RFC-31 accepted?" answered
-                        # with a +1 and the migration's plan)
-                        r"accepted|rejected|adopted|withdrawn)\b"
+                        r"completed|finished|approved|signed\s+off|countersigned|closed)\b"
                         r"(?:\s+(?:too|as well|now|again))?\W*$"
+                        # (a ticket's or proposal's verdict: "RFC-31 accepted." was lost, and
+                        # "was RFC-31 accepted?" answered with a +1; not a person's, "Priya
+                        # accepted! Start date is January 11" is one memory)
+                        r"|^\W*(?:[A-Za-z]+-\d+|#\d+|v?\d+(?:\.\d+)+)\s+(?:is\s+|was\s+)?"
+                        r"(?:accepted|rejected|adopted|withdrawn)\b\W*$"
                         # (its verb first, of a PR, ticket or release: "merged #2231" was lost,
                         # and "was #2231 merged?" answered with its bump alone)
                         r"|(?i:^\W*(?:merged|deployed|shipped|released|reverted|closed|"
@@ -770,8 +772,12 @@ _LABEL_KEY_CHARS = 16  # the words before a label that find its place again
 _ASK_AFTER = re.compile(r"^(?P<said>[^?]+?),\s*(?:so\s+|but\s+|and\s+)?(?P<ask>"
                         # (to someone by name too: "I'm out sick till Monday, @kim can you take
                         # the billing v2 doc?" was one question, and lee's time away was lost)
-                        r"(?:@?[a-z][\w.-]*,?\s+)?(?:can|could|would|will)\s+(?:someone|somebody|"
-                        r"anyone|anybody|one of you|you)\b[^?]*\?)\s*$", re.IGNORECASE)
+                        # (not "…, can you help?" to no one by name: what an asker says of
+                        # themselves before asking is read as they said it)
+                        r"(?:(?!(?:so|but|and|then|now|please|pls|plz|or)\b)@?[a-z][\w.-]*,?\s+"
+                        r"(?:can|could|would|will)\s+you|"
+                        r"(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody|"
+                        r"one of you))\b[^?]*\?)\s*$", re.IGNORECASE)
 _QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|are|do|does|did|"
                               r"can|could|would|will|should|have|has)\b")
 

@@ -871,3 +871,23 @@ def test_a_figure_said_of_it_after_a_question_leans_on_the_question():
     kept = OfflineExtractor().extract(lines(("mel", "Did you see the lake on the camping trip? "
                                                     "It was amazing, we swam every morning.")))
     assert all("camping" not in q for c in kept for q in c.questions), kept
+
+
+@pytest.mark.parametrize("said, sentences", [
+    # to someone by name: lee's time away was lost in his question ("when is lee back?")
+    ("I'm out sick till Monday, @kim can you take the billing v2 doc?",
+     ["I'm out sick till Monday.", "@kim can you take the billing v2 doc?"]),
+    ("I'm out sick till Monday, kim, can you take it?",
+     ["I'm out sick till Monday.", "Kim, can you take it?"]),
+    ("The deploy is stuck on step 3, can someone look?",
+     ["The deploy is stuck on step 3.", "Can someone look?"]),
+    # to no one by name, what the asker says of themselves stays with the request
+    ("I've never deployed the refund service on my own, can you help?",
+     ["I've never deployed the refund service on my own, can you help?"]),
+    ("I am stuck on step three, so can you help?", ["I am stuck on step three, so can you help?"]),
+])
+def test_a_statement_then_a_request_by_name_is_two_sentences(said, sentences):
+    """6 Dec (twenty-third session): "I'm out sick till Monday, @kim can you take the billing v2
+    doc?" was one question, kept as nothing."""
+    from memory.offline_extractor import _statement_then_ask
+    assert _statement_then_ask(said) == sentences
