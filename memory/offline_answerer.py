@@ -2365,6 +2365,10 @@ _OBJECT_STEMS = frozenset(content_stems("object objected objects objection objec
                                         "worry worries"))
 _SUPPORT_STEMS = frozenset(content_stems("support supported supports favor favour favored "
                                          "favoured"))
+# one of lettered variants: "email A", "plan B", "option C" (a letter shares no word)
+_VARIANT = re.compile(r"(?i:\b(?P<noun>emails?|plans?|options?|variants?|versions?|groups?|"
+                      r"cohorts?|tests?|arms?|designs?|proposals?|layouts?|mockups?|pages?|"
+                      r"ads?|creatives?)\s+)(?P<label>[A-Z])\b(?!\.\w)")
 # "did Acme approve …?", "has Globex signed …?": whether a deed was done, by its verb
 # (not "have I …?": what the asker said of themselves is read as said, BEAM's "Have I used
 # Bootstrap components in my project before?")
@@ -3563,6 +3567,12 @@ class OfflineAnswerer(Answerer):
                 # "did Acme approve the homepage?": what says it was done ("Acme approved round
                 # 2!") before what names the homepage ("Acme homepage round 1 sent")
                 shown.sort(key=lambda m: not verb & _text_stems(ANNOTATED.sub("", m.content)))
+            if (variant := _VARIANT.search(question)) is not None:
+                # "what was email A's CTR?": what names email A ("… email A (subject "Last
+                # chance") had a 3.1% CTR."), not email B's 4.4% (a letter is no word to share)
+                named_variant = re.compile(rf"(?i)\b{re.escape(variant['noun'])}\s+"
+                                           rf"{variant['label']}\b(?!['’]?\w)")
+                shown.sort(key=lambda m: not named_variant.search(m.content))
             if _ASKS_WHAT_CHANGED.match(question) and span is None:
                 # "what changed in the RFC?": what says it changed ("Updated RFC-31: sessions go
                 # to a separate Postgres instance, not the main one."), not the +1 to it

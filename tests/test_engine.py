@@ -2913,3 +2913,17 @@ def test_a_reference_moved_to_another_host_is_where_it_lives_now(profile):
     where = profile.recall("where does the API reference live now?", now=now).answer
     assert where.startswith("Latest: Moved the API reference to developer.acme.io/reference"), \
         where
+
+
+def test_a_lettered_variant_asked_is_that_one(profile):
+    """6 Dec (twenty-third session), a marketing channel: "what was email A's CTR?" led with
+    email B's 4.4% (the letter is no word to share, and B's memory ranked first)."""
+    rows = [("zia", "2026-12-01T10:00:00Z", "Black Friday email A (subject \"Last chance\") had a "
+             "3.1% CTR."),
+            ("zia", "2026-12-01T10:05:00Z", "Email B (subject \"Our biggest sale ever\") got 4.4% "
+             "CTR.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mkt")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for letter, figure in (("A", "3.1%"), ("B", "4.4%")):
+        ctr = profile.recall(f"what was email {letter}'s CTR?", now=now).answer
+        assert figure in ctr.split(" (1 December")[0], ctr
