@@ -438,7 +438,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                       # (one word of the subject, and a new value it moves to: "is the offsite
                       # still in Lisbon?" after "the offsite moves to Porto, same dates")
                       or shared and named_values(m.content) - named_values(answer.content)
-                      - asked_words)
+                      - asked_words
+                      # (of the thing asked, not another the word names: "Hooli QBR moved to
+                      # Dec 11" shares "hooli" with "is Dinesh still at Hooli?", and was the
+                      # latest word of Dinesh leaving)
+                      and _subject(m, content_stems) <= subject | stems(answer))
                  and subject - stems(m) and subject - stems(m) <= stems(answer)]
         if ended or moved:  # "is the deploy still blocked?": the newest word that it ended
             return max(ended + moved, key=lambda m: m.said_at)

@@ -3,7 +3,7 @@ a host migrated, a meeting cancelled, an on-call swap. None of them is a revisio
 links (no value of the same kind after "to"), so both memories stay; the newer one must lead."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -245,3 +245,26 @@ def test_a_ping_to_the_channel_is_no_word_of_what_changed():
                        source_message_ids=["m2"], created_at=NOW + timedelta(days=1))
         assert update_of(answer, [later], question, content_stems(question),
                          content_stems) is later, ping
+
+
+def test_a_move_of_another_thing_a_name_shares_is_no_latest_word_of_someone_leaving():
+    """6 Dec (twenty-third session): "Hooli QBR moved to Dec 11, Gavin had a conflict" was the
+    latest word of "Hooli's champion Dinesh left the company last week" for "is Dinesh still at
+    Hooli?" (one word shared, and a new value); the offsite's move still updates Lisbon."""
+    from memory.models import Memory
+    from memory.offline_answerer import content_stems
+    from memory.updates import update_of
+
+    def said(content, day):
+        return Memory(id=content[:8], type="fact", content=content, created_at=NOW,
+                      event_time=NOW + timedelta(days=day), source_message_ids=[content[:8]])
+    left = said("Hooli's champion Dinesh left the company last week [week of 2026-11-23].", 0)
+    qbr = said("Hooli QBR moved to Dec 11 [2026-12-11], Gavin had a conflict.", 2)
+    question = "is Dinesh still at Hooli?"
+    assert update_of(left, [left, qbr], question, content_stems(question) - {"still"},
+                     content_stems) is None
+    lisbon = said("The offsite is in Lisbon, March 3-5.", 0)
+    porto = said("Change: the offsite moves to Porto, same dates.", 2)
+    question = "is the offsite still in Lisbon?"
+    assert update_of(lisbon, [lisbon, porto], question, content_stems(question) - {"still"},
+                     content_stems) is porto
