@@ -2372,8 +2372,10 @@ _VARIANT = re.compile(r"(?i:\b(?P<noun>emails?|plans?|options?|variants?|version
 # "did Acme approve …?", "has Globex signed …?": whether a deed was done, by its verb
 # (not "have I …?": what the asker said of themselves is read as said, BEAM's "Have I used
 # Bootstrap components in my project before?")
-_ASKS_DID_IT = re.compile(r"^\W*(?i:did|has|have|had)\s+(?:(?i:we|they|he|she|it)|"
-                          r"(?!I\b)[A-Z][\w&.-]*)\s+(?P<verb>[a-z]{3,})\b")
+_ASKS_DID_IT = re.compile(r"^\W*(?:(?i:did|has|have|had)|(?P<be>(?i:are|is|was|were)))\s+"
+                          r"(?:(?i:we|they|he|she|it)|(?!I\b)[A-Z][\w&.-]*)\s+"
+                          # ("are we dropping IE11?": a be's verb is its -ing or -ed)
+                          r"(?P<verb>[a-z]{3,}(?(be)(?:ing|ed)|))\b")
 # what counts no thing: a sum ("$118/agent"), a length of time ("a 2-year term"), a percentage
 _UNCOUNTED = re.compile(r"(?i)[$€£]\s?\d[\d,.]*\s?[kmb]?\b(?:/\w+)*|\b\d+(?:\.\d+)?\s*%|"
                         r"\b\d+[\s-]*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|"
@@ -2550,6 +2552,11 @@ _TRACKER_DONE = re.compile(r"(?i)\bmoved\s+(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:do
                            r"completed?|shipped|released|won['’]?t\s+(?:do|fix))\b|"
                            r"^\W*(?:resolved|closed)\s*:")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
+# a release named as when a thing happens: "in 5.0", "with v2.3", "for the 4.12 release"
+_IN_RELEASE = re.compile(r"(?i)\b(?:in|with|for|by|until)\s+(?:the\s+)?v?\d+(?:\.\d+)+\b")
+# a plan asked: "when are we dropping IE11?", "when will the fix land?"
+_ASKS_WHEN_AHEAD = re.compile(r"(?i)^\W*when\s+(?:will\b|(?:are|is)\s+(?:we|they|you|it)\s+"
+                              r"(?:going\s+to\s+)?\w+ing\b)")
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b|"
                                  r"^\W*what\s+did\s+(?:i|we)\s+miss\b")
@@ -3943,6 +3950,13 @@ class OfflineAnswerer(Answerer):
                 dated = next((m for m in shown if (d := event_date(m, question))
                               and d.start <= now.date()
                               and not none_since(m)), dated)
+            if dated is not None and _ASKS_WHEN_AHEAD.match(question) \
+                    and event_date(dated, question).end < dated.said_at.date():
+                # a plan asked is not a day already past when it was said: "when are we dropping
+                # IE11?" was "Q3 2026" of "they were still on IE11 last quarter" (said in
+                # December), not "Dropping IE11 in 5.0."
+                dated = next((m for m in shown if (d := event_date(m, question))
+                              and d.end >= m.said_at.date() and not none_since(m)), None)
             replaced: Memory | None = None
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
@@ -4106,8 +4120,11 @@ class OfflineAnswerer(Answerer):
                 # succeeded", ranked first, on no date
                 parts += [f"No date was given; the time said, on {_said(timed)}:", timed.content]
             elif when:  # no date was given for it: say so, with when it was said
-                parts += [f"No date was given; it was said on {_said(shown[0])}:",
-                          shown[0].content]
+                # (a release named for it answers when, by its number: "Dropping IE11 in 5.0."
+                # for "when are we dropping IE11?", not the objection said first)
+                lead = next((m for m in shown if _IN_RELEASE.search(ANNOTATED.sub("", m.content))
+                             and wanted <= _memory_stems(m)), shown[0])
+                parts += [f"No date was given; it was said on {_said(lead)}:", lead.content]
             elif changed is not None:  # the current value plainly, then where it comes from
                 parts += [changed + ".", _dated(shown[0])]
             elif (_WHO.match(question) or views) and speakers:

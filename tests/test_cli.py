@@ -5398,3 +5398,27 @@ def test_what_a_status_reads_since_and_a_sum_beside_are_forgotten_from_the_shell
         out = lurker("recall", question, *now).stdout
         assert said not in out, out
     assert "$420" not in lurker("recall", "how much did the cooler repair cost?", *now).stdout
+
+
+def test_a_thread_deciding_to_drop_a_browser_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-third session), a thread typed into `lurker`: "when are we dropping IE11?"
+    was answered "Q3 2026" (ola's "they were still on IE11 last quarter", a day already past
+    when it was said, is no plan's day) over "Dropping IE11 in 5.0." (a release is when), and
+    "are we dropping IE11?" led with "It's the IE11 polyfill removal." (the verb asked is what
+    was decided)."""
+    rows = threaded(
+        ("kim", "2026-12-02T10:00:00Z", "t1", None, "Should we drop IE11 support in the next "
+                                                    "release?"),
+        ("raj", "2026-12-02T10:10:00Z", "t2", "t1", "+1, it's 0.2% of traffic"),
+        ("ola", "2026-12-02T10:20:00Z", "t3", "t1", "-1 until the gov customers confirm, they "
+                                                    "were still on IE11 last quarter"),
+        ("kim", "2026-12-03T09:00:00Z", "t4", "t1", "Gov customers confirmed they moved to Edge. "
+                                                    "Dropping IE11 in 5.0."),
+        ("sam", "2026-12-03T15:00:00Z", "t5", None, "Who can review PR #1880? It's the IE11 "
+                                                    "polyfill removal."))
+    when, whether = asked_after(lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+                                "when are we dropping IE11?", "are we dropping IE11?")
+    assert when.startswith("No date was given; it was said on 3 December 2026: Dropping IE11 in "
+                           "5.0."), when
+    assert "Q3 2026" not in when, when
+    assert whether.startswith("Dropping IE11 in 5.0."), whether
