@@ -2552,6 +2552,9 @@ _TRACKER_DONE = re.compile(r"(?i)\bmoved\s+(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:do
                            r"completed?|shipped|released|won['’]?t\s+(?:do|fix))\b|"
                            r"^\W*(?:resolved|closed)\s*:")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
+# a sum said as a difference: "$5.1k more than October", "€200 less than the quote"
+_SUM_DIFFERENCE = re.compile(r"(?i)[+-]?[$€£]\s?\d[\d,.]*\s?[kmb]?\s+(?:more|less|higher|lower|"
+                             r"cheaper|over|under|above|below)\s+than\b")
 # a release named as when a thing happens: "in 5.0", "with v2.3", "for the 4.12 release"
 _IN_RELEASE = re.compile(r"(?i)\b(?:in|with|for|by|until)\s+(?:the\s+)?v?\d+(?:\.\d+)+\b")
 # a plan asked: "when are we dropping IE11?", "when will the fix land?"
@@ -3457,7 +3460,10 @@ class OfflineAnswerer(Answerer):
                     # did Globex agree to?" asks)
                     # (not of a price asked alone: "Datadog quote for renewal came in at
                     # $7.8k/month" is no newer "how much do we pay for Datadog?")
-                    return bool(_MONEY.search(m.content)) and (
+                    # (a sum said as a difference is no price: "Biggest jump is NAT gateway
+                    # data transfer, $5.1k more than October" led "what was the October bill?"
+                    # over "… up from $41k in October")
+                    return bool(_MONEY.search(_SUM_DIFFERENCE.sub(" ", m.content))) and (
                         wanted <= _memory_stems(m) or bool(rest) and rest <= stems_of(m)
                         or bool(outcome) and _names_all(outcome, m.content))
 

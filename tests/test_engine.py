@@ -2927,3 +2927,17 @@ def test_a_lettered_variant_asked_is_that_one(profile):
     for letter, figure in (("A", "3.1%"), ("B", "4.4%")):
         ctr = profile.recall(f"what was email {letter}'s CTR?", now=now).answer
         assert figure in ctr.split(" (1 December")[0], ctr
+
+
+def test_a_sum_said_as_a_difference_is_no_bill(profile):
+    """6 Dec (twenty-third session), an infra costs channel: "what was the October bill?" led
+    with "Biggest jump is NAT gateway data transfer, $5.1k more than October" (newer, and priced
+    by its search questions) over "AWS bill for November: $48.2k, up from $41k in October"."""
+    rows = [("gus", "2026-11-30T10:00:00Z", "AWS bill for November: $48.2k, up from $41k in "
+             "October."),
+            ("gus", "2026-12-01T11:00:00Z", "Biggest jump is NAT gateway data transfer, $5.1k more "
+             "than October.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="costs")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    bill = profile.recall("what was the October bill?", now=now).answer
+    assert bill.startswith("AWS bill for November"), bill
