@@ -2320,8 +2320,11 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("delivery deliveries arrive arrival"),
                     re.compile(r"(?i)\beta\b|\barriv\w*|\bdeliver\w*|\bship(?:s|ped|ping)?\b")),
     # "what's the platform team working on?": "In progress: on-call handbook rewrite"
+    # (and "why is everyone working from home on the 14th?": "… so WFH Dec 14-15", declined)
     **dict.fromkeys(content_stems("work working"),
-                    re.compile(r"(?i)\bin\s+progress\b|\bwip\b|\bunderway\b|\bin\s+flight\b")),
+                    re.compile(r"(?i)\bin\s+progress\b|\bwip\b|\bunderway\b|\bin\s+flight\b|"
+                               r"\bwfh\b")),
+    **dict.fromkeys(content_stems("home"), re.compile(r"(?i)\bwfh\b|\bwork(?:ing)?\s+remote")),
     # "why were the earlier numbers wrong?": "The eval set had 3% overlap with train (dedup bug
     # in the shard builder), all numbers before today are inflated by ~0.02" (declined)
     **dict.fromkeys(content_stems("wrong incorrect"),

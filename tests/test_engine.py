@@ -2941,3 +2941,16 @@ def test_a_sum_said_as_a_difference_is_no_bill(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     bill = profile.recall("what was the October bill?", now=now).answer
     assert bill.startswith("AWS bill for November"), bill
+
+
+def test_working_from_home_is_said_wfh(profile):
+    """6 Dec (twenty-third session), an office move: "why is everyone working from home on the
+    14th?" was declined ("Internet at the new office won't be ready until Dec 16, so WFH Dec
+    14-15" says neither "working" nor "home")."""
+    rows = [("bea", "2026-11-30T09:00:00Z", "Office move to 500 Market St is Dec 14."),
+            ("bea", "2026-12-02T16:00:00Z", "Internet at the new office won't be ready until Dec "
+             "16, so WFH Dec 14-15.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="office")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    why = profile.recall("why is everyone working from home on the 14th?", now=now).answer
+    assert why.startswith("Internet at the new office won't be ready until Dec 16"), why
