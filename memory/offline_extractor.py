@@ -1223,6 +1223,12 @@ class OfflineExtractor(Extractor):
                 (pointed[i] for i in PR_NUMBER.findall(line.content)
                  if i in pointed and pointed[i] is not line), None)
             for n, sentence in enumerate(sentences):
+                if n and (she := OPENING_PRONOUN.match(sentence)) is not None \
+                        and (who := _the_one_named(" ".join(sentences[:n]), line.speaker)):
+                    # "Offer out to Aiko: $185k base, start Jan 11. She has until Dec 9 to
+                    # decide.": she is the one person the sentences before name ("when does
+                    # Aiko need to decide?" was declined)
+                    sentence = f"{she[1]}{who}{sentence[she.end():]}"
                 # the points of its thread's list a reply names ("fixed 1 …", "docs done")
                 points = _points_named(_ANNOTATED.sub("", sentence), listed.content) \
                     if listed is not None else ""
