@@ -179,6 +179,9 @@ def _readings(text: str) -> dict[str, str]:
 _DROPS_OUT = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make\s+it|"
                         r"come|attend|go|join)\b|\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
                         r"back(?:ed|ing))\s+out\b|\bno\s+longer\s+(?:coming|going|attending)\b|"
+                        # (a candidate: "Ben withdrew, took another offer." left him listed in
+                        # "3 candidates in onsite stage: Aiko, Ben, Carla")
+                        r"\bwithdr(?:ew|awn|aws|awing)\b|\b(?:took|accepted)\s+another\s+offer\b|"
                         r"\bgiv(?:e|es|ing)\s+(?:his|her|their|my)\s+(?:pass|spot|seat|ticket|"
                         r"place)\b")
 _ASKS_WHO_OR_WHETHER = re.compile(r"(?i)^\W*(?:who|whom|is|are|was|were|will|does|do|did|can|"
@@ -490,7 +493,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         whether = not re.match(r"(?i)\W*who", question)  # ("is lea going?": of lea only)
         if who and who <= answer_values \
                 and (not whether or who <= set(re.findall(r"[a-z0-9]+", question.lower()))) \
-                and (stems(m) & answer_stems) - who - _FUNCTION_WORDS - _DAY_STEMS:
+                and ((stems(m) & answer_stems) - who - _FUNCTION_WORDS - _DAY_STEMS
+                     # (or out of a list of candidates or options that names them: "Ben
+                     # withdrew, took another offer." after "3 candidates in onsite stage:
+                     # Aiko, Ben, Carla", for "who is still in the pipeline?")
+                     or _OPTIONS.search(answer.content)):
             dropped.append(m)
     if dropped:
         return max(dropped, key=lambda m: m.said_at)

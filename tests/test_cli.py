@@ -5422,3 +5422,23 @@ def test_a_thread_deciding_to_drop_a_browser_asked_from_the_shell(lurker, tmp_pa
                            "5.0."), when
     assert "Q3 2026" not in when, when
     assert whether.startswith("Dropping IE11 in 5.0."), whether
+
+
+def test_a_hiring_pipeline_someone_withdrew_from_asked_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-third session), through `lurker`: "who is still in the pipeline for the
+    backend role?" listed Ben after "Ben withdrew, took another offer."; "why did Ben drop out?"
+    was declined; "Offer out to Aiko: …. She has until Dec 9 to decide." kept "She has …" (she is
+    the one person the sentences before name)."""
+    rows = chat(
+        ("hr", "2026-11-30T10:00:00Z", "Backend role: 3 candidates in onsite stage: Aiko, Ben, "
+                                       "Carla."),
+        ("lin", "2026-12-02T17:00:00Z", "Ben withdrew, took another offer."),
+        ("hr", "2026-12-03T11:00:00Z", "Offer out to Aiko: $185k base, start Jan 11. She has "
+                                       "until Dec 9 to decide."))
+    still, why, decide = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+        "who is still in the pipeline for the backend role?", "why did Ben drop out?",
+        "when does Aiko have to decide by?")
+    assert still.startswith("Latest: Ben withdrew, took another offer."), still
+    assert why.startswith("Ben withdrew, took another offer."), why
+    assert "Aiko has until Dec 9" in decide, decide
