@@ -2327,7 +2327,8 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("home"), re.compile(r"(?i)\bwfh\b|\bwork(?:ing)?\s+remote")),
     # "why did Ben drop out?": "Ben withdrew, took another offer." (declined)
     **dict.fromkeys(content_stems("drop dropped"),
-                    re.compile(r"(?i)\bwithdr(?:ew|awn|aws|awing)\b|\b(?:pull|back)(?:ed|ing)?\s+out\b")),
+                    re.compile(r"(?i)\bwithdr(?:ew|awn|aws|awing)\b|"
+                               r"\b(?:pull|back)(?:ed|ing)?\s+out\b")),
     # "why were the earlier numbers wrong?": "The eval set had 3% overlap with train (dedup bug
     # in the shard builder), all numbers before today are inflated by ~0.02" (declined)
     **dict.fromkeys(content_stems("wrong incorrect"),

@@ -5427,8 +5427,8 @@ def test_a_thread_deciding_to_drop_a_browser_asked_from_the_shell(lurker, tmp_pa
 def test_a_hiring_pipeline_someone_withdrew_from_asked_from_the_shell(lurker, tmp_path):
     """6 Dec (twenty-third session), through `lurker`: "who is still in the pipeline for the
     backend role?" listed Ben after "Ben withdrew, took another offer."; "why did Ben drop out?"
-    was declined; "Offer out to Aiko: …. She has until Dec 9 to decide." kept "She has …" (she is
-    the one person the sentences before name)."""
+    was declined; "Offer out to Aiko: …. She has until Dec 9 to decide." kept "She has …" (she
+    is the one person the sentences before name)."""
     rows = chat(
         ("hr", "2026-11-30T10:00:00Z", "Backend role: 3 candidates in onsite stage: Aiko, Ben, "
                                        "Carla."),
