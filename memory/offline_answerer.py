@@ -559,7 +559,9 @@ def _tickets(text: str) -> list[str]:
 # 4.12.2 released?" was answered with "release 4.13.0 is planned for Dec 3" (it shared "4",
 # "12" and "release"). Versions with two dots or a "v" ("v1"), "#4471", "ZD-88213"; "4.13"
 # alone could be a number.
-_IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{2,}|"
+_IDENTIFIER = re.compile(r"(?:(?<=(?<![\w#])#)(?-i:[A-Z][A-Z0-9]*-\d+)|"
+                         # (a tool's key after its "#": "RESOLVED: … #PD-4410", PagerDuty's)
+                         r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{2,}|"
                          # (a CVE's two numbers: "CVE-2026-41021")
                          r"[A-Za-z][A-Za-z0-9]*(?:-\d+)+|"
                          # a short code in capitals: "who owns KR2?" was answered by KR1's owner
@@ -571,7 +573,7 @@ _IDENTIFIER = re.compile(r"(?<![\w.#-])(?:v?\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*|#\d{
                          r"(?i:(?!(?:node|vue|next|nuxt|react|d3|three|express|angular|ember|"
                          r"chart|socket|moment|deno|bun)\.js\b))"
                          r"[\w-]+\.(?:go|py|ts|tsx|js|jsx|rb|java|kt|rs|cpp|hpp|cs|php|swift|"
-                         r"scala|sql|ya?ml|toml|tf|proto|sh))(?![\w-]|\.\d)")
+                         r"scala|sql|ya?ml|toml|tf|proto|sh)))(?![\w-]|\.\d)")
 
 
 def identifiers(question: str) -> list[str]:
@@ -729,8 +731,13 @@ def _cause_of_ticket(lead: Memory, memories: list[Memory],
     $412 was a duplicate ACH fee, bank is reversing it." of "Payroll account is off by $412")
     and states a cause (or what `or_else` accepts)."""
     tickets = [t for t in identifiers(lead.content) if is_ticket(t)] + sums_named(lead.content)
+    # (or its message names it, in another sentence: "Postmortem for PD-4410 Friday 3pm. Root
+    # cause: a vacuum on the replica blocked replication.")
+    named = {m.source_message_ids[0] for m in memories
+             if tickets and m.source_message_ids and _carries(tickets, m.content)}
     return min((m for m in memories if tickets and m.said_at >= lead.said_at and m.id != lead.id
-                and _carries(tickets, m.content)
+                and (_carries(tickets, m.content) or m.source_message_ids[:1]
+                     and m.source_message_ids[0] in named)
                 and (_STATES_CAUSE.search(m.content) or or_else(m))),
                key=lambda m: m.said_at, default=None)
 

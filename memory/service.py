@@ -995,7 +995,18 @@ class Profile:
                     if carries_identifier(t, first.content)):
                 out.append(m)
                 seen.add(m.id)
-        return out[:FOLLOWED_KEPT]
+        out = out[:FOLLOWED_KEPT]
+        if out and asks_cause(query) and not any(says_cause(m) for m in out):
+            # (and the cause its message states beside it: "Postmortem for PD-4410 Friday 3pm.
+            # Root cause: a vacuum on the replica blocked replication." names the page's ticket
+            # in its first sentence only, and "what caused the orders-api latency?" gave the
+            # alert's TRIGGERED / RESOLVED pair)
+            sources = list(dict.fromkeys(m.source_message_ids[0] for m in out
+                                         if m.source_message_ids))
+            out += [m for m in self._store.memories_by_source(self.name, sources)
+                    if m.id not in seen and m.source_message_ids[:1]
+                    and m.source_message_ids[0] in sources and says_cause(m)][:1]
+        return out
 
     def _changed_later(self, query: str, shown: list[Memory]) -> list[Memory]:
         """For "what's the status of the iOS release?", what changed the state of a lead since:

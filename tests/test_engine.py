@@ -2954,3 +2954,24 @@ def test_working_from_home_is_said_wfh(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     why = profile.recall("why is everyone working from home on the 14th?", now=now).answer
     assert why.startswith("Internet at the new office won't be ready until Dec 16"), why
+
+
+def test_a_pages_cause_said_beside_its_postmortems_ticket(profile):
+    """6 Dec (twenty-third session), a pager channel: "what caused the orders-api latency?" gave
+    the TRIGGERED / RESOLVED pair: "#PD-4410" after its "#" was no ticket, and "Root cause: a
+    vacuum on the replica blocked replication." names none, its message's first sentence does
+    ("Postmortem for PD-4410 Friday 3pm.")."""
+    rows = [("pd", "2026-12-03T02:14:00Z", "TRIGGERED: orders-api p99 latency > 2s (SEV2) "
+             "#PD-4410"),
+            ("kai", "2026-12-03T02:41:00Z", "orders-db replica lag 40s, failing over to "
+             "replica-2"),
+            ("pd", "2026-12-03T03:02:00Z", "RESOLVED: orders-api p99 latency > 2s (SEV2) "
+             "#PD-4410"),
+            ("kai", "2026-12-03T09:00:00Z", "Postmortem for PD-4410 Friday 3pm. Root cause: a "
+             "vacuum on the replica blocked replication.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="pager")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    cause = profile.recall("what caused the orders-api latency?", now=now).answer
+    assert cause.startswith("Root cause: a vacuum on the replica blocked replication."), cause
+    lasted = profile.recall("how long did the orders-api incident last?", now=now).answer
+    assert lasted.startswith("48 minutes: from 02:14 UTC on 3 December 2026"), lasted
