@@ -1001,11 +1001,7 @@ class Profile:
             # Root cause: a vacuum on the replica blocked replication." names the page's ticket
             # in its first sentence only, and "what caused the orders-api latency?" gave the
             # alert's TRIGGERED / RESOLVED pair)
-            sources = list(dict.fromkeys(m.source_message_ids[0] for m in out
-                                         if m.source_message_ids))
-            out += [m for m in self._store.memories_by_source(self.name, sources)
-                    if m.id not in seen and m.source_message_ids[:1]
-                    and m.source_message_ids[0] in sources and says_cause(m)][:1]
+            out += self._beside_in_messages(out, seen, says_cause)[:1]
         return out
 
     def _changed_later(self, query: str, shown: list[Memory]) -> list[Memory]:
@@ -1099,12 +1095,18 @@ class Profile:
                 (lambda m: bool(identifiers(m.content)))
         else:
             return []
-        seen = {m.id for m in shown}
+        return self._beside_in_messages(leads, {m.id for m in shown}, wanted)[:FOLLOWED_KEPT]
+
+    def _beside_in_messages(self, leads: list[Memory], seen: set[str],
+                            wanted: Callable[[Memory], bool]) -> list[Memory]:
+        """The memories drawn first from the messages `leads` were first drawn from, not in
+        `seen`, that `wanted` accepts: what a message says beside the sentence that was found
+        (one read of the store)."""
         sources = list(dict.fromkeys(m.source_message_ids[0] for m in leads
                                      if m.source_message_ids))
         return [m for m in self._store.memories_by_source(self.name, sources)
                 if m.id not in seen and m.source_message_ids[:1]
-                and m.source_message_ids[0] in sources and wanted(m)][:FOLLOWED_KEPT]
+                and m.source_message_ids[0] in sources and wanted(m)]
 
     def _work(self, now: datetime
               ) -> tuple[list[open_tasks.OpenWork], Callable[[Memory], set[str]]]:
