@@ -157,6 +157,9 @@ _FUTURE = re.compile(
     # SCCs attached", said 2 Dec, was last year's, "attached" read as a deed)
     r"(?:need|needs|requires)(?=\s+(?:[\w'’-]+\s+){0,3}?by\b)|"
     r"must|should|hope\s+to|expect|expected|eta|happens|happening|starts|begins|"
+    # (weather to come: "Rain forecast Thursday, pour moved to Monday Dec 7", said on a
+    # Wednesday, was the Thursday gone)
+    r"forecasts?|forecasted|"
     # (a plan kept: "we agreed …, launch stays on the 15th"; what a day holds, said in the
     # present after what was done: "3.8.4 released with the CVE fix, advisory goes public Dec
     # 9", "rc1 tagged, final planned for Jan 6" were last year's)
@@ -224,7 +227,11 @@ _CLAUSE = re.compile(r"(?:[^,]|,(?=\d))+?(?=,\s|\s(?:and|but|so|because|then|whi
 # retro got moved to Friday", "we decided to raise the limit, starting Monday" (said on a Tuesday).
 # their stems (memory.moves); a deadline "extended to Dec 11" moved too
 MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?|extend)"
-SAYS_MOVED = re.compile(rf"(?i)\b{MOVE_VERBS}\w*")  # "slips to Dec 15", "moved", "pushed"
+# (in Spanish, Portuguese, French, German, Italian: "se mueve", "pospuesta", "aplazado",
+# "verschoben", "verlegt", "déplacé", "adiado", "spostato", "rinviato")
+FOREIGN_MOVE_VERBS = r"(?:mov|muev|pospo|aplaz|verschob|verleg|d[ée]plac|adiad|spostat|rinvi)"
+# "slips to Dec 15", "moved", "pushed"
+SAYS_MOVED = re.compile(rf"(?i)\b(?:{MOVE_VERBS}|{FOREIGN_MOVE_VERBS})\w*")
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        # (a ticket's or a version's name between: "Apple delayed PO-7712
                        # shipment to Jan 6", said 4 Dec, was last January's)
@@ -1229,6 +1236,31 @@ def _cross_month_range(m: re.Match, d: date, tense: Tense) -> Resolution:
     return start, end, "day", how
 
 
+# Months in the languages teams also chat in (Spanish, Portuguese, French, German, Italian): "el
+# jueves 10 de diciembre", "am Montag, 14. Dezember", "le 10 décembre", "10 de dezembro"; written
+# after their day only (the months English shares, "mars", "mai", are no date alone)
+_FOREIGN_MONTHS = {
+    1: "enero janeiro janvier januar jänner gennaio", 2: "febrero fevereiro février fevrier "
+    "februar febbraio", 3: "marzo março mars märz maerz", 4: "abril avril aprile",
+    5: "mayo maio mai maggio", 6: "junio junho juin juni giugno", 7: "julio julho juillet juli "
+    "luglio", 8: "agosto août aout", 9: "septiembre setiembre setembro septembre settembre",
+    10: "octubre outubro octobre oktober ottobre", 11: "noviembre novembro novembre",
+    12: "diciembre dezembro décembre decembre dezember dicembre"}
+_FOREIGN_MONTH_NUMBER = {name: n for n, names in _FOREIGN_MONTHS.items()
+                         for name in names.split()}
+# ("3 Mars bars left": the French month is written in lower case)
+_FOREIGN_MONTH = "|".join("(?-i:mars)" if name == "mars" else name
+                          for name in sorted(_FOREIGN_MONTH_NUMBER, key=len, reverse=True))
+_FOREIGN_DAY_MONTH = (rf"(?P<day>[0-3]?\d)(?:\.|º|er|°)?\s+(?:de\s+)?(?P<fmon>{_FOREIGN_MONTH})"
+                      r"(?:,?\s+(?:de\s+)?(?P<year>\d{4})(?!\d|:\d))?")
+
+
+def _foreign_day_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A day of a month named in Spanish, Portuguese, French, German or Italian."""
+    return _month_day(_FOREIGN_MONTH_NUMBER[m["fmon"].lower()], int(m["day"]), _year_of(m), d,
+                      tense)
+
+
 _DAY = rf"(?P<day>[0-3]?\d){_ORD}?"
 _YEAR_OPT = r"(?:,?\s+(?P<year>\d{4}|['’]\d{2})(?!\d|:\d))?"
 _RANGE_DASH = r"\s*(?:-|–|—|to|through|thru|till|until)\s*"
@@ -1275,6 +1307,7 @@ _RULES: list[tuple[str, Resolver, str]] = [
      "weekday ordinal"),
     (_DAY_MONTH, _day_month, "month digit"),
     (_MONTH_DAY, _day_month, "month digit"),
+    (_FOREIGN_DAY_MONTH, _foreign_day_month, "foreign_month digit"),
     (r"(?<![\d.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>\d{4})(?![\d.])",
      _numeric, "digit-sep-digit"),
     (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
@@ -1600,7 +1633,8 @@ _WORDS = {"month": "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
           "calendar": "day|week|month|quarter|year|night|morning|afternoon|evening|tomorrow|tmr|"
                       "2morrow|eod|fortnight|wk|yr|tdy|nite|tmw",
           "holiday": "christmas|xmas|year|thanksgiving|boxing|halloween|valentine|holiday|"
-                     "winter|black|cyber"}
+                     "winter|black|cyber",
+          "foreign_month": _FOREIGN_MONTH}
 # An ASCII text is looked at lower-cased (a case-sensitive search is several times faster); any
 # other one as the rules read it, with Unicode case folding, which str.lower() does not share
 # ("ſunday" is a Sunday to the rules).

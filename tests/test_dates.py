@@ -606,6 +606,9 @@ HOSTILE = [
     "the same day delivery costs extra", "new end date Dec 18", "Effective Dec 1",
     "credit for the November outage", "We got a booth, Feb 17-19 in Austin",
     "Expense reports for November are due Dec 5", "we are planning for November",
+    # 6 Dec, twenty-fourth session: months in other languages, after their day
+    "el jueves 10 de diciembre", "am Montag, 14. Dezember 2027", "le 3 mars", "3 Mars bars",
+    "entrega em 10 de dezembro", "il 5 maggio", "Rain forecast Thursday, pour moved to Monday",
 ]
 
 
@@ -1104,6 +1107,21 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     # a plan's "arriving" after a clause in the past is to come (it was last year's week of 8 Dec)
     ("finance approved the GPU nodes, arriving week of Dec 14", [("2026-12-14", "2026-12-20")]),
     ("the parts arrived Nov 30", [("2026-11-30", "2026-11-30")]),
+    # a forecast is of a day to come, whatever was done beside it (said Saturday 5 Dec: it was
+    # the Thursday gone)
+    ("Rain forecast Thursday, pour moved to Monday Dec 7", [("2026-12-10", "2026-12-10"),
+                                                           ("2026-12-07", "2026-12-07")]),
+    ("it rained Thursday, pour moved to Monday Dec 7", [("2026-12-03", "2026-12-03"),
+                                                        ("2026-12-07", "2026-12-07")]),
+    # a day of a month named in Spanish, German, French, Portuguese or Italian (no date was
+    # read: "Cambio: la demo se mueve al viernes 11 de diciembre" moved nothing), the year by
+    # tense as in English; not a Mars bar
+    ("La demo es el jueves 10 de diciembre a las 11.", [("2026-12-10", "2026-12-10")]),
+    ("Deployment verschoben auf Mittwoch, 16. Dezember.", [("2026-12-16", "2026-12-16")]),
+    ("la réunion est le 3 mars 2027", [("2027-03-03", "2027-03-03")]),
+    ("entrega em 10 de janeiro", [("2027-01-10", "2027-01-10")]),
+    ("lo abbiamo rilasciato il 30 novembre", [("2026-11-30", "2026-11-30")]),
+    ("3 Mars bars left", []),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
