@@ -83,7 +83,11 @@ _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
                 "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli",
                 "wpa", "wifi", "wi-fi", "ssid", "wlan", "openssl", "phrase", "mnemonic",
-                "seed words")
+                "seed words",
+                # (a password's name in other languages: _FOREIGN_LABEL)
+                "contrase", "clave", "kennwort", "senha", "palavra", "parola", "wachtwoord",
+                "senord", "adgangskode", "salasana", "hasło", "haslo", "heslo", "jelsz", "ifre",
+                "пароль", "mdp")
 _KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
                        r"recovery|licen[cs]e).?key")
 
@@ -263,6 +267,18 @@ _WORDS = (r"(?:[ \t]+(?:for|of|on|to|at|from|in|we|i|you|that|now|here)\b"
 _PASSWORD_NOUN = (r"(?P<label>password|passwd|passphrase|pw|pin)\b"
                   r"(?![ \t]+(?!for\b|until\b|on\b|to\b|in\b|now\b|from\b|at\b|this\b|"
                   r"today\b|when\b|and\b|but\b|so\b)[A-Za-z])")
+# A password's name in the other languages teams chat in, and "is" in them: "la contraseña del
+# wifi de invitados es X", "Passwort für den Staging-Server: X", "le mot de passe admin est X",
+# "a senha do banco é X", "la password del router è X" (each was stored and quoted back)
+_FOREIGN_LABEL = (r"(?P<label>contrase[ñn]a|clave|passwort|kennwort|mot\s+de\s+passe|mdp|senha|"
+                  r"palavra-passe|parola\s+d['’]ordine|wachtwoord|l[öo]senord|adgangskode|"
+                  r"salasana|has[łl]o|heslo|jelsz[óo]|[şs]ifre|пароль|"
+                  # (the English word with another language's "of": "la password del router è
+                  # X"; not "the password manager migration ticket is OPS-4411")
+                  r"password(?=[ \t]+(?:del|della|dello|dei|di|de|do|da|du|des|für|fur|van|"
+                  r"för)\b))")
+_FOREIGN_IS = (r"(?:\bes\b|\best\b|\bist\b|\bé\b|\bè\b|\bera\b|\bwar\b|\blautet\b|"
+               r"\bis\b|\bjest\b|\bje\b|\bär\b|\ber\b|\bon\b|\bэто\b|[:=：—-])")
 # (kind, pattern, how the value is checked)
 _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
@@ -274,6 +290,9 @@ _LABELLED = [
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
                    r"[ \t]*(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b|:|=)[ \t]*" + _QUOTE
                    + _CREDENTIAL, "credential"),
+    # the same in another language (a value holding a digit or a symbol)
+    ("credential", r"(?i)" + _FOREIGN_LABEL + r"(?:[ \t]+[\w.@/'’-]+){0,5}?" + _QUOTE
+                   + r"[ \t]*" + _FOREIGN_IS + r"[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
     # the same two shapes with a value of letters only
     ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|\u2192|==?|:)(?!//)[ \t]*"
                    + _QUOTE + _LETTERS, "unknown-word"),
@@ -516,7 +535,9 @@ _REPEATED = re.compile(r"(.)\1{5,}")
 _YAML_TAG = re.compile(r"(?i)!(?:vault|ref|sub|getatt|importvalue|join|select|split|findinmap|"
                        r"base64|cidr|getazs|if|equals|not|and|or|condition|transform|env|"
                        r"include|reference|unsafe|secret|encrypted)")
-_PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw")
+_PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw|contrase|clave|kennwort|senha|palavra|parola|"
+                             r"wachtwoord|senord|adgangskode|salasana|has[łl]o|heslo|jelsz|"
+                             r"ifre|пароль|mdp")
 _SPECIAL = set("!@#$%^&*?~+=/\\|")
 
 _RULES: tuple[_Rule, ...] = (

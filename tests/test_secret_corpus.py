@@ -444,3 +444,14 @@ def test_a_key_known_by_its_prefix_is_caught_when_its_letters_are_off(text, valu
 ])
 def test_a_keys_prefix_named_without_a_key_is_kept(text):
     assert shipped(text) == text
+
+
+def test_a_password_named_in_another_language_found_on_6_dec_twenty_fourth_session():
+    """Written on 6 Dec (twenty-fourth session): a password named in Spanish, German, French,
+    Portuguese, Italian or Dutch ("la contraseña del wifi de invitados es …", "Passwort für den
+    Staging-Server: …", "le mot de passe admin est …", "a senha do banco é …") was stored and
+    answered back; and like lines holding none (a password's length, its expiry, a forgotten
+    one's link, "la clave del éxito"). Before: 0 of 8 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "foreign-06dec-x"])
+    assert (found.caught, found.secrets) == (8, 8), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
