@@ -843,14 +843,55 @@ _CALENDAR_WORD = re.compile(r"(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(
 def _the_one_named(text: str, author: str) -> str | None:
     """The one person `text` names within its sentences (its author aside), or None when it
     names none or several ("offer going out to Priya today: L5, start date Jan 11" -> "Priya")."""
-    named = {m[0] for m in _NAMED_WITHIN.finditer(_ANNOTATED.sub("", text))
+    plain = _ANNOTATED.sub("", text)
+    named = {m[0] for m in _NAMED_WITHIN.finditer(plain)
              if not _CALENDAR_WORD.match(m[1]) and m[1].lower() != author.lower()
              and m[1] not in _NOT_NAMED}
+    # (or opening a sentence, a word no English one: "Aiko asked for a week to think it over.
+    # She has until Dec 9 to decide." was no one's, and "when does Aiko need to decide?" was
+    # declined)
+    named |= {m[1] for m in _NAMED_FIRST.finditer(plain)
+              if not _CALENDAR_WORD.match(m[1]) and m[1].lower() != author.lower()
+              and m[1] not in _NOT_NAMED and not english_word(m[1].lower())
+              and not any(n.split()[0] == m[1] for n in named)}
     return named.pop() if len(named) == 1 else None
+
+
+# (of four letters or more: shorter words are never English ones to `english_word`, and "Her
+# name is Shadow! She's …" named "Her")
+_NAMED_FIRST = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]{3,})\b(?!['’]?[\w-]*[A-Z0-9.])")
 
 
 _NOT_NAMED = frozenset({"I", "The", "We", "Slack", "Discord", "Zoom", "Jira", "GitHub", "Q1",
                         "UTC", "PST", "EST", "PT", "ET", "CET"})
+
+
+# someone doing "it": "Dara is writing it.", "I'll handle it", "Sam will own it"
+_DOING_IT = re.compile(r"^\W*(?:[A-Z][a-z]+|I|we)"
+                       r"(?:\s+(?:is|are|am|will(?:\s+be)?)|['’](?:s|ll|m|re))\s+"
+                       r"(?:writ|draft|do|handl|own|lead|run|cover|review|fix|tak|driv)\w*\s+"
+                       r"(?P<it>it)\b(?!\s+(?:up|over|on|off|out|back)\b)")
+# what a sentence is about: the words before its first verb ("Grant report for the county" of
+# "Grant report for the county is due Dec 18.")
+_SUBJECT = re.compile(r"^\W*(?P<np>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){1,5}?)\s+(?:is|are|was|were|"
+                      r"will|needs?|has|have|goes|ships|starts|lands|due)\b")
+_NOT_A_SUBJECT = frozenset({"it", "this", "that", "there", "he", "she", "they", "we", "i", "you"})
+
+
+def _subject_of(sentence: str) -> str | None:
+    """The thing a sentence is about, as "the …" ("the grant report for the county"), or None
+    (a person, a pronoun, or no verb found)."""
+    found = _SUBJECT.match(_ANNOTATED.sub("", sentence))
+    if found is None:
+        return None
+    words = found["np"].split()
+    if words[0].lower() in ("the", "our", "their"):
+        words = words[1:]
+    if words[0].lower() in _NOT_A_SUBJECT or not english_word(words[0].lower()) \
+            and words[0][0].isupper():
+        return None
+    first = words[0].lower() if english_word(words[0].lower()) else words[0]
+    return " ".join(["the", first, *words[1:]])
 
 
 def _statement_then_ask(sentence: str) -> list[str]:
@@ -1229,6 +1270,12 @@ class OfflineExtractor(Extractor):
                     # decide.": she is the one person the sentences before name ("when does
                     # Aiko need to decide?" was declined)
                     sentence = f"{she[1]}{who}{sentence[she.end():]}"
+                elif n and (it := _DOING_IT.match(sentence)) is not None \
+                        and (thing := _subject_of(sentences[n - 1])):
+                    # "Grant report for the county is due Dec 18. Dara is writing it.": it is
+                    # what the sentence before is about ("who is writing the grant report?" was
+                    # answered with the draft's review, "Dara is writing it." naming nothing)
+                    sentence = f"{sentence[:it.start('it')]}{thing}{sentence[it.end('it'):]}"
                 # the points of its thread's list a reply names ("fixed 1 …", "docs done")
                 points = _points_named(_ANNOTATED.sub("", sentence), listed.content) \
                     if listed is not None else ""

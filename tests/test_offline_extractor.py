@@ -737,6 +737,38 @@ def test_she_is_the_one_person_her_speakers_last_message_named():
         assert "she signed!! starting Jan 11" in said(*rows), rows
 
 
+def test_she_is_the_one_person_opening_a_sentence_before_her():
+    """"Aiko asked for a week to think it over. She has until Dec 9 to decide.": she is Aiko, a
+    name opening the sentence before (no English word). Not an English word that opens one
+    ("Marketing asked for …"), nor when two names do."""
+    def said(text: str) -> list[str]:
+        return [c.content for c in OfflineExtractor().extract(_at(("hr", 0, text)))]
+    assert "Aiko has until Dec 9 to decide." in said(
+        "Aiko asked for a week to think it over. She has until Dec 9 to decide.")
+    for text in ("Marketing asked for a week to think it over. She has until Dec 9 to decide.",
+                 "Aiko asked Bryn for a week. She has until Dec 9 to decide.",
+                 "Aiko and Bryn asked for a week. She has until Dec 9 to decide."):
+        assert "She has until Dec 9 to decide." in said(text), text
+
+
+def test_someone_doing_it_is_doing_what_the_sentence_before_is_about():
+    """"Grant report for the county is due Dec 18. Dara is writing it.": it is the grant
+    report. Not a person, a pronoun or a name the sentence before opens with, nor a phrase
+    ("take it over" keeps its "it")."""
+    def said(text: str) -> list[str]:
+        return [c.content for c in OfflineExtractor().extract(_at(("gail", 0, text)))]
+    assert "Dara is writing the grant report for the county." in said(
+        "Grant report for the county is due Dec 18. Dara is writing it.")
+    assert "Sam will own the quarterly security review." in said(
+        "The quarterly security review is overdue again. Sam will own it.")
+    for text in ("Priya Shah is due back Monday. Dara is writing it.",
+                 "It is due Dec 18. Dara is writing it.",
+                 "Grant report for the county is due Dec 18. Dara is taking it over."):
+        assert not any("the " in c and "Dara" in c and "it" not in c.split() for c in said(text)) \
+            and any(c.endswith(("writing it.", "taking it over.")) for c in said(text)), \
+            (text, said(text))
+
+
 def test_a_threads_reply_is_about_its_threads_subject():
     """"ok, 3.9 dropped in 6.0 (March)", tom's answer to ana's question under "RFC-32: drop
     Python 3.9 support.", cited ana's question only: nothing it answered named Python. A reply
