@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 
-from .dates import ANNOTATED, ANY_DAY, MOVE_VERBS, SAYS_MOVED, find_dates
+from .dates import ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
 from .moves import CANCEL_WORDS, CANCELLED, SHIFT
 from .text import STOP_WORDS, english_word
@@ -69,6 +70,10 @@ _CHANGE = re.compile(
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
     # after it: "deploy on push to main" moves nothing)
     rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
+    # (said in Spanish, Portuguese, French, German or Italian: "la demo se mueve al viernes 11
+    # de diciembre", "Deployment verschoben auf Mittwoch, 16. Dezember")
+    rf"(?:se\s+)?{FOREIGN_MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:al?|a\s+la|para|pra|auf|au|"
+    r"à|alla?|nach)\s[^;\[\]]{0,30}\[|"
     # or to the next of a team's cycles, no date: "Saved searches slipping to next sprint"
     rf"{_TO_NEXT_CYCLE}|"
     rf"{_TO_A_PLACE}|"
@@ -110,7 +115,12 @@ _CHANGE = re.compile(
 # (after chat markup, "_Correction:_", and with a dash for the colon, "UPDATE - …")
 _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revision|edit|"
                           # "small change: Aisha will join DevEx, not Infra"
-                          r"(?:small |slight |quick |one )?change)[*_~]*"
+                          r"(?:small |slight |quick |one )?change|"
+                          # ("Cambio: la demo se mueve al viernes 11 de diciembre", "Änderung:",
+                          # "Mise à jour :", "Atualização:", "Aggiornamento:")
+                          r"cambio|actualizaci[oó]n|correcci[oó]n|änderung|aenderung|"
+                          r"korrektur|mise [àa] jour|changement|atualiza[cç][aã]o|"
+                          r"corre[cç][aã]o|mudan[cç]a|aggiornamento|correzione)[*_~]*"
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
                           # "Updated RFC-31: sessions go to a separate Postgres instance"
                           r"(?:updated|revised)\s+[A-Za-z]+-\d+\s*:|"
@@ -158,6 +168,28 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
 # a measure read by its name, its value (a percent, a time) within a few words after it: "KR1 at
 # 205ms", "KR3 migrate 80% of services to k8s: 55%" (the last value before the next name)
 _MEASURE_NAME = re.compile(r"(?<![\w-])(?:KR|OKR|SLO|SLI|KPI)\d{1,2}\b")
+
+
+# how many of a thing are left ("140 flu doses left", "80 remaining")
+_LEFT_COUNT = re.compile(r"(?i)(?<![\d.,$€£])(\d[\d,]*)\s+(?:[a-z][\w-]*\s+){0,3}?"
+                         r"(?:left|remaining|to\s+go|in\s+stock|on\s+hand)\b")
+_LEFT_STEMS = frozenset({"left", "remain", "stock", "hand", "go"})
+# a sum per a unit ("$8,400/yr", "€12 per seat", "$30k a year")
+_PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*(?:/\s*|\s(?:per|an?)\s+)"
+                        r"(?P<per>yrs?|years?|annum|mo|mos|months?|seats?|users?|licen[cs]es?|"
+                        r"heads?|weeks?|wk|days?|hours?|hr)\b")
+# what a price was bargained or settled to
+_REPRICED = re.compile(r"(?i)\b(?:down|up)\s+to\b|\bnegotiat\w*|\bdiscount\w*|\bcounter\w*|"
+                       r"\bfinal\s+(?:price|offer|quote)\b|"
+                       r"\b(?:agreed|settled|landed)\s+(?:on|at)\b|"
+                       r"\b(?:sign(?:ed|ing)?|locked\s+in)\b")
+_REPRICED_WITHIN = timedelta(days=45)
+
+
+def _per(price: re.Match) -> str:
+    return {"yr": "year", "yrs": "year", "years": "year", "annum": "year", "mo": "month",
+            "mos": "month", "months": "month", "wk": "week", "weeks": "week", "hr": "hour",
+            "hours": "hour", "days": "day"}.get(price["per"].lower(), price["per"].lower()[:4])
 
 
 def _readings(text: str) -> dict[str, str]:
@@ -260,6 +292,18 @@ _SET_AGAINST = re.compile(r"(?i),\s*not\s+(?:on\s+|in\s+|at\s+)?(?:[^.;,\[\]]{1,
                           r"[$€£]?\d|"
                           # a name against a name: "Aisha will join DevEx, not Infra"
                           r"(?-i:[A-Z][\w-]*)(?=\s*(?:[,.;!)]|$|\s+(?:and|but)\b)))")
+
+
+# "X moved the milestone review to …": what a verb with an object moves (its words up to "to")
+_MOVES_AN_OBJECT = re.compile(rf"(?i)\w\s+{MOVE_VERBS}\w*\s+(?:the|our|their|its|his|her)\s+"
+                              r"(?P<what>[^,.;:!?\[\]]{1,60}?)\s+(?:to|until|till|back|out|by)\b")
+
+
+def _object_moved(text: str) -> str:
+    """The object of a move said with one ("milestone review" of "Publisher moved the milestone
+    review to Monday"), or ""."""
+    found = _MOVES_AN_OBJECT.search(ANNOTATED.sub("", text))
+    return found["what"] if found else ""
 
 
 def _dated_elsewhere(update: Memory, answer: Memory) -> bool:
@@ -478,6 +522,25 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                         for name, value in _readings(m.content).items())]
         if newer:
             return max(newer, key=lambda m: m.said_at)
+    # a newer count of what is left of the same thing: "Another 60 flu shots given today, 80
+    # left." after "140 flu doses left after last week" (said as a figure, no word of change)
+    left = _LEFT_COUNT.search(ANNOTATED.sub("", answer.content))
+    if left is not None:
+        recounted = [m for m in later if (n := _LEFT_COUNT.search(ANNOTATED.sub("", m.content)))
+                     and n[1] != left[1] and wanted & stems(m) & answer_stems - _LEFT_STEMS]
+        if recounted:
+            return max(recounted, key=lambda m: m.said_at)
+    # a new price from whoever stated the price, per the same unit: "Got them down to $7,200/yr
+    # on a 2-year term." after mo's "Audio middleware license renewal came in at $8,400/yr" (a
+    # negotiation's outcome names no license, and says no word of changing)
+    priced = _PRICE_PER.search(ANNOTATED.sub("", answer.content))
+    if priced is not None and speakers is not None and (by := speakers(answer)):
+        repriced = [m for m in later if m.said_at - said <= _REPRICED_WITHIN
+                    and _REPRICED.search(m.content) and speakers(m) & by
+                    and (new := _PRICE_PER.search(ANNOTATED.sub("", m.content))) is not None
+                    and _per(new) == _per(priced) and new["sum"] != priced["sum"]]
+        if repriced:
+            return max(repriced, key=lambda m: m.said_at)
     # someone the answer lists who is out of it since: "arjun can't make it, giving his pass to
     # mo" after "KubeCon … we have 3 passes: lea, arjun, sven" (the list answered "is arjun
     # going to KubeCon?"); of the same thing, a word both share ("pass"), not "arjun can't make
@@ -600,7 +663,12 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                 and not (subject and subject - day_nouns <= answer_stems
                          and asked & answer_stems
                          and (answer.event_dates and SAYS_MOVED.search(memory.content)
-                              or _MOVED_TO_NEXT_CYCLE.search(memory.content))) \
+                              or _MOVED_TO_NEXT_CYCLE.search(memory.content))
+                         # (the thing a verb with an object moves is its object: "Publisher
+                         # moved the milestone review to Monday Dec 7, Friday still works for
+                         # the build drop" moved no build "due Friday Dec 4")
+                         and content_stems(_object_moved(memory.content)) - day_nouns
+                         <= answer_stems | wanted) \
                 and not (answer.event_dates and asked & answer_stems
                          and _SETS_NEW_DAY.search(memory.content)) \
                 and not ((place := _MOVED_TO_A_PLACE.search(memory.content))

@@ -2975,3 +2975,62 @@ def test_a_pages_cause_said_beside_its_postmortems_ticket(profile):
     assert cause.startswith("Root cause: a vacuum on the replica blocked replication."), cause
     lasted = profile.recall("how long did the orders-api incident last?", now=now).answer
     assert lasted.startswith("48 minutes: from 02:14 UTC on 3 December 2026"), lasted
+
+
+
+def test_what_an_object_moved_is_not_what_its_subject_names(profile):
+    """6 Dec (twenty-fourth session): "when was the build due?" led with "Publisher moved the
+    milestone review to Monday Dec 7, Friday still works for the build drop" as the latest
+    word of "Milestone build for the publisher is due Friday Dec 4" (the words before "moved"
+    were read as what moved)."""
+    rows = [("lena", "2026-11-30T09:10:00Z", "Milestone build for the publisher is due Friday "
+             "Dec 4."),
+            ("mo", "2026-12-01T16:00:00Z", "Publisher moved the milestone review to Monday Dec 7, "
+             "Friday still works for the build drop.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="game")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    due = profile.recall("when was the build due?", now=now).answer
+    assert due.startswith("4 December 2026: Milestone build for the publisher"), due
+    review = profile.recall("when is the milestone review?", now=now).answer
+    assert review.startswith("7 December 2026: Publisher moved the milestone review"), review
+
+
+def test_a_price_bargained_down_by_who_stated_it(profile):
+    """6 Dec (twenty-fourth session): "what did we pay for the audio license?" gave the
+    renewal's first quote, $8,400/yr; mo's "Got them down to $7,200/yr on a 2-year term." names
+    no license and says no word of changing."""
+    rows = [("mo", "2026-11-30T11:02:00Z", "Audio middleware license renewal came in at "
+             "$8,400/yr, up from $6,000."),
+            ("lena", "2026-11-30T11:05:00Z", "That's too much, let's ask for a multi-year "
+             "discount before we sign."),
+            ("mo", "2026-12-02T10:20:00Z", "Got them down to $7,200/yr on a 2-year term. Signing "
+             "today."),
+            ("ana", "2026-12-03T09:00:00Z", "Framerate on Switch is 24fps in the forest level, "
+             "target is 30.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="game")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    paid = profile.recall("what did we pay for the audio license?", now=now).answer
+    assert paid.startswith("Latest: Got them down to $7,200/yr"), paid
+
+
+def test_a_day_moved_in_spanish_or_german_is_its_day_now(profile):
+    """6 Dec (twenty-fourth session), a team chatting in Spanish and German: "cuándo es la demo
+    con Monterrey?" gave the old day without a word of the move ("10 de diciembre" and "se
+    mueve al viernes 11 de diciembre" were no dates, "Cambio:" no update); asked in English,
+    the same."""
+    rows = [("lucia", "2026-12-01T09:00:00Z", "La demo con el cliente de Monterrey es el jueves "
+             "10 de diciembre a las 11."),
+            ("pablo", "2026-12-01T09:20:00Z", "Perfecto, yo preparo las slides 👍"),
+            ("lucia", "2026-12-02T16:00:00Z", "Cambio: la demo se mueve al viernes 11 de "
+             "diciembre, mismo horario."),
+            ("jonas", "2026-12-03T08:00:00Z", "Das Deployment für Kunde Bauer ist am Montag, 14. "
+             "Dezember."),
+            ("jonas", "2026-12-04T08:00:00Z", "Deployment für Bauer verschoben auf Mittwoch, 16. "
+             "Dezember.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="latam")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    for question in ("cuándo es la demo con Monterrey?", "when is the Monterrey demo?"):
+        demo = profile.recall(question, now=now).answer
+        assert "11 de diciembre [2026-12-11]" in demo.split("Before that")[0], (question, demo)
+    bauer = profile.recall("when is the Bauer deployment?", now=now).answer
+    assert bauer.startswith("16 December 2026: Deployment für Bauer verschoben"), bauer
