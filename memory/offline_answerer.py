@@ -35,7 +35,7 @@ from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
                    asks_version, english_word, short_phrases, stem_words)
 from .topics import asked_tool_category, names_tool_of, tool_category
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
-                     said_down_span, without_thread)
+                     said_down_span, states_alert, without_thread)
 from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change
 from .recurrence import next_day, schedule_in
 from .revisions import value_kinds
@@ -114,8 +114,20 @@ _REASON_OUTRIGHT = re.compile(r"(?i)\b(?:(?:the|main|only|real|big(?:gest)?)\s+r
 
 def says_eta(memory: Memory) -> bool:
     return bool(memory.event_dates) and bool(_SAYS_ETA.search(memory.content))
+
+
 _ASKS_LAST_TIME = re.compile(r"(?i)^\W*when\s+(?:did|was|were|have|has)\b.*\blast\b|"
                              r"\blast\s+time\b")
+# "when does Globex decide?", "when does Aiko need to decide?": a decision's day (not a decision
+# to do something, which is said by doing it: LoCoMo's "When did Jon and Gina decide to
+# collaborate …?" was declined)
+_ASKS_DECIDE = re.compile(r"(?i)\bdecid(?:e|es|ing)\b(?!\s+(?:to|on|between|whether|if|what|"
+                          r"which|how|who)\b)|\bdecision\b(?!\s+to\b)")
+_SIGNED_UP = re.compile(r"(?i)\bsign(?:s|ed|ing)?\s+up\b")
+_NEEDS_TO = re.compile(r"(?i)\b(?:needs?|ha(?:ve|s))\s+to\b")
+_NEED_STEMS = frozenset({"need"})
+_DECIDE_STEMS = frozenset({"decid"})  # (content_stems("decision"), which comes after)
+_SAYS_DECIDE = re.compile(r"(?i)\bdecid(?:e|es|ed|ing)\b|\bdecision")
 _ASKS_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming up)\b")
 # "No pages since Tuesday", "haven't seen it since the 12th": a day nothing happened after, no
 # answer to "when did ravi get paged?" (it led, dated 17 November, over "Paged at 2am: …")
@@ -238,6 +250,8 @@ _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:work
                       r"(?!\s+(?:the\s+)?(?:\d|christmas|xmas|new\s+year|thanksgiving|holidays?\b|"
                       r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d))|doing|"
                       r"up\s+to|busy\s+with|handling|focused\s+on|focusing\s+on|"
+                      # ("what is Mara covering?": a newsroom's beat, declined)
+                      r"covering|"
                       r"supposed\s+to\s+do)\b"
                       # "what does tom need to do?", "what do li and … have to do?"
                       r"|\b(?:does|do)\s+([a-z][a-z'-]*)\s+(?:need|have|still\s+(?:need|have))"
@@ -283,7 +297,10 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
              | {_worker(m) for m in _AT_WORK.finditer(low)}
              | {m[1] or m[2] for m in _PRESENCE_SLOT.finditer(low)}) - _NOT_NAMES - _SLANG_PEOPLE
     found = (named(question) - {m.lower() for m in _TOOL_SLOT.findall(name_letters(question))}) \
-        | {w for w in slots if not english_word(w)}  # "did sam say"
+        | {w for w in slots if not english_word(w)  # "did sam say"
+           # (a hyphened word is one only if someone of that name spoke: "is co-op in the
+           # milestone?" named no one, and "cutting the co-op mode" was declined)
+           and "-" not in w}
     unsure = (loose | slots) - found  # names only if someone of that name said something
     if unsure:
         known = set(people() if callable(people) else people)
@@ -612,6 +629,21 @@ def asks_progress(question: str) -> bool:
     return bool(_ASKS_PROGRESS.search(question))
 
 
+def asks_owner(question: str) -> bool:
+    """"who owns RFC-42?", "who is fixing the level 3 crash?": whose a thing is."""
+    return bool(_WHO.match(question) and _OWNER_ASKED.search(question))
+
+
+def _owner_of_ticket(lead: Memory, memories: list[Memory]) -> list[Memory]:
+    """What says an owner of a ticket the lead names, said after it ("raj can you own GAME-881?
+    yep on it" after "The crash on level 3 is back … Filed as GAME-881.", which names no one
+    fixing it; no word of "who is fixing the level 3 crash?" is in it)."""
+    tickets = [t for t in identifiers(lead.content) if is_ticket(t)]
+    return [m for m in memories if m is not lead and m.said_at >= lead.said_at
+            and _SAYS_OWNER.search(m.content)
+            and any(carries_identifier(t, m.content) for t in tickets)]
+
+
 def asks_how_it_stands(question: str) -> bool:
     """"is the Safari bug fixed?", "what's the status of the migration?": the question the
     newest word of a ticket or PR answers (memory.service reads those words only for these)."""
@@ -739,6 +771,26 @@ def _cause_of_ticket(lead: Memory, memories: list[Memory],
                 and (_carries(tickets, m.content) or m.source_message_ids[:1]
                      and m.source_message_ids[0] in named)
                 and (_STATES_CAUSE.search(m.content) or or_else(m))),
+               key=lambda m: m.said_at, default=None)
+
+
+def cause_said_after(lead: Memory, memory: Memory) -> bool:
+    """Whether `memory` states a cause, in the lead's conversation from another message soon
+    after it ("Known issue with GlobalProtect 6.2.1, rolling back to 6.1.4 tonight." 45 minutes
+    after "VPN keeps dropping every 10 min since the update")."""
+    return memory.session_id == lead.session_id and memory.id != lead.id \
+        and lead.said_at < memory.said_at <= lead.said_at + CAUSE_FOLLOWS_WITHIN \
+        and not set(memory.source_message_ids[:1]) & set(lead.source_message_ids) \
+        and bool(_STATES_CAUSE.search(memory.content)) \
+        and not ANNOTATED.sub("", memory.content).rstrip().endswith("?")
+
+
+CAUSE_FOLLOWS_WITHIN = timedelta(hours=6)
+
+
+def _cause_said_after(leads: list[Memory], memories: list[Memory]) -> Memory | None:
+    """The first cause said soon after one of the leads (`cause_said_after`)."""
+    return min((m for m in memories if any(cause_said_after(lead, m) for lead in leads)),
                key=lambda m: m.said_at, default=None)
 
 
@@ -890,6 +942,10 @@ def _cjk_pairs(text: str) -> set[str]:
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
               "signatur": "sign", "owner": "own",
+              # "when do the design laptops arrive?": "Laptop delivery slipped to Dec 16"
+              "arriv": "deliv",
+              # "what do we store in Redis?": "Storage: Redis for dedup keys with a TTL"
+              "storag": "store",
               # "who referred Kofi?": "… referral from Dev"
               "referr": "refer",
               # "what's blocking the Globex deal?": "Next blocker is the DPA"
@@ -945,7 +1001,8 @@ _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions 
                                          "take view views impression impressions"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
                                    "reviewers"))
-_AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing"))
+_AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing "
+                                         "covering"))
 
 
 # Whether someone is away or back, asked and said in other words: "when is raj back?", "is sam
@@ -1104,6 +1161,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # put in low-power mode." (for "why was idle draw high?")
                            r"|^\W*found\s+(?:the|what)\s+(?:[\w-]+\s+){0,3}?(?:issue|problem|bug|"
                            r"cause|culprit|leak)\s*:"
+                           # a vendor's defect named: "Known issue with GlobalProtect 6.2.1,
+                           # rolling back to 6.1.4 tonight." (for "why was the VPN dropping?")
+                           r"|^\W*(?:a\s+)?known\s+(?:issue|bug|problem|regression)\s+(?:with|"
+                           r"in)\b"
                            r"|\b(?:runaway|stuck|misconfigured|expired)\s+(?:[\w-]+\s+)?"
                            r"(?:query|queries|job|process|deploy|config|cert|certificate|token|"
                            r"migration|cron)\b|\bOOM(?:s|ed|-killed)?\b"
@@ -1147,7 +1208,11 @@ _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context
                             r"^\W*(?:motivation|reason|rationale|why|context|background)\b|"
                             r"\b(?:because|the reason|(?:main|only|real)\s+reason|so that|"
                             r"in order to|that's why|which is why|"
-                            r"to avoid|since (?!\d)|as a result|(?:mainly|mostly|primarily|"
+                            # ("since" a time is none: "VPN keeps dropping every 10 min since
+                            # the update" gave no reason, and the cause said after it was not read)
+                            r"to avoid|since (?!\d|the\b|this\b|last\b|yesterday\b|then\b|"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)|as a result|"
+                            r"(?:mainly|mostly|primarily|"
                             r"largely|chiefly|partly)\s+(?:for|on|because|due))\b")
 _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|went\s+with|"
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
@@ -1970,6 +2035,61 @@ def _incident_when(question: str, memories: list[Memory]) -> str | None:
             f"It ended {lasted} later ({clock(ended.said_at)}: {without_thread(ended)})")
 
 
+# what a responder finds while an alert fires: "ES cluster ran out of disk on data-3", "api pods
+# OOMKilled", "cert expired at 09:00", "connection pool exhausted"
+_FINDING = re.compile(r"(?i)\bran\s+out\s+of\b|\bout\s+of\s+(?:disk|memory|space|connections|"
+                      r"inodes|file\s+descriptors)\b|\bOOM\w*|\b(?:disk|volume|partition)s?\s+"
+                      r"(?:is\s+|was\s+|are\s+|were\s+)?full\b|\bfilled\s+up\b|\bexpired\b|"
+                      r"\bdeadlock\w*|\bleak(?:s|ed|ing)?\b|\bexhaust\w*|\bsaturat\w*|"
+                      r"\bmisconfigur\w*|\brunaway\b|\bbad\s+(?:deploy|config|migration|release|"
+                      r"query|push)\b")
+# "what did kai do to fix search?", "how did we fix the outage?", "what fixed it?"
+_ASKS_WHAT_FIXED = re.compile(r"(?i)\b(?:do|done)\s+to\s+(?:fix|resolve|mitigate)\b|"
+                              r"^\W*how\s+(?:did|was|were)\b.*\b(?:fix|fixed|resolved?|"
+                              r"mitigated?)\b|^\W*what\s+(?:fixed|resolved|mitigated)\b")
+_FIXED_BY = re.compile(rf"(?i)\b(?:{MITIGATION}|clear(?:ed|ing)|freed|deleted|removed|"
+                       r"increased|raised|bumped|killed|drained|rotated|renewed|redeployed|"
+                       r"reverted|patched|fixed|added)\b")
+_FIX_STEMS = frozenset(content_stems("why did does do what caused cause fix fixed resolve "
+                                     "resolved mitigate go went"))
+
+
+def asks_what_fixed(question: str) -> bool:
+    return bool(_ASKS_WHAT_FIXED.search(question))
+
+
+def finds_in_incident(question: str, memory: Memory) -> bool:
+    """Whether a memory said while an alert fired does what the question asks of it: finds a
+    cause, or (asked what fixed it) does a fix."""
+    if asks_what_fixed(question):
+        return bool(_FIXED_BY.search(memory.content))
+    return bool(_FINDING.search(memory.content)) or says_cause(memory)
+
+
+def _found_in_incident(question: str, memories: list[Memory]) -> str | None:
+    """For why an alert fired or what fixed it ("why did search go down?", "what did kai do to
+    fix search?"), when the shown memories hold it firing and resolved: what a responder said
+    between the two that finds a cause or does a fix ("ES cluster ran out of disk on data-3,
+    cleared old indices"), which shares no word of the question (the ack and the resolution
+    were the answer)."""
+    fix = asks_what_fixed(question)
+    if not (fix or asks_cause(question) or asks_why(question)):
+        return None
+    subject = content_stems(question) - _OUTAGE_STEMS - _FIX_STEMS
+    span = alert_span(m for m in memories if not subject or subject & _memory_stems(m))
+    if span is None:
+        return None
+    fired, ended = span
+    said = [m for m in memories if fired.said_at <= m.said_at <= ended.said_at
+            and m is not fired and m is not ended and not states_alert(m.content)]
+    found = [m for m in said if finds_in_incident(question, m)]
+    if not found:
+        return None
+    lead = min(found, key=lambda m: m.said_at)
+    return (f"{_dated(lead)}, said while the alert fired: from {clock(fired.said_at)} "
+            f"({fired.content}) to {clock(ended.said_at)} ({without_thread(ended)}).")
+
+
 # A rota said as a handover: "lee is on call from tomorrow through Sunday [..], then @sam", "@sam
 # is on call until Monday 9am [..], then @lee takes over for the week"
 _HANDOVER = re.compile(
@@ -2163,7 +2283,12 @@ _SAID_OTHERWISE = {
     # "how many people signed up for the webinar?": "240 signups so far"
     **dict.fromkeys(content_stems("sign signed signing"),
                     re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
-                               r"\brsvps?\b")),
+                               r"\brsvps?\b|"
+                               # "who signed up for the afternoon shift?": "Put me and my sister
+                               # down for afternoon", "count me in", "I can do the morning shift"
+                               r"\bput\s+[\w'’ ]{1,40}?\s+down\s+for\b|"
+                               r"\bcount\s+[\w'’ ]{1,30}?\s+in\b|"
+                               r"\bcan\s+(?:do|take|cover)\s+the\s+[\w-]+\s+shift\b")),
     # "what price did Globex agree to?": "Globex verbal yes at $38/seat, 180 seats."
     **dict.fromkeys(content_stems("agree agreed accept accepted"),
                     re.compile(r"(?i)\bverbal(?:ly)?\s+(?:yes|agreed|accepted|commit\w*)\b|"
@@ -2234,6 +2359,21 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bpager\b|\bon[- ]?call\b|"
                                r"\b(?:primary|secondary)\s+(?:is|on[- ]?call)\b|"
                                r"\bhand(?:s|ed|ing)?[- ]?off\s+to\s+@")),
+    # "how often is the digest sent?": "Agreed, digest interval is 2 hours now." (declined)
+    **dict.fromkeys(content_stems("often frequent frequently frequency"),
+                    re.compile(r"(?i)\bevery\s+(?:other\s+|\d+\s*)?(?:min(?:ute)?s?|h(?:ou)?rs?|h|"
+                               r"days?|weeks?|months?|years?|quarters?|morning|night|evening|"
+                               r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\bintervals?\b|"
+                               r"\b(?:hourly|daily|nightly|weekly|biweekly|monthly|quarterly|"
+                               r"yearly|annually)\b|\b(?:once|twice|\d+\s+times)\s+(?:a|an|per|"
+                               r"every)\b")),
+    # "is SMS in scope?": a design's "Non-goals: SMS." (declined)
+    **dict.fromkeys(content_stems("scope"),
+                    re.compile(r"(?i)\b(?:non-?)?goals?\b|\b(?:in|out\s+of)[- ]scope\b")),
+    # "when is Aiko's decision due?": "Aiko has until Dec 9 to decide." (declined)
+    **dict.fromkeys(content_stems("due"),
+                    re.compile(r"(?i)\b(?:has|have|had|got|given)\s+until\b|"
+                               r"\bno\s+later\s+than\b")),
     # "why was new_checkout rolled back?": "new_checkout back to 0%, card declines doubled …"
     **dict.fromkeys(content_stems("rollback rolled"),
                     re.compile(r"(?i)\bback\s+to\s+0\s*%|\brevert(?:ed|ing|s)?\b|"
@@ -2531,6 +2671,7 @@ _PROBLEM_STEM = next(iter(content_stems("problem")))
 _ASKS_STILL_OPEN = re.compile(r"(?i)(?<=\s)(?:is|are)\s+(?:still\s+)?(?:open|outstanding|"
                               r"unresolved|pending|in\s+progress)(?=\W*$)")
 _AGREE_STEM = next(iter(content_stems("agree")))
+_SIGN_STEM = next(iter(content_stems("sign")))
 _ASKS_WHICH_TICKET = re.compile(r"(?i)^\W*(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?"
                                 r"(?:ticket|jira|issue|bug|incident|case)(?:\s+(?:number|id|key))?"
                                 r"(?:\s+(?:tracks?|tracked|tracking|covers?|covered|is|was|has|"
@@ -2664,7 +2805,10 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
 
 
 _OWNER_ASKED = re.compile(r"(?i)\b(?:owns?|owner|owning|responsible|in charge|dri|lead(?:s|ing)?|"
-                          r"driving|drives|assigned|doing|taking|handling|picking up)\b")
+                          r"driving|drives|assigned|doing|taking|handling|picking up|"
+                          # "who is fixing the level 3 crash?"
+                          r"fixing|working on|looking into|investigating|writing|drafting|"
+                          r"organi[sz]ing|running|covering)\b")
 # "how far along is the billing v2 doc?", "what's the status of ZD-9921?": the newest word of it
 # ("Sprint 48 review: … billing v2 doc at 60%" after "lee can start the billing v2 design doc")
 _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+the\s+)?"
@@ -2673,6 +2817,10 @@ _ASKS_PROGRESS = re.compile(r"(?i)\bhow far along\b|\b(?:what(?:['’]s| is)\s+t
                             # not "doing", which says of a person or customer what they are
                             # like: "sam is doing the Acme QBR deck" led "how is Acme doing?")
                             r"(?:going|looking)\b"
+                            # "how did the council vote go?": how it ended, the newest word
+                            # ("Council passed the transit levy 5-4." after "… delayed to
+                            # Thursday")
+                            r"|\bhow\s+did\s+.+\s+(?:go|turn\s+out|end\s+up)\b"
                             # "any update on …?", "what's the latest on …?", "where are we with
                             # …?" (the messages' own question led: "anyone else seeing …?")
                             r"|\b(?:any\s+)?(?:updates?|news)\s+(?:on|about|for)\b"
@@ -2703,15 +2851,29 @@ _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s
                           r"pinned|posted|found)\s+(?:at|in|on|under|to)\b")
 
 
-def changed_since(shown: list[Memory], memories: list[Memory]) -> list[Memory]:
+def changed_since(shown: list[Memory], memories: list[Memory], asked: set[str] = frozenset()
+                  ) -> list[Memory]:
     """What of `memories` says a change, from another message after one of `shown`, of two of
-    its words (memory.service searches for them for a question of how a thing stands)."""
+    its words (memory.service searches for them for a question of how a thing stands); of a
+    list's item the question's words (`asked`) are in, that item's words."""
     def stems(m: Memory) -> frozenset[str]:
         return _text_stems(ANNOTATED.sub("", m.content))
+
+    def of_asked(m: Memory) -> frozenset[str]:
+        # ("Budget for today: city council vote (Mara), port strike (Leo), school board recap
+        # (Tess)" for "how did the council vote go?": a correction of the school board piece
+        # changed nothing of the vote)
+        items = [_text_stems(item) for item in _ITEMS.split(ANNOTATED.sub("", m.content))]
+        return frozenset().union(*of) if asked and (of := [i for i in items if i & asked]) \
+            else stems(m)
+    anchors = [(m, of_asked(m)) for m in shown]
     return [later for later in memories if (says_change(later) or says_halt(later)) and any(
         later.said_at > m.said_at
         and not set(later.source_message_ids[:1]) & set(m.source_message_ids)
-        and len(stems(later) & stems(m)) >= 2 for m in shown)]
+        and len(stems(later) & words) >= 2 for m, words in anchors)]
+
+
+_ITEMS = re.compile(r"[,;]\s+")  # (not a label's colon: "iOS 5.2: 10% phased rollout" is one)
 
 
 def _place_before(question: str, current: Memory, previous: dict[str, Memory]) -> Memory | None:
@@ -2831,6 +2993,7 @@ class OfflineAnswerer(Answerer):
                 return f"I can't work that out: {arithmetic.detail}. {NO_ANSWER}"
             return f"{arithmetic.value}: {arithmetic.detail}."
         lasted = _alert_lasted(question, memories) or _incident_when(question, memories) \
+            or _found_in_incident(question, memories) \
             or _handover(question, memories, span) or _notice_by(question, memories)
         if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
             return lasted
@@ -2975,6 +3138,21 @@ class OfflineAnswerer(Answerer):
             # "right now", "at the moment": when, not what ("who is on call right now?" was
             # declined, "handing off the pager to dana until Monday" sharing one word of three)
             undated = (undated - _AT_PRESENT_STEMS) or undated
+        if when and _ASKS_DECIDE.search(question):
+            # "when does Globex decide?": the day of a decision ("decide" is a word of asking
+            # what was decided, no subject, elsewhere); "when does Aiko need to decide?": no
+            # need to share ("She has until Dec 9 to decide.")
+            wanted = (wanted - (_NEED_STEMS if _NEEDS_TO.search(question) else set())) \
+                | _DECIDE_STEMS
+            undated = (undated - _NEED_STEMS) | _DECIDE_STEMS
+        if _SIGNED_UP.search(question):
+            # "who signed up for the afternoon shift?": "up" is the verb's ("Put me and my sister
+            # down for afternoon" shared two words of four)
+            wanted, undated = (wanted - {"up"}) or wanted, (undated - {"up"}) or undated
+        if when and span is None and _ASKS_NEXT.search(question):
+            # "when is the next flu clinic?": which one, not what ("Clinic days are Thursdays
+            # 2-5pm" shared one word of three, and was declined)
+            undated = (undated - _NEXT_STEMS) or undated
         if _ASKS_WHAT_IF.match(question):
             # "what happens if I don't enroll?": of enrolling ("If you do nothing you keep your
             # current plan", beside the enrollment's dates, was declined sharing one of three)
@@ -3110,6 +3288,10 @@ class OfflineAnswerer(Answerer):
             otherwise, plain = undated & said_otherwise, stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
                                              if said_as[w].search(m.content)}
+        if when and _ASKS_DECIDE.search(question):  # ("decide" is no word of a text either)
+            undecided = stems_of
+            stems_of = lambda m: undecided(m) | (_DECIDE_STEMS if _SAYS_DECIDE.search(m.content)
+                                                 else set())
         def of_versions(m: Memory) -> bool:  # names the versions asked, or its message does
             return all(_says_version(v, " ".join([m.content, *m.questions]))
                        for v in asked_versions) or version_by_message(m)
@@ -3364,6 +3546,14 @@ class OfflineAnswerer(Answerer):
                     # (and who took it back since in their place: "update: cancelled my PTO next
                     # week, I'll be around" after "I'm out Dec 7-11", which was listed alone)
                     shown = _distinct([_taken_back(m, memories, speakers) or m for m in shown])
+            elif _WHO.match(question) and _SIGNED_UP.search(question):
+                # "who signed up for the afternoon shift?": who says they did ("Put me and my
+                # sister down for afternoon") before the shifts' list ("afternoon 12-4 needs 4")
+                # (of those, what says the question's other words beside the sign-up: its
+                # "afternoon", not "tom can do the morning shift")
+                signed = _SAID_OTHERWISE[_SIGN_STEM]
+                shown.sort(key=lambda m: (not signed.search(m.content), -len(
+                    undated & content_stems(signed.sub(" ", m.content)))))
             elif _WHO.match(question) and _OWNER_ASKED.search(question):
                 # "who owns RFC-42?": what names its owner ("Owner: nina.", a point of the
                 # RFC) before those who spoke of it ("On RFC-42: +1 overall.", said by raj);
@@ -3381,11 +3571,15 @@ class OfflineAnswerer(Answerer):
                     not undated <= stems_of(m),
                     not here & set(re.findall(r"[a-z0-9]+", name_letters(m.content).lower())),
                     not _names_someone(m.content, people, question)))
+                if not idents and not _SAYS_OWNER.search(shown[0].content):
+                    # (a lead naming no owner but a ticket: who took the ticket on)
+                    shown = _distinct(_owner_of_ticket(shown[0], memories)[:1] + shown)
             elif _ASKS_PROGRESS.search(question):
                 # (with what changed the state of one since, in none of the question's words:
                 # "Pausing the phased rollout." after "Releasing to 10% phased rollout.", for
                 # "what's the status of the iOS release?", was not said)
-                shown += [m for m in changed_since(shown, memories) if m not in shown]
+                shown += [m for m in changed_since(shown, memories, undated)
+                          if m not in shown]
                 shown.sort(key=lambda m: m.said_at, reverse=True)
             elif wanted & (_BROKE_STEMS | _LOSE_STEMS | _OBJECT_STEMS | _SUPPORT_STEMS):
                 # "which PR broke the build?": what says the failure, before the revert that
@@ -3442,7 +3636,8 @@ class OfflineAnswerer(Answerer):
                 # (before sums: "payments-api" is a word of paying)
                 shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
                 if not _STATES_CAUSE.search(shown[0].content) \
-                        and (cause := _cause_of_ticket(shown[0], memories)) is not None:
+                        and (cause := _cause_of_ticket(shown[0], memories)
+                             or _cause_said_after(shown[:LEADS_FOLLOWED], memories)) is not None:
                     # "what caused the SSO loop?": the report names its ticket, and the cause
                     # was said of the ticket by its number ("ZD-10422 root cause: …"), no
                     # word of the question
@@ -3533,7 +3728,10 @@ class OfflineAnswerer(Answerer):
                          # were stuck because the DLQ consumer was paused …", for "why were the
                          # webhook retries piling up?" after the handoff naming INC-902)
                          or _cause_of_ticket(shown[0], memories, lambda m: says_reason(m) or bool(
-                             _EXPLAINS_SUM.search(m.content)))):
+                             _EXPLAINS_SUM.search(m.content)))
+                         # (or a cause said soon after in its conversation: "Known issue with
+                         # GlobalProtect 6.2.1, …" for "why was the VPN dropping?")
+                         or _cause_said_after(shown[:LEADS_FOLLOWED], memories)):
                 # a change whose cause its message states beside it: "Biggest jump is NAT
                 # gateway data transfer." after "November AWS bill is $48.2k, up 18% …", for
                 # "why did the AWS bill go up?", sharing none of its words (or its reason:
@@ -3954,13 +4152,19 @@ class OfflineAnswerer(Answerer):
                     parts += [f"Latest: {_dated(later)}.", "Before that:"]
                     latest, shown = later, [held]
                 dated = held or dated
+            # (of whom the question asks is in every clause: "Globex pilot extended to Dec 15,
+            # they need SSO before deciding" is no day of "when does Globex decide?")
+            what_of = (wanted - _name_stems(question, names)) or wanted
             if dated is not None and (_only_as_purpose(dated, wanted)
-                                      or _dated_in_another_clause(dated, wanted)):
+                                      or _dated_in_another_clause(dated, what_of)):
                 # "when is the launch?": "launch moved from Dec 8 to Dec 15", not "code freeze
                 # starts Thursday for the launch" (ranked first: the day is the freeze's)
-                dated = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
+                # (its message names whom: "Globex SSO is live. Their decision meeting is Dec
+                # 10.")
+                dated = next((m for m in _distinct(relevant)
+                              if wanted <= _memory_stems(m) | _text_stems(message_text(m))
                               and event_date(m, question) and not _only_as_purpose(m, wanted)
-                              and not _dated_in_another_clause(m, wanted)
+                              and not _dated_in_another_clause(m, what_of)
                               and not none_since(m)), dated)
             if dated is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                     and event_date(dated, question).start > now.date():
@@ -4035,7 +4239,10 @@ class OfflineAnswerer(Answerer):
                             key=lambda m: m.said_at, default=dated)
                 shown = [dated, *(m for m in shown if m is not dated)]
             scheduled = _next_of_schedule(
-                [m for m in shown if wanted - _NEXT_STEMS <= _memory_stems(m)], dated, question,
+                # (its message's words too: "Flu shots arrived, 200 doses. Clinic days are
+                # Thursdays 2-5pm" for "when is the next flu clinic?")
+                [m for m in shown if wanted - _NEXT_STEMS
+                 <= _memory_stems(m) | _text_stems(message_text(m))], dated, question,
                 now.date()) if when and span is None and now is not None \
                 and (_ASKS_NEXT.search(question) or _ASKS_WHEN_NOW.match(question)) else None
             if scheduled is not None:

@@ -27,15 +27,17 @@ from .errors import InputFormatError, InvalidMessage, UnknownMemory
 from .extraction import Candidate, Extractor, TranscriptLine
 from .fusion import DEFAULT_WEIGHTS, Fused, fuse
 from .ids import check_profile_name, memory_id, message_id
-from .offline_answerer import (LEADS_FOLLOWED, asked_names, asks_at_work, asks_cause,
-                               asks_cost, asks_how_it_stands, asks_how_long, asks_identifier,
-                               asks_open, asks_owed, asks_progress, asks_remedy, asks_trend,
-                               asks_when, asks_what_if, asks_why, at_work, says_bare_verdict,
-                               says_cause, says_condition, says_eta, says_reason, says_sum,
-                               text_stems, changed_since,
+from .offline_answerer import (CAUSE_FOLLOWS_WITHIN, LEADS_FOLLOWED, asked_names,
+                               asks_at_work, asks_cause, asks_cost, asks_how_it_stands,
+                               asks_how_long, asks_identifier, asks_open, asks_owed, asks_owner,
+                               asks_progress, asks_remedy, asks_trend, asks_what_fixed,
+                               asks_when, asks_what_if, asks_why, at_work, cause_said_after,
+                               says_bare_verdict, says_cause, says_condition, says_eta,
+                               says_reason, says_sum, text_stems, changed_since,
                                carries_identifier, checklist_items, content_stems, event_date,
-                               fixed_in, identifiers, is_ticket, names_nothing, plain_names,
-                               says_item, sums_named, whose_words_asked, with_siblings)
+                               finds_in_incident, fixed_in, identifiers, is_ticket,
+                               names_nothing, plain_names, says_item, sums_named,
+                               whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -71,6 +73,8 @@ EXPORT_VERSION = 1
 EMBEDDING_THREADS = 4  # questions embedded at once while a store searches (embedding_pool)
 # what was said later of a ticket or PR the lead memories name (Profile._said_later_of)
 FOLLOWED_SCAN, FOLLOWED_KEPT = 20, 5
+_INCIDENT_READ = 40  # the messages before an alert's resolution read for what was found
+_CAUSE_READ = 30  # the messages up to CAUSE_FOLLOWS_WITHIN after a lead read for its cause
 _LEAD_WORDS = 6  # a lead's first content words, what changed it since is searched by
 
 
@@ -921,9 +925,11 @@ class Profile:
         # what was said later of a ticket or PR the lead memories name ("#812 merged and
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")
         # (the channel each was read by: a ticket named later, or a sentence of a lead's message)
-        followed = [(m, "identifier") for m in self._said_later_of(query, shown)] \
+        followed = [(m, "incident") for m in self._said_in_incident(query, shown)] \
+            or [(m, "identifier") for m in self._said_later_of(query, shown)] \
             or [(m, "same_message") for m in self._said_beside(query, shown)] \
-            or [(m, "changed_since") for m in self._changed_later(query, shown)]
+            or [(m, "changed_since") for m in self._changed_later(query, shown)] \
+            or [(m, "cause_after") for m in self._cause_said_after(query, shown)]
         if followed:
             memories = memories + [Fused(record=m, score=0.0, channels=[how])
                                    for m, how in followed]
@@ -969,11 +975,12 @@ class Profile:
         names ("ZD-9921", "#812"), when the question names none itself: a bug asked of in words
         is later spoken of by its number ("Customer confirmed ZD-9921 is fixed, closing."), which
         shares no word with the question, so no channel found it; so is its workaround ("ESC-521
-        workaround: use Chrome …" for "what's the workaround for the Safari SSO loop?"). One
-        more search, only then."""
+        workaround: use Chrome …" for "what's the workaround for the Safari SSO loop?"), and
+        who took it on ("raj can you own GAME-881? yep on it" for "who is fixing the level 3
+        crash?"). One more search, only then."""
         if identifiers(query) or not (asks_how_it_stands(query) or asks_open(query)
                                       or asks_cause(query) or asks_why(query)
-                                      or asks_remedy(query)):
+                                      or asks_remedy(query) or asks_owner(query)):
             return []
         if asks_open(query) and (items := checklist_items(shown[0].content if shown else "")):
             return self._said_of_items(shown, items)
@@ -1004,6 +1011,45 @@ class Profile:
             out += self._beside_in_messages(out, seen, says_cause)[:1]
         return out
 
+    def _said_in_incident(self, query: str, shown: list[Memory]) -> list[Memory]:
+        """For why an alert fired or what fixed it, when the shown memories hold it firing and
+        resolved: what was said in its conversation between the two ("ES cluster ran out of
+        disk on data-3, cleared old indices" for "why did search go down?", no word of the
+        question). One more read of the conversation's messages, only then."""
+        if not (asks_cause(query) or asks_why(query) or asks_what_fixed(query)):
+            return []
+        span = alert_span(shown)
+        if span is None or span[0].session_id is None:
+            return []
+        fired, ended = span
+        said = [m.id for m in self._store.messages_before(self.name, fired.session_id,
+                                                          ended.said_at, _INCIDENT_READ)
+                if m.ts >= fired.said_at]
+        seen = {m.id for m in shown}
+        return [m for m in self._store.memories_by_source(self.name, said)
+                if m.id not in seen and finds_in_incident(query, m)][:FOLLOWED_KEPT] \
+            if said else []
+
+    def _cause_said_after(self, query: str, shown: list[Memory]) -> list[Memory]:
+        """For why something happened or what caused it, when no lead says: a cause said soon
+        after a lead in its conversation ("Known issue with GlobalProtect 6.2.1, rolling back
+        to 6.1.4 tonight." 45 minutes after "VPN keeps dropping every 10 min since the update",
+        no word of "why was the VPN dropping?"). One read a lead's conversation, only then."""
+        leads = [m for m in shown[:LEADS_FOLLOWED] if m.session_id is not None]
+        if not leads or not (asks_why(query) or asks_cause(query)) \
+                or any(says_cause(m) or says_reason(m) for m in leads):
+            return []
+        said: list[str] = []
+        for session in dict.fromkeys(m.session_id for m in leads):
+            of = [m.said_at for m in leads if m.session_id == session]
+            said += [m.id for m in self._store.messages_before(
+                self.name, session, max(of) + CAUSE_FOLLOWS_WITHIN, _CAUSE_READ)
+                if m.ts > min(of)]
+        seen = {m.id for m in shown}
+        return [m for m in self._store.memories_by_source(self.name, said) if m.id not in seen
+                and any(cause_said_after(lead, m) for lead in leads)][:FOLLOWED_KEPT] \
+            if said else []
+
     def _changed_later(self, query: str, shown: list[Memory]) -> list[Memory]:
         """For "what's the status of the iOS release?", what changed the state of a lead since:
         "Pausing the phased rollout." after "Releasing to 10% phased rollout." shares no word
@@ -1027,7 +1073,7 @@ class Profile:
         if lasted:
             return [m for m in hits if says_back(m.content)
                     and any(m.said_at > lead.said_at for lead in leads)][:FOLLOWED_KEPT]
-        return changed_since(leads, hits)[:FOLLOWED_KEPT]
+        return changed_since(leads, hits, content_stems(query))[:FOLLOWED_KEPT]
 
     def _leads_messages(self, query: str, shown: list[Memory], messages: list[Message]
                         ) -> list[Message]:
