@@ -5442,3 +5442,43 @@ def test_a_hiring_pipeline_someone_withdrew_from_asked_from_the_shell(lurker, tm
     assert still.startswith("Latest: Ben withdrew, took another offer."), still
     assert why.startswith("Ben withdrew, took another offer."), why
     assert "Aiko has until Dec 9" in decide, decide
+
+
+def test_a_pager_an_it_desk_and_passwords_in_other_languages_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-fourth session), through `lurker`: "why did search go down?" gave the ack
+    and the RESOLVED line (what kai found between them shares no word of it); "why was the VPN
+    dropping?" the rollback, not the known issue said 45 minutes after the report; "when is the
+    Monterrey demo?" the old day ("se mueve al viernes 11 de diciembre" moved nothing); and
+    passwords named in Spanish, German, French, Portuguese and Italian were stored and quoted
+    back."""
+    rows = chat(
+        ("pd", "2026-12-03T09:20:00Z", "TRIGGERED: search-api 5xx rate > 5% (SEV1) #PD-5120, "
+                                       "assigned to kai"),
+        ("kai", "2026-12-03T09:24:00Z", "ack, looking. search has been down since 9:15"),
+        ("kai", "2026-12-03T09:40:00Z", "ES cluster ran out of disk on data-3, cleared old "
+                                        "indices"),
+        ("pd", "2026-12-03T09:52:00Z", "RESOLVED: search-api 5xx rate > 5% (SEV1) #PD-5120"),
+        ("max", "2026-12-01T08:15:00Z", "VPN keeps dropping every 10 min since the update"),
+        ("it", "2026-12-01T09:00:00Z", "Known issue with GlobalProtect 6.2.1, rolling back to "
+                                       "6.1.4 tonight."),
+        ("it", "2026-12-02T08:00:00Z", "VPN rollback done, drops should be gone."),
+        ("lucia", "2026-12-01T09:00:00Z", "La demo con el cliente de Monterrey es el jueves 10 "
+                                          "de diciembre a las 11."),
+        ("lucia", "2026-12-02T16:00:00Z", "Cambio: la demo se mueve al viernes 11 de diciembre, "
+                                          "mismo horario."),
+        ("ana", "2026-12-01T09:00:00Z", "la contraseña del wifi de invitados es Verano2026!"),
+        ("jonas", "2026-12-01T09:05:00Z", "Passwort für den Staging-Server: Sommer#2026xy"),
+        ("marie", "2026-12-01T09:10:00Z", "le mot de passe admin est Hiver_2026!zz"),
+        ("rui", "2026-12-01T09:15:00Z", "a senha do banco é Primavera@2026"),
+        ("gio", "2026-12-01T09:20:00Z", "la password del router è Autunno2026$"))
+    search, vpn, demo, wifi, staging = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+        "why did search go down?", "why was the VPN dropping?", "when is the Monterrey demo?",
+        "cuál es la contraseña del wifi?", "what's the staging password?")
+    assert search.startswith("ES cluster ran out of disk on data-3, cleared old indices"), search
+    assert vpn.startswith("Known issue with GlobalProtect 6.2.1"), vpn
+    assert demo.startswith("11 December 2026: Cambio: la demo se mueve al viernes"), demo
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("*.sqlite3*")) \
+        + lurker("export").stdout.encode()
+    for secret in ("Verano2026", "Sommer#2026", "Hiver_2026", "Primavera@2026", "Autunno2026"):
+        assert secret not in wifi + staging and secret.encode() not in stored, secret

@@ -1497,3 +1497,30 @@ def test_a_doc_handed_over_while_its_owner_is_out_asked_over_slack(start, api):
     assert owner.startswith("yes, sam will take the billing v2 doc."), owner
     assert "carol" not in owner and "<@" not in owner, owner
     assert "maya is out sick till Monday" in back.split(" (")[0], back
+
+
+def test_passwords_named_in_other_languages_over_slack_are_never_stored_or_posted(start, api,
+                                                                                  tmp_path):
+    """6 Dec (twenty-fourth session), from outside through the Bolt app: a team writing in
+    Spanish, German, French, Portuguese and Italian pastes passwords after their own word for
+    one; each was stored and answered back. Now none is posted, the store's file holds none of
+    their bytes, and the line that only speaks of a password's length is kept."""
+    slack = start()
+    secrets = ["Verano2026!", "Sommer#2026xy", "Hiver_2026!zz", "Primavera@2026", "Autunno2026$"]
+    lines = ["la contraseña del wifi de invitados es Verano2026!",
+             "Passwort für den Staging-Server: Sommer#2026xy",
+             "le mot de passe admin est Hiver_2026!zz",
+             "a senha do banco é Primavera@2026",
+             "la password del router è Autunno2026$",
+             "la contraseña es demasiado corta, mínimo 12 caracteres"]
+    for i, line in enumerate(lines):
+        message(slack, "CGEN", "U1", line, ts(i))
+    for n, question in enumerate(("cuál es la contraseña del wifi?", "what's the staging password?",
+                                  "what's the router password?", "how long must a contraseña "
+                                  "be?")):
+        app_mention(slack, "U2", question, ts(60 + n), f"EvPwX{n}")
+    said = " ".join(a["text"] for a in answers(api))
+    assert "[REDACTED:" in said and "mínimo 12 caracteres" in said, said
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
+    for secret in secrets:
+        assert secret not in said and secret.encode() not in stored, secret
