@@ -233,6 +233,9 @@ FOREIGN_MOVE_VERBS = r"(?:mov|muev|pospo|aplaz|verschob|verleg|d[ée]plac|adiad|
 # "slips to Dec 15", "moved", "pushed"
 SAYS_MOVED = re.compile(rf"(?i)\b(?:{MOVE_VERBS}|{FOREIGN_MOVE_VERBS})\w*")
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
+                       # (its particle: "Board meeting moved up to Dec 14 from Dec 17", said 3
+                       # Dec, was last year's Dec 17)
+                       r"(?:(?:up|back|out|forward|ahead)\s+)?"
                        # (a ticket's or a version's name between: "Apple delayed PO-7712
                        # shipment to Jan 6", said 4 Dec, was last January's)
                        r"(?:[\w#.-]+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"

@@ -1122,6 +1122,9 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     ("entrega em 10 de janeiro", [("2027-01-10", "2027-01-10")]),
     ("lo abbiamo rilasciato il 30 novembre", [("2026-11-30", "2026-11-30")]),
     ("3 Mars bars left", []),
+    # the day moved away from, after a move with its particle (it was last year's)
+    ("Board meeting moved up to Dec 14 from Dec 17.", [("2026-12-14", "2026-12-14"),
+                                                       ("2026-12-17", "2026-12-17")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
