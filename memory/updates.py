@@ -174,6 +174,12 @@ _MEASURE_NAME = re.compile(r"(?<![\w-])(?:KR|OKR|SLO|SLI|KPI)\d{1,2}\b")
 _LEFT_COUNT = re.compile(r"(?i)(?<![\d.,$€£])(\d[\d,]*)\s+(?:[a-z][\w-]*\s+){0,3}?"
                          r"(?:left|remaining|to\s+go|in\s+stock|on\s+hand)\b")
 _LEFT_STEMS = frozenset({"left", "remain", "stock", "hand", "go"})
+# a sum of money ("$23,410", "€1.2M", "$30k")
+_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?[kKmM]?")
+# a figure said corrected: "a corrected invoice: $21,900", "revised quote $9.5k"
+_CORRECTED_SUM = re.compile(r"(?i)\b(?:corrected|revised|amended|adjusted|reissued|updated|"
+                            r"new)\s+(?P<what>invoice|quote|bill|price|amount|total|estimate|budget|"
+                            r"figure|charge|fee|offer)s?\b(?=[^.;!?\n]{0,30}[$€£]\s?\d)")
 # a sum per a unit ("$8,400/yr", "€12 per seat", "$30k a year")
 _PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*(?:/\s*|\s(?:per|an?)\s+)"
                         r"(?P<per>yrs?|years?|annum|mo|mos|months?|seats?|users?|licen[cs]es?|"
@@ -530,6 +536,17 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                      and n[1] != left[1] and wanted & stems(m) & answer_stems - _LEFT_STEMS]
         if recounted:
             return max(recounted, key=lambda m: m.said_at)
+    # a corrected sum of the same thing: "Acme sent a corrected invoice: $21,900 (they
+    # double-billed storage)" after "Vendor invoice from Acme Cloud is $23,410, due Dec 20" (it
+    # shares one word of "how much do we owe Acme Cloud?", and says no word of changing)
+    sums = set(_MONEY.findall(ANNOTATED.sub("", answer.content)))
+    if sums:
+        corrected = [m for m in later if (fixed := _CORRECTED_SUM.search(m.content))
+                     and content_stems(fixed["what"]) <= answer_stems
+                     and (new := set(_MONEY.findall(ANNOTATED.sub("", m.content))))
+                     and not new & sums]
+        if corrected:
+            return max(corrected, key=lambda m: m.said_at)
     # a new price from whoever stated the price, per the same unit: "Got them down to $7,200/yr
     # on a 2-year term." after mo's "Audio middleware license renewal came in at $8,400/yr" (a
     # negotiation's outcome names no license, and says no word of changing)

@@ -268,3 +268,24 @@ def test_a_move_of_another_thing_a_name_shares_is_no_latest_word_of_someone_leav
     question = "is the offsite still in Lisbon?"
     assert update_of(lisbon, [lisbon, porto], question, content_stems(question) - {"still"},
                      content_stems) is porto
+
+
+def test_a_corrected_sum_of_the_same_thing_is_the_latest_word():
+    """6 Dec (twenty-fourth session), a finance channel: "Acme sent a corrected invoice: $21,900
+    (they double-billed storage)" says no word of changing and shares one of "how much do we
+    owe Acme Cloud?", and was no update of "Vendor invoice from Acme Cloud is $23,410"; a
+    revised quote of another thing is none."""
+    from memory.models import Memory
+    from memory.offline_answerer import content_stems
+    from memory.updates import update_of
+
+    def said(content, day):
+        return Memory(id=content[:8], type="fact", content=content, created_at=NOW,
+                      event_time=NOW + timedelta(days=day), source_message_ids=[content[:8]])
+    invoice = said("Vendor invoice from Acme Cloud is $23,410, due Dec 20 [2026-12-20].", 0)
+    fixed = said("Acme sent a corrected invoice: $21,900 (they double-billed storage).", 1)
+    quote = said("Datadog sent a revised quote: $7,800/month.", 1)
+    question = "how much do we owe Acme Cloud?"
+    wanted = content_stems(question)
+    assert update_of(invoice, [invoice, fixed], question, wanted, content_stems) is fixed
+    assert update_of(invoice, [invoice, quote], question, wanted, content_stems) is None
