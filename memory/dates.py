@@ -1655,9 +1655,11 @@ def _bits(names) -> int:
     return sum(1 << _FAMILIES.index(name) for name in names)
 
 
-# The rules a text holding each set of families (a bit each) can match, worked out once.
-_RULES_FOR = tuple(tuple((pattern, resolve) for pattern, resolve, needs in _PATTERNS
-                         if _bits(needs.split()) & ~held == 0)
+# The rules a text holding each set of families (a bit each) can match, worked out once (each
+# rule's families as bits first: read for every set, they took 60 ms of every process's start)
+_NEEDS = tuple((pattern, resolve, _bits(needs.split())) for pattern, resolve, needs in _PATTERNS)
+_RULES_FOR = tuple(tuple((pattern, resolve) for pattern, resolve, needs in _NEEDS
+                         if needs & ~held == 0)
                    for held in range(1 << len(_FAMILIES)))
 
 
