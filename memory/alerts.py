@@ -43,6 +43,25 @@ RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|r
                       r"(?:resolved|closed|over|mitigated)|closing\s+(?:this|the incident))\b")
 
 
+# a message that ends with its resolution: "Cert renewed, error rate back to 0.1%. Resolved."
+_ENDS_RESOLVED = re.compile(r"(?i)(?:^|[.!?;]\s+)(?P<said>(?:resolved|mitigated|all[ -]clear|"
+                            r"closing\s+(?:this|the\s+incident)|(?:the\s+)?incident\s+(?:is\s+)?"
+                            r"(?:resolved|closed|over|mitigated))\W*)$")
+
+
+def says_resolved(text: str) -> bool:
+    """Whether `text` opens with a resolution ("Resolved. Error rate back to baseline.") or
+    ends with one ("Cert renewed, error rate back to 0.1%. Resolved.")."""
+    return bool(RESOLVES.match(text) or _ENDS_RESOLVED.search(text))
+
+
+def resolution_said(text: str) -> str:
+    """The resolution itself: a closing sentence ("Resolved."), else the whole text (which the
+    resolution opens)."""
+    found = _ENDS_RESOLVED.search(text) if not RESOLVES.match(text) else None
+    return found["said"] if found else text
+
+
 # what is done about an incident: "reverted the config", "rolled back to 7.3.1", "failed over"
 MITIGATION = (r"revert(?:ed|ing)?|roll(?:ed|ing)?\s+back|restart(?:ed|ing)?|hotfix(?:ed)?|"
               r"fail(?:ed|ing)?\s+over|scaled(?:\s+(?:up|out))?|mitigat(?:ed|ing)|"
@@ -106,7 +125,7 @@ def _same_alert(ended: str | None, fired: str) -> bool:
 def _resolves(declared: Memory, memory: Memory) -> bool:
     """Whether `memory` is a reply resolving the incident `declared` opened: it opens with a
     resolution's words and cites the declaring message (its thread's parent)."""
-    return bool(RESOLVES.match(memory.content)) and bool(
+    return says_resolved(without_thread(memory)) and bool(
         set(declared.source_message_ids[:1]) & set(memory.source_message_ids[1:]))
 
 

@@ -998,7 +998,9 @@ _AT_PRESENT = re.compile(r"(?i)\b(?:right\s+now|now|at\s+the\s+moment|atm|these\
                          r"erroring|crashing|flaking|flaky|red)\b")
 _AT_PRESENT_STEMS = frozenset(content_stems("right now moment atm these days again"))
 _OPINION_STEMS = frozenset(content_stems("think thought thinks opinion opinions feel feels felt "
-                                         "take view views impression impressions"))
+                                         "take view views impression impressions "
+                                         # "what did Hooli complain about?": what they said
+                                         "complain complained complaint complaints"))
 _VIEWERS = frozenset(content_stems("people folks everyone everybody team panel interviewers "
                                    "reviewers"))
 _AT_WORK_STEMS = frozenset(content_stems("working doing up busy handling focused focusing "
@@ -2086,7 +2088,7 @@ def _found_in_incident(question: str, memories: list[Memory]) -> str | None:
     if not found:
         return None
     lead = min(found, key=lambda m: m.said_at)
-    return (f"{_dated(lead)}, said while the alert fired: from {clock(fired.said_at)} "
+    return (f"{_dated(lead)}, said while it lasted: from {clock(fired.said_at)} "
             f"({fired.content}) to {clock(ended.said_at)} ({without_thread(ended)}).")
 
 

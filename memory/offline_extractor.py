@@ -28,7 +28,8 @@ from collections.abc import Collection
 from datetime import timedelta
 
 from .alerts import (CAUSE_WORDS, DECLARED, GUESSED_CAUSE, INCIDENT_WINDOW, MITIGATION,
-                     RESOLVES, declares_incident, ends_declared, states_alert)
+                     declares_incident, ends_declared, resolution_said,
+                     says_resolved, states_alert)
 from .dates import ANNOTATED, SAYS_MOVED, parse_date_text
 from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, TranscriptLine,
                          merge_candidates)
@@ -417,7 +418,8 @@ def resolves_incident(reply: str, parent: str) -> bool:
     to baseline." under "Declaring SEV2: checkout is returning 502s". Alone "Resolved." was
     dropped as too short, so nothing said when (or that) the incident ended."""
     said = _ANNOTATED.sub("", reply).strip()
-    return len(said) <= _CORRECTION_CHARS and bool(RESOLVES.match(said)) \
+    # (or closes with it: "Cert renewed, error rate back to 0.1%. Resolved.")
+    return len(said) <= _CORRECTION_CHARS and says_resolved(said) \
         and bool(DECLARED.search(_ANNOTATED.sub("", parent)))
 
 
@@ -1223,7 +1225,7 @@ class OfflineExtractor(Extractor):
             if parent is None and declared is not None \
                     and line.ts - declared.ts <= INCIDENT_WINDOW \
                     and resolves_incident(line.content, declared.content) \
-                    and ends_declared(line.content, declared.content):
+                    and ends_declared(resolution_said(line.content), declared.content):
                 # an incident channel with no threads: "Resolved. Checkout healthy since 14:38
                 # UTC." ends the SEV2 declared above it (its "Resolved." was dropped, and "when
                 # did the checkout outage start?" was declined)

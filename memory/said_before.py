@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from .alerts import INCIDENT_WINDOW, RESOLVES, declares_incident, ends_declared
+from .alerts import (INCIDENT_WINDOW, declares_incident, ends_declared,
+                     says_resolved)
 from .models import Message
 from .offline_extractor import OPENING_PRONOUN, VOTE_OPENING, decides
 from .tried import says_how_tried
@@ -72,7 +73,7 @@ def _corrects_own(message: Message) -> bool:
 
 
 def _resolution(message: Message) -> bool:
-    return not message.reply_to and bool(RESOLVES.match(message.content))
+    return not message.reply_to and says_resolved(message.content)
 
 
 def _of_incident(message: Message) -> bool:

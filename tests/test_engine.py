@@ -3135,7 +3135,7 @@ def test_what_a_responder_found_while_the_alert_fired(profile):
                      "what caused the search outage?"):
         found = profile.recall(question, now=now).answer
         assert found.startswith("ES cluster ran out of disk on data-3, cleared old indices (3 "
-                                "December 2026), said while the alert fired: from 09:20 UTC"), \
+                                "December 2026), said while it lasted: from 09:20 UTC"), \
             (question, found)
     lasted = profile.recall("how long was search down?", now=now).answer
     assert lasted.startswith("32 minutes: from 09:20 UTC"), lasted
@@ -3238,3 +3238,37 @@ def test_a_day_moved_in_spanish_or_german_is_its_day_now(profile):
         assert "11 de diciembre [2026-12-11]" in demo.split("Before that")[0], (question, demo)
     bauer = profile.recall("when is the Bauer deployment?", now=now).answer
     assert bauer.startswith("16 December 2026: Deployment für Bauer verschoben"), bauer
+
+
+def test_an_incident_closed_by_a_message_ending_resolved(profile):
+    """6 Dec (twenty-fourth session), an incident channel with no threads: "how long was
+    checkout down?" gave the postmortem's day ("Cert renewed, error rate back to 0.1%.
+    Resolved." closed the SEV2 declared above it, but opened with no resolution's word); the
+    cause said between is read as the incident's."""
+    rows = [("sre", "2026-12-01T02:10:00Z", "Declaring SEV2: checkout error rate 8%, "
+             "investigating."),
+            ("sre", "2026-12-01T02:25:00Z", "Cause: expired TLS cert on the payments gateway. "
+             "Renewing now."),
+            ("sre", "2026-12-01T02:40:00Z", "Cert renewed, error rate back to 0.1%. Resolved."),
+            ("mgr", "2026-12-01T09:00:00Z", "Postmortem for the checkout SEV2 is Thursday 2pm.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="incidents")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    lasted = profile.recall("how long was checkout down?", now=now).answer
+    assert lasted.startswith("30 minutes: from 02:10 UTC on 1 December 2026"), lasted
+    cause = profile.recall("what caused the checkout incident?", now=now).answer
+    assert cause.startswith("Cause: expired TLS cert on the payments gateway."), cause
+
+
+def test_what_a_customer_complained_about_is_what_they_said(profile):
+    """6 Dec (twenty-fourth session), a product channel: "what did Hooli complain about?" was
+    declined ("complain" was a word to share; "Hooli says the CSV export cuts off at 10k rows."
+    is their complaint)."""
+    rows = [("cs", "2026-12-01T14:00:00Z", "Two more asks for CSV export today, Initech and "
+             "Hooli."),
+            ("cs", "2026-12-03T11:00:00Z", "Hooli says the CSV export cuts off at 10k rows."),
+            ("eng", "2026-12-04T10:00:00Z", "Raised the CSV export limit to 100k rows, deploying "
+             "Monday.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="product")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    said_ = profile.recall("what did Hooli complain about?", now=now).answer
+    assert said_.startswith("Hooli says the CSV export cuts off at 10k rows."), said_
