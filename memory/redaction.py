@@ -83,11 +83,12 @@ _LABEL_HINTS = ("pass", "pwd", "pw", "secret", "token", "cred", "login", "bearer
                 "mysql", "mariadb", "cloudant", "softlayer", "ibm", "iam", "aws", "psk",
                 "pre-shared", "preshared", "recovery code", "backup code", "curl", "redis-cli",
                 "wpa", "wifi", "wi-fi", "ssid", "wlan", "openssl", "phrase", "mnemonic",
-                "seed words",
-                # (a password's name in other languages: _FOREIGN_LABEL)
-                "contrase", "clave", "kennwort", "senha", "palavra", "parola", "wachtwoord",
-                "senord", "adgangskode", "salasana", "hasło", "haslo", "heslo", "jelsz", "ifre",
-                "пароль", "mdp")
+                "seed words")
+# a password's name in other languages, as parts of words (_FOREIGN_LABEL has them whole)
+_FOREIGN_PASSWORD_PARTS = ("contrase", "clave", "kennwort", "senha", "palavra", "parola",
+                           "wachtwoord", "senord", "adgangskode", "salasana", "hasło", "haslo",
+                           "heslo", "jelsz", "ifre", "пароль", "mdp")
+_LABEL_HINTS += _FOREIGN_PASSWORD_PARTS
 _KEY_HINT = re.compile(r"(?:api|access|auth|private|account|unseal|encryption|master|signing|"
                        r"recovery|licen[cs]e).?key")
 
@@ -535,9 +536,7 @@ _REPEATED = re.compile(r"(.)\1{5,}")
 _YAML_TAG = re.compile(r"(?i)!(?:vault|ref|sub|getatt|importvalue|join|select|split|findinmap|"
                        r"base64|cidr|getazs|if|equals|not|and|or|condition|transform|env|"
                        r"include|reference|unsafe|secret|encrypted)")
-_PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw|contrase|clave|kennwort|senha|palavra|parola|"
-                             r"wachtwoord|senord|adgangskode|salasana|has[łl]o|heslo|jelsz|"
-                             r"ifre|пароль|mdp")
+_PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|pw|" + "|".join(_FOREIGN_PASSWORD_PARTS))
 _SPECIAL = set("!@#$%^&*?~+=/\\|")
 
 _RULES: tuple[_Rule, ...] = (
