@@ -36,7 +36,7 @@ from .offline_answerer import (CAUSE_FOLLOWS_WITHIN, LEADS_FOLLOWED, asked_names
                                says_reason, says_sum, text_stems, changed_since,
                                carries_identifier, checklist_items, content_stems, event_date,
                                finds_in_incident, fixed_in, identifiers, is_ticket,
-                               names_nothing, plain_names, says_item, sums_named,
+                               names_nothing, plain_names, says_item,
                                whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
@@ -58,7 +58,8 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_MEMORY_TEXT, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit,
                           SearchRequest, Store)
 from .synthesis import Answerer
-from .text import carries, english_word, expand_query, quotes, spelled_out, stem_tokens
+from .text import (carries, english_word, expand_query, quotes, spelled_out, stem_tokens,
+                   sums_named)
 from .updates import says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -1022,13 +1023,9 @@ class Profile:
         if span is None or span[0].session_id is None:
             return []
         fired, ended = span
-        said = [m.id for m in self._store.messages_before(self.name, fired.session_id,
-                                                          ended.said_at, _INCIDENT_READ)
-                if m.ts >= fired.said_at]
-        seen = {m.id for m in shown}
-        return [m for m in self._store.memories_by_source(self.name, said)
-                if m.id not in seen and finds_in_incident(query, m)][:FOLLOWED_KEPT] \
-            if said else []
+        return self._memories_said_between(
+            [(fired.session_id, fired.said_at, ended.said_at)], _INCIDENT_READ, shown,
+            lambda m: finds_in_incident(query, m), from_start=True)
 
     def _cause_said_after(self, query: str, shown: list[Memory]) -> list[Memory]:
         """For why something happened or what caused it, when no lead says: a cause said soon
@@ -1039,16 +1036,28 @@ class Profile:
         if not leads or not (asks_why(query) or asks_cause(query)) \
                 or any(says_cause(m) or says_reason(m) for m in leads):
             return []
-        said: list[str] = []
+        spans: list[tuple[str, datetime, datetime]] = []
         for session in dict.fromkeys(m.session_id for m in leads):
             of = [m.said_at for m in leads if m.session_id == session]
-            said += [m.id for m in self._store.messages_before(
-                self.name, session, max(of) + CAUSE_FOLLOWS_WITHIN, _CAUSE_READ)
-                if m.ts > min(of)]
+            spans.append((session, min(of), max(of) + CAUSE_FOLLOWS_WITHIN))
+        return self._memories_said_between(
+            spans, _CAUSE_READ, shown,
+            lambda m: any(cause_said_after(lead, m) for lead in leads))
+
+    def _memories_said_between(self, spans: list[tuple[str, datetime, datetime]], read: int,
+                               shown: list[Memory], wanted: Callable[[Memory], bool], *,
+                               from_start: bool = False) -> list[Memory]:
+        """The memories, not shown, that `wanted` accepts, drawn from the messages of each
+        (conversation, start, end) span: said after its start (or from it) up to its end, the
+        last `read` of each. What was said while an incident lasted, or soon after a lead."""
+        said = [m.id for session, start, end in spans
+                for m in self._store.messages_before(self.name, session, end, read)
+                if m.ts > start or (from_start and m.ts == start)]
+        if not said:
+            return []
         seen = {m.id for m in shown}
-        return [m for m in self._store.memories_by_source(self.name, said) if m.id not in seen
-                and any(cause_said_after(lead, m) for lead in leads)][:FOLLOWED_KEPT] \
-            if said else []
+        return [m for m in self._store.memories_by_source(self.name, said)
+                if m.id not in seen and wanted(m)][:FOLLOWED_KEPT]
 
     def _changed_later(self, query: str, shown: list[Memory]) -> list[Memory]:
         """For "what's the status of the iOS release?", what changed the state of a lead since:
