@@ -32,7 +32,7 @@ from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
 from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS, UNIT_FORMS,
-                   asks_version, english_word, short_phrases, stem_words)
+                   asks_version, english_word, short_phrases, stem_words, sums_named)
 from .topics import asked_tool_category, names_tool_of, tool_category
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      said_down_span, states_alert, without_thread)
@@ -794,12 +794,6 @@ def _cause_said_after(leads: list[Memory], memories: list[Memory]) -> Memory | N
                key=lambda m: m.said_at, default=None)
 
 
-def sums_named(text: str) -> list[str]:
-    """The sums of money a text names ("$412", "€1,200"), each once."""
-    return list(dict.fromkeys(_SUM.findall(ANNOTATED.sub("", text))))
-
-
-_SUM = re.compile(r"[$€£]\d+(?:,\d{3})*(?:\.\d+)?(?:[kKmMbB]\b)?(?![\d.,]?\d)")
 # what a sum was, said of it: "The $412 was a duplicate ACH fee" (for "why was the payroll account
 # off?", after "Payroll account is off by $412, looking into it")
 _EXPLAINS_SUM = re.compile(r"(?i)^\W*(?:the|that|this)\s+[$€£]\d[\d,.]*[kmb]?\s+"

@@ -265,3 +265,11 @@ def expand_query(text: str) -> str:
     if kind is not None:  # "what package manager do we use?" finds "Build uses pnpm 9"
         extra.append(kind_search_words(kind))
     return f"{text} {' '.join(extra)}" if extra else text
+
+
+def sums_named(text: str) -> list[str]:
+    """The sums of money a text names ("$412", "€1,200"), each once."""
+    return list(dict.fromkeys(_SUM.findall(ANNOTATED.sub("", text))))
+
+
+_SUM = re.compile(r"[$€£]\d+(?:,\d{3})*(?:\.\d+)?(?:[kKmMbB]\b)?(?![\d.,]?\d)")

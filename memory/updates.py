@@ -34,7 +34,7 @@ from datetime import timedelta
 from .dates import ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
 from .moves import CANCEL_WORDS, CANCELLED, SHIFT
-from .text import STOP_WORDS, english_word
+from .text import STOP_WORDS, english_word, sums_named
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
 # verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
@@ -174,8 +174,6 @@ _MEASURE_NAME = re.compile(r"(?<![\w-])(?:KR|OKR|SLO|SLI|KPI)\d{1,2}\b")
 _LEFT_COUNT = re.compile(r"(?i)(?<![\d.,$€£])(\d[\d,]*)\s+(?:[a-z][\w-]*\s+){0,3}?"
                          r"(?:left|remaining|to\s+go|in\s+stock|on\s+hand)\b")
 _LEFT_STEMS = frozenset({"left", "remain", "stock", "hand", "go"})
-# a sum of money ("$23,410", "€1.2M", "$30k")
-_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?[kKmM]?")
 # a figure said corrected: "a corrected invoice: $21,900", "revised quote $9.5k"
 _CORRECTED_SUM = re.compile(r"(?i)\b(?:corrected|revised|amended|adjusted|reissued|updated|"
                             r"new)\s+(?P<what>invoice|quote|bill|price|amount|total|estimate|budget|"
@@ -539,11 +537,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     # a corrected sum of the same thing: "Acme sent a corrected invoice: $21,900 (they
     # double-billed storage)" after "Vendor invoice from Acme Cloud is $23,410, due Dec 20" (it
     # shares one word of "how much do we owe Acme Cloud?", and says no word of changing)
-    sums = set(_MONEY.findall(ANNOTATED.sub("", answer.content)))
+    sums = set(sums_named(answer.content))
     if sums:
         corrected = [m for m in later if (fixed := _CORRECTED_SUM.search(m.content))
                      and content_stems(fixed["what"]) <= answer_stems
-                     and (new := set(_MONEY.findall(ANNOTATED.sub("", m.content))))
+                     and (new := set(sums_named(m.content)))
                      and not new & sums]
         if corrected:
             return max(corrected, key=lambda m: m.said_at)
