@@ -68,12 +68,18 @@ def shift_in(text: str) -> Shift | None:
     return Shift(sign * n * (7 if unit == "week" else 1), 0, m.group(0))
 
 
+# what names a thing's new day: "new target Dec 10", "new slot is Monday Dec 7"
+NEW_DAY_NOUNS = r"(?:target|date|deadline|eta|go-live|window|slot|appointment|booking|day)"
 # the words before a date that a thing is moved to: "the offsite moved to Dec 10", "standup
 # rescheduled for Thursday", "pushed back until Monday" (not "From Monday standup moves to 10:00":
 # that day is when the change starts, no date of the thing)
 # (memory.dates reads such a date as one to come; "for" and "on" are read here too)
 _MOVED_TO_BEFORE = re.compile(rf"\b(?:{MOVE_VERBS}|pull|br[io]ng|brought)\w*\s+"
-                              r"(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$", re.IGNORECASE)
+                              r"(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$"
+                              # or a new day set: "new target Dec 10", "new slot is Monday Dec 7"
+                              rf"|\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?"
+                              r"(?:on\s+|for\s+)?$", re.IGNORECASE)
+_NEW_DAY = re.compile(rf"(?i)\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\b")
 
 
 def moves_to(text_before: str) -> bool:
@@ -106,8 +112,8 @@ def moved_date(change_text: str, before: ResolvedDate | None,
         # the shift, not a date it states: "rollout slips a week, dual-write starts Dec 8" moves
         # the flag flip of the same rollout from Dec 14 to Dec 21
         return shift.apply(before)
-    return stated if stated is not None and (shift is not None or _MOVE.search(change_text)) \
-        else None
+    return stated if stated is not None and (shift is not None or _MOVE.search(change_text)
+                                             or _NEW_DAY.search(change_text)) else None
 
 
 def date_moved_to(text: str, said_at: datetime, before: ResolvedDate | None

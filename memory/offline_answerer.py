@@ -740,6 +740,23 @@ _SAYS_CONDITION = re.compile(r"(?i)^\W*(?:if|unless|otherwise|in\s+case|failing\
                              r"(?:doesn['’]t|don['’]t|misses?|fails?))\b")
 
 
+# "what's replacing the halibut?", "what replaces the Tooltip?", "what are we using instead of
+# Jira?": what took a thing's place answers it
+_ASKS_REPLACEMENT = re.compile(r"(?i)\b(?:replac(?:e|es|ed|ing|ement)|instead\s+of|successor)\b")
+# what says a thing takes another's place: "Swapping in black cod.", "in favour of Popover"
+_SAYS_REPLACEMENT = re.compile(r"(?i)\breplac\w*|\bin\s+favou?r\s+of\b|\binstead\b|"
+                               r"\b(?:superseded|succeeded)\s+by\b|\b(?:swap|sub)\w*\s+in\b|"
+                               r"\bsubstitut\w*|\b(?:switch|migrat|mov)\w*\s+(?:over\s+)?to\b")
+
+
+def asks_replacement(question: str) -> bool:
+    return bool(_ASKS_REPLACEMENT.search(question))
+
+
+def says_replacement(memory: Memory) -> bool:
+    return bool(_SAYS_REPLACEMENT.search(memory.content))
+
+
 def asks_remedy(question: str) -> bool:
     """"what's the workaround for the Safari SSO loop?"."""
     return bool(_REMEDY_ASKED.search(question))
@@ -1170,6 +1187,14 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"|\b(?:fail(?:ing|ed|s)?|broke|broken|erroring|crash(?:ing|ed)?|"
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
                            r"this|that|a|an)\b"
+                           # a failing part, as whoever looked at it reports it: "Facilities
+                           # says compressor is failing." beside "The -80 freezer in B214
+                           # alarmed overnight" (for "why did the freezer alarm?")
+                           r"|\b(?:says?|said|confirm(?:s|ed)|report(?:s|ed)|thinks?)\s+"
+                           r"(?:that\s+)?(?:(?:the|a|an|its|our|their)\s+)?[\w-]+(?:\s+[\w-]+)?"
+                           r"\s+(?:is|was|"
+                           r"has)\s+(?:failing|failed|dead|died|broken|shot|fried|leaking|"
+                           r"worn(?:\s+out)?)\b"
                            # what a fix mended, said beside it: "perf fix for new_checkout merged
                            # in #5120 (we were re-rendering the cart on every keystroke)", "fix in
                            # #4507, it was rounding half-up instead of half-even"
@@ -2443,7 +2468,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("replace replaces replaced replacing replacement successor"),
                     re.compile(r"(?i)\bin\s+favou?r\s+of\b|\binstead\s+of\b|"
                                r"\bsuperseded\s+by\b|\bsucceeded\s+by\b|"
-                               r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b")),
+                               r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b|"
+                               # ("We're 86ing the halibut … Swapping in black cod.")
+                               r"\b(?:swap|sub)\w*\s+in\b|\bsubstitut\w*\b")),
     # "when does Scaling Postgres publish?": 'Blog schedule: "Scaling Postgres" (Ravi) Tue Dec
     # 8, …' (declined); "goes out", a post, a schedule of them
     **dict.fromkeys(content_stems("publish publishes published publishing"),
@@ -3418,6 +3445,14 @@ class OfflineAnswerer(Answerer):
                              if says_condition(m)), None)
                 if case is not None:
                     shown = [case, *(m for m in shown if m is not case)]
+            if asks_replacement(question) and not says_replacement(shown[0]):
+                # "what's replacing the halibut?": what the lead's message says took its place
+                # ("Swapping in black cod."), after it, not "Hobart tech replaced the pump
+                # seal", which shares "replace" alone
+                instead = next((m for m in with_siblings(shown[:1], memories)[1:]
+                                if says_replacement(m)), None)
+                if instead is not None:
+                    shown = [shown[0], instead, *(m for m in shown[1:] if m is not instead)]
             if (undated & said_otherwise) - stems_of(shown[0]) and not when \
                     and not says_change(shown[0]):
                 # a word said otherwise that the lead does not say: what says it, and all else
@@ -4342,6 +4377,12 @@ class OfflineAnswerer(Answerer):
                 # ("moving nightly_orders from 06:00 to 04:00 UTC"), not "✅ DAG nightly_orders
                 # succeeded", ranked first, on no date
                 parts += [f"No date was given; the time said, on {_said(timed)}:", timed.content]
+            elif when and _ASKS_CLOCK.match(question) and (timed := next(
+                    (m for m in _distinct(relevant)[:_CLOCKS_READ] if _CLOCK_SAID.search(
+                        ANNOTATED.sub("", m.content))), None)) is not None:
+                # "what time does the bus leave?": the time said is the answer ("Museum trip bus
+                # leaves at 8:15 sharp"), not "No date was given"
+                parts += [f"The time said, on {_said(timed)}:", timed.content]
             elif when:  # no date was given for it: say so, with when it was said
                 # (a release named for it answers when, by its number: "Dropping IE11 in 5.0."
                 # for "when are we dropping IE11?", not the objection said first)

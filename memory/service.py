@@ -30,10 +30,12 @@ from .ids import check_profile_name, memory_id, message_id
 from .offline_answerer import (CAUSE_FOLLOWS_WITHIN, LEADS_FOLLOWED, asked_names,
                                asks_at_work, asks_cause, asks_cost, asks_how_it_stands,
                                asks_how_long, asks_identifier, asks_open, asks_owed, asks_owner,
-                               asks_progress, asks_remedy, asks_trend, asks_what_fixed,
+                               asks_progress, asks_remedy, asks_replacement, asks_trend,
+                               asks_what_fixed,
                                asks_when, asks_what_if, asks_why, at_work, cause_said_after,
                                says_bare_verdict, says_cause, says_condition, says_eta,
-                               says_reason, says_sum, text_stems, changed_since,
+                               says_reason, says_replacement, says_sum, text_stems,
+                               changed_since,
                                carries_identifier, checklist_items, content_stems, event_date,
                                finds_in_incident, fixed_in, identifiers, is_ticket,
                                names_nothing, plain_names, says_item,
@@ -1131,6 +1133,11 @@ class Profile:
             # "what happens if I don't enroll?": "If you do nothing you keep your current
             # plan.", said after the enrollment's dates
             wanted = says_condition
+        elif asks_replacement(query) and not says_replacement(leads[0]):
+            # "what's replacing the halibut?": "Swapping in black cod." after "We're 86ing the
+            # halibut on the new menu, price went up to $34/lb." in its message (the lead's
+            # alone: "Hobart tech replaced the pump seal", below it, shares "replace" only)
+            leads, wanted = leads[:1], says_replacement
         elif asks_cost(query) and not any(says_sum(m) for m in leads):
             # "how much did the cooler repair cost?": "Compressor relay was bad, $420." after
             # "Cooler is back up, holding 36F." in its message, which found the lead

@@ -33,15 +33,16 @@ from datetime import timedelta
 
 from .dates import ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
-from .moves import CANCEL_WORDS, CANCELLED, SHIFT
+from .moves import CANCEL_WORDS, CANCELLED, NEW_DAY_NOUNS, SHIFT
 from .text import STOP_WORDS, english_word, sums_named
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
 # verbs, not their nouns ("without replacement" in BEAM's card draws, "the migration plan")
 # a new day set, no verb: "Close is running late, new target Dec 10 [2026-12-10]" after "Target
 # to close books by Dec 8"
-_NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?(?:target|date|deadline|"
-                r"eta|go-live|window)\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{1,25}\[")
+# (or a booking's: "Mass spec slot got bumped by the core facility, new slot is Monday Dec 7")
+_NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?"
+                rf"{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{{1,25}}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
 # what names a thing's day beside the thing ("Flight booking deadline extended to Dec 17" moved
 # "Flights must be booked by Dec 10")

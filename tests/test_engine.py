@@ -3272,3 +3272,54 @@ def test_what_a_customer_complained_about_is_what_they_said(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     said_ = profile.recall("what did Hooli complain about?", now=now).answer
     assert said_.startswith("Hooli says the CSV export cuts off at 10k rows."), said_
+
+
+def test_a_booking_bumped_to_a_new_slot_is_its_day_now(profile):
+    """6 Dec (twenty-fifth session), a lab channel: "when is the mass spec booked?" gave Dec 3
+    after "Mass spec slot got bumped by the core facility, new slot is Monday Dec 7 same time."
+    ("new slot is" set no new day; only "new target", "new date" and the like did)."""
+    rows = [("priya", "2026-11-30T14:02:00Z", "Mass spec is booked for Thursday Dec 3, 9am-1pm "
+             "for the lipid samples."),
+            ("lee", "2026-12-01T09:20:00Z", "PI approved the reagent order, go ahead."),
+            ("priya", "2026-12-02T11:00:00Z", "Mass spec slot got bumped by the core facility, "
+             "new slot is Monday Dec 7 same time.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    booked = profile.recall("when is the mass spec booked?", now=now).answer
+    assert booked.startswith("7 December 2026: Mass spec slot got bumped"), booked
+
+
+def test_a_failing_part_reported_beside_an_alarm_is_why_it_went_off(profile):
+    """6 Dec (twenty-fifth session), a lab channel: "why did the freezer alarm?" gave the
+    compressor's later repair over "Facilities says compressor is failing.", said in the
+    alarm's own message (a part reported failing was no cause)."""
+    rows = [("omar", "2026-11-30T14:30:00Z", "The -80 freezer in B214 alarmed overnight, temp "
+             "hit -62C. Facilities says compressor is failing."),
+            ("omar", "2026-11-30T15:10:00Z", "Moved all our boxes to the backup -80 in B220, "
+             "shelf 3."),
+            ("omar", "2026-12-04T08:30:00Z", "Facilities replaced the compressor, B214 freezer "
+             "holding at -81C again.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    why = profile.recall("why did the freezer alarm?", now=now).answer
+    assert why.startswith("Facilities says compressor is failing."), why
+
+
+def test_what_took_a_dishes_place_is_what_replaces_it(profile):
+    """6 Dec (twenty-fifth session), a restaurant channel: "what's replacing the halibut?"
+    gave the halibut's removal and "Hobart tech replaced the pump seal" (sharing "replace"),
+    not "Swapping in black cod.", said beside the removal; and "what time does the bus leave?"
+    said "No date was given" over the time said."""
+    rows = [("marco", "2026-11-30T13:00:00Z", "Hobart tech replaced the pump seal, dishwasher "
+             "good now. $380 invoice."),
+            ("ana", "2026-12-02T11:00:00Z", "We're 86ing the halibut on the new menu, price "
+             "went up to $34/lb. Swapping in black cod."),
+            ("ms_ortiz", "2026-12-03T08:00:00Z", "Museum trip bus leaves at 8:15 sharp, back "
+             "by 2:30.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="kitchen")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    instead = profile.recall("what's replacing the halibut?", now=now).answer
+    assert "Swapping in black cod." in instead and "Hobart" not in instead, instead
+    bus = profile.recall("what time does the bus leave?", now=now).answer
+    assert bus.startswith("The time said, on 3 December 2026: Museum trip bus leaves at 8:15"), \
+        bus
