@@ -162,8 +162,11 @@ _SAID_DOWN = re.compile(r"(?i)^\W*(?P<what>[a-z][\w.'’ -]{0,40}?)\s+(?:is\s+|a
                         r"(?:has|have)\s+gone\s+|(?:is|are|['’]s|['’]re)\s+(?:still\s+)?)?"
                         r"(?:down|offline|failing|broken)\b(?!\s*(?:to|by|\d))")
 _SAID_BACK = re.compile(r"(?i)^\W*(?P<what>[a-z][\w.'’ -]{0,40}?)\s+(?:is\s+|are\s+|['’]s\s+|"
-                        r"['’]re\s+)?(?:back\s+(?:up|online|to\s+normal)|(?:up|online|working|"
-                        r"passing|green)\s+again|restored|fixed)\b")
+                        r"['’]re\s+)?(?:(?:back\s+(?:up|online|to\s+normal)|(?:up|online|working|"
+                        r"passing|green)\s+again|restored|fixed)\b|(?:"
+                        # (or "back" alone, ending its clause: "Build server back, disk was
+                        # full."; not "raj back Monday")
+                        r"back(?=\s*(?:[,.;!]|$))))")
 
 
 def says_back(text: str) -> bool:

@@ -498,6 +498,47 @@ def _names(names: set[str], memory: Memory,
         names, f"{memory.content} {memory.topic_key or ''} {' '.join(speakers(memory))}")
 
 
+# (overlapping: "Did Acme Cloud …" holds "Did Acme" and "Acme Cloud")
+_TWO_WORD_NAME = re.compile(r"(?<![\w.])(?=([A-Z][\w&'’-]*)\s+([A-Z][\w&'’-]*)\b)")
+
+
+def _by_short_name(names: set[str], question: str, memories: list[Memory]) -> set[str] | None:
+    """The names asked, a two-word name the question says ("Acme Cloud") read by its first word,
+    when the memories write it whole and no other name of that first word: "Acme sent a
+    corrected invoice: $21,900" is of "Vendor invoice from Acme Cloud is $23,410" (for "how much
+    do we owe Acme Cloud?", it named no "Cloud", and the first invoice was the answer). None
+    when the question says no such name."""
+    for first, second in _TWO_WORD_NAME.findall(question):
+        if not {first.lower(), second.lower()} <= names:
+            continue
+        texts = [m.content for m in memories]
+        whole = re.compile(rf"\b{re.escape(first)}\s+{re.escape(second)}\b")
+        # (and no other name of that first word: "Acme Corp" and "Acme Cloud" are two)
+        other = re.compile(rf"\b{re.escape(first)}\s+(?!{re.escape(second)}\b)[A-Z]")
+        if any(whole.search(t) for t in texts) and not any(other.search(t) for t in texts):
+            return names - {second.lower()}
+    return None
+
+
+# not going to what is on a day: "can't make Saturday after all", "won't make it Friday"
+_CANT_MAKE_DAY = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make|"
+                            r"do|come|attend|join)\s+(?:it\s+)?(?:on\s+|this\s+|next\s+)?"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+
+
+def _words_of_days(memories: list[Memory], missed: list[Memory]) -> dict[str, frozenset[str]]:
+    """For each memory of `missed` (not going on a day), the words of the other memories dated
+    that day that say no such thing: what is on that day."""
+    out = {}
+    for m in missed:
+        days = {(d.start, d.end) for d in m.event_dates if d.granularity == "day"}
+        out[m.id] = frozenset(w for other in memories if other.id != m.id
+                              and other not in missed
+                              and days & {(d.start, d.end) for d in other.event_dates}
+                              for w in _memory_stems(other))
+    return out
+
+
 def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[str]],
                       leaned_on: Callable[[Memory], str] = lambda m: "") -> bool:
     """Whether a customer or product the question names (no one who speaks in this profile) is
@@ -1187,6 +1228,11 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"|\b(?:fail(?:ing|ed|s)?|broke|broken|erroring|crash(?:ing|ed)?|"
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
                            r"this|that|a|an)\b"
+                           # space run out: "Build server back, disk was full." (for "why was
+                           # the build server down?", "Build server down since 9:15" led)
+                           r"|\bran\s+out\s+of\s+(?:disk|memory|space|storage|inodes)\b|"
+                           r"\b(?:disk|volume|partition|filesystem)s?\s+(?:is\s+|was\s+|are\s+|"
+                           r"were\s+|got\s+)?(?:full|filled\s+up)\b"
                            # a failing part, as whoever looked at it reports it: "Facilities
                            # says compressor is failing." beside "The -80 freezer in B214
                            # alarmed overnight" (for "why did the freezer alarm?")
@@ -3079,10 +3125,12 @@ class OfflineAnswerer(Answerer):
                    and any(re.search(rf"#{n}(?!\d)", m.content) for m in memories)]
         message_text = _message_text(memories)
         leaned_on = _leaned_on(memories, messages)
+        short_names = _by_short_name(names, question, memories)
 
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
             return ((_names(names, m, speakers)
+                     or short_names is not None and _names(short_names, m, speakers)
                      # "are we using SQS or Kafka for events?": either one ("Agreed: moving the
                      # event pipeline to Kafka (MSK)." names no SQS, and it was declined)
                      and (not either or any(_names_all({n}, m.content) for n in either))
@@ -3311,6 +3359,15 @@ class OfflineAnswerer(Answerer):
             otherwise, plain = undated & said_otherwise, stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
                                              if said_as[w].search(m.content)}
+        on_day: dict[str, frozenset[str]] = {}
+        if not when and (missed := [m for m in memories if m.event_dates
+                                    and _CANT_MAKE_DAY.search(ANNOTATED.sub("", m.content))]):
+            # "can't make Saturday after all" is of what is on that Saturday: "Team offsite
+            # hike is Saturday Dec 5" ("is raj coming to the hike?" was declined, sharing no
+            # word); the words of what else is dated that day are its words too
+            on_day = _words_of_days(memories, missed)
+            dayless = stems_of
+            stems_of = lambda m: dayless(m) | on_day.get(m.id, frozenset())
         if when and _ASKS_DECIDE.search(question):  # ("decide" is no word of a text either)
             undecided = stems_of
             stems_of = lambda m: undecided(m) | (_DECIDE_STEMS if _SAYS_DECIDE.search(m.content)
@@ -4418,7 +4475,12 @@ class OfflineAnswerer(Answerer):
                         speakers) is shown[0]
                 # "scratch that, going with DynamoDB for events" above the "decided: we go with
                 # Postgres" it takes back: what it replaced is said to be before it
-                parts += [_dated(shown[0]), *(["Before that:"] if replaced else []),
+                # (a day missed, said without a name: "can't make Saturday after all" is the
+                # word of whoever said it, for "is raj coming to the hike?")
+                lead = _dated_by(shown[0], speakers) if speakers is not None \
+                    and shown[0].id in on_day and names and not _names_all(
+                        names, shown[0].content) else _dated(shown[0])
+                parts += [lead, *(["Before that:"] if replaced else []),
                           *(_dated(m) for m in shown[1:])]
                 placed = _place_before(question, shown[0], previous) or _named_before(
                     idents, shown[0], previous)

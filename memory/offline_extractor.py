@@ -555,6 +555,14 @@ _NOT_A_THING = (r"(?!(?:heads|thumbs|what['’]?s|shut|sign(?:ed)?|follow|catch|
                 r"feels?|level|go|goes|going|come|comes|coming|get|got|went|came|turn|calm|"
                 r"slow|scale|sit|stand|log|write|give|call|pick|settle|cool|grow|never|"
                 r"always|keep|don['’]?t|please|let['’]?s)\b)")
+# A short word of a choice made: "Going with Intercom.", "Sticking with Postgres", "Picked
+# Vercel." (under _MIN_WORDS, "Going with Intercom. Migration starts in January." kept the
+# migration's day alone, and "are we switching to Intercom?" was answered with the evaluation).
+# Case-sensitive: the choice is a name ("going with it" chooses nothing of its own).
+_CHOICE_NOTE = re.compile(r"^\W*(?i:(?:(?:we['’]re|we\s+are|i['’]m)\s+)?(?:going|sticking|"
+                          r"staying)\s+with|(?:we\s+)?(?:picked|chose|went\s+with|settled\s+on|"
+                          r"decided\s+on))\s+(?!(?:it|that|this|them|one)\b)[A-Z0-9][\w.+-]*"
+                          r"(?:\s+[A-Z0-9][\w.+-]*)?\W*$")
 _STATE_NOTE = re.compile(r"^\W*(?i:" + _NOT_A_THING + r"[a-z][\w.-]*(?:\s+(?!to\b|will\b|"
                          r"can\b|should\b|must\b)[\w.-]+)?\s+(?:is\s+|are\s+)?"
                          r"(?:back\s+(?:up|online|to\s+normal)|(?:up|down|back)\s+again|online|"
@@ -1592,6 +1600,7 @@ class OfflineExtractor(Extractor):
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
             and not _DONE_NOTE.match(bare) and not _SHORT_SETTING.match(bare) \
             and not _AWAY_NOTE.match(bare) and not _STATE_NOTE.match(bare) \
+            and not _CHOICE_NOTE.match(bare) \
             and not _SHORT_MEASURE.match(bare) \
             and not (_DID_NOTE.match(bare) and bare == _ANNOTATED.sub("", line.content).strip()) \
             and not states_alert(bare) \

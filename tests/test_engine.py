@@ -3323,3 +3323,47 @@ def test_what_took_a_dishes_place_is_what_replaces_it(profile):
     bus = profile.recall("what time does the bus leave?", now=now).answer
     assert bus.startswith("The time said, on 3 December 2026: Museum trip bus leaves at 8:15"), \
         bus
+
+
+def test_a_choice_said_in_three_words_is_kept_and_names_its_plan(profile):
+    """6 Dec (twenty-fifth session), a product channel: "Going with Intercom. Migration starts in
+    January." kept the migration alone ("Going with Intercom." was too short to keep), so "are
+    we switching to Intercom?" gave the evaluation, and "when does the Intercom migration
+    start?" was declined (the choice, beside it, came below the answer's window)."""
+    rows = [("pm", "2026-12-03T11:00:00Z", "Support tooling: we're evaluating Intercom vs "
+             "Zendesk, decision next week."),
+            ("pm", "2026-12-04T16:00:00Z", "Going with Intercom. Migration starts in January.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="product")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    switching = profile.recall("are we switching to Intercom?", now=now).answer
+    assert switching.startswith("Going with Intercom."), switching
+    starts = profile.recall("when does the Intercom migration start?", now=now).answer
+    assert starts.startswith("January 2027: Migration starts in January"), starts
+
+
+def test_a_vendor_by_its_short_name_a_server_back_and_a_day_missed(profile):
+    """6 Dec (twenty-fifth session), a small company's channel: "how much do we owe Acme
+    Cloud?" gave the first invoice over "Acme sent a corrected invoice: $21,900" (no "Cloud");
+    "how long was the build server down?" found no "back" in "Build server back, disk was
+    full." and "why …?" led with the outage over its cause; "is raj coming to the hike?" was
+    declined ("can't make Saturday after all" names no hike, only its day)."""
+    rows = [("fin", "2026-11-20T10:00:00Z", "Vendor invoice from Acme Cloud is $23,410, due "
+             "Dec 20."),
+            ("kim", "2026-11-23T09:00:00Z", "Team offsite hike is Saturday Dec 5, meet at the "
+             "trailhead 9am."),
+            ("fin", "2026-11-25T10:00:00Z", "Acme sent a corrected invoice: $21,900 (they "
+             "double-billed storage)."),
+            ("raj", "2026-12-01T18:00:00Z", "can't make Saturday after all, kid has a recital"),
+            ("ops", "2026-12-02T09:15:00Z", "Build server down since 9:15, looking into it"),
+            ("ops", "2026-12-02T10:40:00Z", "Build server back, disk was full. Cleared old "
+             "artifacts.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="general")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    owed = profile.recall("how much do we owe Acme Cloud?", now=now).answer
+    assert owed.startswith("Latest: Acme sent a corrected invoice: $21,900"), owed
+    lasted = profile.recall("how long was the build server down?", now=now).answer
+    assert lasted.startswith("At least 1 hour 25 minutes: reported at 09:15 UTC"), lasted
+    why = profile.recall("why was the build server down?", now=now).answer
+    assert why.startswith("Build server back, disk was full."), why
+    coming = profile.recall("is raj coming to the hike?", now=now).answer
+    assert coming.startswith("raj said: can't make Saturday [2026-12-05] after all"), coming
