@@ -430,7 +430,12 @@ _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|in
                           # (the day right after it: "Refund approved for Globex: $1,200 credit
                           # for the November outage", said 2 Dec, is the November gone)
                           r"\b(?:committed|promised|earmarked|slated|approved|budgeted|"
-                          r"allocated|funded)\s+for\s+(?:\w+\s+)?$")
+                          r"allocated|funded)\s+for\s+(?:\w+\s+)?$|"
+                          # what a notice or an invite is for is to come, whenever it was sent:
+                          # "sent the downtime notice to analytics for Dec 8" (said 2 Dec) was
+                          # last year's, "sent the invite for Friday" the Friday gone
+                          r"\b(?:notice|invite|invitation|reminder|reservation|rsvp|"
+                          r"calendar\s+hold)s?\b[^.;!?]{0,30}?\bfor\s+(?:the\s+)?$")
 
 
 @functools.lru_cache(maxsize=256)

@@ -609,6 +609,9 @@ HOSTILE = [
     # 6 Dec, twenty-fourth session: months in other languages, after their day
     "el jueves 10 de diciembre", "am Montag, 14. Dezember 2027", "le 3 mars", "3 Mars bars",
     "entrega em 10 de dezembro", "il 5 maggio", "Rain forecast Thursday, pour moved to Monday",
+    # 6 Dec, twenty-fifth session: what a notice is for
+    "sent the downtime notice to analytics for Dec 8", "sent the invite for Friday",
+    "a reminder for the for the for", "notice" * 40 + " for Dec 8", "rsvp for",
 ]
 
 
@@ -1125,6 +1128,12 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     # the day moved away from, after a move with its particle (it was last year's)
     ("Board meeting moved up to Dec 14 from Dec 17.", [("2026-12-14", "2026-12-14"),
                                                        ("2026-12-17", "2026-12-17")]),
+    # what a notice or an invite is for is to come, whenever it was sent ("for Dec 8" was last
+    # year's, "for Friday" the Friday gone); not what was done on a day
+    ("sent the downtime notice to analytics for Dec 8", [("2026-12-08", "2026-12-08")]),
+    ("sent the invite for Friday", [("2026-12-04", "2026-12-04")]),
+    ("I sent a reminder for last Friday", [("2026-11-27", "2026-11-27")]),
+    ("we gave notice on Dec 1", [("2026-12-01", "2026-12-01")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
