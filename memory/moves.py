@@ -90,7 +90,8 @@ def moves_to(text_before: str) -> bool:
 # a move to a date the change states ("the offsite moved to Dec 10", "standup rescheduled for
 # Thursday"; not "pushed the fix, deploying Friday"); a cancellation is no move
 _MOVE = re.compile(r"\b(?:mov(?:e|es|ed|ing)|postpon\w*|reschedul\w*|delay\w*|slip\w*|"
-                   r"shift(?:s|ed|ing)?|push(?:ed|es|ing)? (?:back|out)|"
+                   # ("Upgrade pushed to Dec 15, same time.")
+                   r"shift(?:s|ed|ing)?|push(?:ed|es|ing)? (?:back|out|to)|"
                    # "deadline extended to Nov 27"
                    r"extend(?:s|ed|ing)?)\b", re.IGNORECASE)
 _FROM_TO = re.compile(r"(?i)^from\s.+?\s(?:to|until|till)\s(?P<to>.+)$")

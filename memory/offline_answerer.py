@@ -1213,8 +1213,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # the pager bot's trigger and resolution were shown)
                            # what was wrong, found: "Found the idle draw issue: the LDO is never
                            # put in low-power mode." (for "why was idle draw high?")
-                           r"|^\W*found\s+(?:the|what)\s+(?:[\w-]+\s+){0,3}?(?:issue|problem|bug|"
-                           r"cause|culprit|leak)\s*:"
+                           # (or what holds a plan up: "Found a blocker: pg_partman 4.x isn't
+                           # compatible with 16" for "why was the upgrade delayed?")
+                           r"|^\W*found\s+(?:the|what|a|an)\s+(?:[\w-]+\s+){0,3}?(?:issue|"
+                           r"problem|bug|cause|culprit|leak|blocker)\s*:"
                            # a vendor's defect named: "Known issue with GlobalProtect 6.2.1,
                            # rolling back to 6.1.4 tonight." (for "why was the VPN dropping?")
                            r"|^\W*(?:a\s+)?known\s+(?:issue|bug|problem|regression)\s+(?:with|"
@@ -1660,7 +1662,8 @@ _MEASURES = ((re.compile(r"(?i)\bhow\s+full\b|\b(?:utili[sz]ation|percent(?:age)
                          r"error|crash|churn|hit|win|pass)\s+rate)\b"),
               re.compile(r"\d\s*%")),
              (re.compile(r"(?i)\b(?:rate[\s_-]*limit\w*|throttl\w*|qps|rps|rpm)\b"), _RATE_UNIT),
-             (re.compile(r"(?i)\b(?:timeouts?|ttl|retention|interval|latency|p50|p90|p95|p99)\b"),
+             (re.compile(r"(?i)\b(?:timeouts?|ttl|retention|interval|latency|p50|p90|p95|p99|"
+                         r"downtime|outage)\b"),
               _TIME_UNIT),
              (re.compile(r"(?i)\b(?:size|quota|disk|storage|memory|heap|bandwidth)\b"),
               _SIZE_UNIT),
@@ -1671,6 +1674,24 @@ _MEASURES = ((re.compile(r"(?i)\bhow\s+full\b|\b(?:utili[sz]ation|percent(?:age)
 
 
 _RATE_LIMIT_STEMS = frozenset(content_stems("rate limit"))
+
+
+# "how much downtime …?", "how long a delay …?": an amount of a thing, in its unit
+_ASKS_HOW_MUCH_OF = re.compile(r"(?i)^\W*how\s+(?:much|long\s+(?:a|an|of\s+a))\s+(?!is\b|are\b|"
+                               r"was\b|were\b|does\b|do\b|did\b|will\b)(?P<what>[a-z]{3,})")
+_MEASURED_READ = 3
+
+
+def _measures(what: str, unit: re.Pattern[str], text: str) -> bool:
+    """Whether `text` gives an amount of `what` in the unit: "~20 min downtime", "downtime of
+    about 20 minutes" (not "24h notice before any prod downtime")."""
+    text = ANNOTATED.sub("", text)
+    stem = re.escape(what[:max(4, len(what) - 2)])
+    # (the unit's match starts at its number's last digit: "20 minutes" is found at "0")
+    return any(re.search(rf"(?i)\b{stem}\w*\W+(?:[a-z]+\W+){{0,2}}?$",
+                         re.sub(r"[\d.,]+$", "", text[:found.start()]))
+               or re.match(rf"(?i)\w*\W+(?:[a-z]+\W+){{0,1}}?{stem}", text[found.end():])
+               for found in unit.finditer(text))
 
 
 def _unit_asked(question: str) -> re.Pattern[str] | None:
@@ -2838,6 +2859,7 @@ def _changes_in_span(question: str, relevant: list[Memory]) -> list[Memory] | No
 
 
 _ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
+_TIME_STEMS = frozenset(content_stems("time"))
 _CLOCKS_READ = 3
 _CLOCK_SAID = re.compile(_TIME_OF_DAY.pattern + r"|(?i:\b(?:noon|midday|midnight)\b)")
 
@@ -3495,6 +3517,13 @@ class OfflineAnswerer(Answerer):
                 # "what's PAY-412 about?": what opened it ('PAY-412 "Refunds fail for partial
                 # captures" created by kim'), not the tracker's latest move
                 shown.sort(key=lambda m: m.said_at)
+            if (of := _ASKS_HOW_MUCH_OF.match(question)) and (unit := _unit_asked(question)) \
+                    and not _measures(of["what"], unit, shown[0].content) and (measured := next(
+                        (m for m in shown[:_MEASURED_READ]
+                         if _measures(of["what"], unit, m.content)), None)):
+                # "how much downtime do we expect?": what says it in its unit ("… prod cutover
+                # Dec 8 22:00 UTC, ~20 min downtime"), not the notice sent of the downtime
+                shown = [measured, *(m for m in shown if m is not measured)]
             if _ASKS_WHAT_IF.match(question):
                 # "what happens if I don't enroll?": what its message says of a case ("If you
                 # do nothing you keep your current plan."), not the enrollment's dates alone
@@ -3940,6 +3969,8 @@ class OfflineAnswerer(Answerer):
                 stems_for = lambda t: content_stems(t) | {
                     w for w in otherwise if _SAID_OTHERWISE[w].search(t)}
             asked_of = _as_away(wanted) if away_asked else wanted
+            if _ASKS_CLOCK.match(question):  # ("what time is the cutover?": no "time" to share)
+                asked_of = (asked_of - _TIME_STEMS) or asked_of
             if away_asked and span is not None:
                 asked_of = (asked_of - content_stems(span.phrase)) or asked_of
             changes = [m for m in memories if may_update(m)]
@@ -4349,7 +4380,10 @@ class OfflineAnswerer(Answerer):
             if latest is None and when and dated is not None and dated is not shown[0]:
                 # the dated memory ranked below what changed it since ("Heads up: the code
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
-                latest = update_of(dated, [m for m in memories if may_update(m)], question, wanted,
+                # ("what time is the cutover?": no "time" to share)
+                latest = update_of(dated, [m for m in memories if may_update(m)], question,
+                                   (wanted - _TIME_STEMS) or wanted
+                                   if _ASKS_CLOCK.match(question) else wanted,
                                    content_stems, speakers)
                 if latest is not None and not _says_a_day(latest):
                     latest = None

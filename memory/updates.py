@@ -44,6 +44,8 @@ from .text import STOP_WORDS, english_word, sums_named
 _NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?"
                 rf"{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{{1,25}}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
+# a plan in parts, each on its day: "upgrade plan: dry run on staging Dec 1, prod cutover Dec 8"
+_PLAN_OF_PARTS = re.compile(r"(?i)\b(?:plan|timeline|schedule|rollout|roadmap)\s*:")
 # what names a thing's day beside the thing ("Flight booking deadline extended to Dec 17" moved
 # "Flights must be booked by Dec 10")
 _DAY_NOUNS = "deadline deadlines date dates window cutoff eta timeline day"
@@ -709,4 +711,13 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             continue
         if best is None or memory.said_at > best.said_at:
             best = memory
+    if best is None and answer.event_dates and wanted and wanted <= answer_stems:
+        # a move of the whole the answer plans a part of: "Upgrade pushed to Dec 15, same
+        # time." after "Postgres 14 -> 16 upgrade plan: … prod cutover Dec 8 22:00 UTC" (for
+        # "what time is the cutover?" it names no cutover)
+        whole = [m for m in changes if m.event_dates and SAYS_MOVED.search(m.content)
+                 and (subject := _subject(m, content_stems) - day_nouns)
+                 and subject <= answer_stems and not subject & wanted
+                 and _PLAN_OF_PARTS.search(answer.content) and not _dated_elsewhere(m, answer)]
+        best = max(whole, key=lambda m: m.said_at, default=None)
     return best

@@ -5482,3 +5482,39 @@ def test_a_pager_an_it_desk_and_passwords_in_other_languages_from_the_shell(lurk
         + lurker("export").stdout.encode()
     for secret in ("Verano2026", "Sommer#2026", "Hiver_2026", "Primavera@2026", "Autunno2026"):
         assert secret not in wifi + staging and secret.encode() not in stored, secret
+
+
+def test_a_lab_a_kitchen_and_a_migration_from_the_shell(lurker, tmp_path):
+    """6 Dec (twenty-fifth session), through `lurker`: "when is the mass spec booked?" gave the
+    old day ("new slot is Monday Dec 7" set none); "what's replacing the halibut?" gave a pump
+    seal replaced, not "Swapping in black cod."; "how much do we owe Acme Cloud?" the first
+    invoice, not "Acme sent a corrected invoice"; "when does the Intercom migration start?" was
+    declined ("Going with Intercom." was too short to keep); "when is the postgres upgrade?"
+    gave no day for "Upgrade pushed to Dec 15"."""
+    rows = chat(
+        ("priya", "2026-11-30T14:02:00Z", "Mass spec is booked for Thursday Dec 3, 9am-1pm for "
+                                          "the lipid samples."),
+        ("priya", "2026-12-02T11:00:00Z", "Mass spec slot got bumped by the core facility, new "
+                                          "slot is Monday Dec 7 same time."),
+        ("marco", "2026-11-30T13:00:00Z", "Hobart tech replaced the pump seal, dishwasher good "
+                                          "now. $380 invoice."),
+        ("ana", "2026-12-02T11:00:00Z", "We're 86ing the halibut on the new menu, price went up "
+                                        "to $34/lb. Swapping in black cod."),
+        ("fin", "2026-11-20T10:00:00Z", "Vendor invoice from Acme Cloud is $23,410, due Dec 20."),
+        ("fin", "2026-11-25T10:00:00Z", "Acme sent a corrected invoice: $21,900 (they "
+                                        "double-billed storage)."),
+        ("pm", "2026-12-04T16:00:00Z", "Going with Intercom. Migration starts in January."),
+        ("tomas", "2026-11-24T09:00:00Z", "Postgres 14 -> 16 upgrade plan: dry run on staging "
+                                          "Dec 1, prod cutover Dec 8 22:00 UTC."),
+        ("tomas", "2026-12-03T17:00:00Z", "Found a blocker: pg_partman 4.x isn't compatible with "
+                                          "16. Upgrade pushed to Dec 15, same time."))
+    spec, halibut, owed, intercom, upgrade = asked_after(
+        lurker, tmp_path, rows, "2026-12-05T10:00:00Z",
+        "when is the mass spec booked?", "what's replacing the halibut?",
+        "how much do we owe Acme Cloud?", "when does the Intercom migration start?",
+        "when is the postgres upgrade?")
+    assert spec.startswith("7 December 2026: Mass spec slot got bumped"), spec
+    assert "Swapping in black cod." in halibut and "pump seal" not in halibut, halibut
+    assert owed.startswith("Latest: Acme sent a corrected invoice: $21,900"), owed
+    assert intercom.startswith("January 2027: Migration starts in January"), intercom
+    assert upgrade.startswith("15 December 2026: Upgrade pushed to Dec 15"), upgrade

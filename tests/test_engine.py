@@ -2101,8 +2101,9 @@ def test_a_close_whose_month_names_it_and_whose_target_moved(profile):
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="close")
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     close = profile.recall("when will the November books close?", now=now).answer
-    assert close.startswith("Latest: Close is running late, new target Dec 10 [2026-12-10]"), \
-        close
+    # (the day it moved to leads, as a move's does: 6 Dec, twenty-fifth session)
+    assert close.startswith("10 December 2026: Close is running late, new target Dec 10 "
+                            "[2026-12-10]"), close
     credit = profile.recall("how much credit did Globex get?", now=now).answer
     assert "November [November 2026] outage" in credit, credit
 
@@ -3367,3 +3368,31 @@ def test_a_vendor_by_its_short_name_a_server_back_and_a_day_missed(profile):
     assert why.startswith("Build server back, disk was full."), why
     coming = profile.recall("is raj coming to the hike?", now=now).answer
     assert coming.startswith("raj said: can't make Saturday [2026-12-05] after all"), coming
+
+
+def test_a_database_upgrade_pushed_with_its_blocker_and_its_downtime(profile):
+    """6 Dec (twenty-fifth session), a migration channel: "Upgrade pushed to Dec 15, same time."
+    led "when is the postgres upgrade?" with no day ("pushed to" was no move of a date); "what
+    time is the cutover?" gave the plan's Dec 8 (the move names the upgrade, not its cutover);
+    "why was the upgrade delayed?" did not find "Found a blocker: …" beside the move; "how much
+    downtime do we expect?" led with the notice sent of it over "~20 min downtime"; and "sent the
+    downtime notice to analytics for Dec 8", said 2 Dec, was last year's Dec 8."""
+    rows = [("tomas", "2026-11-24T09:00:00Z", "Postgres 14 -> 16 upgrade plan: dry run on staging "
+             "Dec 1, prod cutover Dec 8 22:00 UTC, ~20 min downtime."),
+            ("lee", "2026-11-24T11:00:00Z", "heads up: analytics team needs 24h notice before "
+             "any prod downtime"),
+            ("ana", "2026-12-02T10:00:00Z", "sent the downtime notice to analytics for Dec 8"),
+            ("tomas", "2026-12-03T17:00:00Z", "Found a blocker: pg_partman 4.x isn't compatible "
+             "with 16, need 5.0. Upgrade pushed to Dec 15, same time.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="infra")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    when = profile.recall("when is the postgres upgrade?", now=now).answer
+    assert when.startswith("15 December 2026: Upgrade pushed to Dec 15"), when
+    cutover = profile.recall("what time is the cutover?", now=now).answer
+    assert cutover.startswith("15 December 2026: Upgrade pushed to Dec 15"), cutover
+    why = profile.recall("why was the upgrade delayed?", now=now).answer
+    assert why.startswith("Found a blocker: pg_partman 4.x isn't compatible with 16"), why
+    downtime = profile.recall("how much downtime do we expect?", now=now).answer
+    assert downtime.startswith("Postgres 14 -> 16 upgrade plan:"), downtime
+    told = profile.recall("has analytics been told about the downtime?", now=now).answer
+    assert "for Dec 8 [2026-12-08]" in told, told
