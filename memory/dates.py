@@ -340,6 +340,8 @@ def tense_at(text: str, pos: int) -> Tense:
     c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
     if _INTENDED_TO.search(text[c0:pos]):
         return "future"
+    if _DAYS_THING_DONE.match(text, pos):
+        return "past"
     clause = _tense_of(text[c0:c1])
     if clause == "past" and _IS_THE_DAY.search(text[c0:pos]) \
             and not _PAST_AUXILIARY.search(text[c0:pos]):
@@ -436,6 +438,14 @@ _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|in
                           # last year's, "sent the invite for Friday" the Friday gone
                           r"\b(?:notice|invite|invitation|reminder|reservation|rsvp|"
                           r"calendar\s+hold)s?\b[^.;!?]{0,30}?\bfor\s+(?:the\s+)?$")
+
+
+# a day's thing said done is that day gone: "Thursday's deploy is out." (said on a Friday) was
+# the Thursday to come; not "Raj is out Friday", who is away then
+_DAYS_THING_DONE = re.compile(r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)day['’]s\s+"
+                              r"(?:[\w-]+\s+){1,3}?(?:is|are|was|were|went)\s+(?:now\s+)?"
+                              r"(?:out|done|live|finished|over|complete|completed|shipped|"
+                              r"deployed|merged|released)\b")
 
 
 @functools.lru_cache(maxsize=256)

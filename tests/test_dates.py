@@ -612,6 +612,7 @@ HOSTILE = [
     # 6 Dec, twenty-fifth session: what a notice is for
     "sent the downtime notice to analytics for Dec 8", "sent the invite for Friday",
     "a reminder for the for the for", "notice" * 40 + " for Dec 8", "rsvp for",
+    "Thursday's deploy is out.", "Friday's " + "x " * 50 + "is done", "Raj is out Friday",
 ]
 
 
@@ -1134,6 +1135,11 @@ def test_dates_people_wrote_on_4_dec_thirteenth_session(text, expected):
     ("sent the invite for Friday", [("2026-12-04", "2026-12-04")]),
     ("I sent a reminder for last Friday", [("2026-11-27", "2026-11-27")]),
     ("we gave notice on Dec 1", [("2026-12-01", "2026-12-01")]),
+    # a day's thing said done is that day gone ("Thursday's deploy is out.", said on a Friday,
+    # was the Thursday to come); not someone out that day, nor a thing still to do
+    ("Wednesday's deploy is out. SUP-881 should be fixed", [("2026-12-02", "2026-12-02")]),
+    ("Raj is out Friday", [("2026-12-04", "2026-12-04")]),
+    ("Friday's deploy will include it", [("2026-12-04", "2026-12-04")]),
 ])
 def test_dates_people_wrote_on_5_dec_fourteenth_session(text, expected):
     from memory.dates import find_dates
