@@ -717,7 +717,10 @@ def _said_later_of(leads: list[Memory], memories: list[Memory]) -> Memory | None
     merged and deployed")."""
     first = min((m.said_at for m in leads), default=None)
     named = [(t, m.said_at) for m in leads for t in fixed_in(m.content)]
-    return max((m for m in memories if m not in leads and m.said_at > first
+    # (a lead said after another is a later word too: "Globex confirmed SSO works now, closing
+    # SUP-881", shown second under the escalation, was passed over for "SUP-881 should be
+    # fixed", said before it)
+    return max((m for m in memories if m.said_at > first
                 and any(m.said_at > at and _carries([t], m.content) for t, at in named)),
                key=lambda m: m.said_at, default=None)
 
@@ -1230,6 +1233,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"|\b(?:fail(?:ing|ed|s)?|broke|broken|erroring|crash(?:ing|ed)?|"
                            r"timing\s+out)\s+(?:right\s+|just\s+|since\s+)?after\s+(?:the|our|"
                            r"this|that|a|an)\b"
+                           # what a reproduction showed: "repro'd, the callback double-encodes
+                           # the plus sign" (for "what caused the Globex login problem?")
+                           r"|^\W*(?:repro(?:['’]?d|duced)?|can\s+repro(?:duce)?)\s*[,:;—–-]"
+                           r"\s*(?:the|it['’]?s|our|their|a|an|this)\s+[\w-]+"
                            # space run out: "Build server back, disk was full." (for "why was
                            # the build server down?", "Build server down since 9:15" led)
                            r"|\bran\s+out\s+of\s+(?:disk|memory|space|storage|inodes)\b|"

@@ -3396,3 +3396,27 @@ def test_a_database_upgrade_pushed_with_its_blocker_and_its_downtime(profile):
     assert downtime.startswith("Postgres 14 -> 16 upgrade plan:"), downtime
     told = profile.recall("has analytics been told about the downtime?", now=now).answer
     assert "for Dec 8 [2026-12-08]" in told, told
+
+
+def test_a_support_escalation_reproduced_fixed_and_confirmed(profile):
+    """6 Dec (twenty-fifth session), a support channel: "is the Globex SSO issue fixed?" gave
+    "SUP-881 should be fixed" as the latest word, passing over the customer's confirmation after
+    it (shown second, it was a lead, and no later word of its own ticket); "what caused the Globex
+    login problem?" did not lead with the repro ("repro'd, the callback double-encodes the plus
+    sign"); and "Thursday's deploy is out.", said on a Friday, was labelled the Thursday to
+    come."""
+    rows = [("zoe", "2026-11-30T09:00:00Z", "Escalation from Globex: SSO login fails for users "
+             "with + in their email. Ticket SUP-881."),
+            ("kai", "2026-11-30T10:30:00Z", "repro'd, the callback double-encodes the plus sign. "
+             "fix in PR #2231"),
+            ("kai", "2026-12-01T08:20:00Z", "#2231 merged, goes out with Thursday's deploy"),
+            ("kai", "2026-12-04T09:30:00Z", "Thursday's deploy is out. SUP-881 should be fixed"),
+            ("zoe", "2026-12-04T14:00:00Z", "Globex confirmed SSO works now, closing SUP-881")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="support")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    fixed = profile.recall("is the Globex SSO issue fixed?", now=now).answer
+    assert fixed.startswith("Latest: Globex confirmed SSO works now, closing SUP-881"), fixed
+    cause = profile.recall("what caused the Globex login problem?", now=now).answer
+    assert cause.startswith("repro'd, the callback double-encodes the plus sign."), cause
+    out = [m.content for m in profile.list(limit=50) if m.content.startswith("Thursday's")]
+    assert out == ["Thursday's [2026-12-03] deploy is out."], out
