@@ -1524,3 +1524,24 @@ def test_passwords_named_in_other_languages_over_slack_are_never_stored_or_poste
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite3*"))
     for secret in secrets:
         assert secret not in said and secret.encode() not in stored, secret
+
+
+def test_what_a_notice_is_for_and_a_day_gone_keep_their_year_over_slack(start, api):
+    """6 Dec (twenty-fifth session), from outside through the Bolt app: "sent the maintenance
+    notice to #analytics for Nov 20 ✅", said Monday 16 Nov, was stored as 20 November 2025 (the
+    past "sent" took the date back a year), and "Monday's deploy is out." said the next day as
+    the Monday to come; each was answered so in the thread."""
+    slack = start()
+    message(slack, "CGEN", "U1", "DB maintenance window is Friday Nov 20, 22:00 UTC", ts(0))
+    message(slack, "CGEN", "U2", "sent the maintenance notice to <#C42|analytics> for Nov 20 "
+            ":white_check_mark:", ts(30))
+    message(slack, "CGEN", "U3", "Monday's deploy is out. <!here> ping me if checkout acts up",
+            ts(24 * 60))
+    app_mention(slack, "U4", "has analytics been told about the maintenance?", ts(25 * 60),
+                "EvNotice1")
+    app_mention(slack, "U4", "when did the deploy go out?", ts(25 * 60 + 1), "EvDeploy1")
+    notice, deploy = (a["text"] for a in answers(api))
+    assert "2025" not in notice and "Nov 20" in notice, notice
+    assert "2026-11-23" not in deploy and "23 November" not in deploy, deploy
+    assert "16 November 2026" in deploy, deploy
+    assert "<!here>" not in notice + deploy, (notice, deploy)
