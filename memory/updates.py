@@ -409,6 +409,15 @@ _RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+)\.(\d+)\.(\d+)(?![\w.]*\d)")
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
 
 
+def _opens_with_release(text: str, question: str) -> bool:
+    """Whether `text` opens with a release the question names: its subject ("3.2.0 slipping to
+    Dec 9 to ship with the security fix" moved 3.2.0, for "when is 3.2.0 coming out?"; a
+    release named later is where a thing goes: "async default moves to 5.0")."""
+    first = VERSIONED.match(re.sub(r"^[\W_]*(?:v(?=\d))?", "", text))
+    return first is not None and first.group(0).lstrip("v") in {
+        v.lstrip("v") for v in VERSIONED.findall(question)}
+
+
 def says_ended(text: str) -> bool:
     """Whether `text` says a state ended ("INC-774 closed", "CVE-2026-4417 fully remediated")."""
     return bool(_ENDED.search(ANNOTATED.sub("", text)))
@@ -614,6 +623,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
+        # (a release the question names, moved: "3.2.0 slipping to Dec 9 …" shares its number
+        # alone with "when is 3.2.0 coming out?", and names no other subject)
+        release_moved = bool(memory.event_dates and SAYS_MOVED.search(memory.content)
+                             and _opens_with_release(memory.content, question))
         if tied_to and memory.event_dates and SAYS_MOVED.search(memory.content) \
                 and (subject := _subject(memory, content_stems)) and subject <= tied_to \
                 and not subject & wanted:
@@ -631,7 +644,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # states, naming it ("Never mind, ledger is trademarked, it's books-api now" for "what's
         # the new service called?", answered "We're naming the new service ledger-api")
         if asked and {w for w in wanted if not w.isdigit()} and all(w.isdigit() for w in asked) \
-                and not _SAYS_UPDATE.match(memory.content):
+                and not _SAYS_UPDATE.match(memory.content) \
+                and not release_moved:
             # (a release's number alone: "fair, async default moves to 5.0; 4.0 keeps sync
             # default" led "is connect_legacy removed in 4.0?" as the plan's latest word)
             continue
@@ -675,7 +689,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                            for w in capitalised for text in (answer.content, memory.content))
                        and (_SAYS_UPDATE.match(memory.content)
                             or _SET_AGAINST.search(memory.content)))
-        if not values and not of_whom \
+        if not values and not of_whom and not (release_moved and versioned <= answer_stems) \
                 and not (needed <= answer_stems & around and wanted <= answer_stems | own
                          and subject <= answer_stems | wanted) \
                 and not (subject and subject - day_nouns <= answer_stems

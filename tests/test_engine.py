@@ -3420,3 +3420,22 @@ def test_a_support_escalation_reproduced_fixed_and_confirmed(profile):
     assert cause.startswith("repro'd, the callback double-encodes the plus sign."), cause
     out = [m.content for m in profile.list(limit=50) if m.content.startswith("Thursday's")]
     assert out == ["Thursday's [2026-12-03] deploy is out."], out
+
+
+def test_a_release_slipping_by_its_number_is_its_day_now(profile):
+    """6 Dec (twenty-fifth session), an open-source project's channel: "when is 3.2.0 coming
+    out?" gave the checklist's Dec 2 after "3.2.0 slipping to Dec 9 to ship with the security
+    fix" (it shares the release's number alone with the question, which was read as a release
+    named only as where a thing goes)."""
+    rows = [("maint_a", "2026-11-25T10:00:00Z", "3.2.0 release checklist: changelog, docs, wheels "
+             "for py3.13. Target Dec 2."),
+            ("maint_b", "2026-12-01T11:00:00Z", "fair, async default moves to 4.0; 3.2.0 keeps "
+             "sync default"),
+            ("maint_a", "2026-12-02T09:00:00Z", "3.2.0 slipping to Dec 9 to ship with the "
+             "security fix")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oss")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    out = profile.recall("when is 3.2.0 coming out?", now=now).answer
+    assert out.startswith("9 December 2026: 3.2.0 slipping to Dec 9"), out
+    default = profile.recall("is the sync default kept in 3.2.0?", now=now).answer
+    assert not default.startswith(("Latest: 3.2.0 slipping", "9 December")), default
