@@ -3388,6 +3388,12 @@ class OfflineAnswerer(Answerer):
             otherwise, plain = undated & said_otherwise, stems_of
             stems_of = lambda m: plain(m) | {w for w in otherwise
                                              if said_as[w].search(m.content)}
+        if _ASKS_CLOCK.match(question) and undated & _TIME_STEMS:
+            # "what time does the party start?": a clock said is its time ("Holiday party: Dec
+            # 18 at The Foundry, 6-10pm" was declined, sharing "party" alone)
+            unclocked = stems_of
+            stems_of = lambda m: unclocked(m) | (_TIME_STEMS if _CLOCK_SAID.search(
+                ANNOTATED.sub("", m.content)) else frozenset())
         on_day: dict[str, frozenset[str]] = {}
         if not when and (missed := [m for m in memories if m.event_dates
                                     and _CANT_MAKE_DAY.search(ANNOTATED.sub("", m.content))]):

@@ -250,6 +250,13 @@ _SETTLES = re.compile(r"(?i)\bpencill?(?:ed|ing)\s+(?:it\s+)?in\b|\b(?:locked|bo
 # a state that came back, said of what the answer names: "Acme is happy again after the SSO
 # fix" after "Acme is threatening to churn …" ("who might churn?" answered with the threat alone)
 _ASKS_WHEN = re.compile(r"(?i)^\W*(?:when|what\s+(?:date|day|time))\b")
+_ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+_PLACE_NAME = r"(?:The\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*){0,3}"
+# a place a thing is at ("Holiday party: Dec 18 at The Foundry, 6-10pm")
+_AT_PLACE = re.compile(rf"\b(?:at|in)\s+({_PLACE_NAME})")
+# a place booked, opening its message ("Booked Pier 9, same date and time.")
+_BOOKED_PLACE = re.compile(r"^\W*(?i:(?:(?:we|i)\s+)?(?:re)?booked|moved\s+(?:it\s+)?to|switched\s+"
+                           rf"to|going\s+with)\s+(?P<place>{_PLACE_NAME})")
 _AGAIN = re.compile(r"(?i)\b(?:is|are)\s+(?:\w+\s+){0,2}again\b|\bback\s+(?:to\s+normal|on\s+track)\b|"
                     r"\bno\s+longer\s+(?:at\s+risk|a\s+risk|unhappy|blocked)\b|\bnot\s+at\s+risk\b")
 
@@ -605,6 +612,16 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             best_cut = memory
     if best_cut is not None:
         return best_cut
+    if _ASKS_WHERE.match(question) and (places := _AT_PLACE.findall(answer.content)):
+        # a place booked instead, named beside the answer's own before: "Booked Pier 9, same
+        # date and time." after "The Foundry double-booked us :( Looking at Pier 9 and The Loft
+        # as backups", for "where is the holiday party?" (answered "… at The Foundry")
+        rebooked = [m for m in later if (new := _BOOKED_PLACE.match(m.content))
+                    and new["place"] not in places
+                    and any(o.said_at < m.said_at and new["place"] in o.content
+                            and any(p in o.content for p in places) for o in later)]
+        if rebooked:
+            return max(rebooked, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     # (and its keys and releases as values are written: "po7712" of "how much is PO-7712?")

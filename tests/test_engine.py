@@ -3439,3 +3439,23 @@ def test_a_release_slipping_by_its_number_is_its_day_now(profile):
     assert out.startswith("9 December 2026: 3.2.0 slipping to Dec 9"), out
     default = profile.recall("is the sync default kept in 3.2.0?", now=now).answer
     assert not default.startswith(("Latest: 3.2.0 slipping", "9 December")), default
+
+
+def test_a_party_rebooked_at_a_backup_venue_and_its_time(profile):
+    """6 Dec (twenty-fifth session), an events channel: "where is the holiday party?" gave The
+    Foundry after "The Foundry double-booked us :( Looking at Pier 9 and The Loft as backups" and
+    "Booked Pier 9, same date and time." (which names no party); "what time does the party
+    start?" was declined ("time" was a word to share, and "6-10pm" says none)."""
+    rows = [("ella", "2026-11-18T10:00:00Z", "Holiday party: Dec 18 at The Foundry, 6-10pm. "
+             "Budget $8,000 for 60 people."),
+            ("finn", "2026-11-25T15:00:00Z", "The Foundry double-booked us :( Looking at Pier 9 "
+             "and The Loft as backups"),
+            ("ella", "2026-11-27T11:00:00Z", "Booked Pier 9, same date and time. Deposit $1,500 "
+             "paid."),
+            ("ella", "2026-11-28T11:00:00Z", "Team lunch at The Loft went great")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="events")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    where = profile.recall("where is the holiday party?", now=now).answer
+    assert where.startswith("Latest: Booked Pier 9, same date and time."), where
+    start = profile.recall("what time does the party start?", now=now).answer
+    assert "6-10pm" in start.split("Before that")[0], start
