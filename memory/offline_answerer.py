@@ -540,7 +540,9 @@ def _words_of_days(memories: list[Memory], missed: list[Memory]) -> dict[str, fr
 
 
 def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[str]],
-                      leaned_on: Callable[[Memory], str] = lambda m: "") -> bool:
+                      leaned_on: Callable[[Memory], str] = lambda m: "",
+                      beside: Callable[[Memory], str] = lambda m: "",
+                      also_asked: frozenset[str] = frozenset()) -> bool:
     """Whether a customer or product the question names (no one who speaks in this profile) is
     named by what the memory leans on: its message's first sentence or its thread ("They're
     moving to a competitor …" under "Acme churned.", for "why did Acme churn?"), or what the
@@ -549,8 +551,16 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
     is not read there: a question naming someone else is not about what they were asked."""
     if not names or names & people():
         return False
-    return _names_all(names, " ".join([memory.content, memory.topic_key or "",
-                                       *memory.questions, leaned_on(memory)]))
+    own = " ".join([memory.content, memory.topic_key or "", *memory.questions, leaned_on(memory)])
+    if _names_all(names, own):
+        return True
+    # (or, naming one of them, its message the rest: "They're evaluating Looker as a
+    # replacement for our dashboards." after "Umbrella exec call went badly.", for "is Umbrella
+    # still evaluating Looker?", declined)
+    # (or another name the question says: "Looker")
+    missing = {n for n in names if not _names_all({n}, own)}
+    return (missing != names or bool(named(ANNOTATED.sub("", memory.content)) & also_asked)) \
+        and _names_all(missing, beside(memory))
 
 
 def _named_by_kin(names: set[str], wanted: set[str], memory: Memory, memories: list[Memory],
@@ -3155,6 +3165,7 @@ class OfflineAnswerer(Answerer):
         message_text = _message_text(memories)
         leaned_on = _leaned_on(memories, messages)
         short_names = _by_short_name(names, question, memories)
+        named_asked = frozenset(named(question))
 
         def fits_person(m: Memory, of_version: bool = True) -> bool:
             # of whom (and of which version) the question asks
@@ -3163,7 +3174,8 @@ class OfflineAnswerer(Answerer):
                      # "are we using SQS or Kafka for events?": either one ("Agreed: moving the
                      # event pipeline to Kafka (MSK)." names no SQS, and it was declined)
                      and (not either or any(_names_all({n}, m.content) for n in either))
-                     or _named_by_context(names, m, people, leaned_on)
+                     or _named_by_context(names, m, people, leaned_on, message_text,
+                                          named_asked)
                      or _named_by_kin(names, wanted, m, memories, people)
                      # (or the version it replaced names them: "Update: per diem raised to
                      # €75/day" replaced "Per diem for the Lisbon offsite is €60/day", and "what's

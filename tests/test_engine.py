@@ -3459,3 +3459,17 @@ def test_a_party_rebooked_at_a_backup_venue_and_its_time(profile):
     assert where.startswith("Latest: Booked Pier 9, same date and time."), where
     start = profile.recall("what time does the party start?", now=now).answer
     assert "6-10pm" in start.split("Before that")[0], start
+
+
+def test_a_customer_named_by_the_sentence_before_a_product_it_weighs(profile):
+    """6 Dec (twenty-fifth session), a customer success channel: "is Umbrella still evaluating
+    Looker?" was declined: "They're evaluating Looker as a replacement for our dashboards." names
+    Looker, so its message's "Umbrella exec call went badly." was not read for the customer."""
+    rows = [("jo", "2026-11-17T10:00:00Z", "Umbrella renewal is Jan 15, $120k ARR."),
+            ("jo", "2026-11-24T10:00:00Z", "Umbrella exec call went badly. They're evaluating "
+             "Looker as a replacement for our dashboards."),
+            ("jo", "2026-11-25T10:00:00Z", "Initech asked about Looker too, no plans to switch.")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="cs")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    looker = profile.recall("is Umbrella still evaluating Looker?", now=now).answer
+    assert looker.startswith("They're evaluating Looker as a replacement"), looker
