@@ -2064,8 +2064,10 @@ def test_a_product_channel_that_changes_its_mind_from_the_shell(lurker, tmp_path
         "2026-11-24T09:00:00Z", "which payment provider are we using for billing?",
         "how much is the Business plan?")
     provider, business = said
-    assert provider.startswith("Latest: nvm on Stripe Checkout, legal wants us on Adyen"), said
-    assert "Before that: We're going with Stripe Checkout" in provider, said
+    # ("Going with Adyen." is a memory of its own since 6 Dec, twenty-fifth session: the change
+    # it makes is said plainly, "nvm on Stripe Checkout …" its message)
+    assert provider.startswith("Adyen — changed from Stripe Checkout on 18 November 2026. Going "
+                               "with Adyen."), said
     assert business.startswith("On second thought, Business is $29."), said
 
 
