@@ -16,7 +16,6 @@ What it says, in order of precedence:
 - people are named, never their platform ids."""
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -307,41 +306,6 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
         known = set(people() if callable(people) else people)
         found |= unsure & known
     return found
-
-
-# words of asking in other languages, written without their accents ("donde esta la demo?")
-_ASKED_ABROAD = frozenset("cuando donde quien quienes cuanto cuanta cuantos cuantas porque warum "
-                          "welche welcher welches quand pourquoi combien quelle quando quanto "
-                          "quanta perche".split())
-
-
-_TYPO_CUTOFF = 0.8  # difflib's ratio: "funraiser" ~ "fundraiser" 0.95, "twilio" ~ "token" 0.36
-
-
-def _unheard_of(question: str, memories: list[Memory],
-                people: Callable[[], set[str]] = set) -> bool:
-    """Whether the question names, in lower case, a thing no English word spells ("twilio",
-    "sendgrid", five letters or more) that none of the memories found says, not even written
-    apart or hyphened ("ratelimit" is said by "rate limit"); not someone who spoke ("maria")."""
-    if not question.isascii():  # (a question in another language: "cuándo es la demo?")
-        return False
-    low = question.lower()
-    words = {w for w in re.findall(r"(?<![\w.@#/-])[a-z]{5,}(?![\w.-])", low)
-             if w not in _NOT_NAMES and w not in _SLANG_PEOPLE and not english_word(w)
-             and w not in _ASKED_ABROAD and w not in named(question)}
-    if words:
-        words -= {w for name in people() for w in name_letters(name).lower().split()}
-    if not words:
-        return False
-    text = " ".join([*(m.content for m in memories), *(m.topic_key or "" for m in memories)])
-    said = re.sub(r"[\s_-]+", "", text.lower())
-    unheard = [w for w in words if w not in said]
-    # (nor a word mistyped: "funraiser", "recieved", "desing", "hoodies" are what the memories
-    # say as "fundraiser", "received", "design", "hoodie"; LoCoMo and BEAM ask so, and were
-    # declined)
-    vocabulary = set(re.findall(r"[a-z]{4,}", text.lower())) if unheard else set()
-    return any(not difflib.get_close_matches(w, vocabulary, n=1, cutoff=_TYPO_CUTOFF)
-               for w in unheard)
 
 
 def said_by(question: str, names: set[str]) -> set[str]:
@@ -3504,12 +3468,6 @@ class OfflineAnswerer(Answerer):
                     # a version named is that one: "when was 4.13 approved?" was answered with
                     # 4.12's approval
                     and (not asked_versions or of_versions(m))]
-        if relevant and _unheard_of(question, memories, people):
-            # "what's the twilio token?": a thing the question names in lower case that no
-            # memory found says is none of theirs ("npm publish failing, … _authToken=
-            # [REDACTED]" was the answer, sharing "token"); what a message found says of it
-            # answers, or nothing (said capitalised it is a name, and was so already)
-            relevant = []
         if relevant and (remedy := _REMEDY_ASKED.search(question)) is not None:
             # the remedy said of the ticket a problem is filed under: "ESC-521 workaround: use
             # Chrome …" for "what's the workaround for the Safari SSO loop?", after "ESC-521:

@@ -3473,24 +3473,3 @@ def test_a_customer_named_by_the_sentence_before_a_product_it_weighs(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     looker = profile.recall("is Umbrella still evaluating Looker?", now=now).answer
     assert looker.startswith("They're evaluating Looker as a replacement"), looker
-
-
-def test_a_thing_named_in_lower_case_that_no_memory_says_is_not_another_things(profile):
-    """6 Dec (twenty-fifth session), secrets pasted in a dev channel: "what's the twilio token?"
-    was answered with the npm token's sentence ("… _authToken=[REDACTED:npm-token]", sharing
-    "token"): the Twilio line holds nothing to keep but its secret. A thing named in lower case
-    that no memory says is none of theirs; a word mistyped ("funraiser") still finds its
-    memory."""
-    rows = [("dev", "2026-12-01T10:00:00Z", "npm publish failing, my .npmrc has "
-             "//registry.npmjs.org/:_authToken=npm_Qm3xT9vLk2PzR8sW4yHn6JcF1aBdE7uGo0iK"),
-            ("dev", "2026-12-01T10:30:00Z", "twilio auth token is "
-             "4f9c2a7e1b8d3f6a0c5e9b2d7a4f1c8e"),
-            ("maria", "2026-12-02T10:00:00Z", "Planning a ring-toss tournament for the shelter's "
-             "fundraiser on Dec 19.")]
-    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="dev")
-    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
-    token = profile.recall("what's the twilio token?", now=now).answer
-    assert "npm" not in token and "_authToken" not in token, token
-    assert "4f9c2a7e" not in token, token
-    typo = profile.recall("what is maria planning for the shelter funraiser?", now=now).answer
-    assert typo.startswith("Planning a ring-toss tournament"), typo
