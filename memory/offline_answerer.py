@@ -41,7 +41,7 @@ from .recurrence import next_day, schedule_in
 from .revisions import value_kinds
 from .time_zones import asked_zone, clock_in
 from .tried import DID_NOT_WORK, FIX_CONFIRMED
-from .updates import (CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
+from .updates import (CANT, CHOSE, PR_NUMBER, VERSIONED, asks_still, changed_subject,
                       named_values, says_change, says_dropped_out, says_ended, says_halt,
                       says_update, update_of)
 
@@ -521,8 +521,8 @@ def _by_short_name(names: set[str], question: str, memories: list[Memory]) -> se
 
 
 # not going to what is on a day: "can't make Saturday after all", "won't make it Friday"
-_CANT_MAKE_DAY = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make|"
-                            r"do|come|attend|join)\s+(?:it\s+)?(?:on\s+|this\s+|next\s+)?"
+_CANT_MAKE_DAY = re.compile(rf"(?i){CANT}(?:make|do|come|attend|join)\s+(?:it\s+)?"
+                            r"(?:on\s+|this\s+|next\s+)?"
                             r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 
 
@@ -798,9 +798,12 @@ _SAYS_CONDITION = re.compile(r"(?i)^\W*(?:if|unless|otherwise|in\s+case|failing\
 # Jira?": what took a thing's place answers it
 _ASKS_REPLACEMENT = re.compile(r"(?i)\b(?:replac(?:e|es|ed|ing|ement)|instead\s+of|successor)\b")
 # what says a thing takes another's place: "Swapping in black cod.", "in favour of Popover"
-_SAYS_REPLACEMENT = re.compile(r"(?i)\breplac\w*|\bin\s+favou?r\s+of\b|\binstead\b|"
-                               r"\b(?:superseded|succeeded)\s+by\b|\b(?:swap|sub)\w*\s+in\b|"
-                               r"\bsubstitut\w*|\b(?:switch|migrat|mov)\w*\s+(?:over\s+)?to\b")
+# (the words besides "replace": also what _SAID_OTHERWISE reads for a replacement asked)
+_TAKES_PLACE = (r"\bin\s+favou?r\s+of\b|\b(?:superseded|succeeded)\s+by\b|"
+                r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b|"
+                # ("We're 86ing the halibut … Swapping in black cod.")
+                r"\b(?:swap|sub)\w*\s+in\b|\bsubstitut\w*")
+_SAYS_REPLACEMENT = re.compile(rf"(?i)\breplac\w*|\binstead\b|{_TAKES_PLACE}")
 
 
 def asks_replacement(question: str) -> bool:
@@ -2550,11 +2553,7 @@ _SAID_OTHERWISE = {
     # "what replaces the Tooltip?": "We're deprecating the Tooltip component in favour of
     # Popover" (declined)
     **dict.fromkeys(content_stems("replace replaces replaced replacing replacement successor"),
-                    re.compile(r"(?i)\bin\s+favou?r\s+of\b|\binstead\s+of\b|"
-                               r"\bsuperseded\s+by\b|\bsucceeded\s+by\b|"
-                               r"\b(?:migrat|switch|mov)\w*\s+(?:over\s+)?to\b|"
-                               # ("We're 86ing the halibut … Swapping in black cod.")
-                               r"\b(?:swap|sub)\w*\s+in\b|\bsubstitut\w*\b")),
+                    re.compile(rf"(?i)\binstead\s+of\b|{_TAKES_PLACE}")),
     # "when does Scaling Postgres publish?": 'Blog schedule: "Scaling Postgres" (Ravi) Tue Dec
     # 8, …' (declined); "goes out", a post, a schedule of them
     **dict.fromkeys(content_stems("publish publishes published publishing"),
@@ -2877,6 +2876,12 @@ def _changes_in_span(question: str, relevant: list[Memory]) -> list[Memory] | No
 
 _ASKS_CLOCK = re.compile(r"(?i)^\W*(?:what time|at what time)\b")
 _TIME_STEMS = frozenset(content_stems("time"))
+
+
+def _unclocked_asked(question: str, asked: frozenset[str] | set[str]):
+    """The words a change must share with what is asked, without "time" when a clock time is asked
+    ("what time is the cutover?": no change says "time")."""
+    return (asked - _TIME_STEMS) or asked if _ASKS_CLOCK.match(question) else asked
 _CLOCKS_READ = 3
 _CLOCK_SAID = re.compile(_TIME_OF_DAY.pattern + r"|(?i:\b(?:noon|midday|midnight)\b)")
 
@@ -3994,8 +3999,7 @@ class OfflineAnswerer(Answerer):
                 stems_for = lambda t: content_stems(t) | {
                     w for w in otherwise if _SAID_OTHERWISE[w].search(t)}
             asked_of = _as_away(wanted) if away_asked else wanted
-            if _ASKS_CLOCK.match(question):  # ("what time is the cutover?": no "time" to share)
-                asked_of = (asked_of - _TIME_STEMS) or asked_of
+            asked_of = _unclocked_asked(question, asked_of)
             if away_asked and span is not None:
                 asked_of = (asked_of - content_stems(span.phrase)) or asked_of
             changes = [m for m in memories if may_update(m)]
@@ -4407,9 +4411,7 @@ class OfflineAnswerer(Answerer):
                 # freeze is pushed a week" above "Code freeze … is Dec 1"): the change leads
                 # ("what time is the cutover?": no "time" to share)
                 latest = update_of(dated, [m for m in memories if may_update(m)], question,
-                                   (wanted - _TIME_STEMS) or wanted
-                                   if _ASKS_CLOCK.match(question) else wanted,
-                                   content_stems, speakers)
+                                   _unclocked_asked(question, wanted), content_stems, speakers)
                 if latest is not None and not _says_a_day(latest):
                     latest = None
                 if latest is not None and now is not None and _ASKS_WHEN_PAST.match(question) \

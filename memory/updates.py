@@ -215,8 +215,11 @@ def _readings(text: str) -> dict[str, str]:
 
 
 # out of what they were down for: "can't make it", "giving his pass to mo"
-_DROPS_OUT = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+(?:make\s+it|"
-                        r"come|attend|go|join)\b|\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
+# not able, or no longer: "can't", "won't", "can no longer" (also read by the answerer's
+# "can't make Saturday")
+CANT = r"\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+"
+_DROPS_OUT = re.compile(rf"(?i){CANT}(?:make\s+it|come|attend|go|join)\b|"
+                        r"\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
                         r"back(?:ed|ing))\s+out\b|\bno\s+longer\s+(?:coming|going|attending)\b|"
                         # (a candidate: "Ben withdrew, took another offer." left him listed in
                         # "3 candidates in onsite stage: Aiko, Ben, Carla")
