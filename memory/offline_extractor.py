@@ -150,6 +150,20 @@ _CONCRETE = re.compile(
     r"|\bv\d+(?:\.\d+)+\b|\b\d+\.\d+\.\d+\b|\b[A-Z][A-Z0-9]+-\d+\b|#\d+\b",
     re.IGNORECASE)
 _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(is|:|=)", re.IGNORECASE)
+# what a secret is said to be that is no secret: the marker redaction left, or where it is kept
+# or what became of it ("twilio auth token is in 1password", "… is [REDACTED:credential]": with
+# neither kept, "what's the twilio token?" was answered with the npm token's sentence)
+_NO_SECRET_SAID = re.compile(r"\s*(?:\[REDACTED:[a-z0-9-]+\]\W*$|(?:in|on|at|under|inside|"
+                             r"stored|kept|saved|pinned|shared|rotated|revoked|expired|expiring|"
+                             r"invalid|wrong|missing|broken|the\s+same|now\s+in)\b)",
+                             re.IGNORECASE)
+
+
+def _hints_secret(text: str) -> bool:
+    """A sentence that may say a secret redaction did not recognise ("the wifi password is
+    hunter2"): never kept."""
+    return any(not _NO_SECRET_SAID.match(text, hint.end())
+               for hint in _SECRET_HINT.finditer(text))
 
 _FIRST_PERSON = [
     (re.compile(r"\bI'm\b"), "{a} is"), (re.compile(r"\bI am\b"), "{a} is"),
@@ -746,7 +760,7 @@ def _lead_in(sentence: str) -> str | None:
         # and "when is the team dinner?" had no date)
         return sentence.strip()
     if word_count(bare) >= _MIN_WORDS or bare.endswith("?") or _CHITCHAT.match(bare) \
-            or _SECRET_HINT.search(bare):
+            or _hints_secret(bare):
         return None
     # a name, first (the sentence's subject; the word list holds no word under four letters,
     # so "Use …" and "Add …" would be names), then what they did ("Woohoo Melanie!" is none)
@@ -1431,7 +1445,7 @@ class OfflineExtractor(Extractor):
                                  # too. Postmortem on Friday.": two things)
                                  and len(_ANNOTATED.sub("", last.content).split()) > _MIN_WORDS)
                             and not _CHITCHAT.match(bare.strip())
-                            and not _SECRET_HINT.search(bare))):
+                            and not _hints_secret(bare))):
                     # "Datadog quote … came in at $7.8k/month. Need a decision by Dec 15.": the
                     # deadline is the quote's, and alone it was nobody's
                     seen.discard((last.type, last.content))
@@ -1492,7 +1506,7 @@ class OfflineExtractor(Extractor):
         out = []
         for sentence, line in let_go:
             bare = _ANNOTATED.sub("", sentence).strip()
-            if bare.endswith("?") or _SECRET_HINT.search(bare) or not _CONCRETE.search(bare):
+            if bare.endswith("?") or _hints_secret(bare) or not _CONCRETE.search(bare):
                 continue
             dates = [m.group(1) for m in _ANNOTATED.finditer(sentence)]
             content = third_person(sentence, line.speaker) if line.author else sentence
@@ -1594,7 +1608,7 @@ class OfflineExtractor(Extractor):
             return Candidate(type="task", content=f"{request} {line.speaker} is on it.",
                              questions=search_questions(None, asked),
                              source_lines=[line.index] + ([context.index] if context else []))
-        if _is_question(sentence) or _CHITCHAT.match(bare) or _SECRET_HINT.search(bare):
+        if _is_question(sentence) or _CHITCHAT.match(bare) or _hints_secret(bare):
             return None
         short = word_count(bare) < _MIN_WORDS and not _COLON_VALUE.match(bare) \
             and not (_ANNOTATED.search(sentence) and _DATED_NOTE.match(bare)) \
