@@ -7,7 +7,7 @@ At recall, memory.date_questions computes what a question asks (durations, offse
 those event dates.
 
 Conventions (dates are calendar dates in the anchor's own timezone; weeks run Monday to Sunday):
-- today, tonight, this morning/afternoon/evening, EOD: the anchor's date. yesterday and last night:
+- today, tonight, overnight, this morning/afternoon/evening, EOD: the anchor's date. yesterday and last night:
   the day before; the day before yesterday: two days before; tomorrow, the day after tomorrow
   likewise.
 - last <weekday> (also "this past <weekday>"): the most recent such weekday strictly before the
@@ -192,7 +192,11 @@ _NOT_PAST = re.compile(
     r"approved|triaged|owned|staffed|funded|documented|related|attended)\b|"
     # what a release is to take out, named by its number: "3.9 dropped in 6.0 (March), 5.x keeps
     # it" (said 3 Dec) is next March
-    r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b",
+    r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b|"
+    # a kind of rollout is no deed: "4.12 approved! releasing to 10% phased rollout Monday"
+    # (said on a Friday) was the Monday gone
+    r"\b(?:phased|staged|staggered|gated|tiered|dedicated)\s+(?:roll-?outs?|releases?|launch|"
+    r"deploy\w*|migration|cutover|approach)\b",
     re.IGNORECASE)
 # A headline's bare participle says how a thing will be, not what happened: "Reminder: office
 # closed Friday", "heads up: standup cancelled on Thursday" (said on the Monday before). Someone
@@ -1407,7 +1411,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"tomorrow|tmrw|tmr|tmw|2morrow", _shift(1), "calendar"),
     # (not "EOD Friday", "end of day tomorrow": the day named after it is the date; nor "Dec 9
     # EOD", "Friday EOD", "tomorrow EOD": the day named before it is, where it was the message's)
+    # ("backfill finished overnight", said in the morning: the night just ended, the day said;
+    # "overnight shipping" is no day)
     (r"today|tdy|tonight|tonite|2nite|this\s+(?:morning|afternoon|evening)|"
+     r"(?<![\w-])overnight(?![\w-]|\s+(?:shipping|delivery|deliveries|bag|stays?|oats|train|"
+     r"flights?|express|success|sensation|parking|guests?|trip|camp|hike|shift))|"
      r"(?<!\d\s)(?<!\d,\s)(?<!\d(?:st|nd|rd|th)\s)(?<!day\s)(?<!row\s)(?<!tmrw\s)"
      r"(?<!(?:mon|tue|wed|thu|fri|sat|sun)\s)(?<!(?:tues|weds|thur)\s)(?<!thurs\s)"
      rf"(?:(?-i:EOD)|end\s+of\s+(?:the\s+)?day)(?![\s,]+(?:on\s+)?(?:{_WD_NAMES}|tomorrow|"

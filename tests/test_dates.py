@@ -588,6 +588,9 @@ HOSTILE = [
     # 5 Dec, seventeenth session
     "up 12% on October", "higher than October", "Wednesday of next week", "Wednesday of KubeCon",
     "on the Q1 roadmap", "onsite Thursday 2pm", "go for Monday", "instead of Thursday",
+    # 6 Dec, twenty-sixth session
+    "phased rollout Monday", "staged release", "phased out on Monday", "gated launch",
+    "overnight", "finished overnight", "overnight shipping", "an overnight stay", "over-night",
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
     "SSO is planned for March", "slated for May", "SSO committed for Q2",
@@ -1295,6 +1298,16 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("it broke on Monday, should have caught it", [("2026-11-30", "2026-11-30")]),
     # a go given is for the day to come ("rc2 QA passed, go for Monday" was the Monday gone)
     ("rc2 QA passed, go for Monday", [("2026-12-07", "2026-12-07")]),
+    # a kind of rollout is no deed ("releasing to 10% phased rollout Monday", said on a Friday,
+    # was the Monday gone); what was phased out stays done
+    ("4.12 approved! releasing to 10% phased rollout Monday", [("2026-12-07", "2026-12-07")]),
+    ("staged rollout to 5% Friday", [("2026-12-04", "2026-12-04")]),
+    ("we phased out the v1 API on Monday", [("2026-11-30", "2026-11-30")]),
+    # the night just ended is the day it was said ("backfill of the events table from June
+    # finished overnight" answered "when did the backfill finish?" with June)
+    ("backfill finished overnight, took 7 hours", [("2026-12-03", "2026-12-03")]),
+    ("we'll run the reindex overnight", [("2026-12-03", "2026-12-03")]),
+    ("use overnight shipping for the badges", []),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
