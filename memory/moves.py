@@ -68,6 +68,11 @@ def shift_in(text: str) -> Shift | None:
     return Shift(sign * n * (7 if unit == "week" else 1), 0, m.group(0))
 
 
+# a move, then the day said of it: "laptops delayed, Apple says next Tuesday now", "slipped
+# again, ETA Friday" (memory.updates reads it as a change)
+MOVED_THEN_SAID = (rf"{MOVE_VERBS}\w*(?:\s+again)?[,;:]?\s+(?:[@\w'’-]+\s+){{0,3}}?(?:says|said|"
+                   r"now|expects?|expected|eta|estimates?|looking\s+like|more\s+like)\s+"
+                   r"(?:is\s+)?(?:on\s+|for\s+)?")
 # what names a thing's new day: "new target Dec 10", "new slot is Monday Dec 7"
 NEW_DAY_NOUNS = r"(?:target|date|deadline|eta|go-live|window|slot|appointment|booking|day)"
 # the words before a date that a thing is moved to: "the offsite moved to Dec 10", "standup
@@ -78,13 +83,26 @@ _MOVED_TO_BEFORE = re.compile(rf"\b(?:{MOVE_VERBS}|pull|br[io]ng|brought)\w*\s+"
                               r"(?:[\w'-]+\s+){0,3}?(?:to|until|till|for|on)\s+$"
                               # or a new day set: "new target Dec 10", "new slot is Monday Dec 7"
                               rf"|\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?"
-                              r"(?:on\s+|for\s+)?$", re.IGNORECASE)
+                              r"(?:on\s+|for\s+)?$"
+                              # or the day said of it after the move
+                              rf"|\b{MOVED_THEN_SAID}$", re.IGNORECASE)
 _NEW_DAY = re.compile(rf"(?i)\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\b")
 
 
 def moves_to(text_before: str) -> bool:
     """Whether a date written right after `text_before` is the date something is moved to."""
     return bool(_MOVED_TO_BEFORE.search(text_before))
+
+
+def days_left(text: str, found: list) -> list:
+    """Of the dates `found` in `text`, those written before a date the same sentence moves a thing
+    to: the day it leaves ("Saturday's match vs Riverside is moved to Sunday Dec 6": Saturday)."""
+    targets = [f for f in found if moves_to(text[:f.start])]
+    return [f for f in found if any(f.end <= t.start and not _SENTENCE_END.search(
+        text, f.end, t.start) for t in targets)]
+
+
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
 
 # a move to a date the change states ("the offsite moved to Dec 10", "standup rescheduled for

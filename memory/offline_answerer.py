@@ -36,7 +36,7 @@ from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
 from .topics import asked_tool_category, names_tool_of, tool_category
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      said_down_span, states_alert, without_thread)
-from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change
+from .moves import CANCEL_WORDS, CANCELLED, SHIFT, after_change, days_left
 from .recurrence import next_day, schedule_in
 from .revisions import value_kinds
 from .time_zones import asked_zone, clock_in
@@ -1033,7 +1033,19 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               # morning" (the stemmer keeps "found", and the day nearest "fixed" answered)
               "found": "find",
               # "what's blocking the React upgrade?": "bump react from 18.3.1 to 19.0.0 (#2250)"
-              "bump": "upgrad"}
+              "bump": "upgrad",
+              # a verb's irregular past is the verb: "who reran the ETL?" shared nothing with
+              # "ben is rerunning it manually now" ("reran", "rerun"); "who led it?", "X leads"
+              # (not "ran": "Caroline ran into a group …" answered what got her into running)
+              **{past: verb for verb, pasts in {
+                  "rerun": "reran", "write": "wrote written", "send": "sent",
+                  "break": "broke broken", "take": "took taken", "give": "gave given",
+                  "choos": "chose chosen", "begin": "began begun", "lead": "led", "pay": "paid",
+                  "buy": "bought", "sell": "sold", "spend": "spent", "bring": "brought",
+                  "catch": "caught", "drive": "drove driven", "win": "won", "meet": "met",
+                  "hold": "held", "keep": "kept", "build": "built", "freez": "froze frozen",
+                  "fall": "fell fallen", "make": "made", "rebuild": "rebuilt"}.items()
+                 for past in pasts.split()}}
 
 
 _VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepted|signed|"
@@ -1972,7 +1984,10 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     found = find_dates(memory.content, memory.said_at) if len(events) > 1 else []
     if len(events) > 1:
         # "moved from Thursday to next Tuesday": the day it moved to, not the one it left
-        placed = [f for f in found if not moved_away_from(memory.content, f)] or found
+        # (or before the day a sentence moves it to: "Saturday's match … is moved to Sunday Dec 6")
+        left = days_left(memory.content, found)
+        placed = [f for f in found if not moved_away_from(memory.content, f)
+                  and f not in left] or found
         if len(placed) < len(found):
             events = [e for e in events if any(f.date.start == e.start for f in placed)] \
                 or events
@@ -2597,6 +2612,14 @@ _SAID_OTHERWISE = {
                                r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
+    # "what was the score against Hillcrest?": "we beat Hillcrest 3-1 last weekend" (declined,
+    # sharing the name alone); a match is "vs" or "against" its side
+    **dict.fromkeys(content_stems("score scores"),
+                    re.compile(r"(?i)\b(?:beat|won|lost|drew|tied|win|loss|draw)\b[^.;!?]*?"
+                               r"(?<![\d.:])\b\d{1,3}\s?[-–]\s?\d{1,3}\b(?![-–.:]?\d)")),
+    **dict.fromkeys(content_stems("against"),
+                    re.compile(r"(?i)\b(?:vs\.?|versus|beat|beats|lost\s+to|played|playing|"
+                               r"hosting|hosted)\s+[A-Z]")),
 }
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
@@ -2702,6 +2725,9 @@ _ASKS_SAID_THEN = re.compile(r"(?i)\b(?:shar|say|said|tell|told|mention|post|ann
                              r"writ|wrote|report)\w*\b")
 _ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_VERBS}\w*"
                               r"(?!.*\b(?:to|until|till)\W*$)")
+_ASKS_WHEN_DECIDED = re.compile(r"(?i)^\W*when\s+(?:was|were|did|has|had)\b.*\b(?P<verdict>"
+                                r"approved|approve|rejected|reject|merged|merge|signed|sign|"
+                                r"accepted|accept|greenlit|okayed)\b")
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+"
                                r"(?:still\s+)?(?:blocking|blocked|holding\s+up|held\s+up)|"
                                r"why\s+(?:is|are|was|were)\s+\S.*\s+"
@@ -4452,6 +4478,16 @@ class OfflineAnswerer(Answerer):
             moved_said = next((m for m in _distinct(relevant) if wanted <= _memory_stems(m)
                                and SAYS_MOVED.search(m.content) and m.event_dates), None) \
                 if when and _ASKS_WHEN_MOVED.match(question) else None
+            if moved_said is None and when and (verdict := _ASKS_WHEN_DECIDED.match(question)):
+                # "when was 4.12 approved?": the day "4.12 approved! releasing to 10% phased
+                # rollout Monday" was said, not the Monday after it (every day it names is to
+                # come); a verdict is said when it is given
+                moved_said = next((m for m in _distinct(relevant)[:LEADS_FOLLOWED]
+                                   if wanted <= _memory_stems(m) and m.event_dates
+                                   and content_stems(verdict["verdict"])
+                                   <= content_stems(ANNOTATED.sub("", m.content))
+                                   and all(d.start > m.said_at.date() for d in m.event_dates)),
+                                  None)
             if moved_said is not None:
                 if latest is not None:  # (the move itself is what was asked, not what came after)
                     del parts[-2:]

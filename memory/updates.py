@@ -33,7 +33,7 @@ from datetime import timedelta
 
 from .dates import ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, MOVE_VERBS, SAYS_MOVED, find_dates
 from .models import Memory
-from .moves import CANCEL_WORDS, CANCELLED, NEW_DAY_NOUNS, SHIFT
+from .moves import CANCEL_WORDS, CANCELLED, MOVED_THEN_SAID, NEW_DAY_NOUNS, SHIFT
 from .text import STOP_WORDS, english_word, sums_named
 
 # the words that say something changed hands, place or date: not "now" or "change" alone, and
@@ -73,6 +73,8 @@ _CHANGE = re.compile(
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
     # after it: "deploy on push to main" moves nothing)
     rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
+    # ("laptops delayed, Apple says next Tuesday [2026-12-08] now" after "… arrive Thursday")
+    rf"{MOVED_THEN_SAID}[^.;,\[\]]{{0,30}}\[|"
     # (said in Spanish, Portuguese, French, German or Italian: "la demo se mueve al viernes 11
     # de diciembre", "Deployment verschoben auf Mittwoch, 16. Dezember")
     rf"(?:se\s+)?{FOREIGN_MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:al?|a\s+la|para|pra|auf|au|"

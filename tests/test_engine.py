@@ -3473,3 +3473,58 @@ def test_a_customer_named_by_the_sentence_before_a_product_it_weighs(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     looker = profile.recall("is Umbrella still evaluating Looker?", now=now).answer
     assert looker.startswith("They're evaluating Looker as a replacement"), looker
+
+
+def test_where_a_secret_is_kept_is_remembered_and_a_secret_unrecognised_is_not(profile):
+    """6 Dec (twenty-sixth session), secrets pasted in an ops channel: "twilio auth token is
+    4f9c…" (redacted to a marker) and "the wifi password is on the fridge" made no memory, as any
+    sentence saying what a password or token "is" made none, so "what's the twilio token?" was
+    answered with the npm token's sentence. A password redaction does not recognise as one
+    ("hunter2" said of a secret) is still never kept."""
+    rows = [("dev", "2026-12-01T10:00:00Z", "npm publish failing, my .npmrc has "
+             "//registry.npmjs.org/:_authToken=npm_Qm3xT9vLk2PzR8sW4yHn6JcF1aBdE7uGo0iK"),
+            ("dev", "2026-12-01T10:30:00Z", "twilio auth token is 4f9c2a7e1b8d3f6a0c5e9b2d7a4f1c8e"),
+            ("ops", "2026-12-01T10:40:00Z", "the office wifi password is on the fridge"),
+            ("ops", "2026-12-01T10:45:00Z", "the secret is inertia")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    twilio = profile.recall("what's the twilio token?", now=now).answer
+    assert twilio.startswith("twilio auth token is [REDACTED:"), twilio
+    wifi = profile.recall("where's the wifi password?", now=now).answer
+    assert wifi.startswith("the office wifi password is on the fridge"), wifi
+    kept = " ".join(m.content for m in profile.list(limit=50))
+    assert "4f9c2a7e" not in kept and "npm_Qm3x" not in kept and "inertia" not in kept, kept
+
+
+def test_a_match_moved_in_the_sentence_that_names_it_and_a_score_said_as_a_win(profile):
+    """6 Dec (twenty-sixth session), a sports club's channel: "when is the Riverside match?" led
+    with the Saturday of "Saturday's match vs Riverside is moved to Sunday Dec 6" (the day it
+    left, said before the move), and "what was the score against Hillcrest?" was declined ("we
+    beat Hillcrest 3-1 last weekend" says neither "score" nor "against")."""
+    rows = [("coach_mike", "2026-11-28T18:00:00Z", "Saturday's match vs Riverside is moved to "
+             "Sunday Dec 6, 10am, same pitch"),
+            ("coach_mike", "2026-11-28T18:05:00Z", "Jonas is captain while Theo is injured"),
+            ("coach_mike", "2026-12-03T09:00:00Z", "we beat Hillcrest 3-1 last weekend btw, goals "
+             "from Jonas x2 and Amir")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="club")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    match = profile.recall("when is the Riverside match?", now=now).answer
+    assert match.startswith("6 December 2026: Saturday's"), match
+    score = profile.recall("what was the score against Hillcrest?", now=now).answer
+    assert score.startswith("we beat Hillcrest 3-1"), score
+    riverside = profile.recall("what was the score against Riverside?", now=now).answer
+    assert "3-1" not in riverside, riverside  # (not played yet: its day, or nothing)
+
+
+def test_a_backfill_finished_overnight_is_the_day_it_was_said(profile):
+    """6 Dec (twenty-sixth session), a data team's channel: "when did the backfill finish?" was
+    answered June, from "backfill of the events table from June finished overnight, took 7
+    hours" ("overnight" was no day)."""
+    rows = [("ana", "2026-12-04T09:00:00Z", "backfill of the events table from June finished "
+             "overnight, took 7 hours"),
+            ("ana", "2026-12-01T14:00:00Z", "we're moving the ETL schedule from 2am to 4am so the "
+             "export lands first")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="data")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    done = profile.recall("when did the backfill finish?", now=now).answer
+    assert done.startswith("4 December 2026: backfill of the events table"), done

@@ -1545,3 +1545,26 @@ def test_what_a_notice_is_for_and_a_day_gone_keep_their_year_over_slack(start, a
     assert "2026-11-23" not in deploy and "23 November" not in deploy, deploy
     assert "16 November 2026" in deploy, deploy
     assert "<!here>" not in notice + deploy, (notice, deploy)
+
+
+def test_a_delivery_delayed_and_a_release_approved_asked_over_slack(start, api):
+    """6 Dec (twenty-sixth session), from outside through the Bolt app: "laptops delayed,
+    @vendor says next Tuesday now" moved nothing (no "to" before its day), so "when do the
+    design laptops arrive?" gave the Thursday first said; and "4.12 approved! releasing to 10%
+    phased rollout Monday", said on a Friday, was the Monday gone ("phased" read as a deed),
+    and "when was 4.12 approved?" was answered with that Monday."""
+    slack = start()
+    message(slack, "CGEN", "U1", "new laptops for the design team arrive Thursday, 6 MacBook "
+            "Pro M4", ts(0))
+    message(slack, "CGEN", "U1", "laptops delayed, <@U9> at Apple says next Tuesday now "
+            "<!channel>", ts(2 * 24 * 60))
+    message(slack, "CGEN", "U2", "4.12 approved! releasing to 10% phased rollout Monday",
+            ts(4 * 24 * 60))
+    app_mention(slack, "U4", "when do the design laptops arrive?", ts(4 * 24 * 60 + 5),
+                "EvLaptops1")
+    app_mention(slack, "U4", "when was 4.12 approved?", ts(4 * 24 * 60 + 6), "EvApproved1")
+    laptops, approved = (a["text"] for a in answers(api))
+    assert laptops.startswith("24 November 2026: laptops delayed"), laptops
+    assert approved.startswith("20 November 2026, when it was said:"), approved
+    assert "2026-11-16" not in approved and "23 November" not in approved, approved
+    assert "<!channel>" not in laptops and "<@U9>" not in laptops, laptops
