@@ -7,9 +7,9 @@ At recall, memory.date_questions computes what a question asks (durations, offse
 those event dates.
 
 Conventions (dates are calendar dates in the anchor's own timezone; weeks run Monday to Sunday):
-- today, tonight, overnight, this morning/afternoon/evening, EOD: the anchor's date. yesterday and last night:
-  the day before; the day before yesterday: two days before; tomorrow, the day after tomorrow
-  likewise.
+- today, tonight, overnight, this morning/afternoon/evening, EOD: the anchor's date. yesterday
+  and last night: the day before; the day before yesterday: two days before; tomorrow, the day
+  after tomorrow likewise.
 - last <weekday> (also "this past <weekday>"): the most recent such weekday strictly before the
   anchor's date (1-7 days back). next <weekday> (also "this coming <weekday>"): the first one
   strictly after it. this <weekday>: that weekday in the anchor's Monday-Sunday week. <weekday>

@@ -1984,7 +1984,8 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
     found = find_dates(memory.content, memory.said_at) if len(events) > 1 else []
     if len(events) > 1:
         # "moved from Thursday to next Tuesday": the day it moved to, not the one it left
-        # (or before the day a sentence moves it to: "Saturday's match … is moved to Sunday Dec 6")
+        # (or before the day a sentence moves it to: "Saturday's match … is moved to Sunday
+        # Dec 6")
         left = days_left(memory.content, found)
         placed = [f for f in found if not moved_away_from(memory.content, f)
                   and f not in left] or found

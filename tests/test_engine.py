@@ -3483,7 +3483,8 @@ def test_where_a_secret_is_kept_is_remembered_and_a_secret_unrecognised_is_not(p
     ("hunter2" said of a secret) is still never kept."""
     rows = [("dev", "2026-12-01T10:00:00Z", "npm publish failing, my .npmrc has "
              "//registry.npmjs.org/:_authToken=npm_Qm3xT9vLk2PzR8sW4yHn6JcF1aBdE7uGo0iK"),
-            ("dev", "2026-12-01T10:30:00Z", "twilio auth token is 4f9c2a7e1b8d3f6a0c5e9b2d7a4f1c8e"),
+            ("dev", "2026-12-01T10:30:00Z", "twilio auth token is "
+             "4f9c2a7e1b8d3f6a0c5e9b2d7a4f1c8e"),
             ("ops", "2026-12-01T10:40:00Z", "the office wifi password is on the fridge"),
             ("ops", "2026-12-01T10:45:00Z", "the secret is inertia")]
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
