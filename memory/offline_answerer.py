@@ -2603,7 +2603,12 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("wrong incorrect"),
                     re.compile(r"(?i)\b(?:bugs?|inflated|overstated|understated|skewed|"
                                r"mistakes?|incorrect|stale|miscount\w*|double[- ]counted|"
-                               r"off\s+by)\b")),
+                               r"off\s+by)\b|"
+                               # "what was wrong with the Pyxis?": "4 West Pyxis back up, it was
+                               # a bad network card" (declined)
+                               r"\b(?:was|were|is|turned\s+out\s+to\s+be)\s+(?:an?\s+|the\s+)?"
+                               r"(?:bad|faulty|dead|blown|cracked|corrupt(?:ed)?|loose|broken|"
+                               r"failed|failing|worn)\s+\w")),
     # "is the RateLimitError fixed?": "token bucket shipped in worker v2.4.1, no RateLimitErrors
     # since" (or resolved, patched, gone, back to normal)
     **dict.fromkeys(content_stems("fix fixed fixes fixing"),
@@ -2614,13 +2619,10 @@ _SAID_OTHERWISE = {
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
     # "what was the score against Hillcrest?": "we beat Hillcrest 3-1 last weekend" (declined,
-    # sharing the name alone); a match is "vs" or "against" its side
+    # sharing the name alone; "against" is an objection's, above)
     **dict.fromkeys(content_stems("score scores"),
                     re.compile(r"(?i)\b(?:beat|won|lost|drew|tied|win|loss|draw)\b[^.;!?]*?"
                                r"(?<![\d.:])\b\d{1,3}\s?[-–]\s?\d{1,3}\b(?![-–.:]?\d)")),
-    **dict.fromkeys(content_stems("against"),
-                    re.compile(r"(?i)\b(?:vs\.?|versus|beat|beats|lost\s+to|played|playing|"
-                               r"hosting|hosted)\s+[A-Z]")),
 }
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
