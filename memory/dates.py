@@ -235,7 +235,11 @@ MOVE_VERBS = r"(?:mov|push|postpon|reschedul|delay|shift|bump|slipp?|extend)"
 # "verschoben", "verlegt", "déplacé", "adiado", "spostato", "rinviato")
 FOREIGN_MOVE_VERBS = r"(?:mov|muev|pospo|aplaz|verschob|verleg|d[ée]plac|adiad|spostat|rinvi)"
 # "slips to Dec 15", "moved", "pushed"
-SAYS_MOVED = re.compile(rf"(?i)\b(?:{MOVE_VERBS}|{FOREIGN_MOVE_VERBS})\w*")
+# more time given: "publisher gave us until Dec 9 for milestone 3" (after "… due Friday Dec 4")
+GIVEN_UNTIL = (r"\b(?:gave|give[ns]?|granted|grants?)\s+(?:us|them|you|me|him|her|the\s+team)\s+"
+               r"(?:an?\s+extension\s+|(?:a\s+few\s+|\w+\s+)?more\s+days?\s+)?(?:until|till|"
+               r"through|to)\s+")
+SAYS_MOVED = re.compile(rf"(?i)\b(?:{MOVE_VERBS}|{FOREIGN_MOVE_VERBS})\w*|{GIVEN_UNTIL}")
 _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        # (its particle: "Board meeting moved up to Dec 14 from Dec 17", said 3
                        # Dec, was last year's Dec 17)
@@ -363,6 +367,11 @@ def tense_at(text: str, pos: int) -> Tense:
         # passed the phone screen, onsite Thursday 2pm, panel is omar, li and me" (said on a
         # Wednesday) was the Thursday gone
         return "neutral"
+    if clause == "neutral" and _EVENT_BEFORE.match(text[c0:pos]) and _AT_A_CLOCK.match(text, pos):
+        # an event named, its day and its hour: "playtest Saturday at 2pm, 12 testers
+        # confirmed" (said on a Wednesday) was the Saturday gone; without an hour, what was
+        # done may be the event's ("yoga class Saturday, loved it")
+        return "neutral"
     if clause == "neutral" and _PRESENT_CLAUSE.search(text[c0:c1]):
         # a clause with its own subject and present verb keeps no other clause's past: "Hooli
         # call went well, they want a pilot in Q1" (said 1 Dec) is the Q1 to come
@@ -419,6 +428,11 @@ _SCHEDULED = re.compile(
     r"(?:is\s+)?(?:now\s+)?"
     r"(?:on\s+|at\s+|in\s+)?"
     r"(?:the\s+week\s+of\s+)?$")
+_EVENT_BEFORE = re.compile(r"(?i)^\W*(?:(?:the|our|a)\s+)?(?:[\w'’-]+\s+)?(?:playtest|rehearsal|"
+                           r"recital|concert|match|game|tournament|practice|drill|tour|visit|"
+                           r"hackathon|potluck|appointment|clinic|class|session|event|"
+                           r"meetup|ceremony)s?\s+(?:is\s+)?(?:on\s+)?$")
+_AT_A_CLOCK = re.compile(r"(?i)[\w ,.-]{2,25}?\s+(?:at\s+|@\s*)?\d{1,2}(?::\d{2})?\s*(?:am|pm)\b")
 # (and "I'm now out Dec 21-24 instead", after "my trip moved", said 2 Dec: last year's)
 _IS_NOW = re.compile(r"(?i)\b(?:is|are|am|['’]s|['’]re|['’]m)\s+now\b")
 # what someone is asked to do is to be done: "14 open issues labeled needs-repro, please take a

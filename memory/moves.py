@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .dates import ANNOTATED, MOVE_VERBS, ResolvedDate, add_months, find_dates
+from .dates import ANNOTATED, GIVEN_UNTIL, MOVE_VERBS, ResolvedDate, add_months, find_dates
 
 _COUNT = r"a|an|one|two|three|four|five|six|\d{1,2}"
 SHIFT = re.compile(
@@ -85,7 +85,8 @@ _MOVED_TO_BEFORE = re.compile(rf"\b(?:{MOVE_VERBS}|pull|br[io]ng|brought)\w*\s+"
                               rf"|\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?"
                               r"(?:on\s+|for\s+)?$"
                               # or the day said of it after the move
-                              rf"|\b{MOVED_THEN_SAID}$", re.IGNORECASE)
+                              rf"|\b{MOVED_THEN_SAID}$|{GIVEN_UNTIL}$", re.IGNORECASE)
+_GIVEN = re.compile(GIVEN_UNTIL, re.IGNORECASE)
 _NEW_DAY = re.compile(rf"(?i)\bnew\s+(?:[\w-]+\s+)?{NEW_DAY_NOUNS}\b")
 
 
@@ -132,7 +133,8 @@ def moved_date(change_text: str, before: ResolvedDate | None,
         # the flag flip of the same rollout from Dec 14 to Dec 21
         return shift.apply(before)
     return stated if stated is not None and (shift is not None or _MOVE.search(change_text)
-                                             or _NEW_DAY.search(change_text)) else None
+                                             or _NEW_DAY.search(change_text)
+                                             or _GIVEN.search(change_text)) else None
 
 
 def date_moved_to(text: str, said_at: datetime, before: ResolvedDate | None

@@ -31,7 +31,8 @@ import re
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
-from .dates import ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, MOVE_VERBS, SAYS_MOVED, find_dates
+from .dates import (ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, GIVEN_UNTIL, MOVE_VERBS, SAYS_MOVED,
+                    find_dates)
 from .models import Memory
 from .moves import CANCEL_WORDS, CANCELLED, MOVED_THEN_SAID, NEW_DAY_NOUNS, SHIFT
 from .text import STOP_WORDS, english_word, sums_named
@@ -75,6 +76,7 @@ _CHANGE = re.compile(
     rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
     # ("laptops delayed, Apple says next Tuesday [2026-12-08] now" after "… arrive Thursday")
     rf"{MOVED_THEN_SAID}[^.;,\[\]]{{0,30}}\[|"
+    rf"{GIVEN_UNTIL}[^.;,\[\]]{{0,30}}\[|"
     # (said in Spanish, Portuguese, French, German or Italian: "la demo se mueve al viernes 11
     # de diciembre", "Deployment verschoben auf Mittwoch, 16. Dezember")
     rf"(?:se\s+)?{FOREIGN_MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:al?|a\s+la|para|pra|auf|au|"

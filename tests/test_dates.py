@@ -1308,6 +1308,11 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("backfill finished overnight, took 7 hours", [("2026-12-03", "2026-12-03")]),
     ("we'll run the reindex overnight", [("2026-12-03", "2026-12-03")]),
     ("use overnight shipping for the badges", []),
+    # a thing on a day, no verb of its own, is its schedule ("playtest Saturday at 2pm, 12
+    # testers confirmed", said on a Wednesday, was the Saturday gone)
+    ("playtest Saturday at 2pm, 12 testers confirmed", [("2026-12-05", "2026-12-05")]),
+    ("we played the match Saturday", [("2026-11-28", "2026-11-28")]),
+    ("yoga class Saturday, loved it", [("2026-11-28", "2026-11-28")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),

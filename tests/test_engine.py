@@ -3479,21 +3479,30 @@ def test_where_a_secret_is_kept_is_remembered_and_a_secret_unrecognised_is_not(p
     """6 Dec (twenty-sixth session), secrets pasted in an ops channel: "twilio auth token is
     4f9c…" (redacted to a marker) and "the wifi password is on the fridge" made no memory, as any
     sentence saying what a password or token "is" made none, so "what's the twilio token?" was
-    answered with the npm token's sentence. A password redaction does not recognise as one
+    answered with the npm token's sentence ("openai key sk-proj-…", three words, with the Stripe
+    key's). A password redaction does not recognise as one
     ("hunter2" said of a secret) is still never kept."""
     rows = [("dev", "2026-12-01T10:00:00Z", "npm publish failing, my .npmrc has "
              "//registry.npmjs.org/:_authToken=npm_Qm3xT9vLk2PzR8sW4yHn6JcF1aBdE7uGo0iK"),
             ("dev", "2026-12-01T10:30:00Z", "twilio auth token is "
              "4f9c2a7e1b8d3f6a0c5e9b2d7a4f1c8e"),
             ("ops", "2026-12-01T10:40:00Z", "the office wifi password is on the fridge"),
-            ("ops", "2026-12-01T10:45:00Z", "the secret is inertia")]
+            ("ops", "2026-12-01T10:45:00Z", "the secret is inertia"),
+            ("dev", "2026-12-01T10:50:00Z", "openai key sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zA"
+             "b7cDe0fGh3iJk6lMn9oPq2rSt5uVw8xYz"),
+            ("dev", "2026-12-01T10:55:00Z", "stripe restricted key rk_live_51H8xYzAbCdEfGhIjKlMn"
+             "OpQr for the reporting job")]
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     twilio = profile.recall("what's the twilio token?", now=now).answer
     assert twilio.startswith("twilio auth token is [REDACTED:"), twilio
     wifi = profile.recall("where's the wifi password?", now=now).answer
     assert wifi.startswith("the office wifi password is on the fridge"), wifi
+    # (a secret named by what it is, three words with its marker, made no memory either)
+    openai = profile.recall("what's the openai key?", now=now).answer
+    assert openai.startswith("openai key [REDACTED:"), openai
     kept = " ".join(m.content for m in profile.list(limit=50))
+    assert "sk-proj" not in kept and "rk_live" not in kept, kept
     assert "4f9c2a7e" not in kept and "npm_Qm3x" not in kept and "inertia" not in kept, kept
 
 
@@ -3529,3 +3538,34 @@ def test_a_backfill_finished_overnight_is_the_day_it_was_said(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     done = profile.recall("when did the backfill finish?", now=now).answer
     assert done.startswith("4 December 2026: backfill of the events table"), done
+
+
+def test_a_milestone_given_more_time_and_a_playtest_with_its_hour(profile):
+    """6 Dec (twenty-sixth session), a game studio's channel: "when is milestone 3 due?" gave
+    Dec 4 after "publisher gave us until Dec 9 for milestone 3" (more time given was no move),
+    and "playtest Saturday at 2pm, 12 testers confirmed", said on a Wednesday, was the Saturday
+    gone."""
+    rows = [("prod_kay", "2026-11-23T10:00:00Z", "milestone 3 build is due to the publisher "
+             "Friday Dec 4"),
+            ("prod_kay", "2026-11-30T09:00:00Z", "publisher gave us until Dec 9 for milestone 3"),
+            ("qa_lin", "2026-12-02T17:00:00Z", "playtest Saturday at 2pm, 12 testers confirmed")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="studio")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    due = profile.recall("when is milestone 3 due?", now=now).answer
+    assert due.startswith("9 December 2026: publisher gave us until Dec 9"), due
+    playtest = profile.recall("when is the playtest?", now=now).answer
+    assert playtest.startswith("5 December 2026: playtest Saturday"), playtest
+
+
+def test_what_was_wrong_is_the_bad_part_named(profile):
+    """6 Dec (twenty-sixth session), a hospital unit's channel: "what was wrong with the
+    Pyxis?" was declined after "4 West Pyxis back up, it was a bad network card" (no word of
+    "wrong")."""
+    rows = [("charge_lo", "2026-12-03T11:00:00Z", "the Pyxis on 4 West is down, use the one on "
+             "4 East until biomed fixes it"),
+            ("biomed_ty", "2026-12-03T15:30:00Z", "4 West Pyxis back up, it was a bad network "
+             "card")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="unit")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    wrong = profile.recall("what was wrong with the Pyxis?", now=now).answer
+    assert wrong.startswith("4 West Pyxis back up, it was a bad network card"), wrong
