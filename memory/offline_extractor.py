@@ -577,6 +577,7 @@ _CHOICE_NOTE = re.compile(r"^\W*(?i:(?:(?:we['’]re|we\s+are|i['’]m)\s+)?(?:g
                           r"staying)\s+with|(?:we\s+)?(?:picked|chose|went\s+with|settled\s+on|"
                           r"decided\s+on))\s+(?!(?:it|that|this|them|one)\b)[A-Z0-9][\w.+-]*"
                           r"(?:\s+[A-Z0-9][\w.+-]*)?\W*$")
+_SHORT_ANSWER_WORDS = 12
 # A secret named by what it is, its value redacted: "openai key [REDACTED:openai-key]" (under
 # _MIN_WORDS it made no memory, and "what's the openai key?" was answered with the Stripe key's
 # sentence); what is kept is that it was shared, never the value.
@@ -1635,6 +1636,13 @@ class OfflineExtractor(Extractor):
         memory_type = classify(labelled.group("value") if labelled and _OPENER.match(
             labelled.group("subject").strip()) else bare, bool(dates))
         content = third_person(sentence, line.speaker) if line.author else sentence
+        if context is not None and asked and context.author and line.author \
+                and line.role == context.role == "user" \
+                and word_count(line.content) <= _SHORT_ANSWER_WORDS:
+            # a short answer's "you" is who asked: "dad will pick you up" after leo's "can
+            # someone get me from the airport?" ("who is picking Leo up?" was declined); a
+            # longer reply's "you" is as often anyone ("do your research", "let you know")
+            content = addressed_to(content, context.speaker)
         if short:  # "The Minnesota Wolves!" only means something next to its question
             # (with its dates' labels: "partners welcome for the dinner on the 4th
             # [2027-03-04]?", read in its thread, is no 4th of the month the answer was said in)
