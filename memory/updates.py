@@ -166,6 +166,9 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     # a candidate or a party out of it: "Marco withdrew, he took another offer"
                     # for "is marco still in the pipeline?"
                     r"withdrew|withdrawn|pulled out|dropped out|backed out|"
+                    # "can't make it anymore, my truck broke down" for "is ike still bringing
+                    # his truck?" (his offer to, before it, led)
+                    r"(?:can['’]?t|cannot|won['’]?t)\s+[^.;!?]{0,25}?\bany\s?more|"
                     # a ticket closed as it is said: "Initech confirmed exports work. Closing
                     # ZD-4410." ("closing the books by Dec 8" ends nothing yet)
                     r"closing\s+(?:out\s+)?(?:[a-z]{2,}-\d+|#\d+)|"
