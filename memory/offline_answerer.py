@@ -520,6 +520,7 @@ def _by_short_name(names: set[str], question: str, memories: list[Memory]) -> se
     return None
 
 
+_ASKS_NOT = re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|not|miss(?:es|ed|ing)?|skip\w*)\b")
 # not going to what is on a day: "can't make Saturday after all", "won't make it Friday"
 _CANT_MAKE_DAY = re.compile(rf"(?i){CANT}(?:make|do|come|attend|join)\s+(?:it\s+)?"
                             r"(?:on\s+|this\s+|next\s+)?"
@@ -1264,6 +1265,13 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"\s*(?:the|it['’]?s|our|their|a|an|this)\s+[\w-]+"
                            # space run out: "Build server back, disk was full." (for "why was
                            # the build server down?", "Build server down since 9:15" led)
+                           # who holds what ran out: "a batch job from analytics is holding 400
+                           # connections, killed it" (for "what caused the checkout latency
+                           # incident?"; "db connections maxed out at 500" before it is how
+                           # it showed)
+                           r"|\b(?:holding|hogging|"
+                           r"eating|leaking)\s+(?:\d[\d,]*|all\s+(?:the\s+|our\s+)?|most\s+of\s+the\s+)"
+                           r"\s*(?:db\s+|database\s+)?(?:connections|locks|memory|cpu|threads)\b"
                            r"|\bran\s+out\s+of\s+(?:disk|memory|space|storage|inodes)\b|"
                            r"\b(?:disk|volume|partition|filesystem)s?\s+(?:is\s+|was\s+|are\s+|"
                            r"were\s+|got\s+)?(?:full|filled\s+up)\b"
@@ -1517,6 +1525,29 @@ def _in_a_later_version(question: str, content: str) -> bool:
 # node version are we on?" as "Latest:" over "Node upgraded from 18 to 20"
 _HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['’]?t|can['’]?t|"
                       r"cannot|waiting\s+(?:on|for)|holding\s+(?:[\w-]+\s+){0,3}?until)\b")
+
+
+# "is the connection limit action item done?", "has the DNS follow-up been finished?"
+_ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:is|are|has|have|was|were)\b.*\b(?:done|finished|complete|"
+                           r"completed|shipped|live|in\s+place|closed|fixed|resolved)\W*$")
+# an item to do, named after its label: "action item: per-role connection limits, owner nia"
+_ACTION_ITEM = re.compile(r"(?i)\b(?:action\s+items?|AI|todo|to-do|follow-?up)\s*(?:\(\w+\)\s*)?"
+                          r"[:\-–]\s*(?P<item>[^,;.\[\]]{4,80})")
+_SAYS_IN_PLACE = re.compile(r"(?i)\b(?:(?:is|are)\s+(?:now\s+)?(?:live|in\s+place|enabled|on)|"
+                            r"rolled\s+out|went\s+live|turned\s+on)\b")
+
+
+def _item_done_since(lead: Memory, memories: list[Memory]) -> Memory | None:
+    """The newest later memory that says the item `lead` names to do ("action item: …") is done
+    or in place, naming most of its words."""
+    item = _ACTION_ITEM.search(ANNOTATED.sub("", lead.content))
+    if item is None or not (words := content_stems(item["item"])):
+        return None
+    return max((m for m in memories if m.said_at > lead.said_at and m.id != lead.id
+                and 3 * len(words & content_stems(ANNOTATED.sub("", m.content))) >= 2 * len(words)
+                and (says_ended(m.content) or _DONE_WORD.search(m.content)
+                     or _SAYS_IN_PLACE.search(m.content))),
+               key=lambda m: m.said_at, default=None)
 
 
 def _ticket_done_since(dated: Memory, memories: list[Memory]) -> Memory | None:
@@ -3572,6 +3603,15 @@ class OfflineAnswerer(Answerer):
         elif relevant:
             shown = _distinct(relevant)
             trend = False
+            if when and len(shown) > 1 and not _ASKS_NOT.search(question) \
+                    and _CANT_MAKE_DAY.search(ANNOTATED.sub("", shown[0].content)):
+                # "when did Ana come?": the day she came, not the one she said she can't ("ana
+                # can't come Thursday, work emergency" led, over "ana will come Saturday
+                # instead")
+                came = next((m for m in shown[1:] if m.event_dates
+                             and not _CANT_MAKE_DAY.search(ANNOTATED.sub("", m.content))), None)
+                if came is not None:
+                    shown = [came, *(m for m in shown if m is not came)]
             if idents and _ASKS_ABOUT.match(question):
                 # "what's PAY-412 about?": what opened it ('PAY-412 "Refunds fail for partial
                 # captures" created by kim'), not the tracker's latest move
@@ -3669,6 +3709,11 @@ class OfflineAnswerer(Answerer):
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
             # field keyed no topic, after "Session migration is live in production")
             shown.sort(key=lambda m: not _field_asked(m, wanted))
+            if _ASKS_IF_DONE.match(question) and (done := _item_done_since(shown[0], memories)):
+                # "is the connection limit action item done?": the word since that it is ("per-
+                # role connection limits are live") before the item ("action item: per-role
+                # connection limits, owner nia, due Dec 11"), which alone answered
+                shown = [done, *(m for m in shown if m is not done)]
             why = bool(_ASKS_WHY.match(question))
             if not _field_asked(shown[0], wanted) \
                     and not (why and _STATES_REASON.search(shown[0].content)):

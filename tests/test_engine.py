@@ -3569,3 +3569,61 @@ def test_what_was_wrong_is_the_bad_part_named(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     wrong = profile.recall("what was wrong with the Pyxis?", now=now).answer
     assert wrong.startswith("4 West Pyxis back up, it was a bad network card"), wrong
+
+
+def test_who_answered_an_ask_for_a_ride_and_the_day_someone_came_instead(profile):
+    """6 Dec (twenty-sixth session), a family's group chat: "who is picking Leo up from the
+    airport?" was declined after leo's "can someone get me from the airport?" and mom's "dad
+    will pick you up" ("you" was nobody named); "when did Ana come?" led with the day she said
+    she can't come, over "I'll come Saturday instead"."""
+    rows = [("leo", "2026-11-22T20:00:00Z", "my flight lands Wednesday 9pm, can someone get me "
+             "from the airport?"),
+            ("mom", "2026-11-22T20:30:00Z", "dad will pick you up"),
+            ("ana", "2026-11-24T12:00:00Z", "I can't come Thursday, work emergency. I'll come "
+             "Saturday instead")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="family")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    ride = profile.recall("who is picking Leo up from the airport?", now=now).answer
+    assert ride.startswith("mom said: dad will pick leo up"), ride
+    came = profile.recall("when did Ana come?", now=now).answer
+    assert came.startswith("28 November 2026: ana will come Saturday"), came
+    missed = profile.recall("which day can't Ana come?", now=now).answer
+    assert "26 November" in missed.split(". ")[0] or "Thursday" in missed.split(". ")[0], missed
+
+
+def test_an_incidents_culprit_holding_connections_and_its_action_item_done(profile):
+    """6 Dec (twenty-sixth session), an on-call channel: "what caused the checkout latency
+    incident?" showed the pager's trigger and resolution, over "a batch job from analytics is
+    holding 400 connections, killed it" said while it lasted; "is the connection limit action
+    item done?" gave the item alone, not "per-role connection limits are live" after it."""
+    rows = [("pagerduty", "2026-12-02T09:15:00Z", "[Triggered] checkout-api p99 latency > 2s "
+             "(SEV2)"),
+            ("sre_nia", "2026-12-02T09:18:00Z", "looking. db connections maxed out at 500"),
+            ("sre_nia", "2026-12-02T09:31:00Z", "a batch job from analytics is holding 400 "
+             "connections, killed it"),
+            ("pagerduty", "2026-12-02T09:45:00Z", "[Resolved] checkout-api p99 latency > 2s"),
+            ("em_raf", "2026-12-02T11:00:00Z", "postmortem Thursday 3pm. action item: per-role "
+             "connection limits, owner nia, due Dec 11"),
+            ("sre_nia", "2026-12-04T16:00:00Z", "per-role connection limits are live, analytics "
+             "capped at 50")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oncall")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    cause = profile.recall("what caused the checkout latency incident?", now=now).answer
+    assert cause.startswith("a batch job from analytics is holding 400 connections"), cause
+    done = profile.recall("is the connection limit action item done?", now=now).answer
+    assert done.startswith("per-role connection limits are live"), done
+
+
+def test_an_offer_taken_back_as_can_no_longer_make_it(profile):
+    """6 Dec (twenty-sixth session), a volunteers' channel: "is ike still bringing his truck?"
+    led with his offer ("count me in, bringing my truck for pickups") over his "can't make it
+    anymore, my truck broke down" a week later."""
+    rows = [("coord_jen", "2026-11-25T10:00:00Z", "food drive Saturday Dec 12 at St. Mark's, "
+             "9am-1pm. need 15 volunteers"),
+            ("vol_ike", "2026-11-26T12:00:00Z", "count me in, bringing my truck for pickups"),
+            ("vol_ike", "2026-12-04T11:00:00Z", "can't make it anymore, my truck broke down. "
+             "sorry!")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="volunteers")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    still = profile.recall("is ike still bringing his truck?", now=now).answer
+    assert still.startswith("Latest: can't make it anymore"), still
