@@ -1270,7 +1270,8 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # incident?"; "db connections maxed out at 500" before it is how
                            # it showed)
                            r"|\b(?:holding|hogging|"
-                           r"eating|leaking)\s+(?:\d[\d,]*|all\s+(?:the\s+|our\s+)?|most\s+of\s+the\s+)"
+                           r"eating|leaking)\s+(?:\d[\d,]*|all\s+(?:the\s+|our\s+)?|"
+                           r"most\s+of\s+the\s+)"
                            r"\s*(?:db\s+|database\s+)?(?:connections|locks|memory|cpu|threads)\b"
                            r"|\bran\s+out\s+of\s+(?:disk|memory|space|storage|inodes)\b|"
                            r"\b(?:disk|volume|partition|filesystem)s?\s+(?:is\s+|was\s+|are\s+|"
