@@ -175,7 +175,11 @@ _FIRST_PERSON = [
         "think", "want", "need", "like", "know", "feel", "hope", "love", "hate", "prefer",
         "believe", "guess", "mean", "remember", "agree", "wonder", "plan", "work", "live", "use",
         "own", "see", "say", "suggest", "expect", "get", "run", "take")],
-    (re.compile(r"\bI\b"), "{a}"),
+    # (not a Roman numeral after what it numbers: "we're only SOC 2 Type I" was "Type mk_bo")
+    (re.compile(r"(?P<numbered>\b(?:[Tt]ype|[Tt]ier|[Pp]hase|[Ss]tage|[Ll]evel|[Cc]lass|[Pp]art|"
+                r"Act|Book|Chapter|Volume|Season|Series|War|Gen|Mark|Mk|Schedule|Title|Henry|"
+                r"Louis|Elizabeth|Charles|George|James|Edward|William) )?\bI\b"),
+     lambda m, name: m.group(0) if m["numbered"] else name),
     (re.compile(r"\b[Mm]y\b"), "{a}'s"), (re.compile(r"\b[Mm]ine\b"), "{a}'s"),
     (re.compile(r"\b[Mm]yself\b"), "{a}"), (re.compile(r"\bme\b"), "{a}"),
     # chat's lowercase "i" ("i dont like grub": 25,642 of the 196,125 Ubuntu IRC lines hold an
@@ -970,6 +974,9 @@ def _named(sentence: str, rules: list, name: str) -> str:
     # A function, not a template: a name is text, and an IRC nick such as `foo\2` read as a
     # template is a group reference (re.error: the whole conversation failed to ingest).
     for pattern, repl in rules:
+        if callable(repl):  # (a rule that reads what it matched)
+            sentence = pattern.sub(lambda m, rule=repl: rule(m, name), sentence)
+            continue
         sentence = pattern.sub(lambda _m, said=repl.format(a=name): said, sentence)
     return sentence
 

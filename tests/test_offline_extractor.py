@@ -224,6 +224,23 @@ def test_chats_lowercase_i_is_the_speaker(said, kept):
     assert third_person(said, "dabear") == kept
 
 
+@pytest.mark.parametrize("said, kept", [
+    ('we\'re only Type I. changing it to "SOC 2 Type I"',
+     'we\'re only Type I. changing it to "SOC 2 Type I"'),
+    ("Phase I is done and I think phase II starts",
+     "Phase I is done and bo thinks phase II starts"),
+    ("I went to Tier I support", "bo went to Tier I support"),
+    ("World War I history, I love it", "World War I history, bo loves it"),
+    ("I said I would", "bo said bo would"),
+])
+def test_a_roman_numeral_one_is_not_the_speaker(said, kept):
+    """6 Dec (twenty-sixth session): "legal flagged the 'SOC 2 certified' claim, we're only Type
+    I" was stored as "… only Type mk_bo", and so answered."""
+    from memory.offline_extractor import third_person
+
+    assert third_person(said, "bo") == kept
+
+
 @pytest.mark.parametrize("nick", ["foo\\2", "a\\b", "\\g<0>", "x\\1y", "\\"])
 def test_a_name_is_text_never_a_regex_template(nick, tmp_path):
     """Real IRC nicks carry backslashes: read as a replacement template, `foo\\2` was a group
