@@ -451,6 +451,10 @@ _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|in
                           # for the November outage", said 2 Dec, is the November gone)
                           r"\b(?:committed|promised|earmarked|slated|approved|budgeted|"
                           r"allocated|funded)\s+for\s+(?:\w+\s+)?$|"
+                          # what is on again, or still, is on for a day to come: "Microsoft
+                          # approved the Teams app 🎉 email back on for Tuesday" (said on a
+                          # Friday) was the Tuesday gone
+                          r"\b(?:back|still)\s+on\s+for\s+(?:the\s+)?$|"
                           # what a notice or an invite is for is to come, whenever it was sent:
                           # "sent the downtime notice to analytics for Dec 8" (said 2 Dec) was
                           # last year's, "sent the invite for Friday" the Friday gone

@@ -591,6 +591,7 @@ HOSTILE = [
     # 6 Dec, twenty-sixth session
     "phased rollout Monday", "staged release", "phased out on Monday", "gated launch",
     "overnight", "finished overnight", "overnight shipping", "an overnight stay", "over-night",
+    "back on for Tuesday", "still on for the 9th", "SOC 2 Type I",
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
     "SSO is planned for March", "slated for May", "SSO committed for Q2",
@@ -1313,6 +1314,11 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("playtest Saturday at 2pm, 12 testers confirmed", [("2026-12-05", "2026-12-05")]),
     ("we played the match Saturday", [("2026-11-28", "2026-11-28")]),
     ("yoga class Saturday, loved it", [("2026-11-28", "2026-11-28")]),
+    # what is back on is on for a day to come ("approved the Teams app 🎉 email back on for
+    # Tuesday", said on a Friday, was the Tuesday gone)
+    ("Microsoft approved the Teams app 🎉 email back on for Tuesday",
+     [("2026-12-08", "2026-12-08")]),
+    ("the offsite is still on for Friday", [("2026-12-04", "2026-12-04")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),

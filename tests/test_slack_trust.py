@@ -1568,3 +1568,25 @@ def test_a_delivery_delayed_and_a_release_approved_asked_over_slack(start, api):
     assert approved.startswith("20 November 2026, when it was said:"), approved
     assert "2026-11-16" not in approved and "23 November" not in approved, approved
     assert "<!channel>" not in laptops and "<@U9>" not in laptops, laptops
+
+
+def test_a_numbered_type_and_a_plan_back_on_asked_over_slack(start, api):
+    """6 Dec (twenty-sixth session), from outside through the Bolt app: "legal flagged the 'SOC
+    2 certified' claim, we're only Type I" was stored and answered as "… only Type <speaker>",
+    and "Microsoft approved the Teams app :tada: email back on for Tuesday", said on a Friday,
+    as the Tuesday gone."""
+    slack = start()
+    message(slack, "CGEN", "U1", "legal flagged the \"SOC 2 certified\" claim, we're only Type I. "
+            "changing it to \"SOC 2 Type I\"", ts(0))
+    message(slack, "CGEN", "U2", "launch email on hold until the Teams app review clears",
+            ts(24 * 60))
+    message(slack, "CGEN", "U2", "Microsoft approved the Teams app :tada: email back on for "
+            "Tuesday <!here>", ts(4 * 24 * 60))
+    app_mention(slack, "U4", "what did legal flag?", ts(4 * 24 * 60 + 5), "EvLegal1")
+    app_mention(slack, "U4", "is the launch email on hold?", ts(4 * 24 * 60 + 6), "EvHold1")
+    legal, hold = (a["text"] for a in answers(api))
+    assert "we're only Type I." in legal and "Type U1" not in legal, legal
+    assert "Type maya" not in legal.split("*Sources*")[0], legal
+    assert hold.startswith("Latest: Microsoft approved the Teams app"), hold
+    assert "[2026-11-24]" in hold.split("Before that")[0], hold
+    assert "<!here>" not in hold, hold
