@@ -2650,6 +2650,11 @@ _SAID_OTHERWISE = {
                                r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
+    # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
+    # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
+    **dict.fromkeys(content_stems("come coming people attend attending attendees"),
+                    re.compile(r"(?i)\b(?:rsvp(?:s|['’]?d)?|headcount|attendees?|signed\s+up|"
+                               r"sign-?ups|registrations?|registered)\b")),
     # "what was the score against Hillcrest?": "we beat Hillcrest 3-1 last weekend" (declined,
     # sharing the name alone; "against" is an objection's, above)
     **dict.fromkeys(content_stems("score scores"),

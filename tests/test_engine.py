@@ -3627,3 +3627,16 @@ def test_an_offer_taken_back_as_can_no_longer_make_it(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     still = profile.recall("is ike still bringing his truck?", now=now).answer
     assert still.startswith("Latest: can't make it anymore"), still
+
+
+def test_how_many_are_coming_is_the_rsvps_counted(profile):
+    """6 Dec (twenty-sixth session), an events channel: "how many people are coming to the
+    party?" was declined after "48 RSVPs so far, 6 vegetarian, 2 vegan" (it says neither
+    "people" nor "coming", and "Budget $8,000 for 60 people" shares one word of three)."""
+    rows = [("ella", "2026-11-18T10:00:00Z", "Holiday party: Dec 18 at The Foundry, 6-10pm. "
+             "Budget $8,000 for 60 people."),
+            ("ella", "2026-12-01T11:00:00Z", "48 RSVPs so far, 6 vegetarian, 2 vegan")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="events")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    coming = profile.recall("how many people are coming to the party?", now=now).answer
+    assert coming.startswith("48 RSVPs so far"), coming
