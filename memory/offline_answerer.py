@@ -1265,6 +1265,10 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            r"\s*(?:the|it['’]?s|our|their|a|an|this)\s+[\w-]+"
                            # space run out: "Build server back, disk was full." (for "why was
                            # the build server down?", "Build server down since 9:15" led)
+                           # what a failure is: "#3320 e2e failure is the flaky checkout test,
+                           # not axios" (for "why is CI failing on the axios bump?")
+                           r"|\b(?:failure|failures|error|errors|crash|crashes|breakage)\s+(?:is|"
+                           r"was|are|were)\s+(?:just\s+)?(?:the|a|an|from|due\s+to|caused\s+by)\b"
                            # who holds what ran out: "a batch job from analytics is holding 400
                            # connections, killed it" (for "what caused the checkout latency
                            # incident?"; "db connections maxed out at 500" before it is how
@@ -1536,6 +1540,14 @@ _ACTION_ITEM = re.compile(r"(?i)\b(?:action\s+items?|AI|todo|to-do|follow-?up)\s
                           r"[:\-–]\s*(?P<item>[^,;.\[\]]{4,80})")
 _SAYS_IN_PLACE = re.compile(r"(?i)\b(?:(?:is|are)\s+(?:now\s+)?(?:live|in\s+place|enabled|on)|"
                             r"rolled\s+out|went\s+live|turned\s+on)\b")
+
+
+def _dated_by_its_number(lead: Memory, memories: list[Memory]) -> Memory | None:
+    """The earliest later memory that names the PR or ticket `lead` names and gives a day."""
+    numbers = [t for t in _tickets(lead.content)] + PR_NUMBER.findall(lead.content)
+    return min((m for m in memories if numbers and m.said_at > lead.said_at and m.event_dates
+                and m.id != lead.id and _carries(numbers, m.content)),
+               key=lambda m: m.said_at, default=None)
 
 
 def _item_done_since(lead: Memory, memories: list[Memory]) -> Memory | None:
@@ -4591,6 +4603,11 @@ class OfflineAnswerer(Answerer):
                 # "what time does the bus leave?": the time said is the answer ("Museum trip bus
                 # leaves at 8:15 sharp"), not "No date was given"
                 parts += [f"The time said, on {_said(timed)}:", timed.content]
+            elif when and (dated_after := _dated_by_its_number(shown[0], memories)) is not None:
+                # "when does the webhook retry ship?": the day said since of the PR that opened
+                # it ('PR #3301 "Add retry to webhook sender"' then "merged #3301, ships with
+                # Thursday's release"), not "No date was given"
+                parts += [f"{event_date(dated_after, question).words}:", _dated(dated_after)]
             elif when:  # no date was given for it: say so, with when it was said
                 # (a release named for it answers when, by its number: "Dropping IE11 in 5.0."
                 # for "when are we dropping IE11?", not the objection said first)

@@ -3640,3 +3640,23 @@ def test_how_many_are_coming_is_the_rsvps_counted(profile):
     now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
     coming = profile.recall("how many people are coming to the party?", now=now).answer
     assert coming.startswith("48 RSVPs so far"), coming
+
+
+def test_a_pr_shipped_by_its_number_and_a_failure_said_to_be_a_flake(profile):
+    """6 Dec (twenty-sixth session), a code-review bot's channel: "when does the webhook retry
+    ship?" was "No date was given" over "merged #3301, ships with Thursday's release" (it names
+    the PR by number alone); "why is CI failing on the axios bump?" led with the bot's report
+    over "#3320 e2e failure is the flaky checkout test, not axios"."""
+    rows = [("reviewbot", "2026-12-01T10:00:00Z", "PR #3301 \"Add retry to webhook sender\" by "
+             "kai: 2 blocking comments. 1) retries aren't idempotent 2) backoff has no cap"),
+            ("kai", "2026-12-02T09:00:00Z", "merged #3301, ships with Thursday's release"),
+            ("reviewbot", "2026-12-03T11:00:00Z", "PR #3320 \"Bump axios to 1.7.9\" by "
+             "dependabot: CI failing on the e2e suite"),
+            ("lin", "2026-12-03T12:00:00Z", "#3320 e2e failure is the flaky checkout test, not "
+             "axios. rerunning")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="reviews")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    ships = profile.recall("when does the webhook retry ship?", now=now).answer
+    assert ships.startswith("3 December 2026: merged #3301"), ships
+    why = profile.recall("why is CI failing on the axios bump?", now=now).answer
+    assert why.startswith("#3320 e2e failure is the flaky checkout test"), why
