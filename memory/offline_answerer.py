@@ -2506,7 +2506,10 @@ _SAID_OTHERWISE = {
                     # (and a customer's "They want a 15% discount for a 2-year term", for
                     # "what did Initech ask for?", declined)
                     re.compile(r"(?i)\brequest(?:s|ed|ing)?\b|\bupvot\w*|\bvotes\b|"
-                               r"\bplease\b|\bmissing\b|\bwant(?:s|ed)?\b")),
+                               r"\bplease\b|\bmissing\b|\bwant(?:s|ed)?\b|"
+                               # ("Globex procurement needs a W-9 and a COI, sent both", for
+                               # "what did Globex procurement ask for?", came third)
+                               r"\bneed(?:s|ed)?\b|\brequir(?:es|ed)\b")),
     # "what's the minimum python version?": "Python floor is now 3.11 (was 3.9)"
     **dict.fromkeys(content_stems("minimum min"),
                     re.compile(r"(?i)\bfloor\b|\bat\s+least\b|\bor\s+(?:newer|later|above|"
