@@ -350,6 +350,12 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
                 key=lambda m: m.start(), default=None)
     if not found:
         return set()
+    start = found.start()
+    if _DETERMINER_BEFORE.search(memory.content, 0, start):
+        # a move verb after "the" is a noun, the subject: "the move slipped a week" (its
+        # subject was none, and it changed no "office move … is Saturday Dec 12")
+        start = memory.content.find(" ", start)
+        start = found.start() if start < 0 else start
     # after a label ("Correction: the offsite moved to …", "Heads up: billing moves to …"),
     # without its dates ("From Monday [2026-11-16] billing is now owned by …")
     # and of its own clause ("Fixed 1 and 3, capped backoff at 30s instead of 60s": "capped
@@ -357,7 +363,7 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
     # (and of its own sentence: "… ran the load test for PR #2290. p99 webhook latency went
     # from 180ms to 210ms" changed the latency, not the PR)
     before = ANNOTATED.sub("", re.split(r"[:\u2013\u2014]\s|[,;]\s|(?<=[a-z0-9)][.!?])\s+",
-                                        memory.content[:found.start()])[-1])
+                                        memory.content[:start])[-1])
     for phrase in reversed(find_dates(before, ANY_DAY)):
         before = before[:phrase.start] + " " + before[phrase.end:]
     # (a ping to the channel is no word of the subject: "@here prod cutover for export_v2
@@ -366,6 +372,7 @@ def _subject(memory: Memory, content_stems: Callable[[str], set[str]]) -> set[st
     return {w for w in content_stems(before) if not any(c.isdigit() for c in w)}
 
 
+_DETERMINER_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|this|that|their|its|your|my)\s+$")
 _BROADCAST = re.compile(r"(?i)<!(?:here|channel|everyone)(?:\|[^>]*)?>|(?<![\w@])@(?:here|channel|"
                         r"everyone)\b")
 

@@ -3660,3 +3660,35 @@ def test_a_pr_shipped_by_its_number_and_a_failure_said_to_be_a_flake(profile):
     assert ships.startswith("3 December 2026: merged #3301"), ships
     why = profile.recall("why is CI failing on the axios bump?", now=now).answer
     assert why.startswith("#3320 e2e failure is the flaky checkout test"), why
+
+
+def test_what_a_customer_asked_for_said_as_what_it_needs(profile):
+    """6 Dec (twenty-sixth session), a deal desk: "what did Globex procurement ask for?" led
+    with "Globex wants the DPA signed before the MSA" over "Globex procurement needs a W-9 and a
+    COI, sent both" (a need was no asking, and it came third)."""
+    rows = [("counsel_ray", "2026-11-23T10:00:00Z", "Globex MSA redlines back: they want "
+             "liability capped at 12 months of fees, we proposed 24"),
+            ("sales_amy", "2026-12-01T09:00:00Z", "Globex wants the DPA signed before the MSA, "
+             "their legal is slow"),
+            ("sales_amy", "2026-12-04T11:00:00Z", "Globex procurement needs a W-9 and a COI, "
+             "sent both")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="deals")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    asked = profile.recall("what did Globex procurement ask for?", now=now).answer
+    assert asked.startswith("Globex procurement needs a W-9 and a COI"), asked
+
+
+def test_the_move_slipped_a_week_moves_the_office_move(profile):
+    """6 Dec (twenty-sixth session), an office's channel: "when is the office move?" gave Dec 12
+    after "the move slipped a week, landlord delayed the elevator inspection" ("move" after
+    "the" was read as the verb of "slipped a week", leaving the change no subject)."""
+    rows = [("office_kim", "2026-11-20T10:00:00Z", "office move to 200 Market St is Saturday "
+             "Dec 12. pack your desks by Thursday Dec 10"),
+            ("office_kim", "2026-12-02T09:00:00Z", "the move slipped a week, landlord delayed the "
+             "elevator inspection")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="office")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    when = profile.recall("when is the office move?", now=now).answer
+    assert when.startswith("19 December 2026: the move slipped a week"), when
+    why = profile.recall("why was the move delayed?", now=now).answer
+    assert why.startswith("the move slipped a week, landlord delayed"), why
