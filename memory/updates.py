@@ -131,6 +131,9 @@ _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revis
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
                           # "Updated RFC-31: sessions go to a separate Postgres instance"
                           r"(?:updated|revised)\s+[A-Za-z]+-\d+\s*:|"
+                          # "final Q1: SSO Jan, offline mode late Feb, …" after the roadmap's
+                          # draft and its thread
+                          r"final(?:ized)?(?:\s+[\w-]+){0,2}(?:\s*\[[^\[\]]*\])?\s*:|"
                           r"(?:scratch that|on second thought|never ?mind|nvm|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED
