@@ -1327,7 +1327,11 @@ _STATES_REASON = re.compile(r"(?i)^\W*(?:motivation|reason|rationale|why|context
                             r"to avoid|since (?!\d|the\b|this\b|last\b|yesterday\b|then\b|"
                             r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)|as a result|"
                             r"(?:mainly|mostly|primarily|"
-                            r"largely|chiefly|partly)\s+(?:for|on|because|due))\b")
+                            r"largely|chiefly|partly)\s+(?:for|on|because|due)|"
+                            # what a plan waits on: "audit log export depends on the new event
+                            # store, that's a March thing at best" (for "why did audit log
+                            # export move?", shown after the swap it led to)
+                            r"depends\s+on|dependent\s+on)\b")
 _ASKS_CHOICE = re.compile(r"(?i)\b(?:pick|picked|choose|chose|chosen|go\s+with|went\s+with|"
                           r"decide\s+on|decided\s+on|select|selected|opt\s+for|settle\s+on)\b")
 _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent price bill charge "
@@ -1591,6 +1595,11 @@ def _environments(text: str) -> set[int]:
     return {m.lastindex for m in _ENVIRONMENT.finditer(text)}
 
 
+def _release_line(version: str) -> str:
+    """"5.4" of "5.4.1" (and of "v5.4.0")."""
+    return ".".join(version.lstrip("vV").split(".")[:2])
+
+
 def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> Memory | None:
     if not asks_version(question):
         return None
@@ -1599,7 +1608,14 @@ def _latest_shipped(question: str, wanted: set[str], memories: list[Memory]) -> 
     # (a version named is that one: "does it support python 3.14?" was answered with "3.3.0
     # is out: …", the newest release)
     versions = _VERSION_ASKED.findall(question)
-    return max((m for m in memories if _shipped(m) and subject <= _memory_stems(m)
+    # (a version of a release line the subject's own memories name is the subject's: "5.4.1 is
+    # live" after "deployed billing-api 5.4.0 to prod", for "what version of billing-api is in
+    # prod?", was passed over for the rollback to 5.3.2 between them)
+    lines = {_release_line(v) for m in memories if subject and subject <= _memory_stems(m)
+             for v in _VERSION.findall(ANNOTATED.sub("", m.content))}
+    return max((m for m in memories if _shipped(m)
+                and (subject <= _memory_stems(m) or lines & {
+                    _release_line(v) for v in _VERSION.findall(ANNOTATED.sub("", m.content))})
                 and all(_says_version(v, " ".join([m.content, *m.questions])) for v in versions)
                 and (not asked_in or not (named := _environments(m.content))
                      or named & asked_in)
@@ -4528,6 +4544,15 @@ class OfflineAnswerer(Answerer):
                 before = event_date(dated, question) if dated is not None else None
                 moved = after_change(latest.content, latest.said_at, before,
                                      says_update(latest.content))
+                if moved is not None and says_update(latest.content) \
+                        and not SAYS_MOVED.search(latest.content) \
+                        and (asked_day := event_date(latest, question)) is not None \
+                        and (before is None or (asked_day.start, asked_day.end)
+                             != (before.start, before.end)):
+                    # a restatement says many days: the one written by the question's words
+                    # ("final Q1: SSO Jan, offline mode late Feb, …" for "when is mobile
+                    # offline mode coming?" gave Q1, its first)
+                    moved = asked_day
                 away_now = _away_until(latest) if _ASKS_BACK.search(question) else None
                 if away_now is not None:
                     # "when is raj back?": "my flight changed, now out Dec 22 - Jan 2" says till

@@ -3692,3 +3692,45 @@ def test_the_move_slipped_a_week_moves_the_office_move(profile):
     assert when.startswith("19 December 2026: the move slipped a week"), when
     why = profile.recall("why was the move delayed?", now=now).answer
     assert why.startswith("the move slipped a week, landlord delayed"), why
+
+
+def test_a_roadmap_draft_its_thread_and_its_final_word(profile):
+    """6 Dec (twenty-sixth session), a product channel: after a Q1 roadmap draft, its thread's
+    swap, and "final Q1: SSO Jan, offline mode late Feb, audit log export March", "what's in the
+    Q1 roadmap?" led with the draft, "when is mobile offline mode coming?" gave February (the
+    swap; "final …:" was no restatement, and a restatement's first day, Q1, was its day), and
+    "why did audit log export move?" led with the swap over "audit log export depends on the new
+    event store"."""
+    rows = [("pm_oz", "2026-12-01T10:00:00Z", "Q1 roadmap draft: SSO for Pro in January, audit "
+             "log export in February, mobile offline mode in March", "t1", None),
+            ("eng_li", "2026-12-01T10:30:00Z", "audit log export depends on the new event store, "
+             "that's a March thing at best", "t2", "t1"),
+            ("pm_oz", "2026-12-01T11:00:00Z", "ok, swapping: offline mode in February, audit log "
+             "export in March", "t3", "t1"),
+            ("pm_oz", "2026-12-02T09:00:00Z", "final Q1: SSO Jan, offline mode late Feb, audit "
+             "log export March", "t5", None)]
+    profile.ingest([said(a, at, text, external_id=ext, reply_to=to)
+                    for a, at, text, ext, to in rows], session_id="product")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    roadmap = profile.recall("what's in the Q1 roadmap?", now=now).answer
+    assert roadmap.startswith("Latest: final Q1"), roadmap
+    offline = profile.recall("when is mobile offline mode coming?", now=now).answer
+    assert offline.startswith("21 February 2027 to 28 February 2027: final Q1"), offline
+    why = profile.recall("why did audit log export move?", now=now).answer
+    assert why.startswith("audit log export depends on the new event store"), why
+
+
+def test_a_fix_release_live_by_its_number_is_the_version_in_prod(profile):
+    """6 Dec (twenty-sixth session), a deploys channel: "what version of billing-api is in
+    prod?" gave the rollback to 5.3.2 as the latest after "5.4.1 is live" (which names no
+    service; 5.4 is billing-api's release line, by "deployed billing-api 5.4.0 to prod")."""
+    rows = [("sam", "2026-11-30T09:00:00Z", "deployed billing-api 5.4.0 to prod"),
+            ("sam", "2026-12-01T16:00:00Z", "rolled back billing-api to 5.3.2, invoices PDF "
+             "generation broke"),
+            ("ria", "2026-12-02T10:00:00Z", "fixed the PDF bug, 5.4.1 going out tomorrow "
+             "morning"),
+            ("sam", "2026-12-03T09:30:00Z", "5.4.1 is live")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="deploys")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    prod = profile.recall("what version of billing-api is in prod?", now=now).answer
+    assert prod.startswith("Latest: 5.4.1 is live"), prod
