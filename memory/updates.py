@@ -152,7 +152,10 @@ _ASKS_STILL = re.compile(r"(?i)\b(?:still|anymore|any more|yet)\b|"
                          r"flaky|on fire|"
                          # "is the 3rd floor printer working?": "jammed again", then "printer
                          # fixed, it was a torn label"
-                         r"working|jammed)\b")
+                         r"working|jammed|"
+                         # "is Priya's laptop ready?": "… is ordered, arrives Dec 4", then "…
+                         # is set up and at the front desk"
+                         r"ready)\b")
 _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fixed|patched|"
                     r"remediated|done|completed|passed|signed off|"
                     r"finished|closed|renewed|restored|lifted|back up|back online|"
@@ -161,6 +164,7 @@ _ENDED = re.compile(r"(?i)\b(?:un[a-z]{3,}ed|no longer|not any ?more|resolved|fi
                     # what was waited on came: "settings page, design landed" after "waiting
                     # on design for the settings page"
                     r"landed|arrived|delivered|received|"
+                    r"set\s+up|ready|"
                     # a job that failed, then ran: "✅ DAG daily_revenue succeeded"
                     r"succeeded|recovered|green\s+again|"
                     # a paused thing going again: "… rollout back on: 20% today" after "Halting
