@@ -942,6 +942,16 @@ def _statement_then_ask(sentence: str) -> list[str]:
 _TRAILING_MARKS = re.compile(r"(?:\s*(?::[\w+-]+:|[^\w\s?.!,;:'\"()\[\]]))+\s*$")
 
 
+def _opening(parent: TranscriptLine) -> str:
+    """What a reply's memory quotes of the message it answers: its first sentence, of its first
+    line (a write-up's title, not "Design: notifications v2 **Problem**: … **Proposal**: …",
+    every section joined, which a +1 under it quoted whole)."""
+    bare = _ANNOTATED.sub("", parent.content)
+    first = next((line for line in bare.splitlines() if line.strip()), "")
+    opened = split_sentences(" ".join(first.split()))
+    return (opened[0] if opened else "")[:_PARENT_QUESTION_CHARS]
+
+
 def _is_question(sentence: str) -> bool:
     return _TRAILING_MARKS.sub("", sentence.rstrip()).endswith("?")
 
@@ -1534,8 +1544,7 @@ class OfflineExtractor(Extractor):
         person, with the first sentence of what it corrects."""
         said = " ".join(line.content.split())
         said = third_person(said, line.speaker) if line.author else said
-        corrected = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split()))
-        quoted = (corrected[0] if corrected else "")[:_PARENT_QUESTION_CHARS]
+        quoted = _opening(parent)
         bare = _ANNOTATED.sub("", said)
         dates = [m.group(1) for m in _ANNOTATED.finditer(said)]
         dates += [d.isoformat() for _, d in parse_date_text(bare)]
@@ -1551,9 +1560,7 @@ class OfflineExtractor(Extractor):
         …)": what was tried, whole, with how it went and the thread's first sentence."""
         said = " ".join(_ANNOTATED.sub("", tried.content).split())
         said = third_person(said, tried.speaker) if tried.author else said
-        opened = split_sentences(" ".join(_ANNOTATED.sub("", parent.content).split())) \
-            if parent is not None else []
-        quoted = (opened[0] if opened else "")[:_PARENT_QUESTION_CHARS]
+        quoted = _opening(parent) if parent is not None else ""
         on = f" to {parent.speaker}'s \"{quoted}\"" if parent is not None and quoted else ""
         word = " ".join(_ANNOTATED.sub("", line.content).split())
         content = (f"{FIX_CONFIRMED}{line.speaker}: {said} ({tried.speaker}'s answer{on})"
