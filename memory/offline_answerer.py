@@ -1536,6 +1536,11 @@ _HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['�
                       r"cannot|waiting\s+(?:on|for)|holding\s+(?:[\w-]+\s+){0,3}?until)\b")
 
 
+_ASKS_WHETHER = re.compile(r"(?i)^\W*(?:is|are|was|were|will|can|could|do|does|did|should|has|"
+                           r"have|may)\b")
+# what opens with a decision taken: "decided: …", "Decision: …", "agreed: …"
+_DECIDED_OPENS = re.compile(r"(?i)^\W*(?:we\s+)?(?:decided|decision|agreed|final\s+call|"
+                            r"resolution)\b\s*[:,-]?")
 # "is the connection limit action item done?", "has the DNS follow-up been finished?"
 _ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:is|are|has|have|was|were)\b.*\b(?:done|finished|complete|"
                            r"completed|shipped|live|in\s+place|closed|fixed|resolved)\W*$")
@@ -2686,6 +2691,15 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("come coming people attend attending attendees"),
                     re.compile(r"(?i)\b(?:rsvp(?:s|['’]?d)?|headcount|attendees?|signed\s+up|"
                                r"sign-?ups|registrations?|registered)\b")),
+    # "what's Priya's title?": "welcome Priya Nair, joining the data team as senior analyst"
+    # (declined)
+    **dict.fromkeys(content_stems("title role position job"),
+                    re.compile(r"(?i)\b(?:as|new|our|the)\s+(?:a\s+|an\s+|the\s+)?(?:(?:senior|"
+                               r"junior|staff|principal|lead|chief|associate|sr\.?|jr\.?)\s+)?"
+                               r"(?:[a-z]+\s+)?(?:analyst|engineer|manager|designer|scientist|"
+                               r"director|intern|developer|architect|recruiter|researcher|"
+                               r"consultant|coordinator|specialist|administrator|officer|vp|cto|"
+                               r"ceo|cfo|head\s+of\s+\w+)\b")),
     # "what was the score against Hillcrest?": "we beat Hillcrest 3-1 last weekend" (declined,
     # sharing the name alone; "against" is an objection's, above)
     **dict.fromkeys(content_stems("score scores"),
@@ -3746,6 +3760,16 @@ class OfflineAnswerer(Answerer):
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
             # field keyed no topic, after "Session migration is live in production")
             shown.sort(key=lambda m: not _field_asked(m, wanted))
+            if len(shown) > 1 and _ASKS_WHETHER.match(question) \
+                    and _DECIDED_OPENS.match(ANNOTATED.sub("", shown[1].content)) \
+                    and not _DECIDED_OPENS.match(ANNOTATED.sub("", shown[0].content)) \
+                    and shown[1].said_at > shown[0].said_at \
+                    and len(wanted & _memory_stems(shown[1])) + 1 >= len(
+                        wanted & _memory_stems(shown[0])):
+                # "can admins force real-time notifications?": "decided: admins can force
+                # real-time per org", after ken's "+1 … admins should be able to force
+                # real-time" (an opinion, which led: its quote of the thread says one more word)
+                shown = [shown[1], shown[0], *shown[2:]]
             if _ASKS_IF_DONE.match(question) and (done := _item_done_since(shown[0], memories)):
                 # "is the connection limit action item done?": the word since that it is ("per-
                 # role connection limits are live") before the item ("action item: per-role

@@ -3734,3 +3734,47 @@ def test_a_fix_release_live_by_its_number_is_the_version_in_prod(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     prod = profile.recall("what version of billing-api is in prod?", now=now).answer
     assert prod.startswith("Latest: 5.4.1 is live"), prod
+
+
+def test_a_new_hires_laptop_ready_and_her_title(profile):
+    """6 Dec (twenty-sixth session), an onboarding thread: "is Priya's laptop ready?" led with
+    "Priya's laptop is ordered, arrives Dec 4" over "… is set up and at the front desk" after
+    it; "what's Priya's title?" was declined ("joining the data team as senior analyst" says no
+    "title")."""
+    rows = [("hr_li", "2026-11-16T09:00:00Z", "welcome Priya Nair, joining the data team as "
+             "senior analyst, starts Monday Nov 30"),
+            ("mgr_jo", "2026-12-01T10:00:00Z", "Priya's laptop is ordered, arrives Dec 4"),
+            ("it_kim", "2026-12-04T15:00:00Z", "Priya's laptop is set up and at the front desk")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="onboarding")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    ready = profile.recall("is Priya's laptop ready?", now=now).answer
+    assert ready.startswith("Latest: Priya's laptop is set up"), ready
+    title = profile.recall("what's Priya's title?", now=now).answer
+    assert "senior analyst" in title.split(" (")[0], title
+
+
+def test_a_write_up_its_plus_one_and_the_decision_after(profile):
+    """6 Dec (twenty-sixth session), a design write-up in sections, one per line: ken's "+1 …
+    admins should be able to force real-time" under it quoted the whole write-up (its lines
+    joined read as one first sentence), and "can admins force real-time notifications?" led
+    with his opinion over "decided: admins can force real-time per org" two days later."""
+    doc = ("Design: notifications v2\n**Problem**: users get 40+ emails a week and 18% "
+           "unsubscribed last quarter.\n**Proposal**: a daily digest by default, real-time only "
+           "for mentions and assignments.\n**Rollout**: 10% of workspaces on Jan 12, everyone by "
+           "Feb 2.\n**Owner**: maria\n**Open question**: do admins get to force real-time for "
+           "their org?")
+    rows = [("maria", "2026-12-01T10:00:00Z", doc, "d1", None),
+            ("ken", "2026-12-01T11:00:00Z", "+1 on the digest. for the open question: yes, "
+             "admins should be able to force real-time", "d2", "d1"),
+            ("maria", "2026-12-03T10:00:00Z", "decided: admins can force real-time per org. "
+             "rollout unchanged", "d3", None)]
+    profile.ingest([said(a, at, text, external_id=ext, reply_to=to)
+                    for a, at, text, ext, to in rows], session_id="design")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    quoted = [m.content for m in profile.list(limit=50) if m.content.startswith("ken")]
+    assert quoted and all(c.endswith('(on maria\'s "Design: notifications v2")')
+                          for c in quoted), quoted
+    force = profile.recall("can admins force real-time notifications?", now=now).answer
+    assert force.startswith("decided: admins can force real-time per org"), force
+    rollout = profile.recall("when does notifications v2 roll out?", now=now).answer
+    assert rollout.startswith("12 January 2027:"), rollout
