@@ -1652,10 +1652,13 @@ class OfflineExtractor(Extractor):
         content = third_person(sentence, line.speaker) if line.author else sentence
         if context is not None and asked and context.author and line.author \
                 and line.role == context.role == "user" \
-                and word_count(line.content) <= _SHORT_ANSWER_WORDS:
-            # a short answer's "you" is who asked: "dad will pick you up" after leo's "can
-            # someone get me from the airport?" ("who is picking Leo up?" was declined); a
-            # longer reply's "you" is as often anyone ("do your research", "let you know")
+                and word_count(line.content) <= _SHORT_ANSWER_WORDS \
+                and _ANY_FIRST_PERSON.search(_ANNOTATED.sub("", context.content)):
+            # a short answer's "you" is who asked of themself: "dad will pick you up" after
+            # leo's "can someone get me from the airport?" ("who is picking Leo up?" was
+            # declined); not after "is the VPN down for anyone else?" ("VPN is back, you can
+            # switch back", to anyone), and a longer reply's "you" is as often anyone ("do your
+            # research", "let you know")
             content = addressed_to(content, context.speaker)
         if short:  # "The Minnesota Wolves!" only means something next to its question
             # (with its dates' labels: "partners welcome for the dinner on the 4th
