@@ -4295,13 +4295,6 @@ class OfflineAnswerer(Answerer):
                 if not _ASKS_VERSION.search(question):  # (a version is said by its number)
                     valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
                                                             | (stems_of(m) - _memory_stems(m))))
-                # (of those, what says every word asked in its own text: "November close is done.
-                # revenue $912k" for "what was November revenue?", not the newer "AWS bill for
-                # November came in at $48k", which says November alone)
-                # (a correction may leave the measure's word out: "correction: marketing is
-                # $1.3M, not $1.1M" for "what's the marketing budget?")
-                valued.sort(key=lambda m: not (wanted <= _text_stems(m.content)
-                                               or says_update(m.content) or says_change(m)))
                 # (of those, a figure in the measure's unit: "agreed on 100 rpm for free …" for
                 # "what is the rate limit for free keys?", not the newer "429 complaints from
                 # Acme (they're on free), bumping their key to pro limits until Dec 31")

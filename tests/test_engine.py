@@ -3778,23 +3778,3 @@ def test_a_write_up_its_plus_one_and_the_decision_after(profile):
     assert force.startswith("decided: admins can force real-time per org"), force
     rollout = profile.recall("when does notifications v2 roll out?", now=now).answer
     assert rollout.startswith("12 January 2027:"), rollout
-
-
-def test_a_months_revenue_over_a_newer_bill_of_the_same_month(profile):
-    """6 Dec (twenty-sixth session), a finance channel: "what was November revenue?" led with
-    "AWS bill for November came in at $48k …", newer, which says November alone, over "November
-    close is done. revenue $912k"; a correction that leaves the measure's word out still leads
-    ("what's the marketing budget?")."""
-    rows = [("cfo_dee", "2026-11-20T10:00:00Z", "FY27 budget: eng $4.2M, marketing $1.1M, G&A "
-             "$800k"),
-            ("cfo_dee", "2026-11-27T10:00:00Z", "correction: marketing is $1.3M, not $1.1M"),
-            ("ctl_al", "2026-12-01T09:00:00Z", "November close is done. revenue $912k, up 6% on "
-             "October"),
-            ("ctl_al", "2026-12-02T15:00:00Z", "AWS bill for November came in at $48k, 20% over "
-             "forecast. biggest jump is NAT gateway data transfer")]
-    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="finance")
-    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
-    revenue = profile.recall("what was November revenue?", now=now).answer
-    assert "$912k" in revenue.split(" (")[0], revenue
-    marketing = profile.recall("what's the marketing budget?", now=now).answer
-    assert "$1.3M" in marketing.split(" (")[0], marketing
