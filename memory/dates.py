@@ -193,6 +193,9 @@ _NOT_PAST = re.compile(
     # what a release is to take out, named by its number: "3.9 dropped in 6.0 (March), 5.x keeps
     # it" (said 3 Dec) is next March
     r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b|"
+    # a day held for what is to come: "gig at The Lantern confirmed for Dec 12, load-in 6pm"
+    # (said 10 Nov) was last year's
+    r"\b(?:confirmed|reconfirmed|accepted|approved|locked\s+in|reserved)\s+for\b|"
     # a kind of rollout is no deed: "4.12 approved! releasing to 10% phased rollout Monday"
     # (said on a Friday) was the Monday gone
     r"\b(?:phased|staged|staggered|gated|tiered|dedicated)\s+(?:roll-?outs?|releases?|launch|"

@@ -592,6 +592,9 @@ HOSTILE = [
     "phased rollout Monday", "staged release", "phased out on Monday", "gated launch",
     "overnight", "finished overnight", "overnight shipping", "an overnight stay", "over-night",
     "back on for Tuesday", "still on for the 9th", "SOC 2 Type I",
+    # 7 Dec, twenty-seventh session
+    "confirmed for Dec 12", "locked in for Friday", "reserved for", "extended the deadline by a "
+    "week", "full paper Jan 30",
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
     "SSO is planned for March", "slated for May", "SSO committed for Q2",
@@ -1319,6 +1322,11 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("Microsoft approved the Teams app 🎉 email back on for Tuesday",
      [("2026-12-08", "2026-12-08")]),
     ("the offsite is still on for Friday", [("2026-12-04", "2026-12-04")]),
+    # a day held for what is to come ("gig at The Lantern confirmed for Dec 12, load-in 6pm",
+    # said 10 Nov, was last year's); a day confirmed as done stays done
+    ("gig at The Lantern confirmed for Dec 12, load-in 6pm", [("2026-12-12", "2026-12-12")]),
+    ("talk accepted for Jan 8, room B", [("2027-01-08", "2027-01-08")]),
+    ("we confirmed the booking on Monday", [("2026-11-30", "2026-11-30")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
