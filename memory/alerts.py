@@ -73,8 +73,9 @@ CAUSE_WORDS = (r"\b(?:root[- ]caused?|caused by|because of|due to|(?:the )?culpr
                r"turns out|"
                r"traced (?:it )?(?:back )?to)\b")
 # a cause guessed at, opening a reply in a problem's thread: "looks like the new connection pool
-# size (20 → 5) from this morning's deploy", "I think it's the cert", "probably the DNS change"
-GUESSED_CAUSE = (r"^\W*(?:(?:it\s+)?(?:looks|seems)\s+(?:like|to\s+be)|"
+# size (20 → 5) from this morning's deploy", "I think it's the cert", "probably the DNS change";
+# or a sentence after an ack: "ack, looking. looks like the new WAF rule from yesterday is …"
+GUESSED_CAUSE = (r"(?:^|(?<=[.!?])\s)\W*(?:(?:it\s+)?(?:looks|seems)\s+(?:like|to\s+be)|"
                  r"(?:i|we)\s+(?:think|suspect|bet)\s+(?:it'?s|it\s+is|it\s+was)|"
                  r"my\s+(?:guess|bet)\s+is|suspect(?:ed)?:?|probably|likely)\s+"
                  r"(?:the|a|an|our|this|that)\b")
@@ -119,7 +120,15 @@ def _same_alert(ended: str | None, fired: str) -> bool:
     if len(ended.split()) >= 2 and fired.startswith(f"{ended} "):
         return True
     ids = set(_ALERT_ID.findall(ended))
-    return bool(ids) and ids == set(_ALERT_ID.findall(fired))
+    if ids:
+        return ids == set(_ALERT_ID.findall(fired))
+    # (a metric's value is in both, what it fired on and what it ended on: "[FIRING] api-gateway
+    # 5xx rate 12% (threshold 2%) region=eu-west-1", then "[RESOLVED] api-gateway 5xx rate 0.3%
+    # region=eu-west-1")
+    return _VALUE.sub("#", _ASIDE.sub("", ended)) == _VALUE.sub("#", _ASIDE.sub("", fired))
+
+
+_VALUE = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)?\s*(?:%|ms|s|m|k|x)?(?![\w-])")
 
 
 def _resolves(declared: Memory, memory: Memory) -> bool:

@@ -20,11 +20,11 @@ _COUNT = r"a|an|one|two|three|four|five|six|\d{1,2}"
 SHIFT = re.compile(
     r"\b(?P<verb>push(?:ed|es|ing)?|slip(?:s|ped|ping)?|delay(?:s|ed|ing)?|"
     r"postpon(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|bump(?:s|ed|ing)?|"
-    r"pull(?:s|ed|ing)?|br(?:ing|ings|inging|ought))"
+    r"pull(?:s|ed|ing)?|br(?:ing|ings|inging|ought)|extend(?:s|ed|ing)?)"
     # what moved may sit between ("moved the offsite out 2 weeks"), no time words ("moved fast
     # for two days", "pushed it in a week")
     r"(?:\s+(?!(?:for|in|during|over|within|after|before|about|every|each|per|since|until|"
-    r"by|out|back|up|forward|ahead)\b)[\w'-]+){0,3}?"
+    r"by|out|back|up|forward|ahead)\b)[\w'-]+){0,4}?"
     r"(?:\s+(?P<way>out|back|in|forward|up|ahead))?\s+(?:by\s+)?"
     rf"(?P<n>{_COUNT})\s+(?P<unit>days?|weeks?|months?)(?!\s+(?:ago|of|worth|old)\b)"
     r"(?:\s+(?P<then>earlier|sooner|later|out|back))?\b",

@@ -1246,6 +1246,9 @@ _STATES_CAUSE = re.compile(r"(?i)^\W*(?:found it|got it|that's it|the culprit|cu
                            # compatible with 16" for "why was the upgrade delayed?")
                            r"|^\W*found\s+(?:the|what|a|an)\s+(?:[\w-]+\s+){0,3}?(?:issue|"
                            r"problem|bug|cause|culprit|leak|blocker)\s*:"
+                           # (or says so: "found a deprecated PSP in the payments chart, prod
+                           # upgrade is blocked until it's removed", for "why was it delayed?")
+                           r"|\b(?:is|are|was|were|got|been)\s+blocked\s+(?:on|by|until|till)\b"
                            # a vendor's defect named: "Known issue with GlobalProtect 6.2.1,
                            # rolling back to 6.1.4 tonight." (for "why was the VPN dropping?")
                            r"|^\W*(?:a\s+)?known\s+(?:issue|bug|problem|regression)\s+(?:with|"
@@ -2061,7 +2064,8 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         # a deadline asked is the day said after "by" or "due": "Board deck needs Q4 net revenue
         # retention by Dec 15" (nearer "board deck", Q4 answered "when is the board deck due?")
         by = [f for f in found if _BY_A_DAY.search(memory.content, 0, f.start)]
-        if by and len(by) < len(found):
+        if by and len(by) < len(found) \
+                and not _asked_day_labelled(memory.content, found, by, question):
             events = [e for e in events if any(f.date.start == e.start for f in by)] or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
@@ -2114,6 +2118,67 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
 
 
 _NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
+_LAST_WEEKDAY = re.compile(r"(?i)(?:on\s+)?last\s+(?:mon|tues|wednes|thurs|fri|"
+                           r"satur|sun)day")
+
+
+def _week_before_said(question: str, span: ResolvedDate | None,
+                      memories: list[Memory]) -> ResolvedDate | None:
+    """"what did we decide about the rate limit last Tuesday?", asked on a Friday: "last
+    Tuesday" is read as the most recent one (memory.dates), but when nothing of that day says
+    every word asked and something of the Tuesday a week before does ("decided: rate limit …
+    goes from 100 to 300"), that week's day is the one meant (people say "last Tuesday" of
+    both); None to keep the span."""
+    if span is None or span.start != span.end or not _LAST_WEEKDAY.fullmatch(span.phrase):
+        return None
+    words = content_stems(question) - content_stems(span.phrase)
+    if not words:
+        return None
+    earlier = ResolvedDate(span.phrase, span.start - timedelta(days=7),
+                           span.end - timedelta(days=7), span.granularity)
+    holds = [m for m in memories if words <= _memory_stems(m)]
+    if any(in_span(m, span) for m in holds) or not any(in_span(m, earlier) for m in holds):
+        return None
+    return earlier
+_LABEL_WORDS = 4
+
+
+def _day_labels(content: str, found: list) -> dict[int, set[str]]:
+    """Each day's label, by where it is written: the stems of the last few words since the day
+    before it ("full paper" of "…, full paper Jan 30")."""
+    label = {}
+    for i, f in enumerate(found):
+        since = found[i - 1].end if i else 0
+        label[f.start] = content_stems(" ".join(re.findall(
+            r"[A-Za-z0-9]+", ANNOTATED.sub("", content[since:f.start]))[-_LABEL_WORDS:]))
+    return label
+
+
+def _changes_another_day(dated: Memory, change: Memory, question: str) -> bool:
+    """Whether `change` names what labels another of `dated`'s days than the one asked, and not
+    what the question asks of the asked one's label: "ICML extended the full paper deadline by
+    a week" moved no abstract deadline of "ICML abstract deadline is Jan 23, full paper Jan
+    30"."""
+    if len(dated.event_dates) < 2 or (asked := event_date(dated, question)) is None:
+        return False
+    found = find_dates(dated.content, dated.said_at)
+    label = _day_labels(dated.content, found)
+    words = content_stems(ANNOTATED.sub("", change.content))
+    own = next((label[f.start] for f in found if f.date.start == asked.start), set())
+    others = set().union(*(label[f.start] for f in found if f.date.start != asked.start)) - own
+    missed = (content_stems(question) & own) - _DEADLINE_STEMS - words
+    return bool(words & others and missed)
+
+
+def _asked_day_labelled(content: str, found: list, by: list, question: str) -> bool:
+    """Whether a day not said after "by" or "due" is written right after words the question asks
+    and the days that are lack: "ICML abstract deadline is Jan 23, full paper Jan 30" for "when
+    is the full paper due?" (a list of things and their days; "due" says none of them apart)."""
+    asked = content_stems(question) - _DEADLINE_STEMS
+    label = _day_labels(content, found)
+    of_by = set().union(*(label[f.start] for f in by)) & asked
+    return any(f not in by and f.date.granularity == "day" and (label[f.start] & asked) - of_by
+               for f in found)
 _ASKS_DEADLINE = re.compile(r"(?i)\b(?:due|deadline|by\s+when)\b")
 _DEADLINE_STEMS = frozenset(content_stems("due deadline deadlines"))
 _BY_A_DAY = re.compile(r"(?i)\b(?:by|due(?:\s+on)?|deadline(?:\s+is)?|no\s+later\s+than)\s+"
@@ -2705,6 +2770,12 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("score scores"),
                     re.compile(r"(?i)\b(?:beat|won|lost|drew|tied|win|loss|draw)\b[^.;!?]*?"
                                r"(?<![\d.:])\b\d{1,3}\s?[-–]\s?\d{1,3}\b(?![-–.:]?\d)")),
+    # "what caused the 5xx spike?": "[FIRING] api-gateway 5xx rate 12% (threshold 2%)" (declined,
+    # sharing "5xx" alone)
+    **dict.fromkeys(content_stems("spike spikes spiked spiking surge surged"),
+                    re.compile(r"(?i)^\W*(?:\[\s*)?(?:firing|triggered|alerting)\b|"
+                               r"\b(?:jump(?:ed|s)?|surg(?:e|ed|ing)|spik(?:e|ed|es|ing)|"
+                               r"shot\s+up)\b")),
 }
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
@@ -2911,6 +2982,7 @@ _FIX_IN = re.compile(r"(?i)\bfix(?:ed|es)?\s+(?:is\s+)?(?:in|by|via|with)\s+(?:p
 # a fix said done by whoever says it: "re-added it, rerunning", "restarted it", "fixed it"
 _DID_IT = re.compile(r"(?i)\b(?:re-\w+ed|fixed|restarted|reverted|rolled\s+back|patched|"
                      r"redeployed|rotated)\s+(?:it|that|them|this)\b")
+_ASKS_WHO_DID_ANY = re.compile(r"(?i)^\W*who\s+[a-z]{2,}ed\b")
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
                       r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
                       r"patched|debugged|designed|drafted|signed)\b")
@@ -3159,8 +3231,17 @@ class OfflineAnswerer(Answerer):
         # (what names only another platform or environment than the question's is not about it)
         memories = of_asked_qualifiers(question, memories, lambda m: m.content)
         messages = of_asked_qualifiers(question, messages, lambda m: m.content)
+        span = asked_span(question, now)
+        if (earlier := _week_before_said(question, span, memories)) is not None:
+            # (the day read is said with the other facts computed)
+            computed = [ComputedDate(
+                expression=c.expression, value=earlier.start.isoformat(),
+                detail=f"nothing said of {format_human(span.start)}, the most recent, says "
+                       f"it: the one a week before") if c.expression.lower()
+                        == span.phrase.lower() else c for c in computed]
+            span = earlier
         text = self._answer(question, memories, messages, computed, previous or {}, speakers,
-                            asked_span(question, now), now)
+                            span, now)
         put_to = bool(addressee) and asks_what_you_said(question)
         # "what did you recommend?" is answered with what the addressee said, never the asker's
         said = self._what_you_said(question, memories, messages, addressee,
@@ -3649,7 +3730,8 @@ class OfflineAnswerer(Answerer):
         elif relevant and now is not None and (clock := _routine_clock(
                 question, _distinct(relevant), [m for m in memories if may_update(m)], now,
                 lambda answer, updates: update_of(answer, updates, question,
-                                                  wanted - {"time"}, content_stems, speakers))):
+                                                  _unclocked_asked(question, wanted),
+                                                  content_stems, speakers))):
             parts += clock
         elif relevant:
             shown = _distinct(relevant)
@@ -4021,7 +4103,11 @@ class OfflineAnswerer(Answerer):
                 shown = [cause, *(m for m in shown if m is not cause)]
             if _WHO.match(question):
                 # "who took the flaky checkout test?": whoever took it ("… kofi will take it"),
-                # not the request put to anyone ("tom said: can someone take the flaky …?")
+                # not the request put to anyone ("tom said: can someone take the flaky …?");
+                # of a deed asked, first what says every word asked ("who edited ep 41?": "ep
+                # 41 edit is done", not the newer "ep 41 is live", said by another)
+                if _ASKS_WHO_DID_ANY.match(question):
+                    shown.sort(key=lambda m: not wanted <= stems_of(m))
                 shown.sort(key=lambda m: bool(_ASKED_OF_ANYONE.match(
                     ANNOTATED.sub("", m.content))) and not _TAKEN.search(m.content))
                 if (did := _WHO_DID.match(question)) is not None:
@@ -4144,6 +4230,8 @@ class OfflineAnswerer(Answerer):
                                asked_of, stems_for, speakers, message_text) \
                 if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
                 else None
+            if latest is not None and _changes_another_day(shown[0], latest, question):
+                latest = None  # (the full paper's extension is none of the abstract's day)
             if latest is None and speakers is not None and asks_still(question) \
                     and (side := _side_taken(wanted)) is not None \
                     and _SAID_OTHERWISE[side[0]].search(shown[0].content):
@@ -4547,7 +4635,8 @@ class OfflineAnswerer(Answerer):
                 # ("what time is the cutover?": no "time" to share)
                 latest = update_of(dated, [m for m in memories if may_update(m)], question,
                                    _unclocked_asked(question, wanted), content_stems, speakers)
-                if latest is not None and not _says_a_day(latest):
+                if latest is not None and (not _says_a_day(latest)
+                                           or _changes_another_day(dated, latest, question)):
                     latest = None
                 if latest is not None and now is not None and _ASKS_WHEN_PAST.match(question) \
                         and (day := event_date(latest, question)) and day.start > now.date():

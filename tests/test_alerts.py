@@ -94,3 +94,17 @@ def test_a_status_in_brackets_after_the_title_is_a_span():
     # (a bracket that is no status is no alert: "the deploy (v2)" fired nothing)
     assert alert_span([said("shipped the deploy (v2).", 0),
                        said("shipped the deploy (resolved).", 5)]) is None
+
+
+def test_a_metric_that_fired_and_resolved_at_other_values_is_one_alert():
+    """7 Dec (twenty-seventh session): "[FIRING] api-gateway 5xx rate 12% (threshold 2%)
+    region=eu-west-1" then "[RESOLVED] api-gateway 5xx rate 0.3% region=eu-west-1" (the value
+    it ended on differs from the one it fired on) was no span, and "how long did the 5xx
+    incident last?" listed a postmortem's plan. Another host or region is another alert."""
+    fired = said("[FIRING] api-gateway 5xx rate 12% (threshold 2%) region=eu-west-1", 0)
+    ended = said("[RESOLVED] api-gateway 5xx rate 0.3% region=eu-west-1", 33)
+    assert alert_span([fired, ended]) == (fired, ended)
+    assert alert_span([fired, said("[RESOLVED] api-gateway 5xx rate 0.3% region=eu-west-2",
+                                   33)]) is None
+    assert alert_span([said("[FIRING] disk usage 95% on db-1", 0),
+                       said("[RESOLVED] disk usage 40% on db-2", 9)]) is None

@@ -3778,3 +3778,108 @@ def test_a_write_up_its_plus_one_and_the_decision_after(profile):
     assert force.startswith("decided: admins can force real-time per org"), force
     rollout = profile.recall("when does notifications v2 roll out?", now=now).answer
     assert rollout.startswith("12 January 2027:"), rollout
+
+
+def test_a_deadline_listed_beside_another_and_extended_by_a_week(profile):
+    """7 Dec (twenty-seventh session), a research group: "when is the ICML full paper deadline?"
+    was the abstract's 23 January of "ICML abstract deadline is Jan 23, full paper Jan 30 AoE"
+    (the day after "deadline is" won over the one the question names), and "ICML extended the
+    full paper deadline by a week" moved nothing ("extended" was no shift); the abstract's day
+    is not moved by the full paper's extension."""
+    rows = [("lena", "2026-11-16T09:00:00Z", "ICML abstract deadline is Jan 23, full paper Jan "
+             "30 AoE"),
+            ("omar", "2026-11-16T09:10:00Z", "I'll own the related work section"),
+            ("lena", "2026-12-01T10:00:00Z", "ICML extended the full paper deadline by a week")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="paper")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    full = profile.recall("when is the ICML full paper deadline?", now=now).answer
+    assert full.startswith("6 February 2027: ICML extended"), full
+    abstract = profile.recall("when is the abstract due?", now=now).answer
+    assert abstract.startswith("23 January 2027: ICML abstract deadline"), abstract
+
+
+def test_why_a_plan_was_delayed_is_what_blocked_it(profile):
+    """7 Dec, a cluster upgrade: "why was the prod upgrade delayed?" gave "prod upgrade moved
+    to Nov 25" and a rollback, not "…, prod upgrade is blocked until it's removed" (a plan said
+    to be blocked until something is done says why it waited)."""
+    rows = [("ravi", "2026-11-09T10:00:00Z", "plan: upgrade prod clusters from 1.29 to 1.30 on "
+             "Nov 18, staging first on Nov 12"),
+            ("chen", "2026-11-16T09:00:00Z", "found a deprecated PodSecurityPolicy in the "
+             "payments chart, prod upgrade is blocked until it's removed"),
+            ("ravi", "2026-11-17T11:00:00Z", "prod upgrade moved to Nov 25"),
+            ("ravi", "2026-11-25T19:00:00Z", "prod-us and prod-eu upgraded to 1.30, prod-ap "
+             "failed on node drain, rolled back")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="k8s")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    why = profile.recall("why was the prod upgrade delayed?", now=now).answer
+    assert why.startswith("found a deprecated PodSecurityPolicy"), why
+
+
+def test_a_gig_confirmed_for_a_day_is_the_day_to_come(profile):
+    """7 Dec, a band: "gig at The Lantern confirmed for Dec 12, load-in 6pm, we go on at 9"
+    (said 10 November) was answered 12 December 2025, "confirmed" read as a deed done on it."""
+    profile.ingest([said("nina", "2026-11-10T20:00:00Z", "gig at The Lantern confirmed for Dec "
+                         "12, load-in 6pm, we go on at 9")], session_id="band")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    gig = profile.recall("when is the gig?", now=now).answer
+    assert gig.startswith("12 December 2026:"), gig
+
+
+def test_who_did_it_leads_with_what_says_every_word_asked(profile):
+    """7 Dec, a podcast: "who edited ep 41?" led with prod_j's newer "ep 41 is live", which says
+    no "edit", over editor_r's "ep 41 edit is done, uploaded to Libsyn"."""
+    rows = [("prod_j", "2026-11-20T16:00:00Z", "ep 41 recorded, editing now, publish target "
+             "Dec 1"),
+            ("editor_r", "2026-11-28T12:00:00Z", "ep 41 edit is done, uploaded to Libsyn"),
+            ("prod_j", "2026-12-01T15:00:00Z", "ep 41 is live")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="pod")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    who = profile.recall("who edited ep 41?", now=now).answer
+    assert who.startswith("ep 41 edit is done"), who
+
+
+def test_last_tuesday_is_the_week_before_when_only_that_one_says_it(profile):
+    """7 Dec: "what did we decide about the rate limit last Tuesday?", asked on Friday 4
+    December, read "last Tuesday" as 1 December and answered with that day's "new limits are
+    live …, enterprise tomorrow", no decision; the decision was said on Tuesday 24 November,
+    which the answer now reads as meant, and says so. A decision of the most recent Tuesday
+    keeps that day."""
+    rows = [("lee", "2026-11-24T15:00:00Z", "decided: rate limit for the public API goes from "
+             "100 to 300 req/min per key"),
+            ("max", "2026-11-30T18:00:00Z", "new limits are live for everyone except "
+             "enterprise, enterprise tomorrow")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="api")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    question = "what did we decide about the rate limit last Tuesday?"
+    decided = profile.recall(question, now=now).answer
+    assert decided.startswith("decided: rate limit for the public API"), decided
+    assert "last Tuesday = 2026-11-24" in decided, decided
+    profile.ingest([said("lee", "2026-12-01T16:00:00Z", "decided: rate limit for enterprise "
+                         "stays at 1000 req/min")], session_id="api")
+    latest = profile.recall(question, now=now).answer
+    assert "decided: rate limit for enterprise stays" in latest, latest
+    assert "for the public API" not in latest, latest
+    assert "last Tuesday = 2026-12-01" in latest, latest
+
+
+def test_what_caused_an_alert_is_the_guess_after_an_ack(profile):
+    """7 Dec, on-call: "what caused the 5xx spike?" was declined and "what caused the
+    api-gateway alert?" gave the alert's two posts: mo's "ack, looking. looks like the new WAF
+    rule from yesterday is blocking POST /v2/orders" guesses its cause in its second sentence
+    (a guess was read only opening a message), and a spike is said by the alert firing."""
+    rows = [("sre_bot", "2026-12-01T03:12:00Z", "[FIRING] api-gateway 5xx rate 12% (threshold "
+             "2%) region=eu-west-1"),
+            ("mo", "2026-12-01T03:20:00Z", "ack, looking. looks like the new WAF rule from "
+             "yesterday is blocking POST /v2/orders"),
+            ("mo", "2026-12-01T03:41:00Z", "rolled back WAF rule 1042, 5xx back to 0.3%"),
+            ("sre_bot", "2026-12-01T03:45:00Z", "[RESOLVED] api-gateway 5xx rate 0.3% "
+             "region=eu-west-1"),
+            ("li", "2026-12-01T09:00:00Z", "postmortem for the WAF incident is Thursday 2pm, mo "
+             "to write it up")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oncall")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    for question in ("what caused the 5xx spike?", "what caused the api-gateway alert?"):
+        cause = profile.recall(question, now=now).answer
+        assert cause.startswith("ack, looking. looks like the new WAF rule"), (question, cause)
+    lasted = profile.recall("how long did the 5xx incident last?", now=now).answer
+    assert lasted.startswith("33 minutes: from 03:12 UTC on 1 December 2026"), lasted
