@@ -2149,9 +2149,15 @@ def _day_labels(content: str, found: list) -> dict[int, set[str]]:
     label = {}
     for i, f in enumerate(found):
         since = found[i - 1].end if i else 0
+        # (not a heading before a colon: "Rollout: dual-write from Dec 1; …")
+        since += max((m.end() for m in _LABEL_START.finditer(content, since, f.start)),
+                     default=since) - since
         label[f.start] = content_stems(" ".join(re.findall(
             r"[A-Za-z0-9]+", ANNOTATED.sub("", content[since:f.start]))[-_LABEL_WORDS:]))
     return label
+
+
+_LABEL_START = re.compile(r"[:;\n]")
 
 
 def _changes_another_day(dated: Memory, change: Memory, question: str) -> bool:
@@ -2167,7 +2173,14 @@ def _changes_another_day(dated: Memory, change: Memory, question: str) -> bool:
     own = next((label[f.start] for f in found if f.date.start == asked.start), set())
     others = set().union(*(label[f.start] for f in found if f.date.start != asked.start)) - own
     missed = (content_stems(question) & own) - _DEADLINE_STEMS - words
-    return bool(words & others and missed)
+    # (what names the words of no day's label names the whole: "Update: rollout slips a week,
+    # dual-write starts Dec 8" moves the flag flip of "Rollout: dual-write from Dec 1; …; flip
+    # the flag on Dec 14" too)
+    bare = ANNOTATED.sub("", dated.content)
+    for f in reversed(find_dates(bare, dated.said_at)):
+        bare = bare[:f.start] + " " + bare[f.end:]
+    whole = content_stems(bare) - set().union(*label.values())
+    return bool(words & others and missed) and not words & whole
 
 
 def _asked_day_labelled(content: str, found: list, by: list, question: str) -> bool:
@@ -2641,7 +2654,10 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\breport(?:s|ed|ing)?\b|\bloops?\b|\berrors?\b|"
                                r"\bfail(?:s|ed|ing|ures?)?\b|\bbroken\b|\boutages?\b|"
                                r"\bdown(?:time)?\b|\bbugs?\b|\b(?-i:P[0-2]|SEV\s?\d)\b|"
-                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b")),
+                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b|"
+                               # "what was wrong with leo's receipt?": "your hotel receipt is
+                               # missing the itemized page" (led by the re-upload after it)
+                               r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\b")),
     # "what's blocking the React upgrade?": "#2250 on hold until the design system supports
     # React 19" (declined: it says no "block")
     # (and "what blocked the upgrade?": "pg_partman 4.x isn't compatible with PG16, we need to
@@ -2770,6 +2786,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("score scores"),
                     re.compile(r"(?i)\b(?:beat|won|lost|drew|tied|win|loss|draw)\b[^.;!?]*?"
                                r"(?<![\d.:])\b\d{1,3}\s?[-–]\s?\d{1,3}\b(?![-–.:]?\d)")),
+    # "what level is Tomas?": "decision on Tomas: hire, offer at L5, $185k base" (declined)
+    **dict.fromkeys(content_stems("level levels"),
+                    re.compile(r"\b(?:L|IC|E|SDE|SWE)\s?-?(?:[1-9]|1[0-2])\b(?![.\d])")),
     # "what caused the 5xx spike?": "[FIRING] api-gateway 5xx rate 12% (threshold 2%)" (declined,
     # sharing "5xx" alone)
     **dict.fromkeys(content_stems("spike spikes spiked spiking surge surged"),
@@ -4010,7 +4029,10 @@ class OfflineAnswerer(Answerer):
                   # (or "how much is PO-7712?", which asks nothing but of the ticket: the sum
                   # named beside it, not "Apple delayed PO-7712 shipment to Jan 6")
                   or idents and _ASKS_HOW_MUCH.match(question)
-                  and not wanted - content_stems(" ".join(idents))) and not when:
+                  and not wanted - content_stems(" ".join(idents))) and not when \
+                    and not (_ASKS_WHETHER.match(question) and wanted <= _memory_stems(shown[0])):
+                # (not for a yes or no its lead says in every word: "were leo's expenses
+                # approved?" led with his "flight … $640, hotel $910", no approval)
                 # "how much is the Globex contract worth?": what names a sum first, not "Their
                 # contract renews on March 31" (its thread names Globex too)
                 # (and of those naming the question's own words, "bill" too, the newest: "what's
@@ -4180,7 +4202,13 @@ class OfflineAnswerer(Answerer):
                 # (KR1's "(owner: kai)" led: kai speaks here, omar of KR2 does not)
                 shown.sort(key=lambda m: not _carries(idents, " ".join([m.content,
                                                                         *m.questions])))
-            if names and speakers:  # "what did sam do?": sam's own words before others' about sam
+            if names and speakers and not (_ASKS_WHETHER.match(question)
+                                           and wanted <= _memory_stems(shown[0])) \
+                    and not _ASKS_WRONG.search(question):
+                # "what did sam do?": sam's own words before others' about sam (not of a yes or
+                # no its lead says in every word: "were leo's expenses approved?" is fin_ann's
+                # "leo's expenses approved, …", not leo's "my flight … was $640"; nor of what
+                # was wrong, said by whoever found it: "leo your hotel receipt is missing …")
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
             # a change leads only where it is of whom and when the question asks, as the answer
             shown = _as_tried(shown, memories, question)
@@ -4230,8 +4258,13 @@ class OfflineAnswerer(Answerer):
                                asked_of, stems_for, speakers, message_text) \
                 if not (_WHO.match(question) and wanted & (_OBJECT_STEMS | _SUPPORT_STEMS)) \
                 else None
-            if latest is not None and _changes_another_day(shown[0], latest, question):
-                latest = None  # (the full paper's extension is none of the abstract's day)
+            if latest is not None and (_changes_another_day(shown[0], latest, question)
+                                       or _ASKS_HOW_MUCH.match(question)
+                                       and SAYS_MOVED.search(latest.content)
+                                       and not _MONEY.search(latest.content)):
+                # (the full paper's extension is none of the abstract's day; a trip put off
+                # changed no price of it: "how much is the field trip?")
+                latest = None
             if latest is None and speakers is not None and asks_still(question) \
                     and (side := _side_taken(wanted)) is not None \
                     and _SAID_OTHERWISE[side[0]].search(shown[0].content):
@@ -4523,6 +4556,14 @@ class OfflineAnswerer(Answerer):
                     parts += [f"Latest: {_dated(later)}.", "Before that:"]
                     latest, shown = later, [held]
                 dated = held or dated
+            elif dated is not None and (held := next(
+                    (m for m in shown if m is not dated and wanted <= _memory_stems(m)
+                     and event_date(m, question) and not none_since(m)), None)) is not None \
+                    and _changes_another_day(held, dated, question):
+                # a change ranked first that moves another of the days asked: "science fair
+                # judging moved to Dec 15" is none of "science fair projects due Dec 11, judging
+                # Dec 14 in the gym" for "when are science fair projects due?"
+                dated, shown = held, [held, *(m for m in shown if m is not held)]
             # (of whom the question asks is in every clause: "Globex pilot extended to Dec 15,
             # they need SSO before deciding" is no day of "when does Globex decide?")
             what_of = (wanted - _name_stems(question, names)) or wanted

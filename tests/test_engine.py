@@ -3883,3 +3883,56 @@ def test_what_caused_an_alert_is_the_guess_after_an_ack(profile):
         assert cause.startswith("ack, looking. looks like the new WAF rule"), (question, cause)
     lasted = profile.recall("how long did the 5xx incident last?", now=now).answer
     assert lasted.startswith("33 minutes: from 03:12 UTC on 1 December 2026"), lasted
+
+
+def test_an_expense_approved_and_what_was_wrong_with_a_receipt(profile):
+    """7 Dec, a finance channel: "were leo's expenses approved?" led with leo's own "my flight
+    … was $640, hotel $910" (a sum first, then the named person's own words) over fin_ann's
+    "leo's expenses approved, …", and "what was wrong with leo's receipt?" with his re-upload
+    over "leo your hotel receipt is missing the itemized page"."""
+    rows = [("leo", "2026-11-05T14:00:00Z", "my flight to the Berlin offsite was $640, hotel "
+             "$910, submitted both"),
+            ("fin_ann", "2026-11-12T11:00:00Z", "leo your hotel receipt is missing the itemized "
+             "page, please re-upload"),
+            ("leo", "2026-11-13T09:00:00Z", "re-uploaded the itemized hotel receipt"),
+            ("fin_ann", "2026-11-18T16:00:00Z", "leo's expenses approved, reimbursement in the "
+             "Nov 30 payroll")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="finance")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    approved = profile.recall("were leo's expenses approved?", now=now).answer
+    assert approved.startswith("leo's expenses approved"), approved
+    wrong = profile.recall("what was wrong with leo's receipt?", now=now).answer
+    assert wrong.startswith("leo your hotel receipt is missing"), wrong
+
+
+def test_a_level_asked_is_the_one_offered(profile):
+    """7 Dec, hiring: "what level is Tomas?" was declined after "decision on Tomas: hire, offer
+    at L5, $185k base" (it says no "level")."""
+    profile.ingest([said("kofi", "2026-11-23T12:00:00Z", "decision on Tomas: hire, offer at L5, "
+                         "$185k base")], session_id="hiring")
+    now = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    level = profile.recall("what level is Tomas?", now=now).answer
+    assert level.startswith("decision on Tomas: hire, offer at L5"), level
+
+
+def test_a_move_of_one_listed_day_leaves_the_other_and_a_price(profile):
+    """7 Dec, a school: "when are science fair projects due?" was answered 15 December from
+    "science fair judging moved to Dec 15 …" (ranked first, a change of the judging's day, not
+    of the projects' Dec 11), and "how much is the field trip?" led with "Latest: planetarium
+    trip postponed, …", which changed no price."""
+    rows = [("ms_park", "2026-11-02T15:00:00Z", "science fair projects due Dec 11, judging Dec "
+             "14 in the gym"),
+            ("mr_diaz", "2026-11-04T15:00:00Z", "field trip to the planetarium is Nov 20, "
+             "permission slips by Nov 13, $12 per student"),
+            ("ms_park", "2026-11-16T15:00:00Z", "planetarium trip postponed, their projector is "
+             "broken, new date TBD"),
+            ("ms_park", "2026-12-01T15:00:00Z", "science fair judging moved to Dec 15 because of "
+             "the assembly")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="class")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    due = profile.recall("when are science fair projects due?", now=now).answer
+    assert due.startswith("11 December 2026: science fair projects due"), due
+    judging = profile.recall("when is science fair judging?", now=now).answer
+    assert judging.startswith("15 December 2026: science fair judging moved"), judging
+    price = profile.recall("how much is the field trip?", now=now).answer
+    assert price.startswith("field trip to the planetarium is Nov 20"), price
