@@ -1590,3 +1590,26 @@ def test_a_numbered_type_and_a_plan_back_on_asked_over_slack(start, api):
     assert hold.startswith("Latest: Microsoft approved the Teams app"), hold
     assert "[2026-11-24]" in hold.split("Before that")[0], hold
     assert "<!here>" not in hold, hold
+
+
+def test_last_tuesday_asked_over_slack_is_the_tuesday_that_decided_it(start, api):
+    """7 Dec (twenty-seventh session), from outside through the Bolt app: "what did we decide
+    about the rate limit last Tuesday?", asked on Wednesday 18 November, read "last Tuesday" as
+    the day before and answered with its "new limits are live …" (no decision); the decision of
+    Tuesday 10 November is what the answer gives now, saying which day it read, with no
+    channel-wide ping quoted back and nothing of #random's own rate-limit decision."""
+    slack = start()
+    week = 7 * 24 * 60
+    message(slack, "CGEN", "U1", "<!here> decided: rate limit for the public API goes from 100 "
+            "to 300 req/min per key", ts(-week + 24 * 60))
+    message(slack, "CRAND", "U0BOB", "decided: rate limit for the bowling league signup form is "
+            "5 per hour", ts(-week + 24 * 60 + 5))
+    message(slack, "CGEN", "U2", "new limits are live for everyone except enterprise, "
+            "<@U1> enterprise tomorrow", ts(24 * 60))
+    app_mention(slack, "UADA", "what did we decide about the rate limit last Tuesday?",
+                ts(2 * 24 * 60), "EvLastTue")
+    answer = answers(api)[-1]["text"]
+    assert "decided: rate limit for the public API goes from 100 to 300" in \
+        answer.split(" (")[0], answer
+    assert "last Tuesday = 2026-11-10" in answer, answer
+    assert "<!here>" not in answer and "bowling" not in answer, answer
