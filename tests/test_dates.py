@@ -594,7 +594,7 @@ HOSTILE = [
     "back on for Tuesday", "still on for the 9th", "SOC 2 Type I",
     # 7 Dec, twenty-seventh session
     "confirmed for Dec 12", "locked in for Friday", "reserved for", "extended the deadline by a "
-    "week", "full paper Jan 30",
+    "week", "full paper Jan 30", "to get paid", "got paid", "reduced hours", "be done by",
     # 5 Dec, eighteenth session
     "cut the branch Dec 9 EOD", "Friday EOD please", "tomorrow EOD", "the 9th EOD",
     "SSO is planned for March", "slated for May", "SSO committed for Q2",
@@ -1327,6 +1327,13 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("gig at The Lantern confirmed for Dec 12, load-in 6pm", [("2026-12-12", "2026-12-12")]),
     ("talk accepted for Jan 8, room B", [("2027-01-08", "2027-01-08")]),
     ("we confirmed the booking on Monday", [("2026-11-30", "2026-11-30")]),
+    # a passive of an irregular verb after "get" or "be" is no deed ("submit invoices before
+    # Dec 15 to get paid this year", said 2 Dec, was last year's), nor an offer's adjective
+    # ("office closed Dec 25 and Jan 1, otherwise open with reduced hours": last Christmas)
+    ("submit invoices before Dec 15 to get paid", [("2026-12-15", "2026-12-15")]),
+    ("office closed Dec 25, otherwise open with reduced hours", [("2026-12-25", "2026-12-25")]),
+    ("the invoice was paid Dec 1", [("2026-12-01", "2026-12-01")]),
+    ("we got paid on Nov 20", [("2026-11-20", "2026-11-20")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
