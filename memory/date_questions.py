@@ -86,6 +86,11 @@ def _unit(m: re.Match) -> str:
     return normal_unit(unit) if unit else "days"
 
 
+# a state, not an event: "the office open", "the mailroom closed", "raj out", "the API down"
+_STATE_ASKED = re.compile(r"(?i)\s(?:open|closed|available|free|busy|out|off|back|away|around|"
+                          r"online|offline|down|up|live|ready|on\s+call|in\s+(?:the\s+)?office)$")
+
+
 def parse_date_question(question: str) -> DateQuestion | None:
     """What date arithmetic the question asks for, and its ends as written; None if it asks none."""
     text = " ".join(question.split())
@@ -107,6 +112,8 @@ def parse_date_question(question: str) -> DateQuestion | None:
             months = {"months": n, "years": 12 * n}.get(unit, 0) * sign
             return DateQuestion("offset", expression, a, unit=unit, offset_days=days,
                                 offset_months=months)
+        if kind == "order" and _STATE_ASKED.search(a):
+            continue  # "is the office open after Christmas?" asks a state, not an order
         if kind == "before":  # "how long before B was A": A, then B
             return DateQuestion("after", expression, a, b, _unit(m))
         if kind in ("ago", "until") and " and " in a:

@@ -49,6 +49,11 @@ SUN = datetime(2026, 11, 22, 18, 0, tzinfo=timezone.utc)  # a Sunday
     ("How long is the drive from Oslo to Bergen?", None, None, None, None),
     ("How many tickets between the launch and the retro?", None, None, None, None),
     ("how long did the outage last?", None, None, None, None),
+    # a state asked is no order of two events ("is the office open after Christmas?" was
+    # answered "same day: the office open and Christmas on 25 December 2026")
+    ("is the office open after Christmas?", None, None, None, None),
+    ("is raj out after the offsite?", None, None, None, None),
+    ("Is the launch before the freeze?", "order", "the launch", "the freeze", "days"),
 ])
 def test_parse_date_question(question, kind, a, b, unit):
     q = parse_date_question(question)
