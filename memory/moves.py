@@ -74,7 +74,8 @@ MOVED_THEN_SAID = (rf"{MOVE_VERBS}\w*(?:\s+again)?[,;:]?\s+(?:[@\w'’-]+\s+){{0
                    r"now|expects?|expected|eta|estimates?|looking\s+like|more\s+like)\s+"
                    r"(?:is\s+)?(?:on\s+|for\s+)?")
 # what names a thing's new day: "new target Dec 10", "new slot is Monday Dec 7"
-NEW_DAY_NOUNS = r"(?:target|date|deadline|eta|go-live|window|slot|appointment|booking|day)"
+NEW_DAY_NOUNS = (r"(?:target|date|deadline|eta|go-live|window|slot|appointment|booking|day|"
+                 r"cut-?off)")
 # the words before a date that a thing is moved to: "the offsite moved to Dec 10", "standup
 # rescheduled for Thursday", "pushed back until Monday" (not "From Monday standup moves to 10:00":
 # that day is when the change starts, no date of the thing)

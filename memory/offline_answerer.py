@@ -2060,6 +2060,15 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         if len(placed) < len(found):
             events = [e for e in events if any(f.date.start == e.start for f in placed)] \
                 or events
+    if len(events) > 1 and question and _WHEN.match(question):
+        # a day the question names is what the asked one is of, not it: "warehouse cutoff for
+        # Christmas delivery is Dec 18" for "when is the Christmas shipping cutoff?" (was 25
+        # December, nearer "cutoff")
+        named = [f for f in found if re.search(rf"(?i)\b{re.escape(f.date.phrase)}\b", question)]
+        if named and len(named) < len(found):
+            placed = [f for f in placed if f not in named] or placed
+            events = [e for e in events if any(f.date.start == e.start for f in found
+                                               if f not in named)] or events
     if len(events) > 1 and question and _ASKS_DEADLINE.search(question):
         # a deadline asked is the day said after "by" or "due": "Board deck needs Q4 net revenue
         # retention by Dec 15" (nearer "board deck", Q4 answered "when is the board deck due?")
@@ -2118,6 +2127,10 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
 
 
 _NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
+_BOUND_WORD = re.compile(r"(?i)\b(?:before|after|until|till|during|ahead\s+of)\s+"
+                         r"(?P<what>(?:[\w'’-]+\s*){1,4}?)(?=\W*$|[,;?!])")
+_SEASON = re.compile(r"(?i)(?:the\s+)?(?:holidays?|break|weekend|new\s+year|year[- ]end|"
+                     r"month[- ]end|quarter[- ]end|eo[dwmqy])\b")
 _LAST_WEEKDAY = re.compile(r"(?i)(?:on\s+)?last\s+(?:mon|tues|wednes|thurs|fri|"
                            r"satur|sun)day")
 
@@ -3349,6 +3362,15 @@ class OfflineAnswerer(Answerer):
             _OPINION_STEMS | (_VIEWERS if _ASKS_VIEWS.search(question) else set())
             | (_STILL_IN_STEMS if asks_still(question) else set())
             if names else set())
+        # a day bounding what is asked is no subject: "when is the last pickup before the
+        # holidays?" was declined after "…, last pickup Dec 23 at noon" (neither "before" nor
+        # "holidays" said)
+        # (a when-question's only: "what tradition does Tim love during Halloween?" asks of
+        # Halloween, and LoCoMo's adversarial one was answered with a Thanksgiving feast)
+        bounds = [b[0] for b in _BOUND_WORD.finditer(question)
+                  if _SEASON.match(b["what"]) or find_dates(b[0], date.today())] \
+            if _WHEN.match(question) else []
+        wanted = (wanted - content_stems(" ".join(bounds))) or wanted if bounds else wanted
         # "any update on the Safari bug?": the words of asking how it stands are no subject
         asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
             or _ASKS_WRONG.search(question) \

@@ -42,8 +42,11 @@ from .text import STOP_WORDS, english_word, sums_named
 # a new day set, no verb: "Close is running late, new target Dec 10 [2026-12-10]" after "Target
 # to close books by Dec 8"
 # (or a booking's: "Mass spec slot got bumped by the core facility, new slot is Monday Dec 7")
-_NEW_DAY_SET = (r"new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?"
-                rf"{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?[^.;,\[\]]{{1,25}}\[")
+_NEW_DAY_SET = (r"(?:new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?"
+                rf"{NEW_DAY_NOUNS}\s+(?:is\s+)?(?:now\s+)?"
+                # (or the day's noun said to be another now: "carrier says Christmas cutoff is
+                # now Dec 16 because of volume", after "… cutoff for Christmas … is Dec 18")
+                rf"|\b{NEW_DAY_NOUNS}\s+(?:is|are)\s+now\s+)[^.;,\[\]]{{1,25}}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
 # a plan in parts, each on its day: "upgrade plan: dry run on staging Dec 1, prod cutover Dec 8"
 _PLAN_OF_PARTS = re.compile(r"(?i)\b(?:plan|timeline|schedule|rollout|roadmap)\s*:")

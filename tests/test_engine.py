@@ -3936,3 +3936,44 @@ def test_a_move_of_one_listed_day_leaves_the_other_and_a_price(profile):
     assert judging.startswith("15 December 2026: science fair judging moved"), judging
     price = profile.recall("how much is the field trip?", now=now).answer
     assert price.startswith("field trip to the planetarium is Nov 20"), price
+
+
+def test_holiday_notices_a_pickup_before_them_and_an_invoice_deadline(profile):
+    """7 Dec, an office's notices: "when is the last pickup before the holidays?" was declined
+    ("before" and "holidays" were words to share), "submit invoices before Dec 15 to get paid
+    this year" (said 2 Dec) was last year's 15 December, and "is the office open after
+    Christmas?" was read as the order of two events ("same day: the office open and Christmas
+    …") from "office closed Dec 25 and Jan 1, …", dated last Christmas."""
+    rows = [("ops_kim", "2026-12-01T10:00:00Z", "mailroom is closed Dec 24 to Jan 2, last "
+             "pickup Dec 23 at noon"),
+            ("hr_li", "2026-12-01T11:00:00Z", "office closed Dec 25 and Jan 1, otherwise open "
+             "with reduced hours"),
+            ("fin_ann", "2026-12-02T10:00:00Z", "submit invoices before Dec 15 to get paid this "
+             "year")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="notices")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    pickup = profile.recall("when is the last pickup before the holidays?", now=now).answer
+    assert pickup.startswith("23 December 2026: mailroom is closed"), pickup
+    invoices = profile.recall("when do invoices need to be in?", now=now).answer
+    assert invoices.startswith("15 December 2026: submit invoices"), invoices
+    office = profile.recall("is the office open after Christmas?", now=now).answer
+    assert office.startswith("office closed Dec 25 [2026-12-25]"), office
+    assert "same day" not in office, office
+
+
+def test_a_cutoff_for_a_holiday_is_its_own_day_and_the_carriers_new_one(profile):
+    """7 Dec, a shop: "when is the Christmas shipping cutoff?" was answered 25 December from
+    "warehouse cutoff for Christmas delivery is Dec 18" (the holiday the question names is what
+    the cutoff is for, not its day), and the carrier's "Christmas cutoff is now Dec 16 because
+    of volume" was no change of it."""
+    rows = [("leo", "2026-11-10T10:00:00Z", "warehouse cutoff for Christmas delivery is Dec 18"),
+            ("leo", "2026-12-03T10:00:00Z", "carrier says Christmas cutoff is now Dec 16 "
+             "because of volume")]
+    profile.ingest([said(a, at, text) for a, at, text in rows[:1]], session_id="shop")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    first = profile.recall("when is the Christmas shipping cutoff?", now=now).answer
+    assert first.startswith("18 December 2026: warehouse cutoff"), first
+    profile.ingest([said(a, at, text) for a, at, text in rows[1:]], session_id="shop")
+    now_cut = profile.recall("when is the Christmas shipping cutoff?", now=now).answer
+    assert now_cut.startswith("Latest: carrier says Christmas"), now_cut
+    assert "Before that: 18 December 2026" in now_cut, now_cut
