@@ -1008,6 +1008,13 @@ def _cjk_pairs(text: str) -> set[str]:
 
 # Stems the stemmer leaves apart though a question and its answer use them as one word: "when do
 # we need to decide on Datadog?" and "Need a decision by Dec 15" ("decid" / "decis").
+_IRREGULAR_PAST = {  # a verb's stem, its irregular past forms
+    "rerun": "reran", "write": "wrote written", "send": "sent", "break": "broke broken",
+    "take": "took taken", "give": "gave given", "choos": "chose chosen", "begin": "began begun",
+    "lead": "led", "pay": "paid", "buy": "bought", "sell": "sold", "spend": "spent",
+    "bring": "brought", "catch": "caught", "drive": "drove driven", "win": "won", "meet": "met",
+    "hold": "held", "keep": "kept", "build": "built", "freez": "froze frozen",
+    "fall": "fell fallen", "make": "made", "rebuild": "rebuilt"}
 _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": "deliv",
               "choic": "choos", "analysi": "analyz", "resolut": "resolv", "mainten": "maintain",
               "signatur": "sign", "owner": "own",
@@ -1038,15 +1045,7 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               # a verb's irregular past is the verb: "who reran the ETL?" shared nothing with
               # "ben is rerunning it manually now" ("reran", "rerun"); "who led it?", "X leads"
               # (not "ran": "Caroline ran into a group …" answered what got her into running)
-              **{past: verb for verb, pasts in {
-                  "rerun": "reran", "write": "wrote written", "send": "sent",
-                  "break": "broke broken", "take": "took taken", "give": "gave given",
-                  "choos": "chose chosen", "begin": "began begun", "lead": "led", "pay": "paid",
-                  "buy": "bought", "sell": "sold", "spend": "spent", "bring": "brought",
-                  "catch": "caught", "drive": "drove driven", "win": "won", "meet": "met",
-                  "hold": "held", "keep": "kept", "build": "built", "freez": "froze frozen",
-                  "fall": "fell fallen", "make": "made", "rebuild": "rebuilt"}.items()
-                 for past in pasts.split()}}
+              **{past: verb for verb, pasts in _IRREGULAR_PAST.items() for past in pasts.split()}}
 
 
 _VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepted|signed|"
@@ -3014,7 +3013,31 @@ _FIX_IN = re.compile(r"(?i)\bfix(?:ed|es)?\s+(?:is\s+)?(?:in|by|via|with)\s+(?:p
 # a fix said done by whoever says it: "re-added it, rerunning", "restarted it", "fixed it"
 _DID_IT = re.compile(r"(?i)\b(?:re-\w+ed|fixed|restarted|reverted|rolled\s+back|patched|"
                      r"redeployed|rotated)\s+(?:it|that|them|this)\b")
-_ASKS_WHO_DID_ANY = re.compile(r"(?i)^\W*who\s+[a-z]{2,}ed\b")
+_ASKS_WHO_DID_ANY = re.compile(r"(?i)^\W*who\s+(?P<verb>[a-z]{2,}ed|" + "|".join(
+    " ".join(_IRREGULAR_PAST.values()).split()) + r")\b")
+# a deed said of what the message before it names: "rerunning it manually now"
+_DONE_TO_IT = re.compile(r"(?i)\b\w+(?:ing|ed)?\s+(?:it|that|this|them)\b")
+DEED_FOLLOWS_WITHIN = timedelta(hours=3)
+
+
+def _deed_on_what_came_before(question: str, wanted: set[str],
+                              memories: list[Memory]) -> Memory | None:
+    """The first memory that says the deed a who-question asks ("reran") of "it", right after
+    a memory of its conversation that names the rest of what is asked ("ETL")."""
+    verb = content_stems(_ASKS_WHO_DID_ANY.match(question)["verb"])
+    rest = wanted - verb
+    if not verb or not rest:
+        return None
+    for deed in sorted(memories, key=lambda m: m.said_at):
+        said = _memory_stems(deed)
+        if not verb <= said or rest <= said or not _DONE_TO_IT.search(deed.content):
+            continue
+        before = max((m for m in memories if m.session_id == deed.session_id
+                      and m.said_at < deed.said_at <= m.said_at + DEED_FOLLOWS_WITHIN),
+                     key=lambda m: m.said_at, default=None)
+        if before is not None and rest <= _memory_stems(before):
+            return deed
+    return None
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
                       r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
                       r"patched|debugged|designed|drafted|signed)\b")
@@ -4152,6 +4175,12 @@ class OfflineAnswerer(Answerer):
                 # 41 edit is done", not the newer "ep 41 is live", said by another)
                 if _ASKS_WHO_DID_ANY.match(question):
                     shown.sort(key=lambda m: not wanted <= stems_of(m))
+                    if not wanted <= stems_of(shown[0]) \
+                            and (deed := _deed_on_what_came_before(question, wanted,
+                                                                   memories)) is not None:
+                        # "who reran the ETL?": ben's "rerunning it manually now" under ana's
+                        # "nightly ETL for orders failed again, …" (its "it" is the ETL)
+                        shown = [deed, *(m for m in shown if m is not deed)]
                 shown.sort(key=lambda m: bool(_ASKED_OF_ANYONE.match(
                     ANNOTATED.sub("", m.content))) and not _TAKEN.search(m.content))
                 if (did := _WHO_DID.match(question)) is not None:

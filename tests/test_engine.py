@@ -3977,3 +3977,21 @@ def test_a_cutoff_for_a_holiday_is_its_own_day_and_the_carriers_new_one(profile)
     now_cut = profile.recall("when is the Christmas shipping cutoff?", now=now).answer
     assert now_cut.startswith("Latest: carrier says Christmas"), now_cut
     assert "Before that: 18 December 2026" in now_cut, now_cut
+
+
+def test_who_did_it_of_what_the_message_before_named(profile):
+    """7 Dec, a data team (a gap the twenty-sixth session left): "who reran the ETL?" gave ana's
+    ETL messages; ben's "rerunning it manually now", right after her "nightly ETL for orders
+    failed again, …", did it ("it" is the ETL), and says no "ETL"."""
+    rows = [("ana", "2026-11-30T08:00:00Z", "nightly ETL for orders failed again, the upstream "
+             "S3 export was empty"),
+            ("ben", "2026-11-30T09:15:00Z", "rerunning it manually now"),
+            ("ben", "2026-11-30T10:40:00Z", "rerun finished, orders table is current as of 6am"),
+            ("ana", "2026-12-01T14:00:00Z", "we're moving the ETL schedule from 2am to 4am so "
+             "the export lands first")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="data")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    who = profile.recall("who reran the ETL?", now=now).answer
+    assert who.startswith("ben said: rerunning it manually now"), who
+    moved = profile.recall("who moved the ETL schedule?", now=now).answer
+    assert moved.startswith("ana said: we're moving the ETL schedule"), moved
