@@ -1048,6 +1048,7 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               **{past: verb for verb, pasts in _IRREGULAR_PAST.items() for past in pasts.split()}}
 
 
+_MONTH_STEMS = frozenset(content_stems(" ".join(MONTH_NAMES)))
 _VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepted|signed|"
                             r"merged|reverted|closed|resolved|cancell?ed)\b")
 _VERDICT_SAID = re.compile(r"(?i)\b(?:approv\w*|reject\w*|den(?:y|ied)|declin\w*|accept\w*|"
@@ -2180,11 +2181,13 @@ def _changes_another_day(dated: Memory, change: Memory, question: str) -> bool:
     if len(dated.event_dates) < 2 or (asked := event_date(dated, question)) is None:
         return False
     found = find_dates(dated.content, dated.said_at)
-    label = _day_labels(dated.content, found)
-    words = content_stems(ANNOTATED.sub("", change.content))
+    # (time away's words are one: "now out Dec 22 - Jan 2" moves "back Jan 5" of "out Dec 23 -
+    # Jan 2, back Jan 5")
+    label = {at: _as_away(said) for at, said in _day_labels(dated.content, found).items()}
+    words = _as_away(content_stems(ANNOTATED.sub("", change.content)))
     own = next((label[f.start] for f in found if f.date.start == asked.start), set())
     others = set().union(*(label[f.start] for f in found if f.date.start != asked.start)) - own
-    missed = (content_stems(question) & own) - _DEADLINE_STEMS - words
+    missed = (_as_away(content_stems(question)) & own) - _DEADLINE_STEMS - words
     # (what names the words of no day's label names the whole: "Update: rollout slips a week,
     # dual-write starts Dec 8" moves the flag flip of "Rollout: dual-write from Dec 1; …; flip
     # the flag on Dec 14" too)
@@ -4464,9 +4467,12 @@ class OfflineAnswerer(Answerer):
                 # "what's the TTL for idempotency keys?", and led "fixed 1 and 2 in #1502, TTL
                 # is 24h")
                 # (or implies: a sum is a price's)
+                # (not a month's name: "what was November revenue?" led with "AWS bill for
+                # November came in at $48k" over "November close is done. revenue $912k")
+                told = (wanted - _MONTH_STEMS) or wanted
                 if not _ASKS_VERSION.search(question):  # (a version is said by its number)
-                    valued.sort(key=lambda m: not wanted & (_text_stems(m.content)
-                                                            | (stems_of(m) - _memory_stems(m))))
+                    valued.sort(key=lambda m: not told & (_text_stems(m.content)
+                                                          | (stems_of(m) - _memory_stems(m))))
                 # (of those, a figure in the measure's unit: "agreed on 100 rpm for free …" for
                 # "what is the rate limit for free keys?", not the newer "429 complaints from
                 # Acme (they're on free), bumping their key to pro limits until Dec 31")

@@ -3995,3 +3995,19 @@ def test_who_did_it_of_what_the_message_before_named(profile):
     assert who.startswith("ben said: rerunning it manually now"), who
     moved = profile.recall("who moved the ETL schedule?", now=now).answer
     assert moved.startswith("ana said: we're moving the ETL schedule"), moved
+
+
+def test_a_months_figure_is_the_one_of_what_is_asked_not_the_month(profile):
+    """7 Dec (a gap the twenty-sixth session left): "what was November revenue?" led with the
+    newer "AWS bill for November came in at $48k, …" (both say November) over "November close
+    is done. revenue $912k, up 6% on October"."""
+    rows = [("ctl_al", "2026-12-01T09:00:00Z", "November close is done. revenue $912k, up 6% on "
+             "October"),
+            ("ctl_al", "2026-12-02T15:00:00Z", "AWS bill for November came in at $48k, 20% over "
+             "forecast. biggest jump is NAT gateway data transfer")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="finance")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    revenue = profile.recall("what was November revenue?", now=now).answer
+    assert revenue.startswith("November [November 2026] close is done. revenue $912k"), revenue
+    bill = profile.recall("what was the AWS bill for November?", now=now).answer
+    assert bill.startswith("AWS bill for November"), bill
