@@ -856,8 +856,16 @@ def cause_said_after(lead: Memory, memory: Memory) -> bool:
     return memory.session_id == lead.session_id and memory.id != lead.id \
         and lead.said_at < memory.said_at <= lead.said_at + CAUSE_FOLLOWS_WITHIN \
         and not set(memory.source_message_ids[:1]) & set(lead.source_message_ids) \
-        and bool(_STATES_CAUSE.search(memory.content)) \
+        and bool(_STATES_CAUSE.search(memory.content) or _TURNED_OUT.search(memory.content)) \
         and not ANNOTATED.sub("", memory.content).rstrip().endswith("?")
+
+
+# what it turned out to be, said soon after the problem (and only then a cause: alone, "it was
+# stale" is no cause of whatever a why-question asks): "it was stale planner stats, ran ANALYZE
+# on orders" two hours after "seeing slower checkout queries since the upgrade, looking"
+_TURNED_OUT = re.compile(r"(?i)^\W*(?:it|that|this)\s+was\s+(?:just\s+)?(?:an?\s+|the\s+)?"
+                         r"(?:stale|bad|broken|missing|wrong|expired|corrupt(?:ed)?|"
+                         r"misconfigured|outdated|old|full|stuck)\b")
 
 
 CAUSE_FOLLOWS_WITHIN = timedelta(hours=6)
@@ -1511,9 +1519,14 @@ def asks_trend(question: str) -> bool:
     return bool(_ASKS_TREND.search(question))
 
 
-_ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})")
+# (or after what led to asking, in the same message: "I can't do Friday, can someone take tank?")
+_ASKED_OF_ANYONE = re.compile(rf"(?i)^\W*(?:hey\s+\w+[,!]?\s+)?(?:{ASKED_OF_ANYONE})|"
+                              rf"^[^.?!]{{0,60}}[,;]\s+(?:{ASKED_OF_ANYONE})")
 _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\bis on it\b|"
-                    r"\b(?:took|taking|claimed|picked up)\b")
+                    r"\b(?:took|taking|claimed|picked up)\b|"
+                    # (the request quoted, then whoever said they will: "… can someone take
+                    # tank? rob: rob will tank")
+                    r"\?\s+[\w.-]+:\s+(?:[\w.-]+\s+)?(?:will|'ll|’ll)\s+\w")
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
 # what a back-and-forth came to: "what did we end up paying for Datadog?", "what did they
 # finally settle on?"
@@ -2224,6 +2237,15 @@ def _said(memory: Memory) -> str:
     return format_human(memory.said_at.date())
 
 
+# a reply that does what it was asked: "ok, window moved to Sat Dec 5 same hours"
+_AGREED_OPENS = re.compile(r"(?i)^\W*(?:ok(?:ay)?|sure|fine|sounds\s+good|will\s+do|agreed|yep|"
+                           r"yes|np|no\s+problem|makes\s+sense)\b")
+_ASKS_HOW_LONG_TOOK = re.compile(r"(?i)^\W*how\s+long\s+(?:did|does|will|would|should)\b.*"
+                                 r"\btake\b")
+_TOOK = re.compile(r"(?i)\b(?:took|takes|taking|lasted|ran\s+for)\s+(?:about\s+|~|over\s+|"
+                   r"under\s+|roughly\s+|almost\s+|nearly\s+)?\d+(?:[.,]\d+)?\s*(?:h|hrs?|"
+                   r"hours?|m|mins?|minutes?|s|secs?|seconds?|d|days?|weeks?|months?)"
+                   r"(?:\s*\d+\s*m(?:ins?|inutes?)?)?\b")
 _ASKS_HOW_LONG = re.compile(r"(?i)^\W*(?:how long (?:did|was|were|has|have|had)\b|for how long\b|"
                             r"how many (?:minutes|hours) (?:did|was|were)\b)")
 _OUTAGE_STEMS = frozenset(content_stems("how long last lasted outage incident down alert "
@@ -4153,8 +4175,14 @@ class OfflineAnswerer(Answerer):
                                        and not _MOVES_A_DAY.search(m.content)), beside)
                     if beside is not None:
                         shown = [beside, *(m for m in shown if m is not beside)]
-            if _ASKS_WHY.match(question) and not (_STATES_REASON.search(shown[0].content)
-                                                  or _STATES_CAUSE.search(shown[0].content)) \
+            if _ASKS_WHY.match(question) and _AGREED_OPENS.match(shown[0].content) \
+                    and shown[0].questions and not _STATES_REASON.search(shown[0].content):
+                # "why was the upgrade moved?": "ok, window moved to Sat Dec 5 same hours" did
+                # what it was asked, and the asking says why ("finance asked us to avoid
+                # month-end, can we do it after Dec 3?", kept as no memory of its own)
+                parts.append(f"In answer to \"{shown[0].questions[0]}\":")
+            elif _ASKS_WHY.match(question) and not (_STATES_REASON.search(shown[0].content)
+                                                    or _STATES_CAUSE.search(shown[0].content)) \
                     and (cause := next((m for m in with_siblings(shown[:1], memories)[1:]
                                         if _STATES_CAUSE.search(m.content)
                                         or says_reason(m)), None)
@@ -4222,6 +4250,10 @@ class OfflineAnswerer(Answerer):
                 ended = {t for m in memories if says_ended(m.content) for t in _tickets(m.content)}
                 shown.sort(key=lambda m: bool(tickets := set(_tickets(m.content)))
                            and tickets <= ended)
+            if _ASKS_HOW_LONG_TOOK.match(question):
+                # "how long did the upgrade take?": what says it took so long ("orders DB
+                # upgrade done, on PG 16.4, took 2h35m"), not "slower queries since the upgrade"
+                shown.sort(key=lambda m: not _TOOK.search(ANNOTATED.sub("", m.content)))
             if _ASKS_WRONG.search(question):
                 # "what was wrong with the quickstart?": what says the problem ("Quickstart is
                 # broken for Node 18 — `fetch` polyfill missing."), not the newer "DOCS-88 fixed,
@@ -4793,10 +4825,22 @@ class OfflineAnswerer(Answerer):
                                    <= content_stems(ANNOTATED.sub("", m.content))
                                    and all(d.start > m.said_at.date() for d in m.event_dates)),
                                   None)
+            done_said = next((m for m in sorted(memories, key=lambda m: m.said_at)
+                              if m.said_at > dated.said_at and m.id != dated.id
+                              and not m.event_dates and wanted <= _memory_stems(m)
+                              and _DONE_WORD.search(ANNOTATED.sub("", m.content))), None) \
+                if moved_said is None and latest is None and dated is not None and now is not None \
+                and _ASKS_WHEN_PAST.match(question) else None
             if moved_said is not None:
                 if latest is not None:  # (the move itself is what was asked, not what came after)
                     del parts[-2:]
                 parts += [f"{_said(moved_said)}, when it was said:", _dated(moved_said)]
+            elif done_said is not None:
+                # "when was the orders DB upgraded?": the day "orders DB upgrade done, on PG
+                # 16.4" was said, not the plan's first window (moved since, in words that name
+                # no orders DB: "ok, window moved to Sat Dec 5")
+                parts += [f"{_said(done_said)}, when it was said done:", _dated(done_said),
+                          "Planned before that:", _dated(dated)]
             elif away is not None:  # "when is raj back?": when the time away ends, not starts
                 parts += [f"{away[0]} {format_human(away[1])}:", _dated(dated)]
             elif dated is not None and now is not None and _began(dated, question, now):

@@ -4011,3 +4011,51 @@ def test_a_months_figure_is_the_one_of_what_is_asked_not_the_month(profile):
     assert revenue.startswith("November [November 2026] close is done. revenue $912k"), revenue
     bill = profile.recall("what was the AWS bill for November?", now=now).answer
     assert bill.startswith("AWS bill for November"), bill
+
+
+def test_a_database_upgrade_moved_done_and_slow_after(profile):
+    """7 Dec, a DBA's channel: "when was the orders DB upgraded?" gave the plan's first window
+    (28 November; "ok, window moved to Sat Dec 5" names no orders DB), not the day "orders DB
+    upgrade done …" was said; "why was the upgrade moved?" did not say the request the move
+    answered; "how long did the upgrade take?" led with "slower … since the upgrade"; "why were
+    checkout queries slow?" missed "it was stale planner stats", said two hours after."""
+    rows = [("dba_ko", "2026-11-16T10:00:00Z", "Postgres 13 to 16 upgrade for the orders DB: "
+             "maintenance window Sat Nov 28, 02:00-05:00 UTC"),
+            ("pm_li", "2026-11-25T09:00:00Z", "finance asked us to avoid month-end, can we do it "
+             "after Dec 3?"),
+            ("dba_ko", "2026-11-25T11:00:00Z", "ok, window moved to Sat Dec 5 same hours"),
+            ("dba_ko", "2026-12-05T05:20:00Z", "orders DB upgrade done, on PG 16.4, took 2h35m, "
+             "20 min over the window"),
+            ("sre_ty", "2026-12-05T09:00:00Z", "seeing slower checkout queries since the "
+             "upgrade, looking"),
+            ("sre_ty", "2026-12-05T11:00:00Z", "it was stale planner stats, ran ANALYZE on "
+             "orders, p95 back to 120ms")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="dba")
+    now = datetime(2026, 12, 6, 10, tzinfo=timezone.utc)
+    when = profile.recall("when was the orders DB upgraded?", now=now).answer
+    assert when.startswith("5 December 2026, when it was said done: orders DB upgrade done"), \
+        when
+    why = profile.recall("why was the upgrade moved?", now=now).answer
+    assert why.startswith('In answer to "finance asked us to avoid month-end'), why
+    took = profile.recall("how long did the upgrade take?", now=now).answer
+    assert took.startswith("orders DB upgrade done, on PG 16.4, took 2h35m"), took
+    slow = profile.recall("why were checkout queries slow?", now=now).answer
+    assert slow.startswith("it was stale planner stats"), slow
+
+
+def test_who_took_what_was_asked_after_a_reason_to_ask(profile):
+    """7 Dec, a game's Discord: "who is tanking?" led with kai's "I can't do Friday, can someone
+    take tank?" (a request after a clause was no request) over "… rob: rob will tank"."""
+    rows = [("modbot", "2026-12-01T18:00:00Z", "@everyone server maintenance Thursday 8pm UTC, "
+             "~30 min downtime"),
+            ("lia", "2026-12-01T18:05:00Z", "<@&123456789> raid night moved to Friday 9pm EST "
+             "because of the maintenance"),
+            ("kai", "2026-12-01T18:10:00Z", "I can't do Friday, can someone take tank? "
+             "<:sadge:9876543210>"),
+            ("rob", "2026-12-01T18:12:00Z", "I'll tank 🛡️"),
+            ("lia", "2026-12-02T12:00:00Z", "loot rules: DKP, 10 points per boss, bids close at "
+             "end of raid")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="raid")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    tank = profile.recall("who is tanking?", now=now).answer
+    assert "rob will tank" in tank.split(" (")[0], tank
