@@ -194,12 +194,15 @@ _NOT_PAST = re.compile(
     # it" (said 3 Dec) is next March
     r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b|"
     # a passive after "get" or "be" whose verb is irregular: "submit invoices before Dec 15 to
-    # get paid this year" (said 2 Dec) was last year's
-    r"\b(?:get|gets|getting|got|be|been|being)\s+(?:paid|sent|done|made|built|sold|told|given|"
+    # get paid this year" (said 2 Dec) was last year's ("has been sent on Monday" is done, and
+    # "got paid" keeps its "got")
+    r"\b(?:get|gets|getting|got|be)\s+(?:paid|sent|done|made|built|sold|told|given|"
     r"taken|seen|shown|chosen|written|brought|caught|bought|found|kept|held|hit|cut|set|put)\b|"
     # what a notice offers meanwhile: "office closed Dec 25 and Jan 1, otherwise open with
     # reduced hours" (said 1 Dec) was last Christmas
-    r"\b(?:reduced|extended|limited|shortened|adjusted|discounted)\s+(?:opening\s+)?(?:hours|"
+    # ("we reduced hours on Monday" stays done)
+    r"\b(?:with|on|at|under|during)\s+(?:reduced|extended|limited|shortened|adjusted|discounted)"
+    r"\s+(?:opening\s+)?(?:hours|"
     r"capacity|staff(?:ing)?|rates?|prices?|service|schedule|menu)\b|"
     # a day held for what is to come: "gig at The Lantern confirmed for Dec 12, load-in 6pm"
     # (said 10 Nov) was last year's

@@ -1334,6 +1334,9 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("office closed Dec 25, otherwise open with reduced hours", [("2026-12-25", "2026-12-25")]),
     ("the invoice was paid Dec 1", [("2026-12-01", "2026-12-01")]),
     ("we got paid on Nov 20", [("2026-11-20", "2026-11-20")]),
+    ("the contract has been sent on Monday", [("2026-11-30", "2026-11-30")]),
+    ("the invoice has been paid on Monday", [("2026-11-30", "2026-11-30")]),
+    ("we reduced hours on Monday", [("2026-11-30", "2026-11-30")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
