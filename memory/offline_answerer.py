@@ -2238,6 +2238,7 @@ def _said(memory: Memory) -> str:
 
 
 # a reply that does what it was asked: "ok, window moved to Sat Dec 5 same hours"
+_SAID_MISSING = re.compile(r"(?i)\b(?:is|are|was|were)\s+(?:still\s+)?missing\b")
 _AGREED_OPENS = re.compile(r"(?i)^\W*(?:ok(?:ay)?|sure|fine|sounds\s+good|will\s+do|agreed|yep|"
                            r"yes|np|no\s+problem|makes\s+sense)\b")
 _ASKS_HOW_LONG_TOOK = re.compile(r"(?i)^\W*how\s+long\s+(?:did|does|will|would|should)\b.*"
@@ -2691,10 +2692,7 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\breport(?:s|ed|ing)?\b|\bloops?\b|\berrors?\b|"
                                r"\bfail(?:s|ed|ing|ures?)?\b|\bbroken\b|\boutages?\b|"
                                r"\bdown(?:time)?\b|\bbugs?\b|\b(?-i:P[0-2]|SEV\s?\d)\b|"
-                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b|"
-                               # "what was wrong with leo's receipt?": "your hotel receipt is
-                               # missing the itemized page" (led by the re-upload after it)
-                               r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\b")),
+                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b")),
     # "what's blocking the React upgrade?": "#2250 on hold until the design system supports
     # React 19" (declined: it says no "block")
     # (and "what blocked the upgrade?": "pg_partman 4.x isn't compatible with PG16, we need to
@@ -4258,8 +4256,13 @@ class OfflineAnswerer(Answerer):
                 # "what was wrong with the quickstart?": what says the problem ("Quickstart is
                 # broken for Node 18 — `fetch` polyfill missing."), not the newer "DOCS-88 fixed,
                 # quickstart now works …"
+                # ("what was wrong with leo's receipt?": "your hotel receipt is missing the
+                # itemized page", led by the re-upload after it; not in the table of words said
+                # otherwise, where "was missing" said "bug" and led "who mentioned the Safari
+                # bug?" with omar's fix: test_cli caught it)
                 shown.sort(key=lambda m: not (_SAID_OTHERWISE[_PROBLEM_STEM].search(m.content)
-                                              or _STATES_CAUSE.search(m.content)))
+                                              or _STATES_CAUSE.search(m.content)
+                                              or _SAID_MISSING.search(m.content)))
             if _ASKS_WHICH_TICKET.search(question):
                 # "which ticket tracked the quickstart bug?": what names one ("… Filed DOCS-88.")
                 shown.sort(key=lambda m: not any(is_ticket(t) for t in identifiers(m.content)))
