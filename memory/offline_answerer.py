@@ -2237,8 +2237,9 @@ def _said(memory: Memory) -> str:
     return format_human(memory.said_at.date())
 
 
-# a reply that does what it was asked: "ok, window moved to Sat Dec 5 same hours"
+# what was wrong, said as what is missing: "your hotel receipt is missing the itemized page"
 _SAID_MISSING = re.compile(r"(?i)\b(?:is|are|was|were)\s+(?:still\s+)?missing\b")
+# a reply that does what it was asked: "ok, window moved to Sat Dec 5 same hours"
 _AGREED_OPENS = re.compile(r"(?i)^\W*(?:ok(?:ay)?|sure|fine|sounds\s+good|will\s+do|agreed|yep|"
                            r"yes|np|no\s+problem|makes\s+sense)\b")
 _ASKS_HOW_LONG_TOOK = re.compile(r"(?i)^\W*how\s+long\s+(?:did|does|will|would|should)\b.*"
