@@ -2148,24 +2148,52 @@ _LAST_WEEKDAY = re.compile(r"(?i)(?:on\s+)?last\s+(?:mon|tues|wednes|thurs|fri|"
                            r"satur|sun)day")
 
 
-def _week_before_said(question: str, span: ResolvedDate | None,
-                      memories: list[Memory]) -> ResolvedDate | None:
+def week_before_said(question: str, span: ResolvedDate | None,
+                     memories: list[Memory]) -> ResolvedDate | None:
     """"what did we decide about the rate limit last Tuesday?", asked on a Friday: "last
     Tuesday" is read as the most recent one (memory.dates), but when nothing of that day says
     every word asked and something of the Tuesday a week before does ("decided: rate limit …
     goes from 100 to 300"), that week's day is the one meant (people say "last Tuesday" of
-    both); None to keep the span."""
+    both); None to keep the span. Read by the service before the memories are ranked by day,
+    so the model is told and shown the same day as the offline answer."""
     if span is None or span.start != span.end or not _LAST_WEEKDAY.fullmatch(span.phrase):
         return None
     words = content_stems(question) - content_stems(span.phrase)
     if not words:
         return None
-    earlier = ResolvedDate(span.phrase, span.start - timedelta(days=7),
-                           span.end - timedelta(days=7), span.granularity)
+    earlier = _week_before(span)
     holds = [m for m in memories if words <= _memory_stems(m)]
     if any(in_span(m, span) for m in holds) or not any(in_span(m, earlier) for m in holds):
         return None
     return earlier
+
+
+def _week_before(span: ResolvedDate) -> ResolvedDate:
+    return ResolvedDate(span.phrase, span.start - timedelta(days=7),
+                        span.end - timedelta(days=7), span.granularity)
+
+
+def computed_as_meant(computed: list[ComputedDate], span: ResolvedDate,
+                      meant: ResolvedDate) -> list[ComputedDate]:
+    """The computed facts with the day read for `span`'s phrase said as the one `meant`."""
+    return [ComputedDate(
+        expression=c.expression, value=meant.start.isoformat(),
+        detail=f"nothing said of {format_human(span.start)}, the most recent, says it: the "
+               f"one a week before") if c.expression.lower() == span.phrase.lower() else c
+            for c in computed]
+
+
+def _meant_as_computed(span: ResolvedDate | None,
+                       computed: list[ComputedDate]) -> ResolvedDate | None:
+    """The week before's day where the service has already read it as meant (it saw more
+    memories than the answer is given)."""
+    if span is None or span.start != span.end or not _LAST_WEEKDAY.fullmatch(span.phrase):
+        return None
+    earlier = _week_before(span)
+    return earlier if any(c.expression.lower() == span.phrase.lower()
+                          and c.value == earlier.start.isoformat() for c in computed) else None
+
+
 _LABEL_WORDS = 4
 
 
@@ -3311,14 +3339,10 @@ class OfflineAnswerer(Answerer):
         memories = of_asked_qualifiers(question, memories, lambda m: m.content)
         messages = of_asked_qualifiers(question, messages, lambda m: m.content)
         span = asked_span(question, now)
-        if (earlier := _week_before_said(question, span, memories)) is not None:
-            # (the day read is said with the other facts computed)
-            computed = [ComputedDate(
-                expression=c.expression, value=earlier.start.isoformat(),
-                detail=f"nothing said of {format_human(span.start)}, the most recent, says "
-                       f"it: the one a week before") if c.expression.lower()
-                        == span.phrase.lower() else c for c in computed]
-            span = earlier
+        earlier = _meant_as_computed(span, computed) \
+            or week_before_said(question, span, memories)
+        if earlier is not None:  # (the day read is said with the other facts computed)
+            computed, span = computed_as_meant(computed, span, earlier), earlier
         text = self._answer(question, memories, messages, computed, previous or {}, speakers,
                             span, now)
         put_to = bool(addressee) and asks_what_you_said(question)

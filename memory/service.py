@@ -35,11 +35,11 @@ from .offline_answerer import (CAUSE_FOLLOWS_WITHIN, LEADS_FOLLOWED, asked_names
                                asks_when, asks_what_if, asks_why, at_work, cause_said_after,
                                says_bare_verdict, says_cause, says_condition, says_eta,
                                says_reason, says_replacement, says_sum, text_stems,
-                               changed_since,
+                               changed_since, computed_as_meant,
                                carries_identifier, checklist_items, content_stems, event_date,
                                finds_in_incident, fixed_in, identifiers, is_ticket,
                                names_nothing, plain_names, says_item,
-                               whose_words_asked, with_siblings)
+                               week_before_said, whose_words_asked, with_siblings)
 from . import open_tasks
 from .ingest_batch import (IngestItem, Speculated, Written, ingest_many, speculate_many,
                            write_memories_many)
@@ -924,7 +924,13 @@ class Profile:
         timings: dict[str, float] = {}
         fused = self._retrieve(query, channels, k or settings.recall_k, weights, timings, asker,
                                addressee, now)
-        span = asked_span(query, now)
+        span = read = asked_span(query, now)
+        # ("last Tuesday" of the Tuesday a week before, when only that one says what is asked:
+        # read here, of every memory found, so the model is told and shown the day meant)
+        meant = week_before_said(query, span, [f.record for f in fused
+                                               if isinstance(f.record, Memory)])
+        if meant is not None:
+            span, fused = meant, in_span_first(fused, meant, fused_record)
         memories = self._details_replaced(content_stems(query), about_the_span_first(
             self._as_they_stood(answer_window(
                 points_together([f for f in fused if isinstance(f.record, Memory)],
@@ -935,6 +941,8 @@ class Profile:
         computed = date_questions.compute_for_question(
             query, now, dater=lambda phrase: self._event_date(phrase, channels, k or
                                                               settings.recall_k, weights, now))
+        if meant is not None:
+            computed = computed_as_meant(computed, read, meant)
         shown = [f.record for f in memories]
         # what was said later of a ticket or PR the lead memories name ("#812 merged and
         # deployed" for "is the Safari bug fixed?", after "Fix is in PR #812")

@@ -431,3 +431,28 @@ def test_the_model_is_told_which_memories_are_standing_rules(llm_service):
     said(other, ("lee", "The login service needs the bcrypt package."))
     other.recall("Which packages does the login service need?", now=T0 + timedelta(days=1))
     assert "Standing rules" not in fake.requests_with(marker(ANSWER_SYSTEM))[-1].user_text
+
+
+def test_the_model_is_told_which_last_tuesday_was_meant(llm_service):
+    """7 Dec: the offline answer read "last Tuesday" as the week before when only that day's
+    memories say what is asked, but the model was still told "last Tuesday = 2026-12-01" and
+    shown that day's memories first (the span was read before the answer, in the service)."""
+    fake, service = llm_service(team_model)
+    profile = service.profile("team-api")
+    rows = [("lee", "2026-11-24T15:00:00Z", "decided: rate limit for the public API goes from "
+             "100 to 300 req/min per key"),
+            ("max", "2026-11-30T18:00:00Z", "new limits are live for everyone except "
+             "enterprise, enterprise tomorrow"),
+            ("ana", "2026-12-01T09:00:00Z", "standup moved to 9:30 from now on"),
+            ("ana", "2026-12-01T11:00:00Z", "the office wifi is down again, use the guest one"),
+            ("max", "2026-12-01T15:00:00Z", "release notes for 4.2 are in the wiki")]
+    profile.ingest([{"role": "user", "author": a, "ts": at, "content": text}
+                    for a, at, text in rows], session_id="api")
+    result = profile.recall("what did we decide about the rate limit last Tuesday?",
+                            now=datetime(2026, 12, 4, 10, tzinfo=timezone.utc))
+    assert [c.value for c in result.computed] == ["2026-11-24"], result.computed
+    [answer_call] = fake.requests_with(marker(ANSWER_SYSTEM))
+    text = answer_call.user_text
+    assert "last Tuesday = 2026-11-24" in text and "2026-12-01 " not in text, text
+    assert text.index("[M1]") < text.index("rate limit for the public API") \
+        < text.index("[M2]"), text

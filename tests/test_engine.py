@@ -3851,9 +3851,12 @@ def test_last_tuesday_is_the_week_before_when_only_that_one_says_it(profile):
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="api")
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     question = "what did we decide about the rate limit last Tuesday?"
-    decided = profile.recall(question, now=now).answer
+    result = profile.recall(question, now=now)
+    decided = result.answer
     assert decided.startswith("decided: rate limit for the public API"), decided
     assert "last Tuesday = 2026-11-24" in decided, decided
+    # (what recall hands back says the same day: `lurker recall --json`'s "computed")
+    assert [c.value for c in result.computed] == ["2026-11-24"], result.computed
     profile.ingest([said("lee", "2026-12-01T16:00:00Z", "decided: rate limit for enterprise "
                          "stays at 1000 req/min")], session_id="api")
     latest = profile.recall(question, now=now).answer
