@@ -2716,12 +2716,15 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bback\s+to\s+0\s*%|\brevert(?:ed|ing|s)?\b|"
                                r"\brolled\s+back\b|\broll\s*back\b")),
     # "what caused the Acme SSO issue?": "Acme reports SSO login loops …", "ZD-4411 root cause:
-    # …" (declined: each shares one word of three)
+    # …" (declined: each shares one word of three); a timeout is one ("exports to CSV have
+    # been timing out since Friday" for "what was wrong with Acme's exports?", led by "Acme
+    # confirmed exports work again")
     **dict.fromkeys(content_stems("issue issues problem problems bug bugs"),
                     re.compile(r"(?i)\breport(?:s|ed|ing)?\b|\bloops?\b|\berrors?\b|"
                                r"\bfail(?:s|ed|ing|ures?)?\b|\bbroken\b|\boutages?\b|"
                                r"\bdown(?:time)?\b|\bbugs?\b|\b(?-i:P[0-2]|SEV\s?\d)\b|"
-                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b")),
+                               r"\bunable\b|\bcrash\w*|\broot\s+cause\b|"
+                               r"\btim(?:e[sd]?|ing)\s+out\b|\btimeouts?\b")),
     # "what's blocking the React upgrade?": "#2250 on hold until the design system supports
     # React 19" (declined: it says no "block")
     # (and "what blocked the upgrade?": "pg_partman 4.x isn't compatible with PG16, we need to
@@ -4644,7 +4647,12 @@ class OfflineAnswerer(Answerer):
             shown = listed[: max(self.max_memories, _points_shown(listed),
                                  len(shown) if trend or views else 0)]
             if latest is not None:  # what changed since leads; the answer is what stood before
-                parts += [f"Latest: {_dated(latest)}.", "Before that:"]
+                # (who said it, of a who-question: "who fixed the export bug?" was led by
+                # "Latest: fix is to stream the CSV …, PR #2291" and named nobody)
+                by = _WHO.match(question) and speakers is not None \
+                    and not _names_someone(latest.content, people, question)
+                parts += [f"Latest: {_dated_by(latest, speakers) if by else _dated(latest)}.",
+                          "Before that:"]
                 shown = [shown[0]]
             # what did not happen since a day does not say when it happened, but when it last
             # did: "no reply since Nov 20" for "when did we last hear from Pied Piper?"

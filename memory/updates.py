@@ -76,7 +76,9 @@ _CHANGE = re.compile(
     # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
     # after it: "deploy on push to main" moves nothing)
-    rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+\s+){{0,3}}?(?:to|until|till)\s[^.;,\[\]]{{0,30}}\[|"
+    # (a release's number is a word: "pushing 3.2.0 to Dec 3")
+    rf"{MOVE_VERBS}\w*\s+(?:[\w'’-]+(?:\.\w+)*\s+){{0,3}}?(?:to|until|till)\s"
+    r"[^.;,\[\]]{0,30}\[|"
     # ("laptops delayed, Apple says next Tuesday [2026-12-08] now" after "… arrive Thursday")
     rf"{MOVED_THEN_SAID}[^.;,\[\]]{{0,30}}\[|"
     rf"{GIVEN_UNTIL}[^.;,\[\]]{{0,30}}\[|"
@@ -445,11 +447,19 @@ _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps
 
 def _opens_with_release(text: str, question: str) -> bool:
     """Whether `text` opens with a release the question names: its subject ("3.2.0 slipping to
-    Dec 9 to ship with the security fix" moved 3.2.0, for "when is 3.2.0 coming out?"; a
-    release named later is where a thing goes: "async default moves to 5.0")."""
-    first = VERSIONED.match(re.sub(r"^[\W_]*(?:v(?=\d))?", "", text))
+    Dec 9 to ship with the security fix" moved 3.2.0, for "when is 3.2.0 coming out?", and
+    "pushing 3.2.0 to Dec 3 so it lands with the security fix"; a release named later is where
+    a thing goes: "async default moves to 5.0")."""
+    first = VERSIONED.match(re.sub(rf"^[\W_]*(?:{MOVE_VERBS}\w*\s+)?(?:v(?=\d))?", "", text))
     return first is not None and first.group(0).lstrip("v") in {
         v.lstrip("v") for v in VERSIONED.findall(question)}
+
+
+def _names_release(text: str, question: str) -> bool:
+    """Whether `text` names every release the question names ("v3.2.0 release planned for Dec
+    1" names the 3.2.0 of "when was 3.2.0 released?": its stems say "v3")."""
+    asked = {v.lstrip("v") for v in VERSIONED.findall(question)}
+    return bool(asked) and asked <= {v.lstrip("v") for v in VERSIONED.findall(text)}
 
 
 def says_ended(text: str) -> bool:
@@ -733,7 +743,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                            for w in capitalised for text in (answer.content, memory.content))
                        and (_SAYS_UPDATE.match(memory.content)
                             or _SET_AGAINST.search(memory.content)))
-        if not values and not of_whom and not (release_moved and versioned <= answer_stems) \
+        if not values and not of_whom and not (release_moved
+                                               and _names_release(answer.content, question)) \
                 and not (needed <= answer_stems & around and wanted <= answer_stems | own
                          and subject <= answer_stems | wanted) \
                 and not (subject and subject - day_nouns <= answer_stems

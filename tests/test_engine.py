@@ -4062,3 +4062,42 @@ def test_who_took_what_was_asked_after_a_reason_to_ask(profile):
     now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
     tank = profile.recall("who is tanking?", now=now).answer
     assert "rob will tank" in tank.split(" (")[0], tank
+
+
+def test_what_was_wrong_is_the_timeout_and_who_fixed_it_is_named(profile):
+    """7 Dec, a support channel: "what was wrong with Acme's exports?" led with "Acme
+    confirmed exports work again" (a timeout said no problem), and "who fixed the export
+    bug?" was led by "Latest: fix is to stream the CSV …" and named nobody."""
+    rows = [("kara", "2026-11-30T09:02:00Z", "heads up: Acme Corp (ticket #4412) says exports "
+             "to CSV have been timing out since Friday"),
+            ("dev", "2026-11-30T09:20:00Z", "looking. the export job hits the 30s gateway "
+             "timeout for accounts with >50k rows"),
+            ("dev", "2026-11-30T14:10:00Z", "fix is to stream the CSV instead of building it "
+             "in memory, PR #2291, should ship tomorrow"),
+            ("jo", "2026-12-01T10:30:00Z", "#2291 merged, deploying to prod at 4pm"),
+            ("jo", "2026-12-01T16:20:00Z", "deployed. Acme confirmed exports work again")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="support")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    wrong = profile.recall("what was wrong with Acme's exports?", now=now).answer
+    assert wrong.startswith("heads up: Acme Corp (ticket #4412) says exports to CSV have been "
+                            "timing out"), wrong
+    who = profile.recall("who fixed the export bug?", now=now).answer
+    assert who.startswith(("Latest: dev said: fix is to stream the CSV", "dev said: ")), who
+
+
+def test_a_release_pushed_by_its_number_is_its_latest_day(profile):
+    """7 Dec, a library's maintainers: "when was 3.2.0 released?" was answered "1 December
+    2026: v3.2.0 release planned for Dec 1", though "pushing 3.2.0 to Dec 3 so it lands with
+    the security fix" moved it (a release number was no word before "to", and "v3.2.0" named
+    no 3.2.0)."""
+    rows = [("maint_a", "2026-11-20T10:00:00Z", "v3.2.0 release planned for Dec 1, RC next "
+             "Monday"),
+            ("maint_b", "2026-11-26T09:00:00Z", "CVE-2026-41234 assigned. fix goes into 3.1.4 "
+             "and 3.2.0, embargo until Dec 3"),
+            ("maint_a", "2026-11-30T10:00:00Z", "pushing 3.2.0 to Dec 3 so it lands with the "
+             "security fix")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oss")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("when was 3.2.0 released?", now=now).answer
+    assert answer.startswith(("Latest: pushing 3.2.0 to Dec 3", "3 December 2026: pushing")), \
+        answer
