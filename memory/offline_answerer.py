@@ -2019,19 +2019,25 @@ def _dated_in_another_clause(memory: Memory, wanted: set[str]) -> bool:
     """Whether a memory's one date sits in a clause saying none of `wanted`, which another of
     its clauses says: "Initech signed a 2-year renewal at $96k ARR, SSO committed for Q2" is
     no day of the renewal (it answered "when is Initech's renewal?" with Q2)."""
-    if len(memory.event_dates) != 1:
+    if not memory.event_dates:
         return False
-    at = memory.content.find(memory.event_dates[0].phrase)
-    if at < 0:
+    # (of several days, every one: "found a $12,400 duplicate payment … (paid twice on Nov 12
+    # and Nov 19), requested a refund" is no day of "when do we get the Hydra refund?", and
+    # was read over "Hydra confirmed the refund, $12,400 back on Dec 9", set aside for it)
+    spots = [(memory.content.find(e.phrase), e.phrase) for e in memory.event_dates]
+    if any(at < 0 for at, _ in spots):
         return False
     clauses = [(m.start(), m.end()) for m in _COMMA_CLAUSE.finditer(memory.content)]
-    inside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if a <= at < b]
-    outside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if not a <= at < b]
+    dated = {(a, b) for a, b in clauses for at, _ in spots if a <= at < b}
+    inside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses if (a, b) in dated]
+    outside = [ANNOTATED.sub("", memory.content[a:b]) for a, b in clauses
+               if (a, b) not in dated]
     # (a day set apart by a comma alone is the clause before's: "pilot kickoff moved to the
     # Tuesday after, Dec 8")
-    return bool(inside) and bool(content_stems(inside[0].replace(
-        memory.event_dates[0].phrase, " "))) \
-        and not wanted & content_stems(inside[0]) \
+    return len(inside) == len(dated) > 0 and all(content_stems(functools.reduce(
+        lambda text, phrase: text.replace(phrase, " "), [p for _, p in spots], clause))
+        for clause in inside) \
+        and not wanted & content_stems(" ".join(inside)) \
         and bool(wanted & content_stems(" ".join(outside)))
 
 

@@ -4101,3 +4101,19 @@ def test_a_release_pushed_by_its_number_is_its_latest_day(profile):
     answer = profile.recall("when was 3.2.0 released?", now=now).answer
     assert answer.startswith(("Latest: pushing 3.2.0 to Dec 3", "3 December 2026: pushing")), \
         answer
+
+
+def test_a_day_in_another_clause_than_the_thing_asked_is_set_aside_of_several(profile):
+    """7 Dec, a finance channel: "when do we get the Hydra refund?" was answered "19 November
+    2026: found a $12,400 duplicate payment … (paid twice on Nov 12 and Nov 19), requested a
+    refund", days of the payment; "Hydra confirmed the refund, $12,400 back on Dec 9" was set
+    aside for it (its day is in another clause than "refund"), while a memory of several days
+    was never read so."""
+    rows = [("omar", "2026-11-30T11:00:00Z", "found a $12,400 duplicate payment to Vendor Hydra "
+             "(inv 88213 paid twice on Nov 12 and Nov 19), requested a refund"),
+            ("omar", "2026-12-02T16:00:00Z", "Hydra confirmed the refund, $12,400 back on "
+             "Dec 9")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="finance")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("when do we get the Hydra refund?", now=now).answer
+    assert answer.startswith("9 December 2026: Hydra confirmed the refund"), answer
