@@ -259,7 +259,9 @@ _AT_WORK = re.compile(r"(?:\b(?:is|are|was|were)|'s)\s+([a-z][a-z'-]*)\s+(?:work
                       # "what's on tom's plate?"
                       r"|\bon\s+([a-z][a-z-]*)'s\s+plate\b"
                       # "what are maya's action items?"
-                      r"|\b([a-z][a-z-]*)'s\s+(?:action\s+items?|tasks?|to-?dos?|assignments?)\b")
+                      r"|\b([a-z][a-z-]*)'s\s+(?:action\s+items?|tasks?|to-?dos?|assignments?)\b"
+                      # "what does ben owe ana?": what he was asked for
+                      r"|\b(?:does|do)\s+([a-z][a-z'-]*)\s+(?:still\s+)?owe\b")
 # "when is dana back?", "is maya in today?", "is omar out?": where a person goes too ("dana",
 # an English word, was no name here, and raj's "off Monday, back Wednesday" answered for dana)
 _PRESENCE_SLOT = re.compile(r"\b(?:is|was|will|are)\s+([a-z][a-z'-]*)\s+(?:be\s+)?(?:back|in|out|"
@@ -334,7 +336,8 @@ def at_work(question: str, names: set[str]) -> set[str]:
 def asks_owed(question: str) -> bool:
     """Whether the question asks what someone has to do ("what does sam need to do?", "what's on
     tom's plate?"), not what they are doing."""
-    return any(re.search(r"\b(?:supposed|need|have|plate|action|tasks?|to-?dos?|assignments?)\b",
+    return any(re.search(r"\b(?:supposed|need|have|plate|action|tasks?|to-?dos?|assignments?|"
+                         r"owe)\b",
                          m.group(0)) for m in
                _at_work_in(name_letters(plain_names(question)).lower()))
 
@@ -4388,6 +4391,15 @@ class OfflineAnswerer(Answerer):
                 # (the full paper's extension is none of the abstract's day; a trip put off
                 # changed no price of it: "how much is the field trip?")
                 latest = None
+            if latest is None and shown[0].superseded_by and (replacing := next(
+                    (m for m in memories if m.id == shown[0].superseded_by), None)) is not None \
+                    and (span is None or replacing.said_at.date() <= span.end):
+                # what the store says replaced the lead, shown beside it (memory.service), and
+                # standing by the day asked: "will my jobs be preempted on Dec 2?" was answered
+                # with "cluster maintenance Dec 2 …, all jobs will be preempted" alone, though
+                # "maintenance moved to Dec 9, same hours" replaced it (a version as it stood
+                # on a past day asked is replaced after it: that one is the answer)
+                latest = replacing
             if latest is None and speakers is not None and asks_still(question) \
                     and (side := _side_taken(wanted)) is not None \
                     and _SAID_OTHERWISE[side[0]].search(shown[0].content):
@@ -4418,10 +4430,12 @@ class OfflineAnswerer(Answerer):
                              - named_values(ANNOTATED.sub("", shown[0].content))
                              if not v.isdigit()} \
                     and (wanted & _memory_stems(shown[0])) - _memory_stems(latest) \
-                    - _STATUS_STEMS - _PLAN_STEMS:
+                    - _STATUS_STEMS - _PLAN_STEMS \
+                    and (span is None or first_day_about(shown[0], span) is None):
                 # a day moved changes nothing else the question asks: "GPU pool is booked …, so
                 # the 7B run starts Friday afternoon instead" led "which config are we using for
-                # the 7B run?" as "Latest:" over "We're going with r-2215's config …"
+                # the 7B run?" as "Latest:" over "We're going with r-2215's config …" (but the
+                # day asked, moved off: "will my jobs be preempted on Dec 2?")
                 latest = None
             if latest is None and _ASKS_YES_NO.match(question) and undated != wanted:
                 # a state asked, said otherwise since of the same thing: "is main green?" led by

@@ -245,6 +245,9 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str],
 DEFERRED_READ = 2
 HOLDING_SCAN = 50  # memories a forget or a delete reads for its text among their questions
 _MOVES = re.compile(rf"(?i)\b{dates.MOVE_VERBS}\w*\b")
+# what a move keeps of what it moved: "moved to Dec 9, same hours", "same time and place"
+_SAME_AS_BEFORE = re.compile(r"(?i)\bsame\s+(?:time|times|hours?|place|room|venue|location|"
+                             r"slot|link|zoom|channel|agenda)\b")
 
 
 def forgotten_tombstone(memory: Memory) -> Memory:
@@ -1400,9 +1403,12 @@ class Profile:
         out = list(memories)
         for f in leads:
             before = old.get(f.record.supersedes)
+            # (or it says the rest stands as before: "maintenance moved to Dec 9, same hours"
+            # for "what time does maintenance start?")
             if before is None or before.id in shown or not (
                     wanted & content_stems(_memory_text(before))
-                    - content_stems(_memory_text(f.record))):
+                    - content_stems(_memory_text(f.record))
+                    or _SAME_AS_BEFORE.search(f.record.content)):
                 continue
             out.insert(out.index(f) + 1, Fused(record=before, score=f.score,
                                                channels=["replaced"]))

@@ -180,6 +180,8 @@ SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge reques
                  "root cause analysis": "rca", "out of office": "ooo", "point of contact": "poc",
                  "service level objective": "slo", "end of day": "eod",
                  "account manager": "am", "account executive": "ae",
+                 # "what learning rate fixed the divergence?" and "lowering lr to 1e-5"
+                 "learning rate": "lr",
                  # a rota, not a call: "who was on call last week?" shared "call" with "after the
                  # sales call we're raising Pro to $59"
                  "on call": "oncall", "on-call": "oncall",

@@ -4117,3 +4117,39 @@ def test_a_day_in_another_clause_than_the_thing_asked_is_set_aside_of_several(pr
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     answer = profile.recall("when do we get the Hydra refund?", now=now).answer
     assert answer.startswith("9 December 2026: Hydra confirmed the refund"), answer
+
+
+def test_a_day_moved_off_is_said_moved_and_same_hours_are_the_old_ones(profile):
+    """7 Dec, a lab's cluster: asked on Dec 1 "will my jobs be preempted on Dec 2?", the
+    answer was "cluster maintenance Dec 2 from 8am to noon, all jobs will be preempted" alone,
+    though "maintenance moved to Dec 9, same hours" had replaced it (shown beside it, and read
+    as a day moved that changed nothing asked); "what time does maintenance start?" was
+    declined (the move, which says "same hours", was found without the hours it kept)."""
+    rows = [("ren", "2026-11-18T14:00:00Z", "cluster maintenance Dec 2 from 8am to noon, all "
+             "jobs will be preempted"),
+            ("ana", "2026-11-24T11:00:00Z", "my run llama-ft-07 diverged at step 40k, loss "
+             "went to NaN"),
+            ("ren", "2026-11-30T09:00:00Z", "maintenance moved to Dec 9, same hours")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    preempted = profile.recall("will my jobs be preempted on Dec 2?", now=now).answer
+    assert preempted.startswith("Latest: maintenance moved to Dec 9"), preempted
+    starts = profile.recall("what time does maintenance start?", now=now).answer
+    assert "moved to Dec 9" in starts and "from 8am to noon" in starts, starts
+
+
+def test_what_someone_owes_and_a_learning_rate_written_short(profile):
+    """7 Dec, a lab: "what does ben owe ana?" was declined though ana had written "ben please
+    send me your ablation numbers by Friday", and "what learning rate fixed the divergence?"
+    too ("lowering lr to 1e-5 and restarting": no word shared)."""
+    rows = [("ana", "2026-11-24T11:00:00Z", "my run llama-ft-07 diverged at step 40k, loss went "
+             "to NaN. lowering lr to 1e-5 and restarting"),
+            ("ben", "2026-12-01T10:00:00Z", "paper deadline for the NeurIPS workshop is Dec 12"),
+            ("ana", "2026-12-02T15:00:00Z", "ben please send me your ablation numbers by "
+             "Friday")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    owed = profile.recall("what does ben owe ana?", now=now).answer
+    assert "ablation numbers by Friday" in owed, owed
+    rate = profile.recall("what learning rate fixed the divergence?", now=now).answer
+    assert "lowering lr to 1e-5" in rate, rate
