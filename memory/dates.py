@@ -1402,7 +1402,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # ("AWS bill for November: $48.2k, up 12% on October ($43.0k)" was no October's bill): a
     # month no one is named ("talk to May", "waiting for June" are people)
     (r"(?:(?<=\bto\s)|(?<=\bfor\s)|(?<=%\son\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bthan\s))"
-     r"(?-i:(?P<mon>January|February|September|October|November|December))"
+     # (or shortened: "we're aiming for Feb"; not "Jan", a name: "waiting for Jan to reply")
+     r"(?-i:(?P<mon>January|February|September|October|November|December|"
+     r"(?:Feb|Sept?|Oct|Nov|Dec)(?![\w'’-])\.?))"
      r"(?!\s+\d{1,2}(?!\d))(?:,?\s+(?P<year>\d{4}))?", _month_part, "month"),
     # a month a plan is for, the months that are words or names too: "SSO is planned for
     # March", "slated for May" (no date: "for March" alone may be a person's)

@@ -756,6 +756,12 @@ def test_a_day_moved_from_and_to_is_two_days_to_come(text, labelled):
     # "for October": the month of the numbers, where "waiting for June" is a person
     ("Churn for October came in at 3.4%", [("October", "2026-10-01")]),
     ("still waiting for June to reply", []),
+    # (shortened too, 7 Dec: "cross-play is not in S4, we're aiming for Feb" was no date; "Jan"
+    # is a name as often)
+    ("we're aiming for Feb", [("Feb", "2027-02-01")]),
+    ("AP close pushed to Dec.", [("Dec.", "2026-12-01")]),
+    ("still waiting for Jan to reply", []),
+    ("thanks for Dec's numbers", []),
 ])
 def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
     from memory.dates import find_dates
