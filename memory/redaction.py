@@ -257,7 +257,9 @@ _LETTERS = r"(?P<secret>[A-Za-z]{5,64})(?![\w@/:+=-]|\.[\w@/])"
 _RANDOM = (r"(?P<secret>(?=[A-Za-z0-9+/=_.~-]*[0-9])[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,}"
            r"[A-Za-z0-9+/=_~-])")
 _QUOTE = r"[\"'`*\]]*"
-_ASIDE = r"(?:[ \t]*\([^()\n]{1,30}\))?"  # "(expires Friday)"
+# "(expires Friday)", or which of several: "vault unseal key 1 of 3: <hex>", "recovery key #2:"
+# (each was stored and quoted back)
+_ASIDE = r"(?:[ \t]*\([^()\n]{1,30}\)|[ \t]+#?\d{1,2}(?:[ \t]*(?:of|/)[ \t]*\d{1,2})?)?"
 # "password for the staging db", "token for the endpoint": what the credential is for, led by a
 # preposition; "password manager migration ticket is OPS-4411" and "token refresh fix landed in
 # <sha>" name something else.

@@ -455,3 +455,13 @@ def test_a_password_named_in_another_language_found_on_6_dec_twenty_fourth_sessi
     found = score(shipped, [c for c in CASES if c.set == "foreign-06dec-x"])
     assert (found.caught, found.secrets) == (8, 8), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_key_said_as_one_of_several_found_on_7_dec_twenty_eighth_session():
+    """Written on 7 Dec (twenty-eighth session): a key said as which of several it is ("vault
+    unseal key 1 of 3: <hex>", "recovery key #2: …", "signing key 2/3 = …") was stored and
+    answered back whole; and like lines holding none. Before: 1 of 3 caught (the base64 one, by
+    its entropy)."""
+    found = score(shipped, [c for c in CASES if c.set == "shares-07dec-y"])
+    assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
