@@ -49,6 +49,7 @@ _NEW_DAY_SET = (r"(?:new\s+(?:end\s+|due\s+|start\s+|target\s+|launch\s+)?"
                 rf"|\b{NEW_DAY_NOUNS}\s+(?:is|are)\s+now\s+)[^.;,\[\]]{{1,25}}\[")
 _SETS_NEW_DAY = re.compile(_NEW_DAY_SET, re.IGNORECASE)
 # a plan in parts, each on its day: "upgrade plan: dry run on staging Dec 1, prod cutover Dec 8"
+_MONTH_WORD = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*")
 _PLAN_OF_PARTS = re.compile(r"(?i)\b(?:plan|timeline|schedule|rollout|roadmap)\s*:")
 # what names a thing's day beside the thing ("Flight booking deadline extended to Dec 17" moved
 # "Flights must be booked by Dec 10")
@@ -758,6 +759,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                          <= answer_stems | wanted) \
                 and not (answer.event_dates and asked & answer_stems
                          and _SETS_NEW_DAY.search(memory.content)) \
+                and not (_SAYS_UPDATE.match(memory.content) and memory.event_dates
+                         and answer.event_dates and asked & answer_stems
+                         and len({w for w in own & answer_stems if not w.isdigit()
+                                  and not _MONTH_WORD.fullmatch(w)} - day_nouns) >= 2) \
                 and not ((place := _MOVED_TO_A_PLACE.search(memory.content))
                          and (moved := content_stems(place["moved"]))
                          and moved <= answer_stems and asked & moved):
@@ -766,7 +771,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             # press embargo lifts the same day", for "when does the press embargo lift?"; not
             # "Can't wait for the offsite", which states no day to move; or sets a new day
             # for what it shares a word of the question with: "Close is running late, new
-            # target Dec 10" after "Target to close books by Dec 8")
+            # target Dec 10" after "Target to close books by Dec 8"; or it corrects the day of
+            # what it names in the answer's words: "correction: bonus payouts on Dec 17, payroll
+            # runs a day early" after "bonus payouts will hit on Dec 18 …", for "when do bonuses
+            # get paid?")
             continue
         changed = subject - {w for v in values for w in content_stems(v)}
         if values and changed and _MEASURE_MOVED.search(memory.content) \

@@ -4153,3 +4153,19 @@ def test_what_someone_owes_and_a_learning_rate_written_short(profile):
     assert "ablation numbers by Friday" in owed, owed
     rate = profile.recall("what learning rate fixed the divergence?", now=now).answer
     assert "lowering lr to 1e-5" in rate, rate
+
+
+def test_a_correction_of_a_day_in_the_answers_words_is_its_latest(profile):
+    """7 Dec, an HR channel: "when do bonuses get paid?" was answered "18 December 2026: bonus
+    payouts will hit on Dec 18 …", though "correction: bonus payouts on Dec 17, payroll runs a
+    day early …" followed (no word of moving; "how many days until bonuses?" counted to the
+    17th)."""
+    rows = [("cfo", "2026-11-23T10:00:00Z", "bonus payouts will hit on Dec 18 with the last "
+             "payroll of the year"),
+            ("hr_meg", "2026-12-01T15:00:00Z", "holiday schedule: office closed Dec 24-25"),
+            ("cfo", "2026-12-02T11:00:00Z", "correction: bonus payouts on Dec 17, payroll runs "
+             "a day early because of the bank holiday")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="hr")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    answer = profile.recall("when do bonuses get paid?", now=now).answer
+    assert answer.startswith("17 December 2026: correction: bonus payouts on Dec 17"), answer
