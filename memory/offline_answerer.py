@@ -69,6 +69,10 @@ _NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "l
               # "Christmas", and "sue is around the whole break except Dec 25" did not)
               "christmas", "xmas", "thanksgiving", "easter", "halloween", "hanukkah", "diwali"}
 _DAY_OF_JAN = re.compile(r"\bJan\.?(?=\s+\d)")
+# a day's name of two words is no one's: "how many people got the Black Friday email?" asked of
+# "Black", and "BF email sent to 182k contacts" named no Black
+_HOLIDAY_NAMED = re.compile(r"\b(?:Black\s+Friday|Cyber\s+Monday|Boxing\s+Day|Small\s+Business\s+"
+                            r"Saturday|Giving\s+Tuesday|Prime\s+Day)\b")
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*((?:since\s+)?when\b|(what|which) (date|day|year|month|week|time)\b|"
@@ -186,7 +190,8 @@ PUT_TO_SHARED = 0.3  # what "you" said, among the addressee's own words (_what_y
 def named(question: str) -> set[str]:
     """Capitalised words after the first ("When did Priya move the Grafana boards?" -> Priya,
     Grafana), without question words, weekdays and months: who or what the question is about."""
-    rest = name_letters(_DAY_OF_JAN.sub(" ", question)).strip().split(None, 1)[1:]
+    rest = name_letters(_HOLIDAY_NAMED.sub(" ", _DAY_OF_JAN.sub(" ", question))).strip().split(
+        None, 1)[1:]
     words = _NAME.findall(rest[0]) if rest else []
     # (an error's class is what went wrong, its words the question's: "I get AttributeError
     # json_data, what do I do?" found only the report naming it, not "json_data was removed

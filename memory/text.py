@@ -182,6 +182,8 @@ SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge reques
                  "account manager": "am", "account executive": "ae",
                  # "what learning rate fixed the divergence?" and "lowering lr to 1e-5"
                  "learning rate": "lr",
+                 # "BF email sent to 182k contacts" for "… the Black Friday email?"
+                 "black friday": "bf",
                  # a rota, not a call: "who was on call last week?" shared "call" with "after the
                  # sales call we're raising Pro to $59"
                  "on call": "oncall", "on-call": "oncall",

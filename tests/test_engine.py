@@ -4169,3 +4169,19 @@ def test_a_correction_of_a_day_in_the_answers_words_is_its_latest(profile):
     now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
     answer = profile.recall("when do bonuses get paid?", now=now).answer
     assert answer.startswith("17 December 2026: correction: bonus payouts on Dec 17"), answer
+
+
+def test_black_friday_is_no_one_and_bf_is_it_written_short(profile):
+    """7 Dec, a marketing channel: "how many people got the Black Friday email?" asked of a
+    "Black" (a capitalised word read as a name), and "BF email sent to 182k contacts" named
+    neither."""
+    rows = [("lia", "2026-11-17T10:00:00Z", "Black Friday campaign: 30% off annual plans, "
+             "emails go out Nov 27 6am ET"),
+            ("raf", "2026-11-27T11:00:00Z", "BF email sent to 182k contacts, open rate 41% so "
+             "far"),
+            ("raf", "2026-12-03T09:00:00Z", "final numbers: 2,310 new annual subs, $412k "
+             "bookings")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="marketing")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    got = profile.recall("how many people got the Black Friday email?", now=now).answer
+    assert "BF email sent to 182k contacts" in got, got
