@@ -585,9 +585,16 @@ def _named_by_kin(names: set[str], wanted: set[str], memory: Memory, memories: l
             rf"(?i)(?:^|[.!?]\s+)\W*{re.escape(w)}\b", text)}:
         return False
     thing = {w for w in wanted & content_stems(memory.content) if not w.isdigit()}
+    # (or the draft it names: "v4 signed by both sides!" after "Globex agreed to 1.5x cap …
+    # sending v4 for signature", for "when was the Globex MSA signed?")
+    drafts = {d.lower() for d in _DRAFT.findall(text)} if thing else set()
     before = [m for m in memories if m.said_at < memory.said_at
-              and thing & content_stems(m.content)]
+              and (thing & content_stems(m.content)
+                   or drafts & {d.lower() for d in _DRAFT.findall(m.content)})]
     return bool(before) and all(_names_all(names, m.content) for m in before)
+
+
+_DRAFT = re.compile(r"(?i)\bv\d{1,2}\b(?![.\d])")
 
 
 def _leaned_on(memories: list[Memory], messages: Iterable[Message] = ()
@@ -2984,6 +2991,21 @@ _ASKS_WHEN_MOVED = re.compile(rf"(?i)^\W*when\s+(?:did|was|were|had)\b.*\b{MOVE_
 _ASKS_WHEN_DECIDED = re.compile(r"(?i)^\W*when\s+(?:was|were|did|has|had)\b.*\b(?P<verdict>"
                                 r"approved|approve|rejected|reject|merged|merge|signed|sign|"
                                 r"accepted|accept|greenlit|okayed)\b")
+def _said_as_given(verdict: str, text: str) -> bool:
+    """Whether `text` says the verdict in the word asked ("signed", not "signature")."""
+    return re.search(rf"(?i)\b{re.escape(verdict)}\b", text) is not None
+
+
+def _undated_clause(text: str, at: int) -> bool:
+    """Whether the clause of `text` around `at` names no day (a date labelled at ingest)."""
+    clause = next((c for c in _VERDICT_CLAUSE.finditer(text) if c.start() <= at < c.end()), None)
+    return clause is not None and not ANNOTATED.search(clause.group(0))
+
+
+_VERDICT_CLAUSE = re.compile(r"[^,;!?\n]+(?:\.(?=\S)[^,;!?\n]*)*")
+# a verdict given in its verb, not a noun of its stem ("asking for signature")
+_VERDICT_GIVEN = re.compile(r"(?i)\b(?:approv(?:e|ed|es|ing)|reject(?:ed|s|ing)?|merg(?:e|ed|es|ing)|"
+                           r"sign(?:ed|s|ing)?|accept(?:ed|s|ing)?|greenlit|okayed|ok['’]?d)\b")
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+"
                                r"(?:still\s+)?(?:blocking|blocked|holding\s+up|held\s+up)|"
                                r"why\s+(?:is|are|was|were)\s+\S.*\s+"
@@ -4023,6 +4045,14 @@ class OfflineAnswerer(Answerer):
                                           -m.said_at.timestamp(),
                                           not _carries(idents, m.content)))
             elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
+                    and (verdict := _VERDICT_ASKED.search(question)) is not None \
+                    and any(_said_as_given(verdict[0], m.content) for m in shown[1:]) \
+                    and not _said_as_given(verdict[0], shown[0].content):
+                # a verdict asked is what says it given in its word: "is the Globex MSA
+                # signed?" is "v4 signed by both sides!", not "Globex MSA v3 sent …, asking for
+                # signature by Nov 30" (a noun of the same stem)
+                shown.sort(key=lambda m: not _said_as_given(verdict[0], m.content))
+            elif _ASKS_YES_NO.match(question) and len(shown) > 1 \
                     and sum(wanted <= stems_of(m) for m in shown[:2]) == 2 \
                     and not set(shown[0].source_message_ids[:1]) & set(
                         shown[1].source_message_ids[1:]):
@@ -4880,11 +4910,17 @@ class OfflineAnswerer(Answerer):
                 # "when was 4.12 approved?": the day "4.12 approved! releasing to 10% phased
                 # rollout Monday" was said, not the Monday after it (every day it names is to
                 # come); a verdict is said when it is given
+                # (its verb, not a noun of the same stem: "asking for signature by Nov 30"
+                # was read as signed that day; and with a day of something else in another
+                # clause: "v4 signed by both sides! effective Dec 1", for "when was the Globex
+                # MSA signed?", the draft of Globex's it names)
                 moved_said = next((m for m in _distinct(relevant)[:LEADS_FOLLOWED]
-                                   if wanted <= _memory_stems(m) and m.event_dates
-                                   and content_stems(verdict["verdict"])
+                                   if m.event_dates and content_stems(verdict["verdict"])
                                    <= content_stems(ANNOTATED.sub("", m.content))
-                                   and all(d.start > m.said_at.date() for d in m.event_dates)),
+                                   and (given := _VERDICT_GIVEN.search(m.content))
+                                   and (wanted <= _memory_stems(m) and all(
+                                       d.start > m.said_at.date() for d in m.event_dates)
+                                        or _undated_clause(m.content, given.start()))),
                                   None)
             done_said = next((m for m in sorted(memories, key=lambda m: m.said_at)
                               if m.said_at > dated.said_at and m.id != dated.id

@@ -4185,3 +4185,24 @@ def test_black_friday_is_no_one_and_bf_is_it_written_short(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     got = profile.recall("how many people got the Black Friday email?", now=now).answer
     assert "BF email sent to 182k contacts" in got, got
+
+
+def test_a_draft_signed_is_the_contract_it_is_a_draft_of(profile):
+    """7 Dec, a legal channel: "when was the Globex MSA signed?" was answered "18 November
+    2026, when it was said: Globex MSA v3 sent …, asking for signature by Nov 30" ("signature"
+    read as the verdict given), and "is the Globex MSA signed?" led with it; "v4 signed by both
+    sides! effective Dec 1" names no Globex, only the v4 Globex's agreement was sent as."""
+    rows = [("jen", "2026-11-18T10:00:00Z", "Globex MSA v3 sent to their counsel, asking for "
+             "signature by Nov 30"),
+            ("tom", "2026-11-23T15:00:00Z", "Globex redlines are back: they want liability cap "
+             "at 2x fees and net-60 payment terms"),
+            ("tom", "2026-11-30T16:00:00Z", "Globex agreed to 1.5x cap and net-45. sending v4 "
+             "for signature"),
+            ("jen", "2026-12-02T10:00:00Z", "v4 signed by both sides! effective Dec 1, term 3 "
+             "years")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="legal")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    when = profile.recall("when was the Globex MSA signed?", now=now).answer
+    assert when.startswith("2 December 2026, when it was said: v4 signed by both sides"), when
+    whether = profile.recall("is the Globex MSA signed?", now=now).answer
+    assert whether.startswith("v4 signed by both sides"), whether
