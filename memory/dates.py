@@ -210,7 +210,12 @@ _NOT_PAST = re.compile(
     # a kind of rollout is no deed: "4.12 approved! releasing to 10% phased rollout Monday"
     # (said on a Friday) was the Monday gone
     r"\b(?:phased|staged|staggered|gated|tiered|dedicated)\s+(?:roll-?outs?|releases?|launch|"
-    r"deploy\w*|migration|cutover|approach)\b",
+    r"deploy\w*|migration|cutover|approach)\b|"
+    # where a thing is kept: "Initech NDA expires Dec 31, renewal draft in the shared drive" (said
+    # 3 Dec) was last year's ("shared" read as a deed)
+    r"\b(?:shared|dedicated|pinned|linked|protected|encrypted|hosted|managed)\s+(?:drive|"
+    r"folder|docs?|document|calendar|inbox|channel|mailbox|account|repo|space|sheet|"
+    r"spreadsheet|workspace|vault)s?\b",
     re.IGNORECASE)
 # A headline's bare participle says how a thing will be, not what happened: "Reminder: office
 # closed Friday", "heads up: standup cancelled on Thursday" (said on the Monday before). Someone

@@ -1343,6 +1343,11 @@ def test_dates_people_wrote_on_5_dec_sixteenth_session(text, expected):
     ("the contract has been sent on Monday", [("2026-11-30", "2026-11-30")]),
     ("the invoice has been paid on Monday", [("2026-11-30", "2026-11-30")]),
     ("we reduced hours on Monday", [("2026-11-30", "2026-11-30")]),
+    # where a thing is kept is no deed ("Initech NDA expires Dec 31, renewal draft in the
+    # shared drive", said 3 Dec, was last year's); sharing is
+    ("Initech NDA expires Dec 31, renewal draft in the shared drive",
+     [("2026-12-31", "2026-12-31")]),
+    ("I shared the deck on Monday", [("2026-11-30", "2026-11-30")]),
     # the day a plan leaves may be today ("moved from Thursday to Monday", said on a
     # Thursday, was from 10 to 14 December, the new day put after the old one)
     ("2.15 ships Monday instead of Thursday", [("2026-12-07", "2026-12-07"),
