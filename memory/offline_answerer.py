@@ -3004,8 +3004,9 @@ def _undated_clause(text: str, at: int) -> bool:
 
 _VERDICT_CLAUSE = re.compile(r"[^,;!?\n]+(?:\.(?=\S)[^,;!?\n]*)*")
 # a verdict given in its verb, not a noun of its stem ("asking for signature")
-_VERDICT_GIVEN = re.compile(r"(?i)\b(?:approv(?:e|ed|es|ing)|reject(?:ed|s|ing)?|merg(?:e|ed|es|ing)|"
-                           r"sign(?:ed|s|ing)?|accept(?:ed|s|ing)?|greenlit|okayed|ok['’]?d)\b")
+_VERDICT_GIVEN = re.compile(r"(?i)\b(?:approv(?:e|ed|es|ing)|reject(?:ed|s|ing)?|"
+                            r"merg(?:e|ed|es|ing)|sign(?:ed|s|ing)?|accept(?:ed|s|ing)?|"
+                            r"greenlit|okayed|ok['’]?d)\b")
 _ASKS_WHAT_BLOCKS = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+"
                                r"(?:still\s+)?(?:blocking|blocked|holding\s+up|held\s+up)|"
                                r"why\s+(?:is|are|was|were)\s+\S.*\s+"
@@ -4702,9 +4703,10 @@ class OfflineAnswerer(Answerer):
             shown = listed[: max(self.max_memories, _points_shown(listed),
                                  len(shown) if trend or views else 0)]
             if latest is not None:  # what changed since leads; the answer is what stood before
-                # (who said it, of a who-question: "who fixed the export bug?" was led by
-                # "Latest: fix is to stream the CSV …, PR #2291" and named nobody)
-                by = _WHO.match(question) and speakers is not None \
+                # (who said it, of a question who did it: "who fixed the export bug?" was led
+                # by "Latest: fix is to stream the CSV …, PR #2291" and named nobody; not "who
+                # might churn?", answered by whom it names: "Acme is happy again …")
+                by = _ASKS_WHO_DID_ANY.match(question) and speakers is not None \
                     and not _names_someone(latest.content, people, question)
                 parts += [f"Latest: {_dated_by(latest, speakers) if by else _dated(latest)}.",
                           "Before that:"]

@@ -971,6 +971,10 @@ def addressed_to(sentence: str, listener: str) -> str:
     """Second person to the listener's name: "Which team did you sign with?" -> "... did John ..."."""
     if not _ANY_SECOND_PERSON.search(sentence):
         return sentence
+    # (the listener named after "you" is no second name: "I'll take tomorrow for you raj, feel
+    # better" was "… for raj raj, …")
+    sentence = re.sub(rf"(?i)\b(you)[ \t]*,?[ \t]+{re.escape(listener)}\b(?!['’])",
+                      lambda m: m.group(1), sentence)
     return _named(sentence, _SECOND_PERSON, listener)
 
 

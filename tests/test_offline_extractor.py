@@ -24,6 +24,11 @@ def test_question_sentences_are_found_and_turned_to_the_listener():
     assert asked_questions("ok?") == []  # one word is not a question worth keeping
     assert addressed_to("Which team did you sign with?", "John") == "Which team did John sign with?"
     assert addressed_to("Are you proud of your work?", "Ana") == "Are Ana proud of Ana's work?"
+    # (the listener named after "you" is no second name: "… for raj raj, feel better")
+    assert addressed_to("I'll take tomorrow for you raj, feel better", "raj") == \
+        "I'll take tomorrow for raj, feel better"
+    assert addressed_to("thank you, Ana!", "Ana") == "thank Ana!"
+    assert addressed_to("you and raj can pair", "Ana") == "Ana and raj can pair"
 
 
 def test_work_asked_of_anyone_is_a_task_joined_to_what_it_is_about():
