@@ -1188,14 +1188,17 @@ _STATE_WORD = {stem: "state:" + group for group, words in (
                 "fine healthy failing failed "
                 # "is main green?": "❌ CI failed on main (f0a1b2c)", the newest, after "✅ CI
                 # passed on main … all jobs green" (which led)
-                "green passing passed")) for stem in content_stems(words)}
+                "green passing passed "
+                # "is the walk-in fixed?": "compressor replaced, walk-in holding 36F" (the
+                # report of it at 46F led)
+                "replaced")) for stem in content_stems(words)}
 
 
 # the words of a state as written ("green", "failed"), to tell one state from another
 _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|outage|online|"
                           r"offline|(?:un)?available|enabled|disabled|(?:in)?active|working|"
                           r"broken|jammed|fixed|repaired|fine|healthy|fail(?:ing|ed)|green|"
-                          r"pass(?:ing|ed))\b")
+                          r"pass(?:ing|ed)|replaced)\b")
 
 
 def _as_state(stems: set[str]) -> set[str]:
@@ -5055,6 +5058,17 @@ class OfflineAnswerer(Answerer):
                 parts.append(f"Nothing in memory answers it; {display_name(hit.author) or hit.role}"
                              f" asked: {_quoted(hit)}")
             elif hit is not None:
+                # (with what changed it since: "is the inspection today?" quoted "health
+                # inspection is Friday Dec 4" alone, after "inspection moved to Monday Dec 7",
+                # which is of no day asked)
+                # (a day moved: "It's heartbreaking that he's gone …" changed no "how long was
+                # Max part of John's family?", LoCoMo)
+                since = max((m for m in memories if m.said_at > hit.ts and m.event_dates
+                             and SAYS_MOVED.search(m.content) and says_change(m)
+                             and unspanned and unspanned <= _memory_stems(m)),
+                            key=lambda m: m.said_at, default=None)
+                if since is not None:
+                    parts += [f"Latest: {_dated(since)}.", "Before that:"]
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
             elif span is not None and not anything:
                 # "what was the rate limit last week?": nothing said then, so what stood then

@@ -4206,3 +4206,24 @@ def test_a_draft_signed_is_the_contract_it_is_a_draft_of(profile):
     assert when.startswith("2 December 2026, when it was said: v4 signed by both sides"), when
     whether = profile.recall("is the Globex MSA signed?", now=now).answer
     assert whether.startswith("v4 signed by both sides"), whether
+
+
+def test_a_days_word_quoted_comes_with_its_move_and_a_part_replaced_is_a_fix(profile):
+    """7 Dec, a restaurant: asked on Friday 4 December "is the inspection today?", the answer
+    quoted "health inspection is Friday Dec 4 …" alone, though "inspection moved to Monday Dec
+    7, inspector is sick" followed (the move superseded the memory; the message was quoted);
+    "is the walk-in fixed?" led with "walk-in fridge is at 46F …" over "compressor replaced,
+    walk-in holding 36F"."""
+    rows = [("chef_ana", "2026-11-30T07:00:00Z", "walk-in fridge is at 46F this morning, called "
+             "the repair guy, he comes at 2pm"),
+            ("gm_bo", "2026-12-01T10:00:00Z", "health inspection is Friday Dec 4, everyone make "
+             "sure logs are filled out"),
+            ("chef_ana", "2026-12-03T16:00:00Z", "compressor replaced, walk-in holding 36F"),
+            ("gm_bo", "2026-12-03T17:00:00Z", "inspection moved to Monday Dec 7, inspector is "
+             "sick")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="kitchen")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    today = profile.recall("is the inspection today?", now=now).answer
+    assert today.startswith("Latest: inspection moved to Monday Dec 7"), today
+    fixed = profile.recall("is the walk-in fixed?", now=now).answer
+    assert fixed.startswith("Latest: compressor replaced, walk-in holding 36F"), fixed
