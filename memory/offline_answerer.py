@@ -3186,9 +3186,13 @@ def _moved_out(planned: Memory, memories: list[Memory], span: ResolvedDate) -> M
     want a pilot starting in two weeks" was on next week's calendar after "pilot kickoff moved to
     the Tuesday after, Dec 8"."""
     own = _memory_stems(planned)
+    # (or an update of what it shares more than days with: "change of plans, my OOO is now Dec
+    # 8-12, back Dec 15" after "I'm OOO Dec 7-11, back Dec 14", for "is maya out on Monday?")
     return max((m for m in memories if m.said_at > planned.said_at and m.event_dates
                 and says_change(m) and first_day_about(m, span) is None
-                and changed_subject(m, content_stems) & own),
+                and (changed_subject(m, content_stems) & own
+                     or says_update(m.content)
+                     and _memory_stems(m) & own - _NUMBER_STEMS - _MONTH_STEMS)),
                key=lambda m: m.said_at, default=None)
 
 

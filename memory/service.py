@@ -62,7 +62,7 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
 from .synthesis import Answerer
 from .text import (carries, english_word, expand_query, quotes, spelled_out, stem_tokens,
                    sums_named)
-from .updates import says_update, update_of
+from .updates import VERSIONED, says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
 from .topics import TOOL_CATEGORIES, normalize_topic_key, tool_category
@@ -245,6 +245,7 @@ def answer_window(ranked: list[Fused], n: int, wanted: set[str],
 DEFERRED_READ = 2
 HOLDING_SCAN = 50  # memories a forget or a delete reads for its text among their questions
 _MOVES = re.compile(rf"(?i)\b{dates.MOVE_VERBS}\w*\b")
+_VERSION_STEMS = frozenset(content_stems("version versions release"))
 # what a move keeps of what it moved: "moved to Dec 9, same hours", "same time and place"
 _SAME_AS_BEFORE = re.compile(r"(?i)\bsame\s+(?:time|times|hours?|place|room|venue|location|"
                              r"slot|link|zoom|channel|agenda)\b")
@@ -1405,10 +1406,15 @@ class Profile:
             before = old.get(f.record.supersedes)
             # (or it says the rest stands as before: "maintenance moved to Dec 9, same hours"
             # for "what time does maintenance start?")
+            # (or a version the question asks and only the old one names: "k8s upgrade to 1.31
+            # on staging went fine, prod planned for Dec 9", moved by "prod k8s upgrade pushed
+            # to Dec 16", for "what version are we upgrading k8s to?")
             if before is None or before.id in shown or not (
                     wanted & content_stems(_memory_text(before))
                     - content_stems(_memory_text(f.record))
-                    or _SAME_AS_BEFORE.search(f.record.content)):
+                    or _SAME_AS_BEFORE.search(f.record.content)
+                    or wanted & _VERSION_STEMS and VERSIONED.search(before.content)
+                    and not VERSIONED.search(f.record.content)):
                 continue
             out.insert(out.index(f) + 1, Fused(record=before, score=f.score,
                                                channels=["replaced"]))

@@ -140,6 +140,8 @@ _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revis
                           # "final Q1: SSO Jan, offline mode late Feb, …" after the roadmap's
                           # draft and its thread
                           r"final(?:ized)?(?:\s+[\w-]+){0,2}(?:\s*\[[^\[\]]*\])?\s*:|"
+                          # "change of plans, my OOO is now Dec 8-12, back Dec 15"
+                          r"(?:(?:a\s+)?change\s+of\s+plans?|plans?\s+changed)\s*[,:;.!-]|"
                           r"(?:scratch that|on second thought|never ?mind|nvm|"
                           r"(?:disregard|ignore) (?:that|my last))\b)", re.IGNORECASE)
 ABOUT_SHARE = 0.3  # of the question's content words, as memory.offline_answerer.WHEN_SHARED

@@ -4227,3 +4227,34 @@ def test_a_days_word_quoted_comes_with_its_move_and_a_part_replaced_is_a_fix(pro
     assert today.startswith("Latest: inspection moved to Monday Dec 7"), today
     fixed = profile.recall("is the walk-in fixed?", now=now).answer
     assert fixed.startswith("Latest: compressor replaced, walk-in holding 36F"), fixed
+
+
+def test_a_version_a_move_replaced_is_shown_beside_it(profile):
+    """7 Dec, an SRE channel: "what version are we upgrading k8s to?" was answered with "prod
+    k8s upgrade pushed to Dec 16, waiting on the istio compatibility fix" alone: the move had
+    replaced "k8s upgrade to 1.31 on staging went fine, prod planned for Dec 9", which alone
+    names the version (and no word "version")."""
+    rows = [("sre_b", "2026-12-02T16:00:00Z", "k8s upgrade to 1.31 on staging went fine, prod "
+             "planned for Dec 9 during the maintenance window"),
+            ("sre_a", "2026-12-03T11:00:00Z", "prod k8s upgrade pushed to Dec 16, waiting on the "
+             "istio compatibility fix")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sre")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("what version are we upgrading k8s to?", now=now).answer
+    assert "k8s upgrade to 1.31" in answer and "pushed to Dec 16" in answer, answer
+
+
+def test_time_away_changed_of_plans_moves_off_the_day_asked(profile):
+    """7 Dec: asked on Friday 4 December "is maya out on Monday?", the answer was her "I'm OOO
+    Dec 7-11, back Dec 14" alone, though "change of plans, my OOO is now Dec 8-12, back Dec 15"
+    followed ("change of plans" said no change, and its subject was none)."""
+    rows = [("maya", "2026-11-30T08:00:00Z", "I'm OOO Dec 7-11, back Dec 14. sam is covering "
+             "billing questions"),
+            ("sam", "2026-12-01T09:00:00Z", "heads up I'm moving to the platform team from Jan 1, "
+             "omar takes over billing then"),
+            ("maya", "2026-12-03T15:00:00Z", "change of plans, my OOO is now Dec 8-12, back Dec "
+             "15")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("is maya out on Monday?", now=now).answer
+    assert answer.startswith("Latest: change of plans, maya's OOO is now Dec 8-12"), answer
