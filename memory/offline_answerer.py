@@ -590,7 +590,7 @@ def _named_by_kin(names: set[str], wanted: set[str], memory: Memory, memories: l
     drafts = {d.lower() for d in _DRAFT.findall(text)} if thing else set()
     before = [m for m in memories if m.said_at < memory.said_at
               and (thing & content_stems(m.content)
-                   or drafts & {d.lower() for d in _DRAFT.findall(m.content)})]
+                   or bool(drafts) and drafts & {d.lower() for d in _DRAFT.findall(m.content)})]
     return bool(before) and all(_names_all(names, m.content) for m in before)
 
 
