@@ -1193,6 +1193,17 @@ def _release_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     return _month_part(m, d, tense)
 
 
+_IN_BRACKETS_MONTH = re.compile(rf"(?i)\((?:{_FULL_MONTH}|{_SHORT_MONTH})\)")
+
+
+def _listed_month(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """A month in brackets after an item, when its text lists two or more so ("(March)" alone
+    may be anything)."""
+    if len(_IN_BRACKETS_MONTH.findall(m.string)) < 2:
+        raise ValueError("a month in brackets alone")
+    return _month_part(m, d, tense)
+
+
 def _named_month(m: re.Match, d: date, tense: Tense) -> Resolution:
     """last/this/next March."""
     month, which = _month_number(m["mon"]), _which(m)
@@ -1401,6 +1412,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # a month in brackets after a release: "3.9 dropped in 6.0 (March), 5.x keeps it" (no date:
     # "when are we dropping Python 3.9?" was answered "No date was given"; not "(March)" alone)
     (rf"(?<=\d\s)\((?P<mon>{_FULL_MONTH}|{_SHORT_MONTH})\)", _release_month, "month digit"),
+    # and after each item of a list of them: "roadmap: SSO (Jan), audit logs (Feb), mobile
+    # offline mode (Mar)" (no date: "when is SSO shipping?" was the Q1 the list was for)
+    (rf"\((?P<mon>{_FULL_MONTH}|{_SHORT_MONTH})\)", _listed_month, "month"),
     # (and shortened: "valid until Dec 2027" was no date)
     (rf"(?P<mon>{_MONTH_NAME})\s+(?P<year>(?:19|20)\d\d)(?!\d)", _month_part, "month digit"),
     # moved or pushed "to January", the numbers "for October", a figure compared "on October"

@@ -137,6 +137,10 @@ _SAYS_UPDATE = re.compile(r"^[\W_]*(?:(?:update|updated|correction|revised|revis
                           r"(?:\s*:|\s+[-\u2013\u2014]\s)|"
                           # "Updated RFC-31: sessions go to a separate Postgres instance"
                           r"(?:updated|revised)\s+[A-Za-z]+-\d+\s*:|"
+                          # "updated roadmap: audit logs (Jan), SSO (Feb), …" after its draft
+                          r"(?:updated|revised|new)\s+(?:[\w-]+\s+){0,2}?(?:roadmap|plan|"
+                          r"schedule|timeline|agenda|estimate|budget|forecast|pricing|"
+                          r"priorities|lineup|line-up|rota|roster)\s*:|"
                           # "final Q1: SSO Jan, offline mode late Feb, …" after the roadmap's
                           # draft and its thread
                           r"final(?:ized)?(?:\s+[\w-]+){0,2}(?:\s*\[[^\[\]]*\])?\s*:|"

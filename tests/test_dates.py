@@ -762,6 +762,10 @@ def test_a_day_moved_from_and_to_is_two_days_to_come(text, labelled):
     ("AP close pushed to Dec.", [("Dec.", "2026-12-01")]),
     ("still waiting for Jan to reply", []),
     ("thanks for Dec's numbers", []),
+    # a month in brackets after each item of a list ("roadmap: SSO (Jan), audit logs (Feb)"
+    # was no date), not one alone
+    ("roadmap: SSO (Jan), audit logs (Feb)", [("(Jan)", "2027-01-01"), ("(Feb)", "2027-02-01")]),
+    ("the lead (Jan) will review it", []),
 ])
 def test_a_day_of_the_month_after_a_date_and_a_month_after_for(text, expected):
     from memory.dates import find_dates

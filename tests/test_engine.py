@@ -4258,3 +4258,19 @@ def test_time_away_changed_of_plans_moves_off_the_day_asked(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     answer = profile.recall("is maya out on Monday?", now=now).answer
     assert answer.startswith("Latest: change of plans, maya's OOO is now Dec 8-12"), answer
+
+
+def test_an_updated_roadmap_of_months_in_brackets_is_the_latest(profile):
+    """7 Dec, a product channel: "when is SSO shipping?" was answered "Q1 2027: Q1 roadmap
+    draft: SSO (Jan), …" though "updated roadmap: audit logs (Jan), SSO (Feb), …" followed (a
+    month in brackets was no date, and "updated roadmap:" opened no update)."""
+    rows = [("pm_zoe", "2026-11-23T09:00:00Z", "Q1 roadmap draft: SSO (Jan), audit logs (Feb), "
+             "mobile offline mode (Mar)"),
+            ("cto_al", "2026-11-25T16:00:00Z", "audit logs needs to come before SSO, two "
+             "enterprise deals depend on it"),
+            ("pm_zoe", "2026-11-26T10:00:00Z", "updated roadmap: audit logs (Jan), SSO (Feb), "
+             "mobile offline mode (Mar)")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="product")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("when is SSO shipping?", now=now).answer
+    assert answer.startswith("February 2027: updated roadmap: audit logs (Jan)"), answer
