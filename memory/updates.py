@@ -73,6 +73,8 @@ _CHANGE = re.compile(
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
     r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
+    # "flight changed! now landing Dec 21 at 11:15am" after "my flight lands Dec 22"
+    r"(?<=\w\s)(?:has\s+|have\s+|got\s+)?changed(?=\s*[!:;,.\u2013\u2014-])|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
     # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
@@ -251,7 +253,10 @@ _DROPS_OUT = re.compile(rf"(?i){CANT}(?:make\s+it|come|attend|go|join)\b|"
                         # "3 candidates in onsite stage: Aiko, Ben, Carla")
                         r"\bwithdr(?:ew|awn|aws|awing)\b|\b(?:took|accepted)\s+another\s+offer\b|"
                         r"\bgiv(?:e|es|ing)\s+(?:his|her|their|my)\s+(?:pass|spot|seat|ticket|"
-                        r"place)\b")
+                        r"place)\b|"
+                        # "ugh I have a work thing the morning of the 21st, can someone else get
+                        # mom?" after "I can pick mom up from the airport"
+                        r"\b(?:can|could)\s+(?:someone|somebody|anyone|anybody)\s+else\b")
 _ASKS_WHO_OR_WHETHER = re.compile(r"(?i)^\W*(?:who|whom|is|are|was|were|will|does|do|did|can|"
                                   r"has|have)\b")
 _FIRST_PERSON = re.compile(r"(?i)^\W*(?:i|i['’]m|i['’]ll)\b")
@@ -628,7 +633,9 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         out = _DROPS_OUT.search(ANNOTATED.sub("", m.content))
         if out is None:
             continue
-        who = named_values(m.content[:out.start()]) if not _FIRST_PERSON.match(m.content) \
+        # (a day before it is no one: "dan has a work thing the morning of the 21st")
+        who = {w for w in named_values(m.content[:out.start()]) if not w[:1].isdigit()} \
+            if not _FIRST_PERSON.match(m.content) \
             else {w for name in (speakers(m) if speakers else ()) for w in
                   re.findall(r"[a-z0-9]+", name.lower())}
         whether = not re.match(r"(?i)\W*who", question)  # ("is lea going?": of lea only)

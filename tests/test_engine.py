@@ -4274,3 +4274,23 @@ def test_an_updated_roadmap_of_months_in_brackets_is_the_latest(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     answer = profile.recall("when is SSO shipping?", now=now).answer
     assert answer.startswith("February 2027: updated roadmap: audit logs (Jan)"), answer
+
+
+def test_a_flight_changed_and_a_lift_given_up_are_the_latest(profile):
+    """7 Dec, a family's chat: "when does mom land?" was answered "22 December 2026: mom's
+    flight lands Dec 22 at 3:40pm", though "flight changed! now landing Dec 21 at 11:15am"
+    followed ("changed!" was no change), and "who is picking up mom?" was "dan can pick mom up",
+    though dan asked since "can someone else get mom?"."""
+    rows = [("mom", "2026-11-20T18:00:00Z", "my flight lands Dec 22 at 3:40pm, United 1182 into "
+             "SFO"),
+            ("dan", "2026-11-21T09:00:00Z", "I can pick mom up from the airport"),
+            ("mom", "2026-12-01T12:00:00Z", "flight changed! now landing Dec 21 at 11:15am, same "
+             "flight number"),
+            ("dan", "2026-12-02T08:00:00Z", "ugh I have a work thing the morning of the 21st, can "
+             "someone else get mom?")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="family")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    lands = profile.recall("when does mom land?", now=now).answer
+    assert lands.startswith("Latest: flight changed! now landing Dec 21"), lands
+    lift = profile.recall("who is picking up mom?", now=now).answer
+    assert lift.startswith("Latest: ugh dan has a work thing"), lift
