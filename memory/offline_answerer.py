@@ -3298,7 +3298,14 @@ _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
 _LINK = re.compile(r"(?i)\bhttps?://\S+")
 _NAMES_PLACE = re.compile(r"(?i)https?://|\bwww\.|(?<![\w&])#[a-z][\w-]*|(?:^|\s)~?/\w[\w./-]*|"
                           r"\b(?:lives?|living|is|are|sits?|kept|stored|hosted|located|moved|"
-                          r"pinned|posted|found)\s+(?:at|in|on|under|to)\b")
+                          r"pinned|posted|found)\s+(?:at|in|on|under|to)\b|"
+                          # a venue after its event's day or hour: "food drive Saturday Dec 12,
+                          # 9am-1pm at the community center" ("where is the food drive?" led
+                          # with ray's "can't make the food drive")
+                          r"\b(?:at|in)\s+(?:the\s+)?(?:[A-Za-z][\w'’-]*\s+){0,3}?(?:center|"
+                          r"centre|hall|room|park|library|church|school|office|building|venue|"
+                          r"cafe|café|bar|restaurant|hotel|studio|gym|warehouse|lab|arena|"
+                          r"stadium|theater|theatre|club|pub)\b")
 
 
 def changed_since(shown: list[Memory], memories: list[Memory], asked: set[str] = frozenset()

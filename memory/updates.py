@@ -247,6 +247,8 @@ def _readings(text: str) -> dict[str, str]:
 # "can't make Saturday")
 CANT = r"\b(?:can['’]?t|cannot|won['’]?t|can\s+no\s+longer)\s+"
 _DROPS_OUT = re.compile(rf"(?i){CANT}(?:make\s+it|come|attend|go|join)\b|"
+                        # "sorry, I can't make the food drive anymore"
+                        rf"{CANT}make\s+(?:the|this|that|\w+['’]s)\s+[\w-]+\b|"
                         r"\b(?:dropp(?:ed|ing)|pull(?:ed|ing)|"
                         r"back(?:ed|ing))\s+out\b|\bno\s+longer\s+(?:coming|going|attending)\b|"
                         # (a candidate: "Ben withdrew, took another offer." left him listed in
@@ -638,9 +640,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             if not _FIRST_PERSON.match(m.content) \
             else {w for name in (speakers(m) if speakers else ()) for w in
                   re.findall(r"[a-z0-9]+", name.lower())}
-        whether = not re.match(r"(?i)\W*who", question)  # ("is lea going?": of lea only)
+        # ("is lea going?": of lea only; "is ray coming?" of vol_ray, a handle's "vol" unasked)
+        whether = not re.match(r"(?i)\W*who", question)
         if who and who <= answer_values \
-                and (not whether or who <= set(re.findall(r"[a-z0-9]+", question.lower()))) \
+                and (not whether or who & set(re.findall(r"[a-z0-9]+", question.lower()))) \
                 and ((stems(m) & answer_stems) - who - _FUNCTION_WORDS - _DAY_STEMS
                      # (or out of a list of candidates or options that names them: "Ben
                      # withdrew, took another offer." after "3 candidates in onsite stage:

@@ -4294,3 +4294,21 @@ def test_a_flight_changed_and_a_lift_given_up_are_the_latest(profile):
     assert lands.startswith("Latest: flight changed! now landing Dec 21"), lands
     lift = profile.recall("who is picking up mom?", now=now).answer
     assert lift.startswith("Latest: ugh dan has a work thing"), lift
+
+
+def test_a_volunteer_who_cant_make_it_and_where_the_event_is(profile):
+    """7 Dec, a volunteers' channel: "is ray coming to the food drive?" led with "count me in
+    for the food drive" over "sorry, I can't make the food drive anymore" ("make the food
+    drive" was no dropping out, and "vol", of the handle vol_ray, no word asked); "where is the
+    food drive?" led with that, though "… 9am-1pm at the community center" says where."""
+    rows = [("org_pat", "2026-11-20T10:00:00Z", "food drive Saturday Dec 12, 9am-1pm at the "
+             "community center. need 15 volunteers"),
+            ("vol_ray", "2026-11-21T12:00:00Z", "count me in for the food drive"),
+            ("vol_ray", "2026-12-03T08:00:00Z", "sorry, I can't make the food drive anymore, "
+             "family emergency")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="volunteers")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    coming = profile.recall("is ray coming to the food drive?", now=now).answer
+    assert coming.startswith("Latest: sorry, vol_ray can't make the food drive"), coming
+    where = profile.recall("where is the food drive?", now=now).answer
+    assert where.startswith("food drive Saturday Dec 12"), where
