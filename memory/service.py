@@ -407,6 +407,13 @@ class MemoryService:
                 score = 1.0 / (RRF_K + rank + 1)
                 scored[key] = (scored.get(key, (0.0, found))[0] + score, found)
         ranked = sorted(scored.items(), key=lambda item: -item[1][0])
+        # ("last Tuesday" of the Tuesday a week before, read of every memory found, as a
+        # profile's recall reads it: its records first, and the date facts say that day)
+        span = asked_span(query, now)
+        meant = week_before_said(query, span, [f.record for _, (_, f) in ranked
+                                               if isinstance(f.record, Memory)])
+        if meant is not None:
+            ranked = in_span_first(ranked, meant, lambda item: fused_record(item[1][1]))
         profile_of = {found.record.id: key[0] for key, (_, found) in ranked}
         memories = points_together([(s, f) for _, (s, f) in ranked
                                     if isinstance(f.record, Memory)],
@@ -414,6 +421,8 @@ class MemoryService:
         messages = [(s, f) for _, (s, f) in ranked
                     if isinstance(f.record, Message)][: settings.answer_messages]
         computed = date_questions.compute_for_question(query, now)
+        if meant is not None:
+            computed = computed_as_meant(computed, span, meant)
         shown = [f.record for _, f in memories]
         previous: dict[str, Memory] = {}
         for memory in shown:
