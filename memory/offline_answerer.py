@@ -3080,6 +3080,8 @@ _PART_OF = re.compile(r"(?i)\b(?:a\s+)?part\s+of\b")
 # "which ticket tracked the quickstart bug?": a ticket's words are no subject (it was declined,
 # "Quickstart is broken for Node 18 — … Filed DOCS-88." sharing one word of four)
 _PROBLEM_STEM = next(iter(content_stems("problem")))
+_VOTE_STEM = next(iter(content_stems("vote")))
+_SAY_YES = re.compile(r"(?i)\bsa(?:y|id)\s+(?:yes|no|ok|okay)\b")
 # "which DSARs are still open?": the state asked is no subject (it was declined, "DSAR-119 is
 # blocked: …" sharing one word of three)
 _ASKS_STILL_OPEN = re.compile(r"(?i)(?<=\s)(?:is|are)\s+(?:still\s+)?(?:open|outstanding|"
@@ -3478,7 +3480,9 @@ class OfflineAnswerer(Answerer):
             # sam's own words, not maya's "… moves to sam next week"
             # (and "what did Acme say about the export?": what is said to be its words, "Acme
             # says the new export is confusing, …", written by ivy, was declined)
-            request = bool(_ASKS_REQUEST.search(question))
+            # (and "did Umbrella say yes?": a customer's yes is said by whoever reports it,
+            # "Umbrella verbal yes at $108k ARR!", declined)
+            request = bool(_ASKS_REQUEST.search(question) or _SAY_YES.search(question))
             speaking -= {n for n in speaking - people()
                          if any(_names_all({n}, m.content) and (request or re.search(
                              rf"(?i)\b{re.escape(n)}\s+{_SAYS_OF_OWN}", m.content))
@@ -4386,6 +4390,14 @@ class OfflineAnswerer(Answerer):
                 # "leo's expenses approved, …", not leo's "my flight … was $640"; nor of what
                 # was wrong, said by whoever found it: "leo your hotel receipt is missing …")
                 shown.sort(key=lambda m: not _names_all(names, " ".join(speakers(m))))
+            if _ASKS_YES_NO.match(question) and speakers is not None \
+                    and _SAID_OTHERWISE[_VOTE_STEM].search(shown[0].content) \
+                    and (decided := _decided_after(shown[0], memories, speakers)) is not None:
+                # a vote says no whether it happens, the decision after it does: "are we moving
+                # to Temporal?" led with cy's "+1 for Temporal …" and ben's "-1 …" over ana's
+                # "decision: we stay on Celery for now, revisit in Q2" (after the sorts above:
+                # the did-it sort put what says "move" first)
+                shown = [decided, *(m for m in shown if m is not decided)]
             # a change leads only where it is of whom and when the question asks, as the answer
             shown = _as_tried(shown, memories, question)
             if _ASKS_WHAT_TO_DO.search(question):

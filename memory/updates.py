@@ -210,18 +210,25 @@ _CORRECTED_SUM = re.compile(r"(?i)\b(?:corrected|revised|amended|adjusted|reissu
                             r"new)\s+(?P<what>invoice|quote|bill|price|amount|total|estimate|budget|"
                             r"figure|charge|fee|offer)s?\b(?=[^.;!?\n]{0,30}[$€£]\s?\d)")
 # a sum per a unit ("$8,400/yr", "€12 per seat", "$30k a year")
-_PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*(?:/\s*|\s(?:per|an?)\s+)"
+_PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*(?:(?:/\s*|\s(?:per|an?)\s+)"
                         r"(?P<per>yrs?|years?|annum|mo|mos|months?|seats?|users?|licen[cs]es?|"
-                        r"heads?|weeks?|wk|days?|hours?|hr)\b")
+                        r"heads?|weeks?|wk|days?|hours?|hr)\b|"
+                        # a deal's recurring revenue: "deal size ~$120k ARR"
+                        r"(?P<recurring>ARR|MRR|ACV)\b)")
 # what a price was bargained or settled to
 _REPRICED = re.compile(r"(?i)\b(?:down|up)\s+to\b|\bnegotiat\w*|\bdiscount\w*|\bcounter\w*|"
+                       # "Umbrella verbal yes at $108k ARR!" after "deal size ~$120k ARR"
+                       r"\b(?:verbal\s+)?(?:yes|commit(?:ted)?)\s+(?:at|for)\b|"
                        r"\bfinal\s+(?:price|offer|quote)\b|"
                        r"\b(?:agreed|settled|landed)\s+(?:on|at)\b|"
                        r"\b(?:sign(?:ed|ing)?|locked\s+in)\b")
 _REPRICED_WITHIN = timedelta(days=45)
+_DEAL_VALUE_WORDS = "worth value price cost size arr mrr acv revenue much"
 
 
 def _per(price: re.Match) -> str:
+    if price["recurring"]:
+        return "month" if price["recurring"] == "MRR" else "year"
     return {"yr": "year", "yrs": "year", "years": "year", "annum": "year", "mo": "month",
             "mos": "month", "months": "month", "wk": "week", "weeks": "week", "hr": "hour",
             "hours": "hour", "days": "day"}.get(price["per"].lower(), price["per"].lower()[:4])
@@ -619,6 +626,11 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     # on a 2-year term." after mo's "Audio middleware license renewal came in at $8,400/yr" (a
     # negotiation's outcome names no license, and says no word of changing)
     priced = _PRICE_PER.search(ANNOTATED.sub("", answer.content))
+    if priced is not None and priced["recurring"] \
+            and not wanted & content_stems(_DEAL_VALUE_WORDS):
+        # (a deal's revenue is its value's, asked as such: "when did we send the Umbrella
+        # proposal?" is no price, and its verbal yes at a new sum is no latest word of it)
+        priced = None
     if priced is not None and speakers is not None and (by := speakers(answer)):
         repriced = [m for m in later if m.said_at - said <= _REPRICED_WITHIN
                     and _REPRICED.search(m.content) and speakers(m) & by

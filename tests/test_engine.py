@@ -3865,6 +3865,23 @@ def test_last_tuesday_is_the_week_before_when_only_that_one_says_it(profile):
     assert "last Tuesday = 2026-12-01" in latest, latest
 
 
+def test_last_tuesday_is_read_the_same_asked_of_several_channels(service, profile_name):
+    """A DM asks every channel the asker reads (`recall_across`): "last Tuesday" is the week
+    before there too, in the date facts handed back (they said the most recent Tuesday while
+    the offline answer read the week before)."""
+    api, other = service.profile(profile_name), service.profile(f"{profile_name}-random")
+    api.ingest([said("lee", "2026-11-24T15:00:00Z", "decided: rate limit for the public API "
+                     "goes from 100 to 300 req/min per key")], session_id="api")
+    other.ingest([said("max", "2026-11-30T18:00:00Z", "new limits are live for everyone except "
+                       "enterprise, enterprise tomorrow")], session_id="random")
+    found = service.recall_across([api.name, other.name], "what did we decide about the rate "
+                                  "limit last Tuesday?",
+                                  now=datetime(2026, 12, 4, 10, tzinfo=timezone.utc))
+    assert [c.value for c in found.result.computed] == ["2026-11-24"], found.result.computed
+    assert found.result.answer.startswith("decided: rate limit for the public API"), \
+        found.result.answer
+
+
 def test_what_caused_an_alert_is_the_guess_after_an_ack(profile):
     """7 Dec, on-call: "what caused the 5xx spike?" was declined and "what caused the
     api-gateway alert?" gave the alert's two posts: mo's "ack, looking. looks like the new WAF
@@ -4312,3 +4329,43 @@ def test_a_volunteer_who_cant_make_it_and_where_the_event_is(profile):
     assert coming.startswith("Latest: sorry, vol_ray can't make the food drive"), coming
     where = profile.recall("where is the food drive?", now=now).answer
     assert where.startswith("food drive Saturday Dec 12"), where
+
+
+def test_whether_it_happens_is_the_decision_after_the_votes(profile):
+    """7 Dec, an architecture channel: "are we moving to Temporal?" led with cy's "+1 for
+    Temporal" and ben's "-1" over ana's "decision: we stay on Celery for now, revisit in Q2"
+    (which names no Temporal: the proposal it settled did)."""
+    rows = [("ana", "2026-11-23T10:00:00Z", "proposal: move background jobs from Celery to "
+             "Temporal. thoughts?"),
+            ("ben", "2026-11-23T10:30:00Z", "-1, Temporal is a lot of ops for a team our size"),
+            ("cy", "2026-11-23T11:00:00Z", "+1 for Temporal, retries and visibility are way "
+             "better"),
+            ("ana", "2026-11-25T15:00:00Z", "decision: we stay on Celery for now, revisit in Q2. "
+             "adding flower for visibility")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="arch")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    answer = profile.recall("are we moving to Temporal?", now=now).answer
+    assert answer.startswith("decision: we stay on Celery for now"), answer
+
+
+def test_a_customers_yes_and_the_deals_new_value(profile):
+    """7 Dec, a sales channel: "did Umbrella say yes?" was declined (read as asking for
+    Umbrella's own words; Umbrella speaks nowhere), and "what's the Umbrella deal worth?" gave
+    "deal size ~$120k ARR" though the same rep said since "Umbrella verbal yes at $108k ARR!"
+    (an ARR was no price per a unit, and a yes at a sum no settling of it)."""
+    rows = [("rep_jo", "2026-11-24T10:00:00Z", "Umbrella demo went great, they want a proposal "
+             "by Friday. deal size ~$120k ARR"),
+            ("rep_jo", "2026-11-27T16:00:00Z", "sent Umbrella the proposal, $120k ARR with 10% "
+             "multi-year discount"),
+            ("mgr_li", "2026-12-01T09:00:00Z", "Umbrella's CFO pushed back on price, jo is "
+             "reworking it at $105k"),
+            ("rep_jo", "2026-12-03T15:00:00Z", "Umbrella verbal yes at $108k ARR! paperwork next "
+             "week, close date Dec 15")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sales")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    yes = profile.recall("did Umbrella say yes?", now=now).answer
+    assert yes.startswith("Umbrella verbal yes at $108k ARR!"), yes
+    worth = profile.recall("what's the Umbrella deal worth?", now=now).answer
+    assert worth.startswith("Latest: Umbrella verbal yes at $108k ARR!"), worth
+    sent = profile.recall("when did we send the Umbrella proposal?", now=now).answer
+    assert "verbal yes" not in sent.split(" (")[0], sent
