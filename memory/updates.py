@@ -210,9 +210,9 @@ _CORRECTED_SUM = re.compile(r"(?i)\b(?:corrected|revised|amended|adjusted|reissu
                             r"new)\s+(?P<what>invoice|quote|bill|price|amount|total|estimate|budget|"
                             r"figure|charge|fee|offer)s?\b(?=[^.;!?\n]{0,30}[$€£]\s?\d)")
 # a sum per a unit ("$8,400/yr", "€12 per seat", "$30k a year")
-_PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*(?:(?:/\s*|\s(?:per|an?)\s+)"
-                        r"(?P<per>yrs?|years?|annum|mo|mos|months?|seats?|users?|licen[cs]es?|"
-                        r"heads?|weeks?|wk|days?|hours?|hr)\b|"
+_PRICE_PER = re.compile(r"[$€£]\s?(?P<sum>\d[\d,]*(?:\.\d+)?[kKmM]?)\s*"
+                        r"(?:(?:/\s*|\s(?:per|an?)\s+)(?P<per>yrs?|years?|annum|mo|mos|months?|"
+                        r"seats?|users?|licen[cs]es?|heads?|weeks?|wk|days?|hours?|hr)\b|"
                         # a deal's recurring revenue: "deal size ~$120k ARR"
                         r"(?P<recurring>ARR|MRR|ACV)\b)")
 # what a price was bargained or settled to
