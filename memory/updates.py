@@ -74,7 +74,9 @@ _CHANGE = re.compile(
     r"retir(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|"
     r"migrat(?:e|es|ed|ing)|mov(?:e|es|ed|ing) to|chang(?:e|es|ed|ing) to|"
     # "flight changed! now landing Dec 21 at 11:15am" after "my flight lands Dec 22"
-    r"(?<=\w\s)(?:has\s+|have\s+|got\s+)?changed(?=\s*[!:;,.\u2013\u2014-])|"
+    # (an exclamation or a colon after it: "escalation policy changed, after 15 min …" moved no
+    # ticket that "escalating #4821" names, and led "what's the status of the Contoso ticket?")
+    r"(?<=\w\s)(?:has\s+|have\s+|got\s+)?changed(?=\s*(?:!|:(?!\S)|\s[\u2013\u2014-]\s))|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
     # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
