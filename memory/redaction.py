@@ -533,6 +533,8 @@ _PLACEHOLDER_WORDS = {"password", "passwd", "secret", "token", "changeme", "chan
                       "optional", "string", "empty"}
 _CODE_REFERENCE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[(\[]")
 _REPEATED = re.compile(r"(.)\1{5,}")
+# A private key's body in an example: nothing, dots, x's or a placeholder in angle brackets.
+_EXAMPLE_BODY = re.compile(r"(?is)[\s.\u2026*x]*(?:<[^>]*>|\[[^\]]*\])?[\s.\u2026*x]*")
 # A YAML tag where a value would be (Ansible's `!vault |` before an encrypted block,
 # CloudFormation's `!Ref Param`): what follows it is no secret in clear.
 _YAML_TAG = re.compile(r"(?i)!(?:vault|ref|sub|getatt|importvalue|join|select|split|findinmap|"
@@ -543,9 +545,9 @@ _SPECIAL = set("!@#$%^&*?~+=/\\|")
 
 _RULES: tuple[_Rule, ...] = (
     *_from_detect_secrets(),
-    *(_Rule(kind, re.compile(pattern, re.DOTALL if kind == "private-key" else 0),
-            gate="" if kind == "private-key" else "token")
-      for kind, pattern in _OURS),
+    *(_Rule(kind, re.compile(pattern, re.DOTALL), value="block", gate="")
+      for kind, pattern in _OURS if kind == "private-key"),
+    *(_Rule(kind, re.compile(pattern)) for kind, pattern in _OURS if kind != "private-key"),
     *(_Rule(kind, re.compile(pattern), "secret", value=check,
             gate="url" if kind == "url-password" else "label")
       for kind, pattern, check in _LABELLED),
@@ -694,6 +696,8 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _card_number(value)
     if rule.value == "iban":
         return _iban(value)
+    if rule.value == "block":  # a real key's body repeats ("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA…")
+        return not _EXAMPLE_BODY.fullmatch(value.split("-----", 2)[-1].rsplit("-----END", 1)[0])
     if rule.value == "pem64":  # a private key's, not a certificate's (public)
         return _encoded_private_key(value)
     if rule.value == "pin":  # not a date or a year ("access code 2024-11-05")

@@ -35,6 +35,31 @@ def test_secrets_are_redacted(text, kind):
     assert redact(out) == (out, [])  # idempotent
 
 
+# A real (throwaway) ed25519 key from `ssh-keygen -t ed25519`: an OpenSSH key's body always repeats
+# ("AAAAAABAAAA…"), so the check that drops a token shape filled with one character as an example
+# let the block through and its lines were redacted one by one, the header and footer kept.
+OPENSSH_KEY = ("-----BEGIN OPENSSH PRIVATE KEY-----\n"
+           "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+           "QyNTUxOQAAACDb6029cnjjGsJ6T1k+3rlp055iBZCsAMVqJn10EqYfOgAAAJghQRQSIUEU\n"
+           "EgAAAAtzc2gtZWQyNTUxOQAAACDb6029cnjjGsJ6T1k+3rlp055iBZCsAMVqJn10EqYfOg\n"
+           "AAAEAJz63b3hRZKLI86ogSnD89KeAgUFkeyNl15SX627j8CdvrTb1yeOMawnpPWT7euWnT\n"
+           "nmIFkKwAxWomfXQSph86AAAADmRlcGxveUBiYXN0aW9uAQIDBAUGBw==\n"
+           "-----END OPENSSH PRIVATE KEY-----")
+
+
+def test_a_real_openssh_key_is_one_private_key():
+    out, kinds = redact(f"ssh into bastion with this key:\n{OPENSSH_KEY}\nthen sudo -i")
+    assert out == "ssh into bastion with this key:\n[REDACTED:private-key]\nthen sudo -i", out
+    assert kinds == ["private-key"]
+
+
+def test_an_example_key_block_is_left_alone():
+    for text in ["-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+                 "-----BEGIN PRIVATE KEY-----\n<your key here>\n-----END PRIVATE KEY-----",
+                 "paste it as -----BEGIN PRIVATE KEY----- xxxxxxxx -----END PRIVATE KEY-----"]:
+        assert redact(text) == (text, [])
+
+
 def test_a_pasted_traceback_and_env_dump_keep_no_piece_of_a_secret():
     """27 Nov: an agent pastes a traceback and an env dump. A password holding "@" in a URL
     ("redis://:r3d1sP@ss@cache") was cut at its first "@", and "ss" stayed beside the marker."""
