@@ -696,7 +696,7 @@ def _checks(rule: _Rule, value: str) -> bool:
         return _card_number(value)
     if rule.value == "iban":
         return _iban(value)
-    if rule.value == "block":  # a real key's body repeats ("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA…")
+    if rule.value == "block":  # (a real key's body repeats: "b3BlbnNzaC1rZXktdjEAAAAABG5vbm…")
         return not _EXAMPLE_BODY.fullmatch(value.split("-----", 2)[-1].rsplit("-----END", 1)[0])
     if rule.value == "pem64":  # a private key's, not a certificate's (public)
         return _encoded_private_key(value)
