@@ -152,8 +152,10 @@ _CONCRETE = re.compile(
 _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(is|:|=)", re.IGNORECASE)
 # what a secret is said to be that is no secret: the marker redaction left, or where it is kept
 # or what became of it ("twilio auth token is in 1password", "… is [REDACTED:credential]": with
-# neither kept, "what's the twilio token?" was answered with the npm token's sentence)
-_NO_SECRET_SAID = re.compile(r"\s*(?:\[REDACTED:[a-z0-9-]+\]\W*$|(?:in|on|at|under|inside|"
+# neither kept, "what's the twilio token?" was answered with the npm token's sentence); a marker
+# may end a clause ("… password is [REDACTED:password] and the link is figma.com/…" was dropped)
+_NO_SECRET_SAID = re.compile(r"\s*(?:\[REDACTED:[a-z0-9-]+\](?:\W*$|\s*[,;]|\s+(?:and|but|so)\b)|"
+                             r"(?:in|on|at|under|inside|"
                              r"stored|kept|saved|pinned|shared|rotated|revoked|expired|expiring|"
                              r"invalid|wrong|missing|broken|the\s+same|now\s+in)\b)",
                              re.IGNORECASE)
