@@ -189,7 +189,11 @@ SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge reques
                  "on call": "oncall", "on-call": "oncall",
                  # "when did the rate limit roll out?" and "rollout Dec 1" (no word shared)
                  "roll out": "rollout", "roll-out": "rollout", "rolled out": "rollout",
-                 "rolling out": "rollout", "rolls out": "rollout"}
+                 "rolling out": "rollout", "rolls out": "rollout",
+                 # "how do I log into docker?" and "docker login -u deploybot -p …" (declined)
+                 # ("log in" last: the long form "login" is searched with)
+                 "logging in": "login", "logged in": "login", "logs in": "login",
+                 "log into": "login", "log-in": "login", "log in": "login"}
 _PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
 _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 
