@@ -1559,7 +1559,10 @@ _RANGE_STARTS = re.compile(r"\b(?:starts?|starting|begins?|beginning)\s+(?:on\s+
 _RANGE_ENDS = re.compile(r"(?:\s+(?:at\s+)?(?:noon|midnight|(?:in\s+the\s+)?"
                          r"(?:morning|afternoon|evening|night)|\d{1,2}(?::\d{2})?\s*"
                          r"(?:[ap]\.?m\.?)?(?:\s*[a-z]{3,4})?))?"
-                         r"\s*,?\s*(?:and\s+)?(?:ends?|ending|finishes)\s+(?:on\s+)?$",
+                         r"\s*,?\s*(?:and\s+)?(?:ends?|ending|finishes|"
+                         # "the deploy freeze starts Dec 18 and runs through Jan 4"
+                         r"(?:runs?|running|goes|going|lasts?|lasting)\s+"
+                         r"(?:through|thru|until|till|til|to))\s+(?:on\s+)?$",
                          re.IGNORECASE)
 # a weekday's or a day's phrase holds its preposition ("from Friday", "until Monday")
 _RANGE_WORD_IN = re.compile(r"(?:from|until|till|through|thru|to)\s+", re.IGNORECASE)
@@ -1657,6 +1660,12 @@ def _same_month_or_next(a: date, day: int) -> date | None:
     return None
 
 
+def _range_word_end(text: str, f: Found) -> int:
+    """Where a day's phrase starts past its preposition ("through Jan 4": at "Jan")."""
+    held = _RANGE_WORD_IN.match(text, f.start, f.end)
+    return held.end() if held else f.start
+
+
 def _join_ranges(text: str, found: list[Found]) -> list[Found]:
     """"from the 3rd to the 7th", "between June 3 and June 7", "Mon-Wed": one range of days."""
     out: list[Found] = []
@@ -1664,7 +1673,11 @@ def _join_ranges(text: str, found: list[Found]) -> list[Found]:
         prev = out[-1] if out else None
         if (prev is not None and f.labelled and not prev.labelled
                 and prev.date.start == prev.date.end == f.date.start < f.date.end
-                and _RANGE_JOIN.fullmatch(text[prev.end:f.start])):
+                and (_RANGE_JOIN.fullmatch(text[prev.end:f.start])
+                     # (or a start and the day it runs through: "… starts Dec 18 and runs
+                     # through Jan 4 [2026-12-18 to 2027-01-04]")
+                     or _RANGE_ENDS.fullmatch(text[prev.end:_range_word_end(text, f)])
+                     and _RANGE_STARTS.search(text[_back(text, prev.start):prev.start]))):
             # a range read again, labelled once after its end ("The code freeze is Dec 18 to
             # Jan 4 [2026-12-18 to 2027-01-04]"): one range, not Dec 18 and then the range
             # ("when does the code freeze end?" was answered 18 December)
@@ -1822,8 +1835,8 @@ def _scan(text: str, anchor: datetime | date,
                          ResolvedDate(phrase, start, end, granularity), detail,
                          explicit=resolve in _EXPLICIT or detail == AS_WRITTEN,
                          label_at=m.end()))
-    out = _ends_after_start(text, _offset_from(
-        text, _counted_from(text, _today_after(text, _one_day_twice(text, out), today))))
+    out = _weekday_of_the_stretch(text, _ends_after_start(text, _offset_from(
+        text, _counted_from(text, _today_after(text, _one_day_twice(text, out), today)))))
     try:
         return _join_ranges(text, out)
     except OverflowError:  # a range reaching past year 9999: the dates as found, unjoined
@@ -1846,11 +1859,47 @@ def _ends_after_start(text: str, found: list[Found]) -> list[Found]:
                 and not moved_away_from(text, started) \
                 and _ENDS_BEFORE.search(text, max(0, f.start - 12), f.start) \
                 and not re.search(r"[.!?\n]", text[started.end:f.start]):
-            x = f.date.start + timedelta(days=7 * -(-(started.date.start - f.date.start).days // 7))
+            if _WEEKDAY_ONLY.search(f.date.phrase):
+                x = f.date.start + timedelta(
+                    days=7 * -(-(started.date.start - f.date.start).days // 7))
+            else:  # a day of a month: that day a year on ("promo starts Dec 1 and goes to Dec
+                # 24", said on 4 Dec, was 2 December 2027, weeks added to 24 December 2026)
+                try:
+                    x = f.date.start.replace(year=f.date.start.year + 1)
+                except ValueError:  # (29 February)
+                    continue
+                if x < started.date.start:
+                    continue
             out[n] = replace(f, date=replace(f.date, start=x, end=x),
                              detail=f"{f.detail}, the end after the start {started.date.start}")
         if out[n].date.granularity == "day":
             started = out[n]
+    return out
+
+
+def _weekday_of_the_stretch(text: str, found: list[Found]) -> list[Found]:
+    """"tournament is the weekend of Dec 12-13, bus leaves at 6am Saturday" (said on Monday 23
+    Nov): a bare weekday after a stretch of days named in its sentence is that stretch's (it was
+    the coming Saturday, 28 Nov)."""
+    out = list(found)
+    for n, f in enumerate(found):
+        if not (_BARE_WEEKDAY.fullmatch(f.date.phrase) and f.date.start == f.date.end
+                and f.detail.startswith(("the first ", "the most recent "))):
+            continue
+        stretch = next((a for a in reversed(out[:n])
+                        if 1 <= (a.date.end - a.date.start).days <= 6
+                        and _NAMES_MONTH.search(a.date.phrase)  # (not "next week": its own)
+                        and not re.search(r"[.!?\n]", text[a.end:f.start])), None)
+        if stretch is None or stretch.date.start <= f.date.start <= stretch.date.end:
+            continue
+        day = next((stretch.date.start + timedelta(days=k)
+                    for k in range((stretch.date.end - stretch.date.start).days + 1)
+                    if (stretch.date.start + timedelta(days=k)).weekday()
+                    == f.date.start.weekday()), None)
+        if day is not None:
+            out[n] = replace(f, date=replace(f.date, start=day, end=day),
+                             detail=f"the {WEEKDAYS[day.weekday()].capitalize()} of "
+                                    f"{stretch.date.phrase} [{stretch.date.start}]")
     return out
 
 
@@ -1984,14 +2033,18 @@ def _one_day_twice(text: str, found: list[Found]) -> list[Found]:
             # "the Tuesday after, Dec 8": a weekday, then the date it is (the weekday alone
             # was the Tuesday after it was said)
             or _WEEKDAY_ONLY.match(a.date.phrase) and b.date.granularity == "day"
-            and re.fullmatch(r"(?i)[\s,(]*(?:after|before|following|then)?[\s,(]*",
-                             text[a.end:b.start])
+            and _WEEKDAY_TO_DATE.fullmatch(text[a.end:b.start])
             and _NAMES_MONTH.search(b.date.phrase)
             and WEEKDAYS[b.date.start.weekday()] == a.date.phrase.lower()}
     return [f for i, f in enumerate(found) if i not in drop]
 
 
 _NAMES_MONTH = re.compile(rf"(?i)\b{_MONTH_NAME}|\d/\d|\d{{4}}-\d\d-\d\d")
+# what may come between a weekday and the date it is: "the Tuesday after, Dec 8", "my Saturday
+# night shift (Dec 5)" (said on Saturday 28 Nov, the weekday alone was that day)
+_WEEKDAY_TO_DATE = re.compile(r"(?i)(?:\s+(?:night|morning|afternoon|evening|overnight|day|late|"
+                              r"early|shift|slot|class|service|game|match))*"
+                              r"[\s,(]*(?:after|before|following|then|on)?[\s,(]*")
 
 
 def _ordinal_after(day: int, named: ResolvedDate | None, guess: date, detail: str

@@ -1635,3 +1635,50 @@ def test_a_range_read_again_with_its_label_is_one_range():
                                                         "2027-01-04")], text
     # (two days labelled each stay two)
     assert len(find_dates("Dec 18 [2026-12-18] to Jan 4 [2027-01-04]", anchor)) == 2
+
+
+SATURDAY_28_NOV = datetime(2026, 11, 28, 7, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # 7 Dec (twenty-ninth session): a weekday and its date a shift's words apart are one day
+    # ("can anyone swap my Saturday night shift (Dec 5)?", said that Saturday, was labelled
+    # "Saturday [2026-11-28]", the day it was said)
+    ("can anyone swap my Saturday night shift (Dec 5)?", [("2026-12-05", "2026-12-05")]),
+    ("the Saturday night shift on Dec 5", [("2026-12-05", "2026-12-05")]),
+    ("Saturday morning (Dec 5) works", [("2026-12-05", "2026-12-05")]),
+    # a weekday that is not the date's stays its own day
+    ("Friday night shift (Dec 5)", [("2026-12-04", "2026-12-04"), ("2026-12-05", "2026-12-05")]),
+    # a bare weekday after days named in its sentence is one of them ("bus leaves at 6am
+    # Saturday" was the coming Saturday, two weeks before the tournament)
+    ("tournament is the weekend of Dec 12-13, bus leaves the school at 6am Saturday",
+     [("2026-12-12", "2026-12-13"), ("2026-12-12", "2026-12-12")]),
+    ("offsite Dec 14-16, dinner on Tuesday", [("2026-12-14", "2026-12-16"),
+                                              ("2026-12-15", "2026-12-15")]),
+    # (not past the sentence's end, and not a week said without its date)
+    ("offsite Dec 14-16. Friday we ship", [("2026-12-14", "2026-12-16"),
+                                           ("2026-12-04", "2026-12-04")]),
+])
+def test_dates_people_wrote_on_7_dec_twenty_ninth_session(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, SATURDAY_28_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a stretch that starts and runs through a day is one range ("can I deploy on Dec 20?"
+    # under "the deploy freeze starts Dec 18 and runs through Jan 4" found two days, neither 20)
+    ("heads up, the deploy freeze starts Dec 18 and runs through Jan 4",
+     [("2026-12-18", "2027-01-04")]),
+    ("the sale starts Dec 10 and goes until Dec 14", [("2026-12-10", "2026-12-14")]),
+    # a day of a month that ends a stretch after its start is a year on, not weeks on ("promo
+    # starts Dec 1 and goes to Dec 24" ended on 2 December 2027)
+    ("promo starts Dec 1 and goes to Dec 24", [("2027-12-01", "2027-12-24")]),
+])
+def test_stretches_people_wrote_on_7_dec_said_on_a_friday(text, expected):
+    """(and read the same again with the label ingest wrote: "when does the deploy freeze
+    end?" was 18 December, the range labelled after its end and its start read alone)"""
+    from memory.dates import find_dates
+    for said in (text, annotate_dates(text, FRIDAY_4_DEC)[0]):
+        assert [(f.date.start.isoformat(), f.date.end.isoformat())
+                for f in find_dates(said, FRIDAY_4_DEC)] == expected, said
