@@ -236,11 +236,12 @@ def _names_all(names: set[str], text: str) -> bool:
 # redis support streams?", so only verbs people do). Those of speech ask for the person's own
 # words ("what did priya say about …": hers, not a memory that mentions her).
 _SPEECH_VERBS = ("say|said|mention|mentioned|suggest|suggested|propose|proposed|recommend|"
-                 "recommended|tell|told|promise|promised|ask|asked|write|wrote|post|posted")
+                 "recommended|tell|told|promise|promised|ask|asked|write|wrote|post|posted|"
+                 "offer|offered|request|requested")
 _PERSON_SLOT = re.compile(
     rf"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'-]*)\s+"
     rf"(?:(?P<speech>{_SPEECH_VERBS})|think|thought|want|wanted|decide|decided|prefer|preferred|"
-    r"vote|voted|like|feel|felt|agree|agreed|disagree|offer|offered|volunteer|pick|picked|"
+    r"vote|voted|like|feel|felt|agree|agreed|disagree|volunteer|pick|picked|"
     r"choose|chose|mean|meant|share|shared|plan|planned|need|needed|complain|object|approve|"
     r"approved|review|reviewed|"
     # "what did nina do yesterday?" ("nina", an English word, was no name, and raj's standup
@@ -417,6 +418,12 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
     # replication"), which need not say "not" or "pick"
     topic = content_stems(_WHY_NOT.sub("", _ANYONE_MENTION.sub(" ", question))) \
         - _name_stems(question, names)
+    if speaking and not topic - content_stems(" ".join(
+            m["speech"] for m in _PERSON_SLOT.finditer(name_letters(question).lower())
+            if m["speech"])):
+        # "what did nina ask?": the verb of speaking alone is no subject ("ask" was a word to
+        # share, and her "can anyone swap my Saturday night shift?" was declined)
+        topic = set()
     if names:  # "what did we think of Alex?": what was said of Alex, in whatever words
         topic -= _OPINION_STEMS
         if _AT_PRESENT.search(question):  # ("is Kenji on Growth now?": no "now" to share)
@@ -2080,6 +2087,14 @@ _ASKS_END_DAY = re.compile(r"(?i)^\W*(?:when|what\s+(?:day|date))\b[^?]*\b(?:end
                            r"close|closes|closing|finish|finishes|wraps?\s+up|expires?)\b")
 _ASKS_START_DAY = re.compile(r"(?i)^\W*(?:when|what\s+(?:day|date))\b[^?]*\b(?:start|starts|"
                              r"starting|begin|begins|kicks?\s+off|opens?)\b")
+# a day said as a thing's: "last night's [2026-11-30] checkout incident", "Monday's deploy"
+_POSSESSIVE_DAY = re.compile(r"['’]s(?:\s+\[[^\]]*\])?\s+(?P<what>[A-Za-z][\w-]*(?:\s+[\w-]+)?)")
+# what a day said after it ends or starts something: "… runs through Jan 4", "… starts Dec 18"
+_ENDS_ON = re.compile(r"(?i)\b(?:through|thru|until|till|til|ends?|ending|ended|over\s+(?:on|by)|"
+                      r"closes?|closing|finish(?:es)?|wraps?\s+up(?:\s+on)?|expires?|back\s+on)"
+                      r"\s+(?:on\s+)?$")
+_STARTS_ON = re.compile(r"(?i)\b(?:starts?|starting|begins?|beginning|from|kicks?\s+off|opens?|"
+                        r"effective)\s+(?:on\s+)?$")
 
 
 def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
@@ -2113,6 +2128,29 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         if by and len(by) < len(found) \
                 and not _asked_day_labelled(memory.content, found, by, question):
             events = [e for e in events if any(f.date.start == e.start for f in by)] or events
+    if len(events) > 1 and question and _WHEN.match(question):
+        # a day said as another thing's ("postmortem for last night's checkout incident is
+        # Thursday 2pm PT"): not the day asked, unless the question names that thing ("when is
+        # the postmortem?" was answered 30 November, the incident's night)
+        # (and is the day asked where it names that thing: "when was the checkout incident?")
+        asked_stems = content_stems(question)
+        owned = [(f, bool(content_stems(owner["what"].split()[0]) & asked_stems))
+                 for f in found if (owner := _POSSESSIVE_DAY.match(memory.content, f.end))]
+        named = [f for f, asked in owned if asked]
+        unasked = [f for f, asked in owned if not asked]
+        if named and len(named) < len(found):
+            events = [e for e in events if any(f.date.start == e.start for f in named)] or events
+        elif unasked and len(unasked) < len(found):
+            events = [e for e in events if not any(f.date.start == e.start
+                                                   for f in unasked)] or events
+    if len(events) > 1 and question and (asked := _ASKS_END_DAY.search(question) and _ENDS_ON
+                                         or _ASKS_START_DAY.search(question) and _STARTS_ON):
+        # the day said after an end's or a start's word: "the deploy freeze starts Dec 18 and
+        # runs through Jan 4" for "when does the deploy freeze end?" (was 18 December, nearer
+        # "freeze")
+        said = [f for f in found if asked.search(memory.content[max(0, f.start - 24):f.start])]
+        if said and len(said) < len(found):
+            events = [e for e in events if any(f.date.start == e.start for f in said)] or events
     if len(events) > 1 and question:
         wanted = content_stems(question)
         if _ASKS_DEADLINE.search(question):
@@ -2858,6 +2896,21 @@ _SAID_OTHERWISE = {
                                r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
+    # "what's Jordan's number?": "Jordan's new cell is 415-555-0199" (declined)
+    **dict.fromkeys(content_stems("number numbers phone cell mobile"),
+                    re.compile(r"(?i)\b(?:cell|mobile|phone|tel)\b|"
+                               r"(?<![\w.-])(?:\+?\d{1,3}[\s.-]?)?"
+                               r"\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w.-])|"
+                               r"(?<![\w.-])\+\d{1,3}(?:[\s.-]?\d){8,12}(?![\w.-])")),
+    # "how much did we raise?": "wire received, round closed at $8.5M" (a burn rate's "$360k/month"
+    # led it, sharing the sum alone)
+    **dict.fromkeys(content_stems("raise raised raising fundraise fundraising"),
+                    re.compile(r"(?i)\b(?:(?:funding|seed|pre-?seed|bridge)\s+)?round\b|"
+                               r"\bseries\s+[a-e]\b|\bterm\s+sheet\b|\bfunding\b")),
+    # "what was the pre-money valuation?": "term sheet from Sequoia: $8M at $40M pre" (declined)
+    **dict.fromkeys(content_stems("valuation valuations valued"),
+                    re.compile(r"(?i)[$€£]\s?\d[\d.,]*\s?[kmb]\w*\s+(?:pre|post)\b|"
+                               r"\b(?:pre|post)-?money\b|\bcap\s+(?:of\s+)?[$€£]")),
     # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
     # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
     **dict.fromkeys(content_stems("come coming people attend attending attendees"),
@@ -2887,6 +2940,10 @@ _SAID_OTHERWISE = {
                                r"\b(?:jump(?:ed|s)?|surg(?:e|ed|ing)|spik(?:e|ed|es|ing)|"
                                r"shot\s+up)\b")),
 }
+# "what did nina ask (for)?" and what a request says: "can anyone swap my Saturday shift?"
+_ASKS_WHAT_ASKED = re.compile(r"(?i)\bwhat\s+(?:did|has|had)\s+\S+\s+(?:ask|request)")
+_REQUEST_MADE = re.compile(r"(?i)\?|\b(?:can|could|would|will)\s+(?:anyone|any\s+one|someone|"
+                           r"somebody|you|u)\b|\b(?:please|pls|plz)\b")
 # "who mentioned the Safari bug?", "did anyone ask about SSO?": the question asked is the answer
 _ASKS_WHO_SAID = re.compile(r"(?i)^\W*(?:who|whom|which\s+\w+)\b|\b(?:mention\w*|said|say|says|"
                             r"asked|ask|raised|brought\s+up|talk\w*|wonder\w*|question\w*)\b")
@@ -3148,6 +3205,32 @@ _TRACKER_DONE = re.compile(r"(?i)\bmoved\s+(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:do
                            r"completed?|shipped|released|won['’]?t\s+(?:do|fix))\b|"
                            r"^\W*(?:resolved|closed)\s*:")
 _ASKS_WHEN_PAST = re.compile(r"(?i)^\W*when\s+(?:was|were|did|had)\b")
+# a deed said done in a word of its own: "… renewal signed at 10% off", "Initech accepted!"
+_DONE_SAID = re.compile(r"(?i)\b(?:signed|accepted|agreed|approved|confirmed|completed|closed|"
+                        r"done|finished|shipped|went\s+through)\b")
+# the deed a past when-question ends on: "when did the round close?", "when was the lease signed?"
+_DEED_ASKED = re.compile(r"(?i)^\W*when\s+(?:did|was|were)\s+.+?\s+(?P<deed>[a-z]{3,})\W*$")
+# what may stand before a deed that has not happened: "will close", "to be signed", "should close"
+_NOT_YET = re.compile(r"(?i)\b(?:will|to|should|would|could|might|may|must|can|going|gonna|not|"
+                      r"never|before|until|once|if|when|after)\s+(?:be\s+|get\s+|have\s+been\s+)?$")
+
+
+def _reports_the_deed(question: str, memory: Memory) -> bool:
+    """Whether a memory reports as done the deed a past when-question asks of, in its own verb
+    ("round closed at $8.5M" for "when did the round close?")."""
+    asked = _DEED_ASKED.match(question)
+    if asked is None:
+        return False
+    deed = asked["deed"].lower()
+    stem = deed[:-1] if deed.endswith("e") else deed
+    done = rf"{re.escape(stem)}(?:e?d|{re.escape(stem[-1])}ed)"
+    if deed.endswith(("ed", "en")):  # "when was the wire received?": the participle asked
+        done += f"|{re.escape(deed)}"
+    if deed in ("live", "out"):  # "when did the free tier change go live?": "… is live"
+        done = rf"(?:is|are|went|now)\s+(?:now\s+)?{deed}"
+    text = ANNOTATED.sub("", memory.content)
+    return any(not _NOT_YET.search(text[max(0, m.start() - 24):m.start()])
+               for m in re.finditer(rf"(?i)\b(?:{done})\b", text))
 # a sum said as a difference: "$5.1k more than October", "€200 less than the quote"
 _SUM_DIFFERENCE = re.compile(r"(?i)[+-]?[$€£]\s?\d[\d,.]*\s?[kmb]?\s+(?:more|less|higher|lower|"
                              r"cheaper|over|under|above|below)\s+than\b")
@@ -3869,6 +3952,8 @@ class OfflineAnswerer(Answerer):
                      and _names_all(speaking, display_name(msg.author) or "")
                      and (span is None or in_span(msg, span))]
             said.sort(key=lambda item: item[0], reverse=True)
+            if _ASKS_WHAT_ASKED.search(question):  # "what did nina ask?": her requests first
+                said.sort(key=lambda item: not _REQUEST_MADE.search(item[1]))
             parts += [text for _, text in said[: self.max_memories]]
         elif relevant and when and _ASKS_FIRST.search(question):
             # "when did we first see the 502s?": the earliest word of it, not "Latest: Rolled
@@ -3942,12 +4027,15 @@ class OfflineAnswerer(Answerer):
                 if instead is not None:
                     shown = [shown[0], instead, *(m for m in shown[1:] if m is not instead)]
             if (undated & said_otherwise) - stems_of(shown[0]) and not when \
-                    and not says_change(shown[0]):
+                    and not (says_change(shown[0]) and (undated - said_otherwise - _COST_STEMS)
+                             & stems_of(shown[0])):
                 # a word said otherwise that the lead does not say: what says it, and all else
                 # asked, first ("Usage-based billing needs the metering service first" for
                 # "what does billing depend on?", after "Billing can land in late Q1")
                 # (not over a change that leads: "pilot kickoff moved to the Tuesday after, Dec
-                # 8" is the latest word of "they want a pilot starting in two weeks")
+                # 8" is the latest word of "they want a pilot starting in two weeks"; a change
+                # sharing no subject is none: "burn went up to $360k/month" for "how much did we
+                # raise?", a sum alone shared)
                 # (or, none saying all, what says it and more of the rest than the lead: "EXP-214
                 # interim: conversion +3.1%" for "what was the interim lift on one-page
                 # checkout?", after the launch's "one-page checkout … at 10% traffic")
@@ -4012,6 +4100,14 @@ class OfflineAnswerer(Answerer):
             # ("Risks: write load on Postgres goes up ~15%") first (it came second once the
             # field keyed no topic, after "Session migration is live in production")
             shown.sort(key=lambda m: not _field_asked(m, wanted))
+            if _ASKS_HOW_MUCH.match(question) and not _MONEY.search(shown[0].content) \
+                    and (priced := next((m for m in shown[1:LEADS_FOLLOWED + 1]
+                                         if _MONEY.search(m.content)
+                                         and undated - _COST_STEMS <= stems_of(m)), None)):
+                # "how much are jerseys?": what says a sum ("jersey order closes next Friday,
+                # $45 each"), not the newer count ("jerseys: 23 ordered so far"), a field of
+                # the word asked
+                shown = [priced, *(m for m in shown if m is not priced)]
             if len(shown) > 1 and _ASKS_WHETHER.match(question) \
                     and _DECIDED_OPENS.match(ANNOTATED.sub("", shown[1].content)) \
                     and not _DECIDED_OPENS.match(ANNOTATED.sub("", shown[0].content)) \
@@ -4361,7 +4457,11 @@ class OfflineAnswerer(Answerer):
                     and (verb := content_stems(did["verb"])) and not when:
                 # "did Acme approve the homepage?": what says it was done ("Acme approved round
                 # 2!") before what names the homepage ("Acme homepage round 1 sent")
-                shown.sort(key=lambda m: not verb & _text_stems(ANNOTATED.sub("", m.content)))
+                # (of those, what says it done: "Initech accepted! 2-year renewal signed …"
+                # before "Initech renewal: they want 15% off …" for "did Initech renew?")
+                shown.sort(key=lambda m: (not verb & _text_stems(ANNOTATED.sub("", m.content)),
+                                          not _reports_the_deed(f"when did it {did['verb']}", m)
+                                          and not _DONE_SAID.search(m.content)))
             if (variant := _VARIANT.search(question)) is not None:
                 # "what was email A's CTR?": what names email A ("… email A (subject "Last
                 # chance") had a 3.1% CTR."), not email B's 4.4% (a letter is no word to share)
@@ -4448,10 +4548,12 @@ class OfflineAnswerer(Answerer):
                 else None
             if latest is not None and (_changes_another_day(shown[0], latest, question)
                                        or _ASKS_HOW_MUCH.match(question)
-                                       and SAYS_MOVED.search(latest.content)
+                                       and (SAYS_MOVED.search(latest.content)
+                                            or _MONEY.search(shown[0].content))
                                        and not _MONEY.search(latest.content)):
                 # (the full paper's extension is none of the abstract's day; a trip put off
-                # changed no price of it: "how much is the field trip?")
+                # changed no price of it: "how much is the field trip?", nor a count since of
+                # what was priced: "jerseys: 23 ordered so far" after "…, $45 each")
                 latest = None
             if latest is None and shown[0].superseded_by and (replacing := next(
                     (m for m in memories if m.id == shown[0].superseded_by), None)) is not None \
@@ -4695,8 +4797,11 @@ class OfflineAnswerer(Answerer):
             elif latest is None and _ASKS_HOW_MUCH_NOW.search(question):
                 # (a figure of its own, not a ticket's number or a day's: "Apple delayed PO-7712
                 # shipment to Jan 6" led "how much is PO-7712?" over its $98k)
+                # (of the thing asked: "burn went up to $360k/month" is no raise's figure)
+                subject = undated - _COST_STEMS
                 changed = max((m for m in shown if m.said_at > shown[0].said_at and says_change(m)
-                               and _QUANTITY.search(_without_names_and_days(m))),
+                               and _QUANTITY.search(_without_names_and_days(m))
+                               and (not subject or subject & stems_of(m))),
                               key=lambda m: m.said_at, default=None)
                 if changed is not None:
                     shown = [changed, *(m for m in shown if m is not changed)]
@@ -4998,6 +5103,14 @@ class OfflineAnswerer(Answerer):
                 # "when was PAY-412 done?": the day a tracker said it moved to Done ("PAY-412
                 # moved from In Review to Done by lena"), not "No date was given"
                 parts += [f"{_said(moved)}, when it was reported:", moved.content]
+            elif when and (reported := next((m for m in _distinct(relevant)
+                                              # (most of what is asked: "when did the free tier
+                                              # change go live?" of "free tier … is live")
+                                              if 2 * len(wanted & _memory_stems(m)) > len(wanted)
+                                              and _reports_the_deed(question, m)), None)):
+                # "when did the round close?": "wire received, round closed at $8.5M" happened
+                # by the day it was said, not on no date
+                parts += [f"{_said(reported)}, when it was reported:", reported.content]
             elif when and _ASKS_WHEN_RUNS.match(question) and (timed := next(
                     (m for m in _distinct(relevant) if _TIME_OF_DAY.search(
                         ANNOTATED.sub("", m.content))), None)) is not None:

@@ -4369,3 +4369,153 @@ def test_a_customers_yes_and_the_deals_new_value(profile):
     assert worth.startswith("Latest: Umbrella verbal yes at $108k ARR!"), worth
     sent = profile.recall("when did we send the Umbrella proposal?", now=now).answer
     assert "verbal yes" not in sent.split(" (")[0], sent
+
+
+def test_a_shift_swap_asked_by_who_asked_and_for_which_day(profile):
+    """7 Dec (twenty-ninth session), a ward's channel: "what did nina ask?" was declined ("ask" a
+    word to share; her request says none), and "my Saturday night shift (Dec 5)", said on
+    Saturday 28 Nov, was labelled "Saturday [2026-11-28]", the day it was said."""
+    rows = [("nina", "2026-11-28T07:00:00Z", "can anyone swap my Saturday night shift (Dec 5)? "
+             "I have a family thing"),
+            ("omar", "2026-11-28T08:15:00Z", "I can take Dec 5 if you take my Dec 12 day shift"),
+            ("nina", "2026-11-28T08:20:00Z", "deal, thanks omar!")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ward")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    asked = profile.recall("what did nina ask?", now=now).answer
+    assert asked.startswith("can anyone swap nina's Saturday night shift (Dec 5 [2026-12-05])?"), \
+        asked
+    assert "2026-11-28" not in asked, asked
+    offered = profile.recall("what did omar offer?", now=now).answer
+    assert offered.startswith("omar can take Dec 5"), offered
+
+
+def test_a_round_closed_is_when_it_was_said_and_what_was_raised(profile):
+    """7 Dec, a founders' channel: "when did the round close?" was "No date was given" though
+    "wire received, round closed at $8.5M" said it had, and "how much did we raise?" led with
+    "burn went up to $360k/month" (a change, sharing a sum alone)."""
+    rows = [("ceo", "2026-10-05T17:00:00Z", "term sheet from Sequoia: $8M at $40M pre, 1x "
+             "non-participating"),
+            ("cfo", "2026-10-20T09:00:00Z", "wire received, round closed at $8.5M (added a $500k "
+             "angel slot for Maya)"),
+            ("ceo", "2026-11-03T12:00:00Z", "runway is now 26 months at current burn of "
+             "$310k/month"),
+            ("cfo", "2026-11-20T15:00:00Z", "burn went up to $360k/month after the three new "
+             "hires")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="founders")
+    now = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    closed = profile.recall("when did the round close?", now=now).answer
+    assert closed.startswith("20 October 2026, when it was reported: wire received"), closed
+    received = profile.recall("when was the wire received?", now=now).answer
+    assert received.startswith("20 October 2026, when it was reported"), received
+    raised = profile.recall("how much did we raise?", now=now).answer
+    assert not raised.startswith("burn"), raised
+    valued = profile.recall("what was the pre-money valuation?", now=now).answer
+    assert "$40M pre" in valued, valued
+
+
+def test_a_password_redacted_mid_sentence_keeps_the_rest(profile):
+    """7 Dec: "the figma share password is Tr1angle!Sunset and the link is figma.com/file/abc"
+    kept no memory (a secret's word before a value that was not the redaction's marker at the
+    sentence's end), and "how do I log into docker?" was declined ("docker login …")."""
+    rows = [("dev", "2026-12-01T10:10:00Z", "docker login -u deploybot -p "
+             "dckr_pat_7hG2kLm9PqR4sT6vW8xY0zA1bC3"),
+            ("dev", "2026-12-01T10:20:00Z", "the figma share password is Tr1angle!Sunset and the "
+             "link is figma.com/file/abc")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="dev")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    link = profile.recall("where's the figma link?", now=now).answer
+    assert "figma.com/file/abc" in link and "Tr1angle" not in link, link
+    login = profile.recall("how do I log into docker?", now=now).answer
+    assert login.startswith("docker login -u deploybot -p [REDACTED:"), login
+    assert not any("Tr1angle" in m.content or "dckr_pat" in m.content
+                   for m in profile.list(include_inactive=True)), "a secret was stored"
+
+
+def test_a_tournaments_saturday_and_what_jerseys_cost(profile):
+    """7 Dec, a youth team's channel: "bus leaves the school at 6am Saturday", after "tournament
+    in Fresno is the weekend of Dec 12-13" in the same sentence, was labelled the coming
+    Saturday (28 Nov), and "how much are jerseys?" led with the newer "jerseys: 23 ordered so
+    far" (a field of the word asked, and no sum) over "…, $45 each"."""
+    rows = [("mia", "2026-11-20T09:00:00Z", "jersey order closes next Friday, $45 each, sizes in "
+             "the sheet"),
+            ("coach", "2026-11-23T17:00:00Z", "tournament in Fresno is the weekend of Dec 12-13, "
+             "bus leaves the school at 6am Saturday"),
+            ("mia", "2026-11-25T10:00:00Z", "jerseys: 23 ordered so far, 4 still missing sizes")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    bus = profile.recall("when does the bus leave for the tournament?", now=now).answer
+    assert "6am Saturday [2026-12-12]" in bus and "2026-11-28" not in bus, bus
+    price = profile.recall("how much are jerseys?", now=now).answer
+    assert price.startswith("jersey order closes next Friday [2026-11-27], $45 each"), price
+    count = profile.recall("how many jerseys have been ordered?", now=now).answer
+    assert count.startswith("jerseys: 23 ordered so far"), count
+
+
+def test_a_freeze_that_runs_through_a_day_and_a_change_gone_live(profile):
+    """7 Dec, an engineering channel: "the deploy freeze starts Dec 18 and runs through Jan 4"
+    was two days, so "when does the deploy freeze end?" was 18 December and "can I deploy on Dec
+    20?" found nothing of Dec 20; "when did the free tier change go live?" was "No date was
+    given" though "free tier 120/min is live" was said that day."""
+    rows = [("ana", "2026-11-24T16:00:00Z", "decision: free goes to 120/min from Dec 1, pro "
+             "stays 600/min"),
+            ("ben", "2026-12-01T11:00:00Z", "free tier 120/min is live"),
+            ("ben", "2026-12-04T09:00:00Z", "heads up, the deploy freeze starts Dec 18 and runs "
+             "through Jan 4")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="eng")
+    now = datetime(2026, 12, 7, 10, tzinfo=timezone.utc)
+    ends = profile.recall("when does the deploy freeze end?", now=now).answer
+    assert ends.startswith("4 January 2027: heads up, the deploy freeze"), ends
+    starts = profile.recall("when does the deploy freeze start?", now=now).answer
+    assert starts.startswith("18 December 2026: heads up"), starts
+    deploy = profile.recall("can I deploy on Dec 20?", now=now).answer
+    assert deploy.startswith("heads up, the deploy freeze starts Dec 18 and runs through Jan 4 "
+                             "[2026-12-18 to 2027-01-04]"), deploy
+    live = profile.recall("when did the free tier change go live?", now=now).answer
+    assert live.startswith("1 December 2026, when it was reported: free tier 120/min is live"), \
+        live
+
+
+def test_a_cell_asked_as_a_number_and_gone_once_forgotten(profile):
+    """7 Dec, an HR channel: "what's Jordan's number?" was declined under "Jordan's new cell is
+    415-555-0199" (no word shared but the name); once forgotten, nothing gives it again."""
+    rows = [("hr", "2026-12-01T10:00:00Z", "Jordan's new cell is 415-555-0199, he's at the "
+             "Oakland office now"),
+            ("hr", "2026-12-01T10:05:00Z", "Jordan is moving to the platform team in January")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="hr")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    number = profile.recall("what's Jordan's number?", now=now).answer
+    assert number.startswith("Jordan's new cell is 415-555-0199"), number
+    cell = next(m for m in profile.list() if "555-0199" in m.content)
+    profile.forget(cell.id, reason="personal data request")
+    for question in ("what's Jordan's number?", "what do we know about Jordan?",
+                     "415-555-0199", "where is Jordan's office?"):
+        answer = profile.recall(question, now=now).answer
+        assert "555-0199" not in answer, (question, answer)
+
+
+def test_a_postmortems_day_is_not_its_incidents(profile):
+    """7 Dec, an on-call channel: "when is the postmortem?" under "postmortem for last night's
+    checkout incident is Thursday 2pm PT" was answered 30 November, the incident's night (a day
+    said as another thing's, nearer "postmortem")."""
+    rows = [("raj", "2026-12-01T09:00:00Z", "postmortem for last night's checkout incident is "
+             "Thursday 2pm PT")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oncall")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    when = profile.recall("when is the postmortem?", now=now).answer
+    assert when.startswith("3 December 2026: postmortem for last night's"), when
+    night = profile.recall("when was the checkout incident?", now=now).answer
+    assert night.startswith("30 November 2026: postmortem"), night
+
+
+def test_whether_a_customer_renewed_is_what_says_it_done(profile):
+    """7 Dec, an account team's channel: "did Initech renew?" led with "Initech renewal: they
+    want 15% off …" (which says "renewal" as much as the signing does) over "Initech accepted!
+    2-year renewal signed at 10% off, 250 seats"."""
+    rows = [("sam", "2026-11-30T15:00:00Z", "Initech renewal: they want 15% off or they'll look "
+             "at competitors, renewal date is Jan 15"),
+            ("sam", "2026-12-04T11:00:00Z", "Initech accepted! 2-year renewal signed at 10% off, "
+             "250 seats")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="accounts")
+    now = datetime(2026, 12, 7, 10, tzinfo=timezone.utc)
+    renewed = profile.recall("did Initech renew?", now=now).answer
+    assert renewed.startswith("Initech accepted! 2-year renewal signed"), renewed
