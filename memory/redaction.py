@@ -328,6 +328,11 @@ _LABELLED = [
                    + _QUOTE + _CREDENTIAL, "credential"),
     ("credential", r"(?i)\b(?P<label>password|passwd|passphrase|pw)\b[^\n.?!]{0,40}?"
                    r"\bnow\b[ \t]*(?:is\b|:|=)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
+    # the value spelled out after what it is said to be: "pw is the usual one + 2026, i.e.
+    # Winter2026!" (stored whole: "the" was the value after "is")
+    ("credential", r"(?i)\b(?P<label>password|passwd|passphrase|pw)\b[^\n.?!]{0,60}?"
+                   r"(?:\bi\.e\.|\bie\b|\baka\b|\bnamely\b|\bso\s+it['\u2019]?s\b|\bwhich\s+is\b|"
+                   r"\bthat\s+is\b)[ \t,:]*" + _QUOTE + _CREDENTIAL, "credential"),
     # "webhook signing secret X", "the token for the metrics endpoint X": no operator, so the
     # value must be random-looking
     ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + r"[ \t]+" + _QUOTE + _RANDOM,
@@ -367,8 +372,9 @@ _LABELLED = [
      "credential"),
     # "host sftp.partner.com user acme_ingest pass Tq8!mZ2@wLp5", "user deploy pw X": a
     # password after the account it opens (kept: "pass" is a verb elsewhere)
+    # (either quoted: "user `admin` pass `Gr33nTea!2026`" was stored whole)
     ("credential", r"(?i)\buser(?:name)?[ \t]*[:=]?[ \t]+\S+[ \t,;/]+(?P<label>pass|pw|pwd|password)"
-                   r"[ \t]*[:=]?[ \t]+" + _CREDENTIAL, "credential"),
+                   r"[ \t]*[:=]?[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),
     # a Wi-Fi network's key: "WPA2 key blue-lemon-storm-88", "wifi password: …"
     ("credential", r"(?i)\b(?:wpa[23]?|wi-?fi|network)[ \t]+(?P<label>key|pass(?:word|phrase)?|psk)"
                    r"[ \t]*(?:\bis\b|:|=)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),

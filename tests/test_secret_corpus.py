@@ -465,3 +465,13 @@ def test_a_key_said_as_one_of_several_found_on_7_dec_twenty_eighth_session():
     found = score(shipped, [c for c in CASES if c.set == "shares-07dec-y"])
     assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_password_quoted_after_its_user_or_spelled_out_found_on_7_dec_twenty_ninth_session():
+    """Written on 7 Dec (twenty-ninth session): "creds for staging: user `admin` pass `<pw>`"
+    (the value in backticks after a user and "pass") and "pw is the usual one + 2026, i.e. <pw>"
+    (the value after what it is said to be) were stored and answered back whole; and like lines
+    holding none. Before: 1 of 4 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "pairs-07dec-z"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
