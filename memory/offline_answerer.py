@@ -3497,7 +3497,9 @@ class OfflineAnswerer(Answerer):
                      and is_standing_instruction(m) and governs(m, question)), None)
         if rule is not None:  # a rule in force for this request is said beside the answer
             rule_text = _dated(rule)
-            text = f"{text} {rule_text}." if rule_text.lower().startswith("standing rule") \
+            # (a rule that says so itself is not said twice: "Standing rule: rule: never …")
+            text = f"{text} {rule_text}." if re.match(r"(?i)(?:standing\s+)?rule\b",
+                                                      rule_text) \
                 else f"{text} Standing rule: {rule_text}."
         return without_platform_ids(text, authors)
 

@@ -4519,3 +4519,17 @@ def test_whether_a_customer_renewed_is_what_says_it_done(profile):
     now = datetime(2026, 12, 7, 10, tzinfo=timezone.utc)
     renewed = profile.recall("did Initech renew?", now=now).answer
     assert renewed.startswith("Initech accepted! 2-year renewal signed"), renewed
+
+
+def test_a_rule_that_says_it_is_one_is_not_named_twice(profile):
+    """7 Dec, a repo's rules shared with a coding agent: "can I use a merge commit?" ended
+    "Standing rule: rule: never force-push to main, …" (the rule's own label said again)."""
+    rows = [("lead", "2026-11-20T10:00:00Z", "rule: never force-push to main, open a PR even for "
+             "one-line fixes"),
+            ("lead", "2026-12-01T09:00:00Z", "from now on, squash-merge only; merge commits are "
+             "disabled")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="repo")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    merge = profile.recall("can I use a merge commit?", now=now).answer
+    assert merge.startswith("from now on, squash-merge only; merge commits are disabled"), merge
+    assert "rule: rule:" not in merge.lower(), merge
