@@ -2080,6 +2080,9 @@ def day_in_span_named(text: str, earlier: list[tuple[str, datetime | date]]
     a week later in the channel, no reply to it, is 11 March, not 11 December). `earlier`: the
     texts said before it, nearest first, with when each was said."""
     days = {int(d[:-2]) for d in _BARE_ORDINAL.findall(text)}
+    # (a journey to it or from it is a day either side: "I'm flying in on the 8th from Berlin"
+    # after "offsite is in Lisbon, March 9-12" was 8 December)
+    side = 1 if _TRAVEL.search(text) else 0
     for said, anchor in earlier:
         if not _NAMES_MONTH.search(said):
             continue
@@ -2088,11 +2091,16 @@ def day_in_span_named(text: str, earlier: list[tuple[str, datetime | date]]
             if span.granularity == "day" and span.end > span.start \
                     and (span.end - span.start).days < 31 and _NAMES_MONTH.search(span.phrase):
                 hit = next((span.start + timedelta(days=k)
-                            for k in range((span.end - span.start).days + 1)
+                            for k in range(-side, (span.end - span.start).days + 1 + side)
                             if (span.start + timedelta(days=k)).day in days), None)
                 if hit is not None:
                     return replace(span, start=hit, end=hit)
     return None
+
+
+_TRAVEL = re.compile(r"(?i)\b(?:fl(?:y|ying|ies|ew|ight)|arriv\w*|land(?:s|ing)?|leav(?:e|es|ing)|"
+                     r"depart\w*|head(?:s|ing)?\s+(?:home|back|out)|get(?:ting)?\s+in|drive|"
+                     r"driving|train|check(?:ing)?[\s-]+(?:in|out))\b")
 
 
 def has_bare_ordinal(text: str) -> bool:

@@ -2896,6 +2896,10 @@ _SAID_OTHERWISE = {
                                r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
+    # "when does ana arrive?": "ana is flying in on the 8th from Berlin" (declined)
+    **dict.fromkeys(content_stems("arrive arrives arriving arrival arrived"),
+                    re.compile(r"(?i)\b(?:fl(?:y|ying|ies|ew)\s+in|land(?:s|ing|ed)?|"
+                               r"get(?:s|ting)?\s+in|got\s+in|com(?:e|es|ing)\s+in)\b")),
     # "what's Jordan's number?": "Jordan's new cell is 415-555-0199" (declined)
     **dict.fromkeys(content_stems("number numbers phone cell mobile"),
                     re.compile(r"(?i)\b(?:cell|mobile|phone|tel)\b|"

@@ -4533,3 +4533,16 @@ def test_a_rule_that_says_it_is_one_is_not_named_twice(profile):
     merge = profile.recall("can I use a merge commit?", now=now).answer
     assert merge.startswith("from now on, squash-merge only; merge commits are disabled"), merge
     assert "rule: rule:" not in merge.lower(), merge
+
+
+def test_arriving_the_day_before_an_offsite_is_that_month(profile):
+    """7 Dec, an offsite's channel: "I'm flying in on the 8th from Berlin", ten days after
+    "offsite is in Lisbon, March 9-12", was 8 December (the 8th is no day of the span, the day
+    before it), and "when does ana arrive?" was declined ("flying in" says no "arrive")."""
+    rows = [("ops", "2026-11-10T10:00:00Z", "offsite is in Lisbon, March 9-12, hotel is the Memmo "
+             "Alfama"),
+            ("ana", "2026-11-20T09:00:00Z", "I'm flying in on the 8th from Berlin")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="offsite")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    arrives = profile.recall("when does ana arrive?", now=now).answer
+    assert arrives.startswith("8 March 2027: ana is flying in on the 8th [2027-03-08]"), arrives
