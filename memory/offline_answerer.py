@@ -2808,10 +2808,12 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bskip(?:s|ped|ping)?\b|\b(?:doesn['’]?t|don['’]?t|never|"
                                r"won['’]?t)\s+run\b")),
     # "what's Peter Gibbons' phone number?": "new contact is Peter Gibbons (peter.g@…, +1 415
-    # 555 0199)" (declined: it says no "phone")
-    **dict.fromkeys(content_stems("phone mobile cell"),
+    # 555 0199)" (declined: it says no "phone"); "what's Jordan's number?": "Jordan's new cell is
+    # 415-555-0199" (declined: the number is said in digits, "cell" is no "phone")
+    **dict.fromkeys(content_stems("phone mobile cell number numbers"),
                     re.compile(r"(?<![\w.])\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]\d{3,4}[\s.-]"
-                               r"\d{3,4}(?![\w.])")),
+                               r"\d{3,4}(?![\w.])|(?<![\w.-])\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}"
+                               r"(?![\w.-])")),
     # "is Hooli churning?": "they're evaluating a competitor (Pied Piper)", then "Hooli
     # accepted the 2 months free, staying" (declined: no "churn")
     **dict.fromkeys(content_stems("churn churning churned"),
@@ -2864,8 +2866,11 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\b(?:slipp?\w*|push(?:ed|es|ing)\s+(?:back|out|to)|"
                                r"postpon\w*|delay\w*|reschedul\w*|behind|back-?order\w*|"
                                r"overdue)\b")),
+    # (and a person's: "when does ana arrive?" of "ana is flying in on the 8th from Berlin")
     **dict.fromkeys(content_stems("delivery deliveries arrive arrival"),
-                    re.compile(r"(?i)\beta\b|\barriv\w*|\bdeliver\w*|\bship(?:s|ped|ping)?\b")),
+                    re.compile(r"(?i)\beta\b|\barriv\w*|\bdeliver\w*|\bship(?:s|ped|ping)?\b|"
+                               r"\b(?:fl(?:y|ying|ies|ew)\s+in|land(?:s|ing|ed)?|"
+                               r"get(?:s|ting)?\s+in|got\s+in|com(?:e|es|ing)\s+in)\b")),
     # "what's the platform team working on?": "In progress: on-call handbook rewrite"
     # (and "why is everyone working from home on the 14th?": "… so WFH Dec 14-15", declined)
     **dict.fromkeys(content_stems("work working"),
@@ -2896,16 +2901,6 @@ _SAID_OTHERWISE = {
                                r"no\s+(?:more\s+)?\w+\s+since|"
                                r"(?:hasn['’]t|haven['’]t|didn['’]t)\s+"
                                r"(?:happen|recur)\w*)\b")),
-    # "when does ana arrive?": "ana is flying in on the 8th from Berlin" (declined)
-    **dict.fromkeys(content_stems("arrive arrives arriving arrival arrived"),
-                    re.compile(r"(?i)\b(?:fl(?:y|ying|ies|ew)\s+in|land(?:s|ing|ed)?|"
-                               r"get(?:s|ting)?\s+in|got\s+in|com(?:e|es|ing)\s+in)\b")),
-    # "what's Jordan's number?": "Jordan's new cell is 415-555-0199" (declined)
-    **dict.fromkeys(content_stems("number numbers phone cell mobile"),
-                    re.compile(r"(?i)\b(?:cell|mobile|phone|tel)\b|"
-                               r"(?<![\w.-])(?:\+?\d{1,3}[\s.-]?)?"
-                               r"\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w.-])|"
-                               r"(?<![\w.-])\+\d{1,3}(?:[\s.-]?\d){8,12}(?![\w.-])")),
     # "how much did we raise?": "wire received, round closed at $8.5M" (a burn rate's "$360k/month"
     # led it, sharing the sum alone)
     **dict.fromkeys(content_stems("raise raised raising fundraise fundraising"),
