@@ -591,6 +591,12 @@ def _named_by_kin(names: set[str], wanted: set[str], memory: Memory, memories: l
     if not names or names & people() or {w for w in named(text) - names if not re.search(
             rf"(?i)(?:^|[.!?]\s+)\W*{re.escape(w)}\b", text)}:
         return False
+    # (a ticket it names is its own subject, unless said of the customer: "ZD-4415 is a known
+    # bug, fix ships in 2.8.1" (Initech's) answered "who fixed the Globex login issue?")
+    tickets = _tickets(text)
+    if tickets and not any(set(_tickets(m.content)) & set(tickets) for m in memories
+                           if _names_all(names, m.content)):
+        return False
     thing = {w for w in wanted & content_stems(memory.content) if not w.isdigit()}
     # (or the draft it names: "v4 signed by both sides!" after "Globex agreed to 1.5x cap …
     # sending v4 for signature", for "when was the Globex MSA signed?")

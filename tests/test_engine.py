@@ -4546,3 +4546,22 @@ def test_arriving_the_day_before_an_offsite_is_that_month(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     arrives = profile.recall("when does ana arrive?", now=now).answer
     assert arrives.startswith("8 March 2027: ana is flying in on the 8th [2027-03-08]"), arrives
+
+
+def test_another_customers_ticket_is_not_the_one_asked_of(profile):
+    """7 Dec, a support channel: "who fixed the Globex login issue?" was answered "bo said:
+    ZD-4415 is a known bug, fix ships in 2.8.1 …", Initech's ticket (read as Globex's because
+    every earlier memory saying "fix" named Globex)."""
+    rows = [("amy", "2026-11-30T09:00:00Z", "ZD-4410 Globex can't log in with SSO since this "
+             "morning, escalating to eng"),
+            ("raj", "2026-12-01T14:00:00Z", "ZD-4410 fixed, Globex confirmed SSO works again"),
+            ("amy", "2026-12-02T09:00:00Z", "ZD-4415 Initech says CSV exports are missing the last "
+             "column"),
+            ("bo", "2026-12-03T16:00:00Z", "ZD-4415 is a known bug, fix ships in 2.8.1 next "
+             "Tuesday")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="support")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    who = profile.recall("who fixed the Globex login issue?", now=now).answer
+    assert "ZD-4415" not in who, who
+    fix = profile.recall("when will the CSV export fix ship?", now=now).answer
+    assert fix.startswith("8 December 2026: ZD-4415 is a known bug"), fix
