@@ -3216,8 +3216,10 @@ _DONE_SAID = re.compile(r"(?i)\b(?:signed|accepted|agreed|approved|confirmed|com
 # the deed a past when-question ends on: "when did the round close?", "when was the lease signed?"
 _DEED_ASKED = re.compile(r"(?i)^\W*when\s+(?:did|was|were)\s+.+?\s+(?P<deed>[a-z]{3,})\W*$")
 # what may stand before a deed that has not happened: "will close", "to be signed", "should close"
-_NOT_YET = re.compile(r"(?i)\b(?:will|to|should|would|could|might|may|must|can|going|gonna|not|"
-                      r"never|before|until|once|if|when|after)\s+(?:be\s+|get\s+|have\s+been\s+)?$")
+# (or has not: "haven't been paged since the 17th")
+_NOT_YET = re.compile(r"(?i)(?:\b(?:will|to|should|would|could|might|may|must|can|going|gonna|not|"
+                      r"never|before|until|once|if|when|after)|n['\u2019]t)\s+"
+                      r"(?:be\s+|get\s+|been\s+|have\s+been\s+)?$")
 
 
 def _reports_the_deed(question: str, memory: Memory) -> bool:
@@ -5110,14 +5112,6 @@ class OfflineAnswerer(Answerer):
                 # "when was PAY-412 done?": the day a tracker said it moved to Done ("PAY-412
                 # moved from In Review to Done by lena"), not "No date was given"
                 parts += [f"{_said(moved)}, when it was reported:", moved.content]
-            elif when and (reported := next((m for m in _distinct(relevant)
-                                              # (most of what is asked: "when did the free tier
-                                              # change go live?" of "free tier … is live")
-                                              if 2 * len(wanted & _memory_stems(m)) > len(wanted)
-                                              and _reports_the_deed(question, m)), None)):
-                # "when did the round close?": "wire received, round closed at $8.5M" happened
-                # by the day it was said, not on no date
-                parts += [f"{_said(reported)}, when it was reported:", reported.content]
             elif when and _ASKS_WHEN_RUNS.match(question) and (timed := next(
                     (m for m in _distinct(relevant) if _TIME_OF_DAY.search(
                         ANNOTATED.sub("", m.content))), None)) is not None:
@@ -5136,6 +5130,14 @@ class OfflineAnswerer(Answerer):
                 # it ('PR #3301 "Add retry to webhook sender"' then "merged #3301, ships with
                 # Thursday's release"), not "No date was given"
                 parts += [f"{event_date(dated_after, question).words}:", _dated(dated_after)]
+            elif when and (reported := next((m for m in _distinct(relevant)
+                                              # (most of what is asked: "when did the free tier
+                                              # change go live?" of "free tier … is live")
+                                              if 2 * len(wanted & _memory_stems(m)) > len(wanted)
+                                              and _reports_the_deed(question, m)), None)):
+                # "when did the round close?": "wire received, round closed at $8.5M" happened
+                # by the day it was said, not on no date (after a day said since of its number)
+                parts += [f"{_said(reported)}, when it was reported:", reported.content]
             elif when:  # no date was given for it: say so, with when it was said
                 # (a release named for it answers when, by its number: "Dropping IE11 in 5.0."
                 # for "when are we dropping IE11?", not the objection said first)

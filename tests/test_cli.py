@@ -2126,7 +2126,10 @@ def test_an_on_call_channel_asked_when_what_caused_and_where_from_the_shell(lurk
                        "where is the LB cert runbook?")
     paged, cause, runbook = said
     assert "24 November" not in paged and "No pages" not in paged, said
-    assert "17 November 2026: Paged at 2am: checkout-api 5xx spike." in paged, said
+    # (the day it was said, said as such: "No date was given; it was said on 17 November 2026"
+    # until 7 Dec, twenty-ninth session)
+    assert "17 November 2026, when it was reported: Paged at 2am: checkout-api 5xx spike." \
+        in paged, said
     assert cause.startswith("Root cause was an expired TLS cert on the internal LB."), said
     assert runbook.startswith("FYI the runbook for the LB cert lives at https://wiki.example.com"), \
         said
