@@ -31,8 +31,8 @@ from .people import (asks_about_self, asks_what_you_said, display_name, name_let
 from .standing import governs, is_standing_instruction
 from .synthesis import NO_ANSWER, Answerer
 from .time_scope import asked_span, first_day_about, in_span, looks_ahead, said_in_span
-from .text import (ASKED_OF_ANYONE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS, UNIT_FORMS,
-                   asks_version, english_word, short_phrases, stem_words, sums_named)
+from .text import (ASKED_OF_ANYONE, REST_AS_BEFORE, SHORT_FORMS, SHORT_WITH_VERSION, STOP_WORDS,
+                   UNIT_FORMS, asks_version, english_word, short_phrases, stem_words, sums_named)
 from .topics import asked_tool_category, names_tool_of, tool_category
 from .alerts import (CAUSE_WORDS, GUESSED_CAUSE, MITIGATION, alert_span, clock, duration_words,
                      said_down_span, states_alert, without_thread)
@@ -2297,6 +2297,10 @@ def _changes_another_day(dated: Memory, change: Memory, question: str) -> bool:
     own = next((label[f.start] for f in found if f.date.start == asked.start), set())
     others = set().union(*(label[f.start] for f in found if f.date.start != asked.start)) - own
     missed = (_as_away(content_stems(question)) & own) - _DEADLINE_STEMS - words
+    if missed and REST_AS_BEFORE.search(change.content):
+        # (a change that says the rest stands moves what it names alone: "update: field trip
+        # moved to Friday …, everything else the same" moved no "permission slips due Monday")
+        return True
     # (what names the words of no day's label names the whole: "Update: rollout slips a week,
     # dual-write starts Dec 8" moves the flag flip of "Rollout: dual-write from Dec 1; …; flip
     # the flag on Dec 14" too)
@@ -4566,7 +4570,10 @@ class OfflineAnswerer(Answerer):
                 latest = None
             if latest is None and shown[0].superseded_by and (replacing := next(
                     (m for m in memories if m.id == shown[0].superseded_by), None)) is not None \
-                    and (span is None or replacing.said_at.date() <= span.end):
+                    and (span is None or replacing.said_at.date() <= span.end) \
+                    and not (when and _changes_another_day(shown[0], replacing, question)):
+                # (not a move of another of its days: "update: field trip moved to Friday …,
+                # everything else the same" for "when are permission slips due?")
                 # what the store says replaced the lead, shown beside it (memory.service), and
                 # standing by the day asked: "will my jobs be preempted on Dec 2?" was answered
                 # with "cluster maintenance Dec 2 …, all jobs will be preempted" alone, though

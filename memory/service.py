@@ -60,8 +60,8 @@ from .stores.base import (ASKER_CHANNELS, CH_ASKER_VECTOR, CH_DATE, CH_INSTRUCTI
                           CH_MEMORY_TEXT, CH_PASSAGE_VECTOR, CH_VECTOR, CHANNELS, Hit,
                           SearchRequest, Store)
 from .synthesis import Answerer
-from .text import (carries, english_word, expand_query, quotes, spelled_out, stem_tokens,
-                   sums_named)
+from .text import (REST_AS_BEFORE, carries, english_word, expand_query, quotes, spelled_out,
+                   stem_tokens, sums_named)
 from .updates import VERSIONED, says_update, update_of
 from .time_scope import about_the_span_first, asked_span, fused_record, in_span_first
 from .verification import verify
@@ -247,8 +247,10 @@ HOLDING_SCAN = 50  # memories a forget or a delete reads for its text among thei
 _MOVES = re.compile(rf"(?i)\b{dates.MOVE_VERBS}\w*\b")
 _VERSION_STEMS = frozenset(content_stems("version versions release"))
 # what a move keeps of what it moved: "moved to Dec 9, same hours", "same time and place"
+# (or all the rest: "update: field trip moved to Friday …, everything else the same" for "how
+# much is the field trip?" was answered with the move alone)
 _SAME_AS_BEFORE = re.compile(r"(?i)\bsame\s+(?:time|times|hours?|place|room|venue|location|"
-                             r"slot|link|zoom|channel|agenda)\b")
+                             r"slot|link|zoom|channel|agenda)\b|" + REST_AS_BEFORE.pattern[4:])
 
 
 def forgotten_tombstone(memory: Memory) -> Memory:

@@ -194,6 +194,11 @@ SHORT_PHRASES = {"incident commander": "ic", "pull request": "pr", "merge reques
                  # ("log in" last: the long form "login" is searched with)
                  "logging in": "login", "logged in": "login", "logs in": "login",
                  "log into": "login", "log-in": "login", "log in": "login"}
+# a change that says the rest of what it changes stands: "update: field trip moved to Friday …,
+# everything else the same" moved no permission slips' day and no price
+REST_AS_BEFORE = re.compile(r"(?i)\b(?:everything|all)\s+else\s+(?:is\s+|stays\s+|remains\s+)?"
+                            r"(?:the\s+same|unchanged|as\s+is)\b|\bnothing\s+else\s+change[sd]?\b|"
+                            r"\brest\s+(?:is\s+|stays\s+)?(?:the\s+same|unchanged)\b")
 _PHRASE = re.compile(r"\b(?:" + "|".join(SHORT_PHRASES) + r")\b", re.IGNORECASE)
 _LONG_PHRASES = {short: long for long, short in SHORT_PHRASES.items()}
 

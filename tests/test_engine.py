@@ -4565,3 +4565,22 @@ def test_another_customers_ticket_is_not_the_one_asked_of(profile):
     assert "ZD-4415" not in who, who
     fix = profile.recall("when will the CSV export fix ship?", now=now).answer
     assert fix.startswith("8 December 2026: ZD-4415 is a known bug"), fix
+
+
+def test_a_move_that_keeps_everything_else_moves_only_what_it_names(profile):
+    """7 Dec, a class's parents: "update: field trip moved to Friday because of the bus company,
+    everything else the same" answered "when are permission slips due?" as 4 December (the
+    trip's new day, the slips' Monday "before that"), and "how much is the field trip?" with the
+    move alone (its "$12 per kid" left with the version it replaced)."""
+    rows = [("msT", "2026-11-30T15:00:00Z", "field trip to the science museum is next Thursday, "
+             "permission slips due Monday, $12 per kid"),
+            ("msT", "2026-12-03T15:00:00Z", "update: field trip moved to Friday because of the "
+             "bus company, everything else the same")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="class")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    slips = profile.recall("when are permission slips due?", now=now).answer
+    assert slips.startswith("7 December 2026: field trip to the science museum"), slips
+    trip = profile.recall("when is the field trip?", now=now).answer
+    assert trip.startswith("4 December 2026: update: field trip moved to Friday"), trip
+    price = profile.recall("how much is the field trip?", now=now).answer
+    assert "$12 per kid" in price, price
