@@ -3230,9 +3230,13 @@ def _reports_the_deed(question: str, memory: Memory) -> bool:
     """Whether a memory reports as done the deed a past when-question asks of, in its own verb
     ("round closed at $8.5M" for "when did the round close?")."""
     asked = _DEED_ASKED.match(question)
-    if asked is None:
-        return False
-    deed = asked["deed"].lower()
+    return asked is not None and _says_done(asked["deed"], memory)
+
+
+def _says_done(deed: str, memory: Memory) -> bool:
+    """Whether a memory says a deed done in its verb ("closed" of "close", "is live" of "live"),
+    not as still to come or not done ("will close", "haven't been paged")."""
+    deed = deed.lower()
     stem = deed[:-1] if deed.endswith("e") else deed
     done = rf"{re.escape(stem)}(?:e?d|{re.escape(stem[-1])}ed)"
     if deed.endswith(("ed", "en")):  # "when was the wire received?": the participle asked
@@ -4473,7 +4477,7 @@ class OfflineAnswerer(Answerer):
                 # (of those, what says it done: "Initech accepted! 2-year renewal signed …"
                 # before "Initech renewal: they want 15% off …" for "did Initech renew?")
                 shown.sort(key=lambda m: (not verb & _text_stems(ANNOTATED.sub("", m.content)),
-                                          not _reports_the_deed(f"when did it {did['verb']}", m)
+                                          not _says_done(did["verb"], m)
                                           and not _DONE_SAID.search(m.content)))
             if (variant := _VARIANT.search(question)) is not None:
                 # "what was email A's CTR?": what names email A ("… email A (subject "Last
