@@ -1495,11 +1495,22 @@ def _decided_after(lead: Memory, memories: list[Memory],
     burst = [m for m in memories if who and speakers(m) == who
              and abs(m.said_at - lead.said_at) <= _BURST]
     said = set().union(*(_memory_stems(m) for m in burst)) - _NUMBER_STEMS if burst else set()
+    # (or one of the options the lead lists, picked: "decision: going with PostHog cloud (EU
+    # region)" a day after "we need to pick an analytics tool: Amplitude, Mixpanel or PostHog",
+    # for "what did we decide about analytics?", which the open question answered)
+    lead_text = ANNOTATED.sub("", lead.content)
+    options = named(lead_text) if _OPTIONS_LISTED.search(lead_text) else set()
     decided = [m for m in memories if lead.said_at < m.said_at <= lead.said_at + _DECIDED_WITHIN
                and m not in burst
                and (_STATES_DECISION.search(m.content) or CHOSE.search(m.content))
-               and len((_memory_stems(m) - _NUMBER_STEMS) & said) >= 2]
+               and (len((_memory_stems(m) - _NUMBER_STEMS) & said) >= 2
+                    or len(options) >= 2 and len(options & named(ANNOTATED.sub("", m.content)))
+                    == 1)]
     return max(decided, key=lambda m: m.said_at, default=None)
+
+
+# options listed as a choice: "Amplitude, Mixpanel or PostHog", "SQS vs Kafka"
+_OPTIONS_LISTED = re.compile(r"(?i)\b[\w.-]+(?:,\s+[\w.-]+)*,?\s+(?:or|vs\.?|versus)\s+[\w.-]+")
 
 
 _BURST = timedelta(minutes=30)
