@@ -867,6 +867,15 @@ def _offset(sign: int) -> Resolver:
     return resolve
 
 
+def _runs_out(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """"good for 90 days", "valid for 3 months": the day it runs out, that long after (a day, not
+    the week or month "in 3 months" is about)."""
+    n, unit = _number(m["n"]), {"wk": "week", "yr": "year"}.get(m["unit"].lower(),
+                                                                  m["unit"].lower())
+    x = add_months(d, 12 * n) if unit == "year" else shifted(d, n, unit)
+    return x, x, "day", f"{_plural(n, unit)} after {d}, when it runs out"
+
+
 # "no reply in 3 weeks", "first outage in 2 years", "haven't shipped in a month": a stretch of
 # time gone by, no day to come ("Umbrella went dark, no reply in 3 weeks" was dated the week of
 # 21 December)
@@ -1523,6 +1532,9 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (rf"in\s+(?:(?:about|around|roughly|approximately|approx\.?)\s+)?{_NUM}\s+{_UNIT}",
      _in_time, "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
+    # the day a thing good for a time runs out: "renewed the SSL cert, it's good for 90 days"
+    # ("when does the SSL cert expire?" was "No date was given")
+    (rf"(?:good|valid)\s+for\s+(?:another\s+)?{_NUM}\s+{_UNIT}", _runs_out, "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+(?:from|after)\s+(?:next\s+)?{_WEEKDAY}", _after_weekday,
      "weekday calendar"),
     (rf"(?P<hol>{_HOLIDAYS})", _holiday, "holiday"),

@@ -620,6 +620,8 @@ HOSTILE = [
     "sent the downtime notice to analytics for Dec 8", "sent the invite for Friday",
     "a reminder for the for the for", "notice" * 40 + " for Dec 8", "rsvp for",
     "Thursday's deploy is out.", "Friday's " + "x " * 50 + "is done", "Raj is out Friday",
+    # 7 Dec, twenty-ninth session: what is good for a time
+    "the cert is GOOD FOR 90 DAYS", "valid for an year", "good for 2 people", "good for one use",
 ]
 
 
@@ -1674,6 +1676,12 @@ def test_dates_people_wrote_on_7_dec_twenty_ninth_session(text, expected):
     # a day of a month that ends a stretch after its start is a year on, not weeks on ("promo
     # starts Dec 1 and goes to Dec 24" ended on 2 December 2027)
     ("promo starts Dec 1 and goes to Dec 24", [("2027-12-01", "2027-12-24")]),
+    # the day a thing good for a time runs out ("when does the SSL cert expire?" under "renewed
+    # the SSL cert, it's good for 90 days" was "No date was given")
+    ("renewed the SSL cert, it's good for 90 days", [("2027-03-04", "2027-03-04")]),
+    ("the voucher is valid for 2 weeks", [("2026-12-18", "2026-12-18")]),
+    ("the coupon is good for one use", []),
+    ("good for 2 people", []),
 ])
 def test_stretches_people_wrote_on_7_dec_said_on_a_friday(text, expected):
     """(and read the same again with the label ingest wrote: "when does the deploy freeze
