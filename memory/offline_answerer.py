@@ -2960,6 +2960,15 @@ _SAID_OTHERWISE = {
                                r"\b(?:jump(?:ed|s)?|surg(?:e|ed|ing)|spik(?:e|ed|es|ing)|"
                                r"shot\s+up)\b")),
 }
+# "what are the repo rules?", "any rules I should know about?", "list our conventions"
+_ASKS_RULES = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+are|\s+is)?|which|any|list|tell\s+me|"
+                         r"remind\s+me\s+of)\b[^?]*\b(?:rules?|conventions?|guidelines?|"
+                         r"policies|norms)\b")
+_RULE_STEMS = frozenset(content_stems("rule rules repo repository team channel standing house "
+                                      "ground our we have know should about convention "
+                                      "conventions guideline guidelines policies norms current "
+                                      "list tell remind"))
+_RULES_LISTED = 5
 # "what did nina ask (for)?" and what a request says: "can anyone swap my Saturday shift?"
 _ASKS_WHAT_ASKED = re.compile(r"(?i)\bwhat\s+(?:did|has|had)\s+\S+\s+(?:ask|request)")
 _REQUEST_MADE = re.compile(r"(?i)\?|\b(?:can|could|would|will)\s+(?:anyone|any\s+one|someone|"
@@ -3923,6 +3932,14 @@ class OfflineAnswerer(Answerer):
         unspanned = (undated - content_stems(span.phrase)) or undated if span is not None \
             else undated
         why_done = _why_done(question, undated)
+        if _ASKS_RULES.match(question) and not undated - _RULE_STEMS:
+            # "what are the repo rules?": every standing rule in force here, in the order set
+            # (the one sharing "rule" alone was given: "rule: never force-push to main, …", not
+            # "from now on, squash-merge only")
+            rules = sorted((m for m in _distinct(memories) if is_standing_instruction(m)
+                            and fits(m)), key=lambda m: m.said_at)
+            if rules:
+                return " ".join(_dated(m) for m in rules[:_RULES_LISTED])
         relevant = [m for m in memories
                     if (anything or _about(undated, stems_of(m))
                         or unspanned is not undated and first_day_about(m, span) is not None

@@ -4584,3 +4584,52 @@ def test_a_move_that_keeps_everything_else_moves_only_what_it_names(profile):
     assert trip.startswith("4 December 2026: update: field trip moved to Friday"), trip
     price = profile.recall("how much is the field trip?", now=now).answer
     assert "$12 per kid" in price, price
+
+
+def test_a_choice_among_listed_options_is_settled_by_the_one_picked(profile):
+    """7 Dec, a product channel: "what did we decide about analytics?" and "which analytics tool
+    did we pick?" were answered with the open question "we need to pick an analytics tool:
+    Amplitude, Mixpanel or PostHog", not the next day's "decision: going with PostHog cloud (EU
+    region)" (which names no analytics: one of the options it listed)."""
+    rows = [("pm", "2026-11-23T10:00:00Z", "we need to pick an analytics tool: Amplitude, "
+             "Mixpanel or PostHog"),
+            ("eng1", "2026-11-23T10:30:00Z", "PostHog is self-hostable, that matters for the EU "
+             "customers"),
+            ("pm", "2026-11-24T16:00:00Z", "decision: going with PostHog cloud (EU region), "
+             "revisit self-hosting in Q3")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="product")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    for question in ("what did we decide about analytics?", "which analytics tool did we pick?"):
+        answer = profile.recall(question, now=now).answer
+        assert answer.startswith("decision: going with PostHog cloud (EU region)"), \
+            (question, answer)
+
+
+def test_a_cert_good_for_a_time_expires_that_long_after(profile):
+    """7 Dec, an SRE channel: "when does the SSL cert expire?" under "we renewed the SSL cert for
+    api.acme.com, it's good for 90 days" (2 Nov) was "No date was given"."""
+    rows = [("li", "2026-11-02T09:00:00Z", "we renewed the SSL cert for api.acme.com, it's good "
+             "for 90 days")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sre")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    expires = profile.recall("when does the SSL cert expire?", now=now).answer
+    assert expires.startswith("31 January 2027: we renewed the SSL cert"), expires
+
+
+def test_the_rules_asked_are_every_standing_rule(profile):
+    """7 Dec, a repo's rules shared with a coding agent: "what are the repo rules?" gave "rule:
+    never force-push to main, …" alone (the one sharing "rule"), not "from now on, squash-merge
+    only" too; a fact beside them ("CI now requires 2 approvals …") is no rule."""
+    rows = [("lead", "2026-11-20T10:00:00Z", "rule: never force-push to main, open a PR even for "
+             "one-line fixes"),
+            ("bot", "2026-11-22T09:00:00Z", "CI now requires 2 approvals on PRs touching /billing"),
+            ("lead", "2026-12-01T09:00:00Z", "from now on, squash-merge only; merge commits are "
+             "disabled")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="repo")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    for question in ("what are the repo rules?", "any rules I should know about?"):
+        rules = profile.recall(question, now=now).answer
+        assert rules.startswith("rule: never force-push to main") \
+            and "from now on, squash-merge only" in rules, (question, rules)
+    billing = profile.recall("how many approvals does a billing PR need?", now=now).answer
+    assert billing.startswith("CI now requires 2 approvals"), billing
