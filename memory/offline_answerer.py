@@ -3253,6 +3253,14 @@ def _reports_the_deed(question: str, memory: Memory) -> bool:
     return asked is not None and _says_done(asked["deed"], memory)
 
 
+def _done_said(memory: Memory) -> bool:
+    """Whether a memory says something done in a word of its own ("renewal signed"), not as not
+    done ("not signed yet", "hasn't closed")."""
+    text = ANNOTATED.sub("", memory.content)
+    return any(not _NOT_YET.search(text[max(0, m.start() - 24):m.start()])
+               for m in _DONE_SAID.finditer(text))
+
+
 def _says_done(deed: str, memory: Memory) -> bool:
     """Whether a memory says a deed done in its verb ("closed" of "close", "is live" of "live"),
     not as still to come or not done ("will close", "haven't been paged")."""
@@ -4506,7 +4514,7 @@ class OfflineAnswerer(Answerer):
                 # before "Initech renewal: they want 15% off …" for "did Initech renew?")
                 shown.sort(key=lambda m: (not verb & _text_stems(ANNOTATED.sub("", m.content)),
                                           not _says_done(did["verb"], m)
-                                          and not _DONE_SAID.search(m.content)))
+                                          and not _done_said(m)))
             if (variant := _VARIANT.search(question)) is not None:
                 # "what was email A's CTR?": what names email A ("… email A (subject "Last
                 # chance") had a 3.1% CTR."), not email B's 4.4% (a letter is no word to share)

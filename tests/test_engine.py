@@ -4510,9 +4510,11 @@ def test_a_postmortems_day_is_not_its_incidents(profile):
 def test_whether_a_customer_renewed_is_what_says_it_done(profile):
     """7 Dec, an account team's channel: "did Initech renew?" led with "Initech renewal: they
     want 15% off …" (which says "renewal" as much as the signing does) over "Initech accepted!
-    2-year renewal signed at 10% off, 250 seats"."""
+    2-year renewal signed at 10% off, 250 seats" (and "not signed yet" is no signing)."""
     rows = [("sam", "2026-11-30T15:00:00Z", "Initech renewal: they want 15% off or they'll look "
              "at competitors, renewal date is Jan 15"),
+            ("sam", "2026-12-02T16:00:00Z", "sent Initech the renewal paperwork, not signed "
+             "yet"),
             ("sam", "2026-12-04T11:00:00Z", "Initech accepted! 2-year renewal signed at 10% off, "
              "250 seats")]
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="accounts")
