@@ -1495,18 +1495,26 @@ def _decided_after(lead: Memory, memories: list[Memory],
     burst = [m for m in memories if who and speakers(m) == who
              and abs(m.said_at - lead.said_at) <= _BURST]
     said = set().union(*(_memory_stems(m) for m in burst)) - _NUMBER_STEMS if burst else set()
-    # (or one of the options the lead lists, picked: "decision: going with PostHog cloud (EU
-    # region)" a day after "we need to pick an analytics tool: Amplitude, Mixpanel or PostHog",
-    # for "what did we decide about analytics?", which the open question answered)
-    lead_text = ANNOTATED.sub("", lead.content)
-    options = named(lead_text) if _OPTIONS_LISTED.search(lead_text) else set()
     decided = [m for m in memories if lead.said_at < m.said_at <= lead.said_at + _DECIDED_WITHIN
                and m not in burst
                and (_STATES_DECISION.search(m.content) or CHOSE.search(m.content))
-               and (len((_memory_stems(m) - _NUMBER_STEMS) & said) >= 2
-                    or len(options) >= 2 and len(options & named(ANNOTATED.sub("", m.content)))
-                    == 1)]
+               and len((_memory_stems(m) - _NUMBER_STEMS) & said) >= 2]
     return max(decided, key=lambda m: m.said_at, default=None)
+
+
+def _option_picked(lead: Memory, memories: list[Memory]) -> Memory | None:
+    """A decision within days after the lead that picks one of the options it lists: "decision:
+    going with PostHog cloud (EU region)" a day after "we need to pick an analytics tool:
+    Amplitude, Mixpanel or PostHog" (for "what did we decide about analytics?", the open
+    question was the answer: the decision names no analytics)."""
+    lead_text = ANNOTATED.sub("", lead.content)
+    options = named(lead_text) if _OPTIONS_LISTED.search(lead_text) else set()
+    if len(options) < 2:
+        return None
+    picked = [m for m in memories if lead.said_at < m.said_at <= lead.said_at + _DECIDED_WITHIN
+              and (_STATES_DECISION.search(m.content) or CHOSE.search(m.content))
+              and len(options & named(ANNOTATED.sub("", m.content))) == 1]
+    return max(picked, key=lambda m: m.said_at, default=None)
 
 
 # options listed as a choice: "Amplitude, Mixpanel or PostHog", "SQS vs Kafka"
@@ -4608,6 +4616,12 @@ class OfflineAnswerer(Answerer):
                 # changed no price of it: "how much is the field trip?", nor a count since of
                 # what was priced: "jerseys: 23 ordered so far" after "…, $45 each")
                 latest = None
+            if latest is None and _ASKS_DECISION.search(question) \
+                    and not (_STATES_DECISION.search(shown[0].content)
+                             or CHOSE.search(shown[0].content)):
+                # (the option a later decision picked, as the latest word of the open question
+                # that listed it: "what did we decide about analytics?")
+                latest = _option_picked(shown[0], memories)
             if latest is None and shown[0].superseded_by and (replacing := next(
                     (m for m in memories if m.id == shown[0].superseded_by), None)) is not None \
                     and (span is None or replacing.said_at.date() <= span.end) \

@@ -4603,7 +4603,7 @@ def test_a_choice_among_listed_options_is_settled_by_the_one_picked(profile):
     now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
     for question in ("what did we decide about analytics?", "which analytics tool did we pick?"):
         answer = profile.recall(question, now=now).answer
-        assert answer.startswith("decision: going with PostHog cloud (EU region)"), \
+        assert answer.startswith("Latest: decision: going with PostHog cloud (EU region)"), \
             (question, answer)
 
 
