@@ -154,7 +154,9 @@ _SECRET_HINT = re.compile(r"\b(password|passwd|api[_ -]?key|secret|token)\b\s*(i
 # or what became of it ("twilio auth token is in 1password", "… is [REDACTED:credential]": with
 # neither kept, "what's the twilio token?" was answered with the npm token's sentence); a marker
 # may end a clause ("… password is [REDACTED:password] and the link is figma.com/…" was dropped)
-_NO_SECRET_SAID = re.compile(r"\s*(?:\[REDACTED:[a-z0-9-]+\](?:\W*$|\s*[,;]|\s+(?:and|but|so)\b)|"
+# (or a word of chat after it: "the redis password is [REDACTED:password] btw, rotate it later")
+_NO_SECRET_SAID = re.compile(r"\s*(?:\[REDACTED:[a-z0-9-]+\](?:\W*$|\s*[,;]|\s+(?:and|but|so|"
+                             r"btw|fyi|though|tho|for\s+now|until|till)\b)|"
                              r"(?:in|on|at|under|inside|"
                              r"stored|kept|saved|pinned|shared|rotated|revoked|expired|expiring|"
                              r"invalid|wrong|missing|broken|the\s+same|now\s+in)\b)",
@@ -176,7 +178,9 @@ _FIRST_PERSON = [
     *[(re.compile(rf"\bI {verb}\b"), f"{{a}} {verb}s") for verb in (
         "think", "want", "need", "like", "know", "feel", "hope", "love", "hate", "prefer",
         "believe", "guess", "mean", "remember", "agree", "wonder", "plan", "work", "live", "use",
-        "own", "see", "say", "suggest", "expect", "get", "run", "take")],
+        "own", "see", "say", "suggest", "expect", "get", "run", "take",
+        # ("Always confirm time zones when I ask about …" was "… when Jordan ask about …")
+        "ask", "check", "start", "send", "write", "call", "book")],
     # (not a Roman numeral after what it numbers: "we're only SOC 2 Type I" was "Type mk_bo")
     (re.compile(r"(?P<numbered>\b(?:[Tt]ype|[Tt]ier|[Pp]hase|[Ss]tage|[Ll]evel|[Cc]lass|[Pp]art|"
                 r"Act|Book|Chapter|Volume|Season|Series|War|Gen|Mark|Mk|Schedule|Title|Henry|"
@@ -986,7 +990,17 @@ _ANY_FIRST_PERSON = re.compile(r"\b(?:[Ii]|[Ii]m|[Ii]ve|[Mm]y|[Mm]ine|[Mm]yself|
 _ANY_SECOND_PERSON = re.compile(r"\b[Yy]ou")
 
 
+# What is typed to be read by a machine keeps its letters: "curl … https://api.internal/v1/me"
+# was "…/v1/dev", and a path, an address or a `code span` holds no one's pronoun.
+_VERBATIM = re.compile(r"(`[^`\n]*`|\b[a-z][a-z0-9+.-]*://\S+|(?<![\w/])/[\w.~-]+(?:/[\w.~-]*)+"
+                       r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
+
+
 def _named(sentence: str, rules: list, name: str) -> str:
+    if ("/" in sentence or "`" in sentence or "@" in sentence) \
+            and len(parts := _VERBATIM.split(sentence)) > 1:
+        return "".join(part if i % 2 else _named(part, rules, name)
+                       for i, part in enumerate(parts))
     # A function, not a template: a name is text, and an IRC nick such as `foo\2` read as a
     # template is a group reference (re.error: the whole conversation failed to ingest).
     for pattern, repl in rules:

@@ -246,6 +246,23 @@ def test_a_roman_numeral_one_is_not_the_speaker(said, kept):
     assert third_person(said, "bo") == kept
 
 
+@pytest.mark.parametrize("said, kept", [
+    ("curl -H x https://api.internal/v1/me and I think so",
+     "curl -H x https://api.internal/v1/me and dev thinks so"),
+    ("ping me at me@acme.io", "ping dev at me@acme.io"),
+    ("run `ssh me@host` then I am done", "run `ssh me@host` then dev is done"),
+    ("see /home/me/notes, my file", "see /home/me/notes, dev's file"),
+    ("I am here/there", "dev is here/there"),
+])
+def test_what_a_machine_reads_keeps_its_pronouns(said, kept):
+    """7 Dec (thirtieth session): "curl … https://api.internal/v1/me" was stored and answered as
+    "…/v1/dev" (the speaker's name for "me"): a URL, a path, an address or a code span is typed
+    for a machine."""
+    from memory.offline_extractor import third_person
+
+    assert third_person(said, "dev") == kept
+
+
 @pytest.mark.parametrize("nick", ["foo\\2", "a\\b", "\\g<0>", "x\\1y", "\\"])
 def test_a_name_is_text_never_a_regex_template(nick, tmp_path):
     """Real IRC nicks carry backslashes: read as a replacement template, `foo\\2` was a group
