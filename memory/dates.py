@@ -706,9 +706,29 @@ _DAY_OF_EVENT = re.compile(r"\s+of\s+(?:the\s+|our\s+)?(?!(?:next|this|last|the|
                            r"launch\s+week|hackathon|onsite|workshop|festival|tour)\b)")
 
 
+# weekdays written with a slash between them are days of a week's schedule: "fish deliveries
+# Tue/Fri", "office days are Tue/Thu" (each was the next such day)
+_WD_ABBR = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|rsday|urday)?s?\.?"
+_SLASH_WEEKDAY_AFTER = re.compile(rf"(?i)\s*/\s*{_WD_ABBR}\b")
+_SLASH_WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:(this|next|last|coming)\s+)?"
+                                   rf"(?:{_WD_ABBR}\s*/\s*)+$")
+
+
+def _slash_weekday(m: re.Match) -> bool:
+    """Whether the weekday is one of a slashed list with no week named before it."""
+    before = _SLASH_WEEKDAY_BEFORE.search(m.string, _back(m.string, m.start("wd")),
+                                          m.start("wd"))
+    if before is not None:
+        return not before[1]
+    if not _SLASH_WEEKDAY_AFTER.match(m.string, m.end("wd")):
+        return False
+    return not re.search(r"(?i)\b(?:this|next|last|coming)\s+$",
+                         m.string[_back(m.string, m.start("wd")):m.start("wd")])
+
+
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     if _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()) \
-            or _RECURRING_AFTER.match(m.string, m.end()):
+            or _RECURRING_AFTER.match(m.string, m.end()) or _slash_weekday(m):
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
     if _DAY_OF_EVENT.match(m.string, m.end()):
         # a day of something that has days of its own: "my talk is the Wednesday of KubeCon"

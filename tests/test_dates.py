@@ -297,6 +297,8 @@ def test_text_inside_brackets_is_left_alone():
     "we track it on monday.com", "Mayday Mayday",
     "The last weekend of the season", "nextweek", "lastyear", "in 2023", "3 days later",
     "on the next day", "weekday", "in a minute", "10 hours ago",
+    # slashed weekdays are a week's schedule, not this week's days ("deliveries Tue/Fri")
+    "deliveries Tue/Fri", "office days are Tue/Thu", "gym Mon/Wed/Fri",
 ])
 def test_no_false_positives(text):
     assert annotate_dates(text, MON) == (text, [])

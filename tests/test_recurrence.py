@@ -21,6 +21,12 @@ THU_26 = date(2026, 11, 26)
     ("every Friday we demo what shipped", [], date(2026, 11, 27)),
     ("Standup is at 9:30 CET every weekday", [], THU_26),
     ("backups run daily at 2am", [], THU_26),
+    # several days of each week: the nearest of them ("deliveries Tue/Fri" was the Tuesday)
+    ("fish deliveries on Tuesdays and Fridays", [], date(2026, 11, 27)),
+    ("fish now comes from Harbor Catch, deliveries Tue/Fri", [], date(2026, 11, 27)),
+    ("office days are Tue/Thu", [], THU_26),
+    ("gym Mon/Wed/Fri at 7", [], date(2026, 11, 27)),
+    ("every Monday, Wednesday and Friday we sync", [], date(2026, 11, 27)),
 ])
 def test_the_next_day_of_a_schedule(text, known, expected):
     schedule = schedule_in(text)
@@ -36,6 +42,8 @@ def test_every_weekday_skips_the_weekend_and_every_other_week_needs_one_of_its_d
 @pytest.mark.parametrize("text", [
     "We had two Fridays off in a row", "the last Mondays of the quarter were slow",
     "Thursday works for me", "the design sync went well",
+    # two days of this week, no schedule
+    "standup Monday and Friday this week", "we met Tuesday and Friday",
 ])
 def test_no_schedule(text):
     assert schedule_in(text) is None
