@@ -152,6 +152,10 @@ _ANY_EVENT = set(stem_words(["happen", "happened", "happening", "going", "new", 
                              "done", "occurred", "doing", "plan", "planned", "scheduled",
                              "coming", "upcoming", "anything", "calendar", "agenda",
                              "deadline", "due", "ahead"]))
+# what a performance or a fixture is called, no subject beside the place it is in
+_SHOW_STEMS = frozenset(stem_words(["show", "shows", "gig", "gigs", "concert", "concerts",
+                                    "playing", "play", "perform", "performing", "performance",
+                                    "date", "dates", "stop", "game", "match", "event"]))
 _STATUS_STEMS = set(stem_words(["status", "update", "updates", "latest", "progress",
                                 # "how is Globex looking?" (declined: no memory says "look")
                                 "looking",
@@ -168,7 +172,10 @@ _RECURRING = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|e
                         r"(?:day|week|month|morning|evening|night|weekday|weeknight|"
                         r"(?:business|working|work) day|(?:mon|tues|wednes|thurs|fri|"
                         r"satur|sun)day)|daily|nightly|weekly|biweekly|fortnightly|monthly|"
-                        r"weekdays|weekends)\b")
+                        r"weekdays|weekends|"
+                        # (slashed days of each week: "fish deliveries Tue/Fri")
+                        r"(?:mon|tue|wed|thu|fri|sat|sun)\w*\.?\s*/\s*(?:mon|tue|wed|thu|fri|sat|"
+                        r"sun)\w*)\b")
 _RELATIVE_DAY = re.compile(r"(?i)(?:for |on )?(?:today|tonight|tomorrow|yesterday|this "
                            r"(?:morning|afternoon|evening)|"
                            # a weekday read from now: "what happened with checkout on
@@ -441,6 +448,12 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
             # too ("Initech verbal yes, paper by Friday" says no "status"), and "what's the
             # status of the Contoso ticket?" ("closing #4821" says no "ticket")
             topic = set()
+    if names and topic and not topic - _SHOW_STEMS \
+            and not names & set(people() if callable(people) else people):
+        # "when is the Vancouver show?", "where are we playing in Vancouver?": a place's (a
+        # thing's, no one here) dated plans, whatever they are called ("tour dates locked: …,
+        # Vancouver Jan 11" was declined, sharing no "show")
+        topic = set()
     working = at_work(question, names)
     if working and not topic - _AT_WORK_STEMS:
         speaking, topic = speaking | working, set()
@@ -568,6 +581,13 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
     if not names or names & people():
         return False
     own = " ".join([memory.content, memory.topic_key or "", *memory.questions, leaned_on(memory)])
+    if memory.questions and not _names_all(names, memory.content) and (
+            named(f". {ANNOTATED.sub('', memory.content)}")
+            & named(f". {' '.join(memory.questions)}") - names):
+        # a reply naming another of the names its thread asks of is of that one: "Vancouver
+        # is back on at the Commodore, Jan 12 now" under "can we get a day off between Seattle
+        # and Vancouver?" answered "when is the Seattle show?"
+        return False
     if _names_all(names, own):
         return True
     # (or, naming one of them, its message the rest: "They're evaluating Looker as a
@@ -4892,6 +4912,12 @@ class OfflineAnswerer(Answerer):
                 # by Friday" over the SSO estimate two days older); "what's next for platform?":
                 # the newest weekly's "Next: …", not last week's
                 shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
+            if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
+                    and latest is None and not unspanned <= stems_of(shown[0]):
+                # (one holding them all leads: "who was the guest on ep 42?" was led by "ep 42
+                # is live. downloads 1.2k …", before "ep 42 guest is Dr. Amara Osei, …")
+                whole = next((m for m in shown if unspanned <= stems_of(m)), None)
+                shown = [whole, *(m for m in shown if m is not whole)] if whole else shown
             if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
                     and unspanned <= stems_of(shown[0]):
                 # "who owns billing?": "Sam owns billing now" says it all; what shares a word

@@ -530,6 +530,9 @@ _REASON_CLAUSE = re.compile(r"(?i),?\s*\b(?:because|since|as)\s+(?:\S+\s+){0,3}?
                             r"(?:is|are|was|were|will|won't|can't|isn't|has|had|'s)\b[^.;]*")
 
 
+_NOT_VALUE = re.compile(r"(?i)\bnot\s+([$€£]?\d[\d,.:]*(?:[ap]m|%|k)?)(?=\W*(?:$|[\s,.;)!]))")
+
+
 def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
               wanted: set[str], content_stems: Callable[[str], set[str]],
               speakers: Callable[[Memory], set[str]] | None = None,
@@ -690,6 +693,17 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                             and any(p in o.content for p in places) for o in later)]
         if rebooked:
             return max(rebooked, key=lambda m: m.said_at)
+    # a value the answer states said to be not so since: "rent is $1,900 from Jan 1 not
+    # $1,925" after "unit 4B lease renews Jan 1, rent going from $1,850 to $1,925" (it says no
+    # word of changing, and was the second answer to "what will 4B's rent be?")
+    plain = ANNOTATED.sub("", answer.content)
+    gainsaid = [m for m in later if any(
+        v[0].isdigit() or v[0] in "$€£" and len(v) > 1 for v in (
+            said.group(1) for said in _NOT_VALUE.finditer(ANNOTATED.sub("", m.content)))
+        if re.search(rf"(?<![\w.,]){re.escape(v)}(?![\w,]|\.\d)", plain))
+        and (wanted & stems(m) & answer_stems) - _DAY_STEMS]
+    if gainsaid:
+        return max(gainsaid, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     # (and its keys and releases as values are written: "po7712" of "how much is PO-7712?")

@@ -4635,3 +4635,97 @@ def test_the_rules_asked_are_every_standing_rule(profile):
             and "from now on, squash-merge only" in rules, (question, rules)
     billing = profile.recall("how many approvals does a billing PR need?", now=now).answer
     assert billing.startswith("CI now requires 2 approvals"), billing
+
+
+def test_a_places_show_is_its_dated_plan_and_a_reply_is_of_the_place_it_names(profile):
+    """7 Dec (thirtieth session), a band's channel: "when is the Vancouver show?" and "where are
+    we playing in Vancouver?" were declined ("Vancouver Jan 11" says no "show"); once found,
+    "when is the Seattle show?" was answered with "Vancouver is back on at the Commodore, Jan 12"
+    (its thread asked of Seattle and Vancouver); "when do we pick up the van?" shared no word
+    with "… pickup Jan 7"."""
+    rows = [("mgr", "2026-11-20T12:00:00Z", "tour dates locked: Portland Jan 8, Seattle Jan 9, "
+             "Vancouver Jan 11"),
+            ("mgr", "2026-11-22T12:00:00Z", "Vancouver venue cancelled on us, we're looking for "
+             "another"),
+            ("drum", "2026-11-23T18:00:00Z", "can we get a day off between Seattle and "
+             "Vancouver?"),
+            ("mgr", "2026-11-25T12:00:00Z", "Vancouver is back on at the Commodore, Jan 12 now, "
+             "so yes you get the 10th and 11th off"),
+            ("gtr", "2026-11-26T12:00:00Z", "van rental confirmed through Enterprise, pickup "
+             "Jan 7 in Portland")]
+    profile.ingest([said(a, at, text, external_id=f"t{i}", **({"reply_to": "t2"} if i == 3 else {}))
+                    for i, (a, at, text) in enumerate(rows)], session_id="tour")
+    now = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)
+    vancouver = profile.recall("when is the Vancouver show?", now=now).answer
+    assert vancouver.startswith("12 January 2027: Vancouver is back on at the Commodore"), \
+        vancouver
+    venue = profile.recall("where are we playing in Vancouver?", now=now).answer
+    assert venue.startswith("Vancouver is back on at the Commodore"), venue
+    seattle = profile.recall("when is the Seattle show?", now=now).answer
+    assert seattle.startswith("9 January 2027: tour dates locked"), seattle
+    van = profile.recall("when do we pick up the van?", now=now).answer
+    assert van.startswith("7 January 2027: van rental confirmed"), van
+
+
+def test_who_leads_with_the_memory_holding_every_word_asked(profile):
+    """7 Dec, a podcast's channel: "who was the guest on ep 42?" was led by "ep 42 is live.
+    downloads 1.2k in the first day" (newer, two words of three) before "ep 42 guest is Dr. Amara
+    Osei"."""
+    rows = [("host", "2026-11-16T15:00:00Z", "ep 42 guest is Dr. Amara Osei, recording Nov 19 "
+             "at 2pm"),
+            ("host", "2026-11-24T17:00:00Z", "recorded ep 42, great episode. editing by Friday"),
+            ("prod", "2026-12-02T10:00:00Z", "ep 42 is live. downloads 1.2k in the first day")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="pod")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    guest = profile.recall("who was the guest on ep 42?", now=now).answer
+    assert guest.startswith("ep 42 guest is Dr. Amara Osei"), guest
+
+
+def test_a_kitchens_launch_and_its_delivery_days(profile):
+    """7 Dec, a kitchen's channel: "when does the new menu go live?" was 10 December after "menu
+    launch pushed to Dec 14" ("goes live" and "launch" shared no word); "when do fish deliveries
+    come?" was 1 December, "deliveries Tue/Fri" read as that week's days."""
+    rows = [("sous", "2026-11-30T09:15:00Z", "new menu goes live Dec 10. dropping the risotto, "
+             "adding the duck confit"),
+            ("chef", "2026-12-01T16:00:00Z", "supplier switched: fish now comes from Harbor Catch "
+             "instead of Blue Fin, deliveries Tue/Fri"),
+            ("sous", "2026-12-03T12:00:00Z", "menu launch pushed to Dec 14 — printer delayed "
+             "the menus")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="kitchen")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    menu = profile.recall("when does the new menu go live?", now=now).answer
+    assert menu.startswith("14 December 2026: menu launch pushed to Dec 14"), menu
+    fish = profile.recall("when do fish deliveries come?", now=now).answer
+    assert fish.startswith("4 December 2026 (today), Tue/Fri: supplier switched"), fish
+    assert "[2026-12-01]" not in fish, fish
+
+
+def test_a_value_said_to_be_not_so_is_the_latest_word(profile):
+    """7 Dec, a landlord's channel: "what will 4B's rent be?" gave "rent going from $1,850 to
+    $1,925" first, and "rent is $1,900 from Jan 1 not $1,925" (no word of changing) second."""
+    rows = [("mgr", "2026-11-02T10:00:00Z", "unit 4B lease renews Jan 1, rent going from $1,850 "
+             "to $1,925"),
+            ("mgr", "2026-11-17T10:00:00Z", "Ray fixed the fan in 4B"),
+            ("mgr", "2026-11-30T10:00:00Z", "the 4B tenant negotiated, rent is $1,900 from Jan 1 "
+             "not $1,925")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="building")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    rent = profile.recall("what will 4B's rent be?", now=now).answer
+    # (led by it, whichever store ranked it first)
+    assert rent.removeprefix("Latest: ").startswith("the 4B tenant negotiated, rent is $1,900"), \
+        rent
+
+
+def test_a_redacted_password_said_with_a_word_after_it_is_kept_as_shared(profile):
+    """7 Dec: "the redis password is hunter2hunter2 btw, rotate it later" made no memory (the
+    word after the marker read as a value), and "what's the redis password?" was answered with
+    the guest wifi's; neither value is ever given."""
+    rows = [("ops", "2026-12-01T10:05:00Z", "the redis password is hunter2hunter2 btw, rotate it "
+             "later"),
+            ("dev", "2026-12-01T10:20:00Z", "wifi for the office guests: network AcmeGuest, "
+             "pass Sunflower!2026")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    redis = profile.recall("what's the redis password?", now=now).answer
+    assert redis.startswith("the redis password is [REDACTED:password] btw"), redis
+    assert "hunter2" not in redis and "Sunflower" not in redis, redis
