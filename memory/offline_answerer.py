@@ -599,6 +599,21 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
         and _names_all(missing, beside(memory))
 
 
+_THIRD_PERSON = re.compile(r"(?i)\b(?:she|he|her|him)\b")
+
+
+def _named_by_pronoun(names: set[str], memory: Memory, people: Callable[[], set[str]],
+                      message_text: Callable[[Memory], str]) -> bool:
+    """Whether the one person asked is whom the memory's "her" or "he" is: the one person the
+    rest of its message names ("Jun is helping her go through them" after "Maria's records
+    request came back, 400 pages.", for "who is helping Maria?", declined)."""
+    if len(names) != 1 or not _THIRD_PERSON.search(memory.content) or not names <= people():
+        return False
+    rest = message_text(memory).replace(memory.content, " ")
+    return rest.strip() != "" and named(f". {ANNOTATED.sub('', rest)}") & people() == names \
+        and not named(f". {ANNOTATED.sub('', memory.content)}") & people()
+
+
 def _named_by_kin(names: set[str], wanted: set[str], memory: Memory, memories: list[Memory],
                   people: Callable[[], set[str]]) -> bool:
     """Whether a customer or product the question names is the one a memory speaks of by a thing
@@ -1620,6 +1635,9 @@ def _in_a_later_version(question: str, content: str) -> bool:
 # node version are we on?" as "Latest:" over "Node upgraded from 18 to 20"
 _HELD_UP = re.compile(r"(?i)\b(?:blocked|on\s+hold|not\s+yet|stuck|paused|won['’]?t|can['’]?t|"
                       r"cannot|waiting\s+(?:on|for)|holding\s+(?:[\w-]+\s+){0,3}?until)\b")
+
+
+_HELD_AT = re.compile(r"(?i)\b(?:paused|stuck|on\s+hold|held|holding|frozen)\s+at\s+[~≈]?\d")
 
 
 _ASKS_WHETHER = re.compile(r"(?i)^\W*(?:is|are|was|were|will|can|could|do|does|did|should|has|"
@@ -3700,6 +3718,7 @@ class OfflineAnswerer(Answerer):
                      or _named_by_context(names, m, people, leaned_on, message_text,
                                           named_asked)
                      or _named_by_kin(names, wanted, m, memories, people)
+                     or _named_by_pronoun(names, m, people, message_text)
                      # (or the version it replaced names them: "Update: per diem raised to
                      # €75/day" replaced "Per diem for the Lisbon offsite is €60/day", and "what's
                      # the per diem for Lisbon?" was answered with the old message)
@@ -4830,7 +4849,10 @@ class OfflineAnswerer(Answerer):
                     # the newer count "webinar signups 410 now")
                     valued.sort(key=lambda m: not _AIMED.search(m.content))
                 # (a change that did not happen is no latest value: "Node 22 upgrade blocked")
-                valued.sort(key=lambda m: bool(_HELD_UP.search(m.content)))
+                # (one held at a level says the level: "rollout paused at 10%" after "phased
+                # rollout starting at 1%", for "what percent is the rollout at?")
+                valued.sort(key=lambda m: bool(_HELD_UP.search(m.content))
+                            and not _HELD_AT.search(m.content))
                 shown = [*valued, *(m for m in shown if m not in valued)]
                 # (and the newer reading its own message goes on to give, naming nothing, which
                 # no word of the question finds: "Expanded the volume to 2TB, now 58%." after

@@ -68,6 +68,12 @@ _MOVED_TO_NEXT_CYCLE = re.compile(_TO_NEXT_CYCLE, re.IGNORECASE)
 _TO_A_PLACE = (r"mov(?:ed|es|ing)\s+(?P<moved>(?:[\w'’-]+\s+){1,4}?)to\s+"
                r"(?:#[\w-]+|<?https?://|[\w-]+(?:[./][\w-]+)+)")
 _MOVED_TO_A_PLACE = re.compile(_TO_A_PLACE, re.IGNORECASE)
+# a new place said as such: "meeting location changed to the Rotary hall, same time" after
+# "board meeting moved to Dec 10 at 6pm, library community room" (one word of "where is the
+# board meeting?" shared, and the library was the answer)
+_PLACE_CHANGED = re.compile(r"(?i)\b(?:location|venue|room|place|address)\s+(?:has\s+|was\s+|is\s+)?"
+                            r"(?:changed|moved|switched|changing|moving)\s+(?:over\s+)?to\b|"
+                            r"\bnew\s+(?:location|venue|room|address)\b")
 _CHANGE = re.compile(
     r"\b(?:no longer|not anymore|instead|gone|swap(?:s|ped|ping)?|switch(?:ed|ing)?|took over|"
     r"tak(?:e|es|ing) over|hand(?:s|ed|ing)? (?:over|off)|replac(?:e|es|ed|ing)|"
@@ -435,6 +441,17 @@ _ZONES = frozenset("utc gmt cet cest eet eest wet west pst pdt est edt cst cdt m
                    "jst kst aest aedt sgt hkt".split())
 
 
+def _capitalised(text: str) -> set[str]:
+    """The capitalised words of `text` past its first, in lower case, no day or month."""
+    return {w.lower() for w in re.findall(r"(?<=[\s(\"'])[A-Z][a-z]+\b", ANNOTATED.sub("", text))
+            if w.lower() not in _DATE_WORDS and w.lower() not in _DATE_NAMES}
+
+
+_DATE_NAMES = frozenset("january february march april may june july august september october "
+                        "november december monday tuesday wednesday thursday friday saturday "
+                        "sunday today tomorrow yesterday".split())
+
+
 def named_values(text: str) -> set[str]:
     """The words of `text` that could be what it states: a name or an identifier ("priya",
     "stg", "2"), not an English word (LoCoMo's "heads up" / "switch up" shared "up", and "coconut
@@ -585,8 +602,12 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # Elasticsearch, OpenSearch, or Typesense." then "We're going with Elasticsearch 9"
         # (the options were the answer to "which search backend did we pick?")
         asked_words = set(re.findall(r"[a-z0-9]+", question.lower())) | named_values(question)
+        # (a name that is an English word is one by its capital: "we went with Olive & Vine"
+        # after "caterer shortlist: Olive & Vine or Smokehouse Co.")
+        options = answer_values | _capitalised(answer.content)
         chosen = [m for m in later if CHOSE.search(m.content)
-                  and (named_values(m.content) & answer_values) - asked_words]
+                  and ((named_values(m.content) | _capitalised(m.content)) & options)
+                  - asked_words]
         if chosen:
             return max(chosen, key=lambda m: m.said_at)
     if _PROPOSES.search(answer.content) and not _PROPOSES.search(question) \
@@ -719,6 +740,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     # it ("Launch moved to Jan 21" shares no word of "when does the press embargo lift?")
     tied_to = (answer_stems | (content_stems(context(answer)) if context is not None else set())) \
         if _TIED_DAY.search(answer.content) else set()
+    where_asked = bool(_ASKS_WHERE.match(question))
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
@@ -807,6 +829,8 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                          and answer.event_dates and asked & answer_stems
                          and len({w for w in own & answer_stems if not w.isdigit()
                                   and not _MONTH_WORD.fullmatch(w)} - day_nouns) >= 2) \
+                and not (where_asked and asked & answer_stems
+                         and _PLACE_CHANGED.search(memory.content)) \
                 and not ((place := _MOVED_TO_A_PLACE.search(memory.content))
                          and (moved := content_stems(place["moved"]))
                          and moved <= answer_stems and asked & moved):

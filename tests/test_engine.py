@@ -4729,3 +4729,57 @@ def test_a_redacted_password_said_with_a_word_after_it_is_kept_as_shared(profile
     redis = profile.recall("what's the redis password?", now=now).answer
     assert redis.startswith("the redis password is [REDACTED:password] btw"), redis
     assert "hunter2" not in redis and "Sunflower" not in redis, redis
+
+
+def test_her_in_a_message_is_the_one_person_it_names(profile):
+    """7 Dec (thirtieth session), a newsroom: "who is helping Maria?" was declined after
+    "Maria's records request came back, 400 pages. Jun is helping her go through them" (the
+    second sentence's memory names no Maria)."""
+    rows = [("maria", "2026-12-01T15:00:00Z", "I need another week on the housing piece, the "
+             "city hasn't responded to my records request"),
+            ("ed", "2026-12-03T09:00:00Z", "Maria's records request came back, 400 pages. Jun is "
+             "helping her go through them")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="news")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    helper = profile.recall("who is helping Maria?", now=now).answer
+    assert "Jun is helping her go through them" in helper, helper
+
+
+def test_a_new_location_said_as_such_is_the_latest_word_of_where(profile):
+    """7 Dec, a board's channel: "where is the board meeting?" was "… library community room"
+    after "meeting location changed to the Rotary hall, same time" (one word of the question)."""
+    rows = [("chair", "2026-11-09T19:00:00Z", "board meeting moved to Dec 10 at 6pm, library "
+             "community room"),
+            ("chair", "2026-11-20T19:00:00Z", "Priya agreed to join the board, vote at the "
+             "December meeting"),
+            ("chair", "2026-12-02T19:00:00Z", "meeting location changed to the Rotary hall, same "
+             "time")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="board")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    where = profile.recall("where is the board meeting?", now=now).answer
+    assert where.startswith("Latest: meeting location changed to the Rotary hall"), where
+
+
+def test_an_option_named_in_plain_words_is_the_one_picked(profile):
+    """7 Dec, a wedding's planning: "which caterer did we pick?" was the shortlist "Olive & Vine
+    or Smokehouse Co." after "we went with Olive & Vine, $95 a head" (its names are English
+    words, read as no name)."""
+    rows = [("ben", "2026-10-20T18:00:00Z", "caterer shortlist: Olive & Vine or Smokehouse Co. "
+             "tasting with both in November"),
+            ("amy", "2026-11-14T18:00:00Z", "we went with Olive & Vine, $95 a head")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="wedding")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    caterer = profile.recall("which caterer did we pick?", now=now).answer
+    assert caterer.startswith("Latest: we went with Olive & Vine"), caterer
+
+
+def test_a_level_held_at_is_the_level_now(profile):
+    """7 Dec, a mobile release: "what percent is the rollout at?" led with "phased rollout
+    starting at 1%" over the newer "rollout paused at 10%" (a pause read as a change that did not
+    happen)."""
+    rows = [("rel", "2026-11-30T10:00:00Z", "5.3.1 approved, phased rollout starting at 1%"),
+            ("rel", "2026-12-02T10:00:00Z", "rollout paused at 10%, crash rate 1.8% on iPad")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mobile")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    level = profile.recall("what percent is the rollout at?", now=now).answer
+    assert level.startswith("rollout paused at 10%"), level
