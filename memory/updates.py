@@ -71,7 +71,8 @@ _MOVED_TO_A_PLACE = re.compile(_TO_A_PLACE, re.IGNORECASE)
 # a new place said as such: "meeting location changed to the Rotary hall, same time" after
 # "board meeting moved to Dec 10 at 6pm, library community room" (one word of "where is the
 # board meeting?" shared, and the library was the answer)
-_PLACE_CHANGED = re.compile(r"(?i)\b(?:location|venue|room|place|address)\s+(?:has\s+|was\s+|is\s+)?"
+_PLACE_CHANGED = re.compile(r"(?i)\b(?:location|venue|room|place|address)\s+"
+                            r"(?:has\s+|was\s+|is\s+)?"
                             r"(?:changed|moved|switched|changing|moving)\s+(?:over\s+)?to\b|"
                             r"\bnew\s+(?:location|venue|room|address)\b")
 _CHANGE = re.compile(
