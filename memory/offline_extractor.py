@@ -591,8 +591,10 @@ _SHORT_ANSWER_WORDS = 12
 # A secret named by what it is, its value redacted: "openai key [REDACTED:openai-key]" (under
 # _MIN_WORDS it made no memory, and "what's the openai key?" was answered with the Stripe key's
 # sentence); what is kept is that it was shared, never the value.
-_SECRET_SHARED = re.compile(r"(?i)^\W*(?:[\w.'’-]+\s+){1,3}?(?:key|token|password|passwd|secret|"
-                            r"pat|pin|credentials?)\s*[:=]?\s*\[REDACTED:[a-z0-9-]+\]\W*$")
+# (or as a shell sets it: 'export OPENAI_API_KEY="[REDACTED:openai-key]"')
+_SECRET_SHARED = re.compile(r"(?i)^\W*(?:(?:[\w.'’-]+\s+){1,3}?|(?:export\s+|set\s+)?[\w.-]+_)"
+                            r"(?:key|token|password|passwd|secret|pat|pin|credentials?)"
+                            r"\s*[:=]?\s*[\"'`]?\[REDACTED:[a-z0-9-]+\]\W*$")
 _STATE_NOTE = re.compile(r"^\W*(?i:" + _NOT_A_THING + r"[a-z][\w.-]*(?:\s+(?!to\b|will\b|"
                          r"can\b|should\b|must\b)[\w.-]+)?\s+(?:is\s+|are\s+)?"
                          r"(?:back\s+(?:up|online|to\s+normal)|(?:up|down|back)\s+again|online|"

@@ -4723,12 +4723,18 @@ def test_a_redacted_password_said_with_a_word_after_it_is_kept_as_shared(profile
     rows = [("ops", "2026-12-01T10:05:00Z", "the redis password is hunter2hunter2 btw, rotate it "
              "later"),
             ("dev", "2026-12-01T10:20:00Z", "wifi for the office guests: network AcmeGuest, "
-             "pass Sunflower!2026")]
+             "pass Sunflower!2026"),
+            ("a", "2026-12-01T10:30:00Z", 'export OPENAI_API_KEY="sk-proj-AbC123xYz456DeF789gHi01'
+             '2JkL345mNo678PqR901sTu"')]
     profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
     now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
     redis = profile.recall("what's the redis password?", now=now).answer
     assert redis.startswith("the redis password is [REDACTED:password] btw"), redis
     assert "hunter2" not in redis and "Sunflower" not in redis, redis
+    # (as a shell sets it, it made no memory either)
+    openai = profile.recall("what's the openai key?", now=now).answer
+    assert openai.startswith('export OPENAI_API_KEY="[REDACTED:openai-key]"'), openai
+    assert "sk-proj" not in openai, openai
 
 
 def test_her_in_a_message_is_the_one_person_it_names(profile):
