@@ -41,7 +41,9 @@ from .topics import chosen_tool_category, normalize_topic_key
 from .tried import DID_NOT_WORK, FIX_CONFIRMED, TRIED_WORKED, says_how_tried
 from .updates import PR_NUMBER, VERDICT, named_values
 
-_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+(?=[\"'(\[]?[A-Z0-9@])|\n+"
+# (not before a correction of the words before it: "lost to Tigers 2-2... I mean tied 2-2" was
+# two memories, the score taken back one of them)
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+(?!I\s+meant?\b)(?=[\"'(\[]?[A-Z0-9@])|\n+"
                            r"|(?<=[。！？])\s*(?=\S)")  # (Chinese and Japanese full stops)
 _CHITCHAT = re.compile(
     r"^(hi|hey|hello|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|awesome|sure|yes|yeah|yep|"
@@ -994,12 +996,13 @@ _ANY_SECOND_PERSON = re.compile(r"\b[Yy]ou")
 
 # What is typed to be read by a machine keeps its letters: "curl … https://api.internal/v1/me"
 # was "…/v1/dev", and a path, an address or a `code span` holds no one's pronoun.
+# (nor "I mean" correcting what was just said: "… 2-2... I mean tied 2-2" is no one's meaning)
 _VERBATIM = re.compile(r"(`[^`\n]*`|\b[a-z][a-z0-9+.-]*://\S+|(?<![\w/])/[\w.~-]+(?:/[\w.~-]*)+"
-                       r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
+                       r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<=[.…,;—–-] )I meant?\b)")
 
 
 def _named(sentence: str, rules: list, name: str) -> str:
-    if ("/" in sentence or "`" in sentence or "@" in sentence) \
+    if ("/" in sentence or "`" in sentence or "@" in sentence or "I mean" in sentence) \
             and len(parts := _VERBATIM.split(sentence)) > 1:
         return "".join(part if i % 2 else _named(part, rules, name)
                        for i, part in enumerate(parts))
