@@ -1415,7 +1415,10 @@ _COST_STEMS = frozenset(content_stems("pay paid pays cost costs spend spent pric
                                       "charged fee fees worth arr mrr acv "
                                       # ("what did Intercom quote?": "Intercom came in at
                                       # $99/agent", declined)
-                                      "quote quoted"))
+                                      "quote quoted "
+                                      # ("what's Nadia's salary?": "… we met at $190k, she
+                                      # accepted!", declined)
+                                      "salary salaries compensation wage wages"))
 # (a budget asked is a sum to show first, though a budget's sums are no price of it: "November
 # revenue came in at $912k" is no answer to "what's the eng budget?")
 _PRICE_ASKED_STEMS = _COST_STEMS | frozenset(content_stems("budget"))
@@ -1755,7 +1758,9 @@ _ASKS_QUANTITY = re.compile(
     r"arr|mrr|nrr|grr|revenue|runway|burn|churn|dau|mau|wau|headcount|nps|cac|ltv|margin|gmv|"
     # a figure aimed at: "what's the webinar signup goal?" led with "webinar signups 410 now"
     # over "… signups at 340, goal is 500 by Dec 14"
-    r"goal|target)"
+    r"goal|target|"
+    # a sum agreed to: "what's Nadia's salary?" led with the offer, not "we met at $190k"
+    r"salary|base|comp|compensation|wage|rent)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
     # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
     # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h"; not a price, which
@@ -2932,7 +2937,11 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("late delayed"),
                     re.compile(r"(?i)\b(?:slipp?\w*|push(?:ed|es|ing)\s+(?:back|out|to)|"
                                r"postpon\w*|delay\w*|reschedul\w*|behind|back-?order\w*|"
-                               r"overdue)\b")),
+                               r"overdue)\b|"
+                               # "why was the housing story delayed?": "housing moves to the Dec
+                               # 13 edition", "I need another week on the housing piece"
+                               r"\bmov(?:e|es|ed|ing)\s+to\b|\b(?:another|one\s+more|an\s+extra)\s+"
+                               r"(?:week|day|month|couple\s+of\s+days)\b|\bmore\s+time\b")),
     # (and a person's: "when does ana arrive?" of "ana is flying in on the 8th from Berlin")
     **dict.fromkeys(content_stems("delivery deliveries arrive arrival"),
                     re.compile(r"(?i)\beta\b|\barriv\w*|\bdeliver\w*|\bship(?:s|ped|ping)?\b|"
@@ -5068,9 +5077,19 @@ class OfflineAnswerer(Answerer):
             if when and span is None and now is not None and _ASKS_NEXT.search(question):
                 # "when is the next release?": the first still to come, not the best-ranked
                 # (the release cut last week shares as many words)
-                dated = min((m for m in _distinct(relevant)
-                             if (d := event_date(m, question)) and d.end >= now.date()),
-                            key=lambda m: event_date(m, question).start, default=dated)
+                coming = min((m for m in _distinct(relevant)
+                              if (d := event_date(m, question)) and d.end >= now.date()),
+                             key=lambda m: event_date(m, question).start, default=dated)
+                if coming is not dated and latest is not None \
+                        and len(parts) >= 2 and parts[-1] == "Before that:" \
+                        and parts[-2].startswith("Latest:") \
+                        and not ((day := event_date(latest, question)) and day.end >= now.date()):
+                    # (what changed another, past, is no latest word of the next: "Tigers game
+                    # moved to Sunday" led "when is the next game?" on the Thursday after, as
+                    # the latest word of Saturday's Lions game)
+                    del parts[-2:]
+                    latest = None
+                dated = coming
             if when and dated is not None and _ASKS_EXPIRY.search(question):
                 # "when does the api.acme.io cert expire?": the newest word of how long it holds
                 # ("Renewed the api.acme.io cert, valid until Dec 2027"), not the reminder of

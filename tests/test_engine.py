@@ -4789,3 +4789,54 @@ def test_a_level_held_at_is_the_level_now(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     level = profile.recall("what percent is the rollout at?", now=now).answer
     assert level.startswith("rollout paused at 10%"), level
+
+
+def test_the_next_game_is_not_led_by_a_past_ones_move_and_a_score_taken_back(profile):
+    """7 Dec (thirtieth session), a youth team's channel: "when is the next game?" (on Thursday
+    3 Dec) was "29 November 2026: Tigers game moved to Sunday …. Before that: 5 December 2026:
+    … game vs Lions Saturday" (the past game's move kept as the latest word of the next); and
+    "lost to Tigers 2-2... I mean tied 2-2" was two memories, "lost" one of them."""
+    rows = [("coach", "2026-11-21T20:00:00Z", "we beat the Hawks 3-1! next game vs Tigers "
+             "Saturday at 9am, Field 4"),
+            ("coach", "2026-11-26T20:00:00Z", "Tigers game moved to Sunday, same time, Field 2"),
+            ("coach", "2026-11-29T20:00:00Z", "lost to Tigers 2-2... I mean tied 2-2. standings: "
+             "we're 3rd"),
+            ("coach", "2026-12-01T20:00:00Z", "snacks this week: Patel family. game vs Lions "
+             "Saturday 11am Field 1")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    game = profile.recall("when is the next game?", now=now).answer
+    assert game.startswith("5 December 2026: snacks this week"), game
+    assert "Latest" not in game, game
+    score = profile.recall("what was the score against the Tigers?", now=now).answer
+    assert score.startswith("lost to Tigers 2-2... I mean tied 2-2"), score
+    assert "coach means" not in score, score
+
+
+def test_a_salary_is_the_sum_agreed_last(profile):
+    """7 Dec, a hiring channel: "what's Nadia's salary?" was declined ("salary" said nowhere),
+    then led by the offer's $185k over "we met at $190k, she accepted!"."""
+    rows = [("hm", "2026-11-24T10:00:00Z", "we're extending an offer to Nadia, $185k base + 0.1%"),
+            ("hr", "2026-12-01T10:00:00Z", "Nadia countered at $195k, we met at $190k, she "
+             "accepted! start date Jan 11")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="hiring")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    salary = profile.recall("what's Nadia's salary?", now=now).answer
+    assert salary.startswith("Nadia countered at $195k, we met at $190k"), salary
+
+
+def test_why_delayed_finds_the_move_and_the_reason(profile):
+    """7 Dec, a newsroom: "why was the housing story delayed?" gave the plan ("the housing story
+    runs Sunday …") and neither "I need another week on the housing piece, the city hasn't
+    responded …" nor "housing moves to the Dec 13 edition"."""
+    rows = [("ed", "2026-11-30T09:00:00Z", "the housing story runs Sunday, 1,800 words, Maria is "
+             "writing it"),
+            ("maria", "2026-12-01T15:00:00Z", "I need another week on the housing piece, the "
+             "city hasn't responded to my records request"),
+            ("ed", "2026-12-01T16:00:00Z", "ok, housing moves to the Dec 13 edition. we'll fill "
+             "Sunday with the transit explainer")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="news")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    why = profile.recall("why was the housing story delayed?", now=now).answer
+    assert "hasn't responded to maria's records request" in why, why
+    assert not why.startswith("the housing story runs Sunday"), why
