@@ -429,7 +429,12 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
                              r"\b(?:he|she|it)\s+(?:wants|needs|plans|expects|hopes|intends|is|"
                              r"can|should|must)\b|"
                              # "Mia's laptop didn't arrive, IT says Wednesday" (said Monday)
-                             r"\b(?:says|expects|estimates|promises|thinks)\b")
+                             r"\b(?:says|expects|estimates|promises|thinks)\b|"
+                             # a schedule's verb: "clinic closes at 3pm on Dec 24, closed Dec 25"
+                             # (said 3 Dec) was last Christmas Eve, "closed" lending its past
+                             r"\b(?:closes|opens|reopens|starts|ends|begins|finishes|shuts|"
+                             r"kicks\s+off|wraps\s+up)\s+(?:at|on|early|late|from|until|till|"
+                             r"through|by)\b")
 
 
 # (what comes before the date in its clause: a meeting or a plan's day named, "onsite Thursday

@@ -187,6 +187,10 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
     ("we use monday.com on Monday", MON, "we use monday.com on Monday [2023-05-08]"),
     ("the day before yesterday", MON, "the day before yesterday [2023-05-06]"),
     ("no dates here", MON, "no dates here"),
+    # a schedule's present verb keeps the day to come, whatever participle follows: "closed Dec
+    # 25" lent its past to Dec 24 (last Christmas Eve)
+    ("clinic closes at 3pm on Dec 24, closed Dec 25", datetime(2026, 12, 3, 7, tzinfo=UTC),
+     "clinic closes at 3pm on Dec 24 [2026-12-24], closed Dec 25 [2026-12-25]"),
 ])
 def test_annotated_text(text, anchor, expected):
     assert annotate_dates(text, anchor)[0] == expected
