@@ -72,7 +72,12 @@ _DAY_OF_JAN = re.compile(r"\bJan\.?(?=\s+\d)")
 # a day's name of two words is no one's: "how many people got the Black Friday email?" asked of
 # "Black", and "BF email sent to 182k contacts" named no Black
 _HOLIDAY_NAMED = re.compile(r"\b(?:Black\s+Friday|Cyber\s+Monday|Boxing\s+Day|Small\s+Business\s+"
-                            r"Saturday|Giving\s+Tuesday|Prime\s+Day)\b")
+                            r"Saturday|Giving\s+Tuesday|Prime\s+Day|"
+                            # ("what time do we close on Christmas Eve?" asked of an "Eve")
+                            r"(?:Christmas|New\s+Year['’]?s|Halloween|Easter)\s+(?:Eve|Day)|"
+                            r"New\s+Year['’]?s|Mother['’]?s\s+Day|Father['’]?s\s+Day|"
+                            r"Valentine['’]?s\s+Day|Memorial\s+Day|Labor\s+Day|Labour\s+Day|"
+                            r"Independence\s+Day|Veterans\s+Day|Presidents['’]?\s+Day)\b")
 _WHO = re.compile(r"^\W*(?:and\s+|so\s+|then\s+)?(?:who|whom|whose)\b", re.IGNORECASE)
 _SPAN_PREPOSITION = re.compile(r"^(?:on|in|at|during|for|from|over)\s+", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*((?:since\s+)?when\b|(what|which) (date|day|year|month|week|time)\b|"
@@ -599,6 +604,25 @@ def _named_by_context(names: set[str], memory: Memory, people: Callable[[], set[
         and _names_all(missing, beside(memory))
 
 
+_NAME_AND_VERSION = re.compile(r"\b([A-Z][\w+-]*)\s+v?(\d+(?:\.\d+)+)\b")
+
+
+def _versions_of_names(names: set[str], question: str, memories: list[Memory]) -> set[str]:
+    """The versions the question says after every name it asks of ("is Python 3.8 supported in
+    2.0?"), when a memory writes them together: a memory saying the version alone is of the name
+    ("ok, 3.8 stays for 2.0 with a deprecation warning" after "drop Python 3.8 support" was
+    passed over for the plan it changed, naming no Python)."""
+    said = {(n.lower(), v) for n, v in _NAME_AND_VERSION.findall(question)}
+    if not names or not names <= {n for n, _ in said}:
+        return set()
+    return {v for n, v in said if any(re.search(rf"(?i)\b{re.escape(n)}\s+v?{re.escape(v)}\b",
+                                                m.content) for m in memories)}
+
+
+def _says_bare_version(version: str, text: str) -> bool:
+    return bool(re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", text))
+
+
 _THIRD_PERSON = re.compile(r"(?i)\b(?:she|he|her|him)\b")
 
 
@@ -1108,6 +1132,9 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               # "when does the idempotency change ship?": "merged #1502, deploying with the 2.14
               # train on Tuesday"
               "deploy": "ship",
+              # "new menu goes live Dec 10", then "menu launch pushed to Dec 14" (the old day
+              # was the answer to "when does the new menu go live?": no word of the two was one)
+              "launch": "live",
               # "when did we find the perf regression?": "yesterday we found …, fixed this
               # morning" (the stemmer keeps "found", and the day nearest "fixed" answered)
               "found": "find",
@@ -2189,6 +2216,12 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
             placed = [f for f in placed if f not in named] or placed
             events = [e for e in events if any(f.date.start == e.start for f in found
                                                if f not in named)] or events
+    if len(events) > 1 and question and _ASKS_CLOCK.match(question) \
+            and (asked := find_dates(question, memory.said_at)):
+        # the hour of a day the question names is of that day: "what time do we close on
+        # Christmas Eve?" of "clinic closes at 3pm on Dec 24, closed Dec 25" (was 25 December)
+        on_day = [e for e in events if e.start <= asked[0].date.start <= e.end]
+        events = on_day or events
     if len(events) > 1 and question and _ASKS_DEADLINE.search(question):
         # a deadline asked is the day said after "by" or "due": "Board deck needs Q4 net revenue
         # retention by Dec 15" (nearer "board deck", Q4 answered "when is the board deck due?")
@@ -3417,6 +3450,12 @@ def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory],
     if not _ASKS_CLOCK.match(question):
         return None
     routine = next((m for m in relevant if _recurs(ANNOTATED.sub("", m.content))), None)
+    days = find_dates(question, now.date()) if routine is not None else []
+    if days and any(d.start <= days[0].date.start <= d.end for m in relevant
+                    if m is not routine for d in m.event_dates):
+        # a day named, and said of itself: "clinic closes at 3pm on Dec 24" for "what time do
+        # we close on Christmas Eve?", not the Thursdays' flu clinic (2-5pm)
+        return None
     if routine is None:
         # (or one day's clock time, corrected since: "Correction: flu clinic ends at noon, not
         # 1pm" after "Flu shot clinic Saturday Dec 12, 9am-1pm", for "what time does the flu
@@ -3683,6 +3722,12 @@ class OfflineAnswerer(Answerer):
                   if _SEASON.match(b["what"]) or find_dates(b[0], date.today())] \
             if _WHEN.match(question) else []
         wanted = (wanted - content_stems(" ".join(bounds))) or wanted if bounds else wanted
+        if span is None and now is not None and _ASKS_CLOCK.match(question) \
+                and (days := find_dates(question, now.date())):
+            # "what time do we close on Christmas Eve?": the hour, of the day named, which is
+            # no word to share ("clinic closes at 3pm on Dec 24" was declined)
+            dated_words = content_stems(" ".join(f.date.phrase for f in days))
+            wanted = (wanted - dated_words) or wanted
         # "any update on the Safari bug?": the words of asking how it stands are no subject
         asking = _ASKS_PROGRESS.search(question) or _ASKS_START.search(question) \
             or _ASKS_WRONG.search(question) \
@@ -3715,6 +3760,7 @@ class OfflineAnswerer(Answerer):
         message_text = _message_text(memories)
         leaned_on = _leaned_on(memories, messages)
         short_names = _by_short_name(names, question, memories)
+        versions_named = _versions_of_names(names, question, memories)
         named_asked = frozenset(named(question))
 
         def fits_person(m: Memory, of_version: bool = True) -> bool:
@@ -3728,6 +3774,8 @@ class OfflineAnswerer(Answerer):
                                           named_asked)
                      or _named_by_kin(names, wanted, m, memories, people)
                      or _named_by_pronoun(names, m, people, message_text)
+                     or bool(versions_named) and any(_says_bare_version(v, m.content)
+                                                     for v in versions_named)
                      # (or the version it replaced names them: "Update: per diem raised to
                      # €75/day" replaced "Per diem for the Lisbon offsite is €60/day", and "what's
                      # the per diem for Lisbon?" was answered with the old message)
@@ -4944,7 +4992,8 @@ class OfflineAnswerer(Answerer):
                 # the newest weekly's "Next: …", not last week's
                 shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
             if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
-                    and latest is None and not unspanned <= stems_of(shown[0]):
+                    and latest is None and not unspanned <= stems_of(shown[0]) \
+                    and not _names_someone(shown[0].content, people, question):
                 # (one holding them all leads: "who was the guest on ep 42?" was led by "ep 42
                 # is live. downloads 1.2k …", before "ep 42 guest is Dr. Amara Osei, …")
                 whole = next((m for m in shown if unspanned <= stems_of(m)), None)

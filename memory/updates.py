@@ -548,6 +548,13 @@ _REASON_CLAUSE = re.compile(r"(?i),?\s*\b(?:because|since|as)\s+(?:\S+\s+){0,3}?
                             r"(?:is|are|was|were|will|won't|can't|isn't|has|had|'s)\b[^.;]*")
 
 
+_DROPS = r"(?:drop|remov|deprecat|sunset|retir|kill|delet|discontinu|end)"
+_KEPT_AFTER_ALL = re.compile(r"(?i)(?P<what>[\w.+-]+)\s+(?:stays|remains|is\s+staying|is\s+kept|"
+                             r"lives\s+on|sticks\s+around)\b|\bkeep(?:ing)?\s+(?P<kept>[\w.+-]+)")
+_RAN_OUT = re.compile(r"(?i)\b(?:out\s+of|sold\s+out|ran\s+out|run\s+out|running\s+out|none\s+left|"
+                      r"backorder\w*|out\s+of\s+stock)\b")
+_RESTOCKED = re.compile(r"(?i)\b(?:back\s+in\s+stock|restock\w*|in\s+stock\s+again|"
+                        r"(?:shipment|delivery|order)\s+(?:came|arrived|is\s+here|landed))\b")
 _NOT_VALUE = re.compile(r"(?i)\bnot\s+([$€£]?\d[\d,.:]*(?:[ap]m|%|k)?)(?=\W*(?:$|[\s,.;)!]))")
 
 
@@ -726,6 +733,22 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         and (wanted & stems(m) & answer_stems) - _DAY_STEMS]
     if gainsaid:
         return max(gainsaid, key=lambda m: m.said_at)
+    # a thing the answer drops, kept since: "ok, 3.8 stays for 2.0 with a deprecation warning"
+    # after "2.0 release plan: … drop Python 3.8 support" (it says no word of changing, and the
+    # plan answered "is Python 3.8 supported in 2.0?")
+    kept = [m for m in later for k in _KEPT_AFTER_ALL.finditer(ANNOTATED.sub("", m.content))
+            if re.search(rf"(?i)\b{_DROPS}\w*\s+(?:[\w.+-]+\s+){{0,2}}?"
+                         rf"{re.escape(k['what'] or k['kept'])}(?![\w.]|\.\d)", plain)
+            and wanted & stems(m)]
+    if kept:
+        return max(kept, key=lambda m: m.said_at)
+    # a thing run out of, stocked again since: "high-dose shipment came early! back in stock"
+    # after "we're out of the high-dose flu vaccine, next shipment Dec 9" (no word of changing)
+    if _RAN_OUT.search(plain):
+        restocked = [m for m in later if _RESTOCKED.search(m.content)
+                     and (wanted & stems(m) & answer_stems) - _DAY_STEMS]
+        if restocked:
+            return max(restocked, key=lambda m: m.said_at)
     if not changes:  # most answers: nothing later says a change, nothing more to read
         return None
     # (and its keys and releases as values are written: "po7712" of "how much is PO-7712?")

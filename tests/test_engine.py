@@ -4840,3 +4840,41 @@ def test_why_delayed_finds_the_move_and_the_reason(profile):
     why = profile.recall("why was the housing story delayed?", now=now).answer
     assert "hasn't responded to maria's records request" in why, why
     assert not why.startswith("the housing story runs Sunday"), why
+
+
+def test_a_clinics_holiday_hours_and_a_vaccine_back_in_stock(profile):
+    """7 Dec (thirtieth session), a clinic's channel: "clinic closes at 3pm on Dec 24, closed Dec
+    25" (3 Dec) was read as last Christmas Eve ("closed" lent its past), and "what time do we
+    close on Christmas Eve?" was declined ("Eve" read as a name), then answered with the
+    Thursdays' flu clinic; "do we have high-dose flu vaccine?" led with "we're out of …" before
+    the newer "back in stock"."""
+    rows = [("rn", "2026-11-30T07:00:00Z", "flu clinic Thursdays 2-5pm through December, walk-ins "
+             "ok"),
+            ("rn", "2026-12-02T07:00:00Z", "we're out of the high-dose flu vaccine, next shipment "
+             "Dec 9"),
+            ("admin", "2026-12-03T07:00:00Z", "clinic closes at 3pm on Dec 24, closed Dec 25"),
+            ("rn", "2026-12-04T07:00:00Z", "high-dose shipment came early! back in stock")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="clinic")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    close = profile.recall("what time do we close on Christmas Eve?", now=now).answer
+    assert close.startswith("24 December 2026: clinic closes at 3pm on Dec 24 [2026-12-24]"), \
+        close
+    stock = profile.recall("do we have high-dose flu vaccine?", now=now).answer
+    assert stock.startswith("Latest: high-dose shipment came early! back in stock"), stock
+
+
+def test_a_version_kept_after_all_is_the_latest_word_of_the_plan_dropping_it(profile):
+    """7 Dec, an open-source project's channel: "is Python 3.8 supported in 2.0?" was the plan's
+    "drop Python 3.8 support" alone, after "ok, 3.8 stays for 2.0 with a deprecation warning"
+    (which names no Python, and says no word of changing)."""
+    rows = [("maint", "2026-11-16T10:00:00Z", "2.0 release plan: beta Nov 30, RC Dec 14, final Jan "
+             "4. drop Python 3.8 support"),
+            ("contrib", "2026-11-18T10:00:00Z", "can we keep 3.8 until 2.1? a lot of users are on "
+             "RHEL 8"),
+            ("maint", "2026-11-19T10:00:00Z", "ok, 3.8 stays for 2.0 with a deprecation warning, "
+             "removed in 2.1")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="oss")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    supported = profile.recall("is Python 3.8 supported in 2.0?", now=now).answer
+    assert supported.startswith("Latest: ok, 3.8 stays for 2.0 with a deprecation warning"), \
+        supported
