@@ -147,7 +147,12 @@ def _month_number(name: str) -> int:
 
 # --- tense ---------------------------------------------------------------------------------------
 _FUTURE = re.compile(
-    r"\b(?:will|won['’]?t|shall|going\s+to|gonna|let['’]?s|plan|plans|scheduled|"
+    r"\b(?:will|won['’]?t|shall|going\s+to|gonna|let['’]?s|scheduled|"
+    # (not a plan measured against: "were we over plan in November?" (asked 5 Dec) was asked of
+    # next November)
+    r"(?<!\bover\s)(?<!\bunder\s)(?<!\bvs\s)(?<!\bvs\.\s)(?<!\bto\s)(?<!\bof\s)"
+    r"(?<!\bbehind\s)(?<!\babove\s)(?<!\bbelow\s)(?<!\bagainst\s)(?<!\bhit\s)(?<!\bbeat\s)"
+    r"(?<!\bmissed\s)(?<!\bversus\s)(?:plan|plans)\b|"
     # (nouns of a day, not plans: "we agreed in Monday's planning to cut scope", "the deadline
     # was Friday", "the invoice was due Nov 30" are past)
     r"(?<!['’]s\s)(?<!\bthe\s)(?<!\bour\s)(?:planning|deadline|target)|"

@@ -191,6 +191,12 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
     # 25" lent its past to Dec 24 (last Christmas Eve)
     ("clinic closes at 3pm on Dec 24, closed Dec 25", datetime(2026, 12, 3, 7, tzinfo=UTC),
      "clinic closes at 3pm on Dec 24 [2026-12-24], closed Dec 25 [2026-12-25]"),
+    # a plan measured against is no plan to come: "were we over plan in November?" (asked 5
+    # Dec) was asked of next November
+    ("were we over plan in November?", datetime(2026, 12, 5, 10, tzinfo=UTC),
+     "were we over plan in November [November 2026]?"),
+    ("we plan to ship in March", datetime(2026, 12, 5, 10, tzinfo=UTC),
+     "we plan to ship in March [March 2027]"),
 ])
 def test_annotated_text(text, anchor, expected):
     assert annotate_dates(text, anchor)[0] == expected
