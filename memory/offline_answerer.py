@@ -623,6 +623,11 @@ def _says_bare_version(version: str, text: str) -> bool:
     return bool(re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", text))
 
 
+# "do I need to restart after the VPN update?": what is needed, said in all its words
+_ASKS_NEED = re.compile(r"(?i)^\W*(?:do|does|will|would)\s+(?:i|we|you|they|he|she)\s+(?:need|have)\s+"
+                        r"to\b")
+
+
 _THIRD_PERSON = re.compile(r"(?i)\b(?:she|he|her|him)\b")
 
 
@@ -4991,13 +4996,18 @@ class OfflineAnswerer(Answerer):
                 # by Friday" over the SSO estimate two days older); "what's next for platform?":
                 # the newest weekly's "Next: …", not last week's
                 shown = sorted(shown, key=lambda m: m.said_at, reverse=True)
-            if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
+            if (_WHO.match(question) or _ASKS_NEED.match(question)) and not views \
+                    and unspanned and len(shown) > 1 \
                     and latest is None and not unspanned <= stems_of(shown[0]) \
-                    and not _names_someone(shown[0].content, people, question):
+                    and (whole := next((m for m in shown if unspanned <= stems_of(m)), None)) \
+                    and (not _WHO.match(question)
+                         or not _names_someone(shown[0].content, people, question)):
                 # (one holding them all leads: "who was the guest on ep 42?" was led by "ep 42
-                # is live. downloads 1.2k …", before "ep 42 guest is Dr. Amara Osei, …")
-                whole = next((m for m in shown if unspanned <= stems_of(m)), None)
-                shown = [whole, *(m for m in shown if m is not whole)] if whole else shown
+                # is live. downloads 1.2k …", before "ep 42 guest is Dr. Amara Osei, …"; of a
+                # who-question, unless the first names someone: "Triggered by @omar's merge of
+                # #4520." for "who broke the lint job?", "yes, sam will take the billing v2 doc"
+                # for "who owns the billing v2 doc?")
+                shown = [whole, *(m for m in shown if m is not whole)]
             if _WHO.match(question) and not views and unspanned and len(shown) > 1 \
                     and unspanned <= stems_of(shown[0]):
                 # "who owns billing?": "Sam owns billing now" says it all; what shares a word

@@ -4878,3 +4878,17 @@ def test_a_version_kept_after_all_is_the_latest_word_of_the_plan_dropping_it(pro
     supported = profile.recall("is Python 3.8 supported in 2.0?", now=now).answer
     assert supported.startswith("Latest: ok, 3.8 stays for 2.0 with a deprecation warning"), \
         supported
+
+
+def test_what_is_needed_leads_with_the_memory_saying_all_of_it(profile):
+    """7 Dec (thirtieth session), an IT channel: "do I need to restart after the VPN update?" led
+    with "after the VPN update u1 can't connect to the file server" (two words of four) before
+    "VPN client update 4.2 rolling out this week, you'll need to restart after"."""
+    rows = [("it", "2026-11-23T09:00:00Z", "VPN client update 4.2 rolling out this week, you'll "
+             "need to restart after"),
+            ("u1", "2026-11-24T10:00:00Z", "after the VPN update I can't connect to the file "
+             "server")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="it")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    restart = profile.recall("do I need to restart after the VPN update?", now=now).answer
+    assert restart.startswith("VPN client update 4.2 rolling out this week"), restart
