@@ -624,8 +624,8 @@ def _says_bare_version(version: str, text: str) -> bool:
 
 
 # "do I need to restart after the VPN update?": what is needed, said in all its words
-_ASKS_NEED = re.compile(r"(?i)^\W*(?:do|does|will|would)\s+(?:i|we|you|they|he|she)\s+(?:need|have)\s+"
-                        r"to\b")
+_ASKS_NEED = re.compile(r"(?i)^\W*(?:do|does|will|would)\s+(?:i|we|you|they|he|she)\s+"
+                        r"(?:need|have)\s+to\b")
 
 
 _THIRD_PERSON = re.compile(r"(?i)\b(?:she|he|her|him)\b")
