@@ -437,7 +437,10 @@ _UNLABELLED = [
     # a PIN or a code that opens something: "door code is 6654", "PIN: 0408", "zoom passcode
     # 287429", "the safe combination is 12-34-56" (not "PIN 13 on the pi", not a date)
     ("pin", r"(?i)\b(?:pin(?:[ \t]*code)?|pass[ \t]?code|(?:door|gate|alarm|lock|access|entry|"
-            r"security|verification|one-time|2fa|mfa|otp)[ \t]+code|otp|combination|combo|"
+            r"security|verification|one-time|2fa|mfa|otp|"
+            # ("the garage code changed to 8842" was kept)
+            r"garage|keypad|lockbox|locker|safe|building|storage|closet|office|front[ \t]+door)"
+            r"[ \t]+code|otp|combination|combo|"
             # what a code opens said after it: "the code to the supply closet is 4512"
             r"(?<!error )(?<!status )(?<!exit )code(?=[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?"
             r"(?:[\w-]+[ \t]+){0,2}?(?:closet|room|door|office|building|gate|garage|safe|"

@@ -475,3 +475,12 @@ def test_a_password_quoted_after_its_user_or_spelled_out_found_on_7_dec_twenty_n
     found = score(shipped, [c for c in CASES if c.set == "pairs-07dec-z"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_code_to_a_place_found_on_7_dec_thirtieth_session():
+    """Written on 7 Dec (thirtieth session): "the garage code changed to 8842" (a code named by
+    the place it opens, not one of door, gate, alarm …) was stored and answered back whole; and
+    like lines holding none. Before: 1 of 4 caught (the key a shell sets)."""
+    found = score(shipped, [c for c in CASES if c.set == "codes-07dec-30"])
+    assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
