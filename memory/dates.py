@@ -736,10 +736,17 @@ def _slash_weekday(m: re.Match) -> bool:
                          m.string[_back(m.string, m.start("wd")):m.start("wd")])
 
 
+_BEFORE_THAT = re.compile(r"(?i)\s+(?:before|after|prior\s+to)\s+(?:that|then|this|it)\b")
+
+
 def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
     if _RECURRING_BEFORE.search(m.string, _back(m.string, m.start()), m.start()) \
             or _RECURRING_AFTER.match(m.string, m.end()) or _slash_weekday(m):
         raise ValueError("a recurring day, not a date")  # "every Friday", "Thursday mornings"
+    if _BEFORE_THAT.match(m.string, m.end()):
+        # a day of another day said before it: "the Friday before that we lost Hooli" (after
+        # "last Tuesday we signed Initech") was the Friday of the week it was said in
+        raise ValueError("a day counted from another, unnamed here")
     if _DAY_OF_EVENT.match(m.string, m.end()):
         # a day of something that has days of its own: "my talk is the Wednesday of KubeCon"
         # (said on a Tuesday in December, of a conference in March) was the next day

@@ -309,6 +309,9 @@ def test_text_inside_brackets_is_left_alone():
     "on the next day", "weekday", "in a minute", "10 hours ago",
     # slashed weekdays are a week's schedule, not this week's days ("deliveries Tue/Fri")
     "deliveries Tue/Fri", "office days are Tue/Thu", "gym Mon/Wed/Fri",
+    # a weekday counted from a day said before is no day of its own week ("the Friday before
+    # that", after "last Tuesday we signed Initech", was the Friday of the week said in)
+    "the Friday before that we lost Hooli", "on the Monday after that we shipped",
 ])
 def test_no_false_positives(text):
     assert annotate_dates(text, MON) == (text, [])
