@@ -2221,6 +2221,11 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
             placed = [f for f in placed if f not in named] or placed
             events = [e for e in events if any(f.date.start == e.start for f in found
                                                if f not in named)] or events
+    if len(events) > 1 and question and _WHEN.match(question) and _ASKS_NEXT.search(question):
+        # the next one asked is one still to come when it was said: "yesterday's board call went
+        # well, next one in March" for "when is the next board call?" (was 1 December)
+        ahead = [e for e in events if e.start > memory.said_at.date()]
+        events = ahead or events
     if len(events) > 1 and question and _ASKS_CLOCK.match(question) \
             and (asked := find_dates(question, memory.said_at)):
         # the hour of a day the question names is of that day: "what time do we close on

@@ -4892,3 +4892,21 @@ def test_what_is_needed_leads_with_the_memory_saying_all_of_it(profile):
     now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
     restart = profile.recall("do I need to restart after the VPN update?", now=now).answer
     assert restart.startswith("VPN client update 4.2 rolling out this week"), restart
+
+
+def test_the_next_one_is_the_day_still_to_come_and_a_day_before_that_is_not_guessed(profile):
+    """7 Dec (thirtieth session): "when is the next board call?" was "1 December 2026:
+    yesterday's board call went well, next one in March" (the day gone); "the Friday before
+    that we lost Hooli" (said Monday 30 Nov, after "last Tuesday we signed Initech") was dated
+    Friday 27 November, after the Tuesday it counts from."""
+    rows = [("ana", "2026-11-30T09:00:00Z", "recap: last Tuesday we signed Initech, and on "
+             "Wednesday the SSO bug hit prod"),
+            ("ben", "2026-11-30T10:00:00Z", "the Friday before that we lost Hooli to Zendesk"),
+            ("ana", "2026-12-02T09:00:00Z", "yesterday's board call went well, next one in March")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="recap")
+    now = datetime(2026, 12, 5, 10, tzinfo=timezone.utc)
+    board = profile.recall("when is the next board call?", now=now).answer
+    assert board.startswith("March 2027: yesterday's [2026-12-01] board call"), board
+    hooli = profile.recall("when did we lose Hooli?", now=now).answer
+    assert "27 November" not in hooli and "2026-11-27" not in hooli, hooli
+    assert "we lost Hooli to Zendesk" in hooli, hooli
