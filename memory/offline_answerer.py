@@ -3031,6 +3031,11 @@ _SAID_OTHERWISE = {
                                r"\b(?:pre|post)-?money\b|\bcap\s+(?:of\s+)?[$€£]")),
     # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
     # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
+    # "how many people fit in the room?": "room capacity 800" (declined, sharing "room" alone)
+    **dict.fromkeys(content_stems("fit fits capacity"),
+                    re.compile(r"(?i)\bcapacity\b|\bseats?\s+\d|\d+\s+seats?\b|"
+                               r"\bholds?\s+(?:up\s+to\s+)?\d|\bmax(?:imum)?\s+(?:of\s+)?\d|"
+                               r"\bup\s+to\s+\d+\s+(?:people|guests)")),
     **dict.fromkeys(content_stems("come coming people attend attending attendees"),
                     re.compile(r"(?i)\b(?:rsvp(?:s|['’]?d)?|headcount|attendees?|signed\s+up|"
                                r"sign-?ups|registrations?|registered)\b")),
@@ -3827,7 +3832,13 @@ class OfflineAnswerer(Answerer):
             # said: "EOM deadline for the SOC2 evidence", said Monday, is due next Monday)
             return fits_person(m) and (span is None or (
                 first_day_about(m, span) is not None if due_asked and m.event_dates
-                else _within(m, span)))
+                else _within(m, span) or holiday_named(m)))
+
+        # a memory naming the holiday asked is of it, whenever said: "BF day 1: 4,210 orders,
+        # $312k revenue" (said the day after) for "how much did we make on Black Friday?"
+        holiday = content_stems(span.phrase) if span is not None \
+            and _HOLIDAY_NAMED.search(span.phrase) else frozenset()
+        holiday_named = (lambda m: holiday <= _memory_stems(m)) if holiday else (lambda m: False)
 
         def may_update(m: Memory) -> bool:
             if span is not None and _WHO.match(question) and m.event_dates \
@@ -4275,6 +4286,13 @@ class OfflineAnswerer(Answerer):
                 # $45 each"), not the newer count ("jerseys: 23 ordered so far"), a field of
                 # the word asked
                 shown = [priced, *(m for m in shown if m is not priced)]
+            if _ASKS_HOW_MUCH.match(question) and (asked := undated - _COST_STEMS) \
+                    and not asked <= stems_of(shown[0]) \
+                    and (says := next((m for m in shown[1:LEADS_FOLLOWED + 1]
+                                       if asked <= stems_of(m)), None)):
+                # "how much was the discount?": what says the thing asked ("30% off sitewide"),
+                # not the sums beside it ("sale ended. total $1.1M", led)
+                shown = [says, *(m for m in shown if m is not says)]
             if len(shown) > 1 and _ASKS_WHETHER.match(question) \
                     and _DECIDED_OPENS.match(ANNOTATED.sub("", shown[1].content)) \
                     and not _DECIDED_OPENS.match(ANNOTATED.sub("", shown[0].content)) \

@@ -4910,3 +4910,34 @@ def test_the_next_one_is_the_day_still_to_come_and_a_day_before_that_is_not_gues
     hooli = profile.recall("when did we lose Hooli?", now=now).answer
     assert "27 November" not in hooli and "2026-11-27" not in hooli, hooli
     assert "we lost Hooli to Zendesk" in hooli, hooli
+
+
+def test_how_many_fit_is_a_capacity(profile):
+    """7 Dec (thirtieth session), a conference's channel: "how many people fit in the room?" was
+    declined after "venue: Centro de Congressos, room capacity 800" (sharing "room" alone)."""
+    rows = [("org", "2026-12-02T10:00:00Z", "venue: Centro de Congressos, room capacity 800. "
+             "early-bird tickets €299 until Jan 31")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="conf")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    fit = profile.recall("how many people fit in the room?", now=now).answer
+    assert "room capacity 800" in fit, fit
+
+
+def test_a_sales_discount_and_its_holiday_said_short(profile):
+    """7 Dec (thirtieth session), a shop's channel: "how much was the discount?" gave the sale's
+    total and the shipping threshold (sums) over "30% off sitewide"; "how much did we make on
+    Black Friday?" found nothing "from Black Friday", though "BF day 1: … $312k revenue" (said
+    the day after) names it."""
+    rows = [("ops", "2026-11-23T09:00:00Z", "Black Friday sale: 30% off sitewide from Nov 27 "
+             "through Cyber Monday"),
+            ("mk", "2026-11-24T09:00:00Z", "free shipping threshold drops to $35 during the sale, "
+             "back to $50 after"),
+            ("ops", "2026-11-28T09:00:00Z", "BF day 1: 4,210 orders, $312k revenue. site held up "
+             "fine"),
+            ("mk", "2026-12-03T09:00:00Z", "sale ended. total $1.1M over 7 days")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="shop")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    discount = profile.recall("how much was the discount?", now=now).answer
+    assert discount.startswith("Black Friday [2026-11-27] sale: 30% off sitewide"), discount
+    made = profile.recall("how much did we make on Black Friday?", now=now).answer
+    assert made.startswith("BF day 1: 4,210 orders, $312k revenue"), made
