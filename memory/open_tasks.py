@@ -71,7 +71,10 @@ _COMMITS = re.compile(
     r"|(?:^|[,;:.!?(]\s*|\b(?:and|so|then|ok|okay|also|fyi|btw)\s+|@\w+\s+|@)"
     r"(?!(?:it|this|that|there|these|those|which|what|you|they)\b)"
     r"[a-z][\w.-]*(?:\s+will|['\u2019]ll|\s+(?:is|are|am) going to|\s+can (?:do|take|handle|start|own|pick up|look into|write|fix)|"
-    r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b)\w"
+    # (nor whom they report to or which team they join: "Tomás will report to Aisha, not Wei"
+    # answered "what is Tomás working on?" as his open work)
+    r"\s+needs? to|\s+has to|\s+have to)\s+(?!be\b|have\b|been\b|get\b|report\s+(?:to|into)\b|"
+    r"join\b|move\s+to\s+the\b)\w"
     r"|\b(?:is|are) on it\b"
     # a request put to someone ("TODO: @raj please write …"), not a courtesy ("no merges please")
     r"|(?:^|[:;,.!?]\s*|@\w+\s+|\b(?:can|could|would) (?:you|someone|somebody)\s+)please\s+\w"

@@ -132,7 +132,11 @@ def test_versions_tell_alike_work_apart_and_a_closing_word_need_not_repeat_them(
     ("It will take a while to index", False), ("the cache will expire after 5 minutes", False),
     ("priya owns the billing service", False), ("you can do that with a cron job", False),
     ("Kafka has to be restarted after a config change", False),
-    ("deploy freeze, no merges to main please", False)])
+    ("deploy freeze, no merges to main please", False),
+    # whom someone reports to, or the team they join, is no work (7 Dec, thirtieth session:
+    # "what is Tomás working on?" was "tomas is on: … will report to Aisha")
+    ("small change: Tomás will report to Aisha, not Wei, after the reorg", False),
+    ("Kim will join the platform team in January", False)])
 def test_what_is_said_as_work_someone_will_do(content, commits):
     from memory.open_tasks import is_commitment
     memory = _memory(content, 24)
