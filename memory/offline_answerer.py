@@ -1042,7 +1042,8 @@ def _carries(idents: list[str], text: str) -> bool:
 # was a content word shared by every question and memory with a possessive, so "what's the
 # budget?" was answered by "Who's on call this week? tom." (half its words: "budget" and "s").
 _CONTRACTION = re.compile(r"(?:n't|'(?:s|re|ve|ll|d|m))$")
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
+# (accented Latin letters are letters: "Tomás" was "tom" and "s", "café" "caf")
+_WORD = re.compile(r"[a-z0-9\u00df-\u00f6\u00f8-\u024f]+(?:'[a-z]+)*")
 # "after 15 min unacked it goes to the EM" for "who gets paged after 15 minutes?" (declined):
 # after a number "min" is minutes, not a minimum ("min replicas 3" stays)
 _COUNTED_UNIT = re.compile(r"(?<=\d)\s?(min|hr|sec)\b")
@@ -3031,6 +3032,11 @@ _SAID_OTHERWISE = {
                                r"\b(?:pre|post)-?money\b|\bcap\s+(?:of\s+)?[$€£]")),
     # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
     # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
+    # "where is Tomás based?": "I'm in Madrid, CET" (declined)
+    **dict.fromkeys(content_stems("based located"),
+                    re.compile(r"(?:\b(?:is|am|are)|['’]m|['’]s)\s+(?:now\s+)?in\s+[A-Z]|"
+                               r"(?i:\bliv(?:e|es|ing)\s+in\b|\blocated\s+in\b|"
+                               r"\bbased\s+(?:in|out\s+of)\b|\bmoved\s+to\s+(?=[A-Z]))")),
     # "how many people fit in the room?": "room capacity 800" (declined, sharing "room" alone)
     **dict.fromkeys(content_stems("fit fits capacity"),
                     re.compile(r"(?i)\bcapacity\b|\bseats?\s+\d|\d+\s+seats?\b|"

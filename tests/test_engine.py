@@ -4941,3 +4941,18 @@ def test_a_sales_discount_and_its_holiday_said_short(profile):
     assert discount.startswith("Black Friday [2026-11-27] sale: 30% off sitewide"), discount
     made = profile.recall("how much did we make on Black Friday?", now=now).answer
     assert made.startswith("BF day 1: 4,210 orders, $312k revenue"), made
+
+
+def test_an_accented_name_is_one_word_and_where_someone_is_based(profile):
+    """7 Dec (thirtieth session), a team's welcome: "where is Tomás based?" was declined after
+    his "hi all! I'm in Madrid, CET" ("based" said nowhere, and "Tomás" read as the words "tom"
+    and "s", the first another person's name)."""
+    rows = [("mgr", "2026-11-16T09:00:00Z", "welcome Tomás! he's joining the platform team as a "
+             "staff engineer"),
+            ("tom", "2026-11-20T09:00:00Z", "I'm based in Austin, happy to help with onboarding"),
+            ("tomas", "2026-12-02T09:00:00Z", "hi all! excited to be here. I'm in Madrid, CET")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="team")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    based = profile.recall("where is Tomás based?", now=now).answer
+    assert based.startswith("tomas is in Madrid"), based
+    assert "Austin" not in based, based
