@@ -182,7 +182,9 @@ _FIRST_PERSON = [
         "believe", "guess", "mean", "remember", "agree", "wonder", "plan", "work", "live", "use",
         "own", "see", "say", "suggest", "expect", "get", "run", "take",
         # ("Always confirm time zones when I ask about …" was "… when Jordan ask about …")
-        "ask", "check", "start", "send", "write", "call", "book")],
+        "ask", "check", "start", "send", "write", "call", "book",
+        # ("I land on the 23rd at 4pm" was "bro land on the 23rd")
+        "land", "arrive", "leave", "return", "travel", "drive")],
     # (not a Roman numeral after what it numbers: "we're only SOC 2 Type I" was "Type mk_bo")
     (re.compile(r"(?P<numbered>\b(?:[Tt]ype|[Tt]ier|[Pp]hase|[Ss]tage|[Ll]evel|[Cc]lass|[Pp]art|"
                 r"Act|Book|Chapter|Volume|Season|Series|War|Gen|Mark|Mk|Schedule|Title|Henry|"
