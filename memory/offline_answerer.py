@@ -3460,6 +3460,11 @@ _CLOCKS_READ = 3
 _CLOCK_SAID = re.compile(_TIME_OF_DAY.pattern + r"|(?i:\b(?:noon|midday|midnight)\b)")
 
 
+_SAME_TIME = re.compile(r"(?i)\bsame\s+(?:time|hour)\b")
+_AT_AN_HOUR = re.compile(r"(?i)\bat\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\d:./%-])"
+                         r"(?!\s*(?:%|percent|people|guests|persons|kids|of|times|x)\b)")
+
+
 def _routine_clock(question: str, relevant: list[Memory], updates: list[Memory], now: datetime,
                    update_of: Callable[[Memory, list[Memory]], Memory | None]) -> list[str] | None:
     """"what time is standup?": the routine's time, and a change of it with the day it starts
@@ -5304,6 +5309,17 @@ class OfflineAnswerer(Answerer):
                 parts += [_dated(dated)]
             elif dated is not None and replaced is not None:  # (a sibling changed since)
                 parts += [f"{event_date(replaced, question).words}:", _dated(replaced)]
+            elif dated is not None and _ASKS_CLOCK.match(question) \
+                    and _SAME_TIME.search(dated.content) \
+                    and not _CLOCK_SAID.search(ANNOTATED.sub("", dated.content)) \
+                    and (timed := next((m for m in _distinct(relevant) if m is not dated
+                                        and m.said_at < dated.said_at
+                                        and _AT_AN_HOUR.search(ANNOTATED.sub("", m.content))),
+                                       None)):
+                # "what time is Christmas dinner?": "… moves to Aunt Ruth's, same time" says no
+                # time; the time is the one said before ("dinner at 5 on the 25th")
+                parts += [f"{event_date(dated, question).words}:", f"{_dated(dated)}.",
+                          "The time, said before:", _dated(timed)]
             elif dated is not None:  # the event date, then the one memory it comes from
                 parts += [f"{event_date(dated, question).words}:", _dated(dated)]
             elif when and _recurs(shown[0].content):

@@ -4956,3 +4956,22 @@ def test_an_accented_name_is_one_word_and_where_someone_is_based(profile):
     based = profile.recall("where is Tomás based?", now=now).answer
     assert based.startswith("tomas is in Madrid"), based
     assert "Austin" not in based, based
+
+
+def test_same_time_is_the_time_said_before(profile):
+    """7 Dec (thirtieth session), a family's chat: "what time is Christmas dinner?" was "25
+    December 2026: … dinner moves to Aunt Ruth's, same time" (no time), the "dinner at 5" it
+    keeps left out; "I land on the 23rd at 4pm" was stored "bro land on the 23rd"."""
+    rows = [("mom", "2026-11-28T18:00:00Z", "Christmas at our place this year, dinner at 5 on the "
+             "25th"),
+            ("dad", "2026-12-01T18:00:00Z", "change of plans: Christmas dinner moves to Aunt "
+             "Ruth's, same time"),
+            ("bro", "2026-12-02T09:00:00Z", "I land on the 23rd at 4pm, can someone get me from "
+             "the airport?")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="family")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    time = profile.recall("what time is Christmas dinner?", now=now).answer
+    assert "same time" in time and "The time, said before:" in time \
+        and "dinner at 5 on the 25th" in time, time
+    lands = profile.recall("when does bro land?", now=now).answer
+    assert "bro lands on the 23rd" in lands, lands
