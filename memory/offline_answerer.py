@@ -4751,6 +4751,19 @@ class OfflineAnswerer(Answerer):
                 # changed no price of it: "how much is the field trip?", nor a count since of
                 # what was priced: "jerseys: 23 ordered so far" after "…, $45 each")
                 latest = None
+            if latest is not None and _ASKS_QUANTITY.search(question) \
+                    and (lines := {_release_line(v) for v in _VERSION.findall(
+                        ANNOTATED.sub("", latest.content))}):
+                # a newer reading of the measure, of a release of the same line: "3.4.3 with the
+                # fix deployed, p99 290ms" after "rolled back checkout to 3.4.1, p99 back to
+                # 310ms" (it names no checkout; the rollback was the latest word)
+                measure = wanted & _memory_stems(latest)
+                latest = max((m for m in shown if m.said_at > latest.said_at
+                              and measure & _memory_stems(m)
+                              and _QUANTITY.search(ANNOTATED.sub("", m.content))
+                              and lines & {_release_line(v) for v in _VERSION.findall(
+                                  ANNOTATED.sub("", m.content))}),
+                             key=lambda m: m.said_at, default=latest)
             if latest is None and _ASKS_DECISION.search(question) \
                     and not (_STATES_DECISION.search(shown[0].content)
                              or CHOSE.search(shown[0].content)):

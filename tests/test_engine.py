@@ -4975,3 +4975,16 @@ def test_same_time_is_the_time_said_before(profile):
         and "dinner at 5 on the 25th" in time, time
     lands = profile.recall("when does bro land?", now=now).answer
     assert "bro lands on the 23rd" in lands, lands
+
+
+def test_a_newer_reading_of_a_release_of_the_same_line_is_the_latest(profile):
+    """7 Dec (thirtieth session), an SRE channel: "what's the checkout p99?" was "Latest: rolled
+    back checkout to 3.4.1, p99 back to 310ms", though "3.4.3 with the fix deployed, p99 290ms"
+    came after (it names no checkout: a release of the same line is checkout's)."""
+    rows = [("dev", "2026-11-30T10:00:00Z", "p99 on checkout is 850ms since the deploy, was 300ms"),
+            ("sre", "2026-12-01T15:00:00Z", "rolled back checkout to 3.4.1, p99 back to 310ms"),
+            ("sre", "2026-12-03T16:00:00Z", "3.4.3 with the fix deployed, p99 290ms")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sre")
+    now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
+    p99 = profile.recall("what's the checkout p99?", now=now).answer
+    assert p99.removeprefix("Latest: ").startswith("3.4.3 with the fix deployed, p99 290ms"), p99
