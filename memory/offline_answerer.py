@@ -3030,8 +3030,6 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("valuation valuations valued"),
                     re.compile(r"(?i)[$€£]\s?\d[\d.,]*\s?[kmb]\w*\s+(?:pre|post)\b|"
                                r"\b(?:pre|post)-?money\b|\bcap\s+(?:of\s+)?[$€£]")),
-    # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
-    # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
     # "where is Tomás based?": "I'm in Madrid, CET" (declined)
     **dict.fromkeys(content_stems("based located"),
                     re.compile(r"(?:\b(?:is|am|are)|['’]m|['’]s)\s+(?:now\s+)?in\s+[A-Z]|"
@@ -3042,6 +3040,8 @@ _SAID_OTHERWISE = {
                     re.compile(r"(?i)\bcapacity\b|\bseats?\s+\d|\d+\s+seats?\b|"
                                r"\bholds?\s+(?:up\s+to\s+)?\d|\bmax(?:imum)?\s+(?:of\s+)?\d|"
                                r"\bup\s+to\s+\d+\s+(?:people|guests)")),
+    # "how many people are coming to the party?": "48 RSVPs so far, 6 vegetarian, 2 vegan"
+    # (declined: it says neither word, and "Budget $8,000 for 60 people" one of three)
     **dict.fromkeys(content_stems("come coming people attend attending attendees"),
                     re.compile(r"(?i)\b(?:rsvp(?:s|['’]?d)?|headcount|attendees?|signed\s+up|"
                                r"sign-?ups|registrations?|registered)\b")),
