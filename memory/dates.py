@@ -270,7 +270,8 @@ _MOVED_TO = re.compile(rf"\b{MOVE_VERBS}\w*\s+"
                        r"(?:(?:up|back|out|forward|ahead)\s+)?"
                        # (a ticket's or a version's name between: "Apple delayed PO-7712
                        # shipment to Jan 6", said 4 Dec, was last January's)
-                       r"(?:[\w#.-]+\s+){0,3}?(?:to|until|till|from)\s+(?:the\s+)?$"
+                       # (or the day it had: "we moved the Dec 12 party to Dec 13")
+                       r"(?:[\w#.-]+\s+){0,5}?(?:to|until|till|from)\s+(?:the\s+)?$"
                        # the day said again beside it: "pilot kickoff moved to the Tuesday
                        # after, Dec 8" (said 20 Nov 2026, "Dec 8" was read as December 2025)
                        rf"|\b{MOVE_VERBS}\w*\s+(?:[\w#.-]+\s+){{0,3}}?(?:to|until|till)\s+"
@@ -372,6 +373,12 @@ def tense_at(text: str, pos: int) -> Tense:
     c0, c1 = _span_around(_CLAUSE, text[g0:g1], pos - g0, g0)
     if _INTENDED_TO.search(text[c0:pos]):
         return "future"
+    if _THE_DAYS_THING_MOVED.match(text, pos) and text[max(0, pos - 4):pos].lower() == "the " \
+            or _MOVED_THE.search(text, max(0, pos - 40), pos):
+        # the day a thing had, named by it, moved since: "the Dec 12 party moved to Dec 13",
+        # "we moved the Dec 12 party to …" (said 2 Dec) were last year's Dec 12, "moved"
+        # lending its past
+        return "neutral"
     if _DAYS_THING_DONE.match(text, pos):
         return "past"
     clause = _tense_of(text[c0:c1])
@@ -421,6 +428,10 @@ def tense_at(text: str, pos: int) -> Tense:
     return segment
 
 
+_THE_DAYS_THING_MOVED = re.compile(
+    rf"(?i)[a-z]{{3,9}}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+"
+    rf"(?:was\s+|has\s+been\s+|got\s+|is\s+(?:being\s+)?)?{MOVE_VERBS}\w*")
+_MOVED_THE = re.compile(rf"(?i)\b{MOVE_VERBS}\w*\s+(?:the|our|their|my|your)\s+$")
 _IS_THE_DAY = re.compile(r"(?i)\b(?:is|are)\s+(?:(?:on|now|still|set\s+for)\s+)?(?:the\s+)?$")
 _PAST_AUXILIARY = re.compile(r"(?i)\b(?:was|were|did|had|has|have|been)\b")
 

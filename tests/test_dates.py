@@ -197,6 +197,13 @@ def test_anchor_date_is_taken_in_the_anchors_own_timezone():
      "were we over plan in November [November 2026]?"),
     ("we plan to ship in March", datetime(2026, 12, 5, 10, tzinfo=UTC),
      "we plan to ship in March [March 2027]"),
+    # the day a thing had, named by it, moved since is the nearest such day: "the Dec 12 party"
+    # (said 2 Dec) was last year's, "moved" lending its past; "to Dec 13" five words after the
+    # verb was last year's too
+    ("the Dec 12 party moved to Dec 13, same terms", datetime(2026, 12, 2, 17, tzinfo=UTC),
+     "the Dec 12 [2026-12-12] party moved to Dec 13 [2026-12-13], same terms"),
+    ("we moved the Dec 12 party to Dec 13", datetime(2026, 12, 2, 17, tzinfo=UTC),
+     "we moved the Dec 12 [2026-12-12] party to Dec 13 [2026-12-13]"),
 ])
 def test_annotated_text(text, anchor, expected):
     assert annotate_dates(text, anchor)[0] == expected
