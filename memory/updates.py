@@ -274,7 +274,10 @@ _DROPS_OUT = re.compile(rf"(?i){CANT}(?:make\s+it|come|attend|go|join)\b|"
                         r"place)\b|"
                         # "ugh I have a work thing the morning of the 21st, can someone else get
                         # mom?" after "I can pick mom up from the airport"
-                        r"\b(?:can|could)\s+(?:someone|somebody|anyone|anybody)\s+else\b")
+                        r"\b(?:can|could)\s+(?:someone|somebody|anyone|anybody)\s+else\b|"
+                        # "Sam is out sick, I'll finish the explainer alone" after "…, Priya and
+                        # Sam co-writing" (for "who is writing the election explainer?")
+                        r"\b(?:is|are|['’]s)\s+out\s+sick\b")
 _ASKS_WHO_OR_WHETHER = re.compile(r"(?i)^\W*(?:who|whom|is|are|was|were|will|does|do|did|can|"
                                   r"has|have)\b")
 _FIRST_PERSON = re.compile(r"(?i)^\W*(?:i|i['’]m|i['’]ll)\b")

@@ -4988,3 +4988,16 @@ def test_a_newer_reading_of_a_release_of_the_same_line_is_the_latest(profile):
     now = datetime(2026, 12, 4, 10, tzinfo=timezone.utc)
     p99 = profile.recall("what's the checkout p99?", now=now).answer
     assert p99.removeprefix("Latest: ").startswith("3.4.3 with the fix deployed, p99 290ms"), p99
+
+
+def test_one_of_two_out_sick_is_the_latest_word_of_who(profile):
+    """7 Dec (thirtieth session), a newsroom: "who is writing the election explainer?" gave
+    "…, Priya and Sam co-writing" alone, after priya's "Sam is out sick, I'll finish the
+    explainer alone"."""
+    rows = [("ed", "2026-12-01T09:00:00Z", "the election explainer runs Thursday, Priya and Sam "
+             "co-writing"),
+            ("priya", "2026-12-02T10:00:00Z", "Sam is out sick, I'll finish the explainer alone")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="news")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    who = profile.recall("who is writing the election explainer?", now=now).answer
+    assert who.startswith("Latest: Sam is out sick, priya will finish the explainer alone"), who
