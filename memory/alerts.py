@@ -33,7 +33,9 @@ DECLARED = re.compile(r"(?i)\b(?:declar\w*\s+(?:an?\s+|a\s+new\s+)?(?:sev|p)\s?-
                       r"incident\s+(?:is\s+)?declared\b|"
                       r"we\s+(?:have|got)\s+an?\s+(?:major\s+|sev\s?[0-4]\s+)?incident\b|"
                       # "🚨 payments-api error rate at 12% since 14:02 UTC, paging oncall"
-                      r"pag(?:ing|ed)\s+(?:the\s+)?on[- ]?call\b)")
+                      r"pag(?:ing|ed)\s+(?:the\s+)?(?:[\w-]+\s+)?on[- ]?call\b|"
+                      # "SEV2: payments API 5xx at 12%, paging payments on-call"
+                      r"^\W*(?:sev|p)\s?-?[0-4]\s*:)")
 # a thread reply that ends it: "Resolved.", "Mitigated, monitoring", "All clear", "We're back"
 RESOLVES = re.compile(r"(?i)^\W*(?:@\S+\s+)?(?:resolved|mitigated|all[ -]clear|recovered|"
                       r"fixed|we(?:'re|’re| are) back|"

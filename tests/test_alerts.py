@@ -73,7 +73,10 @@ def test_an_incident_declared_then_resolved_in_its_thread_is_a_span():
     late.source_message_ids = ["root"]
     assert alert_span([late, early]) is None  # an end before the start ends nothing
     for opened in ("SEV1 declared: payments down", "We have a major incident on search",
-                   "declaring an incident for the login errors", "Declaring P1: EU region"):
+                   "declaring an incident for the login errors", "Declaring P1: EU region",
+                   # (7 Dec, thirtieth session: a severity opening the message, and the team's
+                   # on-call paged, were no incident: "how long was the payments outage?")
+                   "SEV2: payments API 5xx at 12%", "5xx at 12%, paging payments on-call"):
         start = said(opened, 0)
         start.source_message_ids = ["root"]
         assert alert_span([start, resolved]) == (start, resolved), opened
