@@ -3030,6 +3030,10 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("valuation valuations valued"),
                     re.compile(r"(?i)[$€£]\s?\d[\d.,]*\s?[kmb]\w*\s+(?:pre|post)\b|"
                                r"\b(?:pre|post)-?money\b|\bcap\s+(?:of\s+)?[$€£]")),
+    # "what was the error rate?": "SEV2: payments API 5xx at 12%" (declined)
+    **dict.fromkeys(content_stems("error errors"),
+                    re.compile(r"(?i)\b[45]xx\b|\b5\d\d\s*s\b|\b(?:5\d\d|4\d\d)\s+(?:errors?|"
+                               r"responses?)\b|\bexceptions?\b|\bfailure\s+rate\b")),
     # "where is Tomás based?": "I'm in Madrid, CET" (declined)
     **dict.fromkeys(content_stems("based located"),
                     re.compile(r"(?:\b(?:is|am|are)|['’]m|['’]s)\s+(?:now\s+)?in\s+[A-Z]|"

@@ -5001,3 +5001,19 @@ def test_one_of_two_out_sick_is_the_latest_word_of_who(profile):
     now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
     who = profile.recall("who is writing the election explainer?", now=now).answer
     assert who.startswith("Latest: Sam is out sick, priya will finish the explainer alone"), who
+
+
+def test_an_outage_declared_by_its_severity_lasts_until_mitigated_and_its_error_rate(profile):
+    """7 Dec (thirtieth session), an SRE channel: "how long was the payments outage?" gave the
+    declaration ("SEV2: payments API 5xx at 12%, paging payments on-call") and no duration; "what
+    was the error rate?" was declined ("5xx at 12%" says no "error")."""
+    rows = [("sre", "2026-12-01T02:10:00Z", "SEV2: payments API 5xx at 12%, paging payments "
+             "on-call"),
+            ("sre", "2026-12-01T02:40:00Z", "mitigated by failing over to us-west-2, 5xx back "
+             "under 0.1%")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sre")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    lasted = profile.recall("how long was the payments outage?", now=now).answer
+    assert lasted.startswith("30 minutes: from 02:10 UTC on 1 December 2026"), lasted
+    rate = profile.recall("what was the error rate?", now=now).answer
+    assert "5xx at 12%" in rate, rate
