@@ -3780,7 +3780,7 @@ def test_versions_views_and_a_trip_asked_the_next_day(lurker, tmp_path):
     assert flying.startswith("6 December 2026: For re:Invent trip: flying out Sunday "
                              "[2026-12-06], hotel is the Venetian, back Friday [2026-12-11]"), \
         flying
-    assert lands.startswith("7 December 2026: dev land Monday [2026-12-07] 9am."), lands
+    assert lands.startswith("7 December 2026: dev lands Monday [2026-12-07] 9am."), lands
     # (and not dev's "Jonas: hire." beside ana's "no hire": the word without its "no")
     assert no_hire.startswith("Jonas: no hire from ana") and "Jonas: hire." not in no_hire, \
         no_hire
