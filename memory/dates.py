@@ -198,6 +198,10 @@ _NOT_PAST = re.compile(
     # what a release is to take out, named by its number: "3.9 dropped in 6.0 (March), 5.x keeps
     # it" (said 3 Dec) is next March
     r"\b(?:dropped|removed|deprecated|deleted)\s+in\s+v?\d+(?:\.\d+)+\b|"
+    # "paid" of a channel or a plan, no deed: "budget for Q1 paid social is $45k" (said 24 Nov)
+    # was last Q1
+    r"\bpaid\s+(?:social|search|ads?|media|marketing|acquisition|channels?|plans?|tiers?|users?|"
+    r"customers?|accounts?|keys?|seats?|versions?|features?|subscriptions?|leave|time\s+off)\b|"
     # a passive after "get" or "be" whose verb is irregular: "submit invoices before Dec 15 to
     # get paid this year" (said 2 Dec) was last year's ("has been sent on Monday" is done, and
     # "got paid" keeps its "got")
@@ -305,7 +309,10 @@ _PLAN_VERBS = (r"(?:deprecat|sunsett|retir|remov|dropp|shipp|releas|launch|roll|
                r"switch|mov|leav|fly|travell?|head|visit|host|hold|throw|do|meet|start|kick|end|"
                r"clos|open|turn|shutt|cutt|freez|upgrad|kill|disabl|enabl|deploy|publish|"
                r"present|return|tak|celebrat|attend|runn|pick|fli|chang|rais|lower|bump|flipp|"
-               r"sign|hir|onboard|offboard|interview|add)ing\b")
+               r"sign|hir|onboard|offboard|interview|add|"
+               # a change to come: "rent is going up to $2,400 starting January, landlord
+               # emailed" (said in November) was last January
+               r"go|increas|decreas|ris)ing\b")
 _PLANNED_PROGRESSIVE = re.compile(
     r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:(?:also|now|just|finally|officially|probably|"
     rf"definitely)\s+)?{_PLAN_VERBS}", re.IGNORECASE)
@@ -1007,6 +1014,10 @@ def _holiday(m: re.Match, d: date, tense: Tense) -> Resolution:
     return x, x, "day", f"{m['hol']} ({tense} tense)"
 
 
+_SEASON_GIVEN = re.compile(rf"(?i)\s*(?::|=|\(|(?:is|runs|will\s+be|lasts)(?:\s+from)?|from)\s*"
+                           rf"(?:{_MONTH_NAME}\b|\d{{4}}-)")
+
+
 def _holiday_season(m: re.Match, d: date, tense: Tense) -> Resolution:
     """"over the holidays", "the winter break": 24 December to 1 January, of the season said in
     (from July on, the one to come; in the first half of January, the one just past; else by
@@ -1014,6 +1025,10 @@ def _holiday_season(m: re.Match, d: date, tense: Tense) -> Resolution:
     sentence = _span_around(_SENTENCE, m.string, m.start())
     if _habitual(m.string[sentence[0]:sentence[1]]):
         raise ValueError("every year's")  # "we usually travel over the holidays"
+    if _SEASON_GIVEN.match(m.string, m.end()):
+        # its days said: "winter break is Dec 21 - Jan 4" (labelled 24 December to 1 January
+        # beside the days the school gave)
+        raise ValueError("the season's own days are said")
     if d.month >= 7:
         year = d.year
     elif d.month == 1 and d.day <= 15 or tense == "past":
@@ -1579,6 +1594,10 @@ _RULES: list[tuple[str, Resolver, str]] = [
     # (about then: "Full in about 3 weeks at this rate", "in roughly two weeks")
     (rf"in\s+(?:(?:about|around|roughly|approximately|approx\.?)\s+)?{_NUM}\s+{_UNIT}",
      _in_time, "calendar"),
+    # an ETA given as a wait: "the compressor needs replacing, ETA 2 weeks" ("when will the
+    # freezer be fixed?" was answered with the day the alarm went off)
+    (rf"eta(?:\s*:|\s+(?:is|of))?\s*(?:(?:about|around|roughly|approx\.?)\s+|~\s*)?{_NUM}\s+"
+     rf"{_UNIT}(?!\s+(?:ago|back|after|from|before|late|behind))", _offset(1), "calendar"),
     (rf"{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)", _offset(1), "calendar"),
     # the day a thing good for a time runs out: "renewed the SSL cert, it's good for 90 days"
     # ("when does the SSL cert expire?" was "No date was given")

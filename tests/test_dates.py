@@ -644,6 +644,8 @@ HOSTILE = [
     "Thursday's deploy is out.", "Friday's " + "x " * 50 + "is done", "Raj is out Friday",
     # 7 Dec, twenty-ninth session: what is good for a time
     "the cert is GOOD FOR 90 DAYS", "valid for an year", "good for 2 people", "good for one use",
+    "compressor needs replacing, ETA 2 weeks", "ETA: ~10 DAYS", "beta 2 weeks",
+    "WINTER BREAK IS DEC 21 - JAN 4", "the holidays: 2026-12-23 to 2027-01-02",
 ]
 
 
@@ -1712,3 +1714,57 @@ def test_stretches_people_wrote_on_7_dec_said_on_a_friday(text, expected):
     for said in (text, annotate_dates(text, FRIDAY_4_DEC)[0]):
         assert [(f.date.start.isoformat(), f.date.end.isoformat())
                 for f in find_dates(said, FRIDAY_4_DEC)] == expected, said
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an ETA given as a wait is that far on ("when will the freezer be fixed?" under "facilities
+    # says the compressor needs replacing, ETA 2 weeks" was the day the alarm went off)
+    ("facilities says the compressor needs replacing, ETA 2 weeks", [("2026-12-18", "2026-12-18")]),
+    ("ETA: 10 days", [("2026-12-14", "2026-12-14")]),
+    ("ETA is two weeks", [("2026-12-18", "2026-12-18")]),
+    ("eta ~3 days", [("2026-12-07", "2026-12-07")]),
+    # (not a wait past a thing, nor a delay, nor a word ending in "eta")
+    ("ETA 2 weeks after launch", []),
+    ("the ETA slipped, now 2 weeks late", []),
+    ("beta 2 weeks", []),
+])
+def test_an_eta_given_as_a_wait_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+def test_an_eta_in_weeks_is_labelled_the_week_as_in_weeks_is():
+    assert annotate_dates("the compressor needs replacing, ETA 2 weeks", FRIDAY_4_DEC)[0] == \
+        "the compressor needs replacing, ETA 2 weeks [week of 2026-12-14]"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a season whose own days are said is those days, not 24 December to 1 January beside them
+    # ("winter break [2026-12-24 to 2027-01-01] is Dec 21 - Jan 4" read two breaks)
+    ("winter break is Dec 21 - Jan 4, school resumes Jan 5",
+     [("2026-12-21", "2027-01-04"), ("2027-01-05", "2027-01-05")]),
+    ("the winter break runs from December 21", [("2026-12-21", "2026-12-21")]),
+    # (said without its days, it is still the season)
+    ("winter break is coming", [("2026-12-24", "2027-01-01")]),
+])
+def test_a_season_said_with_its_days_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a change said as going on is one to come, whatever was done beside it ("rent is going up
+    # to $2,400 starting January, landlord emailed", said 28 Nov, was last January)
+    ("rent is going up to $2,400 starting January, landlord emailed",
+     [("2027-01-01", "2027-01-31")]),
+    ("prices are increasing in January, vendor emailed", [("2027-01-01", "2027-01-31")]),
+    # (not a state since a month, nor one that was)
+    ("she is going through a rough patch since January", [("2026-01-01", "2026-01-31")]),
+    ("it was going well in January", [("2026-01-01", "2026-01-31")]),
+])
+def test_a_change_going_on_said_on_a_saturday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, SATURDAY_28_NOV)] == expected
