@@ -36,7 +36,7 @@ from .extraction import (DETAIL_PASS_MIN_MESSAGES, Candidate, Extractor, Transcr
 from .note_lists import grouped_lists
 from .passages import is_long
 from .standup_forms import standup_text
-from .text import ASKED_OF_ANYONE, NOT_AN_END, STOP_WORDS, english_word
+from .text import ASKED_OF_ANYONE, NOT_AN_END, STOP_WORDS, english_word, stem_tokens
 from .topics import chosen_tool_category, normalize_topic_key
 from .tried import DID_NOT_WORK, FIX_CONFIRMED, TRIED_WORKED, says_how_tried
 from .updates import PR_NUMBER, VERDICT, named_values
@@ -330,6 +330,20 @@ def corrects(reply: str, parent: str) -> bool:
                 and (stated or parent_dates)
                 and ({_value_kind(v) for v in named_values(said) - stated} & kinds
                      or dates - parent_dates))
+
+
+def _corrected_own(line: TranscriptLine, own: list[TranscriptLine]) -> TranscriptLine | None:
+    """Which of a person's own earlier messages their correction is of: the latest, unless it
+    shares no word with the correction and an earlier one in the window does (jay's "actually the
+    lift tech moved to Monday" was made a correction of his "F-150 done, test drove it, ready for
+    pickup", said between, and "is the F-150 ready?" was answered with the lift tech)."""
+    if not own:
+        return None
+    said = set(stem_tokens(_ANNOTATED.sub("", line.content))) - _CORRECTION_STEMS
+    if not said or said & set(stem_tokens(_ANNOTATED.sub("", own[-1].content))):
+        return own[-1]
+    return next((o for o in reversed(own[:-1]) if line.ts - o.ts <= _SELF_CORRECTION
+                 and said & set(stem_tokens(_ANNOTATED.sub("", o.content)))), own[-1])
 
 
 def _value_kind(value: str) -> bool:
@@ -840,6 +854,7 @@ _FOLLOWS_UP = re.compile(r"(?i)^\W*(?:(?:the\s+)?(?:biggest|largest|main|primary
                          r"drop|change)|most\s+of\s+(?:it|that|this|the\s+\w+)|mainly|mostly|"
                          r"largely)\b")
 _FOLLOW_UP = timedelta(minutes=10)
+_OF_THEM = re.compile(r"(?i)^\W*(?:their|they|they['’](?:re|ve|ll|d))\b")
 # "Embargo moves with it", "the webinar slips too", "same for the press release"
 _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+"
                           r"(?:\s+[\w/-]+){0,3}?\s+(?:moves?|slips?|shifts?|follows?|goes|go|"
@@ -850,6 +865,9 @@ _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+
 # was its answer ("when is the offsite planning call?": "Friday")
 _ANSWER_WITHIN = timedelta(hours=2)
 _SELF_CORRECTION = timedelta(days=2)  # a person correcting their own statement in the channel
+# the words of correcting, no subject shared with what is corrected
+_CORRECTION_STEMS = frozenset(stem_tokens("actually correction sorry no wait scratch that make "
+                                          "moved move moves changed change now instead"))
 _TRIED_GAP = timedelta(hours=2)  # "nope, still hangs" in the channel after a suggestion
 _VOTE_GAP = timedelta(hours=4)  # "+1, …" in the channel after a proposal: a vote on it
 _DISCUSSION_GAP = timedelta(minutes=30)  # "agreed, …" after a proposal in the channel
@@ -1158,7 +1176,7 @@ class OfflineExtractor(Extractor):
         by_index = {line.index: line for line in lines}
         people = {line.speaker.lower() for line in lines if line.author}
         declared: TranscriptLine | None = None  # an incident declared in the channel, open
-        last_said: dict[str, TranscriptLine] = {}  # each person's latest top-level message
+        last_said: dict[str, list[TranscriptLine]] = {}  # each person's top-level messages
         flow: list[TranscriptLine] = []  # the channel's top-level messages so far, this one last
         pointed: dict[str, TranscriptLine] = {}  # a PR's or ticket's latest numbered points
         introduced: dict[str, TranscriptLine] = {}  # the message that first named a PR
@@ -1177,7 +1195,7 @@ class OfflineExtractor(Extractor):
                     if line.reply_to is None:  # (a thread's reply is no part of the channel's)
                         flow.append(line)
                     if line.author and line.reply_to is None:  # (and its author's last word)
-                        last_said[line.speaker] = line
+                        last_said.setdefault(line.speaker, []).append(line)
                     declared = line if declares_incident(line.content) else declared
                 continue
             parent = by_index.get(line.reply_to) if line.reply_to is not None else None
@@ -1192,8 +1210,13 @@ class OfflineExtractor(Extractor):
                 asked, context = self._question_context(previous, line)
             if not asked and parent is None and previous is not None \
                     and previous.speaker == line.speaker and previous.reply_to is None \
-                    and line.ts - previous.ts <= _FOLLOW_UP and _FOLLOWS_UP.match(
-                        _ANNOTATED.sub("", line.content)):
+                    and line.ts - previous.ts <= _FOLLOW_UP and (_FOLLOWS_UP.match(
+                        _ANNOTATED.sub("", line.content)) or _OF_THEM.match(line.content)
+                        and _leans_on(_ANNOTATED.sub("", line.content), _ANNOTATED.sub(
+                            "", previous.content), people)):
+                # (and "their budget is around $80k, decision maker is their VP Eng", five
+                # minutes after "Globex demo went well, …": "what was Globex's budget?" and "who
+                # is the decision maker at Globex?" were declined, the memory naming no Globex)
                 # "Biggest jump is NAT gateway data transfer, $6.1k alone", two minutes after
                 # the same person's "AWS bill for November came in at $48.2k, up from $39k":
                 # what it is the biggest of is the message before (it shared no word with "why
@@ -1210,9 +1233,9 @@ class OfflineExtractor(Extractor):
                 out.append(self._correction(line, parent))
                 previous = line
                 continue
-            own = last_said.get(line.speaker) if line.author else None
+            own = _corrected_own(line, last_said.get(line.speaker, [])) if line.author else None
             if line.author and line.reply_to is None:
-                last_said[line.speaker] = line
+                last_said.setdefault(line.speaker, []).append(line)
             if parent is None and line.reply_to is None and own is not None \
                     and line.ts - own.ts <= _SELF_CORRECTION \
                     and (previous is own or previous is not None
