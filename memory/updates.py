@@ -85,6 +85,9 @@ _CHANGE = re.compile(
     # ticket that "escalating #4821" names, and led "what's the status of the Contoso ticket?")
     r"(?<=\w\s)(?:has\s+|have\s+|got\s+)?changed(?=\s*(?:!|:(?!\S)|\s[\u2013\u2014-]\s))|"
     r"postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:ed|es|ing)? back|"
+    # where a thing goes now: "all paid social goes to LinkedIn now" after "budget for Q1 paid
+    # social is $45k, split 70/30 LinkedIn/Reddit"
+    r"(?:goes|go|going)\s+(?:all\s+)?to\s+[^.;,!?]{1,30}?\s+now\b|"
     # a date moved to another: "Keycloak cutover slips to Dec 15 [2026-12-15]" after "cutover
     # is Dec 8", "Acme pushed the renewal to January [January 2027]" (a date labelled at ingest
     # after it: "deploy on push to main" moves nothing)
@@ -281,6 +284,8 @@ _DROPS_OUT = re.compile(rf"(?i){CANT}(?:make\s+it|come|attend|go|join)\b|"
 _ASKS_WHO_OR_WHETHER = re.compile(r"(?i)^\W*(?:who|whom|is|are|was|were|will|does|do|did|can|"
                                   r"has|have)\b")
 _FIRST_PERSON = re.compile(r"(?i)^\W*(?:i|i['’]m|i['’]ll)\b")
+_SWAPS = re.compile(r"(?i)\bswap(?:s|ped|ping)?\s+(?:with|shifts\s+with|weeks\s+with)\s+\w|"
+                    r"\btrad(?:e|ed|ing)\s+(?:weeks|shifts|days)\s+with\s+\w")
 _OPTIONS = re.compile(r"(?i)\b(?:options?|alternatives|candidates|choices|shortlist|"
                       r"short-list|contenders|either|vote|poll)\b")
 CHOSE = re.compile(r"(?i)\b(?:go(?:ing)?\s+with|went\s+with|picked|chose|chosen|decided\s+on|"
@@ -679,6 +684,16 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     # mo" after "KubeCon … we have 3 passes: lea, arjun, sven" (the list answered "is arjun
     # going to KubeCon?"); of the same thing, a word both share ("pass"), not "arjun can't make
     # it to standup"
+    if _ASKS_WHO_OR_WHETHER.match(question) and speakers is not None and answer.dates:
+        # a turn on a rota swapped by whoever had it, for the same days: omar's "can't do next
+        # week, swapping with dee. dee takes next week" after "on-call this week: lin. next week:
+        # omar" (it names no "omar" as a value, and "who is on call next week?" was omar)
+        plain_answer = ANNOTATED.sub("", answer.content).lower()
+        swapped = [m for m in later if _SWAPS.search(m.content) and set(m.dates) & set(answer.dates)
+                   and any(re.search(rf"\b{re.escape(w)}\b", plain_answer)
+                           for name in speakers(m) for w in re.findall(r"[a-z]{2,}", name.lower()))]
+        if swapped:
+            return max(swapped, key=lambda m: m.said_at)
     dropped = []
     for m in later if _ASKS_WHO_OR_WHETHER.match(question) else ():  # (not when or where)
         out = _DROPS_OUT.search(ANNOTATED.sub("", m.content))
