@@ -321,11 +321,18 @@ def asked_names(question: str, people: Iterable[str] | Callable[[], Iterable[str
            # (a hyphened word is one only if someone of that name spoke: "is co-op in the
            # milestone?" named no one, and "cutting the co-op mode" was declined)
            and "-" not in w}
-    unsure = (loose | slots) - found  # names only if someone of that name said something
+    # a group of people, not one ("what did playtesters say about combat?": "playtest feedback:
+    # 62% said combat is too hard" was declined as no one's words), unless someone so named spoke
+    groups = {w for w in found if _GROUP_OF_PEOPLE.fullmatch(w)}
+    found -= groups
+    unsure = (loose | slots | groups) - found  # names only if someone of that name said something
     if unsure:
         known = set(people() if callable(people) else people)
         found |= unsure & known
     return found
+
+
+_GROUP_OF_PEOPLE = re.compile(r"[a-z]{3,}(?:ers|ors|ists|ees|ants|ents)")
 
 
 def said_by(question: str, names: set[str]) -> set[str]:
@@ -446,6 +453,10 @@ def _whose_and_about(question: str, people: Iterable[str] | Callable[[], Iterabl
             # "is Luis still in the pipeline?": whether he is out of it, in whatever words
             # ("Luis Ortega withdrew, he took another offer." was declined)
             topic = set()
+        if topic and topic <= _WANT_STEMS:
+            # "what does Umbrella want?": a customer's wants are said as asked for too
+            # ("Umbrella renewal is Jan 31, they're asking for SSO" was declined)
+            topic = topic | _ASK_STEMS
         if not topic - _ANY_EVENT - _STATUS_STEMS - _RECORD_STEMS:
             # "what happened with Alex?", "what's new with priya?": anything of them, as "what
             # did Alex do?" is ("happen" was a word to share: "Alex withdrew, accepted another
@@ -957,7 +968,13 @@ def cause_said_after(lead: Memory, memory: Memory) -> bool:
 # on orders" two hours after "seeing slower checkout queries since the upgrade, looking"
 _TURNED_OUT = re.compile(r"(?i)^\W*(?:it|that|this)\s+was\s+(?:just\s+)?(?:an?\s+|the\s+)?"
                          r"(?:stale|bad|broken|missing|wrong|expired|corrupt(?:ed)?|"
-                         r"misconfigured|outdated|old|full|stuck)\b")
+                         r"misconfigured|outdated|old|full|stuck)\b|"
+                         # the culprit named: "it's the shader cache, I'll revert the vulkan
+                         # change", 40 minutes after "the crash on level 4 is back"
+                         r"^\W*it(?:['’]s|\s+is|\s+was)\s+(?:just\s+|probably\s+|definitely\s+)?"
+                         r"the\s+(?!(?:same|plan|best|first|last|one|only|right|way|end|thing|"
+                         r"least|most|idea|goal|point)\b)[\w-]+(?:\s+[\w-]+)?"
+                         r"\s*(?:[,.;!]|$|—|-\s)")
 
 
 CAUSE_FOLLOWS_WITHIN = timedelta(hours=6)
@@ -1146,6 +1163,10 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "found": "find",
               # "what's blocking the React upgrade?": "bump react from 18.3.1 to 19.0.0 (#2250)"
               "bump": "upgrad",
+              # "when do we reopen after Christmas?": "shop closed Dec 24-26 …, open Dec 27"
+              "reopen": "open",
+              # "why did we stop the Reddit ads?": "we killed the Reddit test, CTR was 0.08%"
+              "kill": "stop",
               # a verb's irregular past is the verb: "who reran the ETL?" shared nothing with
               # "ben is rerunning it manually now" ("reran", "rerun"); "who led it?", "X leads"
               # (not "ran": "Caroline ran into a group …" answered what got her into running)
@@ -1158,6 +1179,7 @@ _VERDICT_ASKED = re.compile(r"(?i)\b(?:approved|rejected|denied|declined|accepte
 _VERDICT_SAID = re.compile(r"(?i)\b(?:approv\w*|reject\w*|den(?:y|ied)|declin\w*|accept\w*|"
                            r"sign\w*|merg\w*|revert\w*|clos\w*|resolv\w*|cancel\w*|lgtm)\b")
 _ASK_STEMS = frozenset(content_stems("ask asked asking"))
+_WANT_STEMS = frozenset(content_stems("want wants wanted need needs needed"))
 _ASKS_REQUEST = re.compile(r"(?i)\b(?:ask(?:ed)?(?: for)?|want(?:ed)?|need(?:ed)?|request(?:ed)?|"
                            r"report(?:ed)?|complain(?:ed)? about)\b")
 # what someone is said to say, by whoever writes it: "Acme says …", "Globex told us …"
@@ -1793,7 +1815,10 @@ _ASKS_QUANTITY = re.compile(
     # over "… signups at 340, goal is 500 by Dec 14"
     r"goal|target|"
     # a sum agreed to: "what's Nadia's salary?" led with the offer, not "we met at $190k"
-    r"salary|base|comp|compensation|wage|rent)"
+    r"salary|base|comp|compensation|wage|rent|"
+    # what a deal comes to: "what's the Globex deal worth?" led with the counter-offer and the
+    # proposal, not the newer "Globex accepted $84k!"
+    r"worth|deal\s+size|contract\s+value|acv|tcv)"
     r"(?:\s+(?:now|currently|today|right now|at the moment|these days))?\W*$"
     # (of a thing named: "what's the TTL for idempotency keys?" led with the review's "Add a
     # TTL (24h is what Stripe uses)" over the author's later "TTL is 24h"; not a price, which
@@ -2203,6 +2228,13 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         return None
     events = [ResolvedDate(e.phrase, e.start, e.end, e.granularity) for e in memory.event_dates]
     found = find_dates(memory.content, memory.said_at) if len(events) > 1 else []
+    if len(events) > 1 and (quoted := _QUOTES_CORRECTED.search(memory.content)):
+        # a correction's day is its own, not one in what it quotes: "Correction: actually the
+        # lift tech moved to Monday (to jay's "… until the tech comes Friday")" (was Friday)
+        own = [f for f in found if f.start < quoted.start()]
+        if own and len(own) < len(found):
+            found = own
+            events = [e for e in events if any(f.date.start == e.start for f in own)] or events
     if len(events) > 1:
         # "moved from Thursday to next Tuesday": the day it moved to, not the one it left
         # (or before the day a sentence moves it to: "Saturday's match … is moved to Sunday
@@ -2314,6 +2346,7 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
 
 
 _NAME_ASKED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")  # within a question, not its first word
+_QUOTES_CORRECTED = re.compile(r" \(to [^()\"]{1,80}'s \"")  # (memory.offline_extractor's)
 _BOUND_WORD = re.compile(r"(?i)\b(?:before|after|until|till|during|ahead\s+of)\s+"
                          r"(?P<what>(?:[\w'’-]+\s*){1,4}?)(?=\W*$|[,;?!])")
 _SEASON = re.compile(r"(?i)(?:the\s+)?(?:holidays?|break|weekend|new\s+year|year[- ]end|"
@@ -2575,7 +2608,10 @@ def finds_in_incident(question: str, memory: Memory) -> bool:
     cause, or (asked what fixed it) does a fix."""
     if asks_what_fixed(question):
         return bool(_FIXED_BY.search(memory.content))
-    return bool(_FINDING.search(memory.content)) or says_cause(memory)
+    # (or names the culprit: "it's the connection pool, yesterday's deploy dropped it from 20
+    # to 5", for "what caused the payments outage?")
+    return bool(_FINDING.search(memory.content) or _TURNED_OUT.search(memory.content)) \
+        or says_cause(memory)
 
 
 def _found_in_incident(question: str, memories: list[Memory]) -> str | None:
@@ -3033,7 +3069,12 @@ _SAID_OTHERWISE = {
     # "what was the error rate?": "SEV2: payments API 5xx at 12%" (declined)
     **dict.fromkeys(content_stems("error errors"),
                     re.compile(r"(?i)\b[45]xx\b|\b5\d\d\s*s\b|\b(?:5\d\d|4\d\d)\s+(?:errors?|"
-                               r"responses?)\b|\bexceptions?\b|\bfailure\s+rate\b")),
+                               r"responses?)\b|\bexceptions?\b|\bfailure\s+rate\b|"
+                               # an HTTP status by its words: "413 Request Entity Too Large"
+                               # ("what error does Fabrikam get?", declined)
+                               r"\b[45]\d\d\s+(?:bad|not|request|gateway|service|internal|too|"
+                               r"forbidden|unauthorized|payload|conflict|method|unprocessable|"
+                               r"precondition|gone)\b")),
     # "where is Tomás based?": "I'm in Madrid, CET" (declined)
     **dict.fromkeys(content_stems("based located"),
                     re.compile(r"(?:\b(?:is|am|are)|['’]m|['’]s)\s+(?:now\s+)?in\s+[A-Z]|"
@@ -3395,6 +3436,10 @@ _IN_RELEASE = re.compile(r"(?i)\b(?:in|with|for|by|until)\s+(?:the\s+)?v?\d+(?:\
 # a plan asked: "when are we dropping IE11?", "when will the fix land?"
 _ASKS_WHEN_AHEAD = re.compile(r"(?i)^\W*when\s+(?:will\b|(?:are|is)\s+(?:we|they|you|it)\s+"
                               r"(?:going\s+to\s+)?\w+ing\b)")
+# "when will the freezer be fixed / back up / working again?": a mend still to come
+_ASKS_MENDED = re.compile(r"(?i)\b(?:fixed|repaired|replaced|back\s+(?:up|online|on)|working"
+                          r"(?:\s+again)?|up\s+again|running\s+again|restored|ready)\b")
+_ETA_FOLLOWS = timedelta(hours=12)
 _ASKS_WHAT_HAPPENED = re.compile(r"(?i)^\W*what(?:['’]s|\s+has|\s+had)?\s+(?:happened|went\s+on|"
                                  r"been\s+going\s+on|got\s+done|was\s+(?:done|said|discussed))\b|"
                                  r"^\W*what\s+did\s+(?:i|we)\s+miss\b")
@@ -4898,8 +4943,11 @@ class OfflineAnswerer(Answerer):
                         and (says_update(newest.content) or says_change(newest)) \
                         and not _HELD_UP.search(newest.content):
                     latest = newest
-            if latest is None and not idents and (asks_how_it_stands(question)
-                                                  or _ASKS_VERSION.search(question)):
+            if latest is None and (not idents or asks_how_it_stands(question)) \
+                    and (asks_how_it_stands(question) or _ASKS_VERSION.search(question)):
+                # (a ticket asked by its number too: "is #5521 fixed?" led with "fix for #5521
+                # is in PR 902, deploying tomorrow", not "PR 902 deployed, Contoso confirmed SSO
+                # works")
                 # (and "what version of django are we on?": "Bump django from 4.2.16 to 4.2.17
                 # (#1440)" is a PR, and "holding #1440 until the regression is fixed" its news)
                 # "is the Safari bug fixed?": the newest word of the ticket or PR the answer
@@ -5143,6 +5191,17 @@ class OfflineAnswerer(Answerer):
                 # December), not "Dropping IE11 in 5.0."
                 dated = next((m for m in shown if (d := event_date(m, question))
                               and d.end >= m.said_at.date() and not none_since(m)), None)
+            if dated is not None and _ASKS_WHEN_AHEAD.match(question) \
+                    and _ASKS_MENDED.search(question) \
+                    and event_date(dated, question).end <= dated.said_at.date():
+                # a mend asked is not the day the trouble was reported: "when will the freezer
+                # be fixed?" was the alarm's night, not "the compressor needs replacing, ETA 2
+                # weeks", said half an hour later in the same conversation
+                dated = next((m for m in memories if m is not dated and says_eta(m)
+                              and m.session_id == dated.session_id
+                              and timedelta(0) <= m.said_at - dated.said_at <= _ETA_FOLLOWS
+                              and event_date(m, question).end > dated.said_at.date()
+                              and not none_since(m)), dated)
             replaced: Memory | None = None
             if when and dated is None and latest is None:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next

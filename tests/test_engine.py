@@ -5017,3 +5017,161 @@ def test_an_outage_declared_by_its_severity_lasts_until_mitigated_and_its_error_
     assert lasted.startswith("30 minutes: from 02:10 UTC on 1 December 2026"), lasted
     rate = profile.recall("what was the error rate?", now=now).answer
     assert "5xx at 12%" in rate, rate
+
+
+def test_what_a_group_said_is_said_by_whoever_reports_it(profile):
+    """7 Dec (thirty-first session), a game studio: "what did playtesters say about combat?" was
+    declined ("playtesters" was taken for a person, and no one so named spoke); a person who
+    spoke and is named like a group is still asked for their own words."""
+    rows = [("carl", "2026-11-23T09:00:00Z", "playtest feedback: 62% said combat is too hard. "
+             "we'll tune boss HP down 15%"),
+            ("anders", "2026-11-24T10:00:00Z", "I think we should cut the crafting system")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="game")
+    now = datetime(2026, 11, 30, 10, tzinfo=timezone.utc)
+    combat = profile.recall("what did playtesters say about combat?", now=now).answer
+    assert combat.startswith("playtest feedback: 62% said combat is too hard"), combat
+    anders = profile.recall("what did anders say?", now=now).answer
+    assert "cut the crafting system" in anders and "combat" not in anders, anders
+
+
+def test_a_mend_asked_is_the_eta_said_after_the_trouble(profile):
+    """7 Dec (thirty-first session), a lab: "when will the freezer be fixed?" was "1 December
+    2026: the -80 freezer alarm went off overnight …", not the ETA said half an hour later
+    ("ETA 2 weeks" was no date)."""
+    rows = [("tom", "2026-12-01T09:00:00Z", "the -80 freezer alarm went off overnight, temp hit "
+             "-62. moved boxes to freezer B"),
+            ("priya", "2026-12-01T09:30:00Z", "facilities says the compressor needs replacing, "
+             "ETA 2 weeks")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="lab")
+    now = datetime(2026, 12, 3, 9, tzinfo=timezone.utc)
+    fixed = profile.recall("when will the freezer be fixed?", now=now).answer
+    assert fixed.startswith("the week of 14 December 2026: facilities says the compressor"), fixed
+    alarm = profile.recall("when did the freezer alarm go off?", now=now).answer
+    assert alarm.startswith("1 December 2026: the -80 freezer alarm"), alarm
+
+
+def test_a_correction_is_of_the_own_message_it_shares_words_with(profile):
+    """7 Dec (thirty-first session), a garage: jay's "actually the lift tech moved to Monday" was
+    made a correction of his "F-150 done, …", said between, so "is the F-150 ready?" led with the
+    lift tech and "when is the lift tech coming?" was the Friday it left."""
+    rows = [("jay", "2026-12-01T09:00:00Z", "lift 2 hydraulic leak, don't use it until the tech "
+             "comes Friday"),
+            ("jay", "2026-12-01T17:00:00Z", "F-150 done, test drove it, ready for pickup"),
+            ("luis", "2026-12-02T08:00:00Z", "shop closed Dec 24-26 for the holidays, open Dec "
+             "27 regular hours"),
+            ("jay", "2026-12-03T08:00:00Z", "actually the lift tech moved to Monday")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="garage")
+    now = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    ready = profile.recall("is the F-150 ready?", now=now).answer
+    assert ready.startswith("F-150 done, test drove it, ready for pickup") \
+        and "lift" not in ready, ready
+    tech = profile.recall("when is the lift tech coming?", now=now).answer
+    assert tech.startswith("7 December 2026: Correction: actually the lift tech moved to Monday") \
+        and "(to jay's \"lift 2 hydraulic leak" in tech, tech
+    reopen = profile.recall("when do we reopen after Christmas?", now=now).answer
+    assert reopen.startswith("27 December 2026: shop closed Dec 24-26"), reopen
+
+
+def test_a_deal_is_worth_its_latest_sum_and_their_words_are_of_whom_they_follow(profile):
+    """7 Dec (thirty-first session), a sales channel: "what's the Globex deal worth?" led with the
+    counter-offer and the proposal, not the newer "Globex accepted $84k!"; "their budget is around
+    $80k, decision maker is their VP Eng", five minutes after "Globex demo went well", was found
+    by neither "what was Globex's budget?" nor "who is the decision maker at Globex?"; "what does
+    Umbrella want?" was declined under "they're asking for SSO"."""
+    rows = [("kim", "2026-11-16T09:00:00Z", "Globex demo went well, they want a proposal by next "
+             "Friday"),
+            ("kim", "2026-11-16T09:05:00Z", "their budget is around $80k, decision maker is "
+             "their VP Eng, Dana Ruiz"),
+            ("kim", "2026-11-20T16:00:00Z", "sent Globex the proposal at $92k, 2-year term"),
+            ("kim", "2026-11-25T10:00:00Z", "Globex pushed back on price, countered at $78k"),
+            ("kim", "2026-12-01T11:00:00Z", "Globex accepted $84k! contract out for signature"),
+            ("raf", "2026-12-02T09:00:00Z", "Umbrella renewal is Jan 31, they're asking for SSO"),
+            ("kim", "2026-12-03T09:00:00Z", "Umbrella has 40 seats right now")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="sales")
+    now = datetime(2026, 12, 4, 9, tzinfo=timezone.utc)
+    worth = profile.recall("what's the Globex deal worth?", now=now).answer
+    assert worth.startswith("Globex accepted $84k!"), worth
+    budget = profile.recall("what was Globex's budget?", now=now).answer
+    assert budget.startswith("their budget is around $80k"), budget
+    who = profile.recall("who is the decision maker at Globex?", now=now).answer
+    assert "VP Eng, Dana Ruiz" in who, who
+    wants = profile.recall("what does Umbrella want?", now=now).answer
+    assert wants.startswith("Umbrella renewal is Jan 31") and "40 seats" not in wants, wants
+
+
+def test_a_rota_turn_swapped_by_whoever_had_it_is_the_latest_word_of_who(profile):
+    """7 Dec (thirty-first session), an ops channel: "who is on call next week?" was omar, after
+    omar's own "can't do next week, swapping with dee. dee takes next week" (it names no omar);
+    this week's turn is not changed by it."""
+    rows = [("sam", "2026-12-03T15:00:00Z", "on-call this week: lin. next week: omar"),
+            ("omar", "2026-12-04T09:00:00Z", "can't do next week, swapping with dee. dee takes "
+             "next week, I take the week after"),
+            ("dee", "2026-12-04T09:30:00Z", "confirmed")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="ops")
+    now = datetime(2026, 12, 5, 9, tzinfo=timezone.utc)
+    nxt = profile.recall("who is on call next week?", now=now).answer
+    assert nxt.startswith("Latest: can't do next week") and "dee takes next week" in nxt, nxt
+    this = profile.recall("who is on call this week?", now=now).answer
+    assert this.startswith("on-call this week") and "swapping" not in this, this
+
+
+def test_a_culprit_named_soon_after_is_the_cause(profile):
+    """7 Dec (thirty-first session), a game studio and an SRE channel: "what caused the level 4
+    crash?" gave the fix and the report, not "it's the shader cache, I'll revert the vulkan
+    change" said 40 minutes after it; "what caused the payments outage?" was declined under
+    "it's the connection pool, …", said while the SEV2 lasted."""
+    rows = [("ben", "2026-11-16T10:20:00Z", "the crash on level 4 is back, repro 100% on AMD "
+             "cards"),
+            ("ana", "2026-11-16T11:00:00Z", "it's the shader cache, I'll revert the vulkan "
+             "change"),
+            ("ben", "2026-11-18T15:00:00Z", "fixed level 4 crash in 0.9.4, verified on RX 6800"),
+            ("sre", "2026-12-01T02:10:00Z", "SEV2: payments API 5xx at 12%, paging payments "
+             "on-call"),
+            ("dev", "2026-12-01T02:25:00Z", "it's the connection pool, yesterday's deploy dropped "
+             "it from 20 to 5"),
+            ("sre", "2026-12-01T02:40:00Z", "mitigated by failing over to us-west-2, 5xx back "
+             "under 0.1%")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="eng")
+    now = datetime(2026, 12, 3, 9, tzinfo=timezone.utc)
+    crash = profile.recall("what caused the level 4 crash?", now=now).answer
+    assert crash.startswith("it's the shader cache"), crash
+    outage = profile.recall("what caused the payments outage?", now=now).answer
+    assert outage.startswith("it's the connection pool") \
+        and "said while it lasted: from 02:10 UTC" in outage, outage
+
+
+def test_a_ticket_asked_by_number_stands_as_its_fix_was_last_said(profile):
+    """7 Dec (thirty-first session), a support channel: "is #5521 fixed?" led with "fix for #5521
+    is in PR 902, deploying tomorrow", not "PR 902 deployed, Contoso confirmed SSO works" (which
+    names no #5521); "what error does Fabrikam get?" was declined under "… they get 413 Request
+    Entity Too Large"."""
+    rows = [("amy", "2026-12-01T09:00:00Z", "picked up ticket #5521 from Contoso, SSO login loops "
+             "after the Okta change"),
+            ("raj", "2026-12-01T14:00:00Z", "fix for #5521 is in PR 902, deploying tomorrow"),
+            ("raj", "2026-12-02T16:00:00Z", "PR 902 deployed, Contoso confirmed SSO works"),
+            ("amy", "2026-12-03T10:00:00Z", "Fabrikam can't export CSVs over 50MB, they get 413 "
+             "Request Entity Too Large")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="support")
+    now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
+    fixed = profile.recall("is #5521 fixed?", now=now).answer
+    assert fixed.startswith("Latest: PR 902 deployed, Contoso confirmed SSO works"), fixed
+    error = profile.recall("what error does Fabrikam get?", now=now).answer
+    assert "413 Request Entity Too Large" in error, error
+
+
+def test_where_a_budget_goes_now_is_the_latest_split(profile):
+    """7 Dec (thirty-first session), a marketing channel: "what's the paid social split?" led
+    with "split 70/30 LinkedIn/Reddit", not the later "all paid social goes to LinkedIn now";
+    "budget for Q1 paid social" (said in November) was last Q1 ("paid" read as a deed); "why did
+    we stop the Reddit ads?" was declined under "we killed the Reddit test"."""
+    rows = [("ian", "2026-11-24T11:00:00Z", "budget for Q1 paid social is $45k, split 70/30 "
+             "LinkedIn/Reddit"),
+            ("zoe", "2026-12-04T16:00:00Z", "we killed the Reddit test, CTR was 0.08%. all paid "
+             "social goes to LinkedIn now")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="mkt")
+    now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
+    split = profile.recall("what's the paid social split?", now=now).answer
+    assert split.startswith("Latest: we killed the Reddit test") \
+        and "Before that: budget for Q1 [Q1 2027]" in split, split
+    why = profile.recall("why did we stop the Reddit ads?", now=now).answer
+    assert why.startswith("we killed the Reddit test, CTR was 0.08%"), why
