@@ -3657,8 +3657,11 @@ _VERSION_VALUE = re.compile(r"(?i)^(?:v\d+(?:\.\d+)*|\d+(?:\.\d+){2,3})$")
 
 
 def _value_kind(value: str) -> str:
-    """A date, a version or anything else: "2.11.9" is never "bumped from CVE-2026-41021"."""
-    return "date" if _a_date(value) else "version" if _VERSION_VALUE.match(value) else "other"
+    """A date, a version, a figure or anything else: "2.11.9" is never "bumped from
+    CVE-2026-41021", and "$950" never "raised from in Lisbon" (of "offsite is in Lisbon, …,
+    budget $800 each", for "what's the flight budget?")."""
+    return "date" if _a_date(value) else "version" if _VERSION_VALUE.match(value) \
+        else "figure" if any(c.isdigit() for c in value) else "other"
 
 
 def _a_date(value: str) -> bool:

@@ -5175,3 +5175,15 @@ def test_where_a_budget_goes_now_is_the_latest_split(profile):
         and "Before that: budget for Q1 [Q1 2027]" in split, split
     why = profile.recall("why did we stop the Reddit ads?", now=now).answer
     assert why.startswith("we killed the Reddit test, CTR was 0.08%"), why
+
+
+def test_a_raised_figure_is_never_said_raised_from_a_place(profile):
+    """7 Dec (thirty-first session), an offsite channel: "what's the flight budget?" was "$950 —
+    raised from in Lisbon on 2 December 2026" (the older memory's value was its place)."""
+    rows = [("lea", "2026-11-20T10:00:00Z", "offsite is in Lisbon, Jan 18-21. flights: book by "
+             "Dec 10, budget $800 each"),
+            ("lea", "2026-12-02T10:00:00Z", "flight budget raised to $950 because prices jumped")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="offsite")
+    now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
+    budget = profile.recall("what's the flight budget?", now=now).answer
+    assert "$950" in budget and "from in Lisbon" not in budget, budget
