@@ -240,6 +240,8 @@ def _names_all(names: set[str], text: str) -> bool:
     if "pg" in low:  # ("PG16" names Postgres: SHORT_FORMS)
         low = SHORT_WITH_VERSION.sub(r"\1 \2", low)
     said = {SHORT_FORMS.get(w, w) for w in re.findall(r"[a-z0-9]+", low)}
+    # (a handle's parts are its words: "review_bot")
+    names = {part for n in names for part in (n.split("_") if "_" in n else (n,)) if part}
     return all((name := SHORT_FORMS.get(n, n)) in said
                or (len(name) >= 3 and any(w.startswith(name) for w in said)) for n in names)
 
@@ -249,9 +251,10 @@ def _names_all(names: set[str], text: str) -> bool:
 # words ("what did priya say about …": hers, not a memory that mentions her).
 _SPEECH_VERBS = ("say|said|mention|mentioned|suggest|suggested|propose|proposed|recommend|"
                  "recommended|tell|told|promise|promised|ask|asked|write|wrote|post|posted|"
-                 "offer|offered|request|requested")
+                 "offer|offered|request|requested|flag|flagged|report|reported|note|noted")
 _PERSON_SLOT = re.compile(
-    rf"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'-]*)\s+"
+    # (a bot's handle too: "what did review_bot flag?")
+    rf"\b(?:did|does|do|has|have|will|would|can|could|should)\s+([a-z][a-z'_-]*)\s+"
     rf"(?:(?P<speech>{_SPEECH_VERBS})|think|thought|want|wanted|decide|decided|prefer|preferred|"
     r"vote|voted|like|feel|felt|agree|agreed|disagree|volunteer|pick|picked|"
     r"choose|chose|mean|meant|share|shared|plan|planned|need|needed|complain|object|approve|"
@@ -2779,6 +2782,17 @@ def _change(current: Memory, old: Memory, asked: set[str] = frozenset()) -> str 
         # rate limit for free plans?" of "Raised the rate limit to 500/min for paid plans, free
         # stays at 300" was answered "500/min for paid plans — raised from 300 …")
         return None
+    if asked and new_value in plain:
+        # a value of one clause, and the question asks what another clause says: "which package
+        # manager for the backend?" of "we're moving to bun for the frontend repos, pnpm stays
+        # for backend" was "bun — moved from pnpm"
+        at = plain.find(new_value)
+        end = next((m.start() for m in re.finditer(r"[,;]", plain) if m.start() >= at),
+                   len(plain))
+        start = max((m.end() for m in re.finditer(r"[,;:]", plain[:at])), default=0)
+        own, others = content_stems(plain[start:end]), content_stems(plain[end:])
+        if asked & others and not asked & own:
+            return None
     new_words, old_words = new_value.split(), old_value.split()
     shared = 0
     while shared < min(len(new_words), len(old_words)) - 1 and \

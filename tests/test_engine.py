@@ -5187,3 +5187,23 @@ def test_a_raised_figure_is_never_said_raised_from_a_place(profile):
     now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
     budget = profile.recall("what's the flight budget?", now=now).answer
     assert "$950" in budget and "from in Lisbon" not in budget, budget
+
+
+def test_a_rule_changed_for_one_part_and_a_bots_handle(profile):
+    """7 Dec (thirty-first session), a coding agents' profile: "which package manager for the
+    backend?" was "bun — moved from pnpm …" of "we're moving to bun for the frontend repos, pnpm
+    stays for backend"; "what did review_bot flag?" was declined (a handle's underscore)."""
+    rows = [("tech_lead", "2026-11-20T10:05:00Z", "use pnpm, not npm, in every repo"),
+            ("review_bot", "2026-11-24T12:00:00Z", "flagged PR #441: uses npm install in CI, "
+             "should be pnpm"),
+            ("tech_lead", "2026-11-27T09:00:00Z", "update: we're moving to bun for the frontend "
+             "repos, pnpm stays for backend")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="agents")
+    now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
+    backend = profile.recall("which package manager for the backend?", now=now).answer
+    assert "pnpm stays for backend" in backend and "moved from pnpm" not in backend, backend
+    frontend = profile.recall("which package manager should I use for the frontend?",
+                              now=now).answer
+    assert "moving to bun for the frontend repos" in frontend, frontend
+    flagged = profile.recall("what did review_bot flag?", now=now).answer
+    assert flagged.startswith("flagged PR #441: uses npm install in CI"), flagged
