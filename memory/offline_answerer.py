@@ -2843,7 +2843,9 @@ _SAID_OTHERWISE = {
     **dict.fromkeys(content_stems("pr prs"),
                     re.compile(r"(?<![\w&])#\d{2,}\b|\bpull\s+requests?\b")),
     # "how many people signed up for the webinar?": "240 signups so far"
-    **dict.fromkeys(content_stems("sign signed signing"),
+    # (and "how many volunteers do we have?", "is abe volunteering?": "14 signed up now", "put
+    # me and my son down for the morning")
+    **dict.fromkeys(content_stems("sign signed signing volunteer volunteers volunteering"),
                     re.compile(r"(?i)\bsign[- ]?ups?\b|\bregistrations?\b|\bregistered\b|"
                                r"\brsvps?\b|"
                                # "who signed up for the afternoon shift?": "Put me and my sister

@@ -5207,3 +5207,15 @@ def test_a_rule_changed_for_one_part_and_a_bots_handle(profile):
     assert "moving to bun for the frontend repos" in frontend, frontend
     flagged = profile.recall("what did review_bot flag?", now=now).answer
     assert flagged.startswith("flagged PR #441: uses npm install in CI"), flagged
+
+
+def test_a_volunteer_is_whoever_put_themselves_down(profile):
+    """7 Dec (thirty-first session), a food drive's channel: "is abe volunteering?" was declined
+    under his "put me and my son down for the morning"."""
+    rows = [("kay", "2026-11-28T10:05:00Z", "we need 15 volunteers for the food drive, sign up "
+             "in the sheet"),
+            ("abe", "2026-11-29T18:00:00Z", "put me and my son down for the morning")]
+    profile.ingest([said(a, at, text) for a, at, text in rows], session_id="drive")
+    now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
+    abe = profile.recall("is abe volunteering?", now=now).answer
+    assert abe.startswith("put abe and abe's son down for the morning"), abe
