@@ -31,8 +31,8 @@ import re
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
-from .dates import (ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, GIVEN_UNTIL, MOVE_VERBS, SAYS_MOVED,
-                    find_dates)
+from .dates import (ANNOTATED, ANY_DAY, FOREIGN_MOVE_VERBS, GIVEN_UNTIL, MONTH_NAMES, MOVE_VERBS,
+                    SAYS_MOVED, WEEKDAYS, find_dates)
 from .models import Memory
 from .moves import CANCEL_WORDS, CANCELLED, MOVED_THEN_SAID, NEW_DAY_NOUNS, SHIFT
 from .text import STOP_WORDS, english_word, sums_named
@@ -456,9 +456,8 @@ def _capitalised(text: str) -> set[str]:
             if w.lower() not in _DATE_WORDS and w.lower() not in _DATE_NAMES}
 
 
-_DATE_NAMES = frozenset("january february march april may june july august september october "
-                        "november december monday tuesday wednesday thursday friday saturday "
-                        "sunday today tomorrow yesterday".split())
+_DATE_NAMES = frozenset([*(m.lower() for m in MONTH_NAMES), *WEEKDAYS,
+                         "today", "tomorrow", "yesterday"])
 
 
 def named_values(text: str) -> set[str]:
