@@ -3777,11 +3777,12 @@ class OfflineAnswerer(Answerer):
             or _handover(question, memories, span) or _notice_by(question, memories)
         if lasted is not None:  # "how long did the checkout outage last?": computed (memory.alerts)
             return lasted
-        def people() -> set[str]:  # looked up only when a lower-case word could be a name
+        @functools.cache  # (once a question: the rules ask it up to three times a memory)
+        def people() -> frozenset[str]:  # looked up only when a lower-case word could be a name
             said = {n for m in messages if (n := display_name(m.author))}
             if speakers:
                 said |= {n for m in memories for n in speakers(m)}
-            return {w for n in said for w in name_letters(n).lower().split()}
+            return frozenset(w for n in said for w in name_letters(n).lower().split())
 
         names, speaking, topic = _whose_and_about(question, people)
         # (things, not people: LoCoMo's "… books by C. S. Lewis or John Greene?" names John)
