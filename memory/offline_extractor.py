@@ -854,6 +854,7 @@ _FOLLOWS_UP = re.compile(r"(?i)^\W*(?:(?:the\s+)?(?:biggest|largest|main|primary
                          r"drop|change)|most\s+of\s+(?:it|that|this|the\s+\w+)|mainly|mostly|"
                          r"largely)\b")
 _FOLLOW_UP = timedelta(minutes=10)
+_TRUNCATED = re.compile(r"\s*\[truncated by Lurker: \d+ bytes omitted\]\s*$")  # (ingest_input's)
 _OF_THEM = re.compile(r"(?i)^\W*(?:their|they|they['’](?:re|ve|ll|d))\b")
 # "Embargo moves with it", "the webinar slips too", "same for the press release"
 _MOVES_ALONG = re.compile(r"(?i)^\W*(?:(?:and|so)\s+)?(?:(?:the|our)\s+)?[\w/-]+"
@@ -1332,8 +1333,10 @@ class OfflineExtractor(Extractor):
             last = None  # this message's latest memory
             dropped = False  # whether the sentence before was let go
             # a standup bot's form, as the person's standup (memory.standup_forms)
-            text, quoted = without_quotes(without_code(standup_text(line.content)
-                                                       or line.content))
+            # (not the marker ingest writes where it cut an oversized message: alone it was a
+            # memory, "[truncated by Lurker: 200000 bytes omitted]", cited for any question)
+            text, quoted = without_quotes(without_code(_TRUNCATED.sub("", standup_text(
+                line.content) or line.content)))
             opening = OPENING_PRONOUN.match(text) \
                 if own is not None and parent is None and line.reply_to is None \
                 and line.ts - own.ts <= _SELF_CORRECTION else None

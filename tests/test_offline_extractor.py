@@ -962,3 +962,18 @@ def test_a_statement_then_a_request_by_name_is_two_sentences(said, sentences):
     doc?" was one question, kept as nothing."""
     from memory.offline_extractor import _statement_then_ask
     assert _statement_then_ask(said) == sentences
+
+
+def test_the_mark_of_a_cut_message_is_no_memory():
+    """7 Dec (thirty-first session), `lurker ingest` of a 300 KB paste: the marker ingest writes
+    where it cut the message (memory.ingest_input.TRUNCATION_MARKER) became a memory of its own,
+    "[truncated by Lurker: 200000 bytes omitted]", cited for "when is the launch?"; what the
+    message said before the cut stays."""
+    from memory.ingest_input import truncate_utf8
+
+    cut, truncated = truncate_utf8("the deploy is on Friday. " + "x" * 2_000, 1_000)
+    assert truncated
+    junk, _ = truncate_utf8("x" * 2_000, 1_000)
+    found = [c.content for c in OfflineExtractor().extract(lines(("a", cut), ("b", junk)))]
+    assert any(c.startswith("the deploy is on Friday.") for c in found), found
+    assert not any("truncated by Lurker" in c for c in found), found
