@@ -5219,4 +5219,3 @@ def test_a_volunteer_is_whoever_put_themselves_down(profile):
     now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
     abe = profile.recall("is abe volunteering?", now=now).answer
     assert abe.startswith("put abe and abe's son down for the morning"), abe
-
