@@ -389,6 +389,12 @@ def tense_at(text: str, pos: int) -> Tense:
     if _DAYS_THING_DONE.match(text, pos):
         return "past"
     clause = _tense_of(text[c0:c1])
+    if clause == "past" and c0 > g0 and _BARE_PARTICIPLE.match(text[c0:pos]) \
+            and _SAID_AS_PRESENT.search(text[g0:c0]):
+        # a participle with no subject of its own, after a clause in the present, is that
+        # clause's: "Q4 bonus accrual is $312k, finalized after comp committee on Dec 15" (said
+        # 4 Dec) was last year's Dec 15, "finalized" lending its past
+        return "neutral"
     if clause == "past" and _IS_THE_DAY.search(text[c0:pos]) \
             and not _PAST_AUXILIARY.search(text[c0:pos]):
         # a day that something is, whatever participle names it: "Coordinated disclosure date
@@ -458,6 +464,11 @@ _PRESENT_CLAUSE = re.compile(r"(?i)\b(?:i|we|you|they|he|she)\s+(?:want|need|pla
                              r"\b(?:closes|opens|reopens|starts|ends|begins|finishes|shuts|"
                              r"kicks\s+off|wraps\s+up)\s+(?:at|on|early|late|from|until|till|"
                              r"through|by)\b")
+
+
+_BARE_PARTICIPLE = re.compile(r"(?i)^[\s,]*(?:and\s+)?\w+ed\s+(?:after|once|when|at|by|before|"
+                              r"following|pending|at\s+the)\b")
+_SAID_AS_PRESENT = re.compile(r"(?i)\b(?:is|are)\s+(?!\w+ed\b)(?![^,]*\b(?:was|were)\b)")
 
 
 # (what comes before the date in its clause: a meeting or a plan's day named, "onsite Thursday

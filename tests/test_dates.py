@@ -1768,3 +1768,19 @@ def test_a_change_going_on_said_on_a_saturday(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, SATURDAY_28_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a participle with no subject, after a clause in the present, is of that clause's time
+    # ("finalized after comp committee on Dec 15", said 4 Dec, was last year's Dec 15)
+    ("Q4 bonus accrual is $312k, finalized after comp committee on Dec 15",
+     [("2026-10-01", "2026-12-31"), ("2026-12-15", "2026-12-15")]),
+    # (the nearest is the day gone, when it is gone: "the invoice is $5k, paid on Dec 1")
+    ("the invoice is $5k, paid on Dec 1", [("2026-12-01", "2026-12-01")]),
+    # (and after a clause in the past it stays past)
+    ("the bonus was $5k, finalized after the committee on Dec 15", [("2025-12-15", "2025-12-15")]),
+])
+def test_a_participle_after_a_present_clause_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
