@@ -1234,20 +1234,24 @@ class OfflineExtractor(Extractor):
                 out.append(self._correction(line, parent))
                 previous = line
                 continue
-            own = _corrected_own(line, last_said.get(line.speaker, [])) if line.author else None
+            said_before = last_said.get(line.speaker, []) if line.author else []
+            own = said_before[-1] if said_before else None
+            # (which of their messages it corrects is looked for only when it opens as one)
+            corrected = _corrected_own(line, said_before) if own is not None and parent is None \
+                and _CORRECTS.match(_ANNOTATED.sub("", line.content).strip()) else own
             if line.author and line.reply_to is None:
                 last_said.setdefault(line.speaker, []).append(line)
-            if parent is None and line.reply_to is None and own is not None \
-                    and line.ts - own.ts <= _SELF_CORRECTION \
-                    and (previous is own or previous is not None
+            if parent is None and line.reply_to is None and corrected is not None \
+                    and line.ts - corrected.ts <= _SELF_CORRECTION \
+                    and (previous is corrected or previous is not None
                          and not asked_questions(_ANNOTATED.sub("", previous.content))) \
-                    and corrects(line.content, own.content):
+                    and corrects(line.content, corrected.content):
                 # (not the answer to a question asked between: "No, I didn't." after "Did you
                 # name her after …?")
                 # "actually make that $14/seat, finance pushed back", the day after the same
                 # person's "Team plan goes from $12 to $15/seat on Jan 1": a correction of it,
                 # as a thread's reply is ("how much is the Team plan going to be?" was $15)
-                out.append(self._correction(line, own))
+                out.append(self._correction(line, corrected))
                 previous = line
                 continue
             how_tried = line.author and says_how_tried(_ANNOTATED.sub("", line.content))
