@@ -4975,8 +4975,11 @@ class OfflineAnswerer(Answerer):
                 # #812" (what was said of it later names its number, none of the question's words)
                 latest = _said_later_of(with_siblings(shown[:LEADS_FOLLOWED], memories),
                                         memories)
+                # (the number asked is no word of its state: "what was PO-1190 for again? the
+                # Datadog APM add-on" led "was PO-1190 approved?" as its latest word)
+                stated = (wanted - content_stems(" ".join(idents))) if idents else wanted
                 if latest is not None and (latest.said_at <= shown[0].said_at or not (
-                        wanted & _memory_stems(latest) or says_ended(latest.content)
+                        stated & _memory_stems(latest) or says_ended(latest.content)
                         or _SHIPPED.search(latest.content))):
                     # (no later word than the answer itself: "on it, reverting #1215" led as
                     # "Latest:" over "✅ Build passed on main (revert of #1215)", half an hour
