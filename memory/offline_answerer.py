@@ -4977,9 +4977,9 @@ class OfflineAnswerer(Answerer):
                                         memories)
                 # (the number asked is no word of its state: "what was PO-1190 for again? the
                 # Datadog APM add-on" led "was PO-1190 approved?" as its latest word)
-                stated = (wanted - content_stems(" ".join(idents))) if idents else wanted
+                state_words = (wanted - content_stems(" ".join(idents))) if idents else wanted
                 if latest is not None and (latest.said_at <= shown[0].said_at or not (
-                        stated & _memory_stems(latest) or says_ended(latest.content)
+                        state_words & _memory_stems(latest) or says_ended(latest.content)
                         or _SHIPPED.search(latest.content))):
                     # (no later word than the answer itself: "on it, reverting #1215" led as
                     # "Latest:" over "✅ Build passed on main (revert of #1215)", half an hour
