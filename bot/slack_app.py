@@ -39,6 +39,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
+from memory.markup import MENTION, readable_slack
 from memory.models import Message
 
 from .app_content import slack_body, slack_card_lines
@@ -62,27 +63,9 @@ MAX_BLOCK_TEXT = 2900  # a section block holds 3000 characters
 WORKING = "Looking through what this channel has discussed…"
 # message subtypes that are people (or allowed bots) saying something; the rest are notices
 SAID = {None, "thread_broadcast", "file_share", "me_message", "bot_message"}
-_MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
-_CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
-_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
-_SPECIAL = re.compile(r"<!(here|channel|everyone)(?:\|[^>]*)?>")
-# `<!date^1765353600^{date_short}|Dec 10, 2025>`: the fallback text is what its writer read;
-# `<!subteam^S1|@oncall>`: a user group, by its handle
-_DATE = re.compile(r"<!date\^(-?\d{1,12})\^[^|>]*(?:\|([^>]*))?>")
-_SUBTEAM = re.compile(r"<!subteam\^[A-Z0-9]+(?:\|@?([^>]*))?>")
 _CHOICE_ACTION = re.compile(r"^lurker_choice_")
 _PERMALINK = re.compile(r"https://[A-Za-z0-9.-]+/archives/[A-Z0-9]+/p[0-9]+[^<>|\s]*$")
 _AUTHOR = re.compile(r"([^\s()<>]+) \(([UW][A-Z0-9]+)\)")
-
-
-def _slack_date(found: re.Match) -> str:
-    """A `<!date^…>` as its fallback text, else its UTC date; unparseable: as written."""
-    if found.group(2):
-        return found.group(2)
-    try:
-        return datetime.fromtimestamp(int(found.group(1)), tz=timezone.utc).strftime("%Y-%m-%d")
-    except (OverflowError, OSError, ValueError):
-        return found.group(0)
 
 
 def slack_time(ts: str) -> datetime:
@@ -213,7 +196,7 @@ class SlackConversation(Conversation):
         return self.lurker.permalink(message.external_id) if message.external_id else None
 
     def resolve_user(self, text: str) -> tuple[str, str] | None:
-        found = _MENTION.fullmatch(text.strip())
+        found = MENTION.fullmatch(text.strip())
         if not found:
             return self.lurker.find_user(text)
         user_id = found.group(1)
@@ -409,15 +392,7 @@ class SlackLurker:
 
     def readable(self, text: str) -> str:
         """Slack's markup as people read it: `<@U1>` -> `@maya`, links, `&amp;`."""
-        text = _MENTION.sub(lambda m: "@" + (m.group(2) or self.user_name(m.group(1))
-                                             or m.group(1)), text)
-        text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
-        text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) else m.group(1),
-                         text)
-        text = _SPECIAL.sub(lambda m: "@" + m.group(1), text)
-        text = _DATE.sub(_slack_date, text)
-        text = _SUBTEAM.sub(lambda m: "@" + (m.group(1) or "some-group"), text)
-        return html.unescape(text)
+        return html.unescape(readable_slack(text, self.user_name))
 
     def permalink(self, external_id: str) -> str | None:
         with self._cache_lock:
@@ -459,10 +434,10 @@ class SlackLurker:
         return self.chat_message(place, raw)
 
     def _addressed_to_me(self, text: str) -> bool:
-        return any(m.group(1) == self.bot_user_id for m in _MENTION.finditer(text))
+        return any(m.group(1) == self.bot_user_id for m in MENTION.finditer(text))
 
     def _without_my_mention(self, text: str) -> str:
-        return _MENTION.sub(lambda m: "" if m.group(1) == self.bot_user_id else m.group(0),
+        return MENTION.sub(lambda m: "" if m.group(1) == self.bot_user_id else m.group(0),
                             text).strip()
 
     def _on_message_event(self, event: dict, body: dict) -> None:

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 from .dates import parse_local_timestamp, utc_offset_minutes
 from .errors import InvalidMessage
 from .ids import another_message, message_id, repeated_message_id
+from .markup import readable_slack
 from .models import Message
 from .redaction import INVISIBLE, redact
 
@@ -29,9 +30,10 @@ _INVISIBLE = re.compile(f"[{INVISIBLE}]")
 
 
 def clean_text(text: str) -> str:
-    """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD, and drop
-    invisible characters that split words (not the zero-width joiner of an emoji sequence)."""
-    return _INVISIBLE.sub("", _UNSTORABLE.sub("\ufffd", text))
+    """Replace what UTF-8 and the stores cannot hold (lone surrogates, NUL) with U+FFFD, drop
+    invisible characters that split words (not the zero-width joiner of an emoji sequence), and
+    write Slack's markup as people read it (memory.markup: nothing stored can ping a channel)."""
+    return readable_slack(_INVISIBLE.sub("", _UNSTORABLE.sub("\ufffd", text)))
 
 
 def truncate_utf8(text: str, max_bytes: int) -> tuple[str, bool]:

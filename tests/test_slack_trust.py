@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import json
 import re
 from datetime import datetime, timezone
@@ -144,7 +145,8 @@ def test_no_answer_list_or_confirmation_can_ping_or_phish(start, api):
                "&lt;!here&gt; &lt;!everyone&gt;")
     message(slack, "CGEN", "U2", hostile, ts(0))
     stored = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
-    assert "<!channel>" in stored[0]  # the test is only worth something if this holds
+    # typed markup is kept as it reads (memory.markup), never as a live sequence
+    assert stored[0].startswith("@channel the VPN certificate rotates") and "<" not in stored[0]
     app_mention(slack, "U1", "when does the VPN certificate rotate?", ts(5), "EvP1")
     app_mention(slack, "UADA", "forget VPN certificate", ts(6), "EvP2")
     command(slack, "UADA", "memories")
@@ -155,10 +157,14 @@ def test_no_answer_list_or_confirmation_can_ping_or_phish(start, api):
     assert any("VPN" in p["text"] for p in posted)
     for call in posted:
         assert live_sequences(call) == [], call
-    assert "&lt;!channel&gt;" in answers(api)[0]["text"]  # shown, not live
+    assert "@channel the VPN" in answers(api)[0]["text"]  # shown, not live
     # the only live link left is the bot's own permalink
     links = re.findall(r"<([^>]*)>", answers(api)[0]["text"])
     assert links and all(l.startswith("https://acme.slack.com/archives/CGEN/") for l in links)
+    # an answer carrying markup itself (a model's, or a store an older Lurker wrote) is shown
+    conv = SlackConversation(slack, "CGEN", "U1", thread_ts=ts(5))
+    conv.send(Reply(html.unescape(hostile)))
+    assert live_sequences(api.posted()[-1]) == [] and "&lt;!channel&gt;" in answers(api)[-1]["text"]
 
 
 def test_answers_show_display_names_not_ids(start, api):

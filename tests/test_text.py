@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memory.ingest_input import clean_text
 from memory.offline_answerer import content_stems
 from memory.text import expand_query, short_phrases
 
@@ -52,3 +53,22 @@ def test_a_retirement_plans_name_is_one_word_however_written():
     assert stem_tokens("401(k) match") == stem_tokens("401k match") == ["401k", "match"]
     assert "401k" in content_stems("The 401( K ) match is 5%")
     assert stem_tokens("f(x) and 403(b)") == ["f", "x", "403b"]
+
+
+@pytest.mark.parametrize("written, read", [
+    ("<!here> v3.2.0 breaks pandas 1.x", "@here v3.2.0 breaks pandas 1.x"),
+    ("<!channel|channel> freeze", "@channel freeze"),
+    ("the reporter is <@U07QX|mhalvorsen>", "the reporter is @mhalvorsen"),
+    ("ask <@W0ABC>", "ask @W0ABC"),
+    ("in <#C1|ops> see <https://x.io/r|the notes>", "in #ops see the notes (https://x.io/r)"),
+    ("<!subteam^S1|@oncall> on <!date^1765353600^{date_short}|Dec 10, 2025>",
+     "@oncall on Dec 10, 2025"),
+    ("a label holding markup <!date^1^x|<@U1>>", "a label holding markup @U1"),
+    ("List<String> and a < b > c", "List<String> and a < b > c"),
+])
+def test_slack_markup_reaches_the_stores_as_people_read_it(written, read):
+    """A Slack export fed to `lurker ingest` quoted `<!here>` back in answers: an agent posting
+    one to Slack would have pinged the channel. Cleaning it again changes nothing (the API hands
+    the worker the cleaned text and its id must stay the same)."""
+    assert clean_text(written) == read
+    assert clean_text(read) == read
