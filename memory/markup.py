@@ -31,15 +31,17 @@ def slack_date(found: re.Match) -> str:
 
 
 def readable_slack(text: str, user_name=None) -> str:
-    """`<@U1|maya>` -> `@maya` (`user_name(id)` names a bare `<@U1>`, else `@U1`), `<#C1|ops>`
+    """`<@U1|maya>` -> `@maya` (`user_name(id)` names a bare `<@U1>`, else `@U1`; without
+    `user_name` a bare one is left for the answer to name from the authors it knows, never as
+    an id: memory.people.without_platform_ids), `<#C1|ops>`
     -> `#ops`, `<url|label>` -> `label (url)`, `<!here>` -> `@here`, dates, user groups. Entities
     (`&amp;`) are left: only the adapter knows its text is Slack's. Until nothing changes (a
     label may hold markup: `<!date^1^x|<@U1>>`), so that cleaning twice gives what once did;
     every change takes a `<` away, so it ends."""
     while "<" in text:
         before = text
-        text = MENTION.sub(lambda m: "@" + (m.group(2) or (user_name and user_name(m.group(1)))
-                                            or m.group(1)), text)
+        text = MENTION.sub(lambda m: m.group(0) if not (m.group(2) or user_name) else "@" + (
+            m.group(2) or user_name(m.group(1)) or m.group(1)), text)
         text = CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
         text = LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) else m.group(1),
                         text)

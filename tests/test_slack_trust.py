@@ -145,8 +145,9 @@ def test_no_answer_list_or_confirmation_can_ping_or_phish(start, api):
                "&lt;!here&gt; &lt;!everyone&gt;")
     message(slack, "CGEN", "U2", hostile, ts(0))
     stored = [m.content for m in slack.bot.service.store.iter_messages("slack:T1:CGEN")]
-    # typed markup is kept as it reads (memory.markup), never as a live sequence
-    assert stored[0].startswith("@channel the VPN certificate rotates") and "<" not in stored[0]
+    # typed markup is kept as it reads (memory.markup); a bare <@U1> is named when answered
+    assert stored[0].startswith("@channel the VPN certificate rotates"), stored[0]
+    assert "<!" not in stored[0] and "<http" not in stored[0], stored[0]
     app_mention(slack, "U1", "when does the VPN certificate rotate?", ts(5), "EvP1")
     app_mention(slack, "UADA", "forget VPN certificate", ts(6), "EvP2")
     command(slack, "UADA", "memories")
