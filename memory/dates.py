@@ -386,7 +386,9 @@ def tense_at(text: str, pos: int) -> Tense:
         # "we moved the Dec 12 party to …" (said 2 Dec) were last year's Dec 12, "moved"
         # lending its past
         return "neutral"
-    if _DAYS_THING_DONE.match(text, pos):
+    if _DAYS_THING_DONE.match(text, pos) or _record_from(text, pos):
+        # (a record of a day is of a day gone: "need the council minutes from Nov 18" (said 1
+        # Dec) was next November's, "need" looking ahead; not "photos from Dec 20 to Dec 24")
         return "past"
     clause = _tense_of(text[c0:c1])
     if clause == "past" and c0 > g0 and _BARE_PARTICIPLE.match(text[c0:pos]) \
@@ -535,6 +537,18 @@ def _segment_tense(segment: str) -> Tense:
 
 # A status said in one word is a state, no past event lending its tense to the segment:
 # "ADR-020: … Status: proposed, vote on Friday" (said on a Saturday) is the Friday to come.
+_RECORD_FROM = re.compile(r"(?i)\b(?:minutes|notes|recordings?|transcripts?|slides|photos|pictures|"
+                          r"footage|logs|backups?|snapshots?|screenshots?|videos?|recap|"
+                          r"write-?ups?)\s+(?P<from>from\s+(?:the\s+)?)?$")
+def _record_from(text: str, pos: int) -> bool:
+    """Whether the date at `pos` is what a record is from ("the minutes from Nov 18", "the logs
+    from Monday", the preposition inside the date's phrase or not), no range."""
+    found = _RECORD_FROM.search(text, max(0, pos - 40), pos)
+    return found is not None and (bool(found["from"]) or text[pos:pos + 5].lower() == "from ") \
+        and not _RANGE_ON.match(text, pos)
+
+
+_RANGE_ON = re.compile(r"[^,.;!?\n]{0,15}?(?:\s*[-–]\s*|\s+(?:to|through|thru|until|till)\s+)\w")
 _BARE_STATUS = re.compile(r"(?i)(?:^|(?<=,))\s*(?:proposed|approved|accepted|rejected|declined|"
                           r"confirmed|drafted|pending)\s*(?=,|$)")
 
@@ -585,6 +599,12 @@ _WD_NAMES = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon
              # "sat" and "sun" are words too, read only after next, this or last)
              # (not before a date of digits that falls on another day: "fri 3/4")
              r"(?:tues|thurs?|fri)(?!\.?\s+\d{1,2}/\d))\.?")
+# Days of a week to come joined by a hyphen, read as a range ("I'm off next Mon-Wed" was no
+# date: no date is glued to a hyphen, "today-ish"); a hyphen between days without "next", "this"
+# or "last" is left, most often hours ("open Mon-Fri 9-5").
+_NEXT_DAYS_HYPHENED = re.compile(
+    rf"(?i)(?<![\w-])(?P<days>(?:next|this|last|coming)\s+(?:{_WD_NAMES}|(?-i:mon|tue|wed|thu|"
+    rf"sat|sun)\.?))-(?=(?:{_WD_NAMES})(?![\w-]))")
 _WD_AFTER_WHICH = rf"(?P<wd>{_WD_NAMES}|(?-i:mon|tue|wed|thu|sat|sun)\.?)"
 _WEEKDAY = rf"(?P<wd>{_WD_NAMES})"
 _NUM = (r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?|"
@@ -1168,6 +1188,17 @@ def _numeric(m: re.Match, d: date, tense: Tense) -> Resolution:
     return _month_day(month, day, year, d, tense)
 
 
+def _numeric_moved_to(m: re.Match, d: date, tense: Tense) -> Resolution:
+    """a/b after a move's "to" ("slip to 12/22", "pushed back to 1/14"); after another "to",
+    none ("up to 3/4 of the budget")."""
+    if not _MOVED_TO_BEFORE.search(m.string, max(0, m.start() - 40), m.start()):
+        raise ValueError("no move before it")
+    return _numeric(m, d, tense)
+
+
+_MOVED_TO_BEFORE = re.compile(rf"(?i)\b{MOVE_VERBS}\w*\s+(?:back\s+|out\s+)?to\s+$")
+
+
 def _weekday_date(m: re.Match, d: date, tense: Tense) -> Resolution:
     """"Tuesday 17 November", "Tue, Nov 17th", "Friday 20/11", "Tuesday the 17th": the date
     within half a year of the anchor that falls on the weekday written (said on 26 Nov 2026,
@@ -1466,6 +1497,11 @@ _RULES: list[tuple[str, Resolver, str]] = [
     (r"(?:on|by|until|till|due|from|before|after|since|thru|through)\s+"
      r"(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)", _numeric,
      "digit-sep-digit"),
+    # a day a thing moves to: "the brand guidelines draft will slip to 12/22" (no date: "to"
+    # alone is no date's word, "up to 3/4 of the budget")
+    # (the phrase is the day alone, so that the move before it is read as one)
+    (r"(?<=\bto\s)(?P<a>[0-3]?\d)(?P<sep>/)(?P<b>[0-3]?\d)(?![\d/])(?!\s*of\b)",
+     _numeric_moved_to, "digit-sep-digit"),
     # the day of a thing that has one: "Acme renewal is 12/31" (not "the ratio is 16/9")
     (r"\b(?:renewal|deadline|date|launch|release|go-live|cutoff|cut-off|expiry|expiration|"
      r"kickoff|kick-off)\s+(?:date\s+)?(?:is|was|['’]s)\s+(?P<a>[0-3]?\d)(?P<sep>/)"
@@ -1875,6 +1911,8 @@ def _scan(text: str, anchor: datetime | date,
           named: ResolvedDate | None = None) -> list[Found]:
     today = _anchor_date(anchor)
     text = text.translate(_MARKUP_AS_SPACE)
+    if "-" in text:
+        text = _NEXT_DAYS_HYPHENED.sub("\\g<days>–", text)  # (same length: positions stand)
     brackets = [b.span() for b in _BRACKETED.finditer(text)]
     matches = [(m, resolve) for pattern, resolve in patterns for m in pattern.finditer(text)
                if not any(s < m.end() and m.start() < e for s, e in brackets)

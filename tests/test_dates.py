@@ -1784,3 +1784,48 @@ def test_a_participle_after_a_present_clause_said_on_a_friday(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a record of a day is of a day gone, whatever looks ahead beside it ("need the council
+    # minutes from Nov 18", said 4 Dec, were next November's)
+    ("I'm on the zoning piece, need the council minutes from Nov 18",
+     [("2026-11-18", "2026-11-18")]),
+    ("need the logs from Monday", [("2026-11-30", "2026-11-30")]),
+    # (not a range of days to come, nor a day a thing is done on)
+    ("we will take photos from Dec 20 to Dec 24", [("2026-12-20", "2026-12-24")]),
+    ("post the photos Monday", [("2026-12-07", "2026-12-07")]),
+])
+def test_a_record_from_a_day_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # days of a week to come joined by a hyphen ("I'm off next Mon-Wed" was no date at all)
+    ("I'm off next Mon-Wed, Jo is covering the front desk", [("2026-12-07", "2026-12-09")]),
+    ("off next Monday-Wednesday", [("2026-12-07", "2026-12-09")]),
+    # (without next / this / last they are most often hours, and stay undated as before)
+    ("we are open Mon-Fri 9-5", []),
+    ("next Mon-Wednesday-ish", []),
+])
+def test_days_joined_by_a_hyphen_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a day a thing moves to, written with a slash ("will slip to 12/22" was no date)
+    ("heads up the brand guidelines draft will slip to 12/22, waiting on their logo files",
+     [("2026-12-22", "2026-12-22")]),
+    ("the launch got pushed back to 1/14", [("2027-01-14", "2027-01-14")]),
+    # (not "to" alone, nor a move to what is no day)
+    ("we're up to 3/4 of the budget", []),
+    ("bumped the ratio to 16/9", []),
+])
+def test_a_move_to_a_day_with_a_slash_said_on_a_friday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, FRIDAY_4_DEC)] == expected
