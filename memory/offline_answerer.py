@@ -23,7 +23,8 @@ from datetime import date, datetime, timedelta
 
 from .date_questions import parse_date_question
 from .dates import (ANNOTATED, MONTH_NAMES, MONTH_WORD, MOVE_VERBS, SAYS_MOVED, WEEKDAYS, LABEL,
-                    ResolvedDate, find_dates, format_human, moved_away_from, shifted)
+                    ResolvedDate, find_dates, format_human, local_time, moved_away_from,
+                    shifted)
 from .models import ComputedDate, Memory, Message
 from .qualifiers import of_asked_qualifiers
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
@@ -1307,6 +1308,11 @@ _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|o
                           r"pass(?:ing|ed)|replaced)\b")
 
 
+_ASKS_USABLE = re.compile(r"(?i)^\W*(?:can|could)\s+(?:we|i|you|they|someone)\s+(?:still\s+)?use\b")
+_USE_STEMS = frozenset(content_stems("use"))
+_WORKING = frozenset({_STATE_WORD[next(iter(content_stems("working")))]})
+
+
 def _as_state(stems: set[str]) -> set[str]:
     return {_STATE_WORD.get(s, s) for s in stems}
 
@@ -2092,6 +2098,22 @@ def _quoted(message: Message) -> str:
     return f"\"{message.content}\" ({format_human(message.ts.date())})"
 
 
+def _day_quoted(message: Message, wanted: set[str]) -> ResolvedDate | None:
+    """The day a message quoted for a "when" question gives in the clause with most of the
+    question's words (of one date, that one), read as of when and where it was said."""
+    found = find_dates(message.content, local_time(message.ts, message.utc_offset_minutes))
+    if not found:
+        return None
+
+    def shared(f) -> int:
+        start = max(message.content.rfind(c, 0, f.start) for c in ",.;:!?\n") + 1
+        ends = [i for c in ",.;:!?\n" if (i := message.content.find(c, f.end)) >= 0]
+        return len(wanted & content_stems(message.content[start:min(ends, default=None)]))
+
+    best = max(found, key=shared)
+    return best.date if len(found) == 1 or shared(best) else None
+
+
 def _leading(said: str, text: str) -> str:
     """`said` ("You said: …") first, then the rest of the answer without a second copy of what
     it quotes (the extractive answer may have picked the same message or memory)."""
@@ -2416,9 +2438,17 @@ def _day_labels(content: str, found: list) -> dict[int, set[str]]:
         # (not a heading before a colon: "Rollout: dual-write from Dec 1; …")
         since += max((m.end() for m in _LABEL_START.finditer(content, since, f.start)),
                      default=since) - since
-        label[f.start] = content_stems(" ".join(re.findall(
-            r"[A-Za-z0-9]+", ANNOTATED.sub("", content[since:f.start]))[-_LABEL_WORDS:]))
+        before = ANNOTATED.sub("", content[since:f.start])
+        # (a clause of its own after a comma is the label whole: "drafts due to me by EOD" of
+        # "the housing series runs Sunday the 13th, drafts due to me by EOD Wednesday")
+        clause = before.rsplit(",", 1)[-1] if "," in before else ""
+        words = re.findall(r"[A-Za-z0-9]+", clause)[-_CLAUSE_LABEL_WORDS:] \
+            or re.findall(r"[A-Za-z0-9]+", before)[-_LABEL_WORDS:]
+        label[f.start] = content_stems(" ".join(words))
     return label
+
+
+_CLAUSE_LABEL_WORDS = 8
 
 
 _LABEL_START = re.compile(r"[:;\n]")
@@ -4140,6 +4170,12 @@ class OfflineAnswerer(Answerer):
             # 2": a state asked is its opposite's word too
             undated, stated = _as_state(undated), stems_of
             stems_of = lambda m: _as_state(stated(m))
+        elif _ASKS_USABLE.match(question) and undated - _USE_STEMS:
+            # "can we use anesthesia machine 2?" asks whether it works: "service guy fixed
+            # machine 2, passed the leak test, good to go" is the latest word, not the older
+            # "… failed its leak test, don't use it" (which led, sharing "use")
+            undated, stated = _as_state(undated - _USE_STEMS) | _WORKING, stems_of
+            stems_of = lambda m: _as_state(stated(m))
         # about a day in the span (not only said in it), the span's own words are no subject:
         # "is the office open on Dec 28?" under "closed Dec 24th to Jan 2nd" shares no "28"
         unspanned = (undated - content_stems(span.phrase)) or undated if span is not None \
@@ -4668,7 +4704,10 @@ class OfflineAnswerer(Answerer):
                     # "who fixed the Windows hang?": what says by whom ("#5521 fixed by @ela in
                     # #5530"), before ela's report of the hang, which says more of its words
                     by_whom = re.compile(rf"(?i)\b{did['verb'][:-2]}\w*\s+by\s+@?[a-z]|"
-                                         rf"@\w+\s+{did['verb'][:-2]}"
+                                         rf"@\w+\s+{did['verb'][:-2]}|"
+                                         # (or its doer by name: "the reporter is @mhalvorsen,
+                                         # credit them", for "who reported the CVE?")
+                                         rf"\b{did['verb'][:-2]}e?r\s*(?:is|was|:|=)\s*@?[a-z]"
                                          # (a failure's cause by whose merge: "Triggered by
                                          # @omar's merge of #4520", for "who broke the lint
                                          # job?")
@@ -4888,14 +4927,19 @@ class OfflineAnswerer(Answerer):
                 # the 7B run?" as "Latest:" over "We're going with r-2215's config …" (but the
                 # day asked, moved off: "will my jobs be preempted on Dec 2?")
                 latest = None
-            if latest is None and _ASKS_YES_NO.match(question) and undated != wanted:
+            if latest is None and (_ASKS_YES_NO.match(question) or _ASKS_USABLE.match(question)) \
+                    and undated != wanted:
                 # a state asked, said otherwise since of the same thing: "is main green?" led by
                 # "✅ CI passed on main … all jobs green", two days before the lint job's "❌ CI
                 # failed on main" (a state's word is no word of changing)
                 states = lambda m: set(_STATE_WORDS.findall(ANNOTATED.sub("", m.content).lower()))
+                # (of the same thing, by two of its words, the rest said in the lead: "service
+                # guy fixed machine 2, …" of "anesthesia machine 2 failed its leak test")
+                thing = {w for w in undated if not w.startswith("state:")}
                 latest = max((m for m in relevant if m.said_at > shown[0].said_at
-                              and undated <= stems_of(m) and states(m)
-                              and states(m) != states(shown[0])),
+                              and (undated <= stems_of(m) or len(thing & stems_of(m)) >= 2
+                                   and undated <= stems_of(m) | stems_of(shown[0]))
+                              and states(m) and states(m) != states(shown[0])),
                              key=lambda m: m.said_at, default=None)
             if latest is not None and _ASKS_OPEN.search(question) \
                     and latest in _closed_since(shown[0], memories):
@@ -5545,6 +5589,12 @@ class OfflineAnswerer(Answerer):
                             key=lambda m: m.said_at, default=None)
                 if since is not None:
                     parts += [f"Latest: {_dated(since)}.", "Before that:"]
+                day = _day_quoted(hit, wanted) if since is None and asks_when(question) else None
+                if day is not None:
+                    # "when does the housing series run?" quoted "the housing series runs
+                    # Sunday the 13th, drafts due to me by EOD Wednesday" and no day: its memory
+                    # was replaced whole by "drafts due moved to tmrw noon"
+                    parts.append(f"{day.words}:")
                 parts.append(f"{display_name(hit.author) or hit.role} said: {_quoted(hit)}")
             elif span is not None and not anything:
                 # "what was the rate limit last week?": nothing said then, so what stood then

@@ -475,6 +475,9 @@ def named_values(text: str) -> set[str]:
     # (and a ticket's key: "BUG-302 … good first issue" shares no "bug" with "BUG-301 downgraded
     # to P2", which was its latest word)
     low = _TICKET_KEY.sub(r"\1\2", low)
+    # (and a day written with a slash: "first draft by 12/18" shares no "12" with "kickoff
+    # pushed to Thu 12/10", which was its latest word for "who owns the brand guidelines?")
+    low = _SLASHED_DAY.sub(r"\1s\2", low) if "/" in low else low
     found = {w for w in re.findall(r"[a-z0-9]+", low)
              if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _FUNCTION_WORDS
                                                 and w not in _DATE_WORDS
@@ -488,6 +491,8 @@ def named_values(text: str) -> set[str]:
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SUM_DECIMAL = re.compile(r"(?<=[$€£])(\d+)\.(\d+)")
+_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
+_SLASHED_DAY = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?![\w/]|\.\d)")
 _TICKET_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)\b")
 _RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+)\.(\d+)\.(\d+)(?![\w.]*\d)")
 _WITH_UNIT = re.compile(r"\b(\d+)\s?(ms|s|m|h|d|w|k|mb|gb|tb|kb|x|px|rps|rpm|qps)\b")
@@ -782,6 +787,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
     tied_to = (answer_stems | (content_stems(context(answer)) if context is not None else set())) \
         if _TIED_DAY.search(answer.content) else set()
     where_asked = bool(_ASKS_WHERE.match(question))
+    code_names = set(_CODE_NAME.findall(ANNOTATED.sub("", answer.content)))
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
@@ -816,9 +822,15 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
             # "correction: marketing is $1.3M, not $1.1M" led "what's the eng budget?" after
             # "FY27 budget: eng gets $4.2M, marketing $1.1M, G&A $800k")
             continue
+        # (a name in code both write is one subject, whatever else the question names:
+        # "switched retry_backoff to exponential …" after "`retry_backoff` in
+        # payments/client.py uses a fixed 2s sleep", for "what backoff does payments use?")
+        same_code = bool(asked and code_names and set(
+            _CODE_NAME.findall(ANNOTATED.sub("", memory.content))) & code_names)
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
                 and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)
-                                             or again and _AGAIN.search(memory.content))):
+                                             or again and _AGAIN.search(memory.content))) \
+                and not same_code:
             continue
         words = {w for w in own if not any(c.isdigit() for c in w)} - units - corrections
         if not asked - units and wanted - units - own \
@@ -851,7 +863,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                            for w in capitalised for text in (answer.content, memory.content))
                        and (_SAYS_UPDATE.match(memory.content)
                             or _SET_AGAINST.search(memory.content)))
-        if not values and not of_whom and not (release_moved
+        if not values and not of_whom and not same_code and not (release_moved
                                                and _names_release(answer.content, question)) \
                 and not (needed <= answer_stems & around and wanted <= answer_stems | own
                          and subject <= answer_stems | wanted) \

@@ -5523,3 +5523,40 @@ def test_a_lab_a_kitchen_and_a_migration_from_the_shell(lurker, tmp_path):
     assert owed.startswith("Latest: Acme sent a corrected invoice: $21,900"), owed
     assert intercom.startswith("January 2027: Migration starts in January"), intercom
     assert upgrade.startswith("15 December 2026: Upgrade pushed to Dec 15"), upgrade
+
+
+def test_a_slack_export_with_its_markup_and_a_pypi_token_from_the_shell(lurker, tmp_path):
+    """7 Dec (thirty-second session), a maintainers' channel exported from Slack and fed to
+    `lurker ingest`: recall quoted `<!here>` back as written (an agent posting the answer to
+    Slack would ping the channel), "who reported the CVE?" gave the CVE over "the reporter is
+    <@U07QX|mhalvorsen>", and the pasted PyPI token must stay out of everything kept."""
+    token = ("pypi-AgEIcHlwaS5vcmcCJGE4ZjQyYzY3LWQ1ZTEtNDk3ZC1hMmQ5LTYxYjQ3ZGE5Y2UxMwACKlsz"
+             "LCJhYmMiXQAABiD4kD2nQ")
+    rows = chat(
+        ("kenji", "2026-11-30T09:00:00Z", "v3.2.0 is out on PyPI, changelog in "
+         "<https://github.com/acme/widget/releases/tag/v3.2.0|the release notes>"),
+        ("rosa", "2026-11-30T14:00:00Z", "<!here> v3.2.0 breaks pandas 1.x users, the "
+                                         "`to_frame` import fails. Yanking it"),
+        ("rosa", "2026-11-30T14:20:00Z", "yanked 3.2.0 from PyPI, 3.1.4 is latest again"),
+        ("dana", "2026-12-02T11:00:00Z", "CVE-2026-41822 reported against our YAML loader, "
+                                         "embargo until Dec 15, don't discuss in public issues"),
+        ("dana", "2026-12-02T11:05:00Z", "the reporter is <@U07QX|mhalvorsen>, credit them in "
+                                         "the advisory"),
+        ("rosa", "2026-12-04T09:00:00Z", f"PyPI token for CI rotated, new one is {token}"),
+        ("rosa", "2026-12-05T12:00:00Z", "<!channel> please review <#C0REL|release> #1432 "
+                                         "before the freeze on Friday"))
+    yanked, who, embargo, pypi, freeze = asked_after(
+        lurker, tmp_path, rows, "2026-12-07T09:00:00Z",
+        "why was 3.2.0 yanked?", "who reported the CVE?", "when does the CVE embargo end?",
+        "what's the PyPI token?", "when is the freeze?")
+    assert "@here v3.2.0 breaks pandas 1.x users" in yanked, yanked
+    assert who.startswith("the reporter is @mhalvorsen"), who
+    assert embargo.startswith("15 December 2026:"), embargo
+    assert token not in pypi and "REDACTED" in pypi, pypi
+    assert freeze.startswith("11 December 2026: @channel please review #release #1432"), freeze
+    dump = lurker("export", "--out", str(tmp_path / "all.jsonl"))
+    assert dump.returncode == 0
+    exported = (tmp_path / "all.jsonl").read_text()
+    assert "<!" not in exported and "<@" not in exported and "<#" not in exported, exported
+    assert "the release notes (https://github.com/acme/widget" in exported
+    assert token[:40] not in exported

@@ -5219,3 +5219,120 @@ def test_a_volunteer_is_whoever_put_themselves_down(profile):
     now = datetime(2026, 12, 7, 9, tzinfo=timezone.utc)
     abe = profile.recall("is abe volunteering?", now=now).answer
     assert abe.startswith("put abe and abe's son down for the morning"), abe
+
+
+def test_slack_markup_is_stored_as_read_and_a_doer_named_as_one_is_who(profile):
+    """7 Dec (thirty-second session), a Slack export of a maintainers' channel: "why was 3.2.0
+    yanked?" quoted `<!here>` back as written, and "who reported the CVE?" gave the CVE (no one)
+    over dana's next message, "the reporter is <@U07QX|mhalvorsen>, credit them"."""
+    profile.ingest([
+        said("rosa", "2026-11-30T14:00:00Z", "<!here> v3.2.0 breaks pandas 1.x users, the "
+                                             "`to_frame` import fails. Yanking it"),
+        said("kenji", "2026-11-30T09:00:00Z", "v3.2.0 is out on PyPI, changelog in "
+             "<https://github.com/acme/widget/releases/tag/v3.2.0|the release notes>"),
+        said("dana", "2026-12-02T11:00:00Z", "CVE-2026-41822 reported against our YAML "
+                                             "loader, embargo until Dec 15"),
+        said("dana", "2026-12-02T11:05:00Z", "the reporter is <@U07QX|mhalvorsen>, credit "
+                                             "them in the advisory")], session_id="oss")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    yanked = profile.recall("why was 3.2.0 yanked?", now=now)
+    assert "@here v3.2.0 breaks pandas" in yanked.answer, yanked.answer
+    stored = [m.content for m in profile.list()]
+    assert stored and not any("<!" in c or "<@" in c or "<http" in c for c in stored), stored
+    assert any("the release notes (https://github.com/acme" in c for c in stored), stored
+    who = profile.recall("who reported the CVE?", now=now).answer
+    assert who.startswith("the reporter is @mhalvorsen"), who
+
+
+def test_a_when_answered_from_a_quoted_message_gives_its_day(profile):
+    """7 Dec (thirty-second session), a newsroom: "drafts due moved to tmrw noon" replaced the
+    whole memory of "the housing series runs Sunday the 13th, drafts due to me by EOD Wednesday",
+    and "when does the housing series run?" quoted that message with no day; the day of the
+    clause with the question's words leads now (not Wednesday's)."""
+    profile.ingest([
+        said("ed", "2026-12-01T09:00:00Z", "the housing series runs Sunday the 13th, drafts due "
+                                           "to me by EOD Wednesday"),
+        said("ed", "2026-12-03T17:00:00Z", "drafts due moved to tmrw noon, photo desk is "
+                                           "behind")], session_id="news")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    runs = profile.recall("when does the housing series run?", now=now).answer
+    assert runs.startswith("13 December 2026:") and "housing series runs" in runs, runs
+    drafts = profile.recall("when are drafts due?", now=now).answer
+    assert drafts.startswith("4 December 2026: drafts due moved"), drafts
+
+
+def test_time_off_over_days_joined_by_a_hyphen_is_asked_by_day(profile):
+    """7 Dec (thirty-second session), a vet clinic: "I'm off next Mon-Wed, Jo is covering the
+    front desk" (said Friday 4 Dec) carried no date, and "is tess in on Tuesday?" was declined."""
+    profile.ingest([said("tess", "2026-12-04T18:00:00Z",
+                         "I'm off next Mon-Wed, Jo is covering the front desk")],
+                   session_id="clinic")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    tuesday = profile.recall("is tess in on Tuesday?", now=now).answer
+    assert tuesday.startswith("tess is off next Mon-Wed [2026-12-07 to 2026-12-09]"), tuesday
+    covering = profile.recall("who is covering the front desk this week?", now=now).answer
+    assert "Jo is covering the front desk" in covering, covering
+
+
+def test_can_we_use_a_thing_is_answered_by_its_latest_state(profile):
+    """7 Dec (thirty-second session), a vet clinic: "can we use anesthesia machine 2?" led with
+    "… failed its leak test, don't use it …" (it shares "use") over the next day's "service guy
+    fixed machine 2, passed the leak test, good to go", which names no "anesthesia"."""
+    profile.ingest([
+        said("tess", "2026-11-30T08:10:00Z", "anesthesia machine 2 failed its leak test, don't "
+                                             "use it till the service guy comes"),
+        said("tess", "2026-12-01T16:00:00Z", "service guy fixed machine 2, passed the leak test, "
+                                             "good to go"),
+        said("raj", "2026-12-02T09:00:00Z", "printer 3 failed again, use the one upstairs")],
+        session_id="clinic")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    usable = profile.recall("can we use anesthesia machine 2?", now=now).answer
+    assert usable.startswith("Latest: service guy fixed machine 2"), usable
+    # (another thing's failure since is no word of it)
+    assert "printer" not in usable, usable
+
+
+def test_days_written_with_a_slash_are_no_values_another_move_shares(profile):
+    """7 Dec (thirty-second session), a design agency: "who owns the brand guidelines?" was
+    answered "Latest: update: kickoff pushed to Thu 12/10 …" over ana's "I'll own the brand
+    guidelines, first draft by 12/18" (both "named" the value 12), and "the brand guidelines
+    draft will slip to 12/22" carried no day ("to" was no date's word)."""
+    profile.ingest([
+        said("mo", "2026-12-01T10:00:00Z", ":tada: Contoso signed the SOW! kickoff is Wed 12/9 "
+                                           "at 2pm PT"),
+        said("ana", "2026-12-01T11:00:00Z", "I'll own the brand guidelines, first draft by "
+                                            "12/18"),
+        said("mo", "2026-12-03T15:00:00Z", "*update*: kickoff pushed to Thu 12/10 same time, "
+                                           "their CMO is travelling")], session_id="agency")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    owner = profile.recall("who owns the brand guidelines?", now=now).answer
+    assert owner.startswith("ana will own the brand guidelines"), owner
+    assert "kickoff" not in owner, owner
+    kickoff = profile.recall("when is the Contoso kickoff?", now=now).answer
+    assert kickoff.startswith("10 December 2026: update: kickoff pushed"), kickoff
+    profile.ingest([said("ana", "2026-12-04T10:00:00Z", "heads up the brand guidelines draft "
+                                                        "will slip to 12/22, waiting on their "
+                                                        "logo files")], session_id="agency")
+    due = profile.recall("when is the brand guidelines draft due?", now=now).answer
+    assert due.startswith("22 December 2026: heads up the brand guidelines draft"), due
+
+
+def test_a_change_to_a_name_in_code_is_the_latest_word_of_it(profile):
+    """7 Dec (thirty-second session), a review bot and a coding agent sharing a profile: "what
+    backoff does payments use?" gave the review's "`retry_backoff` in payments/client.py uses a
+    fixed 2s sleep", not the agent's later "switched retry_backoff to exponential …", which
+    names no "payments" (one word of three asked)."""
+    profile.ingest([
+        said("review-bot", "2026-12-01T10:00:00Z", "PR #2231 review: 3 findings. (1) "
+             "`retry_backoff` in payments/client.py uses a fixed 2s sleep, should be exponential "
+             "with jitter. (2) Test coverage for refunds dropped from 84% to 61%."),
+        said("codex-agent", "2026-12-01T14:00:00Z", "Addressed review on #2231: switched "
+             "retry_backoff to exponential (base 0.5s, cap 30s, full jitter). Coverage back to "
+             "86%."),
+        said("maria", "2026-12-02T09:00:00Z", "switched the staging_db backups to hourly")],
+        session_id="bots")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    backoff = profile.recall("what backoff does payments use?", now=now).answer
+    assert backoff.startswith("Latest: Addressed review on #2231: switched retry_backoff to "
+                              "exponential"), backoff
+    assert "staging_db" not in backoff, backoff
