@@ -5560,3 +5560,36 @@ def test_a_slack_export_with_its_markup_and_a_pypi_token_from_the_shell(lurker, 
     assert "<!" not in exported and "<@" not in exported and "<#" not in exported, exported
     assert "the release notes (https://github.com/acme/widget" in exported
     assert token[:40] not in exported
+
+
+def test_a_newsroom_a_clinic_and_an_agency_from_the_shell(lurker, tmp_path):
+    """7 Dec (thirty-second session), through `lurker`: "when does the housing series run?"
+    quoted its message with no day (the memory was replaced whole by a move of the drafts);
+    "is tess in on Tuesday?" was declined ("I'm off next Mon-Wed" was no date); "can we use
+    anesthesia machine 2?" led with its failed leak test, not the fix; "who owns the brand
+    guidelines?" was answered "Latest: … kickoff pushed to Thu 12/10" (a shared "12")."""
+    rows = chat(
+        ("ed", "2026-12-01T09:00:00Z", "the housing series runs Sunday the 13th, drafts due to "
+                                       "me by EOD Wednesday"),
+        ("ed", "2026-12-03T17:00:00Z", "drafts due moved to tmrw noon, photo desk is behind"),
+        ("tess", "2026-11-30T08:10:00Z", "anesthesia machine 2 failed its leak test, don't use "
+                                         "it till the service guy comes"),
+        ("tess", "2026-12-01T16:00:00Z", "service guy fixed machine 2, passed the leak test, "
+                                         "good to go"),
+        ("tess", "2026-12-04T18:00:00Z", "I'm off next Mon-Wed, Jo is covering the front desk"),
+        ("mo", "2026-12-01T10:00:00Z", ":tada: Contoso signed the SOW! kickoff is Wed 12/9 at "
+                                       "2pm PT"),
+        ("ana", "2026-12-01T11:00:00Z", "I'll own the brand guidelines, first draft by 12/18"),
+        ("mo", "2026-12-03T15:00:00Z", "*update*: kickoff pushed to Thu 12/10 same time, their "
+                                       "CMO is travelling"))
+    series, tess, machine, owner, kickoff = asked_after(
+        lurker, tmp_path, rows, "2026-12-07T09:00:00Z",
+        "when does the housing series run?", "is tess in on Tuesday?",
+        "can we use anesthesia machine 2?", "who owns the brand guidelines?",
+        "when is the Contoso kickoff?")
+    assert series.startswith("13 December 2026:") and "housing series runs" in series, series
+    assert tess.startswith("tess is off next Mon-Wed [2026-12-07 to 2026-12-09]"), tess
+    assert machine.startswith("Latest: service guy fixed machine 2"), machine
+    assert owner.startswith("ana will own the brand guidelines") and "kickoff" not in owner, \
+        owner
+    assert kickoff.startswith("10 December 2026: update: kickoff pushed"), kickoff
