@@ -434,6 +434,12 @@ def tense_at(text: str, pos: int) -> Tense:
         # sentence: "$1,200 credit for the November outage, applied to their next invoice"
         # (said 2 Dec) was next November's
         return "neutral"
+    if (c0 > g0 or c1 < g1) and (_DAY_VERB_BEFORE.search(text, c0, pos)
+                                  or _IS_THE_DAY.search(text[c0:pos])):
+        # a clause of its own that says its day with a verb in the present keeps no other
+        # clause's past: "unit 3B lease ends Jan 31, tenant gave notice" (said 30 Nov) was last
+        # January's
+        return "neutral"
     segment = _segment_tense(text[g0:g1])
     if segment == "past" and c0 > g0 and _DAY_OF_MONTH_AT.match(text, pos):
         # a day of a month set off by itself after what was done is the nearest such day, not
@@ -548,6 +554,8 @@ def _record_from(text: str, pos: int) -> bool:
         and not _RANGE_ON.match(text, pos)
 
 
+_DAY_VERB_BEFORE = re.compile(r"(?i)\b(?:ends|expires|starts|begins|renews|closes|opens|lapses|"
+                              r"launches|goes\s+(?:up|live|out))\s+(?:on\s+|in\s+)?(?:the\s+)?$")
 _RANGE_ON = re.compile(r"[^,.;!?\n]{0,15}?(?:\s*[-–]\s*|\s+(?:to|through|thru|until|till)\s+)\w")
 _BARE_STATUS = re.compile(r"(?i)(?:^|(?<=,))\s*(?:proposed|approved|accepted|rejected|declined|"
                           r"confirmed|drafted|pending)\s*(?=,|$)")

@@ -574,6 +574,7 @@ HOSTILE = [
     "2023-05-08T10:00Z", "Migration starts Jan.", "back in Feb", "Dec 24th-Jan 2nd",
     "conferences Dec 10 and 11", "Nov 3rd & 4th, 2027",
     "pushed the renewal to January", "June 3-7", "3rd–7th of June 2024",
+    "the draft will slip to 12/22, waiting on logos", "off next Mon-Wed",
     "30 May '23", "May the 3rd, 2024", "August AWS bill", "June numbers",
     "two weeks from Monday", "3 days after next Friday", "the Week  before last",
     "Christmas Eve", "before xmas", "New Year's Day", "Thanksgiving", "Valentine's",
@@ -1829,3 +1830,18 @@ def test_a_move_to_a_day_with_a_slash_said_on_a_friday(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, FRIDAY_4_DEC)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a clause saying its day with a present verb of its own keeps no other clause's past
+    # ("unit 3B lease ends Jan 31, tenant gave notice", said 30 Nov, was last January's)
+    ("unit 3B lease ends Jan 31, tenant gave notice, listing goes up Dec 15",
+     [("2027-01-31", "2027-01-31"), ("2026-12-15", "2026-12-15")]),
+    ("the party is Dec 12, we booked the hall", [("2026-12-12", "2026-12-12")]),
+    # (its own past stays)
+    ("the party was Dec 12, we booked the hall", [("2025-12-12", "2025-12-12")]),
+])
+def test_a_present_clause_beside_a_past_one_said_on_a_monday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, MONDAY_30_NOV)] == expected
