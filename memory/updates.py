@@ -491,6 +491,11 @@ def named_values(text: str) -> set[str]:
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SUM_DECIMAL = re.compile(r"(?<=[$€£])(\d+)\.(\d+)")
+# a sum set anew for what the question and the answer name: "we're lowering 3B to $2,050 since
+# …" after "3B asking rent $2,150", for "what's the rent for 3B?" (it names no rent)
+_SUM_SET_TO = re.compile(r"(?i)\b(?:rais|lower|increas|decreas|reduc|bump|cutt?|dropp?)"
+                         r"(?:ed|es|ing|s)?\s+(?P<what>(?:[\w'’-]+\s+){1,4}?)to\s+[$€£]\d")
+_ASKS_VALUE = re.compile(r"(?i)^\W*(?:what|which|how)\b")
 _CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 _SLASHED_DAY = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?![\w/]|\.\d)")
 _TICKET_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)\b")
@@ -788,6 +793,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         if _TIED_DAY.search(answer.content) else set()
     where_asked = bool(_ASKS_WHERE.match(question))
     code_names = set(_CODE_NAME.findall(ANNOTATED.sub("", answer.content)))
+    # (of a value asked, not a yes or no: "new_checkout flag bumped to 50%" is no latest word
+    # of "No, we agreed to keep new_checkout at 10%" for "should we enable new_checkout for
+    # everyone?")
+    asks_value = bool(_ASKS_VALUE.match(question))
     for memory in changes:
         own = stems(memory)
         asked = wanted & own
@@ -825,7 +834,7 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
         # (a name in code both write is one subject, whatever else the question names:
         # "switched retry_backoff to exponential …" after "`retry_backoff` in
         # payments/client.py uses a fixed 2s sleep", for "what backoff does payments use?")
-        same_code = bool(asked and code_names and set(
+        same_code = bool(asked and code_names and asks_value and set(
             _CODE_NAME.findall(ANNOTATED.sub("", memory.content))) & code_names)
         if (not asked or len(asked) < ABOUT_SHARE * len(wanted)) \
                 and not (values - _ZONES and (_SAYS_UPDATE.match(memory.content)
@@ -884,6 +893,10 @@ def update_of(answer: Memory, candidates: Iterable[Memory], question: str,
                                   and not _MONTH_WORD.fullmatch(w)} - day_nouns) >= 2) \
                 and not (where_asked and asked & answer_stems
                          and _PLACE_CHANGED.search(memory.content)) \
+                and not ((set_to := _SUM_SET_TO.search(ANNOTATED.sub("", memory.content)))
+                         and content_stems(set_to["what"]) & asked
+                         and content_stems(set_to["what"]) <= answer_stems | wanted
+                         and sums_named(answer.content)) \
                 and not ((place := _MOVED_TO_A_PLACE.search(memory.content))
                          and (moved := content_stems(place["moved"]))
                          and moved <= answer_stems and asked & moved):

@@ -5336,3 +5336,23 @@ def test_a_change_to_a_name_in_code_is_the_latest_word_of_it(profile):
     assert backoff.startswith("Latest: Addressed review on #2231: switched retry_backoff to "
                               "exponential"), backoff
     assert "staging_db" not in backoff, backoff
+
+
+def test_a_sum_lowered_for_what_is_asked_is_its_latest_word(profile):
+    """7 Dec (thirty-second session), property management: "what's the rent for 3B?" gave
+    "3B asking rent $2,150" (and a showing), not "we're lowering 3B to $2,050 since …", which
+    names no rent; "when does the 3B lease end?" was last January ("tenant gave notice")."""
+    profile.ingest([
+        said("lena", "2026-11-30T09:00:00Z", "unit 3B lease ends Jan 31, tenant gave notice, "
+                                             "listing goes up Dec 15"),
+        said("omar", "2026-11-30T10:00:00Z", "3B asking rent $2,150, same as the last tenant"),
+        said("lena", "2026-12-03T11:00:00Z", "we're lowering 3B to $2,050 since the two units "
+                                             "upstairs are still vacant"),
+        said("omar", "2026-12-04T09:00:00Z", "raised the 4A deposit to $3,000")],
+        session_id="props")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    rent = profile.recall("what's the rent for 3B?", now=now).answer
+    assert rent.startswith("Latest: we're lowering 3B to $2,050"), rent
+    assert "4A" not in rent, rent
+    lease = profile.recall("when does the 3B lease end?", now=now).answer
+    assert lease.startswith("31 January 2027:"), lease
