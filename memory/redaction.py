@@ -424,6 +424,12 @@ _LABELLED = [
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE +
                    r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*(?P<q>[\"'`\u201c\u2018])"
                    r"(?P<secret>[^\"'`\u201d\u2019\n]{4,64}?)[\"'`\u201d\u2019]", "phrase"),
+    # an app password as Google gives one, four groups of four letters: "my gmail app password
+    # is abcd efgh ijkl mnop for the alerts mailer" (stored whole: after "is" words are as often
+    # a complaint, "the password is case sensitive btw", which this shape never is)
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
+                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   r"(?P<secret>[a-z]{4}(?:[ \t][a-z]{4}){3})(?![\w-])", "any"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
     # (or a shared secret's: "new VPN shared secret: correct-horse-battery", "psk: …")
     ("credential", r"(?i)(?:" + _PASSWORD_PROSE_LABEL + r"|(?P<label2>\b(?:(?:shared|vpn|"

@@ -113,6 +113,8 @@ def _iban(r: random.Random) -> str:
 
 
 GENERATORS: dict[str, Callable[[random.Random], str]] = {
+    # Google's app passwords: four groups of four lowercase letters
+    "app_password": lambda r: " ".join(_pick(r, string.ascii_lowercase, 4) for _ in range(4)),
     "aws_key_id": lambda r: "AKIA" + _pick(r, string.ascii_uppercase + "234567", 16),
     "aws_secret": lambda r: _pick(r, ALNUM, 18) + r.choice("/+") + _pick(r, B64, 21),
     "github_pat": lambda r: "ghp_" + _pick(r, ALNUM, 36),

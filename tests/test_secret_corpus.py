@@ -484,3 +484,13 @@ def test_a_code_to_a_place_found_on_7_dec_thirtieth_session():
     found = score(shipped, [c for c in CASES if c.set == "codes-07dec-30"])
     assert (found.caught, found.secrets) == (4, 4), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_an_app_password_as_google_gives_one_found_on_7_dec_thirty_second_session():
+    """Written on 7 Dec (thirty-second session): "my gmail app password is abcd efgh ijkl mnop
+    for the alerts mailer" (four groups of four letters, as Google prints them) was stored and
+    quoted back whole; and lines of the same words holding none. Before: 1 of 2 caught (after
+    a colon, as words)."""
+    found = score(shipped, [c for c in CASES if c.set == "apppw-07dec-32"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
