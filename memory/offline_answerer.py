@@ -1308,6 +1308,9 @@ _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|o
                           r"pass(?:ing|ed)|replaced)\b")
 
 
+# the deed a "when" asks the day of: "load" of "when can we load the east slab?"
+_WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|did|shall)\s+"
+                        r"(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b")
 _ASKS_USABLE = re.compile(r"(?i)^\W*(?:can|could)\s+(?:we|i|you|they|someone)\s+(?:still\s+)?use\b")
 _USE_STEMS = frozenset(content_stems("use"))
 _WORKING = frozenset({_STATE_WORD[next(iter(content_stems("working")))]})
@@ -5221,6 +5224,14 @@ class OfflineAnswerer(Answerer):
                     parts += [f"Latest: {_dated(later)}.", "Before that:"]
                     latest, shown = later, [held]
                 dated = held or dated
+                if held is None and dated is not shown[0] and not event_date(shown[0], question) \
+                        and wanted <= _memory_stems(shown[0]) \
+                        and (deed := _WHEN_DEED.match(question)) is not None \
+                        and content_stems(deed["verb"]) - _memory_stems(dated):
+                    # (no day of another deed: "when can we load the east slab?" is "east slab
+                    # poured, looks good, curing 7 days before we load it", undated, not the
+                    # pour's planned Thursday, which names no loading)
+                    dated = None
             elif dated is not None and (held := next(
                     (m for m in shown if m is not dated and wanted <= _memory_stems(m)
                      and event_date(m, question) and not none_since(m)), None)) is not None \

@@ -5356,3 +5356,21 @@ def test_a_sum_lowered_for_what_is_asked_is_its_latest_word(profile):
     assert "4A" not in rent, rent
     lease = profile.recall("when does the 3B lease end?", now=now).answer
     assert lease.startswith("31 January 2027:"), lease
+
+
+def test_a_when_of_one_deed_is_no_day_of_another(profile):
+    """7 Dec (thirty-second session), a building site: "when can we load the east slab?" gave
+    the pour's planned Thursday ("concrete pour for the east slab is Thursday 7am"), which names
+    no loading, over the undated "east slab poured, looks good, curing 7 days before we load
+    it"."""
+    profile.ingest([
+        said("rick", "2026-11-30T06:30:00Z", "concrete pour for the east slab is Thursday 7am, "
+                                             "need 4 guys on site by 6:30"),
+        said("ana", "2026-12-05T12:00:00Z", "east slab poured, looks good, curing 7 days "
+                                            "before we load it")], session_id="site")
+    now = datetime(2026, 12, 7, 7, 0, tzinfo=timezone.utc)
+    load = profile.recall("when can we load the east slab?", now=now).answer
+    assert load.startswith("No date was given; it was said on 5 December 2026: east slab "
+                           "poured"), load
+    pour = profile.recall("when is the east slab pour?", now=now).answer
+    assert pour.startswith("3 December 2026: concrete pour for the east slab"), pour
