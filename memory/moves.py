@@ -100,8 +100,18 @@ def days_left(text: str, found: list) -> list:
     """Of the dates `found` in `text`, those written before a date the same sentence moves a thing
     to: the day it leaves ("Saturday's match vs Riverside is moved to Sunday Dec 6": Saturday)."""
     targets = [f for f in found if moves_to(text[:f.start])]
-    return [f for f in found if any(f.end <= t.start and not _SENTENCE_END.search(
-        text, f.end, t.start) for t in targets)]
+    return [f for f in found if any(f.end <= t.start and _one_sentence(text, f.end, t.start)
+                                    for t in targets)]
+
+
+def _one_sentence(text: str, start: int, end: int) -> bool:
+    """No sentence ends between, or the next opens with the move itself, no subject of its own:
+    "game vs Eagles this Saturday 9am is cancelled, field flooded. rescheduled to Jan 9"."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, start, end)]
+    if not ends:
+        return True
+    opening = ends[-1] + len(text[ends[-1]:end]) - len(text[ends[-1]:end].lstrip())
+    return bool(_MOVE.match(text, opening))
 
 
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")

@@ -5374,3 +5374,14 @@ def test_a_when_of_one_deed_is_no_day_of_another(profile):
                            "poured"), load
     pour = profile.recall("when is the east slab pour?", now=now).answer
     assert pour.startswith("3 December 2026: concrete pour for the east slab"), pour
+
+
+def test_a_move_said_as_its_own_sentence_with_no_subject_moves_the_day_before(profile):
+    """7 Dec (thirty-second session), a youth team: "when is the Eagles game?" was the
+    cancelled Saturday of "game vs Eagles this Saturday 9am is cancelled, field flooded.
+    rescheduled to Jan 9" (the move, a sentence of its own, moved no day of the one before)."""
+    profile.ingest([said("coach_b", "2026-12-02T19:00:00Z", "game vs Eagles this Saturday 9am "
+                         "is cancelled, field flooded. rescheduled to Jan 9")], session_id="team")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    game = profile.recall("when is the Eagles game?", now=now).answer
+    assert game.startswith("9 January 2027: game vs Eagles"), game
