@@ -282,6 +282,11 @@ _FOREIGN_LABEL = (r"(?P<label>contrase[ñn]a|clave|passwort|kennwort|mot\s+de\s+
                   r"för)\b))")
 _FOREIGN_IS = (r"(?:\bes\b|\best\b|\bist\b|\bé\b|\bè\b|\bera\b|\bwar\b|\blautet\b|"
                r"\bis\b|\bjest\b|\bje\b|\bär\b|\ber\b|\bon\b|\bэто\b|[:=：—-])")
+# Between a label and its value: "is", "was", "'s", a colon or an equals sign, and an adverb
+# after the verb ("the wifi password in the office is now correct-horse-battery-staple", "… is
+# still hunter2blue": both were stored and quoted back)
+_IS = (r"[ \t]*(?:(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b)(?:[ \t]+(?:now|still|currently))?"
+       r"|:|=)[ \t]*")
 # (kind, pattern, how the value is checked)
 _LABELLED = [
     # label = value, label: value, "label": "value", label := value, label => value
@@ -290,8 +295,7 @@ _LABELLED = [
     # "the grafana admin password is X", "password for the staging db: X", "new VPN password
     # (expires Friday): X"
     # (and "the password's hunter2hunter2": "'s" is "is")
-    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b|:|=)[ \t]*" + _QUOTE
+    ("credential", r"(?i)" + _PROSE_LABEL + _WORDS + _ASIDE + _QUOTE + _IS + _QUOTE
                    + _CREDENTIAL, "credential"),
     # the same in another language (a value holding a digit or a symbol)
     ("credential", r"(?i)" + _FOREIGN_LABEL + r"(?:[ \t]+[\w.@/'’-]+){0,5}?" + _QUOTE
@@ -299,8 +303,7 @@ _LABELLED = [
     # the same two shapes with a value of letters only
     ("credential", r"(?i)" + _LETTERS_LABEL + _QUOTE + r"[ \t]*(?::=|=>|->|\u2192|==?|:)(?!//)[ \t]*"
                    + _QUOTE + _LETTERS, "unknown-word"),
-    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|(?<=[a-z])['\u2019]s\b|:|=)[ \t]*" + _QUOTE
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _QUOTE + _IS + _QUOTE
                    + _LETTERS, "unknown-word"),
     # an environment variable's value whatever it says: DB_PASSWORD=supersecret, PGPASSWORD=qwerty
     # (the name ends with the credential word: not TOKENIZER=wordpiece or BYPASS=enabled)
@@ -405,7 +408,7 @@ _LABELLED = [
     # eight words to the line's end, none a function word: not "passphrase: use the one in
     # 1Password")
     ("credential", r"(?i)\b(?P<label>passphrase|pass phrase)\b" + _WORDS + _ASIDE + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   _IS + _QUOTE +
                    # (a number among them too: "purple monkey dishwasher 42")
                    r"(?P<secret>[a-z]{3,}(?:[ \t]+(?:[a-z]{3,}|\d{1,6})){2,7})" + _QUOTE
                    + r"[ \t]*(?:[.!]?[ \t]*$|\n)",
@@ -421,20 +424,20 @@ _LABELLED = [
     # a password or passphrase in quotes after its label, spaces and all: "my ssh passphrase is
     # 'blue moon over tokyo 42'" (kept: no rule took a quoted value after "is"); none of its
     # words a function word ("the wifi password is 'ask at the front desk'" says where it is)
-    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*(?P<q>[\"'`\u201c\u2018])"
+    ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _IS +
+                   r"(?P<q>[\"'`\u201c\u2018])"
                    r"(?P<secret>[^\"'`\u201d\u2019\n]{4,64}?)[\"'`\u201d\u2019]", "phrase"),
     # an app password as Google gives one, four groups of four letters: "my gmail app password
     # is abcd efgh ijkl mnop for the alerts mailer" (stored whole: after "is" words are as often
     # a complaint, "the password is case sensitive btw", which this shape never is)
     ("credential", r"(?i)" + _PASSWORD_PROSE_LABEL + _WORDS + _ASIDE + _QUOTE +
-                   r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   _IS + _QUOTE +
                    r"(?P<secret>[a-z]{4}(?:[ \t][a-z]{4}){3})(?![\w-])", "any"),
     # a passphrase of words joined by hyphens: "passphrase for the key is correct-horse-battery"
     # (or a shared secret's: "new VPN shared secret: correct-horse-battery", "psk: …")
     ("credential", r"(?i)(?:" + _PASSWORD_PROSE_LABEL + r"|(?P<label2>\b(?:(?:shared|vpn|"
                    r"wi-?fi|client|app|api)[ \t]+secret|psk|pre-?shared[ -]key)\b))" + _WORDS
-                   + _ASIDE + _QUOTE + r"[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*" + _QUOTE +
+                   + _ASIDE + _QUOTE + _IS + _QUOTE +
                    r"(?P<secret>[A-Za-z0-9]{3,}(?:-[A-Za-z0-9]{3,}){2,})(?![\w-])", "any"),
 ]
 

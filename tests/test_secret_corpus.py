@@ -494,3 +494,12 @@ def test_an_app_password_as_google_gives_one_found_on_7_dec_thirty_second_sessio
     found = score(shipped, [c for c in CASES if c.set == "apppw-07dec-32"])
     assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_password_said_to_be_so_now_found_on_7_dec_thirty_third_session():
+    """Written on 7 Dec (thirty-third session): "the wifi password in the office is now
+    correct-horse-battery-staple" (an adverb between "is" and the value) was stored and quoted
+    back whole; and like lines holding none. Before: 0 of 2 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "now-07dec-33"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
