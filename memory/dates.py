@@ -525,7 +525,13 @@ _INTENDED_TO = re.compile(r"(?i)\b(?:agreed|decided|promised|committed|intend|in
                           # "sent the downtime notice to analytics for Dec 8" (said 2 Dec) was
                           # last year's, "sent the invite for Friday" the Friday gone
                           r"\b(?:notice|invite|invitation|reminder|reservation|rsvp|"
-                          r"calendar\s+hold)s?\b[^.;!?]{0,30}?\bfor\s+(?:the\s+)?$")
+                          r"calendar\s+hold)s?\b[^.;!?]{0,30}?\bfor\s+(?:the\s+)?$|"
+                          # a condition set for a day is to be met: "legal approved a 12%
+                          # discount for Initech if they sign by Dec 20" (said 2 Dec) was last
+                          # year's, "approved" lending its past
+                          r"\b(?:if|unless|once|provided|as\s+long\s+as)\s+(?:they|we|you|he|"
+                          r"she|it|i)\s+(?!(?:was|were|had|did)\b)(?![a-z]+ed\b)[a-z]+\b"
+                          r"[^.;!?,]{0,30}?$")
 
 
 # a day's thing said done is that day gone: "Thursday's deploy is out." (said on a Friday) was

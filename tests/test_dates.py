@@ -1845,3 +1845,18 @@ def test_a_present_clause_beside_a_past_one_said_on_a_monday(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, MONDAY_30_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a condition set for a day is to be met, whatever was done before it ("legal approved a
+    # 12% discount for Initech if they sign by Dec 20", said 2 Dec, was last year's Dec 20)
+    ("legal approved a 12% discount for Initech if they sign by Dec 20",
+     [("2026-12-20", "2026-12-20")]),
+    ("approved, once we ship on Dec 20", [("2026-12-20", "2026-12-20")]),
+    # (a condition met is past)
+    ("they signed on Dec 20", [("2025-12-20", "2025-12-20")]),
+])
+def test_a_condition_set_for_a_day_said_on_a_monday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, MONDAY_30_NOV)] == expected
