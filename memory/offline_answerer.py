@@ -63,7 +63,10 @@ _LEADING = re.compile(r"^(what|when|where|who|which|why|how)( \w+)?\s+(is|are|wa
 _NAME = re.compile(r"(?<!\w:)\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 # (and their short forms: "who is out on Dec 29?" named "dec", and only the memories holding
 # "Dec" were about whom it asked; "Jan" is a name too, a month before a day: _DAY_OF_JAN)
-_NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(m.lower() for m in MONTH_NAMES), "lurker", "ok",
+# (a weekday said of every week is no one either: "who drives on Thursdays?" asked of a
+# "Thursdays", and "Priya said she'll take Thursdays for carpool" was declined)
+_NOT_NAMES = {*_QUESTION_WORDS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS),
+              *(m.lower() for m in MONTH_NAMES), "lurker", "ok",
               "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
               "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
               # (holidays are days: "is sue working on Christmas?" asked for a memory naming
@@ -1072,6 +1075,9 @@ _UNIT_WORDS = {"min": " minutes", "hr": " hours", "sec": " seconds"}
 # "budget is $75/head" for "what's the budget per person for the dinner?" (declined)
 _PER_HEAD = re.compile(r"(?<=\d)\s*(?:/\s*|per\s+|a\s+)(?:head|pax|person)\b|(?<=\d)\s*pp\b")
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]+)s\b")
+# a sum a unit of time is "per" it: "$42,240/yr" for "how much is the Initech deal per year?"
+# (declined, sharing only a sum's words)
+_PER_UNIT = re.compile(r"(?<=[\dkm])\s*/\s*(yr|year|mo|month|wk|week|day|hr|hour|seat|user)\b")
 _NOT_AN_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?|\b(?:am(?=\s+i\b)|(?<=\bi\s)\s*am)\b")
 
 
@@ -1102,6 +1108,8 @@ def content_stems(text: str) -> set[str]:
         low = _COUNTED_UNIT.sub(lambda m: _UNIT_WORDS[m[1]], low)
     if "head" in low or "pp" in low or "pax" in low:
         low = _PER_HEAD.sub(" per person", low)
+    if "/" in low:
+        low = _PER_UNIT.sub(r" per \1", low)
     bare = (_CONTRACTION.sub("", w) if "'" in w else w for w in _WORD.findall(low))
     stems = stem_words([SHORT_FORMS.get(w) or UNIT_FORMS.get(w) or w for w in bare
                         if w and w not in _QUESTION_WORDS])
@@ -1171,6 +1179,8 @@ _SAME_WORD = {"decis": "decid", "failur": "fail", "payment": "pay", "deliveri": 
               "reopen": "open",
               # "why did we stop the Reddit ads?": "we killed the Reddit test, CTR was 0.08%"
               "kill": "stop",
+              # "who drives on Thursdays?": "Priya said she'll take Thursdays for carpool"
+              "carpool": "drive",
               # a verb's irregular past is the verb: "who reran the ETL?" shared nothing with
               # "ben is rerunning it manually now" ("reran", "rerun"); "who led it?", "X leads"
               # (not "ran": "Caroline ran into a group …" answered what got her into running)
@@ -1309,8 +1319,15 @@ _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|o
 
 
 # the deed a "when" asks the day of: "load" of "when can we load the east slab?"
+# (or the last word after a thing done: "recover" of "when did the checkout incident recover?")
 _WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|did|shall)\s+"
-                        r"(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b")
+                        r"(?:(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b|"
+                        r"(?:(?:the|our|their|that|this)\s+)?(?:[\w.-]+\s+){1,3}(?P<last>[a-z]+)\W*$)")
+
+
+def _deed_asked(question: str) -> str | None:
+    deed = _WHEN_DEED.match(question)
+    return None if deed is None else deed["verb"] or deed["last"]
 _ASKS_USABLE = re.compile(r"(?i)^\W*(?:can|could)\s+(?:we|i|you|they|someone)\s+(?:still\s+)?use\b")
 _USE_STEMS = frozenset(content_stems("use"))
 _WORKING = frozenset({_STATE_WORD[next(iter(content_stems("working")))]})
@@ -1455,6 +1472,23 @@ def _why_done(question: str, undated: set[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, done)) + r")\b"
                       r"(?:[^?.!\n]|\.(?=\S))*?"
                       r"(?::|\s[-–—]\s|\bbecause\b|\bdue\s+to\b|\bsince\b)")
+
+
+_ASKS_CAUSE = re.compile(r"(?i)^\W*(?:what(?:['’]s|\s+is|\s+was)?\s+(?:causing|caused|behind)\b|"
+                         r"what(?:['’]s|\s+is|\s+was)\s+the\s+(?:root\s+)?cause\s+of\b)")
+def _cause_defined(question: str, undated: set[str]) -> re.Pattern[str] | None:
+    """Of "what's causing the boss fight softlock?", what says what the thing is, opening with
+    it: "softlock is a trigger not firing if you dodge during the cutscene" (it shares the one
+    word, and "QA … found a new softlock in the boss fight" was the whole answer)."""
+    if not _ASKS_CAUSE.match(question):
+        return None
+    things = [w for w in re.findall(r"[a-z][\w-]+", question.lower())
+              if content_stems(w) & (undated - _CAUSE_STEMS)]
+    if not things:
+        return None
+    return re.compile(r"(?i)^\W*(?:the\s+|our\s+|that\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:"
+                      + "|".join(map(re.escape, things)) + r")s?\b(?:\s+[\w-]+){0,3}?\s*"
+                      r"(?:\bis\b|\bwas\b|:|\s[-–—]\s)\s*(?!not\b|fixed\b|gone\b|back\b)")
 
 
 # (verbs too common to say what was done: "why was it needed?", "why did it happen?")
@@ -4184,6 +4218,7 @@ class OfflineAnswerer(Answerer):
         unspanned = (undated - content_stems(span.phrase)) or undated if span is not None \
             else undated
         why_done = _why_done(question, undated)
+        cause_defined = _cause_defined(question, undated)
         if _ASKS_RULES.match(question) and not undated - _RULE_STEMS:
             # "what are the repo rules?": every standing rule in force here, in the order set
             # (the one sharing "rule" alone was given: "rule: never force-push to main, …", not
@@ -4205,7 +4240,8 @@ class OfflineAnswerer(Answerer):
                         # why something was done is said with its verb, seldom its subject's
                         # words: "Apple rejected 5.2.0: guideline 5.1.1, …" for "why was the
                         # iOS build rejected?"
-                        or why_done is not None and bool(why_done.search(m.content)))
+                        or why_done is not None and bool(why_done.search(m.content))
+                        or cause_defined is not None and bool(cause_defined.match(m.content)))
                     and fits(m)
                     # whether someone is away is answered by what says so: "Omar owns billing
                     # now, handing it over this week" names him and a week, and no time away
@@ -4576,7 +4612,10 @@ class OfflineAnswerer(Answerer):
             elif wanted & _CAUSE_STEMS and not when:
                 # "what caused the checkout errors?": what says a cause, before the errors
                 # (before sums: "payments-api" is a word of paying)
-                shown.sort(key=lambda m: not _STATES_CAUSE.search(m.content))
+                # (or what the thing asked is: "softlock is a trigger not firing if you dodge
+                # during the cutscene", `_cause_defined`)
+                shown.sort(key=lambda m: not (_STATES_CAUSE.search(m.content) or (
+                    cause_defined is not None and cause_defined.match(m.content))))
                 if not _STATES_CAUSE.search(shown[0].content) \
                         and (cause := _cause_of_ticket(shown[0], memories)
                              or _cause_said_after(shown[:LEADS_FOLLOWED], memories)) is not None:
@@ -5205,6 +5244,7 @@ class OfflineAnswerer(Answerer):
                 shown = sorted(shown, key=none_since)
             dated = next((m for m in shown if event_date(m, question)
                           and not none_since(m)), None) if when else None
+            deed_undated = False
             if dated is not None and not says_change(dated):
                 # of the dated, one holding all the question's words ("When did Melanie sign
                 # up for a pottery class?": "signed up … yesterday", not "made it in pottery
@@ -5224,14 +5264,20 @@ class OfflineAnswerer(Answerer):
                     parts += [f"Latest: {_dated(later)}.", "Before that:"]
                     latest, shown = later, [held]
                 dated = held or dated
-                if held is None and dated is not shown[0] and not event_date(shown[0], question) \
-                        and wanted <= _memory_stems(shown[0]) \
-                        and (deed := _WHEN_DEED.match(question)) is not None \
-                        and content_stems(deed["verb"]) - _memory_stems(dated):
+                if held is None and (deed := _deed_asked(question)) is not None \
+                        and (done := content_stems(deed)) - _memory_stems(dated) \
+                        and (doer := next((m for m in shown if m is not dated
+                                           and not event_date(m, question)
+                                           and done <= _memory_stems(m)
+                                           and len(wanted & _memory_stems(m)) > len(done)),
+                                          None)) is not None:
                     # (no day of another deed: "when can we load the east slab?" is "east slab
                     # poured, looks good, curing 7 days before we load it", undated, not the
-                    # pour's planned Thursday, which names no loading)
-                    dated = None
+                    # pour's planned Thursday, which names no loading; "when did the checkout
+                    # incident recover?" is "paged: checkout p99 at 4s, …, recovered 03:40", not
+                    # the postmortem's Thursday, nor a day found for it below)
+                    dated, deed_undated = None, True
+                    shown = [doer, *(m for m in shown if m is not doer)]
             elif dated is not None and (held := next(
                     (m for m in shown if m is not dated and wanted <= _memory_stems(m)
                      and event_date(m, question) and not none_since(m)), None)) is not None \
@@ -5281,7 +5327,7 @@ class OfflineAnswerer(Answerer):
                               and event_date(m, question).end > dated.said_at.date()
                               and not none_since(m)), dated)
             replaced: Memory | None = None
-            if when and dated is None and latest is None:
+            if when and dated is None and latest is None and not deed_undated:
                 # "when does 4.3 ship?": "4.3 scope: SSO for Acme, …" is undated, and the next
                 # sentence of its message, "Code freeze Dec 1, release Dec 8.", names no 4.3
                 leads = shown[:LEADS_FOLLOWED]
@@ -5639,8 +5685,11 @@ class OfflineAnswerer(Answerer):
                     # this year, not Dec 21")
                     changed = max((m for m in memories if m.said_at > before.said_at
                                    and says_change(m) and fits_person(m)
-                                   and len(_memory_stems(m) & _memory_stems(before)
-                                           - _NUMBER_STEMS) >= 2),
+                                   # (a day's digits are no word shared: "postmortem
+                                   # pushed to Monday [2026-12-07], Dan is out Thursday"
+                                   # changed no "on-call … next week [week of 2026-12-07]")
+                                   and len({s for s in _memory_stems(m) & _memory_stems(before)
+                                            if not s.isdigit()} - _NUMBER_STEMS) >= 2),
                                   key=lambda m: m.said_at, default=None) if ahead else None
                     parts += [f"Latest: {_dated(changed)}.", "Before that:", _dated(before)] \
                         if changed is not None else [_dated(before)]

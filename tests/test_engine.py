@@ -5385,3 +5385,84 @@ def test_a_move_said_as_its_own_sentence_with_no_subject_moves_the_day_before(pr
     now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
     game = profile.recall("when is the Eagles game?", now=now).answer
     assert game.startswith("9 January 2027: game vs Eagles"), game
+
+
+def test_a_weekday_said_of_every_week_is_no_one_named(profile):
+    """7 Dec (thirty-third session), a PTA: "who drives on Thursdays?" took "Thursdays" for a
+    person, so "Priya said she'll take Thursdays for carpool" (and the carpool list naming
+    "Thursday") was declined; carpooling is driving."""
+    profile.ingest([
+        said("amy", "2026-12-02T07:30:00Z", "I can drive Mondays and Wednesdays, Luis has "
+                                            "Tuesdays, still need Thursday"),
+        said("amy", "2026-12-04T08:00:00Z", "Priya said she'll take Thursdays for carpool"),
+        said("karen", "2026-12-05T10:00:00Z", "we raised $1,340 at the book fair")],
+        session_id="pta")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    thursdays = profile.recall("who drives on Thursdays?", now=now).answer
+    assert "Priya said she'll take Thursdays for carpool" in thursdays, thursdays
+    assert "book fair" not in thursdays, thursdays
+
+
+def test_a_when_of_what_a_thing_did_is_the_message_saying_it_did(profile):
+    """7 Dec (thirty-third session), on-call: "when did the checkout incident recover?" gave
+    the postmortem's Thursday ("postmortem for the checkout incident is Thursday 2pm"), which
+    names no recovery, over "paged: checkout p99 at 4s, rolled back deploy 8812, recovered
+    03:40", undated and said that day."""
+    profile.ingest([
+        said("dan", "2026-12-01T03:12:00Z", "paged: checkout p99 at 4s, rolled back deploy "
+                                            "8812, recovered 03:40"),
+        said("priya", "2026-12-01T10:00:00Z", "postmortem for the checkout incident is "
+                                              "Thursday 2pm")], session_id="oncall")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    recovered = profile.recall("when did the checkout incident recover?", now=now).answer
+    assert recovered.startswith("1 December 2026"), recovered
+    assert "recovered 03:40" in recovered and "postmortem" not in recovered, recovered
+    postmortem = profile.recall("when is the checkout postmortem?", now=now).answer
+    assert postmortem.startswith("3 December 2026: postmortem"), postmortem
+
+
+def test_a_days_digits_are_no_word_a_change_shares(profile):
+    """7 Dec (thirty-third session), on-call: "who is on call next week?" led with "Latest:
+    postmortem pushed to Monday [2026-12-07], Dan is out Thursday", which shared "Dan" and the
+    digits of the day annotated beside "next week [week of 2026-12-07]"; the swap said since
+    changed the rota."""
+    profile.ingest([
+        said("priya", "2026-11-30T09:00:00Z", "on-call this week is Dan, next week me, then "
+                                              "Kofi"),
+        said("kofi", "2026-12-02T12:00:00Z", "I'll swap with Priya, I take next week and she "
+                                             "takes the week after"),
+        said("kofi", "2026-12-04T09:30:00Z", "postmortem pushed to Monday, Dan is out "
+                                             "Thursday")], session_id="oncall")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    rota = profile.recall("who is on call next week?", now=now).answer
+    assert "Latest: kofi will swap with Priya" in rota, rota
+    assert "postmortem" not in rota, rota
+
+
+def test_a_sum_per_unit_of_time_is_said_per_it(profile):
+    """7 Dec (thirty-third session), a sales team: "how much is the Initech deal per year?"
+    was declined: "Initech signed! 3 years, $42,240/yr after the discount" shared only the
+    words of a sum."""
+    profile.ingest([
+        said("jess", "2026-12-04T14:00:00Z", "Initech signed! 3 years, $42,240/yr after the "
+                                             "discount"),
+        said("tom", "2026-12-04T17:00:00Z", "Globex pilot is 25 seats")], session_id="sales")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    deal = profile.recall("how much is the Initech deal per year?", now=now).answer
+    assert deal.startswith("Initech signed! 3 years, $42,240/yr"), deal
+
+
+def test_what_causes_a_thing_is_what_says_what_it_is(profile):
+    """7 Dec (thirty-third session), a game studio: "what's causing the boss fight softlock?"
+    was answered with "QA passed 3.0.412, but found a new softlock in the boss fight" alone;
+    "softlock is a trigger not firing if you dodge during the cutscene" shares one word."""
+    profile.ingest([
+        said("cleo", "2026-12-03T09:00:00Z", "QA passed 3.0.412, but found a new softlock in "
+                                             "the boss fight"),
+        said("raj", "2026-12-04T19:00:00Z", "softlock is a trigger not firing if you dodge "
+                                            "during the cutscene, fix tomorrow"),
+        said("ben", "2026-12-04T11:00:00Z", "we're cutting the co-op mode from M3")],
+        session_id="games")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    cause = profile.recall("what's causing the boss fight softlock?", now=now).answer
+    assert cause.startswith("softlock is a trigger not firing"), cause
