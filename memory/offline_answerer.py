@@ -1322,7 +1322,8 @@ _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|o
 # (or the last word after a thing done: "recover" of "when did the checkout incident recover?")
 _WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|did|shall)\s+"
                         r"(?:(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b|"
-                        r"(?:(?:the|our|their|that|this)\s+)?(?:[\w.-]+\s+){1,3}(?P<last>[a-z]+)\W*$)")
+                        r"(?:(?:the|our|their|that|this)\s+)?(?:[\w.-]+\s+){1,3}"
+                        r"(?P<last>[a-z]+)\W*$)")
 
 
 def _deed_asked(question: str) -> str | None:
