@@ -455,9 +455,11 @@ _UNLABELLED = [
             r"(?:[\w-]+[ \t]+){0,2}?(?:closet|room|door|office|building|gate|garage|safe|"
             r"locker|cabinet|lockbox|storage|lab|suite|elevator|alarm|keypad|padlock|lock)\b))"
             # (or where it is, or who sent it: "the safe combo in the office is 12-34-56",
-            # "the OTP they texted me is 482913")
+            # "the OTP they texted me is 482913"; or an aside before a colon: "door code (new):
+            # 4412", "the alarm code is the same as the old one plus 1: 4412")
             r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?|[ \t]+(?:in|at|on|they|we|you|he|she|it|i)"
-            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b))?[ \t]*"
+            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b)|[ \t]*\([^()\n]{1,30}\)(?=[ \t]*:)|"
+            r"[ \t]+is\b[^\n:=.]{1,40}?(?=:))?[ \t]*"
             # (or a new one: "door code changed to 7391", "the alarm code is now 4471")
             r"(?:\bis[ \t]+now\b|\bnow(?:[ \t]+is)?\b|\b(?:changed|updated|reset|set)[ \t]+to\b|"
             r"\bis\b|:|=)?[ \t]*(?:\|\|[ \t]*)?"
@@ -836,7 +838,10 @@ def _credential_list_spans(text: str) -> list[tuple[int, int, str]]:
 # the first word that is no code (6+ letters and digits with a digit, hyphens between groups, or
 # Google's "1234 5678"): "recovery codes are printed and in the safe" holds none.
 _CODES_LABEL = re.compile(r"(?i)\b(?:recovery|backup|bypass|scratch)[ \t]+codes?\b"
-                          r"(?:[^\n:]{0,40}?:|[ \t]*\n|[ \t]+are\b:?)")
+                          r"(?:[^\n:]{0,40}?:|[ \t]*\n|[ \t]+are\b:?|"
+                          # (or the first code right after: "otp backup codes 4829-1937
+                          # 5521-0093 7712-4450" was stored and quoted back)
+                          r"(?=[ \t]+[A-Za-z0-9-]*\d))")
 # (a marker too: a list stored under older rules, "codes: [REDACTED:credential] 7x1p-4n6r",
 # is read on past its first code by `lurker scrub`)
 _CODE_SEPARATOR = re.compile(r"(?:[\s,;`*\"'\u2022-]|\band\b|(?<!\w)\d{1,2}[.)](?=\s)|"

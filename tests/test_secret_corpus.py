@@ -503,3 +503,13 @@ def test_a_password_said_to_be_so_now_found_on_7_dec_thirty_third_session():
     found = score(shipped, [c for c in CASES if c.set == "now-07dec-33"])
     assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_codes_after_an_aside_or_with_no_colon_found_on_7_dec_thirty_third_session():
+    """Written on 7 Dec (thirty-third session): "otp backup codes <c1> <c2> <c3>" (no colon
+    after the label), "the alarm code is the same as the old one plus 1: <pin>" and "door code
+    (new): <pin>" (words or an aside between the label and its colon) were stored and quoted
+    back whole; and like lines holding none. Before: 0 of 3 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "codes-07dec-33"])
+    assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
