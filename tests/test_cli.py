@@ -5593,3 +5593,43 @@ def test_a_newsroom_a_clinic_and_an_agency_from_the_shell(lurker, tmp_path):
     assert owner.startswith("ana will own the brand guidelines") and "kickoff" not in owner, \
         owner
     assert kickoff.startswith("10 December 2026: update: kickoff pushed"), kickoff
+
+
+def test_an_on_call_rota_a_pta_and_a_sales_team_from_the_shell(lurker, tmp_path):
+    """7 Dec (thirty-third session), through `lurker`: "the wifi password in the office is now
+    correct-horse-battery-staple" and "otp backup codes …" were stored and quoted back; "who
+    drives on Thursdays?" was declined; "when did the checkout incident recover?" gave the
+    postmortem's day; "who is on call next week?" led with the postmortem moved; Initech's
+    "sign by Dec 20" (said 2 Dec) was last year's Dec 20."""
+    codes = "k3m9-q2x7-p4t1 8h2n-w5r3-z9c6"
+    rows = chat(
+        ("jo", "2026-12-01T10:40:00Z", "the wifi password in the office is now "
+                                       "correct-horse-battery-staple"),
+        ("jo", "2026-12-01T10:45:00Z", f"otp backup codes {codes}"),
+        ("dan", "2026-12-01T03:12:00Z", "paged: checkout p99 at 4s, rolled back deploy 8812, "
+                                        "recovered 03:40"),
+        ("priya", "2026-12-01T10:00:00Z", "postmortem for the checkout incident is Thursday 2pm"),
+        ("priya", "2026-11-30T09:00:00Z", "on-call this week is Dan, next week me, then Kofi"),
+        ("kofi", "2026-12-02T12:00:00Z", "I'll swap with Priya, I take next week and she takes "
+                                         "the week after"),
+        ("kofi", "2026-12-04T09:30:00Z", "postmortem pushed to Monday, Dan is out Thursday"),
+        ("amy", "2026-12-02T07:30:00Z", "I can drive Mondays and Wednesdays, Luis has Tuesdays, "
+                                        "still need Thursday"),
+        ("amy", "2026-12-04T08:00:00Z", "Priya said she'll take Thursdays for carpool"),
+        ("jess", "2026-12-02T16:00:00Z", "legal approved a 12% discount for Initech if they "
+                                         "sign by Dec 20"))
+    wifi, backup, recovered, rota, thursdays, discount = asked_after(
+        lurker, tmp_path, rows, "2026-12-07T09:00:00Z",
+        "what's the office wifi password?", "what are the otp backup codes?",
+        "when did the checkout incident recover?", "who is on call next week?",
+        "who drives on Thursdays?", "when does Initech need to sign by?")
+    assert "correct-horse" not in wifi and "REDACTED" in wifi, wifi
+    assert "k3m9" not in backup and "8h2n" not in backup, backup
+    assert recovered.startswith("1 December 2026") and "recovered 03:40" in recovered, recovered
+    assert "Latest: kofi will swap with Priya" in rota and "postmortem" not in rota, rota
+    assert "Priya said she'll take Thursdays for carpool" in thursdays, thursdays
+    assert discount.startswith("20 December 2026:"), discount
+    dump = lurker("export", "--out", str(tmp_path / "all.jsonl"))
+    assert dump.returncode == 0
+    exported = (tmp_path / "all.jsonl").read_text()
+    assert "correct-horse" not in exported and "k3m9" not in exported, exported
