@@ -450,6 +450,9 @@ _UNLABELLED = [
             # ("the garage code changed to 8842" was kept)
             r"garage|keypad|lockbox|locker|safe|building|storage|closet|office|front[ \t]+door)"
             r"[ \t]+code|otp|combination|combo|"
+            # (a box that opens by a code is its code's name: "the lockbox for the spare key is
+            # 5512 now" was stored and quoted back)
+            r"lockbox|lock[ \t]?box|keypad|padlock|key[ \t]?safe|key[ \t]?box|"
             # what a code opens said after it: "the code to the supply closet is 4512"
             r"(?<!error )(?<!status )(?<!exit )code(?=[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?"
             r"(?:[\w-]+[ \t]+){0,2}?(?:closet|room|door|office|building|gate|garage|safe|"
@@ -458,7 +461,7 @@ _UNLABELLED = [
             # "the OTP they texted me is 482913"; or an aside before a colon: "door code (new):
             # 4412", "the alarm code is the same as the old one plus 1: 4412")
             r"(?:[ \t]+(?:for|of|to)\b[^\n:=.]{0,30}?|[ \t]+(?:in|at|on|they|we|you|he|she|it|i)"
-            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b)|[ \t]*\([^()\n]{1,30}\)(?=[ \t]*:)|"
+            r"\b[^\n:=.]{0,30}?(?=[ \t]+is\b|[ \t]*:)|[ \t]*\([^()\n]{1,30}\)(?=[ \t]*:)|"
             r"[ \t]+is\b[^\n:=.]{1,40}?(?=:))?[ \t]*"
             # (or a new one: "door code changed to 7391", "the alarm code is now 4471")
             r"(?:\bis[ \t]+now\b|\bnow(?:[ \t]+is)?\b|\b(?:changed|updated|reset|set)[ \t]+to\b|"
@@ -531,7 +534,7 @@ _UNLABELLED = [
     ("password-hash", r"(?P<secret>\$(?:apr1|2[abxy]|[156]|y|argon2id?)\$[^\s:]{20,})", "hash",
      "dollar"),
 ]
-_PIN_HINTS = ("pin", "code", "otp", "combination", "combo")
+_PIN_HINTS = ("pin", "code", "otp", "combination", "combo", "box", "keypad", "padlock", "safe")
 # what an SSN's or a card's rule needs, looked for first (each rule alone cost 1.5 µs a chat
 # message: a lookbehind tried at every digit)
 _SSN_HINT = re.compile(r"\d-\d\d-\d")

@@ -513,3 +513,12 @@ def test_codes_after_an_aside_or_with_no_colon_found_on_7_dec_thirty_third_sessi
     found = score(shipped, [c for c in CASES if c.set == "codes-07dec-33"])
     assert (found.caught, found.secrets) == (3, 3), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_code_named_by_the_box_it_opens_found_on_7_dec_thirty_third_session():
+    """Written on 7 Dec (thirty-third session): "the lockbox for the spare key is 5512 now" (a
+    box's code with no "code" said) was stored and quoted back whole; and like lines holding
+    none. Before: 0 of 2 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "box-07dec-33"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
