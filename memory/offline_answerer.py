@@ -3462,6 +3462,17 @@ def _deed_on_what_came_before(question: str, wanted: set[str],
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>fixed|found|reported|built|wrote|approved|merged|"
                       r"reviewed|shipped|deployed|broke|solved|resolved|closed|filed|caught|"
                       r"patched|debugged|designed|drafted|signed)\b")
+# the verb's forms a doer is named by: the regular ones' stem, the irregular ones' forms ("wro"
+# of "wrote" took "@lee wrong link in the migration guide" for who wrote it)
+_DOER_FORMS = {"found": "f(?:ound|ind)", "built": "buil[dt]", "wrote": "(?:wrot|writ)",
+               "broke": "(?:brok|break)", "caught": "(?:caught|catch)"}
+
+
+def _doer_forms(verb: str) -> str:
+    verb = verb.lower()
+    return _DOER_FORMS.get(verb) or re.escape(verb[:-2] if verb.endswith("ed") else verb)
+
+
 # a verdict said alone, its reason said beside it
 # (in Slack's bold or not: "Go/no-go: *NO-GO*.")
 _BARE_VERDICT = re.compile(r"(?i)^\W*(?:[\w/ -]{1,30}:\s*)?[*_~]*(?:no[- ]go|go|rejected|declined|"
@@ -4746,11 +4757,12 @@ class OfflineAnswerer(Answerer):
                 if (did := _WHO_DID.match(question)) is not None:
                     # "who fixed the Windows hang?": what says by whom ("#5521 fixed by @ela in
                     # #5530"), before ela's report of the hang, which says more of its words
-                    by_whom = re.compile(rf"(?i)\b{did['verb'][:-2]}\w*\s+by\s+@?[a-z]|"
-                                         rf"@\w+\s+{did['verb'][:-2]}|"
+                    forms = _doer_forms(did["verb"])
+                    by_whom = re.compile(rf"(?i)\b{forms}\w*\s+by\s+@?[a-z]|"
+                                         rf"@\w+\s+{forms}(?:e|ed|s|es|ing|t)?\b|"
                                          # (or its doer by name: "the reporter is @mhalvorsen,
                                          # credit them", for "who reported the CVE?")
-                                         rf"\b{did['verb'][:-2]}e?r\s*(?:is|was|:|=)\s*@?[a-z]"
+                                         rf"\b{forms}e?r\s*(?:is|was|:|=)\s*@?[a-z]"
                                          # (a failure's cause by whose merge: "Triggered by
                                          # @omar's merge of #4520", for "who broke the lint
                                          # job?")
@@ -5389,9 +5401,12 @@ class OfflineAnswerer(Answerer):
                 # ("Renewed the api.acme.io cert, valid until Dec 2027"), not the reminder of
                 # the expiry it renewed away
                 subject = wanted - _EXPIRY_STEMS
+                # (in its own words: "let it lapse, the project was cancelled in October",
+                # the reply to "the Beta Corp NDA expires on the 31st, renew or let it lapse?",
+                # names the NDA only in the question it answers, and October is no expiry)
                 dated = max((m for m in _distinct(relevant) if event_date(m, question)
                              and _STATES_EXPIRY.search(m.content)
-                             and subject <= _memory_stems(m)),
+                             and subject <= _text_stems(m.content)),
                             key=lambda m: m.said_at, default=dated)
                 shown = [dated, *(m for m in shown if m is not dated)]
             scheduled = _next_of_schedule(

@@ -837,7 +837,14 @@ _ASK_AFTER = re.compile(r"^(?P<said>[^?]+?),\s*(?:so\s+|but\s+|and\s+)?(?P<ask>"
                         r"(?:(?!(?:so|but|and|then|now|please|pls|plz|or)\b)@?[a-z][\w.-]*,?\s+"
                         r"(?:can|could|would|will)\s+you|"
                         r"(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody|"
-                        r"one of you))\b[^?]*\?)\s*$", re.IGNORECASE)
+                        r"one of you)|"
+                        # (or a choice put to all, or their say: "the Beta Corp NDA expires on
+                        # the 31st, renew or let it lapse?" was no memory, and "when does the
+                        # NDA expire?" was answered from the reply, "let it lapse, the project
+                        # was cancelled in October")
+                        r"(?:[a-z][\w'-]*\s+){1,4}or(?=\s+[a-z])|"
+                        r"thoughts|(?:any\s+)?objections|ok|okay|agreed|sounds?\s+good|"
+                        r"makes?\s+sense)\b[^?]*\?)\s*$", re.IGNORECASE)
 _QUESTION_OPENER = re.compile(r"(?i)^\W*(?:who|what|when|where|why|how|which|is|are|do|does|did|"
                               r"can|could|would|will|should|have|has)\b")
 

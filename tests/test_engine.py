@@ -5466,3 +5466,45 @@ def test_what_causes_a_thing_is_what_says_what_it_is(profile):
     now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
     cause = profile.recall("what's causing the boss fight softlock?", now=now).answer
     assert cause.startswith("softlock is a trigger not firing"), cause
+
+
+def test_a_statement_before_a_choice_put_to_all_is_a_memory_and_its_expiry(profile):
+    """7 Dec (thirty-third session), a legal team: "the Beta Corp NDA expires on the 31st, renew
+    or let it lapse?" was read as one question and kept as no memory; "when does the Beta Corp
+    NDA expire?" was answered "October 2026" from the reply ("let it lapse, the project was
+    cancelled in October"), which names the NDA only in the question it answers."""
+    profile.ingest([
+        said("rita", "2026-12-04T11:00:00Z", "the Beta Corp NDA expires on the 31st, renew or "
+                                             "let it lapse?"),
+        said("omar", "2026-12-04T12:00:00Z", "let it lapse, the project was cancelled in "
+                                             "October"),
+        said("lee", "2026-12-04T15:00:00Z", "trademark filing went in last Friday")],
+        session_id="legal")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    expiry = profile.recall("when does the Beta Corp NDA expire?", now=now).answer
+    assert expiry.startswith("31 December 2026: the Beta Corp NDA expires on the 31st"), expiry
+    profile.ingest([said("kim", "2026-12-04T16:00:00Z", "moving standup to 10am from "
+                                                       "Monday, thoughts?")],
+                   session_id="team")
+    assert any(m.content.startswith("moving standup to 10am") for m in profile.list()), \
+        [m.content for m in profile.list()]
+
+
+def test_a_doer_is_named_by_the_verbs_own_forms(profile):
+    """7 Dec (thirty-third session): "who wrote the migration guide?" led with "@lee wrong
+    link in the migration guide, …" (the doer pattern took "wro" of "wrote", and "@lee wrong"
+    read as lee wrote it), and "who broke staging?" with "@ben broken staging again?", a
+    question put to ben."""
+    profile.ingest([
+        said("kim", "2026-12-01T10:00:00Z", "@lee wrong link in the migration guide, the one "
+                                            "to the v2 docs 404s"),
+        said("ana", "2026-12-01T09:00:00Z", "migration guide is up, I wrote it with omar's "
+                                            "notes"),
+        said("sam", "2026-12-02T09:00:00Z", "@ben broken staging again? the deploy job is red"),
+        said("ben", "2026-12-02T10:00:00Z", "I broke staging with the config push, reverting "
+                                            "now")], session_id="eng")
+    now = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+    wrote = profile.recall("who wrote the migration guide?", now=now).answer
+    assert wrote.startswith("migration guide is up, ana wrote it"), wrote
+    broke = profile.recall("who broke staging?", now=now).answer
+    assert broke.startswith("ben broke staging"), broke
