@@ -321,6 +321,13 @@ _LABELLED = [
     # ("key" and "pass" alone are other words; the value must hold a digit or a symbol)
     ("credential", r"(?i)\b(?:ssid|wi-?fi|wlan|wpa[23]?)\b[^\n]{0,50}?\b(?P<label>key|pass|passkey)"
                    r"\b[ \t]*(?::|=|\bis\b)?[ \t]*" + _QUOTE + _CREDENTIAL, "credential"),
+    # the guest network's key said as the network itself: "guest wifi is ChezMarco2026" (a
+    # name with a letter and a digit or a symbol, eight or more long; "wifi is 5GHz only",
+    # "wifi: 802.11ax" and "wifi is WPA2" are too short or cut by a dot; "wifi is 50Mbps-ish" and
+    # "the wifi is WPA2-Enterprise" name its speed and kind; WPA asks eight characters or more)
+    ("credential", r"(?i)\b(?P<label>wi-?fi)" + _IS + _QUOTE + r"(?=[^\s\"'`,;&]*[A-Za-z])"
+                   r"(?=[^\s\"'`,;&.]{8})(?!wpa|wep|wi-?fi|\d+(?:[.,]\d+)?[kmg](?:bps|hz|b))"
+                   + _CREDENTIAL, "credential"),
     # "I changed the root password to X"
     ("credential", r"(?i)\b(?:changed|set|reset|updated)\b[^\n]{0,40}?(?P<label>password|passwd|"
                    r"passphrase)\b[^\n.?!]{0,30}?\bto[ \t]+" + _QUOTE + _CREDENTIAL, "credential"),

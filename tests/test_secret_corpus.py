@@ -522,3 +522,12 @@ def test_a_code_named_by_the_box_it_opens_found_on_7_dec_thirty_third_session():
     found = score(shipped, [c for c in CASES if c.set == "box-07dec-33"])
     assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
     assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
+
+
+def test_a_guest_network_said_as_its_key_found_on_8_dec_thirty_fourth_session():
+    """Written on 8 Dec (thirty-fourth session): "guest wifi is ChezMarco2026" (the network's
+    key said as the network, as a café's or a flat's chat says it) was stored and quoted back
+    whole; and like lines naming the network's kind, speed or state. Before: 0 of 2 caught."""
+    found = score(shipped, [c for c in CASES if c.set == "wifi-08dec-34"])
+    assert (found.caught, found.secrets) == (2, 2), [shipped(c.text) for c in found.missed]
+    assert found.false_positives == 0, [shipped(c.text) for c in found.flagged]
