@@ -799,6 +799,13 @@ def _slash_weekday(m: re.Match) -> bool:
                          m.string[_back(m.string, m.start("wd")):m.start("wd")])
 
 
+_INTO_NEXT_DAY = re.compile(r"(?i)\s+(?:night\s+)?into\s+(?:early\s+)?"
+                            r"(?P<wd>(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b")
+# "the Monday after framing", "the Friday before launch": a day of an event's week, not of a
+# time of day ("the Friday before 5pm", "the Monday after lunch")
+_COUNTED_FROM_EVENT = re.compile(r"(?i)\s+(?:after|before)\s+(?!\d|noon\b|midnight\b|lunch\b|"
+                                 r"breakfast\b|dinner\b|work\b|school\b|class\b|standup\b|"
+                                 r"close\b|eod\b|cob\b)\w")
 _BEFORE_THAT = re.compile(r"(?i)\s+(?:before|after|prior\s+to)\s+(?:that|then|this|it)\b")
 
 
@@ -810,6 +817,11 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
         # a day of another day said before it: "the Friday before that we lost Hooli" (after
         # "last Tuesday we signed Initech") was the Friday of the week it was said in
         raise ValueError("a day counted from another, unnamed here")
+    if _COUNTED_FROM_EVENT.match(m.string, m.end()) and re.search(
+            r"(?i)\bthe\s+$", m.string[_back(m.string, m.start("wd")):m.start("wd")]):
+        # "electrician starts rough-in the Monday after framing" (said on a Friday, framing
+        # the week after) is no Monday of the week it was said in: its day is framing's
+        raise ValueError("a day counted from an event with no date here")
     if _DAY_OF_EVENT.match(m.string, m.end()):
         # a day of something that has days of its own: "my talk is the Wednesday of KubeCon"
         # (said on a Tuesday in December, of a conference in March) was the next day
@@ -845,6 +857,13 @@ def _bare_weekday(m: re.Match, d: date, tense: Tense) -> Resolution:
                               or _INSTEAD_OF.search(before)):
         # the day a plan leaves may be today: "2.15 ships Monday instead of Thursday", "moved
         # from Thursday to Monday" (said on a Thursday) left that day, not next week's
+        tense = "neutral"
+    if tense == "future" and target == d.weekday() \
+            and (into := _INTO_NEXT_DAY.match(m.string, m.end())) is not None \
+            and _weekday_index(into["wd"]) == (target + 1) % 7:
+        # a night into the next day starts today: "the server migration happens overnight
+        # Saturday into Sunday" (said on a Saturday morning) had next week's Saturday and
+        # tomorrow's Sunday
         tense = "neutral"
     if tense == "past":
         x = d - timedelta(days=(d.weekday() - target) % 7)

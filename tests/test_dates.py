@@ -1860,3 +1860,35 @@ def test_a_condition_set_for_a_day_said_on_a_monday(text, expected):
     from memory.dates import find_dates
     assert [(f.date.start.isoformat(), f.date.end.isoformat())
             for f in find_dates(text, MONDAY_30_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a weekday counted from an event with no date of its own is no day of the week said in
+    # ("electrician (Voltz) starts rough-in the Monday after framing", said 27 Nov, was 30 Nov)
+    ("electrician (Voltz) starts rough-in the Monday after framing", []),
+    ("the Sunday after the recital we rest", []),
+    # (counted from a date or a holiday, it is that day's; from a time of day, this week's)
+    ("the Monday after Dec 14 works", [("2026-12-21", "2026-12-21")]),
+    ("the Friday before Christmas", [("2026-12-18", "2026-12-18")]),
+    ("we ship Monday after lunch", [("2026-11-30", "2026-11-30")]),
+])
+def test_a_weekday_counted_from_an_undated_event_said_on_a_monday(text, expected):
+    from memory.dates import find_dates
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, MONDAY_30_NOV)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a night into the next day starts today ("the server migration happens overnight Saturday
+    # into Sunday", said on a Saturday morning, had next week's Saturday and tomorrow's Sunday)
+    ("the server migration happens overnight Saturday into Sunday",
+     [("2026-12-05", "2026-12-05"), ("2026-12-05", "2026-12-05"), ("2026-12-06", "2026-12-06")]),
+    # (another day's night is that day's)
+    ("the migration will run Friday night into Saturday",
+     [("2026-12-11", "2026-12-11"), ("2026-12-12", "2026-12-12")]),
+])
+def test_a_night_into_the_next_day_said_on_a_saturday(text, expected):
+    from memory.dates import find_dates
+    saturday = datetime(2026, 12, 5, 10, 0, tzinfo=timezone.utc)
+    assert [(f.date.start.isoformat(), f.date.end.isoformat())
+            for f in find_dates(text, saturday)] == expected
