@@ -628,8 +628,9 @@ def test_a_review_bots_long_message_and_the_reply_to_it(lurker, tmp_path):
     cap = lurker("recall", "what is the backoff cap?", *now).stdout
     assert cap.startswith("Latest: Fixed 1 and 3, capped backoff at 30s instead of 60s"), cap
     assert "2026-12-08" not in cap and "8 December" not in cap, cap
+    # (as a date said: a memory's created_at is the wall clock's, on 8 Dec too)
     listed = lurker("list", "--json").stdout
-    assert "2026-12-08" not in listed, listed
+    assert "[2026-12-08]" not in listed and "8 December" not in listed, listed
 
 
 UNICODE_CHANNEL = chat(
