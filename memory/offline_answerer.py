@@ -1322,13 +1322,20 @@ _STATE_WORDS = re.compile(r"\b(?:open(?:ed)?|clos(?:e|ed|ing|ure)|shut|up|down|o
 # (or the last word after a thing done: "recover" of "when did the checkout incident recover?")
 _WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|did|shall)\s+"
                         r"(?:(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b|"
-                        r"(?:(?:the|our|their|that|this)\s+)?(?:[\w.-]+\s+){1,3}"
+                        r"(?:(?:the|our|their|that|this)\s+)?(?P<doer>(?:[\w.-]+\s+){1,3})"
                         r"(?P<last>[a-z]+)\W*$)")
 
 
 def _deed_asked(question: str) -> str | None:
     deed = _WHEN_DEED.match(question)
     return None if deed is None else deed["verb"] or deed["last"]
+
+
+def _doer_asked(question: str) -> set[str]:
+    """Who or what does the deed a "when" asks: "electrician" of "when does the electrician
+    start?" (none where "we" or "you" do it)."""
+    deed = _WHEN_DEED.match(question)
+    return content_stems(deed["doer"]) if deed is not None and deed["doer"] else set()
 _ASKS_USABLE = re.compile(r"(?i)^\W*(?:can|could)\s+(?:we|i|you|they|someone)\s+(?:still\s+)?use\b")
 _USE_STEMS = frozenset(content_stems("use"))
 _WORKING = frozenset({_STATE_WORD[next(iter(content_stems("working")))]})
@@ -5278,7 +5285,14 @@ class OfflineAnswerer(Answerer):
                     latest, shown = later, [held]
                 dated = held or dated
                 if held is None and (deed := _deed_asked(question)) is not None \
-                        and (done := content_stems(deed)) - _memory_stems(dated) \
+                        and ((done := content_stems(deed)) - _memory_stems(dated)
+                             # (nor the deed of another doer: "framing starts Dec 3" for "when
+                             # does the electrician start?", said of "electrician starts
+                             # rough-in the Monday after framing")
+                             or (doer_asked := _doer_asked(question))
+                             and not doer_asked & _memory_stems(dated) and any(
+                                 wanted <= _memory_stems(m) for m in shown
+                                 if not event_date(m, question))) \
                         and (doer := next((m for m in shown if m is not dated
                                            and not event_date(m, question)
                                            and done <= _memory_stems(m)
