@@ -279,10 +279,27 @@ def says_done(memory: Memory) -> bool:
 _CLAUSE_BREAK = re.compile(r",\s|;\s|\.\s|[!?\n]")
 
 
+_PARTICIPLE = re.compile(r"(?i)\b[a-z]{3,}ed\b")
+_STILL_TO_DO = re.compile(r"(?i)\b(?:needs?|should|must|has to|have to|to be|asked|ask|wants?)\b")
+
+
+def _own_deed_done(clause: str, work_words: set[str]) -> bool:
+    """The work's own verb said done of its own thing: "SSL cert renewed, good until Dec 2027"
+    closes "TODO: renew the SSL cert" (no word of a list of done verbs could hold every deed)."""
+    if _NOT_YET.search(clause) or _STILL_TO_DO.search(clause):
+        return False
+    words = content_stems(clause)
+    return len(words & work_words) >= 2 and any(
+        (stem := content_stems(p)) and stem <= work_words and p.lower() not in stem
+        for p in _PARTICIPLE.findall(clause))
+
+
 def closes(memory: Memory, work_words: set[str]) -> bool:
     """Whether `memory` says the work of `work_words` is done: said so in a clause about it,
     where the memory has several."""
     clauses = [c for c in _CLAUSE_BREAK.split(memory.content) if c.strip()]
+    if any(_own_deed_done(c, work_words) for c in clauses):
+        return True
     if len(clauses) < 2:
         return says_done(memory)
     # (a clause that says done of nothing in its own words is of what the memory is about: "Done
@@ -291,6 +308,17 @@ def closes(memory: Memory, work_words: set[str]) -> bool:
                and (content_stems(c) & work_words
                     or not {w for w in content_stems(c) if not _NUMBER.match(w)} - _NOT_WORK)
                for c in clauses)
+
+
+# work taken on in a reply that names it only as "it": "sure, I'll do it by Thursday" to
+# "@omar can you update the runbook for the failover?" (listed as "omar will do it by Thursday")
+_TAKES_IT_ON = re.compile(r"(?i)\b(?:do|take|handle|grab|own|fix|finish|tackle|pick up|look "
+                          r"into|sort)\s+(?:it|that|this)\b|\b(?:on it|will do)\b")
+
+
+def asked_of(memory: Memory) -> bool:
+    """Whether `memory` takes on, as "it", the work its message answers."""
+    return bool(memory.questions) and bool(_TAKES_IT_ON.search(memory.content))
 
 
 @dataclass
@@ -318,6 +346,8 @@ def open_work(memories: list[Memory], now: datetime,
     def about(m: Memory) -> set[str]:
         if id(m) not in stems:
             text = _WHOSE_LABEL.sub(r"\1:", _DATE_NOTE.sub("", own_words.get(id(m), m.content)))
+            if asked_of(m):
+                text += " " + " ".join(m.questions)
             stems[id(m)] = {s for s in content_stems(text)
                             if not _NUMBER.match(s)} - _NOT_WORK - names(m)
             # (a PR's number is one: "Blockers: need a reviewer for #3201" took raj's
@@ -428,6 +458,8 @@ def _said(memory: Memory, speakers: Speakers) -> str:
 def _open_line(w: OpenWork, speakers: Speakers) -> str:
     line = (f"- {_said(w.commitment, speakers).rstrip('.')} "
             f"({format_human(w.commitment.said_at.date())})")
+    if asked_of(w.commitment):
+        line += f", to \"{w.commitment.questions[0]}\""
     if w.latest:
         last = w.latest[-1]
         line += f"; latest: \"{_said(last, speakers)}\" ({format_human(last.said_at.date())})"

@@ -5508,3 +5508,38 @@ def test_a_doer_is_named_by_the_verbs_own_forms(profile):
     assert wrote.startswith("migration guide is up, ana wrote it"), wrote
     broke = profile.recall("who broke staging?", now=now).answer
     assert broke.startswith("ben broke staging"), broke
+
+
+def test_a_deed_of_one_doer_is_no_day_of_another_doers(profile):
+    """8 Dec (thirty-fourth session), a building site: "when does the electrician start?" gave
+    "the Monday after framing" as the Monday of the week it was said in, and then (that day
+    gone) framing's own start, "framing starts Dec 3", which names no electrician."""
+    profile.ingest([
+        said("ken", "2026-11-27T10:00:00Z", "electrician (Voltz) starts rough-in the Monday "
+                                            "after framing"),
+        said("ana", "2026-11-30T09:00:00Z", "framing starts Dec 3")], session_id="site")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    electrician = profile.recall("when does the electrician start?", now=now).answer
+    assert electrician.startswith("No date was given; it was said on 27 November 2026: "
+                                  "electrician (Voltz) starts rough-in"), electrician
+    framing = profile.recall("when does framing start?", now=now).answer
+    assert framing.startswith("3 December 2026: framing starts Dec 3"), framing
+
+
+def test_open_work_closed_by_its_own_verb_and_taken_on_as_it(profile):
+    """8 Dec (thirty-fourth session), an ops channel: "what tasks are still open?" listed "TODO:
+    renew the SSL cert …" as open after "SSL cert renewed, good until Dec 2027", and omar's
+    "sure, I'll do it by Thursday" with no word of what he took on."""
+    profile.ingest([
+        said("rae", "2026-12-01T09:00:00Z", "TODO: renew the SSL cert for api.acme.io before "
+                                            "Dec 20"),
+        said("rae", "2026-12-01T09:05:00Z", "@omar can you update the runbook for the "
+                                            "failover?"),
+        said("omar", "2026-12-01T11:00:00Z", "sure, I'll do it by Thursday"),
+        said("rae", "2026-12-03T16:00:00Z", "SSL cert renewed, good until Dec 2027")],
+        session_id="ops")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    tasks = profile.recall("what tasks are still open?", now=now).answer
+    still, done = tasks.split("Done:")
+    assert "do it by Thursday" in still and "update the runbook" in still, tasks
+    assert "SSL" not in still and "SSL cert renewed" in done, tasks

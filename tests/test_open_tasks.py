@@ -294,3 +294,33 @@ def test_a_ticket_reported_is_open_until_something_names_it_closed():
     work = open_work([safari, csv, utf, fixed], NOW)
     assert [(w.commitment.content, w.closed_by) for w in work] == [
         (safari.content, fixed), (csv.content, None)]
+
+
+def test_the_works_own_verb_said_done_closes_it():
+    """8 Dec (thirty-fourth session): "TODO: renew the SSL cert for api.acme.io before Dec 20"
+    stayed open after "SSL cert renewed, good until Dec 2027" (no done word of a list, and
+    "until" read as not yet); what is still to be done or asked stays open."""
+    renew = _memory("TODO: renew the SSL cert for api.acme.io before Dec 20", 20, "task")
+    renewed = _memory("SSL cert renewed, good until Dec 2027", 22)
+    update = _memory("TODO: update the failover runbook", 20, "task")
+    asked = _memory("the failover runbook needs updated for the new LB", 21)
+    seeded = _memory("TODO: seed the staging db", 20, "task")
+    seed_again = _memory("staging db seed script is flaky", 21)
+    work = open_work([renew, update, seeded, renewed, asked, seed_again], NOW)
+    assert {w.commitment.content: w.closed_by for w in work} == {
+        renew.content: renewed, update.content: None, seeded.content: None}
+
+
+def test_work_taken_on_as_it_is_the_work_asked():
+    """8 Dec (thirty-fourth session): "sure, I'll do it by Thursday", a reply to "@omar can you
+    update the runbook for the failover?", was listed as "omar will do it by Thursday", and
+    "failover runbook updated" did not close it."""
+    took = Memory(id="took", content="sure, omar will do it by Thursday", type="task",
+                  created_at=datetime(2026, 11, 20, 9, tzinfo=timezone.utc),
+                  event_time=datetime(2026, 11, 20, 9, tzinfo=timezone.utc),
+                  questions=["@omar can omar update the runbook for the failover?"])
+    done = _memory("failover runbook updated and linked from the wiki", 23)
+    work = open_work([took, done], NOW)
+    assert [(w.commitment.id, w.closed_by) for w in work] == [("took", done)]
+    from memory.open_tasks import answer
+    assert 'to "@omar can omar update the runbook' in answer(open_work([took], NOW), NOW)
