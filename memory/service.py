@@ -48,7 +48,7 @@ from .offline_extractor import keywords
 from .said_before import SAID_BEFORE, SAID_EARLIER, said_before
 from .standup_forms import labelled_standup
 from .people import (asks_about_self, asks_what_you_said, display_name, name_letters,
-                     platform_id, same_person)
+                     platform_id, same_person, without_platform_ids)
 from .moves import after_change
 from .models import (DeleteResult, EditResult, EventDate, IngestResult, Memory,
                      MemoryType, Message, PurgeResult, RecallResult, ScoredMemory, ScoredMessage,
@@ -134,11 +134,15 @@ def name_words(author: str) -> set[str]:
 
 
 def open_work_result(query: str, now: datetime, work: list[open_tasks.OpenWork],
-                     speakers: Callable[[Memory], set[str]]) -> RecallResult:
-    """The answer to an open-work or blocked question (memory.open_tasks), citing what it lists."""
+                     speakers: Callable[[Memory], set[str]],
+                     authors: Iterable[str] = ()) -> RecallResult:
+    """The answer to an open-work or blocked question (memory.open_tasks), citing what it lists.
+    A mention's markup is said as the name (`authors` name the ids): "<@U024BE7LH> can you own
+    the Q1 roadmap doc?" was listed as stored, markup and all."""
     text = (open_tasks.blocked_answer(work, speakers, open_tasks.blocked_whom(query))
             if open_tasks.asks_blocked(query)
             else open_tasks.answer(work, now, speakers))
+    text = without_platform_ids(text, authors)
     still, done = open_tasks.shown(work)
     cited = [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
             [m for w in done for m in (w.commitment, w.closed_by)]
@@ -450,15 +454,18 @@ class MemoryService:
         work: list[open_tasks.OpenWork] = []
         said_by: dict[str, Callable[[Memory], set[str]]] = {}
         profile_of: dict[str, str] = {}
+        authors: set[str] = set()
         for name in names:
             theirs, speakers = self.profile(name)._asked_work(query, now)
+            authors.update(self._store.authors(name))
             for w in theirs:
                 for m in (w.commitment, *w.latest, *([w.closed_by] if w.closed_by else [])):
                     said_by[m.id], profile_of[m.id] = speakers, name
             work += theirs
         work.sort(key=lambda w: (w.commitment.said_at, w.commitment.id))
         result = open_work_result(query, now, work,
-                                  lambda m: said_by[m.id](m) if m.id in said_by else set())
+                                  lambda m: said_by[m.id](m) if m.id in said_by else set(),
+                                  authors)
         return RecallAcross(result=result, profile_of=profile_of)
 
     def close(self) -> None:
@@ -1262,6 +1269,7 @@ class Profile:
                                           owed=asks_owed(query))
         if answer is None:
             return None
+        answer = without_platform_ids(answer, self._store.authors(self.name))
         still, done = open_tasks.shown(mine)
         return answer, [m for w in still for m in [w.commitment, *w.latest[-1:]]] + \
             [m for w in done[:1] for m in (w.commitment, w.closed_by)]
@@ -1283,7 +1291,8 @@ class Profile:
     def _open_work(self, query: str, now: datetime) -> RecallResult:
         """"What tasks are still open?": the commitments no later memory says are done, each
         cited with what followed it; "who is blocked?": those that are blockers."""
-        return open_work_result(query, now, *self._asked_work(query, now))
+        return open_work_result(query, now, *self._asked_work(query, now),
+                                self._store.authors(self.name))
 
     def search(self, query: str, channels: Iterable[str] = CHANNELS, k: int | None = None,
                weights: dict[str, float] | None = None, asker: str | None = None,

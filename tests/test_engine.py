@@ -5543,3 +5543,18 @@ def test_open_work_closed_by_its_own_verb_and_taken_on_as_it(profile):
     still, done = tasks.split("Done:")
     assert "do it by Thursday" in still and "update the runbook" in still, tasks
     assert "SSL" not in still and "SSL cert renewed" in done, tasks
+
+
+def test_open_work_says_a_mention_as_the_name(profile):
+    """8 Dec (thirty-fourth session): "what tasks are still open?" and "what's jo working on?"
+    listed "<@U024BE7LH> can you own the Q1 roadmap doc?" as stored, markup and all (every other
+    answer says a mention as the person's name)."""
+    profile.ingest([
+        said("tom (U1)", "2026-12-01T09:05:00Z", "<@U024BE7LH> can you own the Q1 roadmap doc? "
+                                                 "due Dec 18"),
+        said("jo (U024BE7LH)", "2026-12-01T09:06:00Z", "yep, on it")], session_id="eng")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    for question in ("what tasks are still open?", "what's jo working on?"):
+        listed = profile.recall(question, now=now).answer
+        assert "@jo can you own the Q1" in listed and "<@" not in listed, (question, listed)
+
