@@ -1284,7 +1284,11 @@ _SAID_SO = [
      re.compile(r"(?i)\b(?:churn\w*|threaten\w*|cancel\w*|won['’]?t\s+renew|not\s+renew\w*|"
                 r"at[- ]risk|(?:move|moving|switch\w*)\s+to\s+a\s+competitor|unhappy|escalat\w*)\b")),
 ]
-_ASKS_BACK = re.compile(r"(?i)\b(?:back|returns?|returning)\b")  # asked, or said of being away
+# asked, or said of being away (not goods returned: "the holiday returns window is extended to
+# Jan 31" answered "when is the holiday returns window?" with "Back on 31 January 2027")
+_ASKS_BACK = re.compile(r"(?i)\b(?:back|(?:returns?|returning)(?!\s+(?:window|polic\w*|label|"
+                        r"portal|process|rate|desk|period|form|page|flow|queue|request|"
+                        r"shipping|address|center|centre)\b))\b")
 _AWAY_STEMS = frozenset(stem_words(["back", "return", "returning", "out", "off", "away", "leave",
                                     "vacation", "holiday", "pto", "ooo", "sick", "around",
                                     "available", "office", "offline", "afk", "unavailable",
@@ -1324,6 +1328,9 @@ _WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|
                         r"(?:(?:we|i|you|they|he|she|it)\s+(?P<verb>[a-z]+)\b|"
                         r"(?:(?:the|our|their|that|this)\s+)?(?P<doer>(?:[\w.-]+\s+){1,3})"
                         r"(?P<last>[a-z]+)\W*$)")
+
+
+_UNTIL_WHEN = re.compile(r"(?i)^(\W*)(?:until|till|'?til|up\s+(?:un)?til)\s+when\b")
 
 
 def _deed_asked(question: str) -> str | None:
@@ -3850,7 +3857,8 @@ class OfflineAnswerer(Answerer):
                 computed: list[ComputedDate], previous: dict[str, Memory],
                 speakers: Callable[[Memory], set[str]] | None,
                 span: ResolvedDate | None = None, now: datetime | None = None) -> str:
-        question = plain_names(question)
+        # "until when can people return holiday orders?" asks when ("until" was a word to share)
+        question = _UNTIL_WHEN.sub(r"\1when", plain_names(question))
         asked = parse_date_question(question)
         arithmetic = next((c for c in computed if asked and c.expression == asked.expression),
                           None)
@@ -4265,6 +4273,10 @@ class OfflineAnswerer(Answerer):
                     # whether someone is away is answered by what says so: "Omar owns billing
                     # now, handing it over this week" names him and a week, and no time away
                     and (not away_asked or "away" in stems_of(m))
+                    # and of whom it is asked: "when is dana back?" (no dana here) was answered
+                    # "Back on 31 January 2027: the holiday returns window is extended …"
+                    and (not away_asked or not (whom := undated - {"away"})
+                         or bool(whom & stems_of(m)))
                     and (not priced_thing or _names_all(priced_thing, " ".join([m.content,
                                                                                 *m.questions])))
                     # a version named is that one: "when was 4.13 approved?" was answered with
