@@ -2364,6 +2364,19 @@ def _event_date(memory: Memory, question: str = "") -> ResolvedDate | None:
         elif unasked and len(unasked) < len(found):
             events = [e for e in events if not any(f.date.start == e.start
                                                    for f in unasked)] or events
+    if len(events) > 1 and question and _WHEN.match(question) \
+            and (versions := _VERSION_ASKED.findall(question)):
+        # a release the question names is the day said beside it: "3.2.0 release is planned
+        # for Dec 10, RC1 goes out Thursday" for "when is 3.2.0 coming out?" (was Thursday,
+        # nearer "out")
+        ends = [m.end() for m in _PART_END.finditer(memory.content)]
+        part = lambda at: sum(e <= at for e in ends)
+        of_version = {part(m.start()) for v in versions for m in re.finditer(
+            rf"(?<![\w.])v?{re.escape(v)}(?![\w]|\.\d)", memory.content)}
+        beside = [f for f in found if part(f.start) in of_version]
+        if beside and len(beside) < len(found):
+            events = [e for e in events if any(f.date.start == e.start for f in beside)] \
+                or events
     if len(events) > 1 and question and (asked := _ASKS_END_DAY.search(question) and _ENDS_ON
                                          or _ASKS_START_DAY.search(question) and _STARTS_ON):
         # the day said after an end's or a start's word: "the deploy freeze starts Dec 18 and
@@ -2548,6 +2561,7 @@ _ASKS_DEADLINE = re.compile(r"(?i)\b(?:due|deadline|by\s+when)\b")
 _DEADLINE_STEMS = frozenset(content_stems("due deadline deadlines"))
 _BY_A_DAY = re.compile(r"(?i)\b(?:by|due(?:\s+on)?|deadline(?:\s+is)?|no\s+later\s+than)\s+"
                        r"(?:the\s+|[*_]+)?$")
+_PART_END = re.compile(r"[;!?,]|\.(?:\s|$)|\n")  # a clause's, or a list item's
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)|,\s+(?:and|but)\b|\n")
 
 

@@ -507,8 +507,11 @@ def _opens_with_release(text: str, question: str) -> bool:
     """Whether `text` opens with a release the question names: its subject ("3.2.0 slipping to
     Dec 9 to ship with the security fix" moved 3.2.0, for "when is 3.2.0 coming out?", and
     "pushing 3.2.0 to Dec 3 so it lands with the security fix"; a release named later is where
-    a thing goes: "async default moves to 5.0")."""
-    first = VERSIONED.match(re.sub(rf"^[\W_]*(?:{MOVE_VERBS}\w*\s+)?(?:v(?=\d))?", "", text))
+    a thing goes: "async default moves to 5.0"). Its mover may be said first: "we're slipping
+    3.2.0 to Dec 14 so the CVE fix lands with it"."""
+    first = VERSIONED.match(re.sub(rf"(?i)^[\W_]*(?:(?:we|i|they)(?:['\u2019](?:re|m|ll|ve)|\s+"
+                                   rf"(?:are|am|will|have))?\s+(?:now\s+|also\s+)?)?"
+                                   rf"(?:{MOVE_VERBS}\w*\s+)?(?:v(?=\d))?", "", text))
     return first is not None and first.group(0).lstrip("v") in {
         v.lstrip("v") for v in VERSIONED.findall(question)}
 

@@ -5578,3 +5578,18 @@ def test_goods_returned_are_no_one_coming_back(profile):
     raj = profile.recall("when is raj back?", now=now).answer
     assert raj.startswith("Back on 5 January 2027"), raj
 
+
+def test_a_release_slipped_by_its_team_is_its_latest_day(profile):
+    """8 Dec (thirty-fourth session), an open-source project: "when is 3.2.0 coming out?" gave
+    RC1's Thursday ("3.2.0 release is planned for Dec 10, RC1 goes out Thursday": nearer "out")
+    and missed "we're slipping 3.2.0 to Dec 14 so the CVE fix lands with it" (the release was
+    its subject only where the sentence opened with it)."""
+    profile.ingest([
+        said("lena", "2026-11-30T09:00:00Z", "3.2.0 release is planned for Dec 10, RC1 goes "
+                                             "out Thursday"),
+        said("lena", "2026-12-05T11:00:00Z", "we're slipping 3.2.0 to Dec 14 so the CVE fix "
+                                             "lands with it")], session_id="oss")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    out = profile.recall("when is 3.2.0 coming out?", now=now).answer
+    assert out.startswith("Latest: we're slipping 3.2.0 to Dec 14"), out
+    assert "Before that: 10 December 2026: 3.2.0 release" in out, out
