@@ -5634,3 +5634,38 @@ def test_an_on_call_rota_a_pta_and_a_sales_team_from_the_shell(lurker, tmp_path)
     assert dump.returncode == 0
     exported = (tmp_path / "all.jsonl").read_text()
     assert "correct-horse" not in exported and "k3m9" not in exported, exported
+
+
+def test_a_building_site_a_shop_and_a_release_from_the_shell(lurker, tmp_path):
+    """8 Dec (thirty-fourth session), through `lurker`: "guest wifi is ChezMarco2026" was
+    stored and quoted back; "when does the electrician start?" gave framing's day; "when is the
+    holiday returns window?" said "Back on …"; "when is 3.2.0 coming out?" gave RC1's Thursday
+    and missed the slip to Dec 14; "TODO: renew the SSL cert" stayed open after "SSL cert
+    renewed"."""
+    rows = chat(
+        ("marco", "2026-12-01T10:00:00Z", "guest wifi is ChezMarco2026"),
+        ("ken", "2026-11-27T10:00:00Z", "electrician (Voltz) starts rough-in the Monday after "
+                                        "framing"),
+        ("ana", "2026-11-30T09:00:00Z", "framing starts Dec 3"),
+        ("nina", "2026-12-02T15:00:00Z", "the holiday returns window is extended to Jan 31"),
+        ("lena", "2026-11-30T09:00:00Z", "3.2.0 release is planned for Dec 10, RC1 goes out "
+                                         "Thursday"),
+        ("lena", "2026-12-05T11:00:00Z", "we're slipping 3.2.0 to Dec 14 so the CVE fix lands "
+                                         "with it"),
+        ("rae", "2026-12-01T09:00:00Z", "TODO: renew the SSL cert for api.acme.io before Dec 20"),
+        ("rae", "2026-12-03T16:00:00Z", "SSL cert renewed, good until Dec 2027"))
+    wifi, electrician, window, release, tasks = asked_after(
+        lurker, tmp_path, rows, "2026-12-07T12:00:00Z",
+        "what's the guest wifi?", "when does the electrician start?",
+        "when is the holiday returns window?", "when is 3.2.0 coming out?",
+        "what tasks are still open?")
+    assert "ChezMarco2026" not in wifi and "REDACTED" in wifi, wifi
+    assert electrician.startswith("No date was given; it was said on 27 November 2026"), \
+        electrician
+    assert window.startswith("31 January 2027: the holiday returns window"), window
+    assert release.startswith("Latest: we're slipping 3.2.0 to Dec 14"), release
+    assert "3 December" not in release, release
+    assert tasks.startswith("Nothing is still open"), tasks
+    dump = lurker("export", "--out", str(tmp_path / "all.jsonl"))
+    assert dump.returncode == 0
+    assert "ChezMarco2026" not in (tmp_path / "all.jsonl").read_text()
