@@ -1330,6 +1330,23 @@ _WHEN_DEED = re.compile(r"(?i)^\W*when\s+(?:can|could|will|would|should|do|does|
                         r"(?P<last>[a-z]+)\W*$)")
 
 
+_PATH_ASKED = re.compile(r"(?<![\w/:.-])((?:[\w.-]+/)+)[\w.-]*")
+
+
+def _folders_asked(question: str) -> list[str]:
+    """The folders of a path the question names: "legacy", "legacy/billing" of "can I edit
+    legacy/billing/invoice.py?" (not a URL's, nor a ratio's "24/7")."""
+    return sorted({"/".join(parts[:n]) for p in _PATH_ASKED.finditer(question)
+                   if not p[1][0].isdigit() and (parts := p[1].strip("/").split("/"))
+                   for n in range(1, len(parts) + 1)})
+
+
+def _names_folder(folders: list[str], text: str) -> bool:
+    """Whether `text` names one of `folders` as a folder: "legacy/", "the legacy folder"."""
+    return any(re.search(rf"(?i)(?<![\w/.-]){re.escape(f)}(?:/(?![\w.-])|\s+(?:folder|dir|"
+                         rf"directory|module|package|tree)\b)", text) for f in folders)
+
+
 _UNTIL_WHEN = re.compile(r"(?i)^(\W*)(?:until|till|'?til|up\s+(?:un)?til)\s+when\b")
 
 
@@ -3955,6 +3972,7 @@ class OfflineAnswerer(Answerer):
             or span is not None and bool(_ASKS_CATCH_UP.search(question))
         when = _WHEN.match(question)
         idents = identifiers(question)
+        folders = _folders_asked(question)
         # "when will 530 land?": a bare number the shown memories write as "#530" is that PR
         # (it was answered by "Will re-land next week", said of #512)
         idents += [f"#{n}" for n in dict.fromkeys(_BARE_NUMBER.findall(question))
@@ -3995,6 +4013,8 @@ class OfflineAnswerer(Answerer):
                     # the v1 webhooks API", for "how many accounts still use v1 webhooks?")
                     and (not of_version or _carries(idents, " ".join(
                         [m.content, m.topic_key or "", *m.questions]))
+                         # (or a folder of the path asked: "don't touch the legacy/ folder")
+                         or bool(folders) and _names_folder(folders, m.content)
                          # (or what it replaced: "libxml2 bumped to 2.11.9" for "are we
                          # affected by CVE-2026-41021?" after "CVE-2026-41021 in libxml2
                          # affects our ingest service")
@@ -4276,6 +4296,10 @@ class OfflineAnswerer(Answerer):
                         # charges" answers "is PR 482 in production?" in none of its words
                         or idents and (_carries(idents, " ".join([m.content, *m.questions]))
                                        or _named_before(idents, m, previous) is not None)
+                        # a path asked is in the folders it names: "don't touch the legacy/
+                        # folder, it's frozen until the Q1 rewrite" for "can I edit
+                        # legacy/billing.py?" (declined: one word of four shared)
+                        or folders and _names_folder(folders, m.content)
                         or (when and names and m.event_dates
                             and _about(wanted, _memory_stems(m), WHEN_SHARED))
                         # why something was done is said with its verb, seldom its subject's

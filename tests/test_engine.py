@@ -5593,3 +5593,20 @@ def test_a_release_slipped_by_its_team_is_its_latest_day(profile):
     out = profile.recall("when is 3.2.0 coming out?", now=now).answer
     assert out.startswith("Latest: we're slipping 3.2.0 to Dec 14"), out
     assert "Before that: 10 December 2026: 3.2.0 release" in out, out
+
+
+def test_a_path_asked_is_in_the_folder_a_rule_names(profile):
+    """8 Dec (thirty-fourth session), a coding agent's profile: "can I edit legacy/billing.py?"
+    was declined beside "don't touch the legacy/ folder, it's frozen until the Q1 rewrite" (one
+    word of four shared, and the file's name carried by no memory); a path in another folder is
+    not in it."""
+    profile.ingest([
+        said("devon", "2026-12-04T09:00:00Z", "don't touch the legacy/ folder, it's frozen "
+                                              "until the Q1 rewrite"),
+        said("devon", "2026-12-04T10:00:00Z", "the new billing service lives in services/")],
+        session_id="repo")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    edit = profile.recall("can I edit legacy/billing.py?", now=now).answer
+    assert edit.startswith("don't touch the legacy/ folder"), edit
+    other = profile.recall("can I edit src/legacy_shim.py?", now=now).answer
+    assert "legacy/ folder" not in other, other
