@@ -1748,6 +1748,17 @@ _TAKEN = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:take|do|handle|own|pick)\b|\
                     # (the request quoted, then whoever said they will: "… can someone take
                     # tank? rob: rob will tank")
                     r"\?\s+[\w.-]+:\s+(?:[\w.-]+\s+)?(?:will|'ll|’ll)\s+\w")
+_ASKS_NAMED_ID = re.compile(r"(?i)^\W*what(?:['\u2019]s|\s+is|\s+was|\s+are)\s+"
+                            r"(?:the|our|its|their)\s+(?:[\w-]+\s+){0,3}"
+                            r"(?:number|no\.?|id|ticket|cve|issue|pr|reference|ref)\W*$")
+
+
+def _id_kinds(text: str) -> set[str]:
+    """The kinds of the ids a text names, by their letters: "cve", "#", "zd" (a version's
+    digits are none)."""
+    return {k[0].lower() for i in identifiers(text) if (k := re.match(r"[A-Za-z#]+", i))}
+
+
 _ASKS_HOW_MUCH = re.compile(r"(?i)^\W*how much (?:is|are|was|were|does|do|did|will)\b")
 # what a back-and-forth came to: "what did we end up paying for Datadog?", "what did they
 # finally settle on?"
@@ -4970,6 +4981,13 @@ class OfflineAnswerer(Answerer):
                 # (the full paper's extension is none of the abstract's day; a trip put off
                 # changed no price of it: "how much is the field trip?", nor a count since of
                 # what was priced: "jerseys: 23 ordered so far" after "…, $45 each")
+                latest = None
+            if latest is not None and _ASKS_NAMED_ID.match(question) \
+                    and SAYS_MOVED.search(latest.content) and latest.event_dates \
+                    and (kinds := _id_kinds(shown[0].content)) \
+                    and not kinds & _id_kinds(latest.content):
+                # a day moved names no new id: "we're slipping 3.2.0 to Dec 14 so the CVE fix
+                # lands with it" led "what's the CVE number?" before "CVE-2026-41822 assigned"
                 latest = None
             if latest is not None and _ASKS_QUANTITY.search(question) \
                     and (lines := {_release_line(v) for v in _VERSION.findall(

@@ -5610,3 +5610,17 @@ def test_a_path_asked_is_in_the_folder_a_rule_names(profile):
     assert edit.startswith("don't touch the legacy/ folder"), edit
     other = profile.recall("can I edit src/legacy_shim.py?", now=now).answer
     assert "legacy/ folder" not in other, other
+
+
+def test_a_day_moved_is_no_latest_word_of_an_id_asked(profile):
+    """8 Dec (thirty-fourth session), an open-source project: "what's the CVE number?" led with
+    "Latest: we're slipping 3.2.0 to Dec 14 so the CVE fix lands with it" (it moved the day
+    the CVE's fix ships, and names no CVE) before "CVE-2026-41822 assigned, …"."""
+    profile.ingest([
+        said("yuki", "2026-12-04T15:00:00Z", "CVE-2026-41822 assigned, fix is in #2295, embargo "
+                                             "until Dec 10"),
+        said("lena", "2026-12-05T11:00:00Z", "we're slipping 3.2.0 to Dec 14 so the CVE fix "
+                                             "lands with it")], session_id="oss")
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    cve = profile.recall("what's the CVE number?", now=now).answer
+    assert cve.startswith("CVE-2026-41822 assigned"), cve
