@@ -4322,10 +4322,6 @@ class OfflineAnswerer(Answerer):
                     # whether someone is away is answered by what says so: "Omar owns billing
                     # now, handing it over this week" names him and a week, and no time away
                     and (not away_asked or "away" in stems_of(m))
-                    # and of whom it is asked: "when is dana back?" (no dana here) was answered
-                    # "Back on 31 January 2027: the holiday returns window is extended …"
-                    and (not away_asked or not (whom := undated - {"away"})
-                         or bool(whom & stems_of(m)))
                     and (not priced_thing or _names_all(priced_thing, " ".join([m.content,
                                                                                 *m.questions])))
                     # a version named is that one: "when was 4.13 approved?" was answered with
