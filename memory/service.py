@@ -457,7 +457,7 @@ class MemoryService:
         authors: set[str] = set()
         for name in names:
             theirs, speakers = self.profile(name)._asked_work(query, now)
-            authors.update(self._store.authors(name))
+            authors.update(self.store.authors(name))
             for w in theirs:
                 for m in (w.commitment, *w.latest, *([w.closed_by] if w.closed_by else [])):
                     said_by[m.id], profile_of[m.id] = speakers, name
